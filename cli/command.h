@@ -1,0 +1,38 @@
+// The subcommands of gpushare-sim, one file each (cli/<name>_command.cc).
+//
+// Contract: each Register*Command adds one CLI11 subcommand to `app` with its
+// options and a callback that does the work. Callbacks write results to
+// stdout only once the whole result is computed (no partial output), throw
+// gpushare::InputError for bad input (main prints "error: ..." and exits 2),
+// and set the process exit status through `GlobalOptions::exit_code` when it
+// is not 0.
+
+#ifndef GPUSHARE_CLI_COMMAND_H_
+#define GPUSHARE_CLI_COMMAND_H_
+
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "gpushare/catalog/catalog.h"
+
+namespace gpushare::cli {
+
+// Options shared by every subcommand.
+struct GlobalOptions {
+  // --catalog FILE: models to add to or override in the built-in catalog.
+  std::string catalog_file;
+  // Exit status the command asks for (0 unless a command sets it).
+  int exit_code = 0;
+};
+
+// The built-in catalog with --catalog applied. Throws InputError.
+Catalog LoadCatalog(const GlobalOptions& options);
+
+void RegisterCatalogCommand(CLI::App& app, GlobalOptions& options);
+void RegisterMigCommand(CLI::App& app, GlobalOptions& options);
+void RegisterDemoCommand(CLI::App& app, GlobalOptions& options);
+
+}  // namespace gpushare::cli
+
+#endif  // GPUSHARE_CLI_COMMAND_H_

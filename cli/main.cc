@@ -1,0 +1,49 @@
+// gpushare-sim: simulator and planner for sharing GPUs in Kubernetes.
+// Entry point: parses the command line, dispatches to a subcommand and turns
+// input errors into "error: ..." on stderr with exit status 2.
+
+#include <cstdio>
+#include <exception>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/command.h"
+#include "gpushare/io/input_error.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "gpushare-sim: simulate and plan GPU sharing (time-slicing, MPS, MIG, "
+      "vGPU) on Kubernetes",
+      "gpushare-sim"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "gpushare-sim 0.1.0");
+  gpushare::cli::GlobalOptions options;
+  app.add_option("--catalog", options.catalog_file,
+                 "YAML file of GPU models to add to or override in the "
+                 "built-in catalog (format: docs/catalog.md)")
+      ->check(CLI::ExistingFile);
+  gpushare::cli::RegisterCatalogCommand(app, options);
+  gpushare::cli::RegisterMigCommand(app, options);
+  gpushare::cli::RegisterDemoCommand(app, options);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cout.flush();
+    std::cerr << "error: " << e.what() << "\n"
+              << "Run 'gpushare-sim --help' for usage.\n";
+    return 2;
+  } catch (const gpushare::InputError& e) {
+    std::cout.flush();
+    std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  }
+  return options.exit_code;
+}

@@ -1,0 +1,76 @@
+// GpuModel and MigProfile: what the catalog knows about one kind of GPU.
+//
+// Contract: plain values, validated by the Catalog when loaded (every field in
+// range, MIG placements inside the GPU, names unique). Units are in the names:
+// `_mib` is MiB, `sms` counts streaming multiprocessors. MIG geometry follows
+// NVIDIA's model (research/k8s-gpu-specs.md §1): instances are placed on the
+// memory-slice axis (8 positions on A100/H100/H200/B200, 4 on A30); an
+// instance of a profile occupies [start, start + memory_slices).
+
+#ifndef GPUSHARE_CATALOG_GPU_MODEL_H_
+#define GPUSHARE_CATALOG_GPU_MODEL_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpushare {
+
+// One GPU-instance profile, such as 3g.40gb or 1g.10gb+me.
+struct MigProfile {
+  std::string name;         // "3g.40gb"; never a numeric profile ID
+  int compute_slices = 0;   // G of <G>g.<M>gb
+  int memory_slices = 0;    // size on the placement (memory) axis
+  int sms = 0;              // SMs of one instance
+  int64_t memory_mib = 0;   // memory of one instance
+  int max_count = 0;        // most instances of this profile on one GPU
+  std::vector<int> starts;  // allowed start positions, ascending
+  std::vector<std::string> unconfirmed;  // fields not confirmed by a source
+
+  // True for media-extension profiles (+me, +me.all): at most one per GPU.
+  bool media_extension() const;
+  // The extended resource the device plugin's mixed strategy advertises:
+  // "nvidia.com/mig-1g.5gb.me" for 1g.5gb+me ('+' becomes '.').
+  std::string ResourceName() const;
+  bool AllowsStart(int start) const;
+};
+
+// The MIG geometry of a MIG-capable GPU model.
+struct MigGeometry {
+  int compute_slices = 0;  // 7 (A30: 4)
+  int memory_slices = 0;   // 8 (A30: 4): positions 0..memory_slices-1
+  int max_instances = 0;   // most GPU instances at once (7; A30: 4)
+  int sms = 0;             // SMs usable in MIG mode (those of the full profile)
+  std::vector<MigProfile> profiles;
+
+  // Index of the profile named `name` (exact match), or -1.
+  int FindProfile(const std::string& name) const;
+  std::vector<std::string> ProfileNames() const;
+};
+
+// One GPU model of the catalog.
+struct GpuModel {
+  std::string name;                  // canonical: "H100-80GB"
+  std::vector<std::string> aliases;  // nvidia.com/gpu.product values, etc.
+  std::string family;                // nvidia.com/gpu.family: "hopper"
+  std::string compute_capability;    // "9.0"
+  int64_t memory_mib = 0;
+  int sms = 0;
+  double relative_speed = 0;         // dense FP16 tensor TFLOPS / A100's
+  double price_per_hour = 0;         // USD per GPU-hour
+  std::vector<std::string> pci_device_ids;  // "0x233010DE"
+  std::vector<std::string> unconfirmed;     // fields not confirmed
+  std::optional<MigGeometry> mig;           // set iff MIG-capable
+
+  bool mig_capable() const { return mig.has_value(); }
+  // The MIG geometry; throws InputError if the model is not MIG-capable.
+  const MigGeometry& RequireMig() const;
+  // Index of a profile by name; throws InputError naming the closest
+  // profiles (or saying the model has no MIG) when there is none.
+  int RequireProfile(const std::string& profile_name) const;
+};
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_CATALOG_GPU_MODEL_H_

@@ -1,0 +1,32 @@
+// Closest-name suggestions for "unknown X" errors.
+
+#ifndef GPUSHARE_IO_SUGGEST_H_
+#define GPUSHARE_IO_SUGGEST_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpushare {
+
+// Case-insensitive Levenshtein distance between a and b.
+int EditDistance(std::string_view a, std::string_view b);
+
+// Up to `limit` candidates closest to `name` (by EditDistance, then by a
+// shared prefix, then in the order given), without duplicates.
+std::vector<std::string> ClosestNames(std::string_view name,
+                                      const std::vector<std::string>& candidates,
+                                      size_t limit = 3);
+
+// "; did you mean A, B or C?" (empty when there are no candidates).
+std::string DidYouMean(std::string_view name,
+                       const std::vector<std::string>& candidates,
+                       size_t limit = 3);
+
+// "a, b, c" joined with ", ".
+std::string JoinNames(const std::vector<std::string>& names,
+                      std::string_view separator = ", ");
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_IO_SUGGEST_H_

@@ -1,0 +1,198 @@
+#include "gpushare/io/yaml_input.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "gpushare/io/input_error.h"
+#include "gpushare/io/suggest.h"
+
+namespace gpushare {
+namespace {
+
+std::string Describe(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Null:
+      return "nothing";
+    case YAML::NodeType::Sequence:
+      return "a list";
+    case YAML::NodeType::Map:
+      return "a mapping";
+    case YAML::NodeType::Scalar:
+      return "'" + node.Scalar() + "'";
+    default:
+      return "an undefined value";
+  }
+}
+
+}  // namespace
+
+YAML::Node ParseYaml(const std::string& text, const std::string& file) {
+  try {
+    return YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    throw InputError(file, e.mark.line + 1, e.mark.column + 1,
+                     "invalid YAML: " + e.msg);
+  }
+}
+
+YAML::Node LoadYamlFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, 0, 0, "cannot open file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw InputError(path, 0, 0, "cannot read file");
+  return ParseYaml(text.str(), path);
+}
+
+void FailAt(const std::string& file, const YAML::Node& node,
+            const std::string& message) {
+  const YAML::Mark mark = node.IsDefined() ? node.Mark() : YAML::Mark::null_mark();
+  if (mark.is_null()) throw InputError(file, 0, 0, message);
+  throw InputError(file, mark.line + 1, mark.column + 1, message);
+}
+
+std::string ScalarString(const std::string& file, const YAML::Node& node,
+                         const std::string& what) {
+  if (!node.IsScalar()) {
+    FailAt(file, node, what + ": expected a string, got " + Describe(node));
+  }
+  return node.Scalar();
+}
+
+int64_t ScalarInt(const std::string& file, const YAML::Node& node,
+                  const std::string& what, int64_t min, int64_t max) {
+  if (!node.IsScalar()) {
+    FailAt(file, node, what + ": expected an integer, got " + Describe(node));
+  }
+  const std::string& s = node.Scalar();
+  int64_t value = 0;
+  const char* begin = s.data();
+  const char* end = s.data() + s.size();
+  if (begin != end && *begin == '+') ++begin;
+  auto [ptr, ec] = std::from_chars(begin, end, value);
+  if (ec != std::errc() || ptr != end || begin == end) {
+    FailAt(file, node, what + ": expected an integer, got '" + s + "'");
+  }
+  if (value < min || value > max) {
+    FailAt(file, node,
+           fmt::format("{}: {} is out of range (expected {}..{})", what, value,
+                       min, max));
+  }
+  return value;
+}
+
+double ScalarDouble(const std::string& file, const YAML::Node& node,
+                    const std::string& what, double min, double max) {
+  if (!node.IsScalar()) {
+    FailAt(file, node, what + ": expected a number, got " + Describe(node));
+  }
+  const std::string& s = node.Scalar();
+  double value = 0;
+  const char* begin = s.data();
+  const char* end = s.data() + s.size();
+  if (begin != end && *begin == '+') ++begin;
+  auto [ptr, ec] = std::from_chars(begin, end, value);
+  if (ec != std::errc() || ptr != end || begin == end || !std::isfinite(value)) {
+    FailAt(file, node, what + ": expected a number, got '" + s + "'");
+  }
+  if (value < min || value > max) {
+    FailAt(file, node,
+           fmt::format("{}: {} is out of range (expected {}..{})", what, s, min,
+                       max));
+  }
+  return value;
+}
+
+YamlMap::YamlMap(const std::string& file, const YAML::Node& node,
+                 std::string what)
+    : file_(file), node_(node), what_(std::move(what)) {
+  if (!node.IsMap()) {
+    FailAt(file, node, what_ + ": expected a mapping, got " + Describe(node));
+  }
+}
+
+void YamlMap::AllowOnly(std::initializer_list<std::string_view> allowed) const {
+  std::vector<std::string> names(allowed.begin(), allowed.end());
+  std::vector<std::string> seen;
+  for (const auto& entry : node_) {
+    const std::string key = ScalarString(file_, entry.first, what_ + " key");
+    if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
+      Fail(entry.first, "duplicate key '" + key + "'");
+    }
+    seen.push_back(key);
+    bool known = false;
+    for (std::string_view a : allowed) known = known || a == key;
+    if (!known) {
+      Fail(entry.first, "unknown key '" + key + "'" + DidYouMean(key, names, 1) +
+                            " (allowed: " + JoinNames(names) + ")");
+    }
+  }
+}
+
+bool YamlMap::Has(std::string_view key) const {
+  return static_cast<bool>(node_[std::string(key)]);
+}
+
+YAML::Node YamlMap::Get(std::string_view key) const {
+  YAML::Node value = node_[std::string(key)];
+  if (!value) Fail(node_, "missing required key '" + std::string(key) + "'");
+  return value;
+}
+
+std::string YamlMap::String(std::string_view key) const {
+  return ScalarString(file_, Get(key), what_ + " " + std::string(key));
+}
+
+int64_t YamlMap::Int(std::string_view key, int64_t min, int64_t max) const {
+  return ScalarInt(file_, Get(key), what_ + " " + std::string(key), min, max);
+}
+
+double YamlMap::Double(std::string_view key, double min, double max) const {
+  return ScalarDouble(file_, Get(key), what_ + " " + std::string(key), min,
+                      max);
+}
+
+bool YamlMap::Bool(std::string_view key) const {
+  YAML::Node value = Get(key);
+  const std::string s =
+      ScalarString(file_, value, what_ + " " + std::string(key));
+  if (s == "true") return true;
+  if (s == "false") return false;
+  Fail(value, std::string(key) + ": expected true or false, got '" + s + "'");
+}
+
+std::vector<std::string> YamlMap::StringList(std::string_view key) const {
+  YAML::Node value = Get(key);
+  const std::string label = what_ + " " + std::string(key);
+  if (!value.IsSequence()) {
+    FailAt(file_, value, label + ": expected a list, got " + Describe(value));
+  }
+  std::vector<std::string> out;
+  for (const auto& item : value) out.push_back(ScalarString(file_, item, label));
+  return out;
+}
+
+std::vector<int64_t> YamlMap::IntList(std::string_view key, int64_t min,
+                                      int64_t max) const {
+  YAML::Node value = Get(key);
+  const std::string label = what_ + " " + std::string(key);
+  if (!value.IsSequence()) {
+    FailAt(file_, value, label + ": expected a list, got " + Describe(value));
+  }
+  std::vector<int64_t> out;
+  for (const auto& item : value) {
+    out.push_back(ScalarInt(file_, item, label, min, max));
+  }
+  return out;
+}
+
+void YamlMap::Fail(const YAML::Node& at, const std::string& message) const {
+  FailAt(file_, at, what_ + ": " + message);
+}
+
+}  // namespace gpushare

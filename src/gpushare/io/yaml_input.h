@@ -1,0 +1,80 @@
+// Strict, located reading of YAML input files.
+//
+// Contract: every accessor either returns a value of the expected type and
+// range or throws InputError naming file:line:col (1-based) and what was
+// expected. Unknown keys are errors that name the closest allowed key. Used by
+// every YAML reader of the project (catalog, scenario) so that all input
+// errors look the same.
+
+#ifndef GPUSHARE_IO_YAML_INPUT_H_
+#define GPUSHARE_IO_YAML_INPUT_H_
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+namespace gpushare {
+
+// Parses YAML text; `file` is the name used in error messages. A syntax error
+// becomes an InputError at its line and column.
+YAML::Node ParseYaml(const std::string& text, const std::string& file);
+
+// Reads and parses a file. A missing or unreadable file is an InputError.
+YAML::Node LoadYamlFile(const std::string& path);
+
+// Throws InputError at `node`'s position in `file`.
+[[noreturn]] void FailAt(const std::string& file, const YAML::Node& node,
+                         const std::string& message);
+
+// A YAML mapping being read: `what` names it in errors ("model 'A100-40GB'").
+class YamlMap {
+ public:
+  // Throws unless `node` is a mapping.
+  YamlMap(const std::string& file, const YAML::Node& node, std::string what);
+
+  // Throws on the first key not in `allowed` (in file order) and on a key
+  // given twice.
+  void AllowOnly(std::initializer_list<std::string_view> allowed) const;
+
+  bool Has(std::string_view key) const;
+  // The value of a required key; throws "missing key".
+  YAML::Node Get(std::string_view key) const;
+
+  std::string String(std::string_view key) const;
+  int64_t Int(std::string_view key, int64_t min, int64_t max) const;
+  // Finite doubles in [min, max].
+  double Double(std::string_view key, double min, double max) const;
+  bool Bool(std::string_view key) const;
+  std::vector<std::string> StringList(std::string_view key) const;
+  std::vector<int64_t> IntList(std::string_view key, int64_t min,
+                               int64_t max) const;
+
+  const YAML::Node& node() const { return node_; }
+  const std::string& file() const { return file_; }
+  const std::string& what() const { return what_; }
+
+  // Throws at `at` with "<what>: <message>".
+  [[noreturn]] void Fail(const YAML::Node& at,
+                         const std::string& message) const;
+
+ private:
+  std::string file_;
+  YAML::Node node_;
+  std::string what_;
+};
+
+// Scalar conversions with located errors; `what` names the value.
+std::string ScalarString(const std::string& file, const YAML::Node& node,
+                         const std::string& what);
+int64_t ScalarInt(const std::string& file, const YAML::Node& node,
+                  const std::string& what, int64_t min, int64_t max);
+double ScalarDouble(const std::string& file, const YAML::Node& node,
+                    const std::string& what, double min, double max);
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_IO_YAML_INPUT_H_
