@@ -137,11 +137,14 @@ GpuModel ParseGpuModel(const YamlMap& entry, const GpuModel* base) {
     if (required) entry.Get(key);  // throws "missing required key"
     return false;
   };
-  m.name = entry.String("name");
+  // An override names the model it overrides (by name or alias); the model
+  // keeps its canonical name.
+  const std::string name = entry.String("name");
+  if (base == nullptr) m.name = name;
   static const std::regex kModelName(R"([A-Za-z0-9][A-Za-z0-9._+-]*)");
-  if (!std::regex_match(m.name, kModelName)) {
+  if (!std::regex_match(name, kModelName)) {
     entry.Fail(entry.Get("name"),
-               "model name '" + m.name +
+               "model name '" + name +
                    "' must be letters, digits, '.', '_', '+' or '-'");
   }
   if (entry.Has("aliases")) m.aliases = entry.StringList("aliases");
