@@ -44,10 +44,10 @@ std::string DescribeLayout(const GpuModel& m, const MigLayout& layout) {
   }
   out += table.Render();
   out += fmt::format(
-      "\n{} instances of at most {}; compute slices {} of {}; memory slices "
-      "{} of {}\n",
-      layout.size(), g.max_instances, compute, g.compute_slices, memory,
-      g.memory_slices);
+      "\n{} {} of at most {}; compute slices {} of {}; memory slices {} of "
+      "{}\n",
+      layout.size(), layout.size() == 1 ? "instance" : "instances",
+      g.max_instances, compute, g.compute_slices, memory, g.memory_slices);
   return out;
 }
 

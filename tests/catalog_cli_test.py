@@ -275,6 +275,65 @@ class CatalogFileTest(unittest.TestCase):
         self.assertTrue(err.startswith("error: "), err)
         self.assertIn(path, err)
 
+    def test_directory(self):
+        # Rejected by the option check (Catalog::MergeFile would say "not a
+        # regular file"), not read as an empty catalog.
+        code, out, err = run("--catalog", self.tmp.name, "catalog")
+        self.assertEqual(code, 2)
+        self.assertEqual(out, "")
+        self.assertTrue(err.startswith("error: "), err)
+        self.assertIn("directory", err)
+        self.assertIn(self.tmp.name, err)
+        self.assertNotIn("empty catalog", err)
+
+    def test_second_yaml_document(self):
+        err = self.assert_file_error(
+            "version: 1\n"
+            "models: []\n"
+            "---\n"
+            "models:\n"
+            "  - name: A100-40GB\n"
+            "    price_per_hour: 9\n",
+            4, re.escape("expected one YAML document, found 2"))
+        self.assertIn(":4:1: ", err)
+
+    def test_empty_value_is_reported_at_its_key(self):
+        err = self.assert_file_error(
+            "version: 1\n"
+            "models:\n"
+            "  - name: A100-40GB\n"
+            "    price_per_hour:\n"
+            "\n"
+            "    sms: 108\n",
+            4, re.escape("model 'A100-40GB' price_per_hour: expected a "
+                         "number, got nothing"))
+        self.assertIn(":4:5: ", err)
+
+    def test_price_doubled_sign(self):
+        self.assert_file_error(
+            "version: 1\n"
+            "models:\n"
+            "  - name: A100-40GB\n"
+            "    price_per_hour: +-5\n",
+            4, re.escape("model 'A100-40GB' price_per_hour: expected a "
+                         "number, got '+-5'"))
+
+    def test_price_minus_zero_prints_as_zero(self):
+        path = self.write("zero.yaml",
+                          "version: 1\n"
+                          "models:\n"
+                          "  - name: A100-40GB\n"
+                          "    price_per_hour: -0\n")
+        code, out, err = run("--catalog", path, "catalog", "--gpu",
+                             "A100-40GB")
+        self.assertEqual(code, 0, err)
+        self.assertNotIn("$-", out)
+        self.assertRegex(out.splitlines()[0], r"\$0\.00\*?/GPU-hour$")
+        code, out, err = run("--catalog", path, "catalog")
+        self.assertEqual(code, 0, err)
+        rows = {row[0]: row for row in table_rows(out, "MODEL ")}
+        self.assertEqual(rows["A100-40GB"][4].rstrip("*"), "0.00")
+
 
 def main():
     global BINARY

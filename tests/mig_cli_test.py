@@ -58,6 +58,21 @@ class MigValidateTest(unittest.TestCase):
         self.assertIn("4 instances of at most 7; compute slices 7 of 7; "
                       "memory slices 8 of 8", out)
 
+    def test_single_instance_summary_is_singular(self):
+        code, out, err = run("mig", "validate", "--gpu", "A100-40GB",
+                             "7g.40gb")
+        self.assertEqual(code, 0, err)
+        self.assertEqual(instance_rows(out), ["7g.40gb@0"])
+        self.assertIn("\n1 instance of at most 7; compute slices 7 of 7; "
+                      "memory slices 8 of 8\n", out)
+        self.assertNotIn("1 instances", out)
+
+    def test_two_instances_summary_is_plural(self):
+        code, out, err = run("mig", "validate", "--gpu", "A100-40GB",
+                             "3g.20gb", "4g.20gb")
+        self.assertEqual(code, 0, err)
+        self.assertIn("\n2 instances of at most 7; ", out)
+
     def test_fixed_start_not_allowed(self):
         self.assert_error(
             ("mig", "validate", "--gpu", "H100-80GB", "3g.40gb@2"),

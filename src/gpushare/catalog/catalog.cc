@@ -4,8 +4,10 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <system_error>
 
 
 #include "gpushare/catalog/gpu_model_parser.h"
@@ -53,6 +55,10 @@ Catalog Catalog::Builtin() {
 }
 
 void Catalog::MergeFile(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw InputError(path, 0, 0, "not a regular file");
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, 0, 0, "cannot open catalog file");
   std::ostringstream text;

@@ -190,7 +190,7 @@ GpuModel ParseGpuModel(const YamlMap& entry, const GpuModel* base) {
     m.unconfirmed = ParseUnconfirmed(entry, ModelFields());
   }
   if (entry.Has("mig")) {
-    YamlMap mig(entry.file(), entry.Get("mig"), "model '" + m.name + "' mig");
+    YamlMap mig = entry.Map("mig", "model '" + m.name + "' mig");
     m.mig = ParseMig(mig, m);
   } else if (m.mig) {
     // An override that changes memory or SMs must still hold the old

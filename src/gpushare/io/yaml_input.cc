@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <system_error>
 
 #include <fmt/format.h>
 
@@ -32,15 +34,27 @@ std::string Describe(const YAML::Node& node) {
 }  // namespace
 
 YAML::Node ParseYaml(const std::string& text, const std::string& file) {
+  std::vector<YAML::Node> documents;
   try {
-    return YAML::Load(text);
+    documents = YAML::LoadAll(text);
   } catch (const YAML::ParserException& e) {
     throw InputError(file, e.mark.line + 1, e.mark.column + 1,
                      "invalid YAML: " + e.msg);
   }
+  if (documents.empty()) return YAML::Node(YAML::NodeType::Null);
+  if (documents.size() > 1) {
+    FailAt(
+        file, documents[1],
+        fmt::format("expected one YAML document, found {}", documents.size()));
+  }
+  return documents.front();
 }
 
 YAML::Node LoadYamlFile(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw InputError(path, 0, 0, "not a regular file");
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, 0, 0, "cannot open file");
   std::ostringstream text;
@@ -51,7 +65,8 @@ YAML::Node LoadYamlFile(const std::string& path) {
 
 void FailAt(const std::string& file, const YAML::Node& node,
             const std::string& message) {
-  const YAML::Mark mark = node.IsDefined() ? node.Mark() : YAML::Mark::null_mark();
+  const YAML::Mark mark =
+      node.IsDefined() ? node.Mark() : YAML::Mark::null_mark();
   if (mark.is_null()) throw InputError(file, 0, 0, message);
   throw InputError(file, mark.line + 1, mark.column + 1, message);
 }
@@ -73,9 +88,12 @@ int64_t ScalarInt(const std::string& file, const YAML::Node& node,
   int64_t value = 0;
   const char* begin = s.data();
   const char* end = s.data() + s.size();
-  if (begin != end && *begin == '+') ++begin;
+  // from_chars takes a '-' but no '+'; one sign at most ("+-5" is an error).
+  const bool plus = begin != end && *begin == '+';
+  if (plus) ++begin;
   auto [ptr, ec] = std::from_chars(begin, end, value);
-  if (ec != std::errc() || ptr != end || begin == end) {
+  if (ec != std::errc() || ptr != end || begin == end ||
+      (plus && *begin == '-')) {
     FailAt(file, node, what + ": expected an integer, got '" + s + "'");
   }
   if (value < min || value > max) {
@@ -95,11 +113,15 @@ double ScalarDouble(const std::string& file, const YAML::Node& node,
   double value = 0;
   const char* begin = s.data();
   const char* end = s.data() + s.size();
-  if (begin != end && *begin == '+') ++begin;
+  // from_chars takes a '-' but no '+'; one sign at most ("+-5" is an error).
+  const bool plus = begin != end && *begin == '+';
+  if (plus) ++begin;
   auto [ptr, ec] = std::from_chars(begin, end, value);
-  if (ec != std::errc() || ptr != end || begin == end || !std::isfinite(value)) {
+  if (ec != std::errc() || ptr != end || begin == end ||
+      (plus && *begin == '-') || !std::isfinite(value)) {
     FailAt(file, node, what + ": expected a number, got '" + s + "'");
   }
+  if (value == 0) value = 0.0;  // -0 reads as 0 (no "-0.00" in output)
   if (value < min || value > max) {
     FailAt(file, node,
            fmt::format("{}: {} is out of range (expected {}..{})", what, s, min,
@@ -128,7 +150,8 @@ void YamlMap::AllowOnly(std::initializer_list<std::string_view> allowed) const {
     bool known = false;
     for (std::string_view a : allowed) known = known || a == key;
     if (!known) {
-      Fail(entry.first, "unknown key '" + key + "'" + DidYouMean(key, names, 1) +
+      Fail(entry.first, "unknown key '" + key + "'" +
+                            DidYouMean(key, names, 1) +
                             " (allowed: " + JoinNames(names) + ")");
     }
   }
@@ -144,42 +167,70 @@ YAML::Node YamlMap::Get(std::string_view key) const {
   return value;
 }
 
+YAML::Node YamlMap::KeyNode(std::string_view key) const {
+  for (const auto& entry : node_) {
+    if (entry.first.IsScalar() && entry.first.Scalar() == key) {
+      return entry.first;
+    }
+  }
+  return node_;
+}
+
+YAML::Node YamlMap::Value(std::string_view key,
+                          std::string_view expected) const {
+  YAML::Node value = Get(key);
+  if (value.IsNull()) {
+    // yaml-cpp marks an empty value at the token after it, often on a later
+    // line: report it at its key instead.
+    FailAt(
+        file_, KeyNode(key),
+        fmt::format("{} {}: expected {}, got nothing", what_, key, expected));
+  }
+  return value;
+}
+
 std::string YamlMap::String(std::string_view key) const {
-  return ScalarString(file_, Get(key), what_ + " " + std::string(key));
+  return ScalarString(file_, Value(key, "a string"),
+                      what_ + " " + std::string(key));
 }
 
 int64_t YamlMap::Int(std::string_view key, int64_t min, int64_t max) const {
-  return ScalarInt(file_, Get(key), what_ + " " + std::string(key), min, max);
+  return ScalarInt(file_, Value(key, "an integer"),
+                   what_ + " " + std::string(key), min, max);
 }
 
 double YamlMap::Double(std::string_view key, double min, double max) const {
-  return ScalarDouble(file_, Get(key), what_ + " " + std::string(key), min,
-                      max);
+  return ScalarDouble(file_, Value(key, "a number"),
+                      what_ + " " + std::string(key), min, max);
 }
 
 bool YamlMap::Bool(std::string_view key) const {
-  YAML::Node value = Get(key);
-  const std::string s =
-      ScalarString(file_, value, what_ + " " + std::string(key));
-  if (s == "true") return true;
-  if (s == "false") return false;
-  Fail(value, std::string(key) + ": expected true or false, got '" + s + "'");
+  YAML::Node value = Value(key, "true or false");
+  if (value.IsScalar()) {
+    if (value.Scalar() == "true") return true;
+    if (value.Scalar() == "false") return false;
+  }
+  FailAt(file_, value,
+         what_ + " " + std::string(key) + ": expected true or false, got " +
+             Describe(value));
 }
 
 std::vector<std::string> YamlMap::StringList(std::string_view key) const {
-  YAML::Node value = Get(key);
+  YAML::Node value = Value(key, "a list");
   const std::string label = what_ + " " + std::string(key);
   if (!value.IsSequence()) {
     FailAt(file_, value, label + ": expected a list, got " + Describe(value));
   }
   std::vector<std::string> out;
-  for (const auto& item : value) out.push_back(ScalarString(file_, item, label));
+  for (const auto& item : value) {
+    out.push_back(ScalarString(file_, item, label));
+  }
   return out;
 }
 
 std::vector<int64_t> YamlMap::IntList(std::string_view key, int64_t min,
                                       int64_t max) const {
-  YAML::Node value = Get(key);
+  YAML::Node value = Value(key, "a list");
   const std::string label = what_ + " " + std::string(key);
   if (!value.IsSequence()) {
     FailAt(file_, value, label + ": expected a list, got " + Describe(value));
@@ -193,6 +244,10 @@ std::vector<int64_t> YamlMap::IntList(std::string_view key, int64_t min,
 
 void YamlMap::Fail(const YAML::Node& at, const std::string& message) const {
   FailAt(file_, at, what_ + ": " + message);
+}
+
+YamlMap YamlMap::Map(std::string_view key, std::string child_what) const {
+  return YamlMap(file_, Value(key, "a mapping"), std::move(child_what));
 }
 
 }  // namespace gpushare

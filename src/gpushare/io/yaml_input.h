@@ -2,9 +2,10 @@
 //
 // Contract: every accessor either returns a value of the expected type and
 // range or throws InputError naming file:line:col (1-based) and what was
-// expected. Unknown keys are errors that name the closest allowed key. Used by
-// every YAML reader of the project (catalog, scenario) so that all input
-// errors look the same.
+// expected. An empty value ("key:" with nothing after it) is reported at its
+// key as "got nothing". Unknown keys are errors that name the closest allowed
+// key. Used by every YAML reader of the project (catalog, scenario) so that
+// all input errors look the same.
 
 #ifndef GPUSHARE_IO_YAML_INPUT_H_
 #define GPUSHARE_IO_YAML_INPUT_H_
@@ -19,11 +20,14 @@
 
 namespace gpushare {
 
-// Parses YAML text; `file` is the name used in error messages. A syntax error
-// becomes an InputError at its line and column.
+// Parses YAML text of one document; `file` is the name used in error
+// messages. A syntax error becomes an InputError at its line and column; a
+// second document ("---") is an InputError at its start. Text without a
+// document (empty, or only comments) gives a null node.
 YAML::Node ParseYaml(const std::string& text, const std::string& file);
 
-// Reads and parses a file. A missing or unreadable file is an InputError.
+// Reads and parses a file. A missing or unreadable file, or a directory, is an
+// InputError.
 YAML::Node LoadYamlFile(const std::string& path);
 
 // Throws InputError at `node`'s position in `file`.
@@ -44,6 +48,7 @@ class YamlMap {
   // The value of a required key; throws "missing key".
   YAML::Node Get(std::string_view key) const;
 
+  // Typed values of required keys. An empty value is an error at its key.
   std::string String(std::string_view key) const;
   int64_t Int(std::string_view key, int64_t min, int64_t max) const;
   // Finite doubles in [min, max].
@@ -61,7 +66,16 @@ class YamlMap {
   [[noreturn]] void Fail(const YAML::Node& at,
                          const std::string& message) const;
 
+ // The mapping under `key`, named `what`; an empty value fails at the key.
+  YamlMap Map(std::string_view key, std::string child_what) const;
+
  private:
+  // The key node of `key`, or the mapping when it is not there.
+  YAML::Node KeyNode(std::string_view key) const;
+  // Get(key), but an empty value fails at its key: "expected <expected>, got
+  // nothing".
+  YAML::Node Value(std::string_view key, std::string_view expected) const;
+
   std::string file_;
   YAML::Node node_;
   std::string what_;

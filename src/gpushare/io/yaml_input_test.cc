@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <fstream>
 #include <functional>
@@ -26,17 +27,6 @@ std::string ErrorOf(const std::function<void()>& f) {
     f();
   } catch (const InputError& e) {
     return e.what();
-  }
-  return "(no error)";
-}
-
-// The file and message (no line:col) of the InputError `f` throws. For empty
-// values: yaml-cpp marks them at the next token, not at their key.
-std::string UnlocatedErrorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.file() + ": " + e.message();
   }
   return "(no error)";
 }
@@ -82,6 +72,38 @@ TEST(ParseYamlTest, UnclosedFlowSequence) {
 
 TEST(ParseYamlTest, EmptyTextIsANullNode) {
   EXPECT_TRUE(ParseYaml("", kFile).IsNull());
+  EXPECT_TRUE(ParseYaml("# only a comment\n", kFile).IsNull());
+  EXPECT_TRUE(ParseYaml("---\n", kFile).IsNull());
+}
+
+TEST(ParseYamlTest, OneDocumentWithMarkers) {
+  EXPECT_EQ(ParseYaml("---\na: 1\n", kFile)["a"].Scalar(), "1");
+  EXPECT_EQ(ParseYaml("a: 1\n...\n", kFile)["a"].Scalar(), "1");
+}
+
+TEST(ParseYamlTest, SecondDocumentIsAnError) {
+  // Not silently dropped: it is reported at its first node.
+  EXPECT_EQ(ErrorOf([] { ParseYaml("a: 1\n---\nb: 2\n", kFile); }),
+            "in.yaml:3:1: expected one YAML document, found 2");
+  EXPECT_EQ(ErrorOf([] { ParseYaml("a: 1\n--- x\n", kFile); }),
+            "in.yaml:2:5: expected one YAML document, found 2");
+  EXPECT_EQ(ErrorOf([] { ParseYaml("a: 1\n---\nb: 2\n---\nc: 3\n", kFile); }),
+            "in.yaml:3:1: expected one YAML document, found 3");
+}
+
+TEST(ParseYamlTest, EmptySecondDocumentIsAnErrorToo) {
+  try {
+    ParseYaml("a: 1\n---\n", kFile);
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), kFile);
+    EXPECT_EQ(e.message(), "expected one YAML document, found 2");
+  }
+}
+
+TEST(ParseYamlTest, SyntaxErrorInASecondDocument) {
+  EXPECT_EQ(ErrorOf([] { ParseYaml("a: 1\n---\nb: c: d\n", kFile); }),
+            "in.yaml:3:5: invalid YAML: illegal map value");
 }
 
 // --- YamlMap construction ---------------------------------------------------
@@ -215,8 +237,39 @@ TEST(YamlMapStringTest, NonScalars) {
             "in.yaml:1:4: thing l: expected a string, got a list");
   EXPECT_EQ(ErrorOf([&] { map.String("m"); }),
             "in.yaml:2:4: thing m: expected a string, got a mapping");
-  EXPECT_EQ(UnlocatedErrorOf([&] { map.String("n"); }),
-            "in.yaml: thing n: expected a string, got nothing");
+  EXPECT_EQ(ErrorOf([&] { map.String("n"); }),
+            "in.yaml:3:1: thing n: expected a string, got nothing");
+}
+
+// yaml-cpp marks an empty value at the next token; the error is at the key.
+TEST(YamlMapEmptyValueTest, ReportedAtTheKey) {
+  const YamlMap map = MapOf("a:\nb: 1\n\n\nc:\n\n# comment\nd: 2\ne:\n");
+  EXPECT_EQ(ErrorOf([&] { map.String("a"); }),
+            "in.yaml:1:1: thing a: expected a string, got nothing");
+  EXPECT_EQ(ErrorOf([&] { map.Int("c", 0, 9); }),
+            "in.yaml:5:1: thing c: expected an integer, got nothing");
+  EXPECT_EQ(ErrorOf([&] { map.Double("c", 0, 9); }),
+            "in.yaml:5:1: thing c: expected a number, got nothing");
+  EXPECT_EQ(ErrorOf([&] { map.Bool("e"); }),
+            "in.yaml:9:1: thing e: expected true or false, got nothing");
+  EXPECT_EQ(ErrorOf([&] { map.StringList("e"); }),
+            "in.yaml:9:1: thing e: expected a list, got nothing");
+  EXPECT_EQ(ErrorOf([&] { map.IntList("a", 0, 9); }),
+            "in.yaml:1:1: thing a: expected a list, got nothing");
+}
+
+TEST(YamlMapEmptyValueTest, InANestedMapping) {
+  const YAML::Node root =
+      ParseYaml("models:\n  - name: a\n    sms:\n    memory: 1\n", kFile);
+  const YamlMap map(kFile, root["models"][0], "model 'a'");
+  EXPECT_EQ(ErrorOf([&] { map.Int("sms", 0, 9); }),
+            "in.yaml:3:5: model 'a' sms: expected an integer, got nothing");
+}
+
+TEST(YamlMapEmptyValueTest, ExplicitNull) {
+  const YamlMap map = MapOf("a: 1\nb: ~\n");
+  EXPECT_EQ(ErrorOf([&] { map.Int("b", 0, 9); }),
+            "in.yaml:2:1: thing b: expected an integer, got nothing");
 }
 
 // --- Int --------------------------------------------------------------------
@@ -275,14 +328,32 @@ TEST(YamlMapIntTest, RejectsNonIntegers) {
             "in.yaml:10:4: thing j: expected an integer, got '1e3'");
 }
 
+TEST(YamlMapIntTest, RejectsADoubledSign) {
+  const YamlMap map = MapOf("a: +-5\nb: -+5\nc: ++5\nd: --5\ne: +-0\n");
+  EXPECT_EQ(ErrorOf([&] { map.Int("a", -10, 10); }),
+            "in.yaml:1:4: thing a: expected an integer, got '+-5'");
+  EXPECT_EQ(ErrorOf([&] { map.Int("b", -10, 10); }),
+            "in.yaml:2:4: thing b: expected an integer, got '-+5'");
+  EXPECT_EQ(ErrorOf([&] { map.Int("c", -10, 10); }),
+            "in.yaml:3:4: thing c: expected an integer, got '++5'");
+  EXPECT_EQ(ErrorOf([&] { map.Int("d", -10, 10); }),
+            "in.yaml:4:4: thing d: expected an integer, got '--5'");
+  EXPECT_EQ(ErrorOf([&] { map.Int("e", -10, 10); }),
+            "in.yaml:5:4: thing e: expected an integer, got '+-0'");
+}
+
+TEST(YamlMapIntTest, MinusZeroIsZero) {
+  EXPECT_EQ(MapOf("a: -0\n").Int("a", 0, 10), 0);
+}
+
 TEST(YamlMapIntTest, RejectsNonScalars) {
   const YamlMap map = MapOf("l: [1]\nm: {a: 1}\nn:\nb:\n  - 1\n");
   EXPECT_EQ(ErrorOf([&] { map.Int("l", 0, 10); }),
             "in.yaml:1:4: thing l: expected an integer, got a list");
   EXPECT_EQ(ErrorOf([&] { map.Int("m", 0, 10); }),
             "in.yaml:2:4: thing m: expected an integer, got a mapping");
-  EXPECT_EQ(UnlocatedErrorOf([&] { map.Int("n", 0, 10); }),
-            "in.yaml: thing n: expected an integer, got nothing");
+  EXPECT_EQ(ErrorOf([&] { map.Int("n", 0, 10); }),
+            "in.yaml:3:1: thing n: expected an integer, got nothing");
   EXPECT_EQ(ErrorOf([&] { map.Int("b", 0, 10); }),
             "in.yaml:5:3: thing b: expected an integer, got a list");
 }
@@ -299,6 +370,27 @@ TEST(YamlMapDoubleTest, AcceptsFiniteNumbersInRange) {
   EXPECT_EQ(map.Double("e", 0, 1000), 0.0);
   EXPECT_EQ(map.Double("f", 0, 2.5), 2.5);
   EXPECT_EQ(map.Double("g", 0, 1000), 3.05);
+}
+
+TEST(YamlMapDoubleTest, MinusZeroIsPositiveZero) {
+  const YamlMap map = MapOf("a: -0\nb: -0.0\nc: -0e5\n");
+  for (const char* key : {"a", "b", "c"}) {
+    const double value = map.Double(key, 0, 10);
+    EXPECT_EQ(value, 0.0) << key;
+    EXPECT_FALSE(std::signbit(value)) << key;
+  }
+}
+
+TEST(YamlMapDoubleTest, RejectsADoubledSign) {
+  const YamlMap map = MapOf("a: +-5\nb: -+0.5\nc: ++1\nd: +-.5\n");
+  EXPECT_EQ(ErrorOf([&] { map.Double("a", -10, 10); }),
+            "in.yaml:1:4: thing a: expected a number, got '+-5'");
+  EXPECT_EQ(ErrorOf([&] { map.Double("b", -10, 10); }),
+            "in.yaml:2:4: thing b: expected a number, got '-+0.5'");
+  EXPECT_EQ(ErrorOf([&] { map.Double("c", -10, 10); }),
+            "in.yaml:3:4: thing c: expected a number, got '++1'");
+  EXPECT_EQ(ErrorOf([&] { map.Double("d", -10, 10); }),
+            "in.yaml:4:4: thing d: expected a number, got '+-.5'");
 }
 
 TEST(YamlMapDoubleTest, RejectsNanAndInfinity) {
@@ -339,8 +431,8 @@ TEST(YamlMapDoubleTest, RejectsNonNumbers) {
             "in.yaml:4:4: thing d: expected a number, got '1e400'");
   EXPECT_EQ(ErrorOf([&] { map.Double("e", 0, 10); }),
             "in.yaml:5:4: thing e: expected a number, got a list");
-  EXPECT_EQ(UnlocatedErrorOf([&] { map.Double("f", 0, 10); }),
-            "in.yaml: thing f: expected a number, got nothing");
+  EXPECT_EQ(ErrorOf([&] { map.Double("f", 0, 10); }),
+            "in.yaml:6:1: thing f: expected a number, got nothing");
 }
 
 TEST(YamlMapDoubleTest, OutOfRange) {
@@ -369,25 +461,29 @@ TEST(YamlMapBoolTest, OnlyLowercaseTrueAndFalse) {
   const YamlMap map =
       MapOf("a: yes\nb: True\nc: 1\nd: on\ne: FALSE\nf: \"\"\n");
   EXPECT_EQ(ErrorOf([&] { map.Bool("a"); }),
-            "in.yaml:1:4: thing: a: expected true or false, got 'yes'");
+            "in.yaml:1:4: thing a: expected true or false, got 'yes'");
   EXPECT_EQ(ErrorOf([&] { map.Bool("b"); }),
-            "in.yaml:2:4: thing: b: expected true or false, got 'True'");
+            "in.yaml:2:4: thing b: expected true or false, got 'True'");
   EXPECT_EQ(ErrorOf([&] { map.Bool("c"); }),
-            "in.yaml:3:4: thing: c: expected true or false, got '1'");
+            "in.yaml:3:4: thing c: expected true or false, got '1'");
   EXPECT_EQ(ErrorOf([&] { map.Bool("d"); }),
-            "in.yaml:4:4: thing: d: expected true or false, got 'on'");
+            "in.yaml:4:4: thing d: expected true or false, got 'on'");
   EXPECT_EQ(ErrorOf([&] { map.Bool("e"); }),
-            "in.yaml:5:4: thing: e: expected true or false, got 'FALSE'");
+            "in.yaml:5:4: thing e: expected true or false, got 'FALSE'");
   EXPECT_EQ(ErrorOf([&] { map.Bool("f"); }),
-            "in.yaml:6:4: thing: f: expected true or false, got ''");
+            "in.yaml:6:4: thing f: expected true or false, got ''");
 }
 
-TEST(YamlMapBoolTest, NonScalarAndMissing) {
-  const YamlMap map = MapOf("l: [true]\n");
+TEST(YamlMapBoolTest, NonScalarEmptyAndMissing) {
+  const YamlMap map = MapOf("l: [true]\nm: {a: true}\nn:\n");
   EXPECT_EQ(ErrorOf([&] { map.Bool("l"); }),
-            "in.yaml:1:4: thing l: expected a string, got a list");
+            "in.yaml:1:4: thing l: expected true or false, got a list");
   EXPECT_EQ(ErrorOf([&] { map.Bool("m"); }),
-            "in.yaml:1:1: thing: missing required key 'm'");
+            "in.yaml:2:4: thing m: expected true or false, got a mapping");
+  EXPECT_EQ(ErrorOf([&] { map.Bool("n"); }),
+            "in.yaml:3:1: thing n: expected true or false, got nothing");
+  EXPECT_EQ(ErrorOf([&] { map.Bool("x"); }),
+            "in.yaml:1:1: thing: missing required key 'x'");
 }
 
 // --- StringList -------------------------------------------------------------
@@ -406,8 +502,8 @@ TEST(YamlMapStringListTest, TypeErrors) {
             "in.yaml:1:4: thing a: expected a list, got 'x'");
   EXPECT_EQ(ErrorOf([&] { map.StringList("b"); }),
             "in.yaml:2:4: thing b: expected a list, got a mapping");
-  EXPECT_EQ(UnlocatedErrorOf([&] { map.StringList("c"); }),
-            "in.yaml: thing c: expected a list, got nothing");
+  EXPECT_EQ(ErrorOf([&] { map.StringList("c"); }),
+            "in.yaml:3:1: thing c: expected a list, got nothing");
   EXPECT_EQ(ErrorOf([&] { map.StringList("d"); }),
             "in.yaml:4:8: thing d: expected a string, got a list");
   EXPECT_EQ(ErrorOf([&] { map.StringList("e"); }),
@@ -434,8 +530,8 @@ TEST(YamlMapIntListTest, TypeAndRangeErrors) {
             "in.yaml:3:8: thing c: 99 is out of range (expected 0..10)");
   EXPECT_EQ(ErrorOf([&] { map.IntList("d", 0, 10); }),
             "in.yaml:4:8: thing d: expected an integer, got a list");
-  EXPECT_EQ(UnlocatedErrorOf([&] { map.IntList("e", 0, 10); }),
-            "in.yaml: thing e: expected a list, got nothing");
+  EXPECT_EQ(ErrorOf([&] { map.IntList("e", 0, 10); }),
+            "in.yaml:5:1: thing e: expected a list, got nothing");
   EXPECT_EQ(ErrorOf([&] { map.IntList("f", 0, 10); }),
             "in.yaml:8:5: thing f: expected an integer, got '1.5'");
 }
@@ -471,6 +567,18 @@ TEST(LoadYamlFileTest, MissingFile) {
     EXPECT_EQ(e.column(), 0);
     EXPECT_EQ(e.message(), "cannot open file");
     EXPECT_EQ(std::string(e.what()), path + ": cannot open file");
+  }
+}
+
+TEST(LoadYamlFileTest, Directory) {
+  const std::string path = ::testing::TempDir();
+  try {
+    LoadYamlFile(path);
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), path);
+    EXPECT_EQ(e.line(), 0);
+    EXPECT_EQ(e.message(), "not a regular file");
   }
 }
 
