@@ -1,0 +1,99 @@
+#include "gpushare/cluster/cluster.h"
+
+#include <regex>
+
+#include <fmt/format.h>
+
+#include "gpushare/cluster/hami_device_plugin.h"
+#include "gpushare/cluster/nvidia_device_plugin.h"
+#include "gpushare/io/input_error.h"
+
+namespace gpushare {
+namespace {
+
+constexpr int kMaxNodesPerPool = 1000000;
+constexpr int kMaxGpusPerNode = 16;
+
+void ValidateSpec(const NodePoolSpec& spec) {
+  static const std::regex kName(R"([a-z0-9]([-a-z0-9]*[a-z0-9])?)");
+  if (!std::regex_match(spec.name, kName) || spec.name.size() > 40) {
+    throw InputError(
+        "node pool name '" + spec.name +
+        "' must be lowercase letters, digits and '-' (at most 40, starting "
+        "and ending with a letter or digit)");
+  }
+  auto fail = [&](const std::string& message) {
+    throw InputError("node pool '" + spec.name + "': " + message);
+  };
+  if (spec.nodes < 1 || spec.nodes > kMaxNodesPerPool) {
+    fail(fmt::format("nodes must be 1..{}, got {}", kMaxNodesPerPool,
+                     spec.nodes));
+  }
+  if (spec.gpus_per_node < 0 || spec.gpus_per_node > kMaxGpusPerNode) {
+    fail(fmt::format("gpus_per_node must be 0..{}, got {}", kMaxGpusPerNode,
+                     spec.gpus_per_node));
+  }
+  if (spec.cpu_milli < 1) fail("cpu must be positive");
+  if (spec.memory_mib < 1) fail("memory must be positive");
+  if (spec.max_pods < 1 || spec.max_pods > 10000) {
+    fail(fmt::format("max_pods must be 1..10000, got {}", spec.max_pods));
+  }
+}
+
+}  // namespace
+
+Cluster::Cluster(Catalog catalog) : catalog_(std::move(catalog)) {}
+
+int Cluster::AddPool(const NodePoolSpec& spec) {
+  ValidateSpec(spec);
+  for (const NodePool& p : pools_) {
+    if (p.spec.name == spec.name) {
+      throw InputError("node pool '" + spec.name + "' is defined twice");
+    }
+  }
+  NodePool pool;
+  pool.spec = spec;
+  try {
+    if (spec.gpus_per_node > 0) {
+      pool.model = &catalog_.Get(spec.gpu_model);
+      pool.mig_layouts =
+          spec.sharing.Validate(*pool.model, spec.gpus_per_node);
+    } else if (spec.sharing.mig_enabled ||
+               spec.sharing.sharing != DeviceSharing::kNone) {
+      throw InputError("a pool without GPUs cannot share GPUs");
+    }
+  } catch (const InputError& e) {
+    throw InputError("node pool '" + spec.name + "': " + e.message());
+  }
+  pool.first_node = static_cast<int>(nodes_.size());
+  pool.node_count = spec.nodes;
+  const int index = static_cast<int>(pools_.size());
+  const int width =
+      static_cast<int>(std::to_string(std::max(0, spec.nodes - 1)).size());
+  nodes_.reserve(nodes_.size() + spec.nodes);
+  for (int i = 0; i < spec.nodes; ++i) {
+    std::string name = fmt::format("{}-{:0{}}", spec.name, i, width);
+    std::unique_ptr<DevicePlugin> devices;
+    if (pool.model != nullptr) {
+      if (spec.sharing.sharing == DeviceSharing::kHami) {
+        devices = std::make_unique<HamiDevicePlugin>(
+            *pool.model, spec.gpus_per_node, spec.sharing.hami, resources_);
+      } else {
+        devices = std::make_unique<NvidiaDevicePlugin>(
+            *pool.model, spec.gpus_per_node, spec.sharing, pool.mig_layouts,
+            resources_);
+      }
+    }
+    Labels labels = spec.labels;
+    labels["kubernetes.io/hostname"] = name;
+    labels[kNodePoolLabel] = spec.name;
+    if (devices) devices->AddNodeLabels(&labels);
+    nodes_.emplace_back(std::move(name), index, std::move(labels), spec.taints,
+                        pool.model, spec.gpus_per_node, spec.cpu_milli,
+                        spec.memory_mib, spec.max_pods, std::move(devices));
+  }
+  pools_.push_back(std::move(pool));
+  return index;
+}
+
+}  // namespace gpushare

@@ -1,0 +1,74 @@
+// Cluster: node pools and their nodes, with their device plugins.
+//
+// Contract: AddPool() validates a pool (InputError "node pool 'NAME': ...")
+// and creates its nodes, named NAME-<i> with i zero-padded so that name order
+// is creation order, each with its device plugin (NVIDIA's for exclusive,
+// time-slicing, MPS and MIG pools; HAMi's for vGPU pools) and labels. The
+// cluster owns a copy of the catalog, so GpuModel pointers stay valid for its
+// lifetime. Not copyable.
+
+#ifndef GPUSHARE_CLUSTER_CLUSTER_H_
+#define GPUSHARE_CLUSTER_CLUSTER_H_
+
+#include <string>
+#include <vector>
+
+#include "gpushare/catalog/catalog.h"
+#include "gpushare/cluster/labels.h"
+#include "gpushare/cluster/node.h"
+#include "gpushare/cluster/resources.h"
+#include "gpushare/cluster/sharing_config.h"
+
+namespace gpushare {
+
+// What a user writes for one node pool.
+struct NodePoolSpec {
+  std::string name;
+  std::string gpu_model;   // catalog name or alias; empty when gpus == 0
+  int nodes = 1;
+  int gpus_per_node = 8;
+  int64_t cpu_milli = 96000;
+  int64_t memory_mib = 1024 * 1024;
+  int max_pods = kDefaultMaxPods;
+  Labels labels;
+  std::vector<Taint> taints;
+  SharingConfig sharing;
+};
+
+struct NodePool {
+  NodePoolSpec spec;
+  const GpuModel* model = nullptr;   // null when gpus_per_node == 0
+  std::vector<MigLayout> mig_layouts;  // per GPU index; empty if MIG off
+  int first_node = 0;
+  int node_count = 0;
+};
+
+// The label every node carries with its pool's name.
+inline constexpr const char* kNodePoolLabel = "gpushare.io/node-pool";
+
+class Cluster {
+ public:
+  explicit Cluster(Catalog catalog);
+  Cluster(const Cluster&) = delete;
+  Cluster& operator=(const Cluster&) = delete;
+
+  // Adds a pool and its nodes; returns the pool index.
+  int AddPool(const NodePoolSpec& spec);
+
+  const std::vector<NodePool>& pools() const { return pools_; }
+  const std::vector<Node>& nodes() const { return nodes_; }
+  std::vector<Node>& nodes() { return nodes_; }
+  ResourceRegistry& resources() { return resources_; }
+  const ResourceRegistry& resources() const { return resources_; }
+  const Catalog& catalog() const { return catalog_; }
+
+ private:
+  Catalog catalog_;
+  ResourceRegistry resources_;
+  std::vector<NodePool> pools_;
+  std::vector<Node> nodes_;
+};
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_CLUSTER_CLUSTER_H_

@@ -1,0 +1,68 @@
+// DevicePlugin: what one node's GPU device plugin advertises and allocates.
+//
+// Contract: created once per node from its GPU model, GPU count and sharing
+// configuration. Capacity() is the extended resources the plugin registers
+// with kubelet (node capacity == allocatable; GPUs healthy unless a later
+// fault says otherwise). Fits() is the device-level Filter: it answers
+// whether the pod's requests can be served by specific free devices now, with
+// a kube-style reason when not. Allocate() is Reserve: it picks the exact
+// devices (GPU index, MIG instance, replica, vGPU share) and must only be
+// called after Fits() returned true. Release() returns them. Single-threaded.
+
+#ifndef GPUSHARE_CLUSTER_DEVICE_PLUGIN_H_
+#define GPUSHARE_CLUSTER_DEVICE_PLUGIN_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpushare/cluster/labels.h"
+#include "gpushare/cluster/resources.h"
+
+namespace gpushare {
+
+class HamiDevicePlugin;
+class NvidiaDevicePlugin;
+
+// One device handed to a pod.
+struct DeviceGrant {
+  int gpu = -1;            // GPU index on the node
+  int instance = -1;       // MIG instance index in the GPU's layout; -1: whole GPU
+  int replica = -1;        // time-slicing/MPS replica; -1: not replicated
+  ResourceId resource = -1;  // the extended resource it was granted for
+  int64_t memory_mib = 0;  // memory the pod may use there (limit or size)
+  int cores_percent = 100; // HAMi gpucores / MPS active-thread % / 100
+  bool operator==(const DeviceGrant&) const = default;
+};
+
+struct DeviceAllocation {
+  std::vector<DeviceGrant> grants;
+};
+
+class DevicePlugin {
+ public:
+  virtual ~DevicePlugin() = default;
+
+  virtual const ResourceList& Capacity() const = 0;
+  // Adds the labels gpu-feature-discovery (or HAMi's chart) sets on the node.
+  virtual void AddNodeLabels(Labels* labels) const = 0;
+  // Device-level fit of the pod's requests (cpu and memory are ignored).
+  virtual bool Fits(const ResourceList& requests,
+                    std::string_view* reason) const = 0;
+  // kubelet's admission after Bind: "" or the UnexpectedAdmissionError text.
+  virtual std::string AdmissionError(const ResourceList& requests) const;
+  virtual DeviceAllocation Allocate(const ResourceList& requests) = 0;
+  virtual void Release(const DeviceAllocation& allocation) = 0;
+  // Aborts (GS_CHECK) when the device bookkeeping is inconsistent: nothing
+  // over-allocated, replicas <= R, HAMi slots <= split count, MIG legal.
+  virtual void CheckInvariants() const = 0;
+
+  // Downcasts without RTTI in hot paths; null when not that kind.
+  virtual const HamiDevicePlugin* AsHami() const { return nullptr; }
+  virtual const NvidiaDevicePlugin* AsNvidia() const { return nullptr; }
+};
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_CLUSTER_DEVICE_PLUGIN_H_

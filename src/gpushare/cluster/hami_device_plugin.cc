@@ -1,0 +1,215 @@
+#include "gpushare/cluster/hami_device_plugin.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "gpushare/io/check.h"
+
+namespace gpushare {
+
+HamiRequest HamiRequestOf(const ResourceList& requests,
+                          const ResourceRegistry& registry,
+                          const HamiSettings& settings) {
+  auto get = [&](std::string_view name) -> int64_t {
+    const ResourceId id = registry.Find(name);
+    return id < 0 ? 0 : requests.Get(id);
+  };
+  const int64_t gpu = get(kNvidiaGpu);
+  const int64_t mem = get(kHamiGpuMem);
+  int64_t percentage = get(kHamiGpuMemPercentage);
+  const ResourceId cores_id = registry.Find(kHamiGpuCores);
+  const bool cores_given = cores_id >= 0 && requests.Get(cores_id) > 0;
+  int64_t cores = cores_given ? requests.Get(cores_id) : 0;
+  HamiRequest r;
+  if (gpu == 0 && mem == 0 && percentage <= 0 && !cores_given) return r;
+  r.nums = gpu > 0 ? static_cast<int>(gpu) : 1;  // defaultGPUNum
+  if (percentage > 100) percentage = 100;
+  if (mem > 0) {
+    r.memory_mib = mem;
+  } else if (percentage > 0) {
+    r.memory_percentage = static_cast<int>(percentage);
+  } else if (settings.default_memory_mib > 0) {
+    r.memory_mib = settings.default_memory_mib;
+  } else {
+    r.memory_percentage = 100;
+  }
+  if (!cores_given) {
+    const bool whole_memory = mem == 0 && (percentage <= 0 || percentage == 100);
+    cores = gpu > 0 && whole_memory ? 100 : settings.default_cores;
+  }
+  r.cores = static_cast<int>(std::min<int64_t>(cores, 100));
+  return r;
+}
+
+HamiDevicePlugin::HamiDevicePlugin(const GpuModel& model, int gpus,
+                                   HamiSettings settings,
+                                   ResourceRegistry& registry)
+    : model_(model), settings_(settings), registry_(registry) {
+  Gpu gpu;
+  gpu.count = settings_.split_count;
+  gpu.total_memory_mib = static_cast<int64_t>(
+      std::floor(static_cast<double>(model.memory_mib) *
+                 settings_.memory_scaling));
+  gpu.total_cores =
+      static_cast<int>(std::floor(100.0 * settings_.core_scaling));
+  gpus_.assign(gpus, gpu);
+  gpu_resource_ = registry.Intern(kNvidiaGpu);
+  capacity_.Set(gpu_resource_, int64_t{gpus} * gpu.count);
+  capacity_.Set(registry.Intern(kHamiGpuMem), gpus * gpu.total_memory_mib);
+  capacity_.Set(registry.Intern(kHamiGpuCores),
+                int64_t{gpus} * gpu.total_cores);
+  registry.Intern(kHamiGpuMemPercentage);
+}
+
+void HamiDevicePlugin::AddNodeLabels(Labels* labels) const {
+  (*labels)["gpu"] = "on";  // HAMi device-plugin nodeSelector (chart)
+  (*labels)["nvidia.com/gpu.present"] = "true";
+  (*labels)["nvidia.com/gpu.count"] = std::to_string(gpus_.size());
+  (*labels)["nvidia.com/gpu.memory"] = std::to_string(model_.memory_mib);
+  (*labels)["nvidia.com/gpu.family"] = model_.family;
+}
+
+int64_t HamiDevicePlugin::MemoryOf(const HamiRequest& request,
+                                   const Gpu& gpu) const {
+  if (request.memory_percentage > 0) {
+    return gpu.total_memory_mib * request.memory_percentage / 100;
+  }
+  return request.memory_mib;
+}
+
+std::vector<int> HamiDevicePlugin::Choose(const HamiRequest& request,
+                                          std::string_view* reason) const {
+  const int n = static_cast<int>(gpus_.size());
+  std::vector<double> score(n);
+  for (int i = 0; i < n; ++i) {
+    const Gpu& g = gpus_[i];
+    const double mem = static_cast<double>(MemoryOf(request, g));
+    score[i] = g.count == 0 || g.total_cores == 0 || g.total_memory_mib == 0
+                   ? 0
+                   : 10 * ((1.0 + g.used) / g.count +
+                           static_cast<double>(request.cores + g.used_cores) /
+                               g.total_cores +
+                           (mem + static_cast<double>(g.used_memory_mib)) /
+                               static_cast<double>(g.total_memory_mib));
+  }
+  std::vector<int> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  const bool binpack = settings_.gpu_policy == HamiPolicy::kBinpack;
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    return binpack ? score[a] < score[b] : score[a] > score[b];
+  });
+  std::vector<int> chosen;
+  std::string_view last_reason = "CardTimeSlicingExhausted";
+  for (int k = n - 1; k >= 0 && static_cast<int>(chosen.size()) < request.nums;
+       --k) {
+    const Gpu& g = gpus_[order[k]];
+    if (g.used >= g.count) {
+      last_reason = "CardTimeSlicingExhausted";
+      continue;
+    }
+    if (g.total_memory_mib - g.used_memory_mib < MemoryOf(request, g)) {
+      last_reason = "CardInsufficientMemory";
+      continue;
+    }
+    if (g.total_cores - g.used_cores < request.cores) {
+      last_reason = "CardInsufficientCore";
+      continue;
+    }
+    if (request.cores == 100 && g.total_cores == 100 && g.used > 0) {
+      last_reason = "ExclusiveDeviceAllocateConflict";
+      continue;
+    }
+    if (g.used_cores == g.total_cores && request.cores == 0) {
+      last_reason = "CardComputeUnitsExhausted";
+      continue;
+    }
+    chosen.push_back(order[k]);
+  }
+  if (static_cast<int>(chosen.size()) < request.nums) {
+    if (reason) {
+      *reason = request.nums > n ? std::string_view("AllocatedCardsInsufficientRequest")
+                                 : last_reason;
+    }
+    chosen.clear();
+  }
+  return chosen;
+}
+
+bool HamiDevicePlugin::Fits(const ResourceList& requests,
+                            std::string_view* reason) const {
+  const HamiRequest request = HamiRequestOf(requests, registry_, settings_);
+  for (const auto& [resource, quantity] : requests.items()) {
+    (void)quantity;
+    if (resource == ResourceRegistry::kCpuId ||
+        resource == ResourceRegistry::kMemoryId ||
+        resource == gpu_resource_ || registry_.IgnoredByScheduler(resource)) {
+      continue;
+    }
+    if (reason) *reason = "node(s) did not have enough free GPU devices";
+    return false;  // a resource HAMi does not serve (e.g. nvidia.com/mig-*)
+  }
+  if (!request.any()) return true;
+  return !Choose(request, reason).empty();
+}
+
+DeviceAllocation HamiDevicePlugin::Allocate(const ResourceList& requests) {
+  const HamiRequest request = HamiRequestOf(requests, registry_, settings_);
+  DeviceAllocation allocation;
+  if (!request.any()) return allocation;
+  std::string_view reason;
+  const std::vector<int> chosen = Choose(request, &reason);
+  GS_CHECK(!chosen.empty(), "Allocate called without a fit");
+  for (int i : chosen) {
+    Gpu& g = gpus_[i];
+    const int64_t mem = MemoryOf(request, g);
+    ++g.used;
+    g.used_memory_mib += mem;
+    g.used_cores += request.cores;
+    DeviceGrant grant;
+    grant.gpu = i;
+    grant.resource = gpu_resource_;
+    grant.memory_mib = mem;
+    grant.cores_percent = request.cores;
+    allocation.grants.push_back(grant);
+  }
+  return allocation;
+}
+
+void HamiDevicePlugin::Release(const DeviceAllocation& allocation) {
+  for (const DeviceGrant& grant : allocation.grants) {
+    Gpu& g = gpus_[grant.gpu];
+    --g.used;
+    g.used_memory_mib -= grant.memory_mib;
+    g.used_cores -= grant.cores_percent;
+  }
+}
+
+void HamiDevicePlugin::CheckInvariants() const {
+  for (const Gpu& g : gpus_) {
+    GS_CHECK(g.used >= 0 && g.used <= g.count, "HAMi slots over split count");
+    GS_CHECK(g.used_memory_mib >= 0 && g.used_memory_mib <= g.total_memory_mib,
+             "HAMi memory over-allocated");
+    GS_CHECK(g.used_cores >= 0 && g.used_cores <= g.total_cores,
+             "HAMi cores over-allocated");
+  }
+}
+
+double HamiDevicePlugin::NodeScore() const {
+  int64_t used = 0, count = 0, used_mem = 0, total_mem = 0;
+  int64_t used_cores = 0, total_cores = 0;
+  for (const Gpu& g : gpus_) {
+    used += g.used;
+    count += g.count;
+    used_mem += g.used_memory_mib;
+    total_mem += g.total_memory_mib;
+    used_cores += g.used_cores;
+    total_cores += g.total_cores;
+  }
+  if (count == 0 || total_mem == 0 || total_cores == 0) return 0;
+  return 10 * (static_cast<double>(used) / count +
+               static_cast<double>(used_cores) / total_cores +
+               static_cast<double>(used_mem) / total_mem);
+}
+
+}  // namespace gpushare

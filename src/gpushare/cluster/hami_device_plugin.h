@@ -1,0 +1,93 @@
+// HamiDevicePlugin: HAMi's software vGPU (hami-core mode) on one node.
+//
+// Contract (k8s-gpu-specs.md §4.1–4.5): each physical GPU registers Count =
+// deviceSplitCount slots, Totalmem = memory MiB x deviceMemoryScaling and
+// Totalcore = 100 x deviceCoreScaling. A pod asks for nvidia.com/gpu vGPUs
+// (each on a different GPU), nvidia.com/gpumem MiB (or
+// nvidia.com/gpumem-percentage) and nvidia.com/gpucores % per vGPU; the
+// admission webhook's defaults are applied by HamiRequestOf(). Devices are
+// ordered by the GPU policy score 10 x ((1 + Used)/Count + (cores +
+// Usedcores)/Totalcore + (mem + Usedmem)/Totalmem) and tried as HAMi's Fit
+// walks its sorted list backwards: binpack takes the fullest GPU first,
+// spread the emptiest; among equal scores the higher index first. A GPU is
+// rejected, in HAMi's order, when its slots are exhausted, its free memory or
+// cores are short, a 100 %-core request meets a used GPU, or a 0-core request
+// meets a GPU whose cores are all taken.
+
+#ifndef GPUSHARE_CLUSTER_HAMI_DEVICE_PLUGIN_H_
+#define GPUSHARE_CLUSTER_HAMI_DEVICE_PLUGIN_H_
+
+#include <string_view>
+#include <vector>
+
+#include "gpushare/catalog/gpu_model.h"
+#include "gpushare/cluster/device_plugin.h"
+#include "gpushare/cluster/sharing_config.h"
+
+namespace gpushare {
+
+// A container's HAMi request after the webhook's defaults.
+struct HamiRequest {
+  int nums = 0;               // vGPUs, each on a distinct GPU
+  int64_t memory_mib = 0;     // per vGPU; used when memory_percentage == 0
+  int memory_percentage = 0;  // per vGPU, 1..100; 0: use memory_mib
+  int cores = 0;              // per vGPU, 0..100
+  bool any() const { return nums > 0; }
+};
+
+// Reads nvidia.com/gpu, gpumem, gpumem-percentage and gpucores from
+// `requests` and applies the webhook rules (§4.1): a memory or core request
+// without nvidia.com/gpu gets 1 vGPU; no memory request means defaultMemory,
+// or 100 % when that is 0; a vGPU request without cores whose memory is 100 %
+// (or unspecified) gets 100 cores (an exclusive card); cores default to
+// defaultCores; values over 100 are clamped.
+HamiRequest HamiRequestOf(const ResourceList& requests,
+                          const ResourceRegistry& registry,
+                          const HamiSettings& settings);
+
+class HamiDevicePlugin : public DevicePlugin {
+ public:
+  HamiDevicePlugin(const GpuModel& model, int gpus, HamiSettings settings,
+                   ResourceRegistry& registry);
+
+  const ResourceList& Capacity() const override { return capacity_; }
+  void AddNodeLabels(Labels* labels) const override;
+  bool Fits(const ResourceList& requests,
+            std::string_view* reason) const override;
+  DeviceAllocation Allocate(const ResourceList& requests) override;
+  void Release(const DeviceAllocation& allocation) override;
+  void CheckInvariants() const override;
+  const HamiDevicePlugin* AsHami() const override { return this; }
+
+  // HAMi's node policy score before placing a pod (node_policy.go):
+  // 10 x (ΣUsed/ΣCount + ΣUsedcores/ΣTotalcore + ΣUsedmem/ΣTotalmem).
+  double NodeScore() const;
+
+  struct Gpu {
+    int count = 0;
+    int used = 0;
+    int64_t total_memory_mib = 0;
+    int64_t used_memory_mib = 0;
+    int total_cores = 0;
+    int used_cores = 0;
+  };
+  const std::vector<Gpu>& gpus() const { return gpus_; }
+  const HamiSettings& settings() const { return settings_; }
+
+ private:
+  // The GPUs HAMi would give `request`, in order, or empty with `reason`.
+  std::vector<int> Choose(const HamiRequest& request,
+                          std::string_view* reason) const;
+  int64_t MemoryOf(const HamiRequest& request, const Gpu& gpu) const;
+
+  const GpuModel& model_;
+  HamiSettings settings_;
+  std::vector<Gpu> gpus_;
+  ResourceList capacity_;
+  const ResourceRegistry& registry_;
+  ResourceId gpu_resource_;
+};
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_CLUSTER_HAMI_DEVICE_PLUGIN_H_

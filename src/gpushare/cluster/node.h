@@ -1,0 +1,96 @@
+// Node: one Kubernetes node of the simulated cluster.
+//
+// Contract: a node has a name, its pool, labels (the pool's, the standard
+// kubernetes.io/hostname and gpushare.io/node-pool, and those its device
+// plugin sets), taints, allocatable cpu (millicores), memory (MiB), pods and
+// the extended resources its device plugin advertises, and the running sum of
+// what bound pods request. Reserve()/Unreserve() keep `requested` in step with
+// the device plugin; the scheduler is the only writer.
+
+#ifndef GPUSHARE_CLUSTER_NODE_H_
+#define GPUSHARE_CLUSTER_NODE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gpushare/catalog/gpu_model.h"
+#include "gpushare/cluster/device_plugin.h"
+#include "gpushare/cluster/labels.h"
+#include "gpushare/cluster/resources.h"
+
+namespace gpushare {
+
+// kubelet's default maxPods.
+inline constexpr int kDefaultMaxPods = 110;
+
+class Node {
+ public:
+  Node(std::string name, int pool, Labels labels, std::vector<Taint> taints,
+       const GpuModel* model, int gpus, int64_t cpu_milli, int64_t memory_mib,
+       int max_pods, std::unique_ptr<DevicePlugin> devices);
+
+  const std::string& name() const { return name_; }
+  int pool() const { return pool_; }
+  const Labels& labels() const { return labels_; }
+  const std::vector<Taint>& taints() const { return taints_; }
+  // Null for a node without GPUs.
+  const GpuModel* model() const { return model_; }
+  int gpus() const { return gpus_; }
+  int max_pods() const { return max_pods_; }
+  int pod_count() const { return pod_count_; }
+
+  int64_t Allocatable(ResourceId id) const {
+    return id < static_cast<int>(allocatable_.size()) ? allocatable_[id] : 0;
+  }
+  int64_t Requested(ResourceId id) const {
+    return id < static_cast<int>(requested_.size()) ? requested_[id] : 0;
+  }
+  // kube-scheduler's NonZeroRequested for cpu (millicores) and memory (MiB):
+  // pods without a request count 100m and 200 MiB.
+  int64_t NonZeroRequested(ResourceId id) const {
+    return id == ResourceRegistry::kCpuId ? nonzero_cpu_milli_
+                                          : nonzero_memory_mib_;
+  }
+  // The extended resources of the node (from the device plugin).
+  const ResourceList& extended() const { return extended_; }
+
+  DevicePlugin* devices() { return devices_.get(); }
+  const DevicePlugin* devices() const { return devices_.get(); }
+
+  // Adds (Reserve) or removes (Unreserve) a pod's requests.
+  void Reserve(const ResourceList& requests);
+  void Unreserve(const ResourceList& requests);
+
+  // Replaces the labels (a node change event).
+  void SetLabels(Labels labels) { labels_ = std::move(labels); }
+  void SetTaints(std::vector<Taint> taints) { taints_ = std::move(taints); }
+
+ private:
+  void Grow(ResourceId id);
+
+  std::string name_;
+  int pool_;
+  Labels labels_;
+  std::vector<Taint> taints_;
+  const GpuModel* model_;
+  int gpus_;
+  int max_pods_;
+  int pod_count_ = 0;
+  std::vector<int64_t> allocatable_;
+  std::vector<int64_t> requested_;
+  int64_t nonzero_cpu_milli_ = 0;
+  int64_t nonzero_memory_mib_ = 0;
+  ResourceList extended_;
+  std::unique_ptr<DevicePlugin> devices_;
+};
+
+// kube-scheduler's defaults for pods without cpu / memory requests
+// (pkg/scheduler/util DefaultMilliCPURequest, DefaultMemoryRequest).
+inline constexpr int64_t kDefaultMilliCpuRequest = 100;
+inline constexpr int64_t kDefaultMemoryRequestMib = 200;
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_CLUSTER_NODE_H_

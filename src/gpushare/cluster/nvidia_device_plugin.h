@@ -1,0 +1,83 @@
+// NvidiaDevicePlugin: NVIDIA's k8s-device-plugin (with gpu-feature-discovery)
+// on one node: whole GPUs, time-slicing or MPS replicas, MIG instances under
+// the single or mixed strategy, and time-slicing of MIG instances.
+//
+// Contract (k8s-gpu-specs.md §2.3, §2.4, §3): a *device* is a whole GPU, or a
+// MIG instance when MIG is on. Each device advertises one resource:
+// nvidia.com/gpu (whole GPUs; MIG instances under `single`), or
+// nvidia.com/mig-<profile> under `mixed` ('+' → '.'); with renameByDefault a
+// shared resource gets the `.shared` suffix. With time-slicing or MPS each
+// device counts `replicas` times. Allocation: unreplicated devices go lowest
+// (GPU, start) first; replicas follow sharedDevicesAllocationPolicy —
+// `distributed` takes the device with the fewest allocated replicas,
+// `packed` the most (ties: fewest already picked for this request, then the
+// lowest index). MPS grants carry memory = GPU memory / replicas and active
+// threads = 100 / replicas %. failRequestsGreaterThanOne turns a request for
+// more than one shared replica into kubelet's UnexpectedAdmissionError.
+
+#ifndef GPUSHARE_CLUSTER_NVIDIA_DEVICE_PLUGIN_H_
+#define GPUSHARE_CLUSTER_NVIDIA_DEVICE_PLUGIN_H_
+
+#include <vector>
+
+#include "gpushare/catalog/gpu_model.h"
+#include "gpushare/catalog/mig_layout.h"
+#include "gpushare/cluster/device_plugin.h"
+#include "gpushare/cluster/sharing_config.h"
+
+namespace gpushare {
+
+class NvidiaDevicePlugin : public DevicePlugin {
+ public:
+  // `layouts` (one per GPU) must come from config.Validate(); empty when MIG
+  // is off. Interns the advertised resource names in `registry`.
+  NvidiaDevicePlugin(const GpuModel& model, int gpus, SharingConfig config,
+                     std::vector<MigLayout> layouts,
+                     ResourceRegistry& registry);
+
+  const ResourceList& Capacity() const override { return capacity_; }
+  void AddNodeLabels(Labels* labels) const override;
+  bool Fits(const ResourceList& requests,
+            std::string_view* reason) const override;
+  std::string AdmissionError(const ResourceList& requests) const override;
+  DeviceAllocation Allocate(const ResourceList& requests) override;
+  void Release(const DeviceAllocation& allocation) override;
+  void CheckInvariants() const override;
+  const NvidiaDevicePlugin* AsNvidia() const override { return this; }
+
+  // One schedulable device.
+  struct Device {
+    int gpu = 0;
+    int instance = -1;          // index in layouts()[gpu]; -1: whole GPU
+    ResourceId resource = -1;
+    int replicas = 1;
+    int used = 0;               // allocated replicas
+    std::vector<bool> replica_used;
+    int64_t memory_mib = 0;     // of the GPU or instance
+    int sms = 0;
+  };
+  const std::vector<Device>& devices() const { return devices_; }
+  const std::vector<MigLayout>& layouts() const { return layouts_; }
+  const GpuModel& model() const { return model_; }
+
+ private:
+  // Indexes of the devices advertising `resource`, or null.
+  const std::vector<int>* DevicesOf(ResourceId resource) const;
+  int FreeReplicas(ResourceId resource) const;
+  int PickDevice(const std::vector<int>& candidates,
+                 const std::vector<int>& picked) const;
+
+  const GpuModel& model_;
+  int gpus_;
+  SharingConfig config_;
+  std::vector<MigLayout> layouts_;
+  std::vector<Device> devices_;
+  // (resource, device indexes) for every advertised resource.
+  std::vector<std::pair<ResourceId, std::vector<int>>> by_resource_;
+  ResourceList capacity_;
+  const ResourceRegistry& registry_;
+};
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_CLUSTER_NVIDIA_DEVICE_PLUGIN_H_

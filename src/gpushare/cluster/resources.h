@@ -1,0 +1,83 @@
+// Resource names and quantities, as Kubernetes counts them.
+//
+// Contract: ResourceRegistry interns resource names to dense small integers
+// so that per-node bookkeeping is a flat array. `cpu` (millicores) and
+// `memory` (MiB) are always ids 0 and 1; extended resources such as
+// nvidia.com/gpu or nvidia.com/mig-3g.40gb are interned as clusters and pods
+// name them. Ids are stable for the registry's lifetime. ResourceList is a
+// small list of (id, quantity) pairs sorted by id, with no zero quantities.
+
+#ifndef GPUSHARE_CLUSTER_RESOURCES_H_
+#define GPUSHARE_CLUSTER_RESOURCES_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace gpushare {
+
+// Well-known resource names (k8s-gpu-specs.md §2.3, §3, §4.1).
+inline constexpr std::string_view kCpu = "cpu";
+inline constexpr std::string_view kMemory = "memory";
+inline constexpr std::string_view kNvidiaGpu = "nvidia.com/gpu";
+inline constexpr std::string_view kNvidiaGpuShared = "nvidia.com/gpu.shared";
+inline constexpr std::string_view kHamiGpuMem = "nvidia.com/gpumem";
+inline constexpr std::string_view kHamiGpuMemPercentage =
+    "nvidia.com/gpumem-percentage";
+inline constexpr std::string_view kHamiGpuCores = "nvidia.com/gpucores";
+
+using ResourceId = int;
+
+class ResourceRegistry {
+ public:
+  static constexpr ResourceId kCpuId = 0;     // millicores
+  static constexpr ResourceId kMemoryId = 1;  // MiB
+
+  ResourceRegistry();
+
+  // The id of `name`, adding it if new.
+  ResourceId Intern(std::string_view name);
+  // The id of `name`, or -1.
+  ResourceId Find(std::string_view name) const;
+  const std::string& Name(ResourceId id) const { return names_[id]; }
+  int size() const { return static_cast<int>(names_.size()); }
+
+  // Whether kube-scheduler's NodeResourcesFit skips this resource because an
+  // extender manages it (HAMi's gpumem, gpumem-percentage and gpucores are
+  // `ignoredByScheduler: true` in HAMi's scheduler config, §4.6).
+  bool IgnoredByScheduler(ResourceId id) const;
+
+ private:
+  std::vector<std::string> names_;
+  std::unordered_map<std::string, ResourceId> ids_;
+};
+
+// (resource, quantity) pairs sorted by resource id; quantities > 0.
+class ResourceList {
+ public:
+  ResourceList() = default;
+
+  // Sets `id` to `quantity` (removes it when quantity is 0).
+  void Set(ResourceId id, int64_t quantity);
+  // Adds `quantity` to `id`.
+  void Add(ResourceId id, int64_t quantity);
+  int64_t Get(ResourceId id) const;
+  bool empty() const { return items_.empty(); }
+
+  using Item = std::pair<ResourceId, int64_t>;
+  const std::vector<Item>& items() const { return items_; }
+  bool operator==(const ResourceList&) const = default;
+
+  // "cpu=500m memory=1024Mi nvidia.com/gpu=1" with `registry` names.
+  std::string ToString(const ResourceRegistry& registry) const;
+
+ private:
+  std::vector<Item> items_;
+};
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_CLUSTER_RESOURCES_H_

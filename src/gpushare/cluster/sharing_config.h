@@ -1,0 +1,94 @@
+// SharingConfig: how a node pool's GPUs are cut and shared.
+//
+// Contract: two orthogonal choices, as NVIDIA's stack has them: whether MIG
+// cuts each GPU into instances (mig-parted layout, device-plugin MIG
+// strategy), and how each resulting device (a GPU or a MIG instance) is shared
+// (not at all, time-slicing or MPS replicas of the NVIDIA device plugin, or
+// HAMi's software vGPU). Validate() rejects what the real components reject
+// (k8s-gpu-specs.md §2–4): replicas < 2, MPS on MIG, MPS replicas over the
+// per-GPU client limit, a MIG layout that does not fit, the single strategy
+// with more than one profile, MIG on a GPU without MIG.
+
+#ifndef GPUSHARE_CLUSTER_SHARING_CONFIG_H_
+#define GPUSHARE_CLUSTER_SHARING_CONFIG_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpushare/catalog/gpu_model.h"
+#include "gpushare/catalog/mig_layout.h"
+
+namespace gpushare {
+
+// The scheme a pool is reported and compared under.
+enum class SharingScheme { kExclusive, kTimeSlicing, kMps, kMig, kHami };
+std::string_view SharingSchemeName(SharingScheme scheme);
+// Parses "exclusive", "time-slicing", "mps", "mig", "hami" (alias "vgpu").
+bool ParseSharingScheme(std::string_view text, SharingScheme* scheme);
+
+// How each device is shared.
+enum class DeviceSharing { kNone, kTimeSlicing, kMps, kHami };
+
+// sharedDevicesAllocationPolicy of the NVIDIA device plugin (§3.1).
+enum class ReplicaPolicy { kDistributed, kPacked };
+// Device-plugin MIG strategy (§2.3).
+enum class MigStrategy { kSingle, kMixed };
+// HAMi node and GPU scheduler policies (§4.5).
+enum class HamiPolicy { kBinpack, kSpread };
+
+struct MigSettings {
+  MigStrategy strategy = MigStrategy::kSingle;  // gpu-operator default
+  // A named config (all-balanced, all-3g.40gb, ...) applied to every GPU, or
+  // empty when `layouts` is given.
+  std::string config_name;
+  // Explicit layouts: one for every GPU, or one per GPU index. Items as in
+  // `mig validate` (profile@start, profile:count, profile).
+  std::vector<std::vector<std::string>> layouts;
+};
+
+struct ReplicaSettings {
+  int replicas = 0;                        // >= 2 when sharing
+  bool rename_by_default = false;          // advertise <name>.shared
+  bool fail_requests_greater_than_one = false;  // MPS defaults to true
+  ReplicaPolicy policy = ReplicaPolicy::kDistributed;
+};
+
+// HAMi device-config defaults (§4.2).
+struct HamiSettings {
+  int split_count = 10;         // deviceSplitCount
+  double memory_scaling = 1.0;  // deviceMemoryScaling
+  double core_scaling = 1.0;    // deviceCoreScaling
+  int64_t default_memory_mib = 0;  // defaultMemory (0: 100 % of the GPU)
+  int default_cores = 0;        // defaultCores
+  HamiPolicy node_policy = HamiPolicy::kBinpack;
+  HamiPolicy gpu_policy = HamiPolicy::kSpread;
+};
+
+struct SharingConfig {
+  bool mig_enabled = false;
+  MigSettings mig;
+  DeviceSharing sharing = DeviceSharing::kNone;
+  ReplicaSettings replicas;
+  HamiSettings hami;
+
+  SharingScheme scheme() const;
+
+  // Throws InputError (no location; callers add the pool) if the config is
+  // invalid for `model`. Returns the resolved MIG layout of each GPU (empty
+  // when MIG is off): one per GPU index, `gpus_per_node` of them.
+  std::vector<MigLayout> Validate(const GpuModel& model,
+                                  int gpus_per_node) const;
+};
+
+// Factory helpers for the common cases (used by tests and defaults).
+SharingConfig ExclusiveSharing();
+SharingConfig TimeSlicingSharing(int replicas);
+SharingConfig MpsSharing(int replicas);
+SharingConfig MigSharing(MigStrategy strategy, std::string config_name);
+SharingConfig HamiSharing();
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_CLUSTER_SHARING_CONFIG_H_

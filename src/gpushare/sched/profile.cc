@@ -1,0 +1,85 @@
+#include "gpushare/sched/profile.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "gpushare/io/input_error.h"
+#include "gpushare/io/suggest.h"
+#include "gpushare/sched/plugin_registry.h"
+
+namespace gpushare {
+namespace {
+
+void CheckKnown(const std::string& name, const std::vector<std::string>& known,
+                const char* kind) {
+  if (std::find(known.begin(), known.end(), name) == known.end()) {
+    throw InputError(fmt::format("unknown {} plugin '{}'{} (known: {})", kind,
+                                 name, DidYouMean(name, known, 1),
+                                 JoinNames(known)));
+  }
+}
+
+}  // namespace
+
+void SchedulerProfile::Validate() const {
+  std::vector<std::string> seen;
+  for (const std::string& name : filters) {
+    CheckKnown(name, FilterPluginNames(), "filter");
+    if (std::find(seen.begin(), seen.end(), name) != seen.end()) {
+      throw InputError("filter plugin '" + name + "' is listed twice");
+    }
+    seen.push_back(name);
+  }
+  seen.clear();
+  for (const auto& [name, weight] : scores) {
+    CheckKnown(name, ScorePluginNames(), "score");
+    if (std::find(seen.begin(), seen.end(), name) != seen.end()) {
+      throw InputError("score plugin '" + name + "' is listed twice");
+    }
+    seen.push_back(name);
+    if (weight < 1 || weight > 1000) {
+      throw InputError(fmt::format(
+          "score plugin '{}' weight must be 1..1000, got {}", name, weight));
+    }
+  }
+  if (percentage_of_nodes_to_score < 0 || percentage_of_nodes_to_score > 100) {
+    throw InputError(fmt::format(
+        "percentageOfNodesToScore must be 0..100 (0: adaptive), got {}",
+        percentage_of_nodes_to_score));
+  }
+  if (scoring_strategy.resources.empty()) {
+    throw InputError("scoringStrategy.resources must not be empty");
+  }
+  for (const auto& [name, weight] : scoring_strategy.resources) {
+    if (name.empty()) throw InputError("scoringStrategy resource without name");
+    if (weight < 1 || weight > 100) {
+      throw InputError(fmt::format(
+          "scoringStrategy resource '{}' weight must be 1..100, got {}", name,
+          weight));
+    }
+  }
+  if (scoring_strategy.type ==
+      ScoringStrategy::Type::kRequestedToCapacityRatio) {
+    const auto& shape = scoring_strategy.shape;
+    if (shape.empty()) {
+      throw InputError("requestedToCapacityRatio.shape must not be empty");
+    }
+    for (size_t i = 0; i < shape.size(); ++i) {
+      const auto [utilization, score] = shape[i];
+      if (utilization < 0 || utilization > 100 || score < 0 || score > 10) {
+        throw InputError(fmt::format(
+            "requestedToCapacityRatio.shape point {}: utilization must be "
+            "0..100 and score 0..10, got ({}, {})",
+            i, utilization, score));
+      }
+      if (i > 0 && utilization <= shape[i - 1].first) {
+        throw InputError(
+            "requestedToCapacityRatio.shape utilizations must be strictly "
+            "increasing");
+      }
+    }
+  }
+}
+
+}  // namespace gpushare

@@ -1,0 +1,64 @@
+// SchedulerProfile: which plugins run, with which weights and arguments,
+// as a KubeSchedulerConfiguration profile would say.
+//
+// Contract: names are kube-scheduler's (NodeResourcesFit, NodeAffinity,
+// TaintToleration, NodeResourcesBalancedAllocation) plus gpushare-sim's
+// GpuDeviceFit (the device plugin's device-level fit) and HAMi's policies
+// (HAMiNodePolicy). Defaults follow kube-scheduler's default plugins
+// (k8s-gpu-specs.md §5.2) restricted to those that matter for GPU pods.
+// Validate() rejects unknown names (naming the closest), weights outside
+// 1..100 and malformed scoring-strategy shapes.
+
+#ifndef GPUSHARE_SCHED_PROFILE_H_
+#define GPUSHARE_SCHED_PROFILE_H_
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gpushare {
+
+// NodeResourcesFitArgs.scoringStrategy (§5.3).
+struct ScoringStrategy {
+  enum class Type { kLeastAllocated, kMostAllocated, kRequestedToCapacityRatio };
+  Type type = Type::kLeastAllocated;
+  // (resource name, weight 1..100); default cpu and memory, weight 1.
+  std::vector<std::pair<std::string, int64_t>> resources = {{"cpu", 1},
+                                                            {"memory", 1}};
+  // RequestedToCapacityRatio shape: (utilization 0..100, score 0..10),
+  // utilization strictly increasing.
+  std::vector<std::pair<int64_t, int64_t>> shape = {{0, 10}, {100, 0}};
+};
+
+enum class TieBreak { kRandom, kLowestName };
+
+struct SchedulerProfile {
+  std::string scheduler_name = "default-scheduler";
+  // Filter plugins in the order they run.
+  std::vector<std::string> filters = {"TaintToleration", "NodeAffinity",
+                                      "NodeResourcesFit", "GpuDeviceFit"};
+  // Score plugins and weights.
+  std::vector<std::pair<std::string, int64_t>> scores = {
+      {"TaintToleration", 3},
+      {"NodeAffinity", 2},
+      {"NodeResourcesFit", 1},
+      {"NodeResourcesBalancedAllocation", 1},
+      {"HAMiNodePolicy", 100}};
+  ScoringStrategy scoring_strategy;
+  // 0: kube-scheduler's adaptive rule; 1..100 a fixed percentage.
+  int percentage_of_nodes_to_score = 0;
+  // Among nodes with the best score: seeded random (kube-scheduler) or the
+  // lowest node name (paper-compatible runs).
+  TieBreak tie_break = TieBreak::kRandom;
+  uint64_t seed = 1;
+  // Check device and resource invariants after every bind (tests, debug).
+  bool check_invariants = false;
+
+  // Throws InputError on an invalid profile.
+  void Validate() const;
+};
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_SCHED_PROFILE_H_

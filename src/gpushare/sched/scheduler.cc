@@ -1,0 +1,383 @@
+#include "gpushare/sched/scheduler.h"
+
+#include <algorithm>
+
+#include "gpushare/io/check.h"
+#include "gpushare/sched/fit_error.h"
+#include "gpushare/sched/plugin_registry.h"
+
+namespace gpushare {
+namespace {
+
+// Length-prefixed, so that no string can forge another key.
+void Put(std::string& key, std::string_view s) {
+  key += std::to_string(s.size());
+  key += ':';
+  key += s;
+}
+
+// The scheduling constraints a pod's static filters depend on.
+std::string ConstraintKey(const Pod& pod) {
+  std::string key = "s";
+  for (const auto& [k, v] : pod.node_selector) {
+    Put(key, k);
+    Put(key, v);
+  }
+  key += "|a";
+  for (const NodeSelectorTerm& term : pod.required_affinity) {
+    key += '(';
+    for (const auto& r : term.match_expressions) {
+      Put(key, r.key);
+      key += std::to_string(static_cast<int>(r.op));
+      for (const std::string& v : r.values) Put(key, v);
+      key += ';';
+    }
+    key += ')';
+  }
+  key += "|t";
+  for (const Toleration& t : pod.tolerations) {
+    Put(key, t.key);
+    Put(key, t.value);
+    key += std::to_string(static_cast<int>(t.op));
+    key += t.any_effect ? "*" : std::to_string(static_cast<int>(t.effect));
+    key += ';';
+  }
+  return key;
+}
+
+}  // namespace
+
+Scheduler::Scheduler(Cluster& cluster, SchedulerProfile profile)
+    : cluster_(cluster), profile_(std::move(profile)), rng_(profile_.seed) {
+  profile_.Validate();
+  auto get = [&](const std::string& name) -> Plugin* {
+    for (const auto& p : plugins_) {
+      if (p->Name() == name) return p.get();
+    }
+    plugins_.push_back(MakePlugin(name, profile_, cluster_.resources()));
+    return plugins_.back().get();
+  };
+  for (const std::string& name : profile_.filters) {
+    auto* filter = dynamic_cast<FilterPlugin*>(get(name));
+    GS_CHECK(filter != nullptr, "filter plugin without Filter");
+    filters_in_order_.push_back(filter);
+    (filter->Static() ? static_filters_ : dynamic_filters_).push_back(filter);
+  }
+  for (const auto& [name, weight] : profile_.scores) {
+    auto* score = dynamic_cast<ScorePlugin*>(get(name));
+    GS_CHECK(score != nullptr, "score plugin without Score");
+    scores_.push_back({score, weight});
+  }
+}
+
+Scheduler::~Scheduler() = default;
+
+int Scheduler::InternShape(const Pod& pod, int* constraints) {
+  const std::string constraint_key = ConstraintKey(pod);
+  auto [cit, cnew] = constraint_ids_.emplace(
+      constraint_key, static_cast<int>(constraint_ids_.size()));
+  if (cnew) static_fits_.emplace_back();
+  *constraints = cit->second;
+  std::string key = constraint_key + "|r";
+  for (const auto& [id, quantity] : pod.requests.items()) {
+    key += std::to_string(id) + "=" + std::to_string(quantity) + ";";
+  }
+  auto [it, inserted] =
+      shape_ids_.emplace(std::move(key), static_cast<int>(shape_ids_.size()));
+  if (inserted) groups_.emplace_back();
+  return it->second;
+}
+
+const std::vector<uint8_t>& Scheduler::StaticFits(int constraints,
+                                                  const Pod& pod) {
+  std::vector<uint8_t>& fits = static_fits_[constraints];
+  const auto& nodes = cluster_.nodes();
+  if (fits.size() != nodes.size()) {
+    fits.resize(nodes.size());
+    for (FilterPlugin* f : static_filters_) f->PreFilter(pod);
+    for (size_t n = 0; n < nodes.size(); ++n) {
+      bool ok = true;
+      for (FilterPlugin* f : static_filters_) {
+        if (!f->Filter(pod, nodes[n], nullptr)) {
+          ok = false;
+          break;
+        }
+      }
+      fits[n] = ok ? 1 : 0;
+    }
+  }
+  return fits;
+}
+
+bool Scheduler::FitsNode(const Pod& pod, int constraints, int node) {
+  if (!StaticFits(constraints, pod)[node]) return false;
+  for (FilterPlugin* f : dynamic_filters_) f->PreFilter(pod);
+  for (FilterPlugin* f : dynamic_filters_) {
+    if (!f->Filter(pod, cluster_.nodes()[node], nullptr)) return false;
+  }
+  return true;
+}
+
+void Scheduler::Enqueue(PodId id, const Pod& pod) {
+  if (id >= static_cast<int>(pods_.size())) pods_.resize(id + 1);
+  PodState& s = pods_[id];
+  GS_CHECK(s.state == State::kUnknown, "pod enqueued twice");
+  s.pod = &pod;
+  s.seq = next_seq_++;
+  s.shape = InternShape(pod, &s.constraints);
+  Group& group = groups_[s.shape];
+  if (!group.waiting.empty() && group.retrying < 0) {
+    // Its twins failed and nothing that could help them happened since:
+    // this pod cannot fit either.
+    ++cycles_;
+    Park(id, group.message);
+    return;
+  }
+  Activate(id);
+}
+
+void Scheduler::Activate(PodId id) {
+  PodState& s = pods_[id];
+  s.state = State::kActive;
+  active_.push({s.pod->priority, s.seq, id});
+  ++active_count_;
+}
+
+void Scheduler::Park(PodId id, const std::string& message) {
+  PodState& s = pods_[id];
+  s.state = State::kWaiting;
+  Group& group = groups_[s.shape];
+  group.waiting.insert({s.pod->priority, s.seq, id});
+  group.message = message;
+  ++waiting_count_;
+}
+
+bool Scheduler::HasActive() const { return active_count_ > 0; }
+
+int NumFeasibleNodesToFind(int num_nodes, int percentage) {
+  // schedule_one.go numFeasibleNodesToFind (§5.4).
+  constexpr int kMinFeasibleNodesToFind = 100;
+  constexpr int kMinFeasibleNodesPercentageToFind = 5;
+  if (num_nodes < kMinFeasibleNodesToFind) return num_nodes;
+  if (percentage == 0) {
+    percentage = 50 - num_nodes / 125;
+    if (percentage < kMinFeasibleNodesPercentageToFind) {
+      percentage = kMinFeasibleNodesPercentageToFind;
+    }
+  }
+  if (percentage >= 100) return num_nodes;
+  const int found = static_cast<int>(int64_t{num_nodes} * percentage / 100);
+  return found < kMinFeasibleNodesToFind ? kMinFeasibleNodesToFind : found;
+}
+
+std::string Scheduler::Diagnose(const Pod& pod) {
+  const auto& nodes = cluster_.nodes();
+  FitError error(static_cast<int>(nodes.size()));
+  std::vector<std::string_view> reasons;
+  for (FilterPlugin* f : filters_in_order_) f->PreFilter(pod);
+  for (const Node& node : nodes) {
+    reasons.clear();
+    for (FilterPlugin* f : filters_in_order_) {
+      if (!f->Filter(pod, node, &reasons)) break;
+    }
+    for (std::string_view r : reasons) error.AddReason(r);
+  }
+  return error.Message();
+}
+
+ScheduleResult Scheduler::ScheduleOne() {
+  GS_CHECK(HasActive(), "ScheduleOne with an empty queue");
+  QueueEntry entry = active_.top();
+  active_.pop();
+  while (pods_[entry.id].state != State::kActive ||
+         pods_[entry.id].seq != entry.seq) {
+    entry = active_.top();  // skip entries of forgotten pods
+    active_.pop();
+  }
+  --active_count_;
+  ++cycles_;
+  PodState& s = pods_[entry.id];
+  const Pod& pod = *s.pod;
+  Group& group = groups_[s.shape];
+  ScheduleResult result;
+  result.pod = entry.id;
+
+  // Filter.
+  const auto& nodes = cluster_.nodes();
+  const int num_nodes = static_cast<int>(nodes.size());
+  const int to_find =
+      NumFeasibleNodesToFind(num_nodes, profile_.percentage_of_nodes_to_score);
+  const std::vector<uint8_t>& static_fits = StaticFits(s.constraints, pod);
+  for (FilterPlugin* f : dynamic_filters_) f->PreFilter(pod);
+  feasible_.clear();
+  int processed = 0;
+  for (int i = 0; i < num_nodes; ++i) {
+    int n = next_start_node_ + i;
+    if (n >= num_nodes) n -= num_nodes;
+    ++processed;
+    if (!static_fits[n]) continue;
+    bool ok = true;
+    for (FilterPlugin* f : dynamic_filters_) {
+      if (!f->Filter(pod, nodes[n], nullptr)) {
+        ok = false;
+        break;
+      }
+    }
+    if (!ok) continue;
+    feasible_.push_back(n);
+    if (static_cast<int>(feasible_.size()) >= to_find) break;
+  }
+  if (num_nodes > 0) next_start_node_ = (next_start_node_ + processed) % num_nodes;
+
+  if (feasible_.empty()) {
+    result.outcome = ScheduleResult::Outcome::kUnschedulable;
+    result.message = Diagnose(pod);
+    if (group.retrying == entry.id) group.retrying = -1;
+    Park(entry.id, result.message);
+    return result;
+  }
+
+  // Score and select.
+  int chosen = feasible_[0];
+  if (feasible_.size() > 1) {
+    const size_t count = feasible_.size();
+    totals_.assign(count, 0);
+    for (const auto& [plugin, weight] : scores_) {
+      if (!plugin->PreScore(pod)) continue;
+      scratch_scores_.resize(count);
+      for (size_t k = 0; k < count; ++k) {
+        scratch_scores_[k] = plugin->Score(pod, nodes[feasible_[k]]);
+      }
+      plugin->Normalize(scratch_scores_);
+      for (size_t k = 0; k < count; ++k) {
+        totals_[k] += weight * scratch_scores_[k];
+      }
+    }
+    int64_t best = totals_[0];
+    chosen = feasible_[0];
+    uint64_t ties = 1;
+    for (size_t k = 1; k < count; ++k) {
+      const int n = feasible_[k];
+      if (totals_[k] > best) {
+        best = totals_[k];
+        chosen = n;
+        ties = 1;
+      } else if (totals_[k] == best) {
+        ++ties;
+        if (profile_.tie_break == TieBreak::kLowestName) {
+          if (nodes[n].name() < nodes[chosen].name()) chosen = n;
+        } else if (rng_.Below(ties) == 0) {
+          chosen = n;  // reservoir sampling, as kube's selectHost
+        }
+      }
+    }
+  }
+
+  // Reserve and Bind.
+  Node& node = cluster_.nodes()[chosen];
+  bool extended = false;
+  for (const auto& item : pod.requests.items()) {
+    extended = extended || item.first > ResourceRegistry::kMemoryId;
+  }
+  if (extended && node.devices() != nullptr) {
+    const std::string admission = node.devices()->AdmissionError(pod.requests);
+    if (!admission.empty()) {
+      // kubelet rejects the pod after Bind: it fails and is not retried.
+      result.outcome = ScheduleResult::Outcome::kAdmissionFailed;
+      result.node = chosen;
+      result.message = admission;
+      s.state = State::kDone;
+      if (group.retrying == entry.id) group.retrying = -1;
+      return result;
+    }
+    s.allocation = node.devices()->Allocate(pod.requests);
+  }
+  node.Reserve(pod.requests);
+  s.state = State::kBound;
+  s.node = chosen;
+  result.outcome = ScheduleResult::Outcome::kBound;
+  result.node = chosen;
+  if (profile_.check_invariants) CheckInvariants(chosen);
+  // The group's next pod may fit as well: try it.
+  if (group.retrying == entry.id) group.retrying = -1;
+  if (!group.waiting.empty() && group.retrying < 0) {
+    const WaitKey next = *group.waiting.begin();
+    group.waiting.erase(group.waiting.begin());
+    --waiting_count_;
+    group.retrying = next.id;
+    Activate(next.id);
+  }
+  return result;
+}
+
+void Scheduler::WakeGroupsFor(int node) {
+  for (Group& group : groups_) {
+    if (group.waiting.empty() || group.retrying >= 0) continue;
+    const WaitKey head = *group.waiting.begin();
+    const PodState& s = pods_[head.id];
+    if (!FitsNode(*s.pod, s.constraints, node)) continue;
+    group.waiting.erase(group.waiting.begin());
+    --waiting_count_;
+    group.retrying = head.id;
+    Activate(head.id);
+  }
+}
+
+void Scheduler::Release(PodId id) {
+  PodState& s = pods_[id];
+  GS_CHECK(s.state == State::kBound, "release of a pod that is not bound");
+  Node& node = cluster_.nodes()[s.node];
+  if (node.devices() != nullptr && !s.allocation.grants.empty()) {
+    node.devices()->Release(s.allocation);
+  }
+  node.Unreserve(s.pod->requests);
+  s.allocation.grants.clear();
+  s.state = State::kDone;
+  if (profile_.check_invariants) CheckInvariants(s.node);
+  WakeGroupsFor(s.node);
+}
+
+void Scheduler::Forget(PodId id) {
+  PodState& s = pods_[id];
+  if (s.state == State::kWaiting) {
+    Group& group = groups_[s.shape];
+    group.waiting.erase({s.pod->priority, s.seq, id});
+    --waiting_count_;
+    s.state = State::kDone;
+  } else if (s.state == State::kActive) {
+    // Lazy removal: the queue entry is skipped when popped.
+    s.state = State::kDone;
+    --active_count_;
+    Group& group = groups_[s.shape];
+    if (group.retrying == id) {
+      group.retrying = -1;
+      // Its twins wait for an event; this pod's retry was one, pass it on.
+      if (!group.waiting.empty()) {
+        const WaitKey next = *group.waiting.begin();
+        group.waiting.erase(group.waiting.begin());
+        --waiting_count_;
+        group.retrying = next.id;
+        Activate(next.id);
+      }
+    }
+  }
+}
+
+void Scheduler::NodeChanged(int node) {
+  for (auto& fits : static_fits_) fits.clear();  // recomputed lazily
+  WakeGroupsFor(node);
+}
+
+void Scheduler::CheckInvariants(int index) const {
+  const Node& node = cluster_.nodes()[index];
+  const ResourceRegistry& registry = cluster_.resources();
+  for (ResourceId id = 0; id < registry.size(); ++id) {
+    if (registry.IgnoredByScheduler(id)) continue;
+    GS_CHECK(node.Requested(id) <= node.Allocatable(id),
+             "node resources over-allocated");
+  }
+  GS_CHECK(node.pod_count() <= node.max_pods(), "too many pods on a node");
+  if (node.devices() != nullptr) node.devices()->CheckInvariants();
+}
+
+}  // namespace gpushare

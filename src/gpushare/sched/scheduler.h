@@ -1,0 +1,163 @@
+// Scheduler: kube-scheduler's scheduling cycle over the simulated cluster.
+//
+// Contract (DESIGN §4.4, k8s-gpu-specs.md §5): pods wait in an active queue
+// ordered by priority (higher first), then arrival (PrioritySort). Each
+// ScheduleOne() takes one pod through Filter (the profile's filter plugins,
+// in order, stopping at the first that fails a node) over the nodes from a
+// rotating start index until percentageOfNodesToScore's number of feasible
+// nodes is found, Score (weighted sum of normalized plugin scores; a single
+// feasible node is taken without scoring), selection of the best node (ties:
+// seeded random by reservoir sampling, or the lowest node name), Reserve of
+// the exact devices, and Bind. kubelet's admission check follows Bind; a pod
+// it rejects fails for good. A pod that fits no node gets kube's FitError
+// message and waits. It is retried only when an event could make it fit: a
+// pod leaving a node, or a node added or changed — and only if it passes the
+// filters on that node. Waiting pods with identical requests and
+// constraints wait as one group: the group's first pod is retried; when it
+// binds the next one is tried, when it fails the group waits again. Pods,
+// owned by the caller, must outlive the scheduler; their requests are final
+// when enqueued.
+
+#ifndef GPUSHARE_SCHED_SCHEDULER_H_
+#define GPUSHARE_SCHED_SCHEDULER_H_
+
+#include <cstdint>
+#include <memory>
+#include <queue>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "gpushare/base/rng.h"
+#include "gpushare/cluster/cluster.h"
+#include "gpushare/sched/framework.h"
+#include "gpushare/sched/profile.h"
+#include "gpushare/workload/pod.h"
+
+namespace gpushare {
+
+using PodId = int;
+
+// kube-scheduler's numFeasibleNodesToFind (§5.4): all nodes below 100;
+// otherwise `percentage` of them (0: adaptive 50 - nodes/125, at least 5 %),
+// at least 100.
+int NumFeasibleNodesToFind(int num_nodes, int percentage);
+
+struct ScheduleResult {
+  enum class Outcome { kBound, kUnschedulable, kAdmissionFailed };
+  PodId pod = -1;
+  Outcome outcome = Outcome::kUnschedulable;
+  int node = -1;           // kBound: the node's index in cluster.nodes()
+  std::string message;     // kUnschedulable / kAdmissionFailed: why
+};
+
+class Scheduler {
+ public:
+  // Validates `profile` (InputError) and creates its plugins.
+  Scheduler(Cluster& cluster, SchedulerProfile profile);
+  ~Scheduler();
+  Scheduler(const Scheduler&) = delete;
+  Scheduler& operator=(const Scheduler&) = delete;
+
+  // Adds a pending pod. `id` is the caller's index for it (dense, >= 0).
+  void Enqueue(PodId id, const Pod& pod);
+  // Whether a pod waits in the active queue.
+  bool HasActive() const;
+  // One scheduling cycle for the first active pod. Precondition: HasActive().
+  ScheduleResult ScheduleOne();
+
+  // A bound pod leaves its node (completed or deleted): its devices and
+  // requests are released and waiting pods that may now fit are activated.
+  void Release(PodId id);
+  // A pending (active or waiting) pod is deleted before it was bound.
+  void Forget(PodId id);
+  // A node's labels or taints changed, or node `node` was appended to the
+  // cluster: caches are refreshed and waiting pods re-checked against it.
+  void NodeChanged(int node);
+
+  int NodeOf(PodId id) const { return pods_[id].node; }
+  const DeviceAllocation& AllocationOf(PodId id) const {
+    return pods_[id].allocation;
+  }
+  bool IsBound(PodId id) const { return pods_[id].state == State::kBound; }
+  // Pods waiting after failing to fit.
+  int64_t WaitingCount() const { return waiting_count_; }
+  // Scheduling cycles run (including short-cut failures).
+  int64_t cycles() const { return cycles_; }
+
+ private:
+  enum class State { kUnknown, kActive, kWaiting, kBound, kDone };
+  struct PodState {
+    const Pod* pod = nullptr;
+    State state = State::kUnknown;
+    uint64_t seq = 0;
+    int shape = -1;
+    int constraints = -1;
+    int node = -1;
+    DeviceAllocation allocation;
+  };
+  struct QueueEntry {
+    int32_t priority;
+    uint64_t seq;
+    PodId id;
+    bool operator<(const QueueEntry& o) const {  // max-heap order
+      if (priority != o.priority) return priority < o.priority;
+      return seq > o.seq;
+    }
+  };
+  struct WaitKey {
+    int32_t priority;
+    uint64_t seq;
+    PodId id;
+    bool operator<(const WaitKey& o) const {
+      if (priority != o.priority) return priority > o.priority;
+      return seq < o.seq;
+    }
+  };
+  // Pods with one shape that failed to fit.
+  struct Group {
+    std::set<WaitKey> waiting;
+    PodId retrying = -1;       // the member being retried, or -1
+    std::string message;       // the last FitError message
+  };
+
+  int InternShape(const Pod& pod, int* constraints);
+  const std::vector<uint8_t>& StaticFits(int constraints, const Pod& pod);
+  bool FitsNode(const Pod& pod, int constraints, int node);
+  std::string Diagnose(const Pod& pod);
+  void Activate(PodId id);
+  void Park(PodId id, const std::string& message);
+  void WakeGroupsFor(int node);
+  void CheckInvariants(int node) const;
+
+  Cluster& cluster_;
+  SchedulerProfile profile_;
+  std::vector<std::unique_ptr<Plugin>> plugins_;
+  std::vector<FilterPlugin*> static_filters_;
+  std::vector<FilterPlugin*> dynamic_filters_;
+  std::vector<FilterPlugin*> filters_in_order_;
+  std::vector<std::pair<ScorePlugin*, int64_t>> scores_;
+  Rng rng_;
+
+  std::vector<PodState> pods_;
+  std::priority_queue<QueueEntry> active_;
+  int64_t active_count_ = 0;
+  uint64_t next_seq_ = 0;
+  std::unordered_map<std::string, int> shape_ids_;
+  std::unordered_map<std::string, int> constraint_ids_;
+  std::vector<Group> groups_;                 // by shape
+  std::vector<std::vector<uint8_t>> static_fits_;  // by constraints
+  int64_t waiting_count_ = 0;
+  int next_start_node_ = 0;
+  int64_t cycles_ = 0;
+
+  // Per-cycle scratch, kept to avoid allocation.
+  std::vector<int> feasible_;
+  std::vector<int64_t> totals_;
+  std::vector<int64_t> scratch_scores_;
+};
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_SCHED_SCHEDULER_H_

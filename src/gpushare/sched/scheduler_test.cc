@@ -1,0 +1,331 @@
+// Scheduling scenarios per sharing scheme: fits, does not fit, and the
+// reason kube-scheduler would give (k8s-gpu-specs.md §2–5).
+
+#include "gpushare/sched/scheduler.h"
+
+#include <deque>
+
+#include <gtest/gtest.h>
+
+#include "gpushare/cluster/hami_device_plugin.h"
+#include "gpushare/cluster/nvidia_device_plugin.h"
+#include "gpushare/io/input_error.h"
+
+namespace gpushare {
+namespace {
+
+using Outcome = ScheduleResult::Outcome;
+
+class SchedulerTest : public ::testing::Test {
+ protected:
+  NodePoolSpec Pool(std::string name, const char* model, int nodes, int gpus,
+                    SharingConfig sharing) {
+    NodePoolSpec spec;
+    spec.name = std::move(name);
+    spec.gpu_model = model;
+    spec.nodes = nodes;
+    spec.gpus_per_node = gpus;
+    spec.cpu_milli = 64000;
+    spec.memory_mib = 512 * 1024;
+    spec.sharing = std::move(sharing);
+    return spec;
+  }
+
+  // A pod with `extended` requests (name, quantity) and 1 CPU, 1 GiB.
+  Pod& NewPod(std::vector<std::pair<std::string, int64_t>> extended,
+              int32_t priority = 0) {
+    Pod& pod = pods_.emplace_back();
+    pod.name = "pod-" + std::to_string(pods_.size() - 1);
+    pod.priority = priority;
+    pod.requests.Set(ResourceRegistry::kCpuId, 1000);
+    pod.requests.Set(ResourceRegistry::kMemoryId, 1024);
+    for (const auto& [name, quantity] : extended) {
+      pod.requests.Set(cluster_.resources().Intern(name), quantity);
+    }
+    return pod;
+  }
+
+  SchedulerProfile Profile() {
+    SchedulerProfile profile;
+    profile.check_invariants = true;
+    profile.tie_break = TieBreak::kLowestName;
+    return profile;
+  }
+
+  // Enqueues every pod not yet enqueued and runs cycles until the queue is
+  // empty; returns the results in order.
+  std::vector<ScheduleResult> Run(Scheduler& scheduler) {
+    for (; enqueued_ < pods_.size(); ++enqueued_) {
+      scheduler.Enqueue(static_cast<PodId>(enqueued_), pods_[enqueued_]);
+    }
+    std::vector<ScheduleResult> results;
+    while (scheduler.HasActive()) results.push_back(scheduler.ScheduleOne());
+    return results;
+  }
+
+  Cluster cluster_{Catalog::Builtin()};
+  std::deque<Pod> pods_;  // stable addresses
+  size_t enqueued_ = 0;
+};
+
+TEST_F(SchedulerTest, ExclusiveWholeGpus) {
+  cluster_.AddPool(Pool("train", "A100-80GB", 1, 2, ExclusiveSharing()));
+  Scheduler scheduler(cluster_, Profile());
+  for (int i = 0; i < 3; ++i) NewPod({{"nvidia.com/gpu", 1}});
+  auto results = Run(scheduler);
+  ASSERT_EQ(results.size(), 3u);
+  EXPECT_EQ(results[0].outcome, Outcome::kBound);
+  EXPECT_EQ(results[1].outcome, Outcome::kBound);
+  EXPECT_EQ(results[2].outcome, Outcome::kUnschedulable);
+  EXPECT_EQ(results[2].message,
+            "0/1 nodes are available: 1 Insufficient nvidia.com/gpu.");
+  // Lowest free index first.
+  EXPECT_EQ(scheduler.AllocationOf(0).grants[0].gpu, 0);
+  EXPECT_EQ(scheduler.AllocationOf(1).grants[0].gpu, 1);
+  EXPECT_EQ(scheduler.WaitingCount(), 1);
+  // A pod leaves: the waiting pod is retried and takes its GPU.
+  scheduler.Release(0);
+  results = Run(scheduler);
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].outcome, Outcome::kBound);
+  EXPECT_EQ(scheduler.AllocationOf(2).grants[0].gpu, 0);
+  EXPECT_EQ(scheduler.WaitingCount(), 0);
+}
+
+TEST_F(SchedulerTest, TimeSlicingReplicasDistributed) {
+  cluster_.AddPool(Pool("dev", "L4", 1, 2, TimeSlicingSharing(4)));
+  EXPECT_EQ(cluster_.nodes()[0].Allocatable(
+                cluster_.resources().Find("nvidia.com/gpu")),
+            8);
+  Scheduler scheduler(cluster_, Profile());
+  for (int i = 0; i < 9; ++i) NewPod({{"nvidia.com/gpu", 1}});
+  auto results = Run(scheduler);
+  for (int i = 0; i < 8; ++i) {
+    ASSERT_EQ(results[i].outcome, Outcome::kBound) << i;
+    // distributed: the GPU with fewer allocated replicas, lowest first.
+    EXPECT_EQ(scheduler.AllocationOf(i).grants[0].gpu, i % 2) << i;
+    EXPECT_EQ(scheduler.AllocationOf(i).grants[0].replica, i / 2) << i;
+  }
+  EXPECT_EQ(results[8].outcome, Outcome::kUnschedulable);
+  EXPECT_EQ(results[8].message,
+            "0/1 nodes are available: 1 Insufficient nvidia.com/gpu.");
+}
+
+TEST_F(SchedulerTest, TimeSlicingPackedAndRenamed) {
+  SharingConfig sharing = TimeSlicingSharing(3);
+  sharing.replicas.policy = ReplicaPolicy::kPacked;
+  sharing.replicas.rename_by_default = true;
+  cluster_.AddPool(Pool("dev", "T4", 1, 2, sharing));
+  EXPECT_EQ(cluster_.nodes()[0].labels().at("nvidia.com/gpu.product"),
+            "Tesla-T4");  // renamed: no -SHARED suffix
+  Scheduler scheduler(cluster_, Profile());
+  for (int i = 0; i < 4; ++i) NewPod({{"nvidia.com/gpu.shared", 1}});
+  auto results = Run(scheduler);
+  for (int i = 0; i < 4; ++i) ASSERT_EQ(results[i].outcome, Outcome::kBound);
+  // packed: fill GPU 0's three replicas before GPU 1.
+  EXPECT_EQ(scheduler.AllocationOf(2).grants[0].gpu, 0);
+  EXPECT_EQ(scheduler.AllocationOf(3).grants[0].gpu, 1);
+}
+
+TEST_F(SchedulerTest, MpsRejectsMoreThanOneReplicaAtAdmission) {
+  cluster_.AddPool(Pool("mps", "A100-40GB", 1, 1, MpsSharing(4)));
+  EXPECT_EQ(cluster_.nodes()[0].labels().at("nvidia.com/gpu.sharing-strategy"),
+            "mps");
+  Scheduler scheduler(cluster_, Profile());
+  NewPod({{"nvidia.com/gpu", 1}});
+  NewPod({{"nvidia.com/gpu", 2}});
+  auto results = Run(scheduler);
+  EXPECT_EQ(results[0].outcome, Outcome::kBound);
+  const DeviceGrant& grant = scheduler.AllocationOf(0).grants[0];
+  EXPECT_EQ(grant.memory_mib, 40960 / 4);  // set_default_device_pinned_mem_limit
+  EXPECT_EQ(grant.cores_percent, 25);      // active thread percentage
+  EXPECT_EQ(results[1].outcome, Outcome::kAdmissionFailed);
+  EXPECT_NE(results[1].message.find("maximum request size for shared "
+                                    "resources is 1"),
+            std::string::npos);
+  // The failed pod released nothing and holds nothing.
+  EXPECT_EQ(cluster_.nodes()[0].Requested(
+                cluster_.resources().Find("nvidia.com/gpu")),
+            1);
+}
+
+TEST_F(SchedulerTest, MigMixedReasonLikeKubeScheduler) {
+  cluster_.AddPool(Pool("prod", "H100-80GB", 2, 1,
+                        MigSharing(MigStrategy::kMixed, "all-balanced")));
+  NodePoolSpec other = Pool("dev", "L4", 1, 1, ExclusiveSharing());
+  other.labels["team"] = "research";
+  cluster_.AddPool(other);
+  EXPECT_EQ(cluster_.nodes()[0].labels().at("nvidia.com/mig-3g.40gb.count"),
+            "1");
+  Scheduler scheduler(cluster_, Profile());
+  for (int i = 0; i < 3; ++i) {
+    Pod& pod = NewPod({{"nvidia.com/mig-3g.40gb", 1}});
+    pod.node_selector[kNodePoolLabel] = "prod";
+  }
+  auto results = Run(scheduler);
+  EXPECT_EQ(results[0].outcome, Outcome::kBound);
+  EXPECT_EQ(results[1].outcome, Outcome::kBound);
+  EXPECT_EQ(results[2].outcome, Outcome::kUnschedulable);
+  EXPECT_EQ(results[2].message,
+            "0/3 nodes are available: 1 node(s) didn't match Pod's node "
+            "affinity/selector, 2 Insufficient nvidia.com/mig-3g.40gb.");
+  // The granted instance is the 3g.40gb of the balanced layout (at 4).
+  const DeviceGrant& grant = scheduler.AllocationOf(0).grants[0];
+  const auto* plugin = cluster_.nodes()[0].devices()->AsNvidia();
+  const MigInstance& instance = plugin->layouts()[0][grant.instance];
+  EXPECT_EQ(instance.start, 4);
+  EXPECT_EQ(grant.memory_mib,
+            plugin->model().mig->profiles[instance.profile].memory_mib);
+}
+
+TEST_F(SchedulerTest, MigSingleStrategyAdvertisesInstancesAsGpus) {
+  cluster_.AddPool(Pool("infer", "A100-40GB", 1, 2,
+                        MigSharing(MigStrategy::kSingle, "all-1g.5gb")));
+  const Node& node = cluster_.nodes()[0];
+  EXPECT_EQ(node.Allocatable(cluster_.resources().Find("nvidia.com/gpu")), 14);
+  EXPECT_EQ(node.labels().at("nvidia.com/gpu.product"),
+            "NVIDIA-A100-SXM4-40GB-MIG-1g.5gb");
+  EXPECT_EQ(node.labels().at("nvidia.com/gpu.count"), "14");
+  Scheduler scheduler(cluster_, Profile());
+  for (int i = 0; i < 15; ++i) NewPod({{"nvidia.com/gpu", 1}});
+  auto results = Run(scheduler);
+  EXPECT_EQ(results[13].outcome, Outcome::kBound);
+  EXPECT_EQ(results[14].outcome, Outcome::kUnschedulable);
+}
+
+TEST_F(SchedulerTest, HamiSharesGpusByMemoryAndCores) {
+  cluster_.AddPool(Pool("vgpu", "A100-80GB", 1, 2, HamiSharing()));
+  Scheduler scheduler(cluster_, Profile());
+  // spread (HAMi's default GPU policy): the emptiest GPU first.
+  NewPod({{"nvidia.com/gpu", 1}, {"nvidia.com/gpumem", 30000},
+          {"nvidia.com/gpucores", 30}});
+  NewPod({{"nvidia.com/gpu", 1}, {"nvidia.com/gpumem", 30000},
+          {"nvidia.com/gpucores", 30}});
+  NewPod({{"nvidia.com/gpu", 1}, {"nvidia.com/gpumem", 60000},
+          {"nvidia.com/gpucores", 30}});
+  auto results = Run(scheduler);
+  ASSERT_EQ(results[0].outcome, Outcome::kBound);
+  ASSERT_EQ(results[1].outcome, Outcome::kBound);
+  EXPECT_NE(scheduler.AllocationOf(0).grants[0].gpu,
+            scheduler.AllocationOf(1).grants[0].gpu);
+  EXPECT_EQ(scheduler.AllocationOf(0).grants[0].memory_mib, 30000);
+  EXPECT_EQ(scheduler.AllocationOf(0).grants[0].cores_percent, 30);
+  // 81920 - 30000 = 51920 MiB free on each GPU: 60000 does not fit.
+  EXPECT_EQ(results[2].outcome, Outcome::kUnschedulable);
+  EXPECT_EQ(results[2].message,
+            "0/1 nodes are available: 1 CardInsufficientMemory.");
+}
+
+TEST_F(SchedulerTest, HamiWholeCardIsExclusive) {
+  cluster_.AddPool(Pool("vgpu", "A100-80GB", 1, 1, HamiSharing()));
+  Scheduler scheduler(cluster_, Profile());
+  NewPod({{"nvidia.com/gpu", 1}, {"nvidia.com/gpumem", 1000},
+          {"nvidia.com/gpucores", 10}});
+  NewPod({{"nvidia.com/gpu", 1}});  // webhook: 100 % memory, 100 cores
+  auto results = Run(scheduler);
+  EXPECT_EQ(results[0].outcome, Outcome::kBound);
+  EXPECT_EQ(results[1].outcome, Outcome::kUnschedulable);
+}
+
+TEST_F(SchedulerTest, TaintsAndTolerations) {
+  NodePoolSpec spec = Pool("gpu", "L4", 2, 1, ExclusiveSharing());
+  spec.taints.push_back({"nvidia.com/gpu", "present", TaintEffect::kNoSchedule});
+  cluster_.AddPool(spec);
+  Scheduler scheduler(cluster_, Profile());
+  NewPod({{"nvidia.com/gpu", 1}});
+  Pod& tolerant = NewPod({{"nvidia.com/gpu", 1}});
+  Toleration t;
+  t.key = "nvidia.com/gpu";
+  t.op = Toleration::Operator::kExists;
+  tolerant.tolerations.push_back(t);
+  auto results = Run(scheduler);
+  EXPECT_EQ(results[0].outcome, Outcome::kUnschedulable);
+  EXPECT_EQ(results[0].message,
+            "0/2 nodes are available: 2 node(s) had untolerated taint "
+            "{nvidia.com/gpu: present}.");
+  EXPECT_EQ(results[1].outcome, Outcome::kBound);
+}
+
+TEST_F(SchedulerTest, PriorityThenArrival) {
+  cluster_.AddPool(Pool("p", "L4", 1, 1, ExclusiveSharing()));
+  Scheduler scheduler(cluster_, Profile());
+  NewPod({{"nvidia.com/gpu", 1}}, 0);
+  NewPod({{"nvidia.com/gpu", 1}}, 10);
+  NewPod({{"nvidia.com/gpu", 1}}, 10);
+  auto results = Run(scheduler);
+  EXPECT_EQ(results[0].pod, 1);
+  EXPECT_EQ(results[0].outcome, Outcome::kBound);
+  EXPECT_EQ(results[1].pod, 2);
+  EXPECT_EQ(results[2].pod, 0);
+}
+
+TEST_F(SchedulerTest, WaitingTwinsAreRetriedOneAtATime) {
+  cluster_.AddPool(Pool("p", "A100-80GB", 1, 2, ExclusiveSharing()));
+  Scheduler scheduler(cluster_, Profile());
+  for (int i = 0; i < 12; ++i) NewPod({{"nvidia.com/gpu", 1}});
+  Run(scheduler);
+  EXPECT_EQ(scheduler.WaitingCount(), 10);
+  const int64_t cycles = scheduler.cycles();
+  scheduler.Release(0);
+  auto results = Run(scheduler);
+  // One binds, the next twin is tried and fails; the others stay parked.
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(results[0].outcome, Outcome::kBound);
+  EXPECT_EQ(results[1].outcome, Outcome::kUnschedulable);
+  EXPECT_EQ(scheduler.cycles(), cycles + 2);
+  EXPECT_EQ(scheduler.WaitingCount(), 9);
+}
+
+TEST_F(SchedulerTest, LowestNameTieBreakAndSeededRandomIsDeterministic) {
+  cluster_.AddPool(Pool("a", "L4", 12, 1, ExclusiveSharing()));
+  {
+    Scheduler scheduler(cluster_, Profile());
+    NewPod({{"nvidia.com/gpu", 1}});
+    auto results = Run(scheduler);
+    EXPECT_EQ(cluster_.nodes()[results[0].node].name(), "a-00");
+    scheduler.Release(0);
+  }
+  auto place = [&](uint64_t seed) {
+    std::vector<int> nodes;
+    SchedulerProfile profile = Profile();
+    profile.tie_break = TieBreak::kRandom;
+    profile.seed = seed;
+    Scheduler scheduler(cluster_, profile);
+    std::deque<Pod> pods;
+    for (int i = 0; i < 6; ++i) {
+      Pod& pod = pods.emplace_back();
+      pod.requests.Set(cluster_.resources().Find("nvidia.com/gpu"), 1);
+      scheduler.Enqueue(i, pod);
+    }
+    while (scheduler.HasActive()) nodes.push_back(scheduler.ScheduleOne().node);
+    for (int i = 0; i < 6; ++i) scheduler.Release(i);
+    return nodes;
+  };
+  EXPECT_EQ(place(7), place(7));
+  EXPECT_NE(place(7), place(8));
+}
+
+TEST_F(SchedulerTest, NumFeasibleNodesToFind) {
+  // §5.4: below 100 all; 500 → 46 % = 230; 1000 → 42 % = 420;
+  // 5000 → 10 % = 500; 6000 → 5 % floor = 300; at least 100.
+  EXPECT_EQ(NumFeasibleNodesToFind(99, 0), 99);
+  EXPECT_EQ(NumFeasibleNodesToFind(500, 0), 230);
+  EXPECT_EQ(NumFeasibleNodesToFind(1000, 0), 420);
+  EXPECT_EQ(NumFeasibleNodesToFind(5000, 0), 500);
+  EXPECT_EQ(NumFeasibleNodesToFind(6000, 0), 300);
+  EXPECT_EQ(NumFeasibleNodesToFind(150, 10), 100);
+  EXPECT_EQ(NumFeasibleNodesToFind(1000, 100), 1000);
+}
+
+TEST_F(SchedulerTest, BadProfileIsAnInputError) {
+  cluster_.AddPool(Pool("p", "L4", 1, 1, ExclusiveSharing()));
+  SchedulerProfile profile = Profile();
+  profile.scores.push_back({"MostAllocatedd", 1});
+  EXPECT_THROW(Scheduler(cluster_, profile), InputError);
+  profile = Profile();
+  profile.percentage_of_nodes_to_score = 101;
+  EXPECT_THROW(Scheduler(cluster_, profile), InputError);
+}
+
+}  // namespace
+}  // namespace gpushare

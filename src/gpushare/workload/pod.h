@@ -1,0 +1,100 @@
+// Pod: one workload unit, with scheme-independent needs and the Kubernetes
+// fields the scheduler reads.
+//
+// Contract (DESIGN §4.3): `needs` says what the work requires of a GPU —
+// `gpus` whole GPUs (>= 1, integral) or a fraction of one (0 < gpus < 1) or
+// none (0), the memory footprint per GPU, the SM demand and duty cycle, the
+// work or lifetime, and for inference the request rate and SLO. `requests`
+// are the resource requests a user wrote (kubectl import) or that a request
+// translator wrote for the pool's sharing scheme (workload/request_translator
+// .h); the scheduler only reads `requests`, the node selector, affinity and
+// tolerations.
+
+#ifndef GPUSHARE_WORKLOAD_POD_H_
+#define GPUSHARE_WORKLOAD_POD_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpushare/cluster/labels.h"
+#include "gpushare/cluster/resources.h"
+
+namespace gpushare {
+
+enum class WorkloadClass { kTraining, kInference, kBatch, kDev };
+std::string_view WorkloadClassName(WorkloadClass c);
+bool ParseWorkloadClass(std::string_view text, WorkloadClass* c);
+
+// A node selector requirement (v1.NodeSelectorRequirement).
+struct NodeSelectorRequirement {
+  enum class Operator { kIn, kNotIn, kExists, kDoesNotExist, kGt, kLt };
+  std::string key;
+  Operator op = Operator::kIn;
+  std::vector<std::string> values;
+};
+// Requirements ANDed (v1.NodeSelectorTerm, matchExpressions).
+struct NodeSelectorTerm {
+  std::vector<NodeSelectorRequirement> match_expressions;
+};
+struct PreferredSchedulingTerm {
+  int32_t weight = 1;  // 1..100
+  NodeSelectorTerm preference;
+};
+
+// v1.Toleration. An empty key with operator Exists tolerates everything; an
+// empty effect matches every effect.
+struct Toleration {
+  enum class Operator { kEqual, kExists };
+  std::string key;
+  Operator op = Operator::kEqual;
+  std::string value;
+  bool any_effect = true;
+  TaintEffect effect = TaintEffect::kNoSchedule;
+
+  bool Tolerates(const Taint& taint) const;
+};
+
+struct PodNeeds {
+  double gpus = 0;              // whole GPUs (integral >= 1) or a fraction
+  int64_t gpu_memory_mib = 0;   // footprint per GPU (actual peak)
+  double sm_demand = 1.0;       // fraction of a full GPU's SMs it can use
+  double duty = 1.0;            // fraction of time with GPU work, alone
+  double work_s = 0;            // seconds alone on a full reference GPU
+  double lifetime_s = 0;        // services: seconds until deleted (0: none)
+  double request_rate = 0;      // inference: requests per second
+  double gpu_ms_per_request = 0;  // inference: GPU time per request, alone
+  double slo_p99_ms = 0;        // inference: p99 latency objective
+};
+
+struct Pod {
+  std::string name;
+  std::string namespace_name = "default";
+  std::string tenant;
+  WorkloadClass workload_class = WorkloadClass::kBatch;
+  int32_t priority = 0;
+  double arrival_s = 0;
+  PodNeeds needs;
+  int64_t cpu_milli = 0;
+  int64_t memory_mib = 0;
+  // nodeSelector, required node affinity (terms ORed), preferred affinity.
+  Labels node_selector;
+  std::vector<NodeSelectorTerm> required_affinity;
+  std::vector<PreferredSchedulingTerm> preferred_affinity;
+  std::vector<Toleration> tolerations;
+  // Extended resource requests by name as the user wrote them (kubectl
+  // import); when set, translators keep them.
+  std::vector<std::pair<std::string, int64_t>> explicit_requests;
+  // All requests (cpu, memory, extended) the scheduler uses.
+  ResourceList requests;
+};
+
+// Whether `labels` satisfy a requirement / a term (v1 semantics: Gt and Lt
+// compare integers; a missing key fails In, Exists, Gt and Lt).
+bool Matches(const NodeSelectorRequirement& requirement, const Labels& labels);
+bool Matches(const NodeSelectorTerm& term, const Labels& labels);
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_WORKLOAD_POD_H_

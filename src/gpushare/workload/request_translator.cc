@@ -1,0 +1,160 @@
+#include "gpushare/workload/request_translator.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace gpushare {
+namespace {
+
+int64_t WholeGpus(double gpus) {
+  return gpus <= 0 ? 0 : static_cast<int64_t>(std::ceil(gpus - 1e-9));
+}
+
+// The smallest offered profile holding the pod, or -1 (and `why`).
+int ChooseMigProfile(const Pod& pod, const NodePool& pool,
+                     const TranslationOptions& options, std::string* why) {
+  const GpuModel& model = *pool.model;
+  std::vector<int> offered;
+  for (const MigLayout& layout : pool.mig_layouts) {
+    for (const MigInstance& in : layout) {
+      if (std::find(offered.begin(), offered.end(), in.profile) ==
+          offered.end()) {
+        offered.push_back(in.profile);
+      }
+    }
+  }
+  const auto& profiles = model.mig->profiles;
+  std::sort(offered.begin(), offered.end(), [&](int a, int b) {
+    if (profiles[a].memory_mib != profiles[b].memory_mib) {
+      return profiles[a].memory_mib < profiles[b].memory_mib;
+    }
+    if (profiles[a].compute_slices != profiles[b].compute_slices) {
+      return profiles[a].compute_slices < profiles[b].compute_slices;
+    }
+    return a < b;
+  });
+  const double sms_needed = pod.needs.sm_demand * model.sms;
+  for (int p : offered) {
+    if (profiles[p].memory_mib < pod.needs.gpu_memory_mib) continue;
+    if (options.mig_match_sm_demand && profiles[p].sms + 1e-9 < sms_needed) {
+      continue;
+    }
+    return p;
+  }
+  if (offered.empty()) {
+    *why = "node pool '" + pool.spec.name + "' offers no MIG instances";
+    return -1;
+  }
+  const MigProfile& largest = profiles[offered.back()];
+  *why = fmt::format(
+      "no MIG profile of node pool '{}' holds {} MiB{} (largest: {}, {} MiB, "
+      "{} SMs)",
+      pool.spec.name, pod.needs.gpu_memory_mib,
+      options.mig_match_sm_demand
+          ? fmt::format(" with {:.0f} SMs", std::ceil(sms_needed))
+          : "",
+      largest.name, largest.memory_mib, largest.sms);
+  return offered.back();
+}
+
+}  // namespace
+
+std::string TranslateRequests(Pod& pod, const NodePool& pool,
+                              ResourceRegistry& registry,
+                              const TranslationOptions& options) {
+  ResourceList& r = pod.requests;
+  r = ResourceList();
+  r.Set(ResourceRegistry::kCpuId, pod.cpu_milli);
+  r.Set(ResourceRegistry::kMemoryId, pod.memory_mib);
+  if (!pod.explicit_requests.empty()) {
+    for (const auto& [name, quantity] : pod.explicit_requests) {
+      r.Set(registry.Intern(name), quantity);
+    }
+    return "";
+  }
+  const int64_t n = WholeGpus(pod.needs.gpus);
+  if (n == 0) return "";
+  if (pool.model == nullptr) {
+    return "node pool '" + pool.spec.name + "' has no GPUs";
+  }
+  const SharingConfig& sharing = pool.spec.sharing;
+  const GpuModel& model = *pool.model;
+  const bool renamed = (sharing.sharing == DeviceSharing::kTimeSlicing ||
+                        sharing.sharing == DeviceSharing::kMps) &&
+                       sharing.replicas.rename_by_default;
+  const std::string suffix = renamed ? ".shared" : "";
+  std::string why;
+  switch (sharing.scheme()) {
+    case SharingScheme::kExclusive:
+    case SharingScheme::kTimeSlicing:
+    case SharingScheme::kMps:
+      r.Set(registry.Intern(std::string(kNvidiaGpu) + suffix), n);
+      if (pod.needs.gpu_memory_mib > model.memory_mib) {
+        why = fmt::format("its footprint of {} MiB exceeds the {} MiB of {}",
+                          pod.needs.gpu_memory_mib, model.memory_mib,
+                          model.name);
+      }
+      return why;
+    case SharingScheme::kMig: {
+      const int profile = ChooseMigProfile(pod, pool, options, &why);
+      if (profile < 0) return why;
+      if (sharing.mig.strategy == MigStrategy::kSingle) {
+        r.Set(registry.Intern(std::string(kNvidiaGpu) + suffix), n);
+      } else {
+        r.Set(registry.Intern(model.mig->profiles[profile].ResourceName() +
+                              suffix),
+              n);
+      }
+      return why;
+    }
+    case SharingScheme::kHami: {
+      r.Set(registry.Intern(kNvidiaGpu), n);
+      if (pod.needs.gpus < 1) {
+        if (pod.needs.gpu_memory_mib > 0) {
+          r.Set(registry.Intern(kHamiGpuMem), pod.needs.gpu_memory_mib);
+        }
+        const int64_t cores = std::clamp<int64_t>(
+            static_cast<int64_t>(std::ceil(pod.needs.sm_demand * 100 - 1e-9)),
+            1, 100);
+        r.Set(registry.Intern(kHamiGpuCores), cores);
+      }
+      if (pod.needs.gpu_memory_mib > model.memory_mib) {
+        why = fmt::format("its footprint of {} MiB exceeds the {} MiB of {}",
+                          pod.needs.gpu_memory_mib, model.memory_mib,
+                          model.name);
+      }
+      return why;
+    }
+  }
+  return why;
+}
+
+int TargetPool(const Pod& pod, const Cluster& cluster) {
+  const auto& pools = cluster.pools();
+  for (size_t i = 0; i < pools.size(); ++i) {
+    const Node& node = cluster.nodes()[pools[i].first_node];
+    bool ok = true;
+    for (const auto& [key, value] : pod.node_selector) {
+      auto it = node.labels().find(key);
+      ok = ok && it != node.labels().end() && it->second == value;
+    }
+    if (ok && !pod.required_affinity.empty()) {
+      ok = std::any_of(pod.required_affinity.begin(),
+                       pod.required_affinity.end(),
+                       [&](const NodeSelectorTerm& t) {
+                         return Matches(t, node.labels());
+                       });
+    }
+    for (const Taint& taint : node.taints()) {
+      if (!ok || taint.effect == TaintEffect::kPreferNoSchedule) continue;
+      ok = std::any_of(pod.tolerations.begin(), pod.tolerations.end(),
+                       [&](const Toleration& t) { return t.Tolerates(taint); });
+    }
+    if (ok) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+}  // namespace gpushare

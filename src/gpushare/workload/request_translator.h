@@ -1,0 +1,47 @@
+// Request translation: the resource requests a user would write for a pod's
+// needs under a pool's sharing scheme (DESIGN §4.3).
+//
+// Contract: given a pod's needs and the pool it targets, writes the pod's
+// requests — cpu and memory as given, plus:
+//   exclusive          nvidia.com/gpu = ceil(gpus)
+//   time-slicing, MPS  nvidia.com/gpu (or nvidia.com/gpu.shared when the pool
+//                      renames) = ceil(gpus) replicas
+//   MIG mixed          nvidia.com/mig-<p> = ceil(gpus), p the smallest
+//                      profile the pool offers (by memory, then compute
+//                      slices) whose memory holds the footprint and, with
+//                      `mig_match_sm_demand`, whose SMs cover the demand
+//   MIG single         nvidia.com/gpu = ceil(gpus) if the pool's profile fits
+//   HAMi               fraction: nvidia.com/gpu = 1, nvidia.com/gpumem = the
+//                      footprint MiB, nvidia.com/gpucores = ceil(100 x SM
+//                      demand); whole GPUs: nvidia.com/gpu = n alone (the
+//                      webhook makes each an exclusive card)
+// Pods with explicit requests keep them. Returns "" or why the pod can never
+// run in that pool (then `requests` still holds a best effort).
+
+#ifndef GPUSHARE_WORKLOAD_REQUEST_TRANSLATOR_H_
+#define GPUSHARE_WORKLOAD_REQUEST_TRANSLATOR_H_
+
+#include <string>
+
+#include "gpushare/cluster/cluster.h"
+#include "gpushare/workload/pod.h"
+
+namespace gpushare {
+
+struct TranslationOptions {
+  // MIG: also require the instance's SMs >= SM demand x the GPU's SMs.
+  bool mig_match_sm_demand = false;
+};
+
+std::string TranslateRequests(Pod& pod, const NodePool& pool,
+                              ResourceRegistry& registry,
+                              const TranslationOptions& options);
+
+// The first pool (in cluster order) whose nodes the pod may land on: its
+// labels satisfy the pod's nodeSelector and required affinity and its
+// NoSchedule/NoExecute taints are tolerated. -1 when none.
+int TargetPool(const Pod& pod, const Cluster& cluster);
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_WORKLOAD_REQUEST_TRANSLATOR_H_
