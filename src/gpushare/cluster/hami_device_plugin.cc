@@ -8,19 +8,20 @@
 
 namespace gpushare {
 
-HamiRequest HamiRequestOf(const ResourceList& requests,
-                          const ResourceRegistry& registry,
-                          const HamiSettings& settings) {
-  auto get = [&](std::string_view name) -> int64_t {
-    const ResourceId id = registry.Find(name);
+namespace {
+
+// HamiRequestOf with the resource ids resolved (-1: not interned).
+HamiRequest RequestOf(const ResourceList& requests, ResourceId gpu_id,
+                      ResourceId mem_id, ResourceId percentage_id,
+                      ResourceId cores_id, const HamiSettings& settings) {
+  auto get = [&](ResourceId id) -> int64_t {
     return id < 0 ? 0 : requests.Get(id);
   };
-  const int64_t gpu = get(kNvidiaGpu);
-  const int64_t mem = get(kHamiGpuMem);
-  int64_t percentage = get(kHamiGpuMemPercentage);
-  const ResourceId cores_id = registry.Find(kHamiGpuCores);
-  const bool cores_given = cores_id >= 0 && requests.Get(cores_id) > 0;
-  int64_t cores = cores_given ? requests.Get(cores_id) : 0;
+  const int64_t gpu = get(gpu_id);
+  const int64_t mem = get(mem_id);
+  int64_t percentage = get(percentage_id);
+  const bool cores_given = get(cores_id) > 0;
+  int64_t cores = get(cores_id);
   HamiRequest r;
   if (gpu == 0 && mem == 0 && percentage <= 0 && !cores_given) return r;
   r.nums = gpu > 0 ? static_cast<int>(gpu) : 1;  // defaultGPUNum
@@ -36,10 +37,23 @@ HamiRequest HamiRequestOf(const ResourceList& requests,
   }
   if (!cores_given) {
     const bool whole_memory = mem == 0 && (percentage <= 0 || percentage == 100);
-    cores = gpu > 0 && whole_memory ? 100 : settings.default_cores;
+    // The webhook adds nvidia.com/gpu first (mutateContainerResource), so
+    // defaultExclusiveCoreIfNeeded always sees a vGPU count here.
+    cores = whole_memory ? 100 : settings.default_cores;
   }
   r.cores = static_cast<int>(std::min<int64_t>(cores, 100));
   return r;
+}
+
+}  // namespace
+
+HamiRequest HamiRequestOf(const ResourceList& requests,
+                          const ResourceRegistry& registry,
+                          const HamiSettings& settings) {
+  return RequestOf(requests, registry.Find(kNvidiaGpu),
+                   registry.Find(kHamiGpuMem),
+                   registry.Find(kHamiGpuMemPercentage),
+                   registry.Find(kHamiGpuCores), settings);
 }
 
 HamiDevicePlugin::HamiDevicePlugin(const GpuModel& model, int gpus,
@@ -56,10 +70,11 @@ HamiDevicePlugin::HamiDevicePlugin(const GpuModel& model, int gpus,
   gpus_.assign(gpus, gpu);
   gpu_resource_ = registry.Intern(kNvidiaGpu);
   capacity_.Set(gpu_resource_, int64_t{gpus} * gpu.count);
-  capacity_.Set(registry.Intern(kHamiGpuMem), gpus * gpu.total_memory_mib);
-  capacity_.Set(registry.Intern(kHamiGpuCores),
-                int64_t{gpus} * gpu.total_cores);
-  registry.Intern(kHamiGpuMemPercentage);
+  mem_resource_ = registry.Intern(kHamiGpuMem);
+  cores_resource_ = registry.Intern(kHamiGpuCores);
+  percentage_resource_ = registry.Intern(kHamiGpuMemPercentage);
+  capacity_.Set(mem_resource_, gpus * gpu.total_memory_mib);
+  capacity_.Set(cores_resource_, int64_t{gpus} * gpu.total_cores);
 }
 
 void HamiDevicePlugin::AddNodeLabels(Labels* labels) const {
@@ -76,6 +91,31 @@ int64_t HamiDevicePlugin::MemoryOf(const HamiRequest& request,
     return gpu.total_memory_mib * request.memory_percentage / 100;
   }
   return request.memory_mib;
+}
+
+bool HamiDevicePlugin::Passes(const Gpu& g, const HamiRequest& request,
+                              std::string_view* reason) const {
+  if (g.used >= g.count) {
+    *reason = "CardTimeSlicingExhausted";
+    return false;
+  }
+  if (g.total_memory_mib - g.used_memory_mib < MemoryOf(request, g)) {
+    *reason = "CardInsufficientMemory";
+    return false;
+  }
+  if (g.total_cores - g.used_cores < request.cores) {
+    *reason = "CardInsufficientCore";
+    return false;
+  }
+  if (request.cores == 100 && g.total_cores == 100 && g.used > 0) {
+    *reason = "ExclusiveDeviceAllocateConflict";
+    return false;
+  }
+  if (g.used_cores == g.total_cores && request.cores == 0) {
+    *reason = "CardComputeUnitsExhausted";
+    return false;
+  }
+  return true;
 }
 
 std::vector<int> HamiDevicePlugin::Choose(const HamiRequest& request,
@@ -103,28 +143,9 @@ std::vector<int> HamiDevicePlugin::Choose(const HamiRequest& request,
   std::string_view last_reason = "CardTimeSlicingExhausted";
   for (int k = n - 1; k >= 0 && static_cast<int>(chosen.size()) < request.nums;
        --k) {
-    const Gpu& g = gpus_[order[k]];
-    if (g.used >= g.count) {
-      last_reason = "CardTimeSlicingExhausted";
-      continue;
+    if (Passes(gpus_[order[k]], request, &last_reason)) {
+      chosen.push_back(order[k]);
     }
-    if (g.total_memory_mib - g.used_memory_mib < MemoryOf(request, g)) {
-      last_reason = "CardInsufficientMemory";
-      continue;
-    }
-    if (g.total_cores - g.used_cores < request.cores) {
-      last_reason = "CardInsufficientCore";
-      continue;
-    }
-    if (request.cores == 100 && g.total_cores == 100 && g.used > 0) {
-      last_reason = "ExclusiveDeviceAllocateConflict";
-      continue;
-    }
-    if (g.used_cores == g.total_cores && request.cores == 0) {
-      last_reason = "CardComputeUnitsExhausted";
-      continue;
-    }
-    chosen.push_back(order[k]);
   }
   if (static_cast<int>(chosen.size()) < request.nums) {
     if (reason) {
@@ -138,7 +159,9 @@ std::vector<int> HamiDevicePlugin::Choose(const HamiRequest& request,
 
 bool HamiDevicePlugin::Fits(const ResourceList& requests,
                             std::string_view* reason) const {
-  const HamiRequest request = HamiRequestOf(requests, registry_, settings_);
+  const HamiRequest request =
+      RequestOf(requests, gpu_resource_, mem_resource_, percentage_resource_,
+                cores_resource_, settings_);
   for (const auto& [resource, quantity] : requests.items()) {
     (void)quantity;
     if (resource == ResourceRegistry::kCpuId ||
@@ -150,11 +173,27 @@ bool HamiDevicePlugin::Fits(const ResourceList& requests,
     return false;  // a resource HAMi does not serve (e.g. nvidia.com/mig-*)
   }
   if (!request.any()) return true;
-  return !Choose(request, reason).empty();
+  // Whether a GPU passes does not depend on the order HAMi tries them in:
+  // count the passing GPUs without sorting (no allocation in Filter).
+  const int n = static_cast<int>(gpus_.size());
+  std::string_view last_reason = "CardTimeSlicingExhausted";
+  int passing = 0;
+  for (int k = n - 1; k >= 0 && passing < request.nums; --k) {
+    passing += Passes(gpus_[k], request, &last_reason) ? 1 : 0;
+  }
+  if (passing >= request.nums) return true;
+  if (reason) {
+    *reason = request.nums > n
+                  ? std::string_view("AllocatedCardsInsufficientRequest")
+                  : last_reason;
+  }
+  return false;
 }
 
 DeviceAllocation HamiDevicePlugin::Allocate(const ResourceList& requests) {
-  const HamiRequest request = HamiRequestOf(requests, registry_, settings_);
+  const HamiRequest request =
+      RequestOf(requests, gpu_resource_, mem_resource_, percentage_resource_,
+                cores_resource_, settings_);
   DeviceAllocation allocation;
   if (!request.any()) return allocation;
   std::string_view reason;

@@ -79,6 +79,10 @@ class HamiDevicePlugin : public DevicePlugin {
   std::vector<int> Choose(const HamiRequest& request,
                           std::string_view* reason) const;
   int64_t MemoryOf(const HamiRequest& request, const Gpu& gpu) const;
+  // HAMi's per-GPU rejection checks, in its order; on false `*reason` is
+  // HAMi's reason name.
+  bool Passes(const Gpu& gpu, const HamiRequest& request,
+              std::string_view* reason) const;
 
   const GpuModel& model_;
   HamiSettings settings_;
@@ -86,6 +90,9 @@ class HamiDevicePlugin : public DevicePlugin {
   ResourceList capacity_;
   const ResourceRegistry& registry_;
   ResourceId gpu_resource_;
+  ResourceId mem_resource_;
+  ResourceId percentage_resource_;
+  ResourceId cores_resource_;
 };
 
 }  // namespace gpushare

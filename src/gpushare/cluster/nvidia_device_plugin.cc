@@ -74,13 +74,13 @@ NvidiaDevicePlugin::NvidiaDevicePlugin(const GpuModel& model, int gpus,
   }
   for (size_t i = 0; i < devices_.size(); ++i) {
     const ResourceId r = devices_[i].resource;
-    auto it = std::find_if(by_resource_.begin(), by_resource_.end(),
-                           [r](const auto& e) { return e.first == r; });
-    if (it == by_resource_.end()) {
-      by_resource_.push_back({r, {}});
-      it = by_resource_.end() - 1;
+    ResourceDevices* entry = EntryOf(r);
+    if (entry == nullptr) {
+      by_resource_.push_back({r, {}, 0});
+      entry = &by_resource_.back();
     }
-    it->second.push_back(static_cast<int>(i));
+    entry->devices.push_back(static_cast<int>(i));
+    entry->free += devices_[i].replicas;
     capacity_.Add(r, devices_[i].replicas);
   }
 }
@@ -134,7 +134,8 @@ void NvidiaDevicePlugin::AddNodeLabels(Labels* labels) const {
     l["nvidia.com/gpu.slices.ci"] = std::to_string(p.compute_slices);
     return;
   }
-  for (const auto& [resource, members] : by_resource_) {
+  for (const ResourceDevices& entry : by_resource_) {
+    const std::vector<int>& members = entry.devices;
     const Device& d = devices_[members.front()];
     const MigProfile& p =
         model_.mig->profiles[layouts_[d.gpu][d.instance].profile];
@@ -150,20 +151,20 @@ void NvidiaDevicePlugin::AddNodeLabels(Labels* labels) const {
   }
 }
 
-const std::vector<int>* NvidiaDevicePlugin::DevicesOf(
-    ResourceId resource) const {
-  for (const auto& [r, members] : by_resource_) {
-    if (r == resource) return &members;
+NvidiaDevicePlugin::ResourceDevices* NvidiaDevicePlugin::EntryOf(
+    ResourceId resource) {
+  for (ResourceDevices& entry : by_resource_) {
+    if (entry.resource == resource) return &entry;
   }
   return nullptr;
 }
 
-int NvidiaDevicePlugin::FreeReplicas(ResourceId resource) const {
-  const std::vector<int>* members = DevicesOf(resource);
-  if (members == nullptr) return 0;
-  int free = 0;
-  for (int i : *members) free += devices_[i].replicas - devices_[i].used;
-  return free;
+const NvidiaDevicePlugin::ResourceDevices* NvidiaDevicePlugin::EntryOf(
+    ResourceId resource) const {
+  for (const ResourceDevices& entry : by_resource_) {
+    if (entry.resource == resource) return &entry;
+  }
+  return nullptr;
 }
 
 bool NvidiaDevicePlugin::Fits(const ResourceList& requests,
@@ -177,7 +178,8 @@ bool NvidiaDevicePlugin::Fits(const ResourceList& requests,
       if (reason) *reason = "node(s) had no HAMi vGPU devices";
       return false;
     }
-    if (FreeReplicas(resource) < quantity) {
+    const ResourceDevices* entry = EntryOf(resource);
+    if (entry == nullptr || entry->free < quantity) {
       if (reason) *reason = "node(s) did not have enough free GPU devices";
       return false;
     }
@@ -192,7 +194,7 @@ std::string NvidiaDevicePlugin::AdmissionError(
     return "";
   }
   for (const auto& [resource, quantity] : requests.items()) {
-    if (DevicesOf(resource) != nullptr && quantity > 1) {
+    if (EntryOf(resource) != nullptr && quantity > 1) {
       return fmt::format(
           "UnexpectedAdmissionError: maximum request size for shared "
           "resources is 1; found {}={}",
@@ -226,14 +228,15 @@ int NvidiaDevicePlugin::PickDevice(const std::vector<int>& candidates,
 DeviceAllocation NvidiaDevicePlugin::Allocate(const ResourceList& requests) {
   DeviceAllocation allocation;
   for (const auto& [resource, quantity] : requests.items()) {
-    const std::vector<int>* members = DevicesOf(resource);
-    if (members == nullptr) continue;
-    std::vector<int> picked(members->size(), 0);
+    ResourceDevices* entry = EntryOf(resource);
+    if (entry == nullptr) continue;
+    std::vector<int> picked(entry->devices.size(), 0);
     for (int64_t n = 0; n < quantity; ++n) {
-      const int k = PickDevice(*members, picked);
+      const int k = PickDevice(entry->devices, picked);
       GS_CHECK(k >= 0, "Allocate called without a fit");
       ++picked[k];
-      Device& d = devices_[(*members)[k]];
+      --entry->free;
+      Device& d = devices_[entry->devices[k]];
       DeviceGrant grant;
       grant.gpu = d.gpu;
       grant.instance = d.instance;
@@ -260,16 +263,17 @@ DeviceAllocation NvidiaDevicePlugin::Allocate(const ResourceList& requests) {
 
 void NvidiaDevicePlugin::Release(const DeviceAllocation& allocation) {
   for (const DeviceGrant& grant : allocation.grants) {
-    const std::vector<int>* members = DevicesOf(grant.resource);
-    GS_CHECK(members != nullptr, "release of a foreign resource");
+    ResourceDevices* entry = EntryOf(grant.resource);
+    GS_CHECK(entry != nullptr, "release of a foreign resource");
     bool found = false;
-    for (int i : *members) {
+    for (int i : entry->devices) {
       Device& d = devices_[i];
       if (d.gpu != grant.gpu || d.instance != grant.instance) continue;
       const int slot = grant.replica < 0 ? 0 : grant.replica;
       GS_CHECK(d.replica_used[slot], "release of a free replica");
       d.replica_used[slot] = false;
       --d.used;
+      ++entry->free;
       found = true;
       break;
     }
@@ -278,6 +282,11 @@ void NvidiaDevicePlugin::Release(const DeviceAllocation& allocation) {
 }
 
 void NvidiaDevicePlugin::CheckInvariants() const {
+  for (const ResourceDevices& entry : by_resource_) {
+    int64_t free = 0;
+    for (int i : entry.devices) free += devices_[i].replicas - devices_[i].used;
+    GS_CHECK(free == entry.free, "free replica count out of sync");
+  }
   for (const Device& d : devices_) {
     GS_CHECK(d.used >= 0 && d.used <= d.replicas, "replicas over-allocated");
     const int marked = static_cast<int>(

@@ -61,9 +61,6 @@ class NvidiaDevicePlugin : public DevicePlugin {
   const GpuModel& model() const { return model_; }
 
  private:
-  // Indexes of the devices advertising `resource`, or null.
-  const std::vector<int>* DevicesOf(ResourceId resource) const;
-  int FreeReplicas(ResourceId resource) const;
   int PickDevice(const std::vector<int>& candidates,
                  const std::vector<int>& picked) const;
 
@@ -72,8 +69,15 @@ class NvidiaDevicePlugin : public DevicePlugin {
   SharingConfig config_;
   std::vector<MigLayout> layouts_;
   std::vector<Device> devices_;
-  // (resource, device indexes) for every advertised resource.
-  std::vector<std::pair<ResourceId, std::vector<int>>> by_resource_;
+  // The devices advertising one resource, and their free replicas.
+  struct ResourceDevices {
+    ResourceId resource;
+    std::vector<int> devices;
+    int64_t free = 0;
+  };
+  ResourceDevices* EntryOf(ResourceId resource);
+  const ResourceDevices* EntryOf(ResourceId resource) const;
+  std::vector<ResourceDevices> by_resource_;
   ResourceList capacity_;
   const ResourceRegistry& registry_;
 };

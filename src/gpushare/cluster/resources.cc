@@ -17,17 +17,14 @@ ResourceId ResourceRegistry::Intern(std::string_view name) {
   const ResourceId id = size();
   names_.emplace_back(name);
   ids_.emplace(std::string(name), id);
+  ignored_.push_back(name == kHamiGpuMem || name == kHamiGpuMemPercentage ||
+                     name == kHamiGpuCores);
   return id;
 }
 
 ResourceId ResourceRegistry::Find(std::string_view name) const {
   auto it = ids_.find(std::string(name));
   return it == ids_.end() ? -1 : it->second;
-}
-
-bool ResourceRegistry::IgnoredByScheduler(ResourceId id) const {
-  const std::string& n = names_[id];
-  return n == kHamiGpuMem || n == kHamiGpuMemPercentage || n == kHamiGpuCores;
 }
 
 void ResourceList::Set(ResourceId id, int64_t quantity) {
@@ -47,13 +44,6 @@ void ResourceList::Set(ResourceId id, int64_t quantity) {
 
 void ResourceList::Add(ResourceId id, int64_t quantity) {
   Set(id, Get(id) + quantity);
-}
-
-int64_t ResourceList::Get(ResourceId id) const {
-  auto it = std::lower_bound(
-      items_.begin(), items_.end(), id,
-      [](const Item& item, ResourceId key) { return item.first < key; });
-  return it != items_.end() && it->first == id ? it->second : 0;
 }
 
 std::string ResourceList::ToString(const ResourceRegistry& registry) const {

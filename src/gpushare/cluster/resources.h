@@ -48,10 +48,11 @@ class ResourceRegistry {
   // Whether kube-scheduler's NodeResourcesFit skips this resource because an
   // extender manages it (HAMi's gpumem, gpumem-percentage and gpucores are
   // `ignoredByScheduler: true` in HAMi's scheduler config, §4.6).
-  bool IgnoredByScheduler(ResourceId id) const;
+  bool IgnoredByScheduler(ResourceId id) const { return ignored_[id]; }
 
  private:
   std::vector<std::string> names_;
+  std::vector<bool> ignored_;
   std::unordered_map<std::string, ResourceId> ids_;
 };
 
@@ -64,7 +65,14 @@ class ResourceList {
   void Set(ResourceId id, int64_t quantity);
   // Adds `quantity` to `id`.
   void Add(ResourceId id, int64_t quantity);
-  int64_t Get(ResourceId id) const;
+  int64_t Get(ResourceId id) const {
+    // Lists are short (a handful of resources): a linear scan is fastest.
+    for (const Item& item : items_) {
+      if (item.first == id) return item.second;
+      if (item.first > id) break;
+    }
+    return 0;
+  }
   bool empty() const { return items_.empty(); }
 
   using Item = std::pair<ResourceId, int64_t>;

@@ -121,7 +121,9 @@ bool Scheduler::FitsNode(const Pod& pod, int constraints, int node) {
 void Scheduler::Enqueue(PodId id, const Pod& pod) {
   if (id >= static_cast<int>(pods_.size())) pods_.resize(id + 1);
   PodState& s = pods_[id];
-  GS_CHECK(s.state == State::kUnknown, "pod enqueued twice");
+  GS_CHECK(s.state == State::kUnknown || s.state == State::kDone,
+           "pod enqueued twice");
+  s = PodState();
   s.pod = &pod;
   s.seq = next_seq_++;
   s.shape = InternShape(pod, &s.constraints);

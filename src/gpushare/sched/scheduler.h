@@ -60,7 +60,8 @@ class Scheduler {
   Scheduler(const Scheduler&) = delete;
   Scheduler& operator=(const Scheduler&) = delete;
 
-  // Adds a pending pod. `id` is the caller's index for it (dense, >= 0).
+  // Adds a pending pod. `id` is the caller's index for it (dense, >= 0); an
+  // id may be reused once its pod is done (released, failed or forgotten).
   void Enqueue(PodId id, const Pod& pod);
   // Whether a pod waits in the active queue.
   bool HasActive() const;

@@ -1,0 +1,38 @@
+// GpuDeviceFit: the device-level fit of gpushare-sim's device plugins, as a
+// Filter (NVIDIA's device plugin and HAMi's extender reject what kube's
+// resource counts would admit; k8s-gpu-specs.md §2.3, §3, §4.4).
+//
+// Contract: pods that request nothing beyond cpu and memory pass. Otherwise a
+// node without a device plugin fails with "node(s) had no GPU devices", and a
+// node with one passes when DevicePlugin::Fits() says its free devices can
+// serve the requests, else fails with the plugin's reason
+// ("CardInsufficientMemory", "node(s) did not have enough free GPU devices",
+// ...; literals owned by the device plugins). Reads the node's device state,
+// so it is not Static(). Stateless.
+
+#ifndef GPUSHARE_SCHED_PLUGINS_GPU_DEVICE_FIT_H_
+#define GPUSHARE_SCHED_PLUGINS_GPU_DEVICE_FIT_H_
+
+#include <string_view>
+#include <vector>
+
+#include "gpushare/cluster/node.h"
+#include "gpushare/sched/framework.h"
+#include "gpushare/workload/pod.h"
+
+namespace gpushare {
+
+class GpuDeviceFit : public FilterPlugin {
+ public:
+  static constexpr std::string_view kName = "GpuDeviceFit";
+  static constexpr std::string_view kNoDevices = "node(s) had no GPU devices";
+
+  std::string_view Name() const override { return kName; }
+
+  bool Filter(const Pod& pod, const Node& node,
+              std::vector<std::string_view>* reasons) const override;
+};
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_SCHED_PLUGINS_GPU_DEVICE_FIT_H_

@@ -1,0 +1,54 @@
+#include "gpushare/sched/plugins/node_resources_balanced_allocation.h"
+
+#include <cmath>
+
+#include "gpushare/cluster/resources.h"
+
+namespace gpushare {
+namespace {
+
+constexpr ResourceId kBalancedResources[] = {ResourceRegistry::kCpuId,
+                                             ResourceRegistry::kMemoryId};
+constexpr int kNumBalancedResources = static_cast<int>(
+    sizeof(kBalancedResources) / sizeof(kBalancedResources[0]));
+
+}  // namespace
+
+bool NodeResourcesBalancedAllocation::PreScore(const Pod& pod) {
+  for (ResourceId id : kBalancedResources) {
+    if (pod.requests.Get(id) != 0) return true;
+  }
+  return false;  // best-effort: kube returns Skip
+}
+
+int64_t NodeResourcesBalancedAllocation::Score(const Pod& pod,
+                                               const Node& node) const {
+  double fractions[kNumBalancedResources];
+  int n = 0;
+  double total = 0;
+  for (ResourceId id : kBalancedResources) {
+    const int64_t alloc = node.Allocatable(id);
+    if (alloc == 0) continue;
+    const int64_t requested = node.Requested(id) + pod.requests.Get(id);
+    double fraction =
+        static_cast<double>(requested) / static_cast<double>(alloc);
+    if (fraction > 1) fraction = 1;
+    total += fraction;
+    fractions[n++] = fraction;
+  }
+  double std_dev = 0;
+  if (n == 2) {
+    std_dev = std::abs((fractions[0] - fractions[1]) / 2);
+  } else if (n > 2) {
+    const double mean = total / n;
+    double sum = 0;
+    for (int i = 0; i < n; ++i) {
+      sum += (fractions[i] - mean) * (fractions[i] - mean);
+    }
+    std_dev = std::sqrt(sum / n);
+  }
+  return static_cast<int64_t>((1 - std_dev) *
+                              static_cast<double>(kMaxNodeScore));
+}
+
+}  // namespace gpushare

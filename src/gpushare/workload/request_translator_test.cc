@@ -1,0 +1,513 @@
+// TranslateRequests per sharing scheme (DESIGN §4.3 and the table in
+// request_translator.h) and TargetPool (node selector, required affinity,
+// taints). GPU facts from the catalog: A100-40GB 40960 MiB, 108 SMs; MIG
+// profiles (k8s-gpu-specs.md §1.3) 1g.5gb 4864 MiB / 14 SMs, 2g.10gb 9856 /
+// 28, 3g.20gb 19968 / 42, 4g.20gb 19968 / 56, 7g.40gb 40192 / 98.
+
+#include "gpushare/workload/request_translator.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "gpushare/catalog/catalog.h"
+#include "gpushare/cluster/cluster.h"
+#include "gpushare/workload/pod.h"
+
+namespace gpushare {
+namespace {
+
+class TranslatorTest : public ::testing::Test {
+ protected:
+  // Adds a one-node pool of one A100-40GB; returns its name.
+  std::string AddPool(const std::string& name, SharingConfig sharing) {
+    NodePoolSpec spec;
+    spec.name = name;
+    spec.gpu_model = "A100-40GB";
+    spec.nodes = 1;
+    spec.gpus_per_node = 1;
+    spec.sharing = std::move(sharing);
+    cluster_.AddPool(spec);
+    return name;
+  }
+
+  // Adds a one-node pool without GPUs; returns its name.
+  std::string AddCpuPool(const std::string& name) {
+    NodePoolSpec spec;
+    spec.name = name;
+    spec.gpus_per_node = 0;
+    cluster_.AddPool(spec);
+    return name;
+  }
+
+  // The pool called `name` (looked up each time: AddPool may move pools).
+  const NodePool& Pool(const std::string& name) const {
+    for (const NodePool& pool : cluster_.pools()) {
+      if (pool.spec.name == name) return pool;
+    }
+    ADD_FAILURE() << "no pool " << name;
+    return cluster_.pools().front();
+  }
+
+  static Pod GpuPod(double gpus, int64_t footprint_mib, double sm_demand = 1) {
+    Pod pod;
+    pod.name = "p";
+    pod.cpu_milli = 2000;
+    pod.memory_mib = 8192;
+    pod.needs.gpus = gpus;
+    pod.needs.gpu_memory_mib = footprint_mib;
+    pod.needs.sm_demand = sm_demand;
+    return pod;
+  }
+
+  std::string Translate(Pod& pod, const std::string& pool,
+                        bool match_sm = false) {
+    TranslationOptions options;
+    options.mig_match_sm_demand = match_sm;
+    return TranslateRequests(pod, Pool(pool), cluster_.resources(), options);
+  }
+
+  // The pod's request for `name`, 0 when absent.
+  int64_t Get(const Pod& pod, std::string_view name) const {
+    const ResourceId id = cluster_.resources().Find(name);
+    return id < 0 ? 0 : pod.requests.Get(id);
+  }
+
+  // Extended (non cpu/memory) resources the pod requests.
+  size_t ExtendedCount(const Pod& pod) const {
+    size_t n = 0;
+    for (const auto& [id, quantity] : pod.requests.items()) {
+      if (id != ResourceRegistry::kCpuId && id != ResourceRegistry::kMemoryId) {
+        ++n;
+      }
+    }
+    return n;
+  }
+
+  Cluster cluster_{Catalog::Builtin()};
+};
+
+// --- Exclusive, time-slicing, MPS: nvidia.com/gpu = ceil(gpus) --------------
+
+TEST_F(TranslatorTest, ExclusiveRoundsUpToWholeGpus) {
+  const std::string pool = AddPool("whole", ExclusiveSharing());
+  Pod half = GpuPod(0.5, 4000);
+  EXPECT_EQ(Translate(half, pool), "");
+  EXPECT_EQ(Get(half, "nvidia.com/gpu"), 1);
+  EXPECT_EQ(half.requests.Get(ResourceRegistry::kCpuId), 2000);
+  EXPECT_EQ(half.requests.Get(ResourceRegistry::kMemoryId), 8192);
+  EXPECT_EQ(ExtendedCount(half), 1u);
+
+  Pod two = GpuPod(2, 30000);
+  EXPECT_EQ(Translate(two, pool), "");
+  EXPECT_EQ(Get(two, "nvidia.com/gpu"), 2);
+  Pod one_and_half = GpuPod(1.5, 30000);
+  Translate(one_and_half, pool);
+  EXPECT_EQ(Get(one_and_half, "nvidia.com/gpu"), 2);
+}
+
+TEST_F(TranslatorTest, TimeSlicingAndMpsAskForReplicas) {
+  const std::string ts = AddPool("ts", TimeSlicingSharing(4));
+  const std::string mps = AddPool("mps", MpsSharing(4));
+  Pod a = GpuPod(0.25, 4000);
+  EXPECT_EQ(Translate(a, ts), "");
+  EXPECT_EQ(Get(a, "nvidia.com/gpu"), 1);
+  Pod b = GpuPod(0.25, 4000);
+  EXPECT_EQ(Translate(b, mps), "");
+  EXPECT_EQ(Get(b, "nvidia.com/gpu"), 1);
+  EXPECT_EQ(ExtendedCount(b), 1u);
+}
+
+// §3.1 renameByDefault: the shared resource is nvidia.com/gpu.shared.
+TEST_F(TranslatorTest, RenamedTimeSlicingAsksForSharedResource) {
+  SharingConfig c = TimeSlicingSharing(4);
+  c.replicas.rename_by_default = true;
+  const std::string pool = AddPool("ts", c);
+  Pod pod = GpuPod(0.5, 4000);
+  EXPECT_EQ(Translate(pod, pool), "");
+  EXPECT_EQ(Get(pod, "nvidia.com/gpu.shared"), 1);
+  EXPECT_EQ(Get(pod, "nvidia.com/gpu"), 0);
+  EXPECT_EQ(ExtendedCount(pod), 1u);
+}
+
+// --- MIG mixed: the smallest offered profile that holds the footprint -------
+
+// §2.2 all-balanced on A100-40GB offers 1g.5gb, 2g.10gb and 3g.20gb.
+TEST_F(TranslatorTest, MigMixedPicksTheSmallestProfileThatHolds) {
+  const std::string pool =
+      AddPool("mig", MigSharing(MigStrategy::kMixed, "all-balanced"));
+  struct Case {
+    int64_t footprint;
+    const char* resource;
+  };
+  for (const Case& c : {Case{4000, "nvidia.com/mig-1g.5gb"},   // <= 4864
+                        Case{4864, "nvidia.com/mig-1g.5gb"},   // exactly
+                        Case{4865, "nvidia.com/mig-2g.10gb"},  // <= 9856
+                        Case{9000, "nvidia.com/mig-2g.10gb"},
+                        Case{15000, "nvidia.com/mig-3g.20gb"}}) {  // <= 19968
+    Pod pod = GpuPod(0.5, c.footprint);
+    EXPECT_EQ(Translate(pod, pool), "") << c.footprint;
+    EXPECT_EQ(Get(pod, c.resource), 1) << c.footprint;
+    EXPECT_EQ(ExtendedCount(pod), 1u) << c.footprint;
+  }
+  Pod two = GpuPod(2, 4000);
+  Translate(two, pool);
+  EXPECT_EQ(Get(two, "nvidia.com/mig-1g.5gb"), 2);
+}
+
+TEST_F(TranslatorTest, MigMixedTooBigNamesTheLargestProfile) {
+  const std::string pool =
+      AddPool("mig", MigSharing(MigStrategy::kMixed, "all-balanced"));
+  Pod pod = GpuPod(0.5, 30000);
+  EXPECT_EQ(Translate(pod, pool),
+            "no MIG profile of node pool 'mig' holds 30000 MiB (largest: "
+            "3g.20gb, 19968 MiB, 42 SMs)");
+  // Best effort: the largest profile.
+  EXPECT_EQ(Get(pod, "nvidia.com/mig-3g.20gb"), 1);
+}
+
+// With mig_match_sm_demand, SM demand 0.4 needs 0.4 x 108 = 43.2 SMs:
+// 3g.20gb has 42, too few; all-balanced offers nothing larger.
+TEST_F(TranslatorTest, MigMatchSmDemandRejectsTooFewSms) {
+  const std::string pool =
+      AddPool("mig", MigSharing(MigStrategy::kMixed, "all-balanced"));
+  Pod pod = GpuPod(0.5, 4000, 0.4);
+  EXPECT_EQ(Translate(pod, pool, /*match_sm=*/true),
+            "no MIG profile of node pool 'mig' holds 4000 MiB with 44 SMs "
+            "(largest: 3g.20gb, 19968 MiB, 42 SMs)");
+  // Without the option, memory alone decides: 1g.5gb.
+  Pod plain = GpuPod(0.5, 4000, 0.4);
+  EXPECT_EQ(Translate(plain, pool), "");
+  EXPECT_EQ(Get(plain, "nvidia.com/mig-1g.5gb"), 1);
+  // 0.38 x 108 = 41.04 SMs: 3g.20gb (42) is the first with enough.
+  Pod smaller = GpuPod(0.5, 4000, 0.38);
+  EXPECT_EQ(Translate(smaller, pool, true), "");
+  EXPECT_EQ(Get(smaller, "nvidia.com/mig-3g.20gb"), 1);
+}
+
+// A layout of 4g.20gb@0 + 3g.20gb@4: both 19968 MiB, 3g first (fewer compute
+// slices); SM demand 0.4 (43.2 SMs) moves up to 4g.20gb (56 SMs).
+TEST_F(TranslatorTest, MigMatchSmDemandMovesUpToALargerProfile) {
+  SharingConfig c = MigSharing(MigStrategy::kMixed, "");
+  c.mig.layouts = {{"4g.20gb", "3g.20gb"}};
+  const std::string pool = AddPool("mig", c);
+  Pod pod = GpuPod(0.5, 4000, 0.4);
+  EXPECT_EQ(Translate(pod, pool, true), "");
+  EXPECT_EQ(Get(pod, "nvidia.com/mig-4g.20gb"), 1);
+  EXPECT_EQ(ExtendedCount(pod), 1u);
+  Pod plain = GpuPod(0.5, 4000, 0.4);
+  Translate(plain, pool);
+  EXPECT_EQ(Get(plain, "nvidia.com/mig-3g.20gb"), 1);
+  // 0.6 x 108 = 64.8 SMs: more than 4g.20gb's 56.
+  Pod hungry = GpuPod(0.5, 4000, 0.6);
+  EXPECT_EQ(Translate(hungry, pool, true),
+            "no MIG profile of node pool 'mig' holds 4000 MiB with 65 SMs "
+            "(largest: 4g.20gb, 19968 MiB, 56 SMs)");
+}
+
+TEST_F(TranslatorTest, MigWithoutInstances) {
+  const std::string pool =
+      AddPool("empty", MigSharing(MigStrategy::kMixed, "all-enabled"));
+  Pod pod = GpuPod(0.5, 4000);
+  EXPECT_EQ(Translate(pod, pool), "node pool 'empty' offers no MIG instances");
+  EXPECT_EQ(ExtendedCount(pod), 0u);
+}
+
+// MIG time-sliced and renamed: nvidia.com/mig-<p>.shared.
+TEST_F(TranslatorTest, MigWithRenamedTimeSlicing) {
+  SharingConfig c = MigSharing(MigStrategy::kMixed, "all-balanced");
+  c.sharing = DeviceSharing::kTimeSlicing;
+  c.replicas.replicas = 2;
+  c.replicas.rename_by_default = true;
+  const std::string pool = AddPool("mig", c);
+  Pod pod = GpuPod(0.5, 9000);
+  EXPECT_EQ(Translate(pod, pool), "");
+  EXPECT_EQ(Get(pod, "nvidia.com/mig-2g.10gb.shared"), 1);
+}
+
+// --- MIG single: nvidia.com/gpu if the pool's profile fits ------------------
+
+TEST_F(TranslatorTest, MigSingle) {
+  const std::string pool =
+      AddPool("single", MigSharing(MigStrategy::kSingle, "all-3g.20gb"));
+  Pod fits = GpuPod(0.5, 15000);
+  EXPECT_EQ(Translate(fits, pool), "");
+  EXPECT_EQ(Get(fits, "nvidia.com/gpu"), 1);
+  EXPECT_EQ(ExtendedCount(fits), 1u);
+  Pod two = GpuPod(2, 15000);
+  Translate(two, pool);
+  EXPECT_EQ(Get(two, "nvidia.com/gpu"), 2);
+  Pod big = GpuPod(0.5, 30000);
+  EXPECT_EQ(Translate(big, pool),
+            "no MIG profile of node pool 'single' holds 30000 MiB (largest: "
+            "3g.20gb, 19968 MiB, 42 SMs)");
+  EXPECT_EQ(Get(big, "nvidia.com/gpu"), 1);
+}
+
+// --- HAMi (§4.1) -------------------------------------------------------------
+
+TEST_F(TranslatorTest, HamiFractionAsksForMemoryAndCores) {
+  const std::string pool = AddPool("hami", HamiSharing());
+  Pod pod = GpuPod(0.25, 8000, 0.3);
+  EXPECT_EQ(Translate(pod, pool), "");
+  EXPECT_EQ(Get(pod, "nvidia.com/gpu"), 1);
+  EXPECT_EQ(Get(pod, "nvidia.com/gpumem"), 8000);
+  EXPECT_EQ(Get(pod, "nvidia.com/gpucores"), 30);  // ceil(100 x 0.3)
+  EXPECT_EQ(ExtendedCount(pod), 3u);
+
+  struct Case {
+    double sm_demand;
+    int64_t cores;
+  };
+  for (const Case& c : {Case{0.301, 31},                  // ceil(30.1)
+                        Case{0.5, 50}, Case{0.001, 1},    // ceil(0.1)
+                        Case{0, 1},                       // at least 1 %
+                        Case{1, 100}, Case{1.5, 100}}) {  // at most 100 %
+    Pod p = GpuPod(0.5, 8000, c.sm_demand);
+    Translate(p, pool);
+    EXPECT_EQ(Get(p, "nvidia.com/gpucores"), c.cores) << c.sm_demand;
+  }
+
+  // No footprint: no gpumem (the webhook's defaultMemory applies).
+  Pod no_memory = GpuPod(0.5, 0, 0.5);
+  Translate(no_memory, pool);
+  EXPECT_EQ(Get(no_memory, "nvidia.com/gpumem"), 0);
+  EXPECT_EQ(Get(no_memory, "nvidia.com/gpucores"), 50);
+}
+
+// Whole GPUs: nvidia.com/gpu alone, which the webhook turns into exclusive
+// cards (gpucores 100, 100 % memory).
+TEST_F(TranslatorTest, HamiWholeGpusAskForGpuOnly) {
+  const std::string pool = AddPool("hami", HamiSharing());
+  Pod pod = GpuPod(2, 30000, 0.3);
+  EXPECT_EQ(Translate(pod, pool), "");
+  EXPECT_EQ(Get(pod, "nvidia.com/gpu"), 2);
+  EXPECT_EQ(Get(pod, "nvidia.com/gpumem"), 0);
+  EXPECT_EQ(Get(pod, "nvidia.com/gpucores"), 0);
+  EXPECT_EQ(ExtendedCount(pod), 1u);
+}
+
+// --- Explicit requests, CPU-only pods, impossible pods -----------------------
+
+TEST_F(TranslatorTest, ExplicitRequestsAreKept) {
+  const std::string pool = AddPool("whole", ExclusiveSharing());
+  Pod pod = GpuPod(2, 99999);
+  pod.explicit_requests = {{"nvidia.com/mig-1g.5gb", 1},
+                           {"example.com/fpga", 2}};
+  EXPECT_EQ(Translate(pod, pool), "");
+  EXPECT_EQ(Get(pod, "nvidia.com/mig-1g.5gb"), 1);
+  EXPECT_EQ(Get(pod, "example.com/fpga"), 2);
+  EXPECT_EQ(Get(pod, "nvidia.com/gpu"), 0);
+  EXPECT_EQ(pod.requests.Get(ResourceRegistry::kCpuId), 2000);
+  EXPECT_EQ(ExtendedCount(pod), 2u);
+}
+
+TEST_F(TranslatorTest, CpuOnlyPod) {
+  const std::string gpu_pool =
+      AddPool("mig", MigSharing(MigStrategy::kMixed, "all-balanced"));
+  const std::string cpu_pool = AddCpuPool("cpu");
+  for (const std::string& pool : {gpu_pool, cpu_pool}) {
+    Pod pod = GpuPod(0, 0);
+    EXPECT_EQ(Translate(pod, pool), "") << pool;
+    EXPECT_EQ(ExtendedCount(pod), 0u);
+    EXPECT_EQ(pod.requests.Get(ResourceRegistry::kCpuId), 2000);
+    EXPECT_EQ(pod.requests.Get(ResourceRegistry::kMemoryId), 8192);
+  }
+  // No cpu and memory either: nothing at all.
+  Pod bare;
+  EXPECT_EQ(Translate(bare, cpu_pool), "");
+  EXPECT_TRUE(bare.requests.empty());
+}
+
+TEST_F(TranslatorTest, GpuPodOnACpuPool) {
+  const std::string pool = AddCpuPool("cpu");
+  Pod pod = GpuPod(1, 1000);
+  EXPECT_EQ(Translate(pod, pool), "node pool 'cpu' has no GPUs");
+  EXPECT_EQ(ExtendedCount(pod), 0u);
+}
+
+TEST_F(TranslatorTest, FootprintAboveGpuMemory) {
+  const std::string whole = AddPool("whole", ExclusiveSharing());
+  Pod pod = GpuPod(1, 50000);
+  EXPECT_EQ(Translate(pod, whole),
+            "its footprint of 50000 MiB exceeds the 40960 MiB of A100-40GB");
+  EXPECT_EQ(Get(pod, "nvidia.com/gpu"), 1);  // best effort
+  Pod exact = GpuPod(1, 40960);
+  EXPECT_EQ(Translate(exact, whole), "");
+
+  const std::string hami = AddPool("hami", HamiSharing());
+  Pod fraction = GpuPod(0.5, 50000, 0.5);
+  EXPECT_EQ(Translate(fraction, hami),
+            "its footprint of 50000 MiB exceeds the 40960 MiB of A100-40GB");
+  EXPECT_EQ(Get(fraction, "nvidia.com/gpumem"), 50000);
+}
+
+// Translating again replaces what an earlier translation wrote.
+TEST_F(TranslatorTest, RetranslationReplacesRequests) {
+  const std::string mig =
+      AddPool("mig", MigSharing(MigStrategy::kMixed, "all-balanced"));
+  const std::string hami = AddPool("hami", HamiSharing());
+  Pod pod = GpuPod(0.5, 4000, 0.2);
+  Translate(pod, hami);
+  EXPECT_EQ(ExtendedCount(pod), 3u);
+  Translate(pod, mig);
+  EXPECT_EQ(ExtendedCount(pod), 1u);
+  EXPECT_EQ(Get(pod, "nvidia.com/mig-1g.5gb"), 1);
+  EXPECT_EQ(Get(pod, "nvidia.com/gpumem"), 0);
+}
+
+// --- TargetPool
+// ---------------------------------------------------------------
+
+class TargetPoolTest : public ::testing::Test {
+ protected:
+  TargetPoolTest() {
+    NodePoolSpec cpu;
+    cpu.name = "cpu";
+    cpu.gpus_per_node = 0;
+    cpu.labels = {{"node-type", "cpu"}};
+    cluster_.AddPool(cpu);  // 0
+
+    NodePoolSpec a100;
+    a100.name = "a100";
+    a100.gpu_model = "A100-40GB";
+    a100.gpus_per_node = 1;
+    a100.taints = {{"nvidia.com/gpu", "present", TaintEffect::kNoSchedule}};
+    cluster_.AddPool(a100);  // 1
+
+    NodePoolSpec h100;
+    h100.name = "h100";
+    h100.gpu_model = "H100-80GB";
+    h100.gpus_per_node = 1;
+    h100.labels = {{"gpu-tier", "3"}};
+    h100.taints = {{"spot", "true", TaintEffect::kPreferNoSchedule}};
+    cluster_.AddPool(h100);  // 2
+
+    NodePoolSpec l4;
+    l4.name = "l4";
+    l4.gpu_model = "L4";
+    l4.gpus_per_node = 1;
+    l4.labels = {{"gpu-tier", "1"}};
+    l4.taints = {{"dedicated", "inference", TaintEffect::kNoExecute}};
+    cluster_.AddPool(l4);  // 3
+  }
+
+  static NodeSelectorTerm Term(std::string key,
+                               NodeSelectorRequirement::Operator op,
+                               std::vector<std::string> values = {}) {
+    NodeSelectorTerm t;
+    NodeSelectorRequirement r;
+    r.key = std::move(key);
+    r.op = op;
+    r.values = std::move(values);
+    t.match_expressions.push_back(std::move(r));
+    return t;
+  }
+
+  static Toleration Tol(std::string key, Toleration::Operator op,
+                        std::string value = "") {
+    Toleration t;
+    t.key = std::move(key);
+    t.op = op;
+    t.value = std::move(value);
+    return t;
+  }
+
+  int Target(const Pod& pod) const { return TargetPool(pod, cluster_); }
+
+  Cluster cluster_{Catalog::Builtin()};
+};
+
+using NsOp = NodeSelectorRequirement::Operator;
+using TolOp = Toleration::Operator;
+
+TEST_F(TargetPoolTest, FirstPoolInClusterOrder) {
+  EXPECT_EQ(Target(Pod()), 0);
+  Pod tolerant;
+  tolerant.tolerations = {Tol("", TolOp::kExists)};
+  EXPECT_EQ(Target(tolerant), 0);
+}
+
+TEST_F(TargetPoolTest, NodeSelector) {
+  Pod pod;
+  pod.node_selector = {{"gpushare.io/node-pool", "h100"}};
+  EXPECT_EQ(Target(pod), 2);  // a PreferNoSchedule taint does not block
+  pod.node_selector = {{"node-type", "cpu"}};
+  EXPECT_EQ(Target(pod), 0);
+  pod.node_selector = {{"node-type", "gpu"}};
+  EXPECT_EQ(Target(pod), -1);
+  pod.node_selector = {{"missing", "x"}};
+  EXPECT_EQ(Target(pod), -1);
+  // All entries must match.
+  pod.node_selector = {{"gpushare.io/node-pool", "h100"}, {"gpu-tier", "1"}};
+  EXPECT_EQ(Target(pod), -1);
+}
+
+TEST_F(TargetPoolTest, NoScheduleTaintNeedsAToleration) {
+  Pod pod;
+  pod.node_selector = {{"gpushare.io/node-pool", "a100"}};
+  EXPECT_EQ(Target(pod), -1);
+  pod.tolerations = {Tol("nvidia.com/gpu", TolOp::kEqual, "absent")};
+  EXPECT_EQ(Target(pod), -1);
+  pod.tolerations.push_back(Tol("nvidia.com/gpu", TolOp::kExists));
+  EXPECT_EQ(Target(pod), 1);
+}
+
+TEST_F(TargetPoolTest, NoExecuteTaintNeedsAMatchingEffect) {
+  Pod pod;
+  pod.node_selector = {{"gpushare.io/node-pool", "l4"}};
+  Toleration no_schedule_only = Tol("dedicated", TolOp::kEqual, "inference");
+  no_schedule_only.any_effect = false;
+  no_schedule_only.effect = TaintEffect::kNoSchedule;
+  pod.tolerations = {no_schedule_only};
+  EXPECT_EQ(Target(pod), -1);
+  Toleration no_execute = no_schedule_only;
+  no_execute.effect = TaintEffect::kNoExecute;
+  pod.tolerations = {no_execute};
+  EXPECT_EQ(Target(pod), 3);
+}
+
+TEST_F(TargetPoolTest, RequiredAffinity) {
+  Pod pod;
+  // GFD's product label (k8s-gpu-specs.md §2.4) for H100-80GB.
+  pod.required_affinity = {
+      Term("nvidia.com/gpu.product", NsOp::kIn, {"NVIDIA-H100-80GB-HBM3"})};
+  EXPECT_EQ(Target(pod), 2);
+  pod.required_affinity = {Term("gpu-tier", NsOp::kGt, {"2"})};
+  EXPECT_EQ(Target(pod), 2);
+  pod.required_affinity = {Term("nvidia.com/gpu.present", NsOp::kDoesNotExist)};
+  EXPECT_EQ(Target(pod), 0);
+  // An empty term matches nothing.
+  pod.required_affinity = {NodeSelectorTerm()};
+  EXPECT_EQ(Target(pod), -1);
+}
+
+// Terms are ORed: the first pool satisfying any term wins.
+TEST_F(TargetPoolTest, AffinityTermsAreOred) {
+  Pod pod;
+  pod.required_affinity = {Term("node-type", NsOp::kIn, {"gpu"}),
+                           Term("gpu-tier", NsOp::kLt, {"2"})};
+  EXPECT_EQ(Target(pod), -1);  // only the tainted l4 pool matches
+  pod.tolerations = {Tol("dedicated", TolOp::kExists)};
+  EXPECT_EQ(Target(pod), 3);
+  pod.required_affinity.push_back(Term("gpu-tier", NsOp::kExists));
+  EXPECT_EQ(Target(pod), 2);  // h100 comes before l4
+}
+
+// Selector and affinity must both hold.
+TEST_F(TargetPoolTest, SelectorAndAffinityTogether) {
+  Pod pod;
+  pod.tolerations = {Tol("", TolOp::kExists)};
+  pod.node_selector = {{"gpushare.io/node-pool", "a100"}};
+  pod.required_affinity = {Term("gpu-tier", NsOp::kExists)};
+  EXPECT_EQ(Target(pod), -1);
+  pod.required_affinity = {
+      Term("nvidia.com/gpu.product", NsOp::kIn, {"NVIDIA-A100-SXM4-40GB"})};
+  EXPECT_EQ(Target(pod), 1);
+}
+
+}  // namespace
+}  // namespace gpushare
