@@ -111,7 +111,8 @@ bool HamiDevicePlugin::Passes(const Gpu& g, const HamiRequest& request,
     *reason = "ExclusiveDeviceAllocateConflict";
     return false;
   }
-  if (g.used_cores == g.total_cores && request.cores == 0) {
+  if (g.total_cores != 0 && g.used_cores == g.total_cores &&
+      request.cores == 0) {
     *reason = "CardComputeUnitsExhausted";
     return false;
   }

@@ -301,20 +301,15 @@ TEST_F(HamiTest, ZeroCoreRequestOnAFullCoreGpu) {
             "CardComputeUnitsExhausted");
 }
 
-// BUG: HAMi's rule is "Totalcore != 0 && Usedcores == Totalcore &&
-// coresreq == 0" (§4.4; the Go Fit guards Totalcore != 0). Validate accepts
-// deviceCoreScaling 0.005, which registers Totalcore = floor(100 x 0.005) = 0;
-// HamiDevicePlugin then rejects every 0-core request on that idle GPU with
-// CardComputeUnitsExhausted (0 == 0), where HAMi would place it.
+// HAMi's rule is "Totalcore != 0 && Usedcores == Totalcore && coresreq == 0"
+// (§4.4; the Go Fit guards Totalcore != 0): deviceCoreScaling 0.005 registers
+// Totalcore = floor(100 x 0.005) = 0, and a 0-core request still fits.
 TEST_F(HamiTest, ZeroCoreRequestOnAGpuWithoutCores) {
   HamiSettings s;
   s.core_scaling = 0.005;
   auto p = Make(1, s);
   ASSERT_EQ(p->gpus()[0].total_cores, 0);
   const std::string reason = Reason(*p, Req({{"nvidia.com/gpumem", 1000}}));
-  // BUG: see above; the assertion below is what §4.4 requires.
-  GTEST_SKIP() << "BUG: an idle GPU with Totalcore 0 rejects a 0-core request: "
-               << reason;
   EXPECT_EQ(reason, "fits");
 }
 

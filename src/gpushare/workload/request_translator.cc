@@ -91,6 +91,22 @@ std::string TranslateRequests(Pod& pod, const NodePool& pool,
     case SharingScheme::kTimeSlicing:
     case SharingScheme::kMps:
       r.Set(registry.Intern(std::string(kNvidiaGpu) + suffix), n);
+      if (sharing.scheme() == SharingScheme::kMps) {
+        const int64_t limit = model.memory_mib / sharing.replicas.replicas;
+        if (n > 1 && sharing.replicas.fail_requests_greater_than_one) {
+          return fmt::format(
+              "it needs {} GPUs and node pool '{}' rejects requests for more "
+              "than one MPS replica (failRequestsGreaterThanOne)",
+              n, pool.spec.name);
+        }
+        if (pod.needs.gpu_memory_mib > limit) {
+          return fmt::format(
+              "its footprint of {} MiB exceeds the MPS per-replica memory "
+              "limit of {} MiB ({} MiB / {} replicas)",
+              pod.needs.gpu_memory_mib, limit, model.memory_mib,
+              sharing.replicas.replicas);
+        }
+      }
       if (pod.needs.gpu_memory_mib > model.memory_mib) {
         why = fmt::format("its footprint of {} MiB exceeds the {} MiB of {}",
                           pod.needs.gpu_memory_mib, model.memory_mib,

@@ -16,7 +16,10 @@
 //                      demand); whole GPUs: nvidia.com/gpu = n alone (the
 //                      webhook makes each an exclusive card)
 // Pods with explicit requests keep them. Returns "" or why the pod can never
-// run in that pool (then `requests` still holds a best effort).
+// run in that pool (then `requests` still holds a best effort): no MIG
+// profile or GPU holds its footprint, its footprint exceeds the MPS
+// per-replica limit (GPU memory / replicas), or it needs several MPS replicas
+// where failRequestsGreaterThanOne rejects them.
 
 #ifndef GPUSHARE_WORKLOAD_REQUEST_TRANSLATOR_H_
 #define GPUSHARE_WORKLOAD_REQUEST_TRANSLATOR_H_

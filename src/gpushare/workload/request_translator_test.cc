@@ -511,3 +511,37 @@ TEST_F(TargetPoolTest, SelectorAndAffinityTogether) {
 
 }  // namespace
 }  // namespace gpushare
+
+namespace gpushare {
+namespace {
+
+// §3.2: each MPS replica is limited to GPU memory / replicas, and MPS
+// rejects requests for more than one replica by default.
+TEST(TranslatorMpsTest, FootprintOverTheReplicaLimitAndMultiGpuPods) {
+  Cluster cluster(Catalog::Builtin());
+  NodePoolSpec spec;
+  spec.name = "mps";
+  spec.gpu_model = "A100-40GB";
+  spec.nodes = 1;
+  spec.gpus_per_node = 2;
+  spec.sharing = MpsSharing(4);
+  cluster.AddPool(spec);
+  const NodePool& pool = cluster.pools()[0];
+  Pod pod;
+  pod.needs.gpus = 0.25;
+  pod.needs.gpu_memory_mib = 10240;  // 40960 / 4: exactly the limit
+  EXPECT_EQ(TranslateRequests(pod, pool, cluster.resources(), {}), "");
+  pod.needs.gpu_memory_mib = 10241;
+  EXPECT_EQ(TranslateRequests(pod, pool, cluster.resources(), {}),
+            "its footprint of 10241 MiB exceeds the MPS per-replica memory "
+            "limit of 10240 MiB (40960 MiB / 4 replicas)");
+  pod.needs.gpu_memory_mib = 1000;
+  pod.needs.gpus = 2;
+  EXPECT_EQ(TranslateRequests(pod, pool, cluster.resources(), {}),
+            "it needs 2 GPUs and node pool 'mps' rejects requests for more "
+            "than one MPS replica (failRequestsGreaterThanOne)");
+  EXPECT_EQ(pod.requests.Get(cluster.resources().Find("nvidia.com/gpu")), 2);
+}
+
+}  // namespace
+}  // namespace gpushare

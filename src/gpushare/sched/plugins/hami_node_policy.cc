@@ -22,6 +22,9 @@ HamiNodePolicy::HamiNodePolicy(const ResourceRegistry& registry)
 bool HamiNodePolicy::PreScore(const Pod& pod) {
   policy_known_ = false;
   policy_ = HamiPolicy::kBinpack;
+  // HAMi device plugins register nvidia.com/gpumem: without it the cluster
+  // has no HAMi node and there is nothing to score.
+  if (registry_.Find(kHamiGpuMem) < 0) return false;
   bool requested = false;
   for (int i = 0; i < kNumResources; ++i) {
     if (ids_[i] < 0) ids_[i] = registry_.Find(kHamiResourceNames[i]);
