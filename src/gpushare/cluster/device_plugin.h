@@ -40,6 +40,21 @@ struct DeviceAllocation {
   std::vector<DeviceGrant> grants;
 };
 
+// A pod's requests prepared once per scheduling cycle for device-level fit
+// (as kube-scheduler keeps per-pod state in CycleState): the list, and HAMi's
+// four resources read out of it.
+struct DeviceRequest {
+  const ResourceList* requests = nullptr;
+  int64_t gpu = 0;                // nvidia.com/gpu
+  int64_t gpumem = 0;             // nvidia.com/gpumem
+  int64_t gpumem_percentage = 0;  // nvidia.com/gpumem-percentage
+  int64_t gpucores = 0;           // nvidia.com/gpucores
+  bool other = false;             // any other extended resource
+
+  static DeviceRequest Of(const ResourceList& requests,
+                          const ResourceRegistry& registry);
+};
+
 class DevicePlugin {
  public:
   virtual ~DevicePlugin() = default;
@@ -50,6 +65,11 @@ class DevicePlugin {
   // Device-level fit of the pod's requests (cpu and memory are ignored).
   virtual bool Fits(const ResourceList& requests,
                     std::string_view* reason) const = 0;
+  // Fits() for a prepared request; plugins may override it to skip parsing.
+  virtual bool FitsRequest(const DeviceRequest& request,
+                           std::string_view* reason) const {
+    return Fits(*request.requests, reason);
+  }
   // kubelet's admission after Bind: "" or the UnexpectedAdmissionError text.
   virtual std::string AdmissionError(const ResourceList& requests) const;
   virtual DeviceAllocation Allocate(const ResourceList& requests) = 0;

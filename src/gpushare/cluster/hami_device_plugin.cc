@@ -10,18 +10,10 @@ namespace gpushare {
 
 namespace {
 
-// HamiRequestOf with the resource ids resolved (-1: not interned).
-HamiRequest RequestOf(const ResourceList& requests, ResourceId gpu_id,
-                      ResourceId mem_id, ResourceId percentage_id,
-                      ResourceId cores_id, const HamiSettings& settings) {
-  auto get = [&](ResourceId id) -> int64_t {
-    return id < 0 ? 0 : requests.Get(id);
-  };
-  const int64_t gpu = get(gpu_id);
-  const int64_t mem = get(mem_id);
-  int64_t percentage = get(percentage_id);
-  const bool cores_given = get(cores_id) > 0;
-  int64_t cores = get(cores_id);
+// The webhook's rules over the four HAMi quantities as written.
+HamiRequest RequestOf(int64_t gpu, int64_t mem, int64_t percentage,
+                      int64_t cores, const HamiSettings& settings) {
+  const bool cores_given = cores > 0;
   HamiRequest r;
   if (gpu == 0 && mem == 0 && percentage <= 0 && !cores_given) return r;
   r.nums = gpu > 0 ? static_cast<int>(gpu) : 1;  // defaultGPUNum
@@ -50,10 +42,8 @@ HamiRequest RequestOf(const ResourceList& requests, ResourceId gpu_id,
 HamiRequest HamiRequestOf(const ResourceList& requests,
                           const ResourceRegistry& registry,
                           const HamiSettings& settings) {
-  return RequestOf(requests, registry.Find(kNvidiaGpu),
-                   registry.Find(kHamiGpuMem),
-                   registry.Find(kHamiGpuMemPercentage),
-                   registry.Find(kHamiGpuCores), settings);
+  const DeviceRequest r = DeviceRequest::Of(requests, registry);
+  return RequestOf(r.gpu, r.gpumem, r.gpumem_percentage, r.gpucores, settings);
 }
 
 HamiDevicePlugin::HamiDevicePlugin(const GpuModel& model, int gpus,
@@ -68,13 +58,15 @@ HamiDevicePlugin::HamiDevicePlugin(const GpuModel& model, int gpus,
   gpu.total_cores =
       static_cast<int>(std::floor(100.0 * settings_.core_scaling));
   gpus_.assign(gpus, gpu);
+  sum_count_ = int64_t{gpus} * gpu.count;
+  sum_total_memory_ = gpus * gpu.total_memory_mib;
+  sum_total_cores_ = int64_t{gpus} * gpu.total_cores;
   gpu_resource_ = registry.Intern(kNvidiaGpu);
   capacity_.Set(gpu_resource_, int64_t{gpus} * gpu.count);
-  mem_resource_ = registry.Intern(kHamiGpuMem);
-  cores_resource_ = registry.Intern(kHamiGpuCores);
-  percentage_resource_ = registry.Intern(kHamiGpuMemPercentage);
-  capacity_.Set(mem_resource_, gpus * gpu.total_memory_mib);
-  capacity_.Set(cores_resource_, int64_t{gpus} * gpu.total_cores);
+  capacity_.Set(registry.Intern(kHamiGpuMem), gpus * gpu.total_memory_mib);
+  capacity_.Set(registry.Intern(kHamiGpuCores),
+                int64_t{gpus} * gpu.total_cores);
+  registry.Intern(kHamiGpuMemPercentage);
 }
 
 void HamiDevicePlugin::AddNodeLabels(Labels* labels) const {
@@ -160,19 +152,19 @@ std::vector<int> HamiDevicePlugin::Choose(const HamiRequest& request,
 
 bool HamiDevicePlugin::Fits(const ResourceList& requests,
                             std::string_view* reason) const {
-  const HamiRequest request =
-      RequestOf(requests, gpu_resource_, mem_resource_, percentage_resource_,
-                cores_resource_, settings_);
-  for (const auto& [resource, quantity] : requests.items()) {
-    (void)quantity;
-    if (resource == ResourceRegistry::kCpuId ||
-        resource == ResourceRegistry::kMemoryId ||
-        resource == gpu_resource_ || registry_.IgnoredByScheduler(resource)) {
-      continue;
-    }
+  return FitsRequest(DeviceRequest::Of(requests, registry_), reason);
+}
+
+bool HamiDevicePlugin::FitsRequest(const DeviceRequest& prepared,
+                                   std::string_view* reason) const {
+  if (prepared.other) {
+    // A resource HAMi does not serve (e.g. nvidia.com/mig-*).
     if (reason) *reason = "node(s) did not have enough free GPU devices";
-    return false;  // a resource HAMi does not serve (e.g. nvidia.com/mig-*)
+    return false;
   }
+  const HamiRequest request =
+      RequestOf(prepared.gpu, prepared.gpumem, prepared.gpumem_percentage,
+                prepared.gpucores, settings_);
   if (!request.any()) return true;
   // Whether a GPU passes does not depend on the order HAMi tries them in:
   // count the passing GPUs without sorting (no allocation in Filter).
@@ -192,9 +184,7 @@ bool HamiDevicePlugin::Fits(const ResourceList& requests,
 }
 
 DeviceAllocation HamiDevicePlugin::Allocate(const ResourceList& requests) {
-  const HamiRequest request =
-      RequestOf(requests, gpu_resource_, mem_resource_, percentage_resource_,
-                cores_resource_, settings_);
+  const HamiRequest request = HamiRequestOf(requests, registry_, settings_);
   DeviceAllocation allocation;
   if (!request.any()) return allocation;
   std::string_view reason;
@@ -206,6 +196,9 @@ DeviceAllocation HamiDevicePlugin::Allocate(const ResourceList& requests) {
     ++g.used;
     g.used_memory_mib += mem;
     g.used_cores += request.cores;
+    ++sum_used_;
+    sum_used_memory_ += mem;
+    sum_used_cores_ += request.cores;
     DeviceGrant grant;
     grant.gpu = i;
     grant.resource = gpu_resource_;
@@ -222,10 +215,22 @@ void HamiDevicePlugin::Release(const DeviceAllocation& allocation) {
     --g.used;
     g.used_memory_mib -= grant.memory_mib;
     g.used_cores -= grant.cores_percent;
+    --sum_used_;
+    sum_used_memory_ -= grant.memory_mib;
+    sum_used_cores_ -= grant.cores_percent;
   }
 }
 
 void HamiDevicePlugin::CheckInvariants() const {
+  int64_t used = 0, used_memory = 0, used_cores = 0;
+  for (const Gpu& g : gpus_) {
+    used += g.used;
+    used_memory += g.used_memory_mib;
+    used_cores += g.used_cores;
+  }
+  GS_CHECK(used == sum_used_ && used_memory == sum_used_memory_ &&
+               used_cores == sum_used_cores_,
+           "HAMi node totals out of sync");
   for (const Gpu& g : gpus_) {
     GS_CHECK(g.used >= 0 && g.used <= g.count, "HAMi slots over split count");
     GS_CHECK(g.used_memory_mib >= 0 && g.used_memory_mib <= g.total_memory_mib,
@@ -236,20 +241,12 @@ void HamiDevicePlugin::CheckInvariants() const {
 }
 
 double HamiDevicePlugin::NodeScore() const {
-  int64_t used = 0, count = 0, used_mem = 0, total_mem = 0;
-  int64_t used_cores = 0, total_cores = 0;
-  for (const Gpu& g : gpus_) {
-    used += g.used;
-    count += g.count;
-    used_mem += g.used_memory_mib;
-    total_mem += g.total_memory_mib;
-    used_cores += g.used_cores;
-    total_cores += g.total_cores;
+  if (sum_count_ == 0 || sum_total_memory_ == 0 || sum_total_cores_ == 0) {
+    return 0;
   }
-  if (count == 0 || total_mem == 0 || total_cores == 0) return 0;
-  return 10 * (static_cast<double>(used) / count +
-               static_cast<double>(used_cores) / total_cores +
-               static_cast<double>(used_mem) / total_mem);
+  return 10 * (static_cast<double>(sum_used_) / sum_count_ +
+               static_cast<double>(sum_used_cores_) / sum_total_cores_ +
+               static_cast<double>(sum_used_memory_) / sum_total_memory_);
 }
 
 }  // namespace gpushare

@@ -54,6 +54,8 @@ class HamiDevicePlugin : public DevicePlugin {
   void AddNodeLabels(Labels* labels) const override;
   bool Fits(const ResourceList& requests,
             std::string_view* reason) const override;
+  bool FitsRequest(const DeviceRequest& request,
+                   std::string_view* reason) const override;
   DeviceAllocation Allocate(const ResourceList& requests) override;
   void Release(const DeviceAllocation& allocation) override;
   void CheckInvariants() const override;
@@ -89,10 +91,11 @@ class HamiDevicePlugin : public DevicePlugin {
   std::vector<Gpu> gpus_;
   ResourceList capacity_;
   const ResourceRegistry& registry_;
+  // Node totals for NodeScore, kept in step by Allocate and Release.
+  int64_t sum_used_ = 0, sum_count_ = 0;
+  int64_t sum_used_memory_ = 0, sum_total_memory_ = 0;
+  int64_t sum_used_cores_ = 0, sum_total_cores_ = 0;
   ResourceId gpu_resource_;
-  ResourceId mem_resource_;
-  ResourceId percentage_resource_;
-  ResourceId cores_resource_;
 };
 
 }  // namespace gpushare

@@ -39,7 +39,9 @@ std::unique_ptr<Plugin> MakePlugin(const std::string& name,
   if (name == TaintToleration::kName) {
     return std::make_unique<TaintToleration>();
   }
-  if (name == GpuDeviceFit::kName) return std::make_unique<GpuDeviceFit>();
+  if (name == GpuDeviceFit::kName) {
+    return std::make_unique<GpuDeviceFit>(resources);
+  }
   if (name == HamiNodePolicy::kName) {
     return std::make_unique<HamiNodePolicy>(resources);
   }

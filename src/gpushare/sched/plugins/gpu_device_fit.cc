@@ -5,6 +5,11 @@
 
 namespace gpushare {
 
+void GpuDeviceFit::PreFilter(const Pod& pod) {
+  prepared_ = DeviceRequest::Of(pod.requests, registry_);
+  prepared_pod_ = &pod;
+}
+
 bool GpuDeviceFit::Filter(const Pod& pod, const Node& node,
                           std::vector<std::string_view>* reasons) const {
   // Items are sorted by id and cpu, memory are ids 0 and 1: the pod requests
@@ -19,7 +24,9 @@ bool GpuDeviceFit::Filter(const Pod& pod, const Node& node,
     return false;
   }
   std::string_view reason;
-  if (devices->Fits(pod.requests, reasons != nullptr ? &reason : nullptr)) {
+  std::string_view* out = reasons != nullptr ? &reason : nullptr;
+  if (prepared_pod_ == &pod ? devices->FitsRequest(prepared_, out)
+                            : devices->Fits(pod.requests, out)) {
     return true;
   }
   if (reasons != nullptr) {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "gpushare/cluster/node.h"
+#include "gpushare/cluster/device_plugin.h"
 #include "gpushare/sched/framework.h"
 #include "gpushare/workload/pod.h"
 
@@ -27,10 +28,21 @@ class GpuDeviceFit : public FilterPlugin {
   static constexpr std::string_view kName = "GpuDeviceFit";
   static constexpr std::string_view kNoDevices = "node(s) had no GPU devices";
 
+  // `registry` must outlive the plugin.
+  explicit GpuDeviceFit(const ResourceRegistry& registry)
+      : registry_(registry) {}
+
   std::string_view Name() const override { return kName; }
 
+  // Reads the pod's device requests once (DeviceRequest) for Filter.
+  void PreFilter(const Pod& pod) override;
   bool Filter(const Pod& pod, const Node& node,
               std::vector<std::string_view>* reasons) const override;
+
+ private:
+  const ResourceRegistry& registry_;
+  const Pod* prepared_pod_ = nullptr;
+  DeviceRequest prepared_;
 };
 
 }  // namespace gpushare

@@ -70,7 +70,7 @@ class GpuDeviceFitTest : public ::testing::Test {
   }
 
   Cluster cluster_;
-  GpuDeviceFit plugin_;
+  GpuDeviceFit plugin_{cluster_.resources()};
 };
 
 // Pods without extended requests pass every node, even one without GPUs.
