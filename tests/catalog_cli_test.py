@@ -3,28 +3,21 @@
 Run as: python3 tests/catalog_cli_test.py --binary /path/to/gpushare-sim
 """
 
-import argparse
 import os
 import re
-import subprocess
-import sys
 import tempfile
 import unittest
 
+from cli_harness import main, run
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILTIN_CATALOG = os.path.join(ROOT, "catalog", "gpus.yaml")
-BINARY = None
 
 H100_PROFILES = ["1g.10gb", "1g.10gb+me", "1g.20gb", "2g.20gb", "3g.40gb",
                  "4g.40gb", "7g.80gb"]
 H100_PROFILE_SMS = [16, 16, 26, 32, 60, 64, 132]
 
 
-def run(*args):
-    result = subprocess.run([BINARY, *args], capture_output=True, timeout=60,
-                            check=False)
-    return (result.returncode, result.stdout.decode("utf-8"),
-            result.stderr.decode("utf-8"))
 
 
 def builtin_model_names():
@@ -335,13 +328,6 @@ class CatalogFileTest(unittest.TestCase):
         self.assertEqual(rows["A100-40GB"][4].rstrip("*"), "0.00")
 
 
-def main():
-    global BINARY
-    parser = argparse.ArgumentParser(add_help=False)
-    parser.add_argument("--binary", required=True)
-    args, rest = parser.parse_known_args()
-    BINARY = os.path.abspath(args.binary)
-    unittest.main(argv=[sys.argv[0]] + rest)
 
 
 if __name__ == "__main__":

@@ -3,19 +3,15 @@
 Run as: python3 tests/demo_test.py --binary /path/to/gpushare-sim
 """
 
-import argparse
 import os
-import subprocess
-import sys
 import unittest
 
-DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
-BINARY = None
+from cli_harness import DATA_DIR, main, run_raw
+
 
 
 def run_demo(*args):
-    return subprocess.run([BINARY, "demo", *args], capture_output=True,
-                          timeout=60, check=False)
+    return run_raw("demo", *args)
 
 
 class DemoTest(unittest.TestCase):
@@ -72,13 +68,6 @@ class DemoTest(unittest.TestCase):
         self.assertEqual(result.stdout, self.expected)
 
 
-def main():
-    global BINARY
-    parser = argparse.ArgumentParser(add_help=False)
-    parser.add_argument("--binary", required=True)
-    args, rest = parser.parse_known_args()
-    BINARY = os.path.abspath(args.binary)
-    unittest.main(argv=[sys.argv[0]] + rest)
 
 
 if __name__ == "__main__":

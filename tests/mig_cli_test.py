@@ -3,22 +3,14 @@
 Run as: python3 tests/mig_cli_test.py --binary /path/to/gpushare-sim
 """
 
-import argparse
-import os
 import re
-import subprocess
-import sys
 import time
 import unittest
 
-BINARY = None
+from cli_harness import main, run
 
 
-def run(*args):
-    result = subprocess.run([BINARY, *args], capture_output=True, timeout=60,
-                            check=False)
-    return (result.returncode, result.stdout.decode("utf-8"),
-            result.stderr.decode("utf-8"))
+
 
 
 def instance_rows(out):
@@ -254,13 +246,6 @@ class SubcommandTest(unittest.TestCase):
         self.assertEqual(out, "")
 
 
-def main():
-    global BINARY
-    parser = argparse.ArgumentParser(add_help=False)
-    parser.add_argument("--binary", required=True)
-    args, rest = parser.parse_known_args()
-    BINARY = os.path.abspath(args.binary)
-    unittest.main(argv=[sys.argv[0]] + rest)
 
 
 if __name__ == "__main__":

@@ -4,10 +4,6 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-#include <system_error>
 
 
 #include "gpushare/catalog/gpu_model_parser.h"
@@ -55,15 +51,7 @@ Catalog Catalog::Builtin() {
 }
 
 void Catalog::MergeFile(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    throw InputError(path, 0, 0, "not a regular file");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, 0, 0, "cannot open catalog file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  MergeYaml(text.str(), path);
+  MergeYaml(ReadInputFile(path), path);
 }
 
 void Catalog::MergeYaml(const std::string& text, const std::string& file) {

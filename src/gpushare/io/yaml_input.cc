@@ -50,7 +50,7 @@ YAML::Node ParseYaml(const std::string& text, const std::string& file) {
   return documents.front();
 }
 
-YAML::Node LoadYamlFile(const std::string& path) {
+std::string ReadInputFile(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
     throw InputError(path, 0, 0, "not a regular file");
@@ -60,7 +60,11 @@ YAML::Node LoadYamlFile(const std::string& path) {
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) throw InputError(path, 0, 0, "cannot read file");
-  return ParseYaml(text.str(), path);
+  return text.str();
+}
+
+YAML::Node LoadYamlFile(const std::string& path) {
+  return ParseYaml(ReadInputFile(path), path);
 }
 
 void FailAt(const std::string& file, const YAML::Node& node,
@@ -79,6 +83,19 @@ std::string ScalarString(const std::string& file, const YAML::Node& node,
   return node.Scalar();
 }
 
+// from_chars over `s` with at most one leading sign ('+' is skipped, "+-5"
+// is refused): true when all of `s` is the number.
+template <typename T>
+bool ParseSigned(const std::string& s, T* value) {
+  const char* begin = s.data();
+  const char* end = s.data() + s.size();
+  const bool plus = begin != end && *begin == '+';
+  if (plus) ++begin;
+  if (begin == end || (plus && *begin == '-')) return false;
+  auto [ptr, ec] = std::from_chars(begin, end, *value);
+  return ec == std::errc() && ptr == end;
+}
+
 int64_t ScalarInt(const std::string& file, const YAML::Node& node,
                   const std::string& what, int64_t min, int64_t max) {
   if (!node.IsScalar()) {
@@ -86,14 +103,7 @@ int64_t ScalarInt(const std::string& file, const YAML::Node& node,
   }
   const std::string& s = node.Scalar();
   int64_t value = 0;
-  const char* begin = s.data();
-  const char* end = s.data() + s.size();
-  // from_chars takes a '-' but no '+'; one sign at most ("+-5" is an error).
-  const bool plus = begin != end && *begin == '+';
-  if (plus) ++begin;
-  auto [ptr, ec] = std::from_chars(begin, end, value);
-  if (ec != std::errc() || ptr != end || begin == end ||
-      (plus && *begin == '-')) {
+  if (!ParseSigned(s, &value)) {
     FailAt(file, node, what + ": expected an integer, got '" + s + "'");
   }
   if (value < min || value > max) {
@@ -111,14 +121,7 @@ double ScalarDouble(const std::string& file, const YAML::Node& node,
   }
   const std::string& s = node.Scalar();
   double value = 0;
-  const char* begin = s.data();
-  const char* end = s.data() + s.size();
-  // from_chars takes a '-' but no '+'; one sign at most ("+-5" is an error).
-  const bool plus = begin != end && *begin == '+';
-  if (plus) ++begin;
-  auto [ptr, ec] = std::from_chars(begin, end, value);
-  if (ec != std::errc() || ptr != end || begin == end ||
-      (plus && *begin == '-') || !std::isfinite(value)) {
+  if (!ParseSigned(s, &value) || !std::isfinite(value)) {
     FailAt(file, node, what + ": expected a number, got '" + s + "'");
   }
   if (value == 0) value = 0.0;  // -0 reads as 0 (no "-0.00" in output)

@@ -26,6 +26,10 @@ namespace gpushare {
 // document (empty, or only comments) gives a null node.
 YAML::Node ParseYaml(const std::string& text, const std::string& file);
 
+// The bytes of a file; a missing, unreadable or directory path is an
+// InputError naming it.
+std::string ReadInputFile(const std::string& path);
+
 // Reads and parses a file. A missing or unreadable file, or a directory, is an
 // InputError.
 YAML::Node LoadYamlFile(const std::string& path);

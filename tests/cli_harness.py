@@ -1,0 +1,41 @@
+"""Shared harness of the end-to-end CLI tests (tests/*_test.py).
+
+CTest runs each test as: python3 tests/X_test.py --binary /path/to/gpushare-sim
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+import unittest
+
+DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+_binary = None
+
+
+def binary():
+    """The gpushare-sim binary under test."""
+    return _binary
+
+
+def run_raw(*args):
+    """Runs gpushare-sim with `args`; returns the CompletedProcess (bytes)."""
+    return subprocess.run([_binary, *args], capture_output=True, timeout=60,
+                          check=False)
+
+
+def run(*args):
+    """Runs gpushare-sim; returns (exit status, stdout, stderr) as text."""
+    result = run_raw(*args)
+    return (result.returncode, result.stdout.decode("utf-8"),
+            result.stderr.decode("utf-8"))
+
+
+def main():
+    """Reads --binary, then runs the calling module's unittest cases."""
+    global _binary
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--binary", required=True)
+    args, rest = parser.parse_known_args()
+    _binary = os.path.abspath(args.binary)
+    unittest.main(module="__main__", argv=[sys.argv[0]] + rest)
