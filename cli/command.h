@@ -32,6 +32,7 @@ Catalog LoadCatalog(const GlobalOptions& options);
 void RegisterCatalogCommand(CLI::App& app, GlobalOptions& options);
 void RegisterMigCommand(CLI::App& app, GlobalOptions& options);
 void RegisterDemoCommand(CLI::App& app, GlobalOptions& options);
+void RegisterRunCommand(CLI::App& app, GlobalOptions& options);
 
 }  // namespace gpushare::cli
 

@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   gpushare::cli::RegisterCatalogCommand(app, options);
   gpushare::cli::RegisterMigCommand(app, options);
   gpushare::cli::RegisterDemoCommand(app, options);
+  gpushare::cli::RegisterRunCommand(app, options);
 
   try {
     app.parse(argc, argv);

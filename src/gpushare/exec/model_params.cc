@@ -1,0 +1,47 @@
+#include "gpushare/exec/model_params.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "gpushare/io/input_error.h"
+
+namespace gpushare {
+namespace {
+
+void CheckRange(const char* name, double value, double min, double max) {
+  if (!std::isfinite(value) || value < min || value > max) {
+    throw InputError(fmt::format("model parameter {} must be in [{}, {}], got {}",
+                                 name, min, max, value));
+  }
+}
+
+}  // namespace
+
+ModelParams ModelParams::Seed() {
+  ModelParams p;
+  p.time_slice_ms = 500;
+  p.context_switch_us = 50000;
+  p.hami_interception_overhead = 0.06;
+  return p;
+}
+
+void ModelParams::Validate() const {
+  CheckRange("time_slice_ms", time_slice_ms, 0.01, 60000);
+  CheckRange("context_switch_us", context_switch_us, 0, 1e7);
+  CheckRange("mps_interference_per_corunner", mps_interference_per_corunner, 0,
+             10);
+  CheckRange("hami_interception_overhead", hami_interception_overhead, 0, 0.9);
+  CheckRange("hami_core_cap_overshoot", hami_core_cap_overshoot, 0, 1);
+  CheckRange("mig_reconfigure_s", mig_reconfigure_s, 0, 86400);
+  CheckRange("restart_backoff_initial_s", restart_backoff_initial_s, 0, 86400);
+  CheckRange("restart_backoff_max_s", restart_backoff_max_s,
+             restart_backoff_initial_s, 86400);
+  if (max_restarts < 0 || max_restarts > 1000) {
+    throw InputError(fmt::format(
+        "model parameter max_restarts must be in [0, 1000], got {}",
+        max_restarts));
+  }
+}
+
+}  // namespace gpushare

@@ -1,0 +1,66 @@
+// ModelParams: every constant of the execution model, with its default.
+//
+// Contract: plain values; Validate() throws InputError naming the parameter
+// and its valid range. Defaults and sources are in docs/model.md §6 (each
+// line there names the field below). `Seed()` returns the source document's
+// values (the `seed` model profile: 50 ms switch per 500 ms slice, 6 % vGPU
+// overhead).
+
+#ifndef GPUSHARE_EXEC_MODEL_PARAMS_H_
+#define GPUSHARE_EXEC_MODEL_PARAMS_H_
+
+#include <string>
+
+namespace gpushare {
+
+struct ModelParams {
+  // Time-slicing: the driver's default TSG timeslice is 1024 µs
+  // (open-gpu-kernel-modules, literature.md #1).
+  double time_slice_ms = 1.024;
+  // Cost of one context switch between time slices. No datacenter
+  // measurement exists (literature.md §1.1); fitted so that 5 contending
+  // contexts take ≈ 1.2x their serial time (T4 micro-test, literature #4):
+  // efficiency t_slice / (t_slice + t_switch) = 1024 / (1024 + 200) ≈ 0.84.
+  double context_switch_us = 200;
+
+  // MPS: throughput lost per co-running client through shared memory
+  // bandwidth and caches (2 x vLLM on one A100 via MPS: −7.5 %, literature
+  // #8). A pod's speed is divided by 1 + factor x (co-runners).
+  double mps_interference_per_corunner = 0.075;
+
+  // HAMi-core: interception overhead on the GPU phase ("< 1 %", maintainers,
+  // literature #28; 0.3 µs per launch, #26).
+  double hami_interception_overhead = 0.01;
+  // HAMi-core's core cap is loose: a pod capped at c gets up to
+  // c + overshoot x (1 − c) of the GPU when others leave room (caps
+  // 20/40/60/80 % delivered 40/65/84/95 %, literature #29: ≈ 0.25–0.75 of
+  // the headroom; 0.4 fits the middle).
+  double hami_core_cap_overshoot = 0.4;
+  // HAMi's gpuCorePolicy `default`: the cap is enforced only while another
+  // task is active on the GPU; a lone task may exceed it (§4.8). Set true for
+  // `force`.
+  bool hami_cap_when_alone = false;
+
+  // MIG: seconds to reconfigure a GPU's layout once it is idle (no hard
+  // number published, literature §1 notes: drain + reconfigure).
+  double mig_reconfigure_s = 30;
+
+  // Failures: kubelet's CrashLoopBackOff starts at 10 s, doubles, caps at
+  // 300 s (Kubernetes pod lifecycle docs).
+  double restart_backoff_initial_s = 10;
+  double restart_backoff_max_s = 300;
+  // Restarts of a failing pod before the simulator gives up on it (a Job's
+  // backoffLimit defaults to 6).
+  int max_restarts = 6;
+
+  // The source document's toy values: slice 500 ms, switch 50 ms, vGPU loss
+  // 6 % (seed_demo.py), used by `--model seed`.
+  static ModelParams Seed();
+
+  // Throws InputError on a value outside its range.
+  void Validate() const;
+};
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_EXEC_MODEL_PARAMS_H_

@@ -1,0 +1,237 @@
+#include "gpushare/metrics/collector.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gpushare {
+
+const char* PodOutcomeName(PodOutcome outcome) {
+  switch (outcome) {
+    case PodOutcome::kSucceeded:
+      return "Succeeded";
+    case PodOutcome::kDeleted:
+      return "Deleted";
+    case PodOutcome::kFailed:
+      return "Failed";
+    case PodOutcome::kUnschedulable:
+      return "Unschedulable";
+    case PodOutcome::kPending:
+      return "Pending";
+    case PodOutcome::kRunning:
+      return "Running";
+    case PodOutcome::kAdmissionFailed:
+      return "AdmissionFailed";
+  }
+  return "";
+}
+
+Collector::Collector(const Simulation& simulation, std::string scenario,
+                     uint64_t seed, bool record_devices)
+    : simulation_(simulation), record_devices_(record_devices) {
+  result_.scenario = std::move(scenario);
+  result_.seed = seed;
+}
+
+void Collector::OnStart(const Cluster& cluster, const std::vector<Pod>& pods,
+                        const std::vector<DomainInfo>& domains) {
+  result_.pods = static_cast<int64_t>(pods.size());
+  result_.pod_records.resize(pods.size());
+  attempt_start_.assign(pods.size(), -1);
+  for (size_t i = 0; i < pods.size(); ++i) {
+    const Pod& pod = pods[i];
+    PodRecord& r = result_.pod_records[i];
+    r.name = pod.name;
+    r.workload_class = std::string(WorkloadClassName(pod.workload_class));
+    r.tenant = pod.tenant;
+    r.arrival_s = pod.arrival_s;
+    r.work_s = pod.needs.work_s;
+    r.requests = pod.requests.ToString(cluster.resources());
+  }
+  for (const NodePool& pool : cluster.pools()) {
+    PoolSummary s;
+    s.name = pool.spec.name;
+    s.scheme = std::string(SharingSchemeName(pool.spec.sharing.scheme()));
+    s.model = pool.model ? pool.model->name : "";
+    s.nodes = pool.node_count;
+    s.gpus = pool.node_count * pool.spec.gpus_per_node;
+    result_.pools.push_back(s);
+  }
+  for (const DomainInfo& d : domains) {
+    const Node& node = cluster.nodes()[d.node];
+    DeviceInfo info;
+    info.node = node.name();
+    info.pool = cluster.pools()[node.pool()].spec.name;
+    info.gpu = d.gpu;
+    info.mig_instance = d.mig_instance;
+    info.profile = d.profile;
+    info.model = node.model() ? node.model()->name : "";
+    info.memory_mib = d.memory_mib;
+    result_.devices.push_back(info);
+    device_pool_.push_back(node.pool());
+  }
+}
+
+void Collector::OnUnschedulable(double /*t*/, PodIndex pod,
+                                const std::string& message) {
+  result_.pod_records[pod].message = message;
+}
+
+void Collector::OnStart(double t, PodIndex pod, int node, double alone_s) {
+  PodRecord& r = result_.pod_records[pod];
+  const Cluster& cluster = simulation_.cluster();
+  r.node = cluster.nodes()[node].name();
+  r.pool = cluster.pools()[cluster.nodes()[node].pool()].spec.name;
+  if (r.start_s < 0) {
+    r.start_s = t;
+    r.wait_s = t - r.arrival_s;
+  }
+  r.alone_s = alone_s;
+  r.outcome = PodOutcome::kRunning;
+  r.message.clear();
+  attempt_start_[pod] = t;
+}
+
+void Collector::OnFailure(double /*t*/, PodIndex pod, PodFailure why,
+                          const std::string& message) {
+  PodRecord& r = result_.pod_records[pod];
+  if (why == PodFailure::kOutOfMemory) {
+    ++r.oom_kills;
+    ++result_.oom_kills;
+  } else {
+    ++r.fault_kills;
+    ++result_.fault_kills;
+  }
+  r.message = message;
+}
+
+void Collector::OnRestart(double t, PodIndex pod) {
+  ++result_.pod_records[pod].restarts;
+  attempt_start_[pod] = t;
+}
+
+void Collector::OnEnd(double t, PodIndex pod, PodEnd how,
+                      const std::string& message) {
+  PodRecord& r = result_.pod_records[pod];
+  r.end_s = t;
+  if (!message.empty()) r.message = message;
+  switch (how) {
+    case PodEnd::kSucceeded:
+      r.outcome = PodOutcome::kSucceeded;
+      ++result_.succeeded;
+      r.run_s = t - attempt_start_[pod];
+      if (r.alone_s > 0) r.slowdown = r.run_s / r.alone_s;
+      break;
+    case PodEnd::kDeleted:
+      r.outcome = PodOutcome::kDeleted;
+      ++result_.succeeded;
+      r.run_s = t - attempt_start_[pod];
+      break;
+    case PodEnd::kFailed:
+      r.outcome = PodOutcome::kFailed;
+      ++result_.failed;
+      break;
+    case PodEnd::kAdmissionFailed:
+      r.outcome = PodOutcome::kAdmissionFailed;
+      ++result_.failed;
+      break;
+    case PodEnd::kUnschedulable:
+      r.outcome = PodOutcome::kUnschedulable;
+      ++result_.unschedulable;
+      break;
+  }
+}
+
+void Collector::OnFault(double /*t*/, int /*domain*/, int pods_killed) {
+  ++result_.faults;
+  result_.max_blast_radius =
+      std::max(result_.max_blast_radius, static_cast<double>(pods_killed));
+}
+
+void Collector::OnSample(double t, const std::vector<DomainState>& domains,
+                         int pending) {
+  const auto& infos = simulation_.domains();
+  std::vector<double> weight(result_.pools.size(), 0);
+  std::vector<PoolSample> samples(result_.pools.size());
+  for (size_t i = 0; i < domains.size(); ++i) {
+    const DomainState& s = domains[i];
+    const int pool = device_pool_[i];
+    const double w = infos[i].gpu_equivalents;
+    PoolSample& ps = samples[pool];
+    weight[pool] += w;
+    ps.gpu_util += w * s.gpu_util;
+    ps.sm_active += w * s.sm_active;
+    ps.fb_used_fraction +=
+        w * static_cast<double>(s.fb_used_mib) /
+        static_cast<double>(std::max<int64_t>(1, infos[i].memory_mib));
+    ps.allocation += s.allocated ? w : 0;
+    if (record_devices_) {
+      result_.device_samples.push_back({t, static_cast<int>(i), s.gpu_util,
+                                        s.sm_active, s.fb_used_mib,
+                                        s.residents});
+    }
+  }
+  for (size_t p = 0; p < samples.size(); ++p) {
+    PoolSample& ps = samples[p];
+    ps.time_s = t;
+    ps.pending = pending;
+    if (weight[p] > 0) {
+      ps.gpu_util /= weight[p];
+      ps.sm_active /= weight[p];
+      ps.fb_used_fraction /= weight[p];
+      ps.allocation /= weight[p];
+    }
+    result_.pools[p].samples.push_back(ps);
+  }
+}
+
+void Collector::OnFinish(double t, int64_t events, int64_t cycles) {
+  result_.end_s = t;
+  result_.events = events;
+  result_.scheduling_cycles = cycles;
+  const Cluster& cluster = simulation_.cluster();
+  for (size_t p = 0; p < result_.pools.size(); ++p) {
+    PoolSummary& s = result_.pools[p];
+    s.gpu_hours = s.gpus * t / 3600.0;
+    const GpuModel* model = cluster.pools()[p].model;
+    s.cost = model ? s.gpu_hours * model->price_per_hour : 0;
+    result_.cost += s.cost;
+    if (!s.samples.empty()) {
+      for (const PoolSample& ps : s.samples) {
+        s.mean_gpu_util += ps.gpu_util;
+        s.mean_sm_active += ps.sm_active;
+        s.mean_allocation += ps.allocation;
+      }
+      const double n = static_cast<double>(s.samples.size());
+      s.mean_gpu_util /= n;
+      s.mean_sm_active /= n;
+      s.mean_allocation /= n;
+    }
+  }
+  std::vector<double> waits;
+  double slowdown_sum = 0;
+  int64_t slowdowns = 0;
+  for (PodRecord& r : result_.pod_records) {
+    if (r.wait_s >= 0) waits.push_back(r.wait_s);
+    if (r.slowdown > 0) {
+      slowdown_sum += r.slowdown;
+      ++slowdowns;
+    }
+    if (r.outcome == PodOutcome::kRunning && r.start_s >= 0) {
+      r.run_s = t - r.start_s;
+    }
+  }
+  if (!waits.empty()) {
+    double sum = 0;
+    for (double w : waits) sum += w;
+    result_.mean_wait_s = sum / static_cast<double>(waits.size());
+    std::sort(waits.begin(), waits.end());
+    // Nearest-rank percentile.
+    const size_t rank = static_cast<size_t>(
+        std::ceil(0.99 * static_cast<double>(waits.size())));
+    result_.p99_wait_s = waits[std::max<size_t>(rank, 1) - 1];
+  }
+  if (slowdowns > 0) result_.mean_slowdown = slowdown_sum / slowdowns;
+  if (t > 0) result_.throughput_per_h = result_.succeeded * 3600.0 / t;
+}
+
+}  // namespace gpushare

@@ -1,0 +1,55 @@
+// Collector: builds a SimulationResult by observing a simulation run.
+//
+// Contract: attach to Simulation::Run(); Result() is complete after
+// OnFinish. Per pod it records wait (first start − arrival), the run time of
+// the last attempt and the slowdown against running alone on a whole GPU of
+// its node, restarts, OOM and fault kills and the outcome. Per sample it
+// averages each pool's devices weighted by their GPU-equivalents (a MIG
+// instance counts its share of the GPU's SMs). With `record_devices` every
+// device's samples are kept too (for --csv). Cost = the pool's GPUs x the
+// run's duration x the model's price per GPU-hour.
+
+#ifndef GPUSHARE_METRICS_COLLECTOR_H_
+#define GPUSHARE_METRICS_COLLECTOR_H_
+
+#include <vector>
+
+#include "gpushare/metrics/results.h"
+#include "gpushare/sim/simulation.h"
+
+namespace gpushare {
+
+class Collector : public SimulationObserver {
+ public:
+  // `scenario` and `seed` label the result.
+  Collector(const Simulation& simulation, std::string scenario, uint64_t seed,
+            bool record_devices);
+
+  void OnStart(const Cluster& cluster, const std::vector<Pod>& pods,
+               const std::vector<DomainInfo>& domains) override;
+  void OnUnschedulable(double t, PodIndex pod,
+                       const std::string& message) override;
+  void OnStart(double t, PodIndex pod, int node, double alone_s) override;
+  void OnFailure(double t, PodIndex pod, PodFailure why,
+                 const std::string& message) override;
+  void OnRestart(double t, PodIndex pod) override;
+  void OnEnd(double t, PodIndex pod, PodEnd how,
+             const std::string& message) override;
+  void OnFault(double t, int domain, int pods_killed) override;
+  void OnSample(double t, const std::vector<DomainState>& domains,
+                int pending) override;
+  void OnFinish(double t, int64_t events, int64_t cycles) override;
+
+  const SimulationResult& result() const { return result_; }
+
+ private:
+  const Simulation& simulation_;
+  bool record_devices_;
+  SimulationResult result_;
+  std::vector<double> attempt_start_;  // per pod
+  std::vector<int> device_pool_;       // per domain
+};
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_METRICS_COLLECTOR_H_

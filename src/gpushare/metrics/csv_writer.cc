@@ -1,0 +1,93 @@
+#include "gpushare/metrics/csv_writer.h"
+
+#include <fmt/format.h>
+
+#include "gpushare/io/output_file.h"
+
+namespace gpushare {
+namespace {
+
+std::string Field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+// Shortest round-trip form, as in the JSON output.
+std::string Num(double v) { return fmt::format("{}", v); }
+
+}  // namespace
+
+std::string PodsCsv(const SimulationResult& r) {
+  std::string out =
+      "name,class,tenant,pool,node,requests,arrival_s,start_s,end_s,wait_s,"
+      "work_s,run_s,alone_s,slowdown,restarts,oom_kills,fault_kills,outcome,"
+      "message\n";
+  for (const PodRecord& p : r.pod_records) {
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                       Field(p.name), Field(p.workload_class), Field(p.tenant),
+                       Field(p.pool), Field(p.node), Field(p.requests),
+                       Num(p.arrival_s), Num(p.start_s), Num(p.end_s),
+                       Num(p.wait_s), Num(p.work_s), Num(p.run_s),
+                       Num(p.alone_s), Num(p.slowdown), p.restarts,
+                       p.oom_kills, p.fault_kills, PodOutcomeName(p.outcome),
+                       Field(p.message));
+  }
+  return out;
+}
+
+std::string PoolsCsv(const SimulationResult& r) {
+  std::string out =
+      "pool,time_s,gpu_util,sm_active,fb_used_fraction,allocation,pending\n";
+  for (const PoolSummary& p : r.pools) {
+    for (const PoolSample& s : p.samples) {
+      out += fmt::format("{},{},{},{},{},{},{}\n", Field(p.name), Num(s.time_s),
+                         Num(s.gpu_util), Num(s.sm_active),
+                         Num(s.fb_used_fraction), Num(s.allocation), s.pending);
+    }
+  }
+  return out;
+}
+
+std::string DevicesCsv(const SimulationResult& r) {
+  std::string out = "device,pool,node,gpu,mig_instance,profile,model,memory_mib\n";
+  for (size_t i = 0; i < r.devices.size(); ++i) {
+    const DeviceInfo& d = r.devices[i];
+    out += fmt::format("{},{},{},{},{},{},{},{}\n", i, Field(d.pool),
+                       Field(d.node), d.gpu, d.mig_instance, Field(d.profile),
+                       Field(d.model), d.memory_mib);
+  }
+  return out;
+}
+
+std::string DeviceSamplesCsv(const SimulationResult& r) {
+  std::string out =
+      "time_s,device,DCGM_FI_DEV_GPU_UTIL,DCGM_FI_PROF_SM_ACTIVE,"
+      "DCGM_FI_DEV_FB_USED,pods\n";
+  for (const DeviceSample& s : r.device_samples) {
+    out += fmt::format("{},{},{},{},{},{}\n", Num(s.time_s), s.device,
+                       Num(100 * s.gpu_util), Num(s.sm_active), s.fb_used_mib,
+                       s.pods);
+  }
+  return out;
+}
+
+void WriteResultCsv(const SimulationResult& result,
+                    const std::string& directory) {
+  CreateOutputDirectory(directory);
+  // Everything is formatted before the first file is written.
+  const std::string pods = PodsCsv(result);
+  const std::string pools = PoolsCsv(result);
+  const std::string devices = DevicesCsv(result);
+  const std::string samples = DeviceSamplesCsv(result);
+  WriteOutputFile(directory + "/pods.csv", pods);
+  WriteOutputFile(directory + "/pools.csv", pools);
+  WriteOutputFile(directory + "/devices.csv", devices);
+  WriteOutputFile(directory + "/device_samples.csv", samples);
+}
+
+}  // namespace gpushare

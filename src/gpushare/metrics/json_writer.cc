@@ -1,0 +1,81 @@
+#include "gpushare/metrics/json_writer.h"
+
+namespace gpushare {
+
+nlohmann::json ResultToJson(const SimulationResult& r) {
+  using nlohmann::json;
+  json out;
+  out["schema"] = "gpushare-sim/run/v1";
+  out["scenario"] = r.scenario;
+  out["seed"] = r.seed;
+  out["end_s"] = r.end_s;
+  out["pods"] = r.pods;
+  out["succeeded"] = r.succeeded;
+  out["failed"] = r.failed;
+  out["unschedulable"] = r.unschedulable;
+  out["oom_kills"] = r.oom_kills;
+  out["fault_kills"] = r.fault_kills;
+  out["faults"] = r.faults;
+  out["max_blast_radius"] = r.max_blast_radius;
+  out["mean_wait_s"] = r.mean_wait_s;
+  out["p99_wait_s"] = r.p99_wait_s;
+  out["mean_slowdown"] = r.mean_slowdown;
+  out["throughput_per_h"] = r.throughput_per_h;
+  out["cost"] = r.cost;
+  out["events"] = r.events;
+  out["scheduling_cycles"] = r.scheduling_cycles;
+  json pools = json::array();
+  for (const PoolSummary& p : r.pools) {
+    json series = json::array();
+    for (const PoolSample& s : p.samples) {
+      series.push_back({{"time_s", s.time_s},
+                        {"gpu_util", s.gpu_util},
+                        {"sm_active", s.sm_active},
+                        {"fb_used_fraction", s.fb_used_fraction},
+                        {"allocation", s.allocation},
+                        {"pending", s.pending}});
+    }
+    pools.push_back({{"name", p.name},
+                     {"scheme", p.scheme},
+                     {"model", p.model},
+                     {"nodes", p.nodes},
+                     {"gpus", p.gpus},
+                     {"gpu_hours", p.gpu_hours},
+                     {"cost", p.cost},
+                     {"mean_gpu_util", p.mean_gpu_util},
+                     {"mean_sm_active", p.mean_sm_active},
+                     {"mean_allocation", p.mean_allocation},
+                     {"samples", series}});
+  }
+  out["pools"] = pools;
+  json pods = json::array();
+  for (const PodRecord& p : r.pod_records) {
+    pods.push_back({{"name", p.name},
+                    {"class", p.workload_class},
+                    {"tenant", p.tenant},
+                    {"pool", p.pool},
+                    {"node", p.node},
+                    {"requests", p.requests},
+                    {"arrival_s", p.arrival_s},
+                    {"start_s", p.start_s},
+                    {"end_s", p.end_s},
+                    {"wait_s", p.wait_s},
+                    {"work_s", p.work_s},
+                    {"run_s", p.run_s},
+                    {"alone_s", p.alone_s},
+                    {"slowdown", p.slowdown},
+                    {"restarts", p.restarts},
+                    {"oom_kills", p.oom_kills},
+                    {"fault_kills", p.fault_kills},
+                    {"outcome", PodOutcomeName(p.outcome)},
+                    {"message", p.message}});
+  }
+  out["pod_records"] = pods;
+  return out;
+}
+
+std::string ResultToJsonText(const SimulationResult& result) {
+  return ResultToJson(result).dump(1) + "\n";
+}
+
+}  // namespace gpushare

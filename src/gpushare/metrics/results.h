@@ -1,0 +1,122 @@
+// Results of one simulation run: per pod, per device over time, per pool
+// and cluster-wide. What users would read off kubectl, DCGM and Prometheus.
+//
+// Contract: plain values filled by the Simulation; the writers
+// (metrics/*_writer.h) only format them. Times are seconds of simulated time;
+// fractions are in [0, 1]; -1 marks "not applicable" (a pod that never
+// started has start_s = -1).
+
+#ifndef GPUSHARE_METRICS_RESULTS_H_
+#define GPUSHARE_METRICS_RESULTS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gpushare {
+
+enum class PodOutcome {
+  kSucceeded,      // its work completed
+  kDeleted,        // a service deleted at the end of its lifetime
+  kFailed,         // gave up after failures (OOM, GPU fault) and restarts
+  kUnschedulable,  // never fits (its requests exceed every node)
+  kPending,        // still waiting at the horizon
+  kRunning,        // still running at the horizon
+  kAdmissionFailed,  // kubelet rejected it after Bind
+};
+const char* PodOutcomeName(PodOutcome outcome);
+
+struct PodRecord {
+  std::string name;
+  std::string workload_class;
+  std::string tenant;
+  std::string pool;       // where it ran ("" if never bound)
+  std::string node;
+  std::string requests;   // "cpu=4000m memory=16384Mi nvidia.com/gpu=1"
+  double arrival_s = 0;
+  double start_s = -1;    // first start
+  double end_s = -1;
+  double wait_s = -1;     // first start − arrival
+  double work_s = 0;      // requested work (reference-GPU seconds)
+  double run_s = 0;       // wall seconds spent running (last attempt)
+  double alone_s = 0;     // wall seconds alone on a whole GPU of its node
+  double slowdown = -1;   // run_s / alone_s
+  int restarts = 0;
+  int oom_kills = 0;
+  int fault_kills = 0;
+  PodOutcome outcome = PodOutcome::kPending;
+  std::string message;    // why it failed or waits
+};
+
+// One DCGM-style sample of one GPU (or MIG instance).
+struct DeviceSample {
+  double time_s = 0;
+  int device = 0;          // index into SimulationResult::devices
+  double gpu_util = 0;     // DCGM_FI_DEV_GPU_UTIL / 100
+  double sm_active = 0;    // DCGM_FI_PROF_SM_ACTIVE
+  int64_t fb_used_mib = 0; // DCGM_FI_DEV_FB_USED
+  int pods = 0;            // pods resident
+};
+
+struct DeviceInfo {
+  std::string node;
+  std::string pool;
+  int gpu = 0;
+  int mig_instance = -1;   // -1: the whole GPU
+  std::string profile;     // MIG profile ("" for a whole GPU)
+  std::string model;
+  int64_t memory_mib = 0;
+};
+
+// Pool-wide averages of one sample.
+struct PoolSample {
+  double time_s = 0;
+  double gpu_util = 0;
+  double sm_active = 0;
+  double fb_used_fraction = 0;
+  double allocation = 0;   // allocated GPU-equivalents / GPUs
+  int pending = 0;         // cluster-wide pending pods at that time
+};
+
+struct PoolSummary {
+  std::string name;
+  std::string scheme;
+  std::string model;
+  int nodes = 0;
+  int gpus = 0;
+  double gpu_hours = 0;
+  double cost = 0;         // gpu_hours × price_per_hour
+  double mean_gpu_util = 0;
+  double mean_sm_active = 0;
+  double mean_allocation = 0;
+  std::vector<PoolSample> samples;
+};
+
+struct SimulationResult {
+  std::string scenario;
+  uint64_t seed = 0;
+  double end_s = 0;            // simulated time at the end (makespan)
+  int64_t pods = 0;
+  int64_t succeeded = 0;
+  int64_t failed = 0;
+  int64_t unschedulable = 0;
+  int64_t oom_kills = 0;
+  int64_t fault_kills = 0;
+  int64_t faults = 0;
+  double max_blast_radius = 0;  // most pods killed by one fault
+  double mean_wait_s = 0;
+  double p99_wait_s = 0;
+  double mean_slowdown = 0;
+  double throughput_per_h = 0;  // completed pods per hour
+  double cost = 0;
+  std::vector<PoolSummary> pools;
+  std::vector<PodRecord> pod_records;
+  std::vector<DeviceInfo> devices;
+  std::vector<DeviceSample> device_samples;  // when recorded
+  int64_t events = 0;
+  int64_t scheduling_cycles = 0;
+};
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_METRICS_RESULTS_H_

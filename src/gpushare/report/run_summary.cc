@@ -1,0 +1,107 @@
+#include "gpushare/report/run_summary.h"
+
+#include <map>
+
+#include <fmt/format.h>
+
+#include "gpushare/report/text_table.h"
+
+namespace gpushare {
+namespace {
+
+std::string Percent(double fraction) {
+  return fmt::format("{:.1f}%", 100 * fraction);
+}
+
+std::string Seconds(double s) {
+  if (s < 0) return "-";
+  if (s < 120) return fmt::format("{:.1f}s", s);
+  if (s < 7200) return fmt::format("{:.1f}m", s / 60);
+  return fmt::format("{:.1f}h", s / 3600);
+}
+
+}  // namespace
+
+std::string RunSummary(const SimulationResult& r, double wall_s) {
+  int64_t pending = 0;
+  int64_t running = 0;
+  for (const PodRecord& p : r.pod_records) {
+    pending += p.outcome == PodOutcome::kPending;
+    running += p.outcome == PodOutcome::kRunning;
+  }
+  std::string out = fmt::format(
+      "scenario {} (seed {}): {} pods over {} simulated{}\n", r.scenario,
+      r.seed, r.pods, Seconds(r.end_s),
+      wall_s > 0 ? fmt::format(" ({:.2f}s wall)", wall_s) : "");
+  out += fmt::format(
+      "  done {}  failed {}  unschedulable {}  pending {}  running {}\n",
+      r.succeeded, r.failed, r.unschedulable, pending, running);
+  out += fmt::format(
+      "  OOM kills {}  GPU faults {} killing {} (worst blast radius {})\n",
+      r.oom_kills, r.faults, r.fault_kills, r.max_blast_radius);
+  out += fmt::format(
+      "  queue wait mean {}, p99 {}; slowdown mean {}; {:.1f} pods/h; "
+      "cost ${:.2f}\n\n",
+      Seconds(r.mean_wait_s), Seconds(r.p99_wait_s),
+      r.mean_slowdown > 0 ? fmt::format("{:.2f}", r.mean_slowdown) : "-",
+      r.throughput_per_h, r.cost);
+
+  TextTable pools;
+  pools.AddColumn("POOL");
+  pools.AddColumn("SCHEME");
+  pools.AddColumn("GPU");
+  pools.AddColumn("GPUS", TextTable::Align::kRight);
+  pools.AddColumn("ALLOC", TextTable::Align::kRight);
+  pools.AddColumn("GPU UTIL", TextTable::Align::kRight);
+  pools.AddColumn("SM ACTIVE", TextTable::Align::kRight);
+  pools.AddColumn("COST $", TextTable::Align::kRight);
+  for (const PoolSummary& p : r.pools) {
+    pools.AddRow({p.name, p.scheme, p.model.empty() ? "-" : p.model,
+                  std::to_string(p.gpus), Percent(p.mean_allocation),
+                  Percent(p.mean_gpu_util), Percent(p.mean_sm_active),
+                  fmt::format("{:.2f}", p.cost)});
+  }
+  out += pools.Render();
+
+  struct ClassStats {
+    int64_t pods = 0, done = 0, failed = 0, ooms = 0, waits = 0, slowdowns = 0;
+    double wait = 0, slowdown = 0;
+  };
+  std::map<std::string, ClassStats> classes;
+  for (const PodRecord& p : r.pod_records) {
+    ClassStats& c = classes[p.workload_class];
+    ++c.pods;
+    c.done += p.outcome == PodOutcome::kSucceeded ||
+              p.outcome == PodOutcome::kDeleted;
+    c.failed += p.outcome == PodOutcome::kFailed ||
+                p.outcome == PodOutcome::kAdmissionFailed;
+    c.ooms += p.oom_kills;
+    if (p.wait_s >= 0) {
+      c.wait += p.wait_s;
+      ++c.waits;
+    }
+    if (p.slowdown > 0) {
+      c.slowdown += p.slowdown;
+      ++c.slowdowns;
+    }
+  }
+  TextTable table;
+  table.AddColumn("CLASS");
+  table.AddColumn("PODS", TextTable::Align::kRight);
+  table.AddColumn("DONE", TextTable::Align::kRight);
+  table.AddColumn("FAILED", TextTable::Align::kRight);
+  table.AddColumn("OOM", TextTable::Align::kRight);
+  table.AddColumn("WAIT MEAN", TextTable::Align::kRight);
+  table.AddColumn("SLOWDOWN", TextTable::Align::kRight);
+  for (const auto& [name, c] : classes) {
+    table.AddRow({name, std::to_string(c.pods), std::to_string(c.done),
+                  std::to_string(c.failed), std::to_string(c.ooms),
+                  c.waits ? Seconds(c.wait / c.waits) : "-",
+                  c.slowdowns ? fmt::format("{:.2f}", c.slowdown / c.slowdowns)
+                              : "-"});
+  }
+  out += "\n" + table.Render();
+  return out;
+}
+
+}  // namespace gpushare

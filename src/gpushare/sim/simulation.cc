@@ -1,0 +1,491 @@
+#include "gpushare/sim/simulation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "gpushare/cluster/nvidia_device_plugin.h"
+#include "gpushare/io/check.h"
+#include "gpushare/io/input_error.h"
+
+namespace gpushare {
+namespace {
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+// Wall seconds of `work_s` alone on a whole GPU of relative speed `speed`:
+// the CPU phase (1 − u) is unchanged, the GPU phase u runs `speed` times as
+// fast as on the reference GPU.
+double AloneSeconds(const PodNeeds& needs, double speed) {
+  const double u = std::clamp(needs.duty, 0.0, 1.0);
+  return needs.work_s * ((1 - u) + u / speed);
+}
+
+}  // namespace
+
+Simulation::Simulation(const Scenario& scenario, const Catalog& catalog)
+    : scenario_(scenario), rng_(Rng(scenario.seed).Fork(0xFA017)) {
+  scenario_.model.Validate();
+  cluster_ = std::make_unique<Cluster>(catalog);
+  for (const NodePoolSpec& spec : scenario_.pools) cluster_->AddPool(spec);
+  scenario_.workload.Validate();
+  pods_ = GenerateWorkload(scenario_.workload, scenario_.seed);
+  target_pool_.resize(pods_.size(), -1);
+  untranslatable_.resize(pods_.size());
+  for (size_t i = 0; i < pods_.size(); ++i) {
+    Pod& pod = pods_[i];
+    const int pool = TargetPool(pod, *cluster_);
+    target_pool_[i] = pool;
+    if (pool < 0) {
+      pod.requests.Set(ResourceRegistry::kCpuId, pod.cpu_milli);
+      pod.requests.Set(ResourceRegistry::kMemoryId, pod.memory_mib);
+      untranslatable_[i] =
+          "no node pool admits it (node selector, affinity or taints)";
+      continue;
+    }
+    untranslatable_[i] =
+        TranslateRequests(pod, cluster_->pools()[pool], cluster_->resources(),
+                          scenario_.translation);
+  }
+  for (SharingScheme s :
+       {SharingScheme::kExclusive, SharingScheme::kTimeSlicing,
+        SharingScheme::kMps, SharingScheme::kMig, SharingScheme::kHami}) {
+    share_models_.push_back(MakeShareModel(s));
+  }
+  scheduler_ = std::make_unique<Scheduler>(*cluster_, scenario_.scheduler);
+  BuildDomains();
+  for (const FaultSpec& f : scenario_.faults) {
+    if (f.pool.empty()) continue;
+    bool found = false;
+    for (const NodePool& p : cluster_->pools()) found |= p.spec.name == f.pool;
+    if (!found) throw InputError("fault names unknown node pool '" + f.pool + "'");
+  }
+}
+
+Simulation::~Simulation() = default;
+
+void Simulation::BuildDomains() {
+  const auto& nodes = cluster_->nodes();
+  gpu_domain_.assign(nodes.size(), {});
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    const Node& node = nodes[n];
+    if (node.model() == nullptr) continue;
+    const NodePool& pool = cluster_->pools()[node.pool()];
+    const SharingScheme scheme = pool.spec.sharing.scheme();
+    const ShareModel* model = share_models_[static_cast<int>(scheme)].get();
+    for (int g = 0; g < node.gpus(); ++g) {
+      gpu_domain_[n].push_back(static_cast<int>(domains_.size()));
+      const bool mig = !pool.mig_layouts.empty();
+      const int count = mig ? static_cast<int>(pool.mig_layouts[g].size()) : 1;
+      for (int i = 0; i < count; ++i) {
+        DomainRun d;
+        d.info.node = static_cast<int>(n);
+        d.info.gpu = g;
+        d.model = model;
+        d.spec.speed = node.model()->relative_speed;
+        d.info.memory_mib = node.model()->memory_mib;
+        if (mig) {
+          const MigProfile& p =
+              node.model()->mig->profiles[pool.mig_layouts[g][i].profile];
+          d.info.mig_instance = i;
+          d.info.profile = p.name;
+          d.info.memory_mib = p.memory_mib;
+          d.spec.sm_fraction =
+              static_cast<double>(p.sms) / static_cast<double>(node.model()->sms);
+          d.info.gpu_equivalents = d.spec.sm_fraction;
+        }
+        domains_.push_back(d);
+        domain_info_.push_back(d.info);
+      }
+    }
+  }
+}
+
+void Simulation::Run(SimulationObserver* observer) {
+  observer_ = observer;
+  runs_.assign(pods_.size(), PodRun());
+  if (observer_) observer_->OnStart(*cluster_, pods_, domain_info_);
+  for (size_t i = 0; i < pods_.size(); ++i) {
+    events_.Push(pods_[i].arrival_s, EventKind::kArrival, static_cast<int>(i));
+  }
+  arrivals_left_ = static_cast<int64_t>(pods_.size());
+  for (size_t f = 0; f < scenario_.faults.size(); ++f) {
+    const FaultSpec& spec = scenario_.faults[f];
+    if (spec.at_s >= 0) {
+      events_.Push(spec.at_s, EventKind::kFault, -1, static_cast<int>(f));
+    } else if (spec.rate_per_gpu_hour > 0) {
+      // The first fault of a Poisson process over the pool's GPUs.
+      int gpus = 0;
+      for (const NodePool& p : cluster_->pools()) {
+        if (spec.pool.empty() || p.spec.name == spec.pool) {
+          gpus += p.node_count * p.spec.gpus_per_node;
+        }
+      }
+      const double rate = spec.rate_per_gpu_hour * gpus / 3600.0;
+      if (rate > 0) {
+        events_.Push(-std::log(1 - rng_.Uniform01()) / rate, EventKind::kFault,
+                     -1, static_cast<int>(f));
+      }
+    }
+  }
+  events_.Push(0, EventKind::kSample);
+  const double horizon =
+      scenario_.horizon_s > 0 ? scenario_.horizon_s : kInfinity;
+  double now = 0;
+  while (!events_.empty()) {
+    const Event e = events_.Pop();
+    if (e.time > horizon) {
+      now = horizon;
+      break;
+    }
+    now = e.time;
+    ++event_count_;
+    switch (e.kind) {
+      case EventKind::kArrival: {
+        --arrivals_left_;
+        ++active_pods_;
+        PodRun& run = runs_[e.a];
+        const Pod& pod = pods_[e.a];
+        run.service = pod.needs.work_s <= 0 && pod.needs.lifetime_s > 0;
+        if (observer_) observer_->OnArrival(now, e.a);
+        if (!untranslatable_[e.a].empty()) {
+          Finish(now, e.a, PodEnd::kUnschedulable, untranslatable_[e.a]);
+          break;
+        }
+        run.phase = Phase::kPending;
+        scheduler_->Enqueue(e.a, pod);
+        Schedule(now);
+        break;
+      }
+      case EventKind::kCompletion: {
+        PodRun& run = runs_[e.a];
+        if (run.phase != Phase::kRunning || run.version != e.version) break;
+        // Work conservation: the pod did exactly the work it asked for.
+        Advance(now, e.a);
+        GS_CHECK(run.remaining <=
+                     1e-6 * std::max(1.0, pods_[e.a].needs.work_s),
+                 "a pod completed with work left");
+        Finish(now, e.a, PodEnd::kSucceeded, "");
+        Schedule(now);
+        break;
+      }
+      case EventKind::kDeletion: {
+        PodRun& run = runs_[e.a];
+        if (run.phase == Phase::kDone || run.version != e.version) break;
+        Finish(now, e.a, PodEnd::kDeleted, "");
+        Schedule(now);
+        break;
+      }
+      case EventKind::kRestart: {
+        PodRun& run = runs_[e.a];
+        if (run.phase != Phase::kBackoff || run.version != e.version) break;
+        if (observer_) observer_->OnRestart(now, e.a);
+        StartOrFail(now, e.a);
+        Schedule(now);
+        break;
+      }
+      case EventKind::kFault:
+        Fault(now, e.a, e.b);
+        Schedule(now);
+        break;
+      case EventKind::kRecovery:
+        domains_[e.a].down_until = -1;
+        break;
+      case EventKind::kSample:
+        Sample(now);
+        if (WorkLeft()) {
+          events_.Push(now + scenario_.sample_interval_s, EventKind::kSample);
+        }
+        break;
+    }
+  }
+  // Close the books of pods still running at the end.
+  for (size_t p = 0; p < runs_.size(); ++p) {
+    if (runs_[p].phase == Phase::kRunning) Advance(now, static_cast<int>(p));
+  }
+  if (observer_) observer_->OnFinish(now, event_count_, scheduler_->cycles());
+}
+
+bool Simulation::WorkLeft() const {
+  if (arrivals_left_ > 0) return true;
+  // Pods that can still make progress (running, or in back-off). Pending
+  // pods only move when something else happens, so they alone do not keep
+  // the sampler going without a horizon.
+  for (const PodRun& run : runs_) {
+    if (run.phase == Phase::kRunning || run.phase == Phase::kBackoff) {
+      return true;
+    }
+  }
+  return scenario_.horizon_s > 0 && active_pods_ > 0;
+}
+
+void Simulation::Schedule(double now) {
+  while (scheduler_->HasActive()) {
+    const ScheduleResult r = scheduler_->ScheduleOne();
+    switch (r.outcome) {
+      case ScheduleResult::Outcome::kBound: {
+        PodRun& run = runs_[r.pod];
+        run.node = r.node;
+        run.domains.clear();
+        for (const DeviceGrant& g : scheduler_->AllocationOf(r.pod).grants) {
+          const int domain = gpu_domain_[r.node][g.gpu] +
+                             (g.instance >= 0 ? g.instance : 0);
+          run.domains.push_back(domain);
+          ++domains_[domain].holders;
+        }
+        const Pod& pod = pods_[r.pod];
+        const double speed =
+            cluster_->nodes()[r.node].model() != nullptr
+                ? cluster_->nodes()[r.node].model()->relative_speed
+                : 1.0;
+        if (observer_) {
+          observer_->OnStart(now, r.pod, r.node, AloneSeconds(pod.needs, speed));
+        }
+        StartOrFail(now, r.pod);
+        break;
+      }
+      case ScheduleResult::Outcome::kUnschedulable:
+        if (observer_) observer_->OnUnschedulable(now, r.pod, r.message);
+        break;
+      case ScheduleResult::Outcome::kAdmissionFailed:
+        Finish(now, r.pod, PodEnd::kAdmissionFailed, r.message);
+        break;
+    }
+  }
+}
+
+void Simulation::StartOrFail(double now, PodIndex p) {
+  PodRun& run = runs_[p];
+  const Pod& pod = pods_[p];
+  // A restart on a GPU that is still down waits for its recovery.
+  double ready = now;
+  for (int d : run.domains) ready = std::max(ready, domains_[d].down_until);
+  if (ready > now) {
+    run.phase = Phase::kBackoff;
+    events_.Push(ready, EventKind::kRestart, p, -1, ++run.version);
+    return;
+  }
+  // Memory: the grant's limit, then what is left on the device (time-slicing
+  // has no isolation: the pod that allocates last fails).
+  const int64_t footprint = pod.needs.gpu_memory_mib;
+  const auto& grants = scheduler_->AllocationOf(p).grants;
+  for (size_t k = 0; k < run.domains.size(); ++k) {
+    const DomainRun& d = domains_[run.domains[k]];
+    const int64_t limit = k < grants.size() ? grants[k].memory_mib
+                                            : d.info.memory_mib;
+    if (footprint > limit) {
+      Fail(now, p, PodFailure::kOutOfMemory,
+           fmt::format("CUDA out of memory: footprint {} MiB over its limit of "
+                       "{} MiB",
+                       footprint, limit));
+      return;
+    }
+    if (d.fb_used_mib + footprint > d.info.memory_mib) {
+      Fail(now, p, PodFailure::kOutOfMemory,
+           fmt::format("CUDA out of memory: {} MiB in use of {} MiB, "
+                       "allocating {} MiB (no memory isolation)",
+                       d.fb_used_mib, d.info.memory_mib, footprint));
+      return;
+    }
+  }
+  run.phase = Phase::kRunning;
+  run.resident = true;
+  run.remaining = run.service ? kInfinity : pod.needs.work_s;
+  run.last_update = now;
+  run.rate = 0;
+  run.domain_rates.assign(run.domains.size(), 1.0);
+  ++run.version;
+  for (int d : run.domains) {
+    domains_[d].residents.push_back(p);
+    domains_[d].fb_used_mib += footprint;
+  }
+  if (run.service) {
+    events_.Push(now + pod.needs.lifetime_s, EventKind::kDeletion, p, -1,
+                 run.version);
+  }
+  if (run.domains.empty()) {
+    // A pod without GPUs runs at its reference rate.
+    run.rate = 1;
+    Reschedule(now, p);
+    return;
+  }
+  for (int d : run.domains) Recompute(now, d);
+}
+
+void Simulation::Stop(double now, PodIndex p) {
+  PodRun& run = runs_[p];
+  if (!run.resident) return;
+  Advance(now, p);
+  run.resident = false;
+  for (int d : run.domains) {
+    DomainRun& dom = domains_[d];
+    dom.residents.erase(
+        std::find(dom.residents.begin(), dom.residents.end(), p));
+    dom.fb_used_mib -= pods_[p].needs.gpu_memory_mib;
+  }
+  for (int d : run.domains) Recompute(now, d);
+}
+
+void Simulation::Fail(double now, PodIndex p, PodFailure why,
+                      const std::string& message) {
+  PodRun& run = runs_[p];
+  Stop(now, p);
+  ++run.version;
+  if (observer_) observer_->OnFailure(now, p, why, message);
+  if (run.restarts >= scenario_.model.max_restarts) {
+    Finish(now, p, PodEnd::kFailed, message);
+    return;
+  }
+  const double backoff = std::min(
+      scenario_.model.restart_backoff_max_s,
+      scenario_.model.restart_backoff_initial_s * std::pow(2.0, run.restarts));
+  ++run.restarts;
+  run.phase = Phase::kBackoff;
+  events_.Push(now + backoff, EventKind::kRestart, p, -1, run.version);
+}
+
+void Simulation::Finish(double now, PodIndex p, PodEnd how,
+                        const std::string& message) {
+  PodRun& run = runs_[p];
+  Stop(now, p);
+  if (run.node >= 0 && scheduler_->IsBound(p)) {
+    for (int d : run.domains) --domains_[d].holders;
+    scheduler_->Release(p);
+  }
+  run.phase = Phase::kDone;
+  ++run.version;
+  --active_pods_;
+  if (observer_) observer_->OnEnd(now, p, how, message);
+}
+
+void Simulation::Advance(double now, PodIndex p) {
+  PodRun& run = runs_[p];
+  if (!run.service) {
+    run.remaining = std::max(0.0, run.remaining - run.rate * (now - run.last_update));
+  }
+  run.last_update = now;
+}
+
+void Simulation::Reschedule(double now, PodIndex p) {
+  PodRun& run = runs_[p];
+  if (run.service || run.rate <= 0) return;  // services end by deletion
+  ++run.version;
+  events_.Push(now + run.remaining / run.rate, EventKind::kCompletion, p, -1,
+               run.version);
+}
+
+void Simulation::Recompute(double now, int domain) {
+  DomainRun& d = domains_[domain];
+  scratch_residents_.clear();
+  const auto& grants_of = [&](PodIndex p) -> const DeviceGrant* {
+    const PodRun& run = runs_[p];
+    const auto& grants = scheduler_->AllocationOf(p).grants;
+    for (size_t k = 0; k < run.domains.size() && k < grants.size(); ++k) {
+      if (run.domains[k] == domain) return &grants[k];
+    }
+    return nullptr;
+  };
+  for (PodIndex p : d.residents) {
+    const Pod& pod = pods_[p];
+    Resident r;
+    r.duty = std::clamp(pod.needs.duty, 0.0, 1.0);
+    r.sm_demand = std::clamp(pod.needs.sm_demand, 0.0, 1.0);
+    const DeviceGrant* g = grants_of(p);
+    r.cores_percent = g != nullptr ? g->cores_percent : 100;
+    scratch_residents_.push_back(r);
+  }
+  d.model->ComputeRates(d.spec, scratch_residents_, scenario_.model, &d.rates);
+  for (size_t k = 0; k < d.residents.size(); ++k) {
+    const PodIndex p = d.residents[k];
+    PodRun& run = runs_[p];
+    Advance(now, p);
+    for (size_t j = 0; j < run.domains.size(); ++j) {
+      if (run.domains[j] == domain) run.domain_rates[j] = d.rates.rates[k];
+    }
+    run.rate = *std::min_element(run.domain_rates.begin(),
+                                 run.domain_rates.end());
+    if (!run.service) {
+      ++run.version;
+      if (run.rate > 0) {
+        events_.Push(now + run.remaining / run.rate, EventKind::kCompletion, p,
+                     -1, run.version);
+      }
+    }
+  }
+}
+
+void Simulation::Fault(double now, int domain, int spec_index) {
+  const FaultSpec& spec = scenario_.faults[spec_index];
+  // Candidate domains: the pool's (and node's, GPU's) domains.
+  std::vector<int> candidates;
+  for (size_t i = 0; i < domains_.size(); ++i) {
+    const DomainInfo& info = domains_[i].info;
+    const Node& node = cluster_->nodes()[info.node];
+    const NodePool& pool = cluster_->pools()[node.pool()];
+    if (!spec.pool.empty() && pool.spec.name != spec.pool) continue;
+    if (spec.node >= 0 && info.node != pool.first_node + spec.node) continue;
+    if (spec.gpu >= 0 && info.gpu != spec.gpu) continue;
+    candidates.push_back(static_cast<int>(i));
+  }
+  if (domain < 0 && !candidates.empty()) {
+    domain = candidates[rng_.Below(candidates.size())];
+  }
+  if (domain >= 0) {
+    // Without MIG the whole GPU is one domain; with MIG the fault stays in
+    // the instance drawn.
+    DomainRun& d = domains_[domain];
+    const std::vector<PodIndex> victims = d.residents;
+    for (PodIndex p : victims) {
+      Fail(now, p, PodFailure::kGpuFault,
+           fmt::format("GPU fault (Xid) on {} GPU {}{}",
+                       cluster_->nodes()[d.info.node].name(), d.info.gpu,
+                       d.info.mig_instance >= 0
+                           ? fmt::format(" MIG {}", d.info.profile)
+                           : ""));
+    }
+    d.down_until = now + spec.recovery_s;
+    events_.Push(d.down_until, EventKind::kRecovery, domain);
+    if (observer_) {
+      observer_->OnFault(now, domain, static_cast<int>(victims.size()));
+    }
+  }
+  if (spec.at_s < 0 && spec.rate_per_gpu_hour > 0) {
+    int gpus = 0;
+    for (const NodePool& p : cluster_->pools()) {
+      if (spec.pool.empty() || p.spec.name == spec.pool) {
+        gpus += p.node_count * p.spec.gpus_per_node;
+      }
+    }
+    const double rate = spec.rate_per_gpu_hour * gpus / 3600.0;
+    if (WorkLeft()) {
+      events_.Push(now - std::log(1 - rng_.Uniform01()) / rate,
+                   EventKind::kFault, -1, spec_index);
+    }
+  }
+}
+
+void Simulation::Sample(double now) {
+  if (observer_ == nullptr) return;
+  std::vector<DomainState> states(domains_.size());
+  for (size_t i = 0; i < domains_.size(); ++i) {
+    const DomainRun& d = domains_[i];
+    DomainState& s = states[i];
+    s.residents = static_cast<int>(d.residents.size());
+    s.gpu_util = d.residents.empty() ? 0 : d.rates.gpu_util;
+    // DCGM reports a MIG instance's SM activity against its own SMs; the
+    // share models give it against the whole GPU's.
+    s.sm_active = d.residents.empty()
+                      ? 0
+                      : d.rates.sm_active / d.spec.sm_fraction;
+    s.fb_used_mib = d.fb_used_mib;
+    s.allocated = d.holders > 0;
+    s.down = d.down_until > now;
+  }
+  int pending = 0;
+  for (const PodRun& run : runs_) pending += run.phase == Phase::kPending;
+  observer_->OnSample(now, states, pending);
+}
+
+}  // namespace gpushare

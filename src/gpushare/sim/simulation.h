@@ -1,0 +1,118 @@
+// Simulation: one run of a scenario through the Kubernetes pipeline and the
+// execution model.
+//
+// Contract: the constructor builds the cluster (node pools, device plugins),
+// generates the workload and translates each pod's needs into the requests
+// of the pool it targets (InputError on a bad scenario). Run() replays it as
+// a discrete-event simulation (sim/event_queue.h): arrivals enter the
+// scheduler's queue; every bind starts the pod on its execution domains (a
+// GPU, or a MIG instance) where the pool's share model (exec/) sets its
+// progress rate, recomputed whenever the domain's residents change (fluid
+// model; stale completions skipped by version). Memory: a pod whose
+// footprint exceeds its grant (HAMi gpumem, MPS replica limit, MIG instance,
+// the GPU) or, without isolation (time-slicing), the memory left on the GPU
+// fails with out-of-memory when it allocates. A GPU fault kills the pods of
+// the GPU — of the MIG instance under MIG — which stays down for its
+// recovery time. Failed pods stay bound and restart in place after
+// kubelet's back-off (CrashLoopBackOff), from the start of their work, until
+// `max_restarts`; then they fail for good and free their devices. Services
+// are deleted at the end of their lifetime. Samples of every domain are
+// reported every `sample_interval_s`. Deterministic for a given scenario.
+
+#ifndef GPUSHARE_SIM_SIMULATION_H_
+#define GPUSHARE_SIM_SIMULATION_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gpushare/base/rng.h"
+#include "gpushare/catalog/catalog.h"
+#include "gpushare/cluster/cluster.h"
+#include "gpushare/exec/share_model.h"
+#include "gpushare/sched/scheduler.h"
+#include "gpushare/sim/event_queue.h"
+#include "gpushare/sim/scenario.h"
+#include "gpushare/sim/simulation_observer.h"
+
+namespace gpushare {
+
+class Simulation {
+ public:
+  Simulation(const Scenario& scenario, const Catalog& catalog);
+  ~Simulation();
+  Simulation(const Simulation&) = delete;
+  Simulation& operator=(const Simulation&) = delete;
+
+  // Runs the scenario once; `observer` may be null.
+  void Run(SimulationObserver* observer);
+
+  const Cluster& cluster() const { return *cluster_; }
+  const std::vector<Pod>& pods() const { return pods_; }
+  const std::vector<DomainInfo>& domains() const { return domain_info_; }
+  // The target pool of each pod (-1: none admits it).
+  const std::vector<int>& target_pools() const { return target_pool_; }
+
+ private:
+  enum class Phase { kWaiting, kPending, kRunning, kBackoff, kDone };
+  struct PodRun {
+    Phase phase = Phase::kWaiting;
+    double remaining = 0;   // reference-GPU work seconds left
+    double rate = 0;
+    double last_update = 0;
+    uint64_t version = 0;   // of its completion / deletion event
+    std::vector<int> domains;
+    std::vector<double> domain_rates;
+    int node = -1;
+    int restarts = 0;
+    bool resident = false;  // executing on its domains (not in back-off)
+    bool service = false;
+  };
+  struct DomainRun {
+    DomainInfo info;
+    const ShareModel* model = nullptr;
+    Domain spec;
+    std::vector<PodIndex> residents;
+    int holders = 0;        // pods holding a grant on it
+    int64_t fb_used_mib = 0;
+    DomainRates rates;
+    double down_until = -1;
+  };
+
+  void BuildDomains();
+  void Schedule(double now);
+  void StartOrFail(double now, PodIndex p);
+  void Stop(double now, PodIndex p);   // leaves its domains
+  void Fail(double now, PodIndex p, PodFailure why, const std::string& msg);
+  void Finish(double now, PodIndex p, PodEnd how, const std::string& msg);
+  void Recompute(double now, int domain);
+  void Advance(double now, PodIndex p);
+  void Reschedule(double now, PodIndex p);
+  void Fault(double now, int domain, int spec);
+  void Sample(double now);
+  bool WorkLeft() const;
+
+  Scenario scenario_;
+  std::unique_ptr<Cluster> cluster_;
+  std::unique_ptr<Scheduler> scheduler_;
+  std::vector<std::unique_ptr<ShareModel>> share_models_;  // by scheme
+  std::vector<Pod> pods_;
+  std::vector<int> target_pool_;
+  std::vector<std::string> untranslatable_;  // why a pod never fits ("")
+  std::vector<PodRun> runs_;
+  std::vector<DomainRun> domains_;
+  std::vector<DomainInfo> domain_info_;
+  // node → gpu → first domain; MIG instances follow in layout order.
+  std::vector<std::vector<int>> gpu_domain_;
+  std::vector<Resident> scratch_residents_;
+  EventQueue events_;
+  Rng rng_;
+  SimulationObserver* observer_ = nullptr;
+  int64_t event_count_ = 0;
+  int64_t active_pods_ = 0;   // arrived and not done
+  int64_t arrivals_left_ = 0;
+};
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_SIM_SIMULATION_H_

@@ -1,0 +1,77 @@
+// SimulationObserver: what a simulation run reports as it happens.
+//
+// Contract: the Simulation calls these hooks in simulated-time order; the
+// observer only reads (metrics collectors, progress bars). A domain is an
+// execution domain (a whole GPU or a MIG instance), numbered densely.
+
+#ifndef GPUSHARE_SIM_SIMULATION_OBSERVER_H_
+#define GPUSHARE_SIM_SIMULATION_OBSERVER_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gpushare/cluster/cluster.h"
+#include "gpushare/workload/pod.h"
+
+namespace gpushare {
+
+using PodIndex = int;
+
+// A static description of one execution domain.
+struct DomainInfo {
+  int node = 0;
+  int gpu = 0;
+  int mig_instance = -1;     // -1: the whole GPU
+  std::string profile;       // MIG profile name, "" for a whole GPU
+  int64_t memory_mib = 0;    // of the GPU or instance
+  double gpu_equivalents = 1;  // instance SMs / GPU SMs, 1 for a GPU
+};
+
+// The live state of one domain at a sample.
+struct DomainState {
+  double gpu_util = 0;
+  double sm_active = 0;
+  int64_t fb_used_mib = 0;
+  int residents = 0;
+  bool allocated = false;    // at least one pod holds it
+  bool down = false;         // faulted, not yet recovered
+};
+
+enum class PodEnd {
+  kSucceeded,
+  kDeleted,
+  kFailed,          // gave up after restarts
+  kAdmissionFailed,
+  kUnschedulable,   // never fits its pool (translation said so)
+};
+
+enum class PodFailure { kOutOfMemory, kGpuFault };
+
+class SimulationObserver {
+ public:
+  virtual ~SimulationObserver() = default;
+  virtual void OnStart(const Cluster& /*cluster*/,
+                       const std::vector<Pod>& /*pods*/,
+                       const std::vector<DomainInfo>& /*domains*/) {}
+  virtual void OnArrival(double /*t*/, PodIndex /*pod*/) {}
+  virtual void OnUnschedulable(double /*t*/, PodIndex /*pod*/,
+                               const std::string& /*message*/) {}
+  // Bound to `node` and started running (wall time alone there: alone_s).
+  virtual void OnStart(double /*t*/, PodIndex /*pod*/, int /*node*/,
+                       double /*alone_s*/) {}
+  virtual void OnFailure(double /*t*/, PodIndex /*pod*/, PodFailure /*why*/,
+                         const std::string& /*message*/) {}
+  virtual void OnRestart(double /*t*/, PodIndex /*pod*/) {}
+  virtual void OnEnd(double /*t*/, PodIndex /*pod*/, PodEnd /*how*/,
+                     const std::string& /*message*/) {}
+  virtual void OnFault(double /*t*/, int /*domain*/, int /*pods_killed*/) {}
+  virtual void OnSample(double /*t*/, const std::vector<DomainState>& /*domains*/,
+                        int /*pending*/) {}
+  virtual void OnFinish(double /*t*/, int64_t /*events*/,
+                        int64_t /*scheduling_cycles*/) {}
+};
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_SIM_SIMULATION_OBSERVER_H_

@@ -1,0 +1,193 @@
+// Hand-computed tiny runs of the execution model (docs/model.md §6).
+
+#include "gpushare/sim/simulation.h"
+
+#include <gtest/gtest.h>
+
+#include "gpushare/metrics/collector.h"
+#include "gpushare/metrics/json_writer.h"
+
+namespace gpushare {
+namespace {
+
+// A scenario with one pool and `count` identical pods arriving at `at`.
+Scenario OnePool(const char* model, int gpus, SharingConfig sharing) {
+  Scenario s;
+  s.name = "tiny";
+  NodePoolSpec pool;
+  pool.name = "p";
+  pool.gpu_model = model;
+  pool.nodes = 1;
+  pool.gpus_per_node = gpus;
+  pool.sharing = std::move(sharing);
+  s.pools.push_back(pool);
+  s.workload.horizon_s = 1;
+  s.sample_interval_s = 10;
+  return s;
+}
+
+WorkloadClassSpec Jobs(const std::string& name, int64_t count, double gpus,
+                       double footprint_mib, double work_s) {
+  WorkloadClassSpec c;
+  c.name = name;
+  c.workload_class = WorkloadClass::kBatch;
+  c.count = count;
+  c.arrival_rate_per_s = 1e9;  // all arrive at (almost) 0
+  c.gpus = Distribution::Constant(gpus);
+  c.gpu_memory_mib = Distribution::Constant(footprint_mib);
+  c.sm_demand = Distribution::Constant(1.0);
+  c.duty = Distribution::Constant(1.0);
+  c.work_s = Distribution::Constant(work_s);
+  c.cpu_milli = Distribution::Constant(1000);
+  c.memory_mib = Distribution::Constant(1024);
+  return c;
+}
+
+SimulationResult RunIt(const Scenario& scenario) {
+  const Catalog catalog = Catalog::Builtin();
+  Simulation sim(scenario, catalog);
+  Collector collector(sim, scenario.name, scenario.seed, false);
+  sim.Run(&collector);
+  return collector.result();
+}
+
+TEST(SimulationTest, ExclusivePodRunsAtFullSpeed) {
+  Scenario s = OnePool("A100-40GB", 1, ExclusiveSharing());
+  s.workload.classes.push_back(Jobs("j", 1, 1, 1000, 100));
+  const SimulationResult r = RunIt(s);
+  ASSERT_EQ(r.succeeded, 1);
+  const PodRecord& p = r.pod_records[0];
+  EXPECT_NEAR(p.run_s, 100, 1e-6);
+  EXPECT_NEAR(p.slowdown, 1.0, 1e-9);
+}
+
+TEST(SimulationTest, TwoPodsTimeSliced) {
+  // η = 1.024 / (1.024 + 0.2) = 0.83660; each gets x = η/2 = 0.41830 of the
+  // GPU: 100 s of work take 100 / 0.41830 = 239.06 s.
+  Scenario s = OnePool("A100-40GB", 1, TimeSlicingSharing(2));
+  s.workload.classes.push_back(Jobs("j", 2, 1, 1000, 100));
+  const SimulationResult r = RunIt(s);
+  ASSERT_EQ(r.succeeded, 2);
+  for (const PodRecord& p : r.pod_records) {
+    EXPECT_NEAR(p.run_s, 100 / (0.5 * 1.024 / 1.224), 1e-6);
+    EXPECT_NEAR(p.slowdown, 2.390625, 1e-6);
+  }
+}
+
+TEST(SimulationTest, MigInstanceWithSmDemand) {
+  // all-balanced A100-40GB; a 15000 MiB pod gets 3g.20gb (42 of 108 SMs);
+  // d = 0.3: g = 1 / (0.7 + 0.3 × 108/42) = 0.67961; 100 s → 147.14 s.
+  Scenario s = OnePool("A100-40GB", 1,
+                       MigSharing(MigStrategy::kMixed, "all-balanced"));
+  WorkloadClassSpec c = Jobs("j", 1, 1, 15000, 100);
+  c.sm_demand = Distribution::Constant(0.3);
+  s.workload.classes.push_back(c);
+  const SimulationResult r = RunIt(s);
+  ASSERT_EQ(r.succeeded, 1);
+  EXPECT_NE(r.pod_records[0].requests.find("nvidia.com/mig-3g.20gb=1"),
+            std::string::npos);
+  EXPECT_NEAR(r.pod_records[0].run_s, 100 * (0.7 + 0.3 * 108.0 / 42.0), 1e-6);
+}
+
+TEST(SimulationTest, OutOfMemoryUnderTimeSlicing) {
+  // A (30000 MiB) starts first; B (20000 MiB) allocates last on the same
+  // 40960 MiB GPU and fails; its restarts at 10, 30 and 70 s (back-off 10,
+  // 20, 40) fail while A runs alone until 100 s; at 150 s B starts alone
+  // and ends at 250 s.
+  Scenario s = OnePool("A100-40GB", 1, TimeSlicingSharing(2));
+  WorkloadClassSpec a = Jobs("a", 1, 1, 30000, 100);
+  WorkloadClassSpec b = Jobs("b", 1, 1, 20000, 100);
+  b.arrival_rate_per_s = 1e6;  // arrives just after A
+  s.workload.classes = {a, b};
+  const SimulationResult r = RunIt(s);
+  ASSERT_EQ(r.succeeded, 2);
+  const PodRecord& pa = r.pod_records[0].name == "a-0" ? r.pod_records[0]
+                                                       : r.pod_records[1];
+  const PodRecord& pb = r.pod_records[0].name == "a-0" ? r.pod_records[1]
+                                                       : r.pod_records[0];
+  EXPECT_EQ(pa.oom_kills, 0);
+  EXPECT_NEAR(pa.end_s, 100, 1e-3);
+  EXPECT_EQ(pb.oom_kills, 4);
+  EXPECT_EQ(pb.restarts, 4);
+  EXPECT_NEAR(pb.end_s, 250, 1e-3);
+  EXPECT_EQ(r.oom_kills, 4);
+}
+
+TEST(SimulationTest, HamiMemoryLimitFailsThePod) {
+  // The pod asks for 10000 MiB of gpumem but needs 20000: CUDA OOM at every
+  // start (0, 10 s, 30 s); with max_restarts 2 it fails for good at 30 s
+  // and frees its vGPU.
+  Scenario s = OnePool("A100-80GB", 1, HamiSharing());
+  s.model.max_restarts = 2;
+  WorkloadClassSpec c = Jobs("j", 1, 0.5, 20000, 100);
+  c.requests = {{"nvidia.com/gpu", 1},
+                {"nvidia.com/gpumem", 10000},
+                {"nvidia.com/gpucores", 50}};
+  s.workload.classes.push_back(c);
+  const SimulationResult r = RunIt(s);
+  ASSERT_EQ(r.failed, 1);
+  const PodRecord& p = r.pod_records[0];
+  EXPECT_EQ(p.outcome, PodOutcome::kFailed);
+  EXPECT_EQ(p.oom_kills, 3);
+  EXPECT_EQ(p.restarts, 2);
+  EXPECT_NEAR(p.end_s, 30, 1e-6);
+  EXPECT_NE(p.message.find("footprint 20000 MiB over its limit of 10000 MiB"),
+            std::string::npos)
+      << p.message;
+  // The translated request (gpumem = footprint) runs.
+  s.workload.classes[0].requests.clear();
+  EXPECT_EQ(RunIt(s).succeeded, 1);
+}
+
+TEST(SimulationTest, FaultBlastRadiusMigAgainstTimeSlicing) {
+  // Four pods on one A100: time-sliced they share the GPU and a fault kills
+  // all four; on MIG (7 x 1g.5gb) each has its own instance and the fault
+  // stays in one.
+  auto run = [](SharingConfig sharing, double footprint) {
+    Scenario s = OnePool("A100-40GB", 1, std::move(sharing));
+    s.workload.classes.push_back(Jobs("j", 4, 1, footprint, 1000));
+    FaultSpec f;
+    f.pool = "p";
+    f.at_s = 10;
+    f.node = 0;
+    f.gpu = 0;
+    s.faults.push_back(f);
+    return RunIt(s);
+  };
+  const SimulationResult ts = run(TimeSlicingSharing(4), 4000);
+  EXPECT_EQ(ts.faults, 1);
+  EXPECT_EQ(ts.fault_kills, 4);
+  EXPECT_EQ(ts.max_blast_radius, 4);
+  const SimulationResult mig =
+      run(MigSharing(MigStrategy::kSingle, "all-1g.5gb"), 4000);
+  EXPECT_EQ(mig.faults, 1);
+  EXPECT_LE(mig.fault_kills, 1);
+  EXPECT_LE(mig.max_blast_radius, 1);
+  // Killed pods restart after the recovery and still complete.
+  EXPECT_EQ(ts.succeeded, 4);
+  EXPECT_EQ(mig.succeeded, 4);
+}
+
+TEST(SimulationTest, EverySchemeCompletesItsWorkDeterministically) {
+  // Work conservation is checked at every completion inside the simulation
+  // (GS_CHECK); here every pod of a mixed workload must complete, and two
+  // runs must give byte-identical JSON.
+  for (SharingConfig sharing :
+       {ExclusiveSharing(), TimeSlicingSharing(4), MpsSharing(4),
+        MigSharing(MigStrategy::kMixed, "all-balanced"), HamiSharing()}) {
+    Scenario s = OnePool("A100-80GB", 4, sharing);
+    WorkloadClassSpec c = Jobs("j", 60, 0.25, 8000, 300);
+    c.arrival_rate_per_s = 0.2;
+    c.sm_demand = Distribution::Uniform(0.1, 0.9);
+    c.duty = Distribution::Uniform(0.2, 1.0);
+    c.work_s = Distribution::Exponential(300);
+    s.workload.classes.push_back(c);
+    const SimulationResult a = RunIt(s);
+    const SimulationResult b = RunIt(s);
+    EXPECT_EQ(a.succeeded, 60) << SharingSchemeName(sharing.scheme());
+    EXPECT_EQ(ResultToJsonText(a), ResultToJsonText(b));
+  }
+}
+
+}  // namespace
+}  // namespace gpushare

@@ -1,0 +1,46 @@
+// Distribution: a random variable of the workload generator.
+//
+// Contract: Sample() draws one value from the seeded Rng (never from global
+// state), so the same seed gives the same workload. Kinds: constant
+// (value), uniform [min, max), exponential (mean), lognormal (median and
+// sigma of the log, optionally clamped to [min, max]), and choice (values
+// with weights). Validate() throws InputError naming `what` when a parameter
+// is out of range (negative mean, min > max, weights all zero, ...).
+
+#ifndef GPUSHARE_WORKLOAD_DISTRIBUTION_H_
+#define GPUSHARE_WORKLOAD_DISTRIBUTION_H_
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gpushare/base/rng.h"
+
+namespace gpushare {
+
+struct Distribution {
+  enum class Kind { kConstant, kUniform, kExponential, kLogNormal, kChoice };
+  Kind kind = Kind::kConstant;
+  double value = 0;    // constant
+  double min = 0;      // uniform; lognormal clamp (if max > min)
+  double max = 0;      // uniform; lognormal clamp
+  double mean = 0;     // exponential
+  double median = 0;   // lognormal
+  double sigma = 0;    // lognormal: standard deviation of ln(x)
+  std::vector<std::pair<double, double>> choices;  // (value, weight)
+
+  static Distribution Constant(double v);
+  static Distribution Uniform(double lo, double hi);
+  static Distribution Exponential(double mean);
+  static Distribution LogNormal(double median, double sigma, double lo = 0,
+                                double hi = 0);
+  static Distribution Choice(std::vector<std::pair<double, double>> choices);
+
+  double Sample(Rng& rng) const;
+  // Throws InputError("<what>: ...") when invalid.
+  void Validate(const std::string& what) const;
+};
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_WORKLOAD_DISTRIBUTION_H_

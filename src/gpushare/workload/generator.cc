@@ -1,0 +1,269 @@
+#include "gpushare/workload/generator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "gpushare/base/rng.h"
+#include "gpushare/io/input_error.h"
+
+namespace gpushare {
+namespace {
+
+constexpr double kMaxExpectedPods = 10'000'000;
+// Rounded integer fields are capped here so llround never overflows.
+constexpr double kMaxRoundedValue = 4.0e18;
+
+// The values a user wrote explicitly into a distribution (constant value,
+// uniform bounds, lognormal clamp bounds, choice values): these can be
+// range-checked before sampling. Exponential and unclamped lognormal samples
+// are always positive.
+std::vector<double> ExplicitValues(const Distribution& d) {
+  switch (d.kind) {
+    case Distribution::Kind::kConstant:
+      return {d.value};
+    case Distribution::Kind::kUniform:
+      return {d.min, d.max};
+    case Distribution::Kind::kExponential:
+      return {};
+    case Distribution::Kind::kLogNormal:
+      if (d.max > d.min) return {d.min, d.max};
+      return {};
+    case Distribution::Kind::kChoice: {
+      std::vector<double> values;
+      for (const auto& [v, w] : d.choices) values.push_back(v);
+      return values;
+    }
+  }
+  return {};
+}
+
+// Whether every sample of a (valid) distribution is exactly 0.
+bool AlwaysZero(const Distribution& d) {
+  switch (d.kind) {
+    case Distribution::Kind::kConstant:
+      return d.value == 0;
+    case Distribution::Kind::kUniform:
+      return d.min == 0 && d.max == 0;
+    case Distribution::Kind::kExponential:
+    case Distribution::Kind::kLogNormal:
+      return false;
+    case Distribution::Kind::kChoice:
+      for (const auto& [v, w] : d.choices) {
+        if (w > 0 && v != 0) return false;
+      }
+      return true;
+  }
+  return false;
+}
+
+std::string ClassWhat(const WorkloadClassSpec& c) {
+  return "class '" + c.name + "'";
+}
+
+// Validates `d` as the class's field `field`; values must be >= 0 and, when
+// `unit_interval`, at most 1.
+void CheckNeed(const WorkloadClassSpec& c, const char* field,
+               const Distribution& d, bool unit_interval) {
+  const std::string what = ClassWhat(c) + " " + field;
+  d.Validate(what);
+  for (double v : ExplicitValues(d)) {
+    if (v < 0) {
+      throw InputError(fmt::format("{}: value {} is negative", what, v));
+    }
+    if (unit_interval && v > 1) {
+      throw InputError(fmt::format("{}: value {} is outside [0, 1]", what, v));
+    }
+  }
+}
+
+void CheckGpus(const WorkloadClassSpec& c) {
+  CheckNeed(c, "gpus", c.gpus, /*unit_interval=*/false);
+  for (double v : ExplicitValues(c.gpus)) {
+    if (v >= 1 && v != std::floor(v)) {
+      throw InputError(fmt::format(
+          "{} gpus: value {} is neither a fraction < 1 nor a whole number",
+          ClassWhat(c), v));
+    }
+  }
+}
+
+void ValidateClass(const WorkloadClassSpec& c) {
+  const std::string what = ClassWhat(c);
+  if (!std::isfinite(c.arrival_rate_per_s) || c.arrival_rate_per_s < 0) {
+    throw InputError(
+        fmt::format("{}: arrival_rate_per_s must be finite and >= 0, got {}",
+                    what, c.arrival_rate_per_s));
+  }
+  if (c.count < 0) {
+    throw InputError(
+        fmt::format("{}: count must be >= 0, got {}", what, c.count));
+  }
+  if (c.arrival_rate_per_s == 0) {
+    if (c.count == 0) {
+      throw InputError(what +
+                       ": arrival_rate_per_s must be > 0 (or set count > 0)");
+    }
+    throw InputError(fmt::format(
+        "{}: count {} needs arrival_rate_per_s > 0 (pods arrive as a Poisson "
+        "process)",
+        what, c.count));
+  }
+  if (c.tenants.empty()) throw InputError(what + ": tenants is empty");
+  for (const std::string& tenant : c.tenants) {
+    if (tenant.empty()) throw InputError(what + ": empty tenant name");
+  }
+  CheckGpus(c);
+  CheckNeed(c, "gpu_memory_mib", c.gpu_memory_mib, false);
+  CheckNeed(c, "sm_demand", c.sm_demand, /*unit_interval=*/true);
+  CheckNeed(c, "duty", c.duty, /*unit_interval=*/true);
+  CheckNeed(c, "work_s", c.work_s, false);
+  CheckNeed(c, "lifetime_s", c.lifetime_s, false);
+  CheckNeed(c, "request_rate", c.request_rate, false);
+  CheckNeed(c, "gpu_ms_per_request", c.gpu_ms_per_request, false);
+  CheckNeed(c, "slo_p99_ms", c.slo_p99_ms, false);
+  CheckNeed(c, "cpu_milli", c.cpu_milli, false);
+  CheckNeed(c, "memory_mib", c.memory_mib, false);
+  if (AlwaysZero(c.work_s) && AlwaysZero(c.lifetime_s)) {
+    throw InputError(what +
+                     ": a service class (work_s 0) needs lifetime_s > 0");
+  }
+}
+
+int64_t RoundCount(double v) {
+  return std::llround(std::clamp(v, 0.0, kMaxRoundedValue));
+}
+
+double RoundGpus(double v) {
+  if (!(v > 0)) return 0;
+  if (v < 1) return v;
+  return std::round(v);
+}
+
+double Clamp01(double v) { return std::clamp(v, 0.0, 1.0); }
+
+// Draws one pod's needs and tenant, in the documented fixed order.
+void DrawPod(const WorkloadClassSpec& c, Rng& rng, Pod& pod) {
+  PodNeeds& n = pod.needs;
+  n.gpus = RoundGpus(c.gpus.Sample(rng));
+  n.gpu_memory_mib = RoundCount(c.gpu_memory_mib.Sample(rng));
+  n.sm_demand = Clamp01(c.sm_demand.Sample(rng));
+  n.duty = Clamp01(c.duty.Sample(rng));
+  n.work_s = c.work_s.Sample(rng);
+  n.lifetime_s = c.lifetime_s.Sample(rng);
+  n.request_rate = c.request_rate.Sample(rng);
+  n.gpu_ms_per_request = c.gpu_ms_per_request.Sample(rng);
+  n.slo_p99_ms = c.slo_p99_ms.Sample(rng);
+  pod.cpu_milli = RoundCount(c.cpu_milli.Sample(rng));
+  pod.memory_mib = RoundCount(c.memory_mib.Sample(rng));
+  pod.tenant = c.tenants[rng.Below(c.tenants.size())];
+  pod.namespace_name = pod.tenant;
+}
+
+std::vector<Pod> GenerateClass(const WorkloadClassSpec& c, double horizon_s,
+                               Rng rng) {
+  std::vector<Pod> pods;
+  const double expected = c.count > 0 ? static_cast<double>(c.count)
+                                      : c.arrival_rate_per_s * horizon_s;
+  // Room for the expected count plus a few standard deviations.
+  pods.reserve(static_cast<size_t>(expected + 4 * std::sqrt(expected) + 16));
+  double t = 0;
+  for (int64_t n = 0;; ++n) {
+    if (c.count > 0 && n >= c.count) break;
+    t += -std::log(1.0 - rng.Uniform01()) / c.arrival_rate_per_s;
+    if (c.count == 0 && !(t < horizon_s)) break;
+    Pod pod;
+    pod.name = c.name + "-" + std::to_string(n);
+    pod.workload_class = c.workload_class;
+    pod.priority = c.priority;
+    pod.arrival_s = t;
+    DrawPod(c, rng, pod);
+    pod.node_selector = c.node_selector;
+    pod.tolerations = c.tolerations;
+    pod.explicit_requests = c.requests;
+    pods.push_back(std::move(pod));
+  }
+  return pods;
+}
+
+}  // namespace
+
+void WorkloadSpec::Validate() const {
+  bool all_counted = true;
+  std::set<std::string, std::less<>> names;
+  for (size_t i = 0; i < classes.size(); ++i) {
+    const WorkloadClassSpec& c = classes[i];
+    if (c.name.empty()) {
+      throw InputError(
+          fmt::format("workload class #{} has an empty name", i + 1));
+    }
+    if (!names.insert(c.name).second) {
+      throw InputError("duplicate workload class name '" + c.name + "'");
+    }
+    ValidateClass(c);
+    if (c.count == 0) all_counted = false;
+  }
+  if (!all_counted && (!std::isfinite(horizon_s) || horizon_s <= 0)) {
+    throw InputError(
+        fmt::format("horizon_s must be finite and > 0, got {}", horizon_s));
+  }
+  double expected = 0;
+  for (const WorkloadClassSpec& c : classes) {
+    expected += c.count > 0 ? static_cast<double>(c.count)
+                            : c.arrival_rate_per_s * horizon_s;
+  }
+  if (expected > kMaxExpectedPods) {
+    throw InputError(fmt::format(
+        "workload expects {:.0f} pods (arrival_rate_per_s x horizon_s + count "
+        "over all classes); the limit is {:.0f}",
+        expected, kMaxExpectedPods));
+  }
+}
+
+std::vector<Pod> GenerateWorkload(const WorkloadSpec& spec, uint64_t seed) {
+  spec.Validate();
+  const Rng root(seed);
+  std::vector<std::vector<Pod>> by_class;
+  by_class.reserve(spec.classes.size());
+  size_t total = 0;
+  for (size_t k = 0; k < spec.classes.size(); ++k) {
+    by_class.push_back(
+        GenerateClass(spec.classes[k], spec.horizon_s, root.Fork(k)));
+    total += by_class.back().size();
+  }
+  // Sort keys rather than pods (pods are large): (arrival_s, class index, n)
+  // is unique per pod, so the order is total and deterministic.
+  struct Key {
+    double arrival_s;
+    size_t class_index;
+    size_t n;
+  };
+  std::vector<Key> keys;
+  keys.reserve(total);
+  for (size_t k = 0; k < by_class.size(); ++k) {
+    for (size_t n = 0; n < by_class[k].size(); ++n) {
+      keys.push_back({by_class[k][n].arrival_s, k, n});
+    }
+  }
+  std::stable_sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
+    if (a.arrival_s != b.arrival_s) return a.arrival_s < b.arrival_s;
+    if (a.class_index != b.class_index) return a.class_index < b.class_index;
+    return a.n < b.n;
+  });
+  std::vector<Pod> pods;
+  pods.reserve(total);
+  for (const Key& key : keys) {
+    pods.push_back(std::move(by_class[key.class_index][key.n]));
+  }
+  return pods;
+}
+
+}  // namespace gpushare

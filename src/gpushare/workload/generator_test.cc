@@ -1,0 +1,387 @@
+// The workload generator: determinism, per-class streams, Poisson counts,
+// ordering, names, rounding, tenants and spec validation.
+
+#include "gpushare/workload/generator.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gpushare/io/input_error.h"
+
+namespace gpushare {
+namespace {
+
+WorkloadClassSpec Class(std::string name, double rate, int64_t count = 0) {
+  WorkloadClassSpec c;
+  c.name = std::move(name);
+  c.arrival_rate_per_s = rate;
+  c.count = count;
+  return c;
+}
+
+// A class with every field random, so that determinism checks cover them.
+WorkloadClassSpec RandomClass(std::string name, double rate) {
+  WorkloadClassSpec c = Class(std::move(name), rate);
+  c.workload_class = WorkloadClass::kInference;
+  c.tenants = {"team-a", "team-b", "team-c"};
+  c.priority = 7;
+  c.gpus = Distribution::Choice({{0.25, 1}, {0.5, 1}, {1, 1}, {2, 1}});
+  c.gpu_memory_mib = Distribution::Uniform(1000, 40000);
+  c.sm_demand = Distribution::Uniform(0.1, 1);
+  c.duty = Distribution::LogNormal(0.5, 0.3, 0.05, 1);
+  c.work_s = Distribution::Exponential(600);
+  c.lifetime_s = Distribution::Uniform(100, 200);
+  c.request_rate = Distribution::Exponential(10);
+  c.gpu_ms_per_request = Distribution::LogNormal(20, 0.5);
+  c.slo_p99_ms = Distribution::Choice({{100, 1}, {250, 1}});
+  c.cpu_milli = Distribution::Uniform(500, 8000);
+  c.memory_mib = Distribution::Exponential(8192);
+  c.node_selector = {{"gpu", "a100"}};
+  Toleration t;
+  t.key = "nvidia.com/gpu";
+  t.op = Toleration::Operator::kExists;
+  c.tolerations = {t};
+  return c;
+}
+
+WorkloadSpec Spec(std::vector<WorkloadClassSpec> classes,
+                  double horizon_s = 3600) {
+  WorkloadSpec spec;
+  spec.classes = std::move(classes);
+  spec.horizon_s = horizon_s;
+  return spec;
+}
+
+void ExpectSamePod(const Pod& a, const Pod& b) {
+  EXPECT_EQ(a.name, b.name);
+  EXPECT_EQ(a.namespace_name, b.namespace_name);
+  EXPECT_EQ(a.tenant, b.tenant);
+  EXPECT_EQ(a.workload_class, b.workload_class);
+  EXPECT_EQ(a.priority, b.priority);
+  EXPECT_EQ(a.arrival_s, b.arrival_s);
+  EXPECT_EQ(a.needs.gpus, b.needs.gpus);
+  EXPECT_EQ(a.needs.gpu_memory_mib, b.needs.gpu_memory_mib);
+  EXPECT_EQ(a.needs.sm_demand, b.needs.sm_demand);
+  EXPECT_EQ(a.needs.duty, b.needs.duty);
+  EXPECT_EQ(a.needs.work_s, b.needs.work_s);
+  EXPECT_EQ(a.needs.lifetime_s, b.needs.lifetime_s);
+  EXPECT_EQ(a.needs.request_rate, b.needs.request_rate);
+  EXPECT_EQ(a.needs.gpu_ms_per_request, b.needs.gpu_ms_per_request);
+  EXPECT_EQ(a.needs.slo_p99_ms, b.needs.slo_p99_ms);
+  EXPECT_EQ(a.cpu_milli, b.cpu_milli);
+  EXPECT_EQ(a.memory_mib, b.memory_mib);
+  EXPECT_EQ(a.node_selector, b.node_selector);
+  ASSERT_EQ(a.tolerations.size(), b.tolerations.size());
+  for (size_t i = 0; i < a.tolerations.size(); ++i) {
+    EXPECT_EQ(a.tolerations[i].key, b.tolerations[i].key);
+    EXPECT_EQ(a.tolerations[i].op, b.tolerations[i].op);
+    EXPECT_EQ(a.tolerations[i].value, b.tolerations[i].value);
+    EXPECT_EQ(a.tolerations[i].any_effect, b.tolerations[i].any_effect);
+    EXPECT_EQ(a.tolerations[i].effect, b.tolerations[i].effect);
+  }
+}
+
+void ExpectSamePods(const std::vector<Pod>& a, const std::vector<Pod>& b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) ExpectSamePod(a[i], b[i]);
+}
+
+std::vector<Pod> PodsOfClass(const std::vector<Pod>& pods,
+                             const std::string& name) {
+  std::vector<Pod> out;
+  for (const Pod& p : pods) {
+    if (p.name.rfind(name + "-", 0) == 0) out.push_back(p);
+  }
+  return out;
+}
+
+// The InputError message of spec.Validate(), or "" when it is valid.
+std::string ValidationError(const WorkloadSpec& spec) {
+  try {
+    spec.Validate();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(GenerateWorkloadTest, SameSeedGivesIdenticalPods) {
+  const WorkloadSpec spec =
+      Spec({RandomClass("inference", 0.5), RandomClass("batch", 0.2)});
+  const std::vector<Pod> a = GenerateWorkload(spec, 1234);
+  const std::vector<Pod> b = GenerateWorkload(spec, 1234);
+  ASSERT_GT(a.size(), 100u);
+  ExpectSamePods(a, b);
+}
+
+TEST(GenerateWorkloadTest, DifferentSeedsDiffer) {
+  const WorkloadSpec spec = Spec({RandomClass("inference", 0.5)});
+  const std::vector<Pod> a = GenerateWorkload(spec, 1);
+  const std::vector<Pod> b = GenerateWorkload(spec, 2);
+  ASSERT_FALSE(a.empty());
+  ASSERT_FALSE(b.empty());
+  EXPECT_NE(a[0].arrival_s, b[0].arrival_s);
+  EXPECT_NE(a[0].needs.work_s, b[0].needs.work_s);
+}
+
+TEST(GenerateWorkloadTest, AddingAClassKeepsTheFirstClassPods) {
+  const std::vector<Pod> alone =
+      GenerateWorkload(Spec({RandomClass("inference", 0.5)}), 77);
+  const std::vector<Pod> with_other = GenerateWorkload(
+      Spec({RandomClass("inference", 0.5), RandomClass("training", 0.3)}), 77);
+  EXPECT_GT(with_other.size(), alone.size());
+  ExpectSamePods(alone, PodsOfClass(with_other, "inference"));
+}
+
+TEST(GenerateWorkloadTest, CountGivesExactlyThatManyPodsIgnoringHorizon) {
+  const std::vector<Pod> pods =
+      GenerateWorkload(Spec({Class("dev", 0.001, 250)}, /*horizon_s=*/1), 5);
+  ASSERT_EQ(pods.size(), 250u);
+  // At a rate of 0.001/s, 250 arrivals go far past the 1 s horizon.
+  EXPECT_GT(pods.back().arrival_s, 1);
+}
+
+TEST(GenerateWorkloadTest, PoissonCountOverALongHorizon) {
+  const double rate = 0.5;
+  const double horizon = 100000;
+  for (uint64_t seed : {1, 2, 3}) {
+    const std::vector<Pod> pods =
+        GenerateWorkload(Spec({Class("batch", rate)}, horizon), seed);
+    const double expected = rate * horizon;
+    EXPECT_NEAR(static_cast<double>(pods.size()), expected,
+                4 * std::sqrt(expected));
+    for (const Pod& p : pods) {
+      ASSERT_GE(p.arrival_s, 0);
+      ASSERT_LT(p.arrival_s, horizon);
+    }
+  }
+}
+
+TEST(GenerateWorkloadTest, SortedByArrivalThenClassThenDrawOrder) {
+  const std::vector<Pod> pods = GenerateWorkload(
+      Spec({Class("a", 2), Class("b", 3), Class("c", 1, 50)}, 100), 9);
+  ASSERT_GT(pods.size(), 300u);
+  for (size_t i = 1; i < pods.size(); ++i) {
+    ASSERT_LE(pods[i - 1].arrival_s, pods[i].arrival_s);
+  }
+  // Within a class, n increases with arrival.
+  std::map<std::string, int> next;
+  for (const Pod& p : pods) {
+    const std::string cls = p.name.substr(0, p.name.find('-'));
+    EXPECT_EQ(p.name, cls + "-" + std::to_string(next[cls]++));
+  }
+}
+
+TEST(GenerateWorkloadTest, NamesAndClassFields) {
+  WorkloadClassSpec c = RandomClass("team-a-training", 1);
+  c.count = 5;
+  c.workload_class = WorkloadClass::kTraining;
+  const std::vector<Pod> pods = GenerateWorkload(Spec({c}), 1);
+  ASSERT_EQ(pods.size(), 5u);
+  for (int n = 0; n < 5; ++n) {
+    const Pod& p = pods[n];
+    EXPECT_EQ(p.name, "team-a-training-" + std::to_string(n));
+    EXPECT_EQ(p.workload_class, WorkloadClass::kTraining);
+    EXPECT_EQ(p.priority, 7);
+    EXPECT_EQ(p.namespace_name, p.tenant);
+    EXPECT_EQ(p.node_selector, c.node_selector);
+    ASSERT_EQ(p.tolerations.size(), 1u);
+    EXPECT_EQ(p.tolerations[0].key, "nvidia.com/gpu");
+    EXPECT_TRUE(p.requests.empty());
+  }
+}
+
+TEST(GenerateWorkloadTest, ConstantNeedsAreCopied) {
+  const std::vector<Pod> pods = GenerateWorkload(Spec({Class("d", 1, 3)}), 1);
+  ASSERT_EQ(pods.size(), 3u);
+  for (const Pod& p : pods) {
+    EXPECT_EQ(p.tenant, "default");
+    EXPECT_EQ(p.needs.gpus, 1);
+    EXPECT_EQ(p.needs.gpu_memory_mib, 8192);
+    EXPECT_EQ(p.needs.sm_demand, 0.5);
+    EXPECT_EQ(p.needs.duty, 1.0);
+    EXPECT_EQ(p.needs.work_s, 3600);
+    EXPECT_EQ(p.needs.lifetime_s, 0);
+    EXPECT_EQ(p.cpu_milli, 4000);
+    EXPECT_EQ(p.memory_mib, 16384);
+  }
+}
+
+TEST(GenerateWorkloadTest, GpusRounding) {
+  WorkloadClassSpec c = Class("g", 1, 2000);
+  c.gpus = Distribution::Uniform(0.5, 3);
+  const std::vector<Pod> pods = GenerateWorkload(Spec({c}), 4);
+  bool saw_fraction = false;
+  for (const Pod& p : pods) {
+    const double g = p.needs.gpus;
+    if (g < 1) {
+      EXPECT_GE(g, 0.5);
+      saw_fraction = true;
+    } else {
+      EXPECT_EQ(g, std::round(g));
+      EXPECT_LE(g, 3);
+    }
+  }
+  EXPECT_TRUE(saw_fraction);
+}
+
+TEST(GenerateWorkloadTest, GpusRoundsWholeValuesAndKeepsFractions) {
+  WorkloadClassSpec c = Class("g", 1, 4);
+  // Lognormal clamps are not checked for whole numbers; 1.6 rounds to 2.
+  c.gpus = Distribution::LogNormal(1.6, 0);
+  std::vector<Pod> pods = GenerateWorkload(Spec({c}), 1);
+  for (const Pod& p : pods) EXPECT_EQ(p.needs.gpus, 2);
+  c.gpus = Distribution::Constant(0.5);
+  pods = GenerateWorkload(Spec({c}), 1);
+  for (const Pod& p : pods) EXPECT_EQ(p.needs.gpus, 0.5);
+}
+
+TEST(GenerateWorkloadTest, IntegerFieldsRoundedAndFractionsClamped) {
+  WorkloadClassSpec c = Class("r", 1, 500);
+  c.gpu_memory_mib = Distribution::Uniform(100.2, 100.4);
+  c.cpu_milli = Distribution::Constant(1500.6);
+  c.memory_mib = Distribution::Constant(2047.5);
+  c.sm_demand = Distribution::LogNormal(0.9, 1);  // often > 1
+  c.duty = Distribution::Exponential(2);          // often > 1
+  const std::vector<Pod> pods = GenerateWorkload(Spec({c}), 8);
+  bool clamped = false;
+  for (const Pod& p : pods) {
+    EXPECT_EQ(p.needs.gpu_memory_mib, 100);
+    EXPECT_EQ(p.cpu_milli, 1501);
+    EXPECT_EQ(p.memory_mib, 2048);
+    EXPECT_GE(p.needs.sm_demand, 0);
+    EXPECT_LE(p.needs.sm_demand, 1);
+    EXPECT_GE(p.needs.duty, 0);
+    EXPECT_LE(p.needs.duty, 1);
+    if (p.needs.sm_demand == 1 && p.needs.duty == 1) clamped = true;
+  }
+  EXPECT_TRUE(clamped);
+}
+
+TEST(GenerateWorkloadTest, TenantsDrawnFromTheList) {
+  WorkloadClassSpec c = Class("t", 1, 3000);
+  c.tenants = {"alpha", "beta", "gamma"};
+  const std::vector<Pod> pods = GenerateWorkload(Spec({c}), 6);
+  std::map<std::string, int> counts;
+  for (const Pod& p : pods) {
+    ++counts[p.tenant];
+    EXPECT_EQ(p.namespace_name, p.tenant);
+  }
+  ASSERT_EQ(counts.size(), 3u);
+  for (const auto& [tenant, n] : counts) {
+    EXPECT_TRUE(tenant == "alpha" || tenant == "beta" || tenant == "gamma");
+    EXPECT_NEAR(n, 1000, 120) << tenant;
+  }
+}
+
+TEST(GenerateWorkloadTest, EmptySpecGivesNoPods) {
+  EXPECT_TRUE(GenerateWorkload(Spec({}), 1).empty());
+}
+
+TEST(GenerateWorkloadTest, InvalidSpecThrows) {
+  EXPECT_THROW(GenerateWorkload(Spec({Class("a", -1)}), 1), InputError);
+}
+
+TEST(WorkloadSpecTest, ValidSpecs) {
+  EXPECT_EQ(ValidationError(Spec({RandomClass("a", 1), Class("b", 2, 10)})),
+            "");
+  // Horizon ignored when every class has a count.
+  EXPECT_EQ(ValidationError(Spec({Class("a", 1, 10)}, 0)), "");
+  WorkloadClassSpec service = Class("svc", 1);
+  service.work_s = Distribution::Constant(0);
+  service.lifetime_s = Distribution::Exponential(600);
+  EXPECT_EQ(ValidationError(Spec({service})), "");
+}
+
+TEST(WorkloadSpecTest, ClassErrors) {
+  EXPECT_EQ(ValidationError(Spec({Class("", 1)})),
+            "workload class #1 has an empty name");
+  EXPECT_EQ(ValidationError(Spec({Class("a", 1), Class("a", 2)})),
+            "duplicate workload class name 'a'");
+  EXPECT_EQ(ValidationError(Spec({Class("a", -1)})),
+            "class 'a': arrival_rate_per_s must be finite and >= 0, got -1");
+  EXPECT_EQ(ValidationError(
+                Spec({Class("a", std::numeric_limits<double>::infinity())})),
+            "class 'a': arrival_rate_per_s must be finite and >= 0, got inf");
+  EXPECT_EQ(ValidationError(Spec({Class("a", 1, -3)})),
+            "class 'a': count must be >= 0, got -3");
+  EXPECT_EQ(ValidationError(Spec({Class("a", 0)})),
+            "class 'a': arrival_rate_per_s must be > 0 (or set count > 0)");
+  EXPECT_EQ(ValidationError(Spec({Class("a", 0, 5)})),
+            "class 'a': count 5 needs arrival_rate_per_s > 0 (pods arrive as "
+            "a Poisson process)");
+  WorkloadClassSpec c = Class("a", 1);
+  c.tenants = {};
+  EXPECT_EQ(ValidationError(Spec({c})), "class 'a': tenants is empty");
+  c.tenants = {"x", ""};
+  EXPECT_EQ(ValidationError(Spec({c})), "class 'a': empty tenant name");
+}
+
+TEST(WorkloadSpecTest, HorizonErrors) {
+  EXPECT_EQ(ValidationError(Spec({Class("a", 1)}, 0)),
+            "horizon_s must be finite and > 0, got 0");
+  EXPECT_EQ(ValidationError(Spec({Class("a", 1, 5), Class("b", 1)}, -2)),
+            "horizon_s must be finite and > 0, got -2");
+}
+
+TEST(WorkloadSpecTest, DistributionErrors) {
+  WorkloadClassSpec c = Class("dev", 1);
+  c.gpus = Distribution::Uniform(2, 1);
+  EXPECT_EQ(ValidationError(Spec({c})),
+            "class 'dev' gpus: uniform min 2 > max 1");
+  c = Class("dev", 1);
+  c.memory_mib = Distribution::Exponential(-5);
+  EXPECT_EQ(ValidationError(Spec({c})),
+            "class 'dev' memory_mib: exponential mean must be > 0, got -5");
+  c = Class("dev", 1);
+  c.gpus = Distribution::Constant(1.5);
+  EXPECT_EQ(ValidationError(Spec({c})),
+            "class 'dev' gpus: value 1.5 is neither a fraction < 1 nor a "
+            "whole number");
+  c = Class("dev", 1);
+  c.gpus = Distribution::Choice({{1, 1}, {-1, 1}});
+  EXPECT_EQ(ValidationError(Spec({c})),
+            "class 'dev' gpus: value -1 is negative");
+  c = Class("dev", 1);
+  c.duty = Distribution::Constant(1.2);
+  EXPECT_EQ(ValidationError(Spec({c})),
+            "class 'dev' duty: value 1.2 is outside [0, 1]");
+  c = Class("dev", 1);
+  c.sm_demand = Distribution::Uniform(0, 2);
+  EXPECT_EQ(ValidationError(Spec({c})),
+            "class 'dev' sm_demand: value 2 is outside [0, 1]");
+  c = Class("dev", 1);
+  c.work_s = Distribution::Uniform(-10, 10);
+  EXPECT_EQ(ValidationError(Spec({c})),
+            "class 'dev' work_s: value -10 is negative");
+}
+
+TEST(WorkloadSpecTest, ServiceNeedsALifetime) {
+  WorkloadClassSpec c = Class("svc", 1);
+  c.work_s = Distribution::Constant(0);
+  EXPECT_EQ(ValidationError(Spec({c})),
+            "class 'svc': a service class (work_s 0) needs lifetime_s > 0");
+  c.lifetime_s = Distribution::Choice({{0, 1}, {5, 0}});
+  EXPECT_EQ(ValidationError(Spec({c})),
+            "class 'svc': a service class (work_s 0) needs lifetime_s > 0");
+  c.lifetime_s = Distribution::Constant(3600);
+  EXPECT_EQ(ValidationError(Spec({c})), "");
+}
+
+TEST(WorkloadSpecTest, TooManyPods) {
+  EXPECT_EQ(
+      ValidationError(Spec({Class("a", 1000), Class("b", 1, 1000)}, 10001)),
+      "workload expects 10002000 pods (arrival_rate_per_s x horizon_s "
+      "+ count over all classes); the limit is 10000000");
+  EXPECT_EQ(ValidationError(Spec({Class("a", 1000)}, 10000)), "");
+}
+
+}  // namespace
+}  // namespace gpushare
