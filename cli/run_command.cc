@@ -45,12 +45,14 @@ void RunScenario(const RunArgs& args, const GlobalOptions& options) {
                             std::chrono::steady_clock::now() - begin)
                             .count();
   const SimulationResult& result = collector.result();
-  // Every output is formatted before any is written.
-  const std::string json =
-      args.json_file.empty() ? "" : ResultToJsonText(result);
+  // Every output is formatted first, then written all or none.
+  OutputBatch outputs;
+  if (!args.json_file.empty()) {
+    outputs.Add(args.json_file, ResultToJsonText(result));
+  }
+  if (!args.csv_dir.empty()) AddResultCsv(result, args.csv_dir, &outputs);
   const std::string summary = RunSummary(result, args.quiet ? 0 : wall_s);
-  if (!args.csv_dir.empty()) WriteResultCsv(result, args.csv_dir);
-  if (!args.json_file.empty()) WriteOutputFile(args.json_file, json);
+  outputs.Commit();
   std::cout << summary;
 }
 

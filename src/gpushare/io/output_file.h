@@ -9,11 +9,29 @@
 #define GPUSHARE_IO_OUTPUT_FILE_H_
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace gpushare {
 
 void WriteOutputFile(const std::string& path, const std::string& content);
 void CreateOutputDirectory(const std::string& path);
+
+// Several output files written all or none: Commit() writes every file to a
+// temporary beside it, and only when all of them are written renames them
+// into place; on any failure it removes the temporaries (and directories it
+// created) and throws InputError.
+class OutputBatch {
+ public:
+  // A file to write; `directory_to_create` (optional) is made first.
+  void Add(std::string path, std::string content);
+  void AddDirectory(std::string directory);
+  void Commit();
+
+ private:
+  std::vector<std::string> directories_;
+  std::vector<std::pair<std::string, std::string>> files_;
+};
 
 }  // namespace gpushare
 

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "gpushare/io/output_file.h"
 
 namespace gpushare {
 namespace {
@@ -76,18 +75,13 @@ std::string DeviceSamplesCsv(const SimulationResult& r) {
   return out;
 }
 
-void WriteResultCsv(const SimulationResult& result,
-                    const std::string& directory) {
-  CreateOutputDirectory(directory);
-  // Everything is formatted before the first file is written.
-  const std::string pods = PodsCsv(result);
-  const std::string pools = PoolsCsv(result);
-  const std::string devices = DevicesCsv(result);
-  const std::string samples = DeviceSamplesCsv(result);
-  WriteOutputFile(directory + "/pods.csv", pods);
-  WriteOutputFile(directory + "/pools.csv", pools);
-  WriteOutputFile(directory + "/devices.csv", devices);
-  WriteOutputFile(directory + "/device_samples.csv", samples);
+void AddResultCsv(const SimulationResult& result, const std::string& directory,
+                  OutputBatch* batch) {
+  batch->AddDirectory(directory);
+  batch->Add(directory + "/pods.csv", PodsCsv(result));
+  batch->Add(directory + "/pools.csv", PoolsCsv(result));
+  batch->Add(directory + "/devices.csv", DevicesCsv(result));
+  batch->Add(directory + "/device_samples.csv", DeviceSamplesCsv(result));
 }
 
 }  // namespace gpushare

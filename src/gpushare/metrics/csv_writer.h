@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "gpushare/io/output_file.h"
 #include "gpushare/metrics/results.h"
 
 namespace gpushare {
@@ -17,9 +18,9 @@ std::string PoolsCsv(const SimulationResult& result);
 std::string DevicesCsv(const SimulationResult& result);
 std::string DeviceSamplesCsv(const SimulationResult& result);
 
-// Writes the four files into `directory` (created if needed).
-void WriteResultCsv(const SimulationResult& result,
-                    const std::string& directory);
+// Adds the four files in `directory` (created if needed) to `batch`.
+void AddResultCsv(const SimulationResult& result, const std::string& directory,
+                  OutputBatch* batch);
 
 }  // namespace gpushare
 

@@ -235,6 +235,7 @@ ScheduleResult Scheduler::ScheduleOne() {
     result.outcome = ScheduleResult::Outcome::kUnschedulable;
     result.message = Diagnose(pod);
     if (group.retrying == entry.id) group.retrying = -1;
+    group.dirty_nodes.clear();  // this scan covered every node
     Park(entry.id, result.message);
     return result;
   }
@@ -302,26 +303,39 @@ ScheduleResult Scheduler::ScheduleOne() {
   if (profile_.check_invariants) CheckInvariants(chosen);
   // The group's next pod may fit as well: try it.
   if (group.retrying == entry.id) group.retrying = -1;
-  if (!group.waiting.empty() && group.retrying < 0) {
-    const WaitKey next = *group.waiting.begin();
-    group.waiting.erase(group.waiting.begin());
-    --waiting_count_;
-    group.retrying = next.id;
-    Activate(next.id);
-  }
+  RetryNext(group);
   return result;
+}
+
+void Scheduler::RetryNext(Group& group) {
+  if (group.waiting.empty() || group.retrying >= 0) return;
+  const WaitKey head = *group.waiting.begin();
+  const PodState& s = pods_[head.id];
+  bool fits = false;
+  for (int node : group.dirty_nodes) {
+    if (FitsNode(*s.pod, s.constraints, node)) {
+      fits = true;
+      break;
+    }
+  }
+  if (!fits) {
+    group.dirty_nodes.clear();
+    return;
+  }
+  group.waiting.erase(group.waiting.begin());
+  --waiting_count_;
+  group.retrying = head.id;
+  Activate(head.id);
 }
 
 void Scheduler::WakeGroupsFor(int node) {
   for (Group& group : groups_) {
-    if (group.waiting.empty() || group.retrying >= 0) continue;
-    const WaitKey head = *group.waiting.begin();
-    const PodState& s = pods_[head.id];
-    if (!FitsNode(*s.pod, s.constraints, node)) continue;
-    group.waiting.erase(group.waiting.begin());
-    --waiting_count_;
-    group.retrying = head.id;
-    Activate(head.id);
+    if (group.waiting.empty()) continue;
+    if (std::find(group.dirty_nodes.begin(), group.dirty_nodes.end(), node) ==
+        group.dirty_nodes.end()) {
+      group.dirty_nodes.push_back(node);
+    }
+    if (group.retrying < 0) RetryNext(group);
   }
 }
 
@@ -354,13 +368,7 @@ void Scheduler::Forget(PodId id) {
     if (group.retrying == id) {
       group.retrying = -1;
       // Its twins wait for an event; this pod's retry was one, pass it on.
-      if (!group.waiting.empty()) {
-        const WaitKey next = *group.waiting.begin();
-        group.waiting.erase(group.waiting.begin());
-        --waiting_count_;
-        group.retrying = next.id;
-        Activate(next.id);
-      }
+      RetryNext(group);
     }
   }
 }

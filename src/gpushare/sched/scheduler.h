@@ -14,7 +14,9 @@
 // pod leaving a node, or a node added or changed — and only if it passes the
 // filters on that node. Waiting pods with identical requests and
 // constraints wait as one group: the group's first pod is retried; when it
-// binds the next one is tried, when it fails the group waits again. Pods,
+// binds, the next one is retried if it passes the filters on a node that had
+// an event since the group's last failure; when it fails the group waits
+// again. Pods,
 // owned by the caller, must outlive the scheduler; their requests are final
 // when enqueued.
 
@@ -120,6 +122,9 @@ class Scheduler {
   struct Group {
     std::set<WaitKey> waiting;
     PodId retrying = -1;       // the member being retried, or -1
+    // Nodes with an event since the group's last failure: only these can
+    // hold a waiting member.
+    std::vector<int> dirty_nodes;
     std::string message;       // the last FitError message
   };
 
@@ -130,6 +135,9 @@ class Scheduler {
   void Activate(PodId id);
   void Park(PodId id, const std::string& message);
   void WakeGroupsFor(int node);
+  // Retries the group's next waiting pod if it passes the filters on one of
+  // the group's dirty nodes.
+  void RetryNext(Group& group);
   void CheckInvariants(int node) const;
 
   Cluster& cluster_;
