@@ -30,6 +30,9 @@ struct NodePoolSpec {
   int64_t cpu_milli = 96000;
   int64_t memory_mib = 1024 * 1024;
   int max_pods = kDefaultMaxPods;
+  // Software licence per GPU-hour on top of the GPU's price (e.g. NVIDIA AI
+  // Enterprise for vGPU); 0: none.
+  double licence_per_gpu_hour = 0;
   Labels labels;
   std::vector<Taint> taints;
   SharingConfig sharing;

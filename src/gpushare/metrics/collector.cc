@@ -92,8 +92,9 @@ void Collector::OnStart(double t, PodIndex pod, int node, double alone_s) {
 }
 
 void Collector::OnFailure(double /*t*/, PodIndex pod, PodFailure why,
-                          const std::string& message) {
+                          const std::string& message, double lost_work_s) {
   PodRecord& r = result_.pod_records[pod];
+  result_.lost_work_s += lost_work_s;
   if (why == PodFailure::kOutOfMemory) {
     ++r.oom_kills;
     ++result_.oom_kills;
@@ -118,6 +119,7 @@ void Collector::OnEnd(double t, PodIndex pod, PodEnd how,
     case PodEnd::kSucceeded:
       r.outcome = PodOutcome::kSucceeded;
       ++result_.succeeded;
+      result_.completed_work_s += r.work_s;
       r.run_s = t - attempt_start_[pod];
       if (r.alone_s > 0) r.slowdown = r.run_s / r.alone_s;
       break;
@@ -193,7 +195,9 @@ void Collector::OnFinish(double t, int64_t events, int64_t cycles) {
     PoolSummary& s = result_.pools[p];
     s.gpu_hours = s.gpus * t / 3600.0;
     const GpuModel* model = cluster.pools()[p].model;
-    s.cost = model ? s.gpu_hours * model->price_per_hour : 0;
+    s.cost = model ? s.gpu_hours * (model->price_per_hour +
+                                    cluster.pools()[p].spec.licence_per_gpu_hour)
+                   : 0;
     result_.cost += s.cost;
     if (!s.samples.empty()) {
       for (const PoolSample& ps : s.samples) {
@@ -231,6 +235,8 @@ void Collector::OnFinish(double t, int64_t events, int64_t cycles) {
     result_.p99_wait_s = waits[std::max<size_t>(rank, 1) - 1];
   }
   if (slowdowns > 0) result_.mean_slowdown = slowdown_sum / slowdowns;
+  const double done = result_.completed_work_s + result_.lost_work_s;
+  result_.goodput = done > 0 ? result_.completed_work_s / done : 1;
   if (t > 0) result_.throughput_per_h = result_.succeeded * 3600.0 / t;
 }
 

@@ -31,7 +31,7 @@ class Collector : public SimulationObserver {
                        const std::string& message) override;
   void OnStart(double t, PodIndex pod, int node, double alone_s) override;
   void OnFailure(double t, PodIndex pod, PodFailure why,
-                 const std::string& message) override;
+                 const std::string& message, double lost_work_s) override;
   void OnRestart(double t, PodIndex pod) override;
   void OnEnd(double t, PodIndex pod, PodEnd how,
              const std::string& message) override;

@@ -21,6 +21,9 @@ nlohmann::json ResultToJson(const SimulationResult& r) {
   out["p99_wait_s"] = r.p99_wait_s;
   out["mean_slowdown"] = r.mean_slowdown;
   out["throughput_per_h"] = r.throughput_per_h;
+  out["completed_work_s"] = r.completed_work_s;
+  out["lost_work_s"] = r.lost_work_s;
+  out["goodput"] = r.goodput;
   out["cost"] = r.cost;
   out["events"] = r.events;
   out["scheduling_cycles"] = r.scheduling_cycles;

@@ -108,6 +108,9 @@ struct SimulationResult {
   double p99_wait_s = 0;
   double mean_slowdown = 0;
   double throughput_per_h = 0;  // completed pods per hour
+  double completed_work_s = 0;  // work of the jobs that completed
+  double lost_work_s = 0;       // work done by attempts that then failed
+  double goodput = 1;           // completed / (completed + lost) work
   double cost = 0;
   std::vector<PoolSummary> pools;
   std::vector<PodRecord> pod_records;

@@ -37,8 +37,10 @@ std::string RunSummary(const SimulationResult& r, double wall_s) {
       "  done {}  failed {}  unschedulable {}  pending {}  running {}\n",
       r.succeeded, r.failed, r.unschedulable, pending, running);
   out += fmt::format(
-      "  OOM kills {}  GPU faults {} killing {} (worst blast radius {})\n",
-      r.oom_kills, r.faults, r.fault_kills, r.max_blast_radius);
+      "  OOM kills {}  GPU faults {} killing {} (worst blast radius {}); "
+      "goodput {}\n",
+      r.oom_kills, r.faults, r.fault_kills, r.max_blast_radius,
+      Percent(r.goodput));
   out += fmt::format(
       "  queue wait mean {}, p99 {}; slowdown mean {}; {:.1f} pods/h; "
       "cost ${:.2f}\n\n",

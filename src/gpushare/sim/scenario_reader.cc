@@ -546,7 +546,8 @@ NodePoolSpec ReadPool(const std::string& file, const YAML::Node& node,
                       std::vector<PoolSource>* sources) {
   YamlMap pool(file, node, NamedWhat(file, node, "pool"));
   pool.AllowOnly({"name", "gpu", "nodes", "gpus_per_node", "cpu", "memory_gib",
-                  "max_pods", "labels", "taints", "sharing"});
+                  "max_pods", "labels", "taints", "sharing",
+                  "licence_per_gpu_hour"});
   NodePoolSpec spec;
   spec.name = pool.String("name");
   if (!IsDnsLabel(spec.name, 40)) {
@@ -586,6 +587,10 @@ NodePoolSpec ReadPool(const std::string& file, const YAML::Node& node,
   if (pool.Has("memory_gib")) {
     const double gib = Number(pool, "memory_gib", 0, kMaxMemoryGib, true);
     spec.memory_mib = std::max<int64_t>(1, std::llround(gib * 1024));
+  }
+  if (pool.Has("licence_per_gpu_hour")) {
+    spec.licence_per_gpu_hour =
+        pool.Double("licence_per_gpu_hour", 0, 100000);
   }
   if (pool.Has("max_pods")) {
     spec.max_pods = static_cast<int>(pool.Int("max_pods", 1, 10000));
@@ -748,7 +753,7 @@ WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
                "count", "gpus", "gpu_memory_mib", "sm_demand", "duty", "work_s",
                "lifetime_s", "request_rate", "gpu_ms_per_request", "slo_p99_ms",
                "cpu_milli", "memory_mib", "node_selector", "tolerations",
-               "requests"});
+               "requests", "restart_policy"});
   WorkloadClassSpec spec;
   spec.name = c.String("name");
   if (!IsDnsLabel(spec.name, 50)) {
@@ -766,6 +771,15 @@ WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
   names->push_back(spec.name);
   ParseWorkloadClass(Choice(c, "class", "class", ClassNames()),
                      &spec.workload_class);
+  if (c.Has("restart_policy")) {
+    static const std::vector<std::string> kPolicies = {"Always", "OnFailure",
+                                                       "Never"};
+    const std::string policy =
+        Choice(c, "restart_policy", "restart_policy", kPolicies);
+    spec.restart_policy = policy == "Always"      ? RestartPolicy::kAlways
+                          : policy == "OnFailure" ? RestartPolicy::kOnFailure
+                                                  : RestartPolicy::kNever;
+  }
   if (c.Has("tenants")) {
     spec.tenants.clear();
     const std::string label = Label(c, "tenants");

@@ -331,10 +331,15 @@ void Simulation::Stop(double now, PodIndex p) {
 void Simulation::Fail(double now, PodIndex p, PodFailure why,
                       const std::string& message) {
   PodRun& run = runs_[p];
+  const bool was_running = run.resident;
   Stop(now, p);
   ++run.version;
-  if (observer_) observer_->OnFailure(now, p, why, message);
-  if (run.restarts >= scenario_.model.max_restarts) {
+  const double lost = was_running && !run.service
+                          ? pods_[p].needs.work_s - run.remaining
+                          : 0;
+  if (observer_) observer_->OnFailure(now, p, why, message, lost);
+  if (pods_[p].restart_policy == RestartPolicy::kNever ||
+      run.restarts >= scenario_.model.max_restarts) {
     Finish(now, p, PodEnd::kFailed, message);
     return;
   }

@@ -60,8 +60,11 @@ class SimulationObserver {
   // Bound to `node` and started running (wall time alone there: alone_s).
   virtual void OnStart(double /*t*/, PodIndex /*pod*/, int /*node*/,
                        double /*alone_s*/) {}
+  // A running pod failed; `lost_work_s` is the work it had done in this
+  // attempt, now lost (it restarts from the beginning).
   virtual void OnFailure(double /*t*/, PodIndex /*pod*/, PodFailure /*why*/,
-                         const std::string& /*message*/) {}
+                         const std::string& /*message*/,
+                         double /*lost_work_s*/) {}
   virtual void OnRestart(double /*t*/, PodIndex /*pod*/) {}
   virtual void OnEnd(double /*t*/, PodIndex /*pod*/, PodEnd /*how*/,
                      const std::string& /*message*/) {}

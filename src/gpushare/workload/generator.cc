@@ -189,6 +189,7 @@ std::vector<Pod> GenerateClass(const WorkloadClassSpec& c, double horizon_s,
     pod.node_selector = c.node_selector;
     pod.tolerations = c.tolerations;
     pod.explicit_requests = c.requests;
+    pod.restart_policy = c.restart_policy;
     pods.push_back(std::move(pod));
   }
   return pods;

@@ -30,6 +30,7 @@ struct WorkloadClassSpec {
   WorkloadClass workload_class = WorkloadClass::kBatch;
   std::vector<std::string> tenants = {"default"};
   int32_t priority = 0;
+  RestartPolicy restart_policy = RestartPolicy::kOnFailure;
   double arrival_rate_per_s = 0;        // Poisson rate
   int64_t count = 0;                    // > 0: exactly this many pods
   // Needs (PodNeeds fields). gpus: whole GPUs (1, 2, 4, 8) or a fraction.

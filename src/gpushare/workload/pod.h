@@ -68,6 +68,10 @@ struct PodNeeds {
   double slo_p99_ms = 0;        // inference: p99 latency objective
 };
 
+// v1.PodSpec restartPolicy. Always and OnFailure restart a failed
+// container in place after kubelet's back-off; Never gives up at once.
+enum class RestartPolicy { kAlways, kOnFailure, kNever };
+
 struct Pod {
   std::string name;
   std::string namespace_name = "default";
@@ -75,6 +79,7 @@ struct Pod {
   WorkloadClass workload_class = WorkloadClass::kBatch;
   int32_t priority = 0;
   double arrival_s = 0;
+  RestartPolicy restart_policy = RestartPolicy::kOnFailure;
   PodNeeds needs;
   int64_t cpu_milli = 0;
   int64_t memory_mib = 0;
