@@ -269,7 +269,8 @@ class CsvTest(RunTestCase):
             expected["pods.csv"],
             "name,class,tenant,pool,node,requests,arrival_s,start_s,end_s,"
             "wait_s,work_s,run_s,alone_s,slowdown,restarts,oom_kills,"
-            "fault_kills,outcome,message")
+            "fault_kills,latency_samples,saturated_samples,p50_ms,p99_ms,"
+            "slo_p99_ms,slo_attainment,outcome,message")
         self.assertEqual(
             expected["device_samples.csv"],
             "time_s,device,DCGM_FI_DEV_GPU_UTIL,DCGM_FI_PROF_SM_ACTIVE,"
@@ -296,7 +297,8 @@ class CsvTest(RunTestCase):
                 self.assertEqual(len(pods), doc["pods"])
                 self.assertEqual([r[0] for r in pods],
                                  [p["name"] for p in doc["pod_records"]])
-                self.assertEqual([r[17] for r in pods],
+                outcome = expected["pods.csv"].split(",").index("outcome")
+                self.assertEqual([r[outcome] for r in pods],
                                  [p["outcome"] for p in doc["pod_records"]])
                 self.assertEqual(
                     len(rows["pools.csv"]),

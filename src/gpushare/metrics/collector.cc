@@ -45,6 +45,7 @@ void Collector::OnStart(const Cluster& cluster, const std::vector<Pod>& pods,
     r.tenant = pod.tenant;
     r.arrival_s = pod.arrival_s;
     r.work_s = pod.needs.work_s;
+    r.slo_p99_ms = pod.needs.slo_p99_ms;
     r.requests = pod.requests.ToString(cluster.resources());
   }
   for (const NodePool& pool : cluster.pools()) {
@@ -149,6 +150,19 @@ void Collector::OnFault(double /*t*/, int /*domain*/, int pods_killed) {
       std::max(result_.max_blast_radius, static_cast<double>(pods_killed));
 }
 
+void Collector::OnLatency(double /*t*/, PodIndex pod, const Latency& latency) {
+  PodRecord& r = result_.pod_records[pod];
+  const int n = r.latency_samples - r.saturated_samples;
+  ++r.latency_samples;
+  if (MeetsSlo(latency, r.slo_p99_ms)) ++r.slo_met_samples;
+  if (latency.saturated) {
+    ++r.saturated_samples;
+    return;
+  }
+  r.p50_ms = n == 0 ? latency.p50_ms : (r.p50_ms * n + latency.p50_ms) / (n + 1);
+  r.p99_ms = std::max(r.p99_ms, latency.p99_ms);
+}
+
 void Collector::OnSample(double t, const std::vector<DomainState>& domains,
                          int pending) {
   const auto& infos = simulation_.domains();
@@ -210,6 +224,18 @@ void Collector::OnFinish(double t, int64_t events, int64_t cycles) {
       s.mean_sm_active /= n;
       s.mean_allocation /= n;
     }
+  }
+  int64_t latency_samples = 0;
+  int64_t slo_met = 0;
+  for (PodRecord& r : result_.pod_records) {
+    if (r.latency_samples == 0) continue;
+    r.slo_attainment =
+        static_cast<double>(r.slo_met_samples) / r.latency_samples;
+    latency_samples += r.latency_samples;
+    slo_met += r.slo_met_samples;
+  }
+  if (latency_samples > 0) {
+    result_.slo_attainment = static_cast<double>(slo_met) / latency_samples;
   }
   std::vector<double> waits;
   double slowdown_sum = 0;

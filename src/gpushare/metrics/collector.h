@@ -36,6 +36,7 @@ class Collector : public SimulationObserver {
   void OnEnd(double t, PodIndex pod, PodEnd how,
              const std::string& message) override;
   void OnFault(double t, int domain, int pods_killed) override;
+  void OnLatency(double t, PodIndex pod, const Latency& latency) override;
   void OnSample(double t, const std::vector<DomainState>& domains,
                 int pending) override;
   void OnFinish(double t, int64_t events, int64_t cycles) override;

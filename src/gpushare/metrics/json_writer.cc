@@ -24,6 +24,7 @@ nlohmann::json ResultToJson(const SimulationResult& r) {
   out["completed_work_s"] = r.completed_work_s;
   out["lost_work_s"] = r.lost_work_s;
   out["goodput"] = r.goodput;
+  out["slo_attainment"] = r.slo_attainment;
   out["cost"] = r.cost;
   out["events"] = r.events;
   out["scheduling_cycles"] = r.scheduling_cycles;
@@ -70,6 +71,12 @@ nlohmann::json ResultToJson(const SimulationResult& r) {
                     {"restarts", p.restarts},
                     {"oom_kills", p.oom_kills},
                     {"fault_kills", p.fault_kills},
+                    {"latency_samples", p.latency_samples},
+                    {"saturated_samples", p.saturated_samples},
+                    {"p50_ms", p.p50_ms},
+                    {"p99_ms", p.p99_ms},
+                    {"slo_p99_ms", p.slo_p99_ms},
+                    {"slo_attainment", p.slo_attainment},
                     {"outcome", PodOutcomeName(p.outcome)},
                     {"message", p.message}});
   }

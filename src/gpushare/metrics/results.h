@@ -41,6 +41,14 @@ struct PodRecord {
   double run_s = 0;       // wall seconds spent running (last attempt)
   double alone_s = 0;     // wall seconds alone on a whole GPU of its node
   double slowdown = -1;   // run_s / alone_s
+  // Inference pods: over the samples while running.
+  int latency_samples = 0;
+  int saturated_samples = 0;   // queue growing without bound
+  int slo_met_samples = 0;     // p99 <= slo_p99_ms (all, without an SLO)
+  double p50_ms = -1;          // mean over non-saturated samples
+  double p99_ms = -1;          // worst over non-saturated samples
+  double slo_p99_ms = 0;
+  double slo_attainment = -1;  // slo_met / latency samples
   int restarts = 0;
   int oom_kills = 0;
   int fault_kills = 0;
@@ -111,6 +119,7 @@ struct SimulationResult {
   double completed_work_s = 0;  // work of the jobs that completed
   double lost_work_s = 0;       // work done by attempts that then failed
   double goodput = 1;           // completed / (completed + lost) work
+  double slo_attainment = -1;   // inference samples meeting their SLO
   double cost = 0;
   std::vector<PoolSummary> pools;
   std::vector<PodRecord> pod_records;

@@ -1,5 +1,6 @@
 #include "gpushare/report/run_summary.h"
 
+#include <algorithm>
 #include <map>
 
 #include <fmt/format.h>
@@ -42,10 +43,11 @@ std::string RunSummary(const SimulationResult& r, double wall_s) {
       r.oom_kills, r.faults, r.fault_kills, r.max_blast_radius,
       Percent(r.goodput));
   out += fmt::format(
-      "  queue wait mean {}, p99 {}; slowdown mean {}; {:.1f} pods/h; "
-      "cost ${:.2f}\n\n",
+      "  queue wait mean {}, p99 {}; slowdown mean {}; SLO met {}\n"
+      "  {:.1f} pods/h; cost ${:.2f}\n\n",
       Seconds(r.mean_wait_s), Seconds(r.p99_wait_s),
       r.mean_slowdown > 0 ? fmt::format("{:.2f}", r.mean_slowdown) : "-",
+      r.slo_attainment >= 0 ? Percent(r.slo_attainment) : "-",
       r.throughput_per_h, r.cost);
 
   TextTable pools;
@@ -67,7 +69,8 @@ std::string RunSummary(const SimulationResult& r, double wall_s) {
 
   struct ClassStats {
     int64_t pods = 0, done = 0, failed = 0, ooms = 0, waits = 0, slowdowns = 0;
-    double wait = 0, slowdown = 0;
+    int64_t latency_samples = 0, slo_met = 0;
+    double wait = 0, slowdown = 0, p99 = -1;
   };
   std::map<std::string, ClassStats> classes;
   for (const PodRecord& p : r.pod_records) {
@@ -86,6 +89,9 @@ std::string RunSummary(const SimulationResult& r, double wall_s) {
       c.slowdown += p.slowdown;
       ++c.slowdowns;
     }
+    c.latency_samples += p.latency_samples;
+    c.slo_met += p.slo_met_samples;
+    c.p99 = std::max(c.p99, p.p99_ms);
   }
   TextTable table;
   table.AddColumn("CLASS");
@@ -95,12 +101,19 @@ std::string RunSummary(const SimulationResult& r, double wall_s) {
   table.AddColumn("OOM", TextTable::Align::kRight);
   table.AddColumn("WAIT MEAN", TextTable::Align::kRight);
   table.AddColumn("SLOWDOWN", TextTable::Align::kRight);
+  table.AddColumn("P99 MAX", TextTable::Align::kRight);
+  table.AddColumn("SLO MET", TextTable::Align::kRight);
   for (const auto& [name, c] : classes) {
     table.AddRow({name, std::to_string(c.pods), std::to_string(c.done),
                   std::to_string(c.failed), std::to_string(c.ooms),
                   c.waits ? Seconds(c.wait / c.waits) : "-",
                   c.slowdowns ? fmt::format("{:.2f}", c.slowdown / c.slowdowns)
-                              : "-"});
+                              : "-",
+                  c.p99 >= 0 ? fmt::format("{:.0f}ms", c.p99) : "-",
+                  c.latency_samples
+                      ? Percent(static_cast<double>(c.slo_met) /
+                                static_cast<double>(c.latency_samples))
+                      : "-"});
   }
   out += "\n" + table.Render();
   return out;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "gpushare/cluster/nvidia_device_plugin.h"
+#include "gpushare/exec/latency_model.h"
 #include "gpushare/io/check.h"
 #include "gpushare/io/input_error.h"
 
@@ -21,6 +22,16 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 double AloneSeconds(const PodNeeds& needs, double speed) {
   const double u = std::clamp(needs.duty, 0.0, 1.0);
   return needs.work_s * ((1 - u) + u / speed);
+}
+
+// An inference pod's GPU duty follows from its load: λ requests per second
+// of gpu_ms_per_request each on the reference GPU (capped at 1); other pods
+// keep their own.
+double InferenceDuty(const PodNeeds& needs) {
+  if (needs.request_rate > 0 && needs.gpu_ms_per_request > 0) {
+    return std::min(1.0, needs.request_rate * needs.gpu_ms_per_request / 1000);
+  }
+  return std::clamp(needs.duty, 0.0, 1.0);
 }
 
 }  // namespace
@@ -206,6 +217,52 @@ void Simulation::Run(SimulationObserver* observer) {
     if (runs_[p].phase == Phase::kRunning) Advance(now, static_cast<int>(p));
   }
   if (observer_) observer_->OnFinish(now, event_count_, scheduler_->cycles());
+}
+
+void Simulation::SampleLatency(double now) {
+  const double switch_ms = scenario_.model.context_switch_us / 1000;
+  for (size_t p = 0; p < runs_.size(); ++p) {
+    const PodRun& run = runs_[p];
+    const Pod& pod = pods_[p];
+    if (run.phase != Phase::kRunning || !run.resident ||
+        pod.needs.request_rate <= 0 || run.domains.empty()) {
+      continue;
+    }
+    // The slowest of its domains serves its requests.
+    LatencyInputs in;
+    in.request_rate = pod.needs.request_rate;
+    in.gpu_ms_per_request = pod.needs.gpu_ms_per_request;
+    in.time_slice_ms = scenario_.model.time_slice_ms;
+    in.context_switch_ms = switch_ms;
+    double worst = -1;
+    for (size_t k = 0; k < run.domains.size(); ++k) {
+      const DomainRun& d = domains_[run.domains[k]];
+      const double u = InferenceDuty(pod.needs);
+      const double g = GpuPhaseSpeed(d.spec.sm_fraction,
+                                     std::clamp(pod.needs.sm_demand, 0.0, 1.0));
+      const double speed = d.spec.speed * g;
+      const double alone = 1 / ((1 - u) + u / speed);
+      const double share = std::min(1.0, run.domain_rates[k] / alone);
+      int contexts = 1;
+      const SharingScheme scheme =
+          cluster_->pools()[cluster_->nodes()[d.info.node].pool()]
+              .spec.sharing.scheme();
+      if (scheme != SharingScheme::kMps) {
+        contexts = 0;
+        for (PodIndex q : d.residents) {
+          contexts += InferenceDuty(pods_[q].needs) > 0 ? 1 : 0;
+        }
+        contexts = std::max(contexts, 1);
+      }
+      if (worst < 0 || share * speed < worst) {
+        worst = share * speed;
+        in.gpu_speed = speed;
+        in.time_share = share;
+        in.contexts = contexts;
+      }
+    }
+    observer_->OnLatency(now, static_cast<PodIndex>(p), InferenceLatency(in));
+  }
 }
 
 bool Simulation::WorkLeft() const {
@@ -395,7 +452,7 @@ void Simulation::Recompute(double now, int domain) {
   for (PodIndex p : d.residents) {
     const Pod& pod = pods_[p];
     Resident r;
-    r.duty = std::clamp(pod.needs.duty, 0.0, 1.0);
+    r.duty = InferenceDuty(pod.needs);
     r.sm_demand = std::clamp(pod.needs.sm_demand, 0.0, 1.0);
     const DeviceGrant* g = grants_of(p);
     r.cores_percent = g != nullptr ? g->cores_percent : 100;
@@ -491,6 +548,7 @@ void Simulation::Sample(double now) {
   int pending = 0;
   for (const PodRun& run : runs_) pending += run.phase == Phase::kPending;
   observer_->OnSample(now, states, pending);
+  SampleLatency(now);
 }
 
 }  // namespace gpushare

@@ -17,7 +17,10 @@
 // kubelet's back-off (CrashLoopBackOff), from the start of their work, until
 // `max_restarts`; then they fail for good and free their devices. Services
 // are deleted at the end of their lifetime. Samples of every domain are
-// reported every `sample_interval_s`. Deterministic for a given scenario.
+// reported every `sample_interval_s`, with the p50/p99 latency of every
+// running inference pod (exec/latency_model.h; an inference pod's GPU duty is
+// its request rate x GPU time per request). Deterministic for a given
+// scenario.
 
 #ifndef GPUSHARE_SIM_SIMULATION_H_
 #define GPUSHARE_SIM_SIMULATION_H_
@@ -90,6 +93,8 @@ class Simulation {
   void Reschedule(double now, PodIndex p);
   void Fault(double now, int domain, int spec);
   void Sample(double now);
+  // Reports each running inference pod's p50/p99 for the interval.
+  void SampleLatency(double now);
   bool WorkLeft() const;
 
   Scenario scenario_;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gpushare/cluster/cluster.h"
+#include "gpushare/exec/latency_model.h"
 #include "gpushare/workload/pod.h"
 
 namespace gpushare {
@@ -69,6 +70,9 @@ class SimulationObserver {
   virtual void OnEnd(double /*t*/, PodIndex /*pod*/, PodEnd /*how*/,
                      const std::string& /*message*/) {}
   virtual void OnFault(double /*t*/, int /*domain*/, int /*pods_killed*/) {}
+  // At each sample, for every running inference pod (request_rate > 0).
+  virtual void OnLatency(double /*t*/, PodIndex /*pod*/,
+                         const Latency& /*latency*/) {}
   virtual void OnSample(double /*t*/, const std::vector<DomainState>& /*domains*/,
                         int /*pending*/) {}
   virtual void OnFinish(double /*t*/, int64_t /*events*/,
