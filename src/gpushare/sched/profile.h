@@ -54,6 +54,9 @@ struct SchedulerProfile {
   uint64_t seed = 1;
   // Check device and resource invariants after every bind (tests, debug).
   bool check_invariants = false;
+  // Filter only nodes with the pod's extended resource free (same results as
+  // the full scan, faster); false scans every node (for tests).
+  bool prune_by_free_resources = true;
 
   // Throws InputError on an invalid profile.
   void Validate() const;

@@ -150,6 +150,7 @@ void Scheduler::Park(PodId id, const std::string& message) {
   s.state = State::kWaiting;
   Group& group = groups_[s.shape];
   group.waiting.insert({s.pod->priority, s.seq, id});
+  waiting_groups_.insert(s.shape);
   group.message = message;
   ++waiting_count_;
 }
@@ -212,22 +213,52 @@ ScheduleResult Scheduler::ScheduleOne() {
   const std::vector<uint8_t>& static_fits = StaticFits(s.constraints, pod);
   for (FilterPlugin* f : dynamic_filters_) f->PreFilter(pod);
   feasible_.clear();
-  int processed = 0;
-  for (int i = 0; i < num_nodes; ++i) {
+  int processed = num_nodes;
+  auto check = [&](int i) {  // i: offset from the start index
     int n = next_start_node_ + i;
     if (n >= num_nodes) n -= num_nodes;
-    ++processed;
-    if (!static_fits[n]) continue;
-    bool ok = true;
+    if (!static_fits[n]) return false;
     for (FilterPlugin* f : dynamic_filters_) {
-      if (!f->Filter(pod, nodes[n], nullptr)) {
-        ok = false;
-        break;
+      if (!f->Filter(pod, nodes[n], nullptr)) return false;
+    }
+    feasible_.push_back(n);
+    if (static_cast<int>(feasible_.size()) >= to_find) {
+      processed = i + 1;
+      return true;
+    }
+    return false;
+  };
+  const ResourceId pivot =
+      profile_.prune_by_free_resources ? PivotResource(pod) : -1;
+  if (pivot < 0) {
+    for (int i = 0; i < num_nodes; ++i) {
+      if (check(i)) break;
+    }
+  } else {
+    // Only nodes with some of the pivot resource free can pass; visit them
+    // in the same circular order as the full scan.
+    const std::vector<uint64_t>& bits = FreeNodes(pivot);
+    bool done = false;
+    for (int pass = 0; pass < 2 && !done; ++pass) {
+      const int begin = pass == 0 ? next_start_node_ : 0;
+      const int end = pass == 0 ? num_nodes : next_start_node_;
+      for (int w = begin / 64; w * 64 < end && !done; ++w) {
+        uint64_t word = bits[w];
+        if (w == begin / 64) word &= ~uint64_t{0} << (begin % 64);
+        while (word != 0) {
+          const int n = w * 64 + __builtin_ctzll(word);
+          word &= word - 1;
+          if (n >= end) break;
+          const int offset =
+              n >= next_start_node_ ? n - next_start_node_
+                                    : n + num_nodes - next_start_node_;
+          if (check(offset)) {
+            done = true;
+            break;
+          }
+        }
       }
     }
-    if (!ok) continue;
-    feasible_.push_back(n);
-    if (static_cast<int>(feasible_.size()) >= to_find) break;
   }
   if (num_nodes > 0) next_start_node_ = (next_start_node_ + processed) % num_nodes;
 
@@ -296,6 +327,7 @@ ScheduleResult Scheduler::ScheduleOne() {
     s.allocation = node.devices()->Allocate(pod.requests);
   }
   node.Reserve(pod.requests);
+  UpdateFreeNodes(chosen, pod.requests);
   s.state = State::kBound;
   s.node = chosen;
   result.outcome = ScheduleResult::Outcome::kBound;
@@ -324,12 +356,16 @@ void Scheduler::RetryNext(Group& group) {
   }
   group.waiting.erase(group.waiting.begin());
   --waiting_count_;
+  if (group.waiting.empty()) waiting_groups_.erase(s.shape);
   group.retrying = head.id;
   Activate(head.id);
 }
 
 void Scheduler::WakeGroupsFor(int node) {
-  for (Group& group : groups_) {
+  // RetryNext may empty a group: walk a snapshot, in shape order.
+  wake_scratch_.assign(waiting_groups_.begin(), waiting_groups_.end());
+  for (int shape : wake_scratch_) {
+    Group& group = groups_[shape];
     if (group.waiting.empty()) continue;
     if (std::find(group.dirty_nodes.begin(), group.dirty_nodes.end(), node) ==
         group.dirty_nodes.end()) {
@@ -347,6 +383,7 @@ void Scheduler::Release(PodId id) {
     node.devices()->Release(s.allocation);
   }
   node.Unreserve(s.pod->requests);
+  UpdateFreeNodes(s.node, s.pod->requests);
   s.allocation.grants.clear();
   s.state = State::kDone;
   if (profile_.check_invariants) CheckInvariants(s.node);
@@ -358,6 +395,7 @@ void Scheduler::Forget(PodId id) {
   if (s.state == State::kWaiting) {
     Group& group = groups_[s.shape];
     group.waiting.erase({s.pod->priority, s.seq, id});
+    if (group.waiting.empty()) waiting_groups_.erase(s.shape);
     --waiting_count_;
     s.state = State::kDone;
   } else if (s.state == State::kActive) {
@@ -375,7 +413,52 @@ void Scheduler::Forget(PodId id) {
 
 void Scheduler::NodeChanged(int node) {
   for (auto& fits : static_fits_) fits.clear();  // recomputed lazily
+  for (auto& bits : free_nodes_) bits.clear();
   WakeGroupsFor(node);
+}
+
+ResourceId Scheduler::PivotResource(const Pod& pod) const {
+  const ResourceRegistry& registry = cluster_.resources();
+  for (const auto& [id, quantity] : pod.requests.items()) {
+    if (id > ResourceRegistry::kMemoryId && quantity > 0 &&
+        !registry.IgnoredByScheduler(id)) {
+      return id;
+    }
+  }
+  return -1;
+}
+
+const std::vector<uint64_t>& Scheduler::FreeNodes(ResourceId resource) {
+  if (resource >= static_cast<int>(free_nodes_.size())) {
+    free_nodes_.resize(resource + 1);
+  }
+  std::vector<uint64_t>& bits = free_nodes_[resource];
+  const auto& nodes = cluster_.nodes();
+  if (bits.size() * 64 < nodes.size()) {
+    bits.assign((nodes.size() + 63) / 64, 0);
+    for (size_t n = 0; n < nodes.size(); ++n) {
+      if (nodes[n].Allocatable(resource) > nodes[n].Requested(resource)) {
+        bits[n / 64] |= uint64_t{1} << (n % 64);
+      }
+    }
+  }
+  return bits;
+}
+
+void Scheduler::UpdateFreeNodes(int node, const ResourceList& requests) {
+  const Node& n = cluster_.nodes()[node];
+  for (const auto& [id, quantity] : requests.items()) {
+    if (id >= static_cast<int>(free_nodes_.size()) || free_nodes_[id].empty()) {
+      continue;  // not built yet: built whole on first use
+    }
+    uint64_t& word = free_nodes_[id][node / 64];
+    const uint64_t bit = uint64_t{1} << (node % 64);
+    if (n.Allocatable(id) > n.Requested(id)) {
+      word |= bit;
+    } else {
+      word &= ~bit;
+    }
+  }
 }
 
 void Scheduler::CheckInvariants(int index) const {

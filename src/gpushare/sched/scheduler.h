@@ -1,5 +1,10 @@
 // Scheduler: kube-scheduler's scheduling cycle over the simulated cluster.
 //
+// (Speed: a pod asking for an extended resource is filtered only on the
+// nodes with some of it free, in the same circular order from the same start
+// index; the nodes skipped are infeasible anyway, so the feasible set, the
+// start index's advance and every outcome equal those of the full scan.)
+//
 // Contract (DESIGN §4.4, k8s-gpu-specs.md §5): pods wait in an active queue
 // ordered by priority (higher first), then arrival (PrioritySort). Each
 // ScheduleOne() takes one pod through Filter (the profile's filter plugins,
@@ -138,6 +143,13 @@ class Scheduler {
   // Retries the group's next waiting pod if it passes the filters on one of
   // the group's dirty nodes.
   void RetryNext(Group& group);
+  // The nodes with some of `resource` free, as a bitset over node indexes
+  // (built on first use, then kept in step by Reserve and Release).
+  const std::vector<uint64_t>& FreeNodes(ResourceId resource);
+  void UpdateFreeNodes(int node, const ResourceList& requests);
+  // The pod's extended resource whose free-node set prunes the filter scan,
+  // or -1 (scan every node).
+  ResourceId PivotResource(const Pod& pod) const;
   void CheckInvariants(int node) const;
 
   Cluster& cluster_;
@@ -156,8 +168,12 @@ class Scheduler {
   std::unordered_map<std::string, int> shape_ids_;
   std::unordered_map<std::string, int> constraint_ids_;
   std::vector<Group> groups_;                 // by shape
+  std::set<int> waiting_groups_;              // shapes with waiting pods
+  std::vector<int> wake_scratch_;
   std::vector<std::vector<uint8_t>> static_fits_;  // by constraints
   int64_t waiting_count_ = 0;
+  // By resource id; empty: not built yet.
+  std::vector<std::vector<uint64_t>> free_nodes_;
   int next_start_node_ = 0;
   int64_t cycles_ = 0;
 

@@ -4,9 +4,11 @@
 #include "gpushare/sched/scheduler.h"
 
 #include <deque>
+#include <string>
 
 #include <gtest/gtest.h>
 
+#include "gpushare/base/rng.h"
 #include "gpushare/cluster/hami_device_plugin.h"
 #include "gpushare/cluster/nvidia_device_plugin.h"
 #include "gpushare/io/input_error.h"
@@ -333,6 +335,69 @@ TEST_F(SchedulerTest, BadProfileIsAnInputError) {
   profile = Profile();
   profile.percentage_of_nodes_to_score = 101;
   EXPECT_THROW(Scheduler(cluster_, profile), InputError);
+}
+
+TEST_F(SchedulerTest, PruningByFreeResourcesChangesNothing) {
+  // 300 nodes of two pools, a stream of pods of several shapes arriving and
+  // leaving: binding with and without pruning gives the same nodes, devices
+  // and messages.
+  auto replay = [](bool prune) {
+    Cluster cluster(Catalog::Builtin());
+    NodePoolSpec a;
+    a.name = "a";
+    a.gpu_model = "A100-80GB";
+    a.nodes = 180;
+    a.gpus_per_node = 4;
+    a.sharing = TimeSlicingSharing(2);
+    cluster.AddPool(a);
+    NodePoolSpec b = a;
+    b.name = "b";
+    b.nodes = 120;
+    b.sharing = MigSharing(MigStrategy::kMixed, "all-balanced");
+    cluster.AddPool(b);
+    SchedulerProfile profile;
+    profile.seed = 3;
+    profile.prune_by_free_resources = prune;
+    profile.check_invariants = true;
+    Scheduler scheduler(cluster, profile);
+    std::deque<Pod> pods;
+    std::vector<std::string> log;
+    Rng rng(11);
+    const char* kinds[] = {"nvidia.com/gpu", "nvidia.com/mig-1g.10gb",
+                           "nvidia.com/mig-3g.40gb", "nvidia.com/mig-2g.20gb"};
+    std::vector<PodId> bound;
+    for (int i = 0; i < 4000; ++i) {
+      Pod& pod = pods.emplace_back();
+      pod.requests.Set(ResourceRegistry::kCpuId, 1000 * (1 + rng.Below(4)));
+      pod.requests.Set(ResourceRegistry::kMemoryId, 4096);
+      pod.requests.Set(cluster.resources().Intern(kinds[rng.Below(4)]),
+                       1 + static_cast<int64_t>(rng.Below(2)));
+      scheduler.Enqueue(i, pod);
+      while (scheduler.HasActive()) {
+        const ScheduleResult r = scheduler.ScheduleOne();
+        log.push_back(std::to_string(r.pod) + ":" + std::to_string(r.node) +
+                      ":" + r.message);
+        if (r.outcome == Outcome::kBound) {
+          bound.push_back(r.pod);
+          for (const DeviceGrant& g : scheduler.AllocationOf(r.pod).grants) {
+            log.back() += "/" + std::to_string(g.gpu) + "." +
+                          std::to_string(g.instance) + "." +
+                          std::to_string(g.replica);
+          }
+        }
+      }
+      if (rng.Below(3) == 0 && !bound.empty()) {
+        const size_t k = rng.Below(bound.size());
+        scheduler.Release(bound[k]);
+        bound.erase(bound.begin() + static_cast<long>(k));
+      }
+    }
+    return log;
+  };
+  const std::vector<std::string> pruned = replay(true);
+  const std::vector<std::string> full = replay(false);
+  ASSERT_EQ(pruned.size(), full.size());
+  EXPECT_EQ(pruned, full);
 }
 
 }  // namespace
