@@ -8,7 +8,7 @@ import re
 import tempfile
 import unittest
 
-from cli_harness import main, run
+from cli_harness import main, run, table_rows
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILTIN_CATALOG = os.path.join(ROOT, "catalog", "gpus.yaml")
@@ -26,18 +26,6 @@ def builtin_model_names():
         return re.findall(r"^  - name: (\S+)\s*$", f.read(), re.MULTILINE)
 
 
-def table_rows(text, header_prefix):
-    """The rows (split on whitespace) of the table whose header line starts
-    with `header_prefix`, up to the first blank line."""
-    lines = text.splitlines()
-    start = next(i for i, line in enumerate(lines)
-                 if line.startswith(header_prefix))
-    rows = []
-    for line in lines[start + 1:]:
-        if not line.strip():
-            break
-        rows.append(line.split())
-    return rows
 
 
 class CatalogTest(unittest.TestCase):

@@ -31,6 +31,20 @@ def run(*args):
             result.stderr.decode("utf-8"))
 
 
+def table_rows(text, header_prefix):
+    """The rows (split on whitespace) of the table whose header line starts
+    with `header_prefix`, up to the first blank line."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines)
+                 if line.startswith(header_prefix))
+    rows = []
+    for line in lines[start + 1:]:
+        if not line.strip():
+            break
+        rows.append(line.split())
+    return rows
+
+
 def main():
     """Reads --binary, then runs the calling module's unittest cases."""
     global _binary

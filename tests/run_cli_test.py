@@ -12,7 +12,7 @@ import re
 import tempfile
 import unittest
 
-from cli_harness import main, run, run_raw
+from cli_harness import main, run, run_raw, table_rows
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLES = sorted(glob.glob(os.path.join(ROOT, "examples", "*.yaml")))
@@ -78,18 +78,6 @@ def scenario_header(path):
     return name, seed
 
 
-def table_rows(text, header_prefix):
-    """The rows (split on whitespace) of the table whose header line starts
-    with `header_prefix`, up to the first blank line."""
-    lines = text.splitlines()
-    start = next(i for i, line in enumerate(lines)
-                 if line.startswith(header_prefix))
-    rows = []
-    for line in lines[start + 1:]:
-        if not line.strip():
-            break
-        rows.append(line.split())
-    return rows
 
 
 def documented_csv_headers():

@@ -16,7 +16,10 @@
 namespace gpushare {
 namespace {
 
-std::string Describe(const YAML::Node& node) {
+
+}  // namespace
+
+std::string DescribeYamlNode(const YAML::Node& node) {
   switch (node.Type()) {
     case YAML::NodeType::Null:
       return "nothing";
@@ -30,8 +33,6 @@ std::string Describe(const YAML::Node& node) {
       return "an undefined value";
   }
 }
-
-}  // namespace
 
 YAML::Node ParseYaml(const std::string& text, const std::string& file) {
   std::vector<YAML::Node> documents;
@@ -78,7 +79,7 @@ void FailAt(const std::string& file, const YAML::Node& node,
 std::string ScalarString(const std::string& file, const YAML::Node& node,
                          const std::string& what) {
   if (!node.IsScalar()) {
-    FailAt(file, node, what + ": expected a string, got " + Describe(node));
+    FailAt(file, node, what + ": expected a string, got " + DescribeYamlNode(node));
   }
   return node.Scalar();
 }
@@ -99,7 +100,7 @@ bool ParseSigned(const std::string& s, T* value) {
 int64_t ScalarInt(const std::string& file, const YAML::Node& node,
                   const std::string& what, int64_t min, int64_t max) {
   if (!node.IsScalar()) {
-    FailAt(file, node, what + ": expected an integer, got " + Describe(node));
+    FailAt(file, node, what + ": expected an integer, got " + DescribeYamlNode(node));
   }
   const std::string& s = node.Scalar();
   int64_t value = 0;
@@ -117,7 +118,7 @@ int64_t ScalarInt(const std::string& file, const YAML::Node& node,
 double ScalarDouble(const std::string& file, const YAML::Node& node,
                     const std::string& what, double min, double max) {
   if (!node.IsScalar()) {
-    FailAt(file, node, what + ": expected a number, got " + Describe(node));
+    FailAt(file, node, what + ": expected a number, got " + DescribeYamlNode(node));
   }
   const std::string& s = node.Scalar();
   double value = 0;
@@ -137,7 +138,7 @@ YamlMap::YamlMap(const std::string& file, const YAML::Node& node,
                  std::string what)
     : file_(file), node_(node), what_(std::move(what)) {
   if (!node.IsMap()) {
-    FailAt(file, node, what_ + ": expected a mapping, got " + Describe(node));
+    FailAt(file, node, what_ + ": expected a mapping, got " + DescribeYamlNode(node));
   }
 }
 
@@ -215,14 +216,14 @@ bool YamlMap::Bool(std::string_view key) const {
   }
   FailAt(file_, value,
          what_ + " " + std::string(key) + ": expected true or false, got " +
-             Describe(value));
+             DescribeYamlNode(value));
 }
 
 std::vector<std::string> YamlMap::StringList(std::string_view key) const {
   YAML::Node value = Value(key, "a list");
   const std::string label = what_ + " " + std::string(key);
   if (!value.IsSequence()) {
-    FailAt(file_, value, label + ": expected a list, got " + Describe(value));
+    FailAt(file_, value, label + ": expected a list, got " + DescribeYamlNode(value));
   }
   std::vector<std::string> out;
   for (const auto& item : value) {
@@ -236,7 +237,7 @@ std::vector<int64_t> YamlMap::IntList(std::string_view key, int64_t min,
   YAML::Node value = Value(key, "a list");
   const std::string label = what_ + " " + std::string(key);
   if (!value.IsSequence()) {
-    FailAt(file_, value, label + ": expected a list, got " + Describe(value));
+    FailAt(file_, value, label + ": expected a list, got " + DescribeYamlNode(value));
   }
   std::vector<int64_t> out;
   for (const auto& item : value) {

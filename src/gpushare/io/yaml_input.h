@@ -34,6 +34,10 @@ std::string ReadInputFile(const std::string& path);
 // InputError.
 YAML::Node LoadYamlFile(const std::string& path);
 
+// How an error message names a value: "nothing", "a list", "a mapping" or
+// the scalar in quotes.
+std::string DescribeYamlNode(const YAML::Node& node);
+
 // Throws InputError at `node`'s position in `file`.
 [[noreturn]] void FailAt(const std::string& file, const YAML::Node& node,
                          const std::string& message);

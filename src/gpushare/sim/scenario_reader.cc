@@ -34,20 +34,6 @@ constexpr double kHighest = std::numeric_limits<double>::max();
 // ---------------------------------------------------------------------------
 // Generic located helpers on top of YamlMap.
 
-std::string Describe(const YAML::Node& node) {
-  switch (node.Type()) {
-    case YAML::NodeType::Null:
-      return "nothing";
-    case YAML::NodeType::Sequence:
-      return "a list";
-    case YAML::NodeType::Map:
-      return "a mapping";
-    case YAML::NodeType::Scalar:
-      return "'" + node.Scalar() + "'";
-    default:
-      return "an undefined value";
-  }
-}
 
 // A number for messages: integers without a fraction or exponent.
 std::string Num(double v) {
@@ -91,7 +77,7 @@ YAML::Node List(const YamlMap& m, std::string_view key, bool non_empty) {
   YAML::Node value = Value(m, key, "a list");
   if (!value.IsSequence()) {
     FailAt(m.file(), value,
-           Label(m, key) + ": expected a list, got " + Describe(value));
+           Label(m, key) + ": expected a list, got " + DescribeYamlNode(value));
   }
   if (non_empty && value.size() == 0) {
     FailAt(m.file(), value, Label(m, key) + ": expected at least one item");
@@ -362,7 +348,7 @@ int64_t ReadCpuMilli(const YamlMap& m) {
     FailAt(m.file(), value,
            fmt::format("{}: expected cores (96) or millicores (\"96000m\"), "
                        "got {}",
-                       label, Describe(value)));
+                       label, DescribeYamlNode(value)));
   }
   const double cores = Number(m, "cpu", 0, kMaxCpuCores, true);
   const int64_t milli = std::llround(cores * 1000);
@@ -430,7 +416,7 @@ std::vector<std::vector<std::string>> ReadMigLayouts(const YamlMap& m) {
              label +
                  ": expected a list of layouts (each a list of items), "
                  "got " +
-                 Describe(item));
+                 DescribeYamlNode(item));
     }
     std::vector<std::string> layout;
     for (const auto& entry : item) {
@@ -710,7 +696,7 @@ Distribution ReadDistributionNode(const std::string& file,
         if (!item.IsSequence() || item.size() != 2) {
           FailAt(file, item,
                  what + ": expected a value or [value, weight], got " +
-                     Describe(item));
+                     DescribeYamlNode(item));
         }
         choices.emplace_back(
             ScalarDouble(file, item[0], what + " value", kLowest, kHighest),
@@ -721,7 +707,7 @@ Distribution ReadDistributionNode(const std::string& file,
   } else {
     FailAt(file, node,
            label + ": expected a number or a distribution (" +
-               JoinNames(DistributionKinds()) + "), got " + Describe(node));
+               JoinNames(DistributionKinds()) + "), got " + DescribeYamlNode(node));
   }
   try {
     d.Validate(label);
