@@ -1180,8 +1180,17 @@ Scenario ReadScenarioYaml(const std::string& text, const std::string& file,
     scenario.horizon_s = Number(top, "horizon_s", 0, kMaxSeconds);
   }
   if (top.Has("sample_interval_s")) {
+    // DCGM exporters sample every few seconds at the finest; a bound keeps
+    // the number of samples (and the outputs) sane.
     scenario.sample_interval_s =
-        Number(top, "sample_interval_s", 0, kMaxSeconds, true);
+        Number(top, "sample_interval_s", 1, kMaxSeconds);
+    if (scenario.horizon_s / scenario.sample_interval_s > 1e6) {
+      FailAt(file, top.Get("sample_interval_s"),
+             fmt::format("sample_interval_s: {} s over a horizon of {} s "
+                         "makes more than 1,000,000 samples; sample less "
+                         "often",
+                         scenario.sample_interval_s, scenario.horizon_s));
+    }
   }
   scenario.pools = ReadCluster(top, catalog);
   scenario.workload = ReadWorkload(top, scenario.horizon_s, scenario.pools);

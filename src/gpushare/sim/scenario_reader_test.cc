@@ -705,7 +705,12 @@ INSTANTIATE_TEST_SUITE_P(
                   "0..9223372036854775807)"},
         ErrorCase{"ZeroSampleInterval", WithExtra("sample_interval_s: 0\n"),
                   "s.yaml:13:20: scenario sample_interval_s: 0 is out of "
-                  "range (expected > 0 and <= 1000000000)"}),
+                  "range (expected 1..1000000000)"},
+        ErrorCase{"TooManySamples",
+                  WithExtra("horizon_s: 10000000\nsample_interval_s: 1\n"),
+                  "s.yaml:14:20: sample_interval_s: 1 s over a horizon of "
+                  "10000000 s makes more than 1,000,000 samples; sample less "
+                  "often"}),
     CaseName);
 
 }  // namespace
