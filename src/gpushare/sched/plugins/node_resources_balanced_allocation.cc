@@ -15,10 +15,13 @@ constexpr int kNumBalancedResources = static_cast<int>(
 }  // namespace
 
 bool NodeResourcesBalancedAllocation::PreScore(const Pod& pod) {
-  for (ResourceId id : kBalancedResources) {
-    if (pod.requests.Get(id) != 0) return true;
+  bool requested = false;
+  for (int i = 0; i < kNumBalancedResources; ++i) {
+    prepared_requests_[i] = pod.requests.Get(kBalancedResources[i]);
+    requested = requested || prepared_requests_[i] != 0;
   }
-  return false;  // best-effort: kube returns Skip
+  prepared_pod_ = &pod;
+  return requested;  // best-effort pods: kube returns Skip
 }
 
 int64_t NodeResourcesBalancedAllocation::Score(const Pod& pod,
@@ -26,10 +29,14 @@ int64_t NodeResourcesBalancedAllocation::Score(const Pod& pod,
   double fractions[kNumBalancedResources];
   int n = 0;
   double total = 0;
-  for (ResourceId id : kBalancedResources) {
+  const bool prepared = prepared_pod_ == &pod;
+  for (int i = 0; i < kNumBalancedResources; ++i) {
+    const ResourceId id = kBalancedResources[i];
     const int64_t alloc = node.Allocatable(id);
     if (alloc == 0) continue;
-    const int64_t requested = node.Requested(id) + pod.requests.Get(id);
+    const int64_t requested =
+        node.Requested(id) +
+        (prepared ? prepared_requests_[i] : pod.requests.Get(id));
     double fraction =
         static_cast<double>(requested) / static_cast<double>(alloc);
     if (fraction > 1) fraction = 1;

@@ -30,6 +30,11 @@ class NodeResourcesBalancedAllocation : public ScorePlugin {
 
   bool PreScore(const Pod& pod) override;
   int64_t Score(const Pod& pod, const Node& node) const override;
+
+ private:
+  // The pod PreScore read, and its cpu and memory requests.
+  const Pod* prepared_pod_ = nullptr;
+  int64_t prepared_requests_[2] = {0, 0};
 };
 
 }  // namespace gpushare
