@@ -32,7 +32,8 @@ Collector::Collector(const Simulation& simulation, std::string scenario,
   result_.seed = seed;
 }
 
-void Collector::OnStart(const Cluster& cluster, const std::vector<Pod>& pods,
+void Collector::OnRunStart(const Cluster& cluster,
+                           const std::vector<Pod>& pods,
                         const std::vector<DomainInfo>& domains) {
   result_.pods = static_cast<int64_t>(pods.size());
   result_.pod_records.resize(pods.size());

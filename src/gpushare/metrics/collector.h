@@ -25,7 +25,7 @@ class Collector : public SimulationObserver {
   Collector(const Simulation& simulation, std::string scenario, uint64_t seed,
             bool record_devices);
 
-  void OnStart(const Cluster& cluster, const std::vector<Pod>& pods,
+  void OnRunStart(const Cluster& cluster, const std::vector<Pod>& pods,
                const std::vector<DomainInfo>& domains) override;
   void OnUnschedulable(double t, PodIndex pod,
                        const std::string& message) override;

@@ -117,7 +117,7 @@ void Simulation::BuildDomains() {
 void Simulation::Run(SimulationObserver* observer) {
   observer_ = observer;
   runs_.assign(pods_.size(), PodRun());
-  if (observer_) observer_->OnStart(*cluster_, pods_, domain_info_);
+  if (observer_) observer_->OnRunStart(*cluster_, pods_, domain_info_);
   for (size_t i = 0; i < pods_.size(); ++i) {
     events_.Push(pods_[i].arrival_s, EventKind::kArrival, static_cast<int>(i));
   }
@@ -126,19 +126,8 @@ void Simulation::Run(SimulationObserver* observer) {
     const FaultSpec& spec = scenario_.faults[f];
     if (spec.at_s >= 0) {
       events_.Push(spec.at_s, EventKind::kFault, -1, static_cast<int>(f));
-    } else if (spec.rate_per_gpu_hour > 0) {
-      // The first fault of a Poisson process over the pool's GPUs.
-      int gpus = 0;
-      for (const NodePool& p : cluster_->pools()) {
-        if (spec.pool.empty() || p.spec.name == spec.pool) {
-          gpus += p.node_count * p.spec.gpus_per_node;
-        }
-      }
-      const double rate = spec.rate_per_gpu_hour * gpus / 3600.0;
-      if (rate > 0) {
-        events_.Push(-std::log(1 - rng_.Uniform01()) / rate, EventKind::kFault,
-                     -1, static_cast<int>(f));
-      }
+    } else {
+      ScheduleNextFault(0, static_cast<int>(f));
     }
   }
   events_.Push(0, EventKind::kSample);
@@ -234,10 +223,10 @@ void Simulation::SampleLatency(double now) {
     in.gpu_ms_per_request = pod.needs.gpu_ms_per_request;
     in.time_slice_ms = scenario_.model.time_slice_ms;
     in.context_switch_ms = switch_ms;
+    const double u = InferenceDuty(pod.needs);
     double worst = -1;
     for (size_t k = 0; k < run.domains.size(); ++k) {
       const DomainRun& d = domains_[run.domains[k]];
-      const double u = InferenceDuty(pod.needs);
       const double g = GpuPhaseSpeed(d.spec.sm_fraction,
                                      std::clamp(pod.needs.sm_demand, 0.0, 1.0));
       const double speed = d.spec.speed * g;
@@ -513,19 +502,23 @@ void Simulation::Fault(double now, int domain, int spec_index) {
       observer_->OnFault(now, domain, static_cast<int>(victims.size()));
     }
   }
-  if (spec.at_s < 0 && spec.rate_per_gpu_hour > 0) {
-    int gpus = 0;
-    for (const NodePool& p : cluster_->pools()) {
-      if (spec.pool.empty() || p.spec.name == spec.pool) {
-        gpus += p.node_count * p.spec.gpus_per_node;
-      }
-    }
-    const double rate = spec.rate_per_gpu_hour * gpus / 3600.0;
-    if (WorkLeft()) {
-      events_.Push(now - std::log(1 - rng_.Uniform01()) / rate,
-                   EventKind::kFault, -1, spec_index);
+  if (spec.at_s < 0 && WorkLeft()) ScheduleNextFault(now, spec_index);
+}
+
+void Simulation::ScheduleNextFault(double now, int spec_index) {
+  // Faults at a rate per GPU form a Poisson process over the pool's GPUs.
+  const FaultSpec& spec = scenario_.faults[spec_index];
+  if (spec.rate_per_gpu_hour <= 0) return;
+  int gpus = 0;
+  for (const NodePool& p : cluster_->pools()) {
+    if (spec.pool.empty() || p.spec.name == spec.pool) {
+      gpus += p.node_count * p.spec.gpus_per_node;
     }
   }
+  const double rate = spec.rate_per_gpu_hour * gpus / 3600.0;
+  if (rate <= 0) return;
+  events_.Push(now - std::log(1 - rng_.Uniform01()) / rate, EventKind::kFault,
+               -1, spec_index);
 }
 
 void Simulation::Sample(double now) {

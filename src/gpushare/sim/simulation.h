@@ -92,6 +92,8 @@ class Simulation {
   void Advance(double now, PodIndex p);
   void Reschedule(double now, PodIndex p);
   void Fault(double now, int domain, int spec);
+  // Pushes the next fault of a rate-based fault spec after `now`.
+  void ScheduleNextFault(double now, int spec_index);
   void Sample(double now);
   // Reports each running inference pod's p50/p99 for the interval.
   void SampleLatency(double now);

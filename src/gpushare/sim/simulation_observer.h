@@ -52,7 +52,7 @@ enum class PodFailure { kOutOfMemory, kGpuFault };
 class SimulationObserver {
  public:
   virtual ~SimulationObserver() = default;
-  virtual void OnStart(const Cluster& /*cluster*/,
+  virtual void OnRunStart(const Cluster& /*cluster*/,
                        const std::vector<Pod>& /*pods*/,
                        const std::vector<DomainInfo>& /*domains*/) {}
   virtual void OnArrival(double /*t*/, PodIndex /*pod*/) {}
