@@ -135,7 +135,7 @@ class RunTestCase(unittest.TestCase):
 class ExamplesTest(RunTestCase):
 
     def test_every_example_runs(self):
-        self.assertEqual(len(EXAMPLES), 4, EXAMPLES)
+        self.assertEqual(len(EXAMPLES), 5, EXAMPLES)
         for example in EXAMPLES:
             with self.subTest(example=os.path.basename(example)):
                 name, seed = scenario_header(example)
@@ -255,8 +255,9 @@ class CsvTest(RunTestCase):
         # As documented; guards against a change of docs/output.md's layout.
         self.assertEqual(
             expected["pods.csv"],
-            "name,class,tenant,pool,node,requests,arrival_s,start_s,end_s,"
-            "wait_s,work_s,run_s,alone_s,slowdown,restarts,oom_kills,"
+            "name,class,tenant_class,tenant,target_pool,pool,node,requests,"
+            "arrival_s,start_s,end_s,wait_s,work_s,run_s,alone_s,slowdown,"
+            "gpu_share,gpu_hours,cost,restarts,oom_kills,"
             "fault_kills,latency_samples,saturated_samples,p50_ms,p99_ms,"
             "slo_p99_ms,slo_attainment,outcome,message")
         self.assertEqual(

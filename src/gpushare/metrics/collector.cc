@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gpushare/cluster/gpu_share.h"
+
 namespace gpushare {
 
 const char* PodOutcomeName(PodOutcome outcome) {
@@ -38,12 +40,16 @@ void Collector::OnRunStart(const Cluster& cluster,
   result_.pods = static_cast<int64_t>(pods.size());
   result_.pod_records.resize(pods.size());
   attempt_start_.assign(pods.size(), -1);
+  pod_pool_.assign(pods.size(), -1);
   for (size_t i = 0; i < pods.size(); ++i) {
     const Pod& pod = pods[i];
     PodRecord& r = result_.pod_records[i];
     r.name = pod.name;
     r.workload_class = std::string(WorkloadClassName(pod.workload_class));
+    r.tenant_class = pod.tenant_class;
     r.tenant = pod.tenant;
+    const int target = simulation_.target_pools()[i];
+    if (target >= 0) r.target_pool = cluster.pools()[target].spec.name;
     r.arrival_s = pod.arrival_s;
     r.work_s = pod.needs.work_s;
     r.slo_p99_ms = pod.needs.slo_p99_ms;
@@ -86,6 +92,9 @@ void Collector::OnStart(double t, PodIndex pod, int node, double alone_s) {
   if (r.start_s < 0) {
     r.start_s = t;
     r.wait_s = t - r.arrival_s;
+    pod_pool_[pod] = cluster.nodes()[node].pool();
+    r.gpu_share = AllocationGpuEquivalents(simulation_.allocation(pod),
+                                           cluster.pools()[pod_pool_[pod]]);
   }
   r.alone_s = alone_s;
   r.outcome = PodOutcome::kRunning;
@@ -249,6 +258,18 @@ void Collector::OnFinish(double t, int64_t events, int64_t cycles) {
     }
     if (r.outcome == PodOutcome::kRunning && r.start_s >= 0) {
       r.run_s = t - r.start_s;
+    }
+  }
+  // Devices held from first start to the end (or to now when still bound).
+  for (size_t i = 0; i < result_.pod_records.size(); ++i) {
+    PodRecord& r = result_.pod_records[i];
+    if (r.start_s < 0 || r.gpu_share <= 0) continue;
+    const double end = r.end_s >= 0 ? r.end_s : t;
+    r.gpu_hours = r.gpu_share * std::max(0.0, end - r.start_s) / 3600.0;
+    const NodePool& pool = cluster.pools()[pod_pool_[i]];
+    if (pool.model != nullptr) {
+      r.cost = r.gpu_hours *
+               (pool.model->price_per_hour + pool.spec.licence_per_gpu_hour);
     }
   }
   if (!waits.empty()) {

@@ -5,7 +5,9 @@
 // the last attempt and the slowdown against running alone on a whole GPU of
 // its node, restarts, OOM and fault kills and the outcome. Per sample it
 // averages each pool's devices weighted by their GPU-equivalents (a MIG
-// instance counts its share of the GPU's SMs). With `record_devices` every
+// instance counts its share of the GPU's SMs). Each pod's GPU-hours are the
+// GPU-equivalents of its grants (cluster/gpu_share.h) held from its first
+// start to its end, priced like its pool's GPUs. With `record_devices` every
 // device's samples are kept too (for --csv). Cost = the pool's GPUs x the
 // run's duration x the model's price per GPU-hour.
 
@@ -48,6 +50,7 @@ class Collector : public SimulationObserver {
   bool record_devices_;
   SimulationResult result_;
   std::vector<double> attempt_start_;  // per pod
+  std::vector<int> pod_pool_;          // per pod: pool of its node, or -1
   std::vector<int> device_pool_;       // per domain
 };
 

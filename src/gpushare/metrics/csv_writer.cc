@@ -23,19 +23,22 @@ std::string Num(double v) { return fmt::format("{}", v); }
 
 std::string PodsCsv(const SimulationResult& r) {
   std::string out =
-      "name,class,tenant,pool,node,requests,arrival_s,start_s,end_s,wait_s,"
-      "work_s,run_s,alone_s,slowdown,restarts,oom_kills,fault_kills,"
+      "name,class,tenant_class,tenant,target_pool,pool,node,requests,arrival_s,start_s,"
+      "end_s,wait_s,work_s,run_s,alone_s,slowdown,gpu_share,gpu_hours,cost,"
+      "restarts,oom_kills,fault_kills,"
       "latency_samples,saturated_samples,p50_ms,p99_ms,slo_p99_ms,"
       "slo_attainment,outcome,message\n";
   for (const PodRecord& p : r.pod_records) {
     out += fmt::format(
         "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},"
-        "{}\n",
-                       Field(p.name), Field(p.workload_class), Field(p.tenant),
-                       Field(p.pool), Field(p.node), Field(p.requests),
+        "{},{},{},{},{},{}\n",
+                       Field(p.name), Field(p.workload_class),
+                       Field(p.tenant_class), Field(p.tenant),
+                       Field(p.target_pool), Field(p.pool), Field(p.node), Field(p.requests),
                        Num(p.arrival_s), Num(p.start_s), Num(p.end_s),
                        Num(p.wait_s), Num(p.work_s), Num(p.run_s),
-                       Num(p.alone_s), Num(p.slowdown), p.restarts,
+                       Num(p.alone_s), Num(p.slowdown), Num(p.gpu_share),
+                       Num(p.gpu_hours), Num(p.cost), p.restarts,
                        p.oom_kills, p.fault_kills, p.latency_samples,
                        p.saturated_samples, Num(p.p50_ms),
                        Num(p.p99_ms), Num(p.slo_p99_ms),

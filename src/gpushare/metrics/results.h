@@ -29,7 +29,9 @@ const char* PodOutcomeName(PodOutcome outcome);
 struct PodRecord {
   std::string name;
   std::string workload_class;
+  std::string tenant_class;  // the workload class spec ("prod-inference")
   std::string tenant;
+  std::string target_pool;  // the pool its selectors route it to ("" none)
   std::string pool;       // where it ran ("" if never bound)
   std::string node;
   std::string requests;   // "cpu=4000m memory=16384Mi nvidia.com/gpu=1"
@@ -41,6 +43,13 @@ struct PodRecord {
   double run_s = 0;       // wall seconds spent running (last attempt)
   double alone_s = 0;     // wall seconds alone on a whole GPU of its node
   double slowdown = -1;   // run_s / alone_s
+  // Devices held: GPU-equivalents of its grants (a time-slicing replica of
+  // R counts 1/R, a MIG instance its share of the SMs, a HAMi vGPU the
+  // largest of its memory, cores and slot shares) from first start to end,
+  // and what that costs at the pool's price plus licence per GPU-hour.
+  double gpu_share = 0;
+  double gpu_hours = 0;
+  double cost = 0;
   // Inference pods: over the samples while running.
   int latency_samples = 0;
   int saturated_samples = 0;   // queue growing without bound

@@ -6,20 +6,14 @@
 #include <fmt/format.h>
 
 #include "gpushare/report/text_table.h"
+#include "gpushare/report/units.h"
 
 namespace gpushare {
 namespace {
 
-std::string Percent(double fraction) {
-  return fmt::format("{:.1f}%", 100 * fraction);
-}
+std::string Percent(double fraction) { return FormatPercent(fraction); }
 
-std::string Seconds(double s) {
-  if (s < 0) return "-";
-  if (s < 120) return fmt::format("{:.1f}s", s);
-  if (s < 7200) return fmt::format("{:.1f}m", s / 60);
-  return fmt::format("{:.1f}h", s / 3600);
-}
+std::string Seconds(double s) { return FormatSeconds(s); }
 
 }  // namespace
 

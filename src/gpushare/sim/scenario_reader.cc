@@ -1162,7 +1162,9 @@ Scenario ReadScenarioYaml(const std::string& text, const std::string& file,
   }
   YamlMap top(file, root, "scenario");
   top.AllowOnly({"name", "seed", "horizon_s", "sample_interval_s", "cluster",
-                 "workload", "scheduler", "model", "translation", "faults"});
+                 "workload", "scheduler", "model", "translation", "faults",
+                 // Read by `compare` (decide/comparison_spec_reader.h).
+                 "compare", "selection"});
   Scenario scenario;
   scenario.file = file;
   scenario.name = DefaultName(file);

@@ -53,6 +53,10 @@ class Simulation {
   const Cluster& cluster() const { return *cluster_; }
   const std::vector<Pod>& pods() const { return pods_; }
   const std::vector<DomainInfo>& domains() const { return domain_info_; }
+  // The devices a bound pod holds (empty grants when it holds none).
+  const DeviceAllocation& allocation(PodIndex pod) const {
+    return scheduler_->AllocationOf(pod);
+  }
   // The target pool of each pod (-1: none admits it).
   const std::vector<int>& target_pools() const { return target_pool_; }
 

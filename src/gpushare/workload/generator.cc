@@ -183,6 +183,7 @@ std::vector<Pod> GenerateClass(const WorkloadClassSpec& c, double horizon_s,
     Pod pod;
     pod.name = c.name + "-" + std::to_string(n);
     pod.workload_class = c.workload_class;
+    pod.tenant_class = c.name;
     pod.priority = c.priority;
     pod.arrival_s = t;
     DrawPod(c, rng, pod);

@@ -76,6 +76,10 @@ struct Pod {
   std::string name;
   std::string namespace_name = "default";
   std::string tenant;
+  // The tenant class the pod belongs to: the workload class spec it was
+  // generated from ("prod-inference"); compare reports and selects per
+  // tenant class.
+  std::string tenant_class;
   WorkloadClass workload_class = WorkloadClass::kBatch;
   int32_t priority = 0;
   double arrival_s = 0;

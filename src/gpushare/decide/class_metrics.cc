@@ -1,0 +1,143 @@
+#include "gpushare/decide/class_metrics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace gpushare {
+
+double PodPerformance(const PodRecord& pod, double end_s) {
+  if (pod.start_s < 0) return 0;  // never started
+  if (pod.outcome == PodOutcome::kFailed ||
+      pod.outcome == PodOutcome::kAdmissionFailed ||
+      pod.outcome == PodOutcome::kUnschedulable) {
+    return 0;
+  }
+  // Succeeded, Deleted, Running, or Pending again in a restart back-off.
+  const bool service = pod.work_s <= 0;
+  if (!service) {
+    if (pod.outcome != PodOutcome::kSucceeded) return -1;
+    const double turnaround = pod.end_s - pod.arrival_s;
+    if (turnaround <= 0 || pod.alone_s <= 0) return 1;
+    return std::min(1.0, pod.alone_s / turnaround);
+  }
+  const double end = pod.end_s >= 0 ? pod.end_s : end_s;
+  const double up = std::max(0.0, end - pod.start_s);
+  const double wait = std::max(0.0, pod.wait_s);
+  const double availability = up + wait > 0 ? up / (up + wait) : 1;
+  const double slo = pod.slo_p99_ms > 0 && pod.latency_samples > 0
+                         ? static_cast<double>(pod.slo_met_samples) /
+                               pod.latency_samples
+                         : 1;
+  return availability * slo;
+}
+
+namespace {
+
+// The metrics of the pods `selected` picks.
+template <typename Selected>
+ClassMetrics Compute(const SimulationResult& result, Selected selected) {
+  ClassMetrics m;
+  std::vector<double> waits;
+  double slowdown_sum = 0;
+  int64_t slowdowns = 0;
+  double p99_sum = 0;
+  double slo_sum = 0;
+  int64_t latency_pods = 0;
+  int64_t latency_samples = 0;
+  int64_t slo_met = 0;
+  double performance_sum = 0;
+  int64_t performance_pods = 0;
+  bool first = true;
+  for (const PodRecord& p : result.pod_records) {
+    if (!selected(p)) continue;
+    if (first) {
+      m.workload_class = p.workload_class;
+      first = false;
+    } else if (m.workload_class != p.workload_class) {
+      m.workload_class.clear();
+    }
+    ++m.pods;
+    switch (p.outcome) {
+      case PodOutcome::kSucceeded:
+      case PodOutcome::kDeleted:
+      case PodOutcome::kRunning:
+        ++m.served;
+        break;
+      case PodOutcome::kFailed:
+      case PodOutcome::kAdmissionFailed:
+        ++m.failed;
+        break;
+      case PodOutcome::kUnschedulable:
+        ++m.cannot_run;
+        break;
+      case PodOutcome::kPending:
+        if (p.start_s < 0) ++m.pending;
+        break;
+    }
+    m.oom_kills += p.oom_kills;
+    m.fault_kills += p.fault_kills;
+    if (p.oom_kills + p.fault_kills > 0) ++m.killed;
+    if (p.wait_s >= 0) waits.push_back(p.wait_s);
+    if (p.outcome == PodOutcome::kSucceeded && p.slowdown > 0) {
+      slowdown_sum += p.slowdown;
+      ++slowdowns;
+    }
+    if (p.latency_samples > 0) {
+      latency_samples += p.latency_samples;
+      slo_met += p.slo_met_samples;
+      if (p.p99_ms >= 0) {
+        p99_sum += p.p99_ms;
+        slo_sum += p.slo_p99_ms;
+        ++latency_pods;
+      }
+    }
+    const double perf = PodPerformance(p, result.end_s);
+    if (perf >= 0) {
+      performance_sum += perf;
+      ++performance_pods;
+    }
+    m.gpu_hours += p.gpu_hours;
+    m.cost += p.cost;
+  }
+  if (!waits.empty()) {
+    double sum = 0;
+    for (double w : waits) sum += w;
+    m.mean_wait_s = sum / static_cast<double>(waits.size());
+    std::sort(waits.begin(), waits.end());
+    // Nearest-rank percentile.
+    const size_t rank = static_cast<size_t>(
+        std::ceil(0.99 * static_cast<double>(waits.size())));
+    m.p99_wait_s = waits[std::max<size_t>(rank, 1) - 1];
+  }
+  m.mean_slowdown = slowdowns > 0 ? slowdown_sum / slowdowns : -1;
+  if (latency_pods > 0) {
+    m.mean_p99_ms = p99_sum / latency_pods;
+    m.mean_slo_p99_ms = slo_sum / latency_pods;
+  }
+  if (latency_samples > 0) {
+    m.slo_attainment = static_cast<double>(slo_met) / latency_samples;
+  }
+  m.performance = performance_pods > 0 ? performance_sum / performance_pods : 0;
+  m.cost_per_served_pod = m.served > 0 ? m.cost / m.served : 0;
+  return m;
+}
+
+}  // namespace
+
+ClassMetrics ComputeClassMetrics(const SimulationResult& result,
+                                 const std::string& tenant_class) {
+  ClassMetrics m = Compute(result, [&](const PodRecord& p) {
+    return tenant_class.empty() || p.tenant_class == tenant_class;
+  });
+  m.tenant_class = tenant_class;
+  return m;
+}
+
+ClassMetrics ComputePoolMetrics(const SimulationResult& result,
+                                const std::string& pool) {
+  return Compute(result,
+                 [&](const PodRecord& p) { return p.target_pool == pool; });
+}
+
+}  // namespace gpushare

@@ -1,0 +1,224 @@
+#include "gpushare/decide/comparison.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "gpushare/base/parallel.h"
+#include "gpushare/metrics/collector.h"
+#include "gpushare/sim/simulation.h"
+
+namespace gpushare {
+namespace {
+
+SimulationResult Simulate(const Scenario& scenario, const Catalog& catalog) {
+  Simulation simulation(scenario, catalog);
+  Collector collector(simulation, scenario.name, scenario.seed,
+                      /*record_devices=*/false);
+  simulation.Run(&collector);
+  return collector.result();
+}
+
+std::string DescribePool(const NodePoolSpec& pool) {
+  if (pool.gpus_per_node == 0) return fmt::format("{} (no GPUs)", pool.name);
+  const SharingConfig& s = pool.sharing;
+  std::string how(SharingSchemeName(s.scheme()));
+  if (s.mig_enabled) {
+    how += " " + (s.mig.config_name.empty() ? std::string("custom layout")
+                                            : s.mig.config_name);
+  }
+  if (s.sharing == DeviceSharing::kTimeSlicing ||
+      s.sharing == DeviceSharing::kMps) {
+    how += fmt::format(" x{}", s.replicas.replicas);
+  }
+  if (s.sharing == DeviceSharing::kHami) {
+    how += fmt::format(" split {}", s.hami.split_count);
+  }
+  return fmt::format("{} {} {}", pool.name, pool.gpu_model, how);
+}
+
+double ExpectedPods(const WorkloadSpec& workload) {
+  double pods = 0;
+  for (const WorkloadClassSpec& c : workload.classes) {
+    pods += c.count > 0 ? static_cast<double>(c.count)
+                        : c.arrival_rate_per_s * workload.horizon_s;
+  }
+  return pods;
+}
+
+}  // namespace
+
+Scenario PilotScenario(const Scenario& scenario, int64_t pods) {
+  const double expected = ExpectedPods(scenario.workload);
+  if (pods <= 0 || expected <= static_cast<double>(pods)) return scenario;
+  const double f = static_cast<double>(pods) / expected;
+  Scenario pilot = scenario;
+  const double window = scenario.workload.horizon_s;
+  pilot.workload.horizon_s = window * f;
+  for (WorkloadClassSpec& c : pilot.workload.classes) {
+    if (c.count > 0) {
+      c.count = std::max<int64_t>(
+          1, std::llround(static_cast<double>(c.count) * f));
+    }
+  }
+  if (scenario.horizon_s > 0) {
+    // Keep the time the scenario leaves after its last arrivals.
+    pilot.horizon_s =
+        std::max(pilot.workload.horizon_s,
+                 scenario.horizon_s - window + pilot.workload.horizon_s);
+  }
+  return pilot;
+}
+
+VariantOutcome SummarizeVariant(const SchemeVariant& variant,
+                                const SimulationResult& result,
+                                const std::vector<std::string>& tenant_classes) {
+  VariantOutcome v;
+  v.name = variant.name;
+  v.plan = variant.plan;
+  v.scheme = variant.scheme;
+  v.notes = variant.notes;
+  for (const NodePoolSpec& pool : variant.scenario.pools) {
+    v.pools.push_back(DescribePool(pool));
+  }
+  v.cluster = ComputeClassMetrics(result, "");
+  for (const std::string& c : tenant_classes) {
+    v.classes.push_back(ComputeClassMetrics(result, c));
+  }
+  if (variant.plan) {
+    std::map<std::string, std::string> pool_scheme;
+    for (const PoolSummary& p : result.pools) pool_scheme[p.name] = p.scheme;
+    for (const std::string& c : tenant_classes) {
+      std::map<std::string, int64_t> count;
+      for (const PodRecord& p : result.pod_records) {
+        if (p.tenant_class == c && !p.pool.empty()) {
+          ++count[pool_scheme[p.pool]];
+        }
+      }
+      std::string best;
+      int64_t most = 0;
+      for (const auto& [scheme, n] : count) {
+        if (n > most) {
+          best = scheme;
+          most = n;
+        }
+      }
+      v.class_schemes.push_back(best);
+    }
+  }
+  v.end_s = result.end_s;
+  v.faults = result.faults;
+  v.max_blast_radius = result.max_blast_radius;
+  v.cluster_cost = result.cost;
+  v.goodput = result.goodput;
+  double gpus = 0;
+  for (const PoolSummary& p : result.pools) {
+    gpus += p.gpus;
+    v.mean_allocation += p.gpus * p.mean_allocation;
+    v.mean_sm_active += p.gpus * p.mean_sm_active;
+    v.mean_gpu_util += p.gpus * p.mean_gpu_util;
+  }
+  if (gpus > 0) {
+    v.mean_allocation /= gpus;
+    v.mean_sm_active /= gpus;
+    v.mean_gpu_util /= gpus;
+  }
+  return v;
+}
+
+Comparison RunComparison(const Scenario& scenario, const CompareSpec& spec,
+                         const Catalog& catalog, int threads) {
+  Comparison out;
+  out.scenario = scenario.name;
+  out.seed = scenario.seed;
+  for (const WorkloadClassSpec& c : scenario.workload.classes) {
+    out.tenant_classes.push_back(c.name);
+    out.workload_classes.push_back(
+        std::string(WorkloadClassName(c.workload_class)));
+  }
+  const bool has_mig =
+      std::find(spec.schemes.begin(), spec.schemes.end(),
+                SharingScheme::kMig) != spec.schemes.end();
+
+  // MIG: choose each pool's layout family on a pilot.
+  std::vector<std::string> mig_families;
+  if (has_mig) {
+    const Scenario pilot = PilotScenario(scenario, spec.mig_pilot_pods);
+    out.mig_pilot = ExpectedPods(pilot.workload) <
+                    ExpectedPods(scenario.workload);
+    std::vector<SchemeVariant> candidates;
+    for (const std::string& family : spec.mig_families) {
+      candidates.push_back(MakeSchemeVariant(
+          pilot, SharingScheme::kMig, spec, catalog,
+          std::vector<std::string>(pilot.pools.size(), family)));
+    }
+    const size_t pools = scenario.pools.size();
+    // [candidate][pool]
+    std::vector<std::vector<ClassMetrics>> metrics(candidates.size());
+    std::vector<int64_t> pilot_pods(candidates.size());
+    ParallelFor(static_cast<int>(candidates.size()), threads, [&](int i) {
+      const SimulationResult result =
+          Simulate(candidates[i].scenario, catalog);
+      pilot_pods[i] = result.pods;
+      for (size_t p = 0; p < pools; ++p) {
+        metrics[i].push_back(ComputePoolMetrics(
+            result, candidates[i].scenario.pools[p].name));
+      }
+    });
+    out.mig_pilot_pods = pilot_pods.empty() ? 0 : pilot_pods[0];
+    mig_families.assign(pools, "");
+    for (size_t p = 0; p < pools; ++p) {
+      MigPoolChoice choice;
+      choice.pool = scenario.pools[p].name;
+      choice.model = scenario.pools[p].gpu_model;
+      int best = -1;
+      for (size_t i = 0; i < candidates.size(); ++i) {
+        const NodePoolSpec& pool = candidates[i].scenario.pools[p];
+        if (!pool.sharing.mig_enabled) continue;  // family not on this model
+        MigCandidate c;
+        c.family = spec.mig_families[i];
+        c.config = pool.sharing.mig.config_name;
+        c.performance = metrics[i][p].performance;
+        c.cost_per_served_pod = metrics[i][p].cost_per_served_pod;
+        choice.pods = metrics[i][p].pods;
+        choice.candidates.push_back(c);
+        const int k = static_cast<int>(choice.candidates.size()) - 1;
+        if (best < 0) {
+          best = k;
+          continue;
+        }
+        const MigCandidate& b = choice.candidates[best];
+        if (c.performance > b.performance + 1e-12 ||
+            (std::abs(c.performance - b.performance) <= 1e-12 &&
+             c.cost_per_served_pod < b.cost_per_served_pod - 1e-12)) {
+          best = k;
+        }
+      }
+      if (best < 0) continue;  // no MIG on this pool
+      choice.family = choice.candidates[best].family;
+      choice.config = choice.candidates[best].config;
+      mig_families[p] = choice.family;
+      out.mig_choices.push_back(choice);
+    }
+  }
+
+  std::vector<SchemeVariant> variants;
+  for (SharingScheme scheme : spec.schemes) {
+    variants.push_back(
+        MakeSchemeVariant(scenario, scheme, spec, catalog, mig_families));
+  }
+  if (HasMixedPlan(scenario)) variants.push_back(MakePlanVariant(scenario));
+  out.variants.resize(variants.size());
+  std::vector<int64_t> pods(variants.size());
+  ParallelFor(static_cast<int>(variants.size()), threads, [&](int i) {
+    const SimulationResult result = Simulate(variants[i].scenario, catalog);
+    pods[i] = result.pods;
+    out.variants[i] = SummarizeVariant(variants[i], result, out.tenant_classes);
+  });
+  out.pods = pods.empty() ? 0 : pods[0];
+  return out;
+}
+
+}  // namespace gpushare

@@ -1,0 +1,101 @@
+// Comparison: the same workload on the same hardware under every sharing
+// scheme (and the scenario's own mixed plan), run side by side.
+//
+// Contract: RunComparison() builds one variant per scheme of the
+// CompareSpec (decide/scheme_variant.h), plus the scenario as written when
+// its pools mix schemes, and simulates each on `threads` threads; results
+// are identical whatever the thread count (each run is deterministic and
+// writes only its own slot). For MIG it first runs every layout family on
+// a pilot (the workload scaled down to about `mig_pilot_pods` pods by
+// shortening the arrival window and scaling class counts; the whole workload
+// when it is smaller) and gives each MIG-capable pool the family that served
+// the pods routed to it best (highest mean pod performance, then lowest cost
+// per served pod, then family order); pools are judged apart because pods
+// reach them by their selectors. Each variant keeps the cluster-wide and per-tenant-class
+// metrics (decide/class_metrics.h), the pools' summaries and, for the plan,
+// the scheme each class ran under. Throws InputError when a variant's
+// scenario is invalid.
+
+#ifndef GPUSHARE_DECIDE_COMPARISON_H_
+#define GPUSHARE_DECIDE_COMPARISON_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gpushare/catalog/catalog.h"
+#include "gpushare/decide/class_metrics.h"
+#include "gpushare/decide/comparison_spec.h"
+#include "gpushare/decide/scheme_variant.h"
+#include "gpushare/metrics/results.h"
+#include "gpushare/sim/scenario.h"
+
+namespace gpushare {
+
+// One family tried on one pool.
+struct MigCandidate {
+  std::string family;
+  std::string config;         // the pool model's named config
+  double performance = 0;     // mean over the pods routed to the pool
+  double cost_per_served_pod = 0;
+};
+
+// The MIG layout chosen for one MIG-capable pool.
+struct MigPoolChoice {
+  std::string pool;
+  std::string model;
+  std::string family;         // chosen
+  std::string config;
+  int64_t pods = 0;           // pilot pods routed to the pool
+  std::vector<MigCandidate> candidates;
+};
+
+struct VariantOutcome {
+  std::string name;           // "exclusive", ..., "plan"
+  bool plan = false;
+  SharingScheme scheme = SharingScheme::kExclusive;
+  std::vector<std::string> notes;
+  std::vector<std::string> pools;  // "prod H100-80GB mig all-balanced"
+  ClassMetrics cluster;
+  std::vector<ClassMetrics> classes;  // in Comparison::tenant_classes order
+  // The plan only: the scheme each tenant class's pods mostly ran under
+  // ("" if none ran).
+  std::vector<std::string> class_schemes;
+  // Cluster-wide figures of the run.
+  double end_s = 0;
+  int64_t faults = 0;
+  double max_blast_radius = 0;
+  double mean_allocation = 0;   // over pools, weighted by GPUs
+  double mean_sm_active = 0;
+  double mean_gpu_util = 0;
+  double cluster_cost = 0;      // every GPU for the whole run
+  double goodput = 1;
+};
+
+struct Comparison {
+  std::string scenario;
+  uint64_t seed = 0;
+  int64_t pods = 0;
+  std::vector<std::string> tenant_classes;  // workload class names
+  std::vector<std::string> workload_classes;  // their kinds
+  std::vector<MigPoolChoice> mig_choices;  // empty without a MIG variant
+  bool mig_pilot = false;       // candidates judged on a scaled-down pilot
+  int64_t mig_pilot_pods = 0;   // pods in the pilot (or the whole workload)
+  std::vector<VariantOutcome> variants;
+};
+
+Comparison RunComparison(const Scenario& scenario, const CompareSpec& spec,
+                         const Catalog& catalog, int threads);
+
+// Summarizes one run of `variant` (exposed for tests).
+VariantOutcome SummarizeVariant(const SchemeVariant& variant,
+                                const SimulationResult& result,
+                                const std::vector<std::string>& tenant_classes);
+
+// The scenario scaled down to about `pods` pods (see RunComparison);
+// unchanged when it expects no more than that.
+Scenario PilotScenario(const Scenario& scenario, int64_t pods);
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_DECIDE_COMPARISON_H_

@@ -1,0 +1,73 @@
+// ComparisonSpec: what `compare` runs and how its selection scores, as a
+// scenario's `compare:` and `selection:` sections say it (docs/scenario.md).
+//
+// Contract: plain values with the documented defaults. `compare` lists the
+// schemes the whole cluster is run under and the settings a pool gets when
+// it is converted to a scheme it does not use already (a pool that already
+// uses a scheme keeps its own settings under that scheme). `selection` holds
+// the weight profiles (built-in ones plus the scenario's), each tenant
+// class's profile or explicit weights, and per-scheme ratings.
+
+#ifndef GPUSHARE_DECIDE_COMPARISON_SPEC_H_
+#define GPUSHARE_DECIDE_COMPARISON_SPEC_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "gpushare/cluster/sharing_config.h"
+#include "gpushare/decide/scheme_ratings.h"
+#include "gpushare/decide/selection_weights.h"
+
+namespace gpushare {
+
+struct CompareSpec {
+  std::vector<SharingScheme> schemes = {
+      SharingScheme::kExclusive, SharingScheme::kTimeSlicing,
+      SharingScheme::kMps, SharingScheme::kMig, SharingScheme::kHami};
+  // Replicas per GPU for pools converted to time-slicing / MPS.
+  int time_slicing_replicas = 4;
+  int mps_replicas = 4;
+  // deviceSplitCount for pools converted to HAMi (HAMi's default).
+  int hami_split_count = 10;
+  // Licence per GPU-hour of pools converted to vGPU; < 0: the highest
+  // licence of the scenario's HAMi pools, or 0 when it has none (HAMi
+  // itself is open source; NVIDIA vGPU needs an NVIDIA AI Enterprise
+  // licence).
+  double vgpu_licence_per_gpu_hour = -1;
+  // MIG layout families tried for the MIG run (each pool gets its model's
+  // named config of that family: all-balanced, all-1g.<smallest>, ...).
+  std::vector<std::string> mig_families = {"balanced", "1g", "2g",
+                                           "3g",       "4g", "7g"};
+  // Each MIG family is tried on a pilot of at most this many pods (the
+  // workload scaled down); 0 tries them on the whole workload.
+  int64_t mig_pilot_pods = 10000;
+};
+
+// One tenant class's weights.
+struct ClassSelection {
+  std::string tenant_class;
+  std::string profile;        // the profile's name, or "custom"
+  SelectionWeights weights;
+};
+
+struct SelectionSpec {
+  std::vector<WeightProfile> profiles = BuiltinWeightProfiles();
+  // Per tenant class of the workload, in workload order.
+  std::vector<ClassSelection> classes;
+  std::map<SharingScheme, SchemeRatings> ratings;
+
+  // The profile named `name`, or null.
+  const WeightProfile* FindProfile(const std::string& name) const;
+  SchemeRatings RatingsOf(SharingScheme scheme) const;
+};
+
+struct ComparisonSpec {
+  CompareSpec compare;
+  SelectionSpec selection;
+};
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_DECIDE_COMPARISON_SPEC_H_

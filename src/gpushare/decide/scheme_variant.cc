@@ -1,0 +1,158 @@
+#include "gpushare/decide/scheme_variant.h"
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "gpushare/catalog/mig_config.h"
+#include "gpushare/io/input_error.h"
+
+namespace gpushare {
+namespace {
+
+// The licence converted vGPU pools pay (CompareSpec contract).
+double VgpuLicence(const Scenario& scenario, const CompareSpec& spec) {
+  if (spec.vgpu_licence_per_gpu_hour >= 0) {
+    return spec.vgpu_licence_per_gpu_hour;
+  }
+  double licence = 0;
+  for (const NodePoolSpec& pool : scenario.pools) {
+    if (pool.sharing.scheme() == SharingScheme::kHami) {
+      licence = std::max(licence, pool.licence_per_gpu_hour);
+    }
+  }
+  return licence;
+}
+
+// The sharing config `pool` gets under `scheme`; "" or why it falls back
+// to exclusive.
+std::string Convert(NodePoolSpec& pool, const GpuModel& model,
+                    SharingScheme scheme, const CompareSpec& spec,
+                    const std::string& mig_family) {
+  const SharingScheme current = pool.sharing.scheme();
+  if (scheme == current && scheme != SharingScheme::kMig) return "";
+  SharingConfig next;
+  switch (scheme) {
+    case SharingScheme::kExclusive:
+      next = ExclusiveSharing();
+      break;
+    case SharingScheme::kTimeSlicing:
+      next = TimeSlicingSharing(spec.time_slicing_replicas);
+      break;
+    case SharingScheme::kMps:
+      next = MpsSharing(spec.mps_replicas);
+      break;
+    case SharingScheme::kHami:
+      next = HamiSharing();
+      next.hami.split_count = spec.hami_split_count;
+      break;
+    case SharingScheme::kMig: {
+      if (!model.mig_capable()) {
+        pool.sharing = ExclusiveSharing();
+        return fmt::format("{} has no MIG: pool {} stays exclusive",
+                           model.name, pool.name);
+      }
+      const std::string config = MigConfigOfFamily(model, mig_family);
+      if (config.empty()) {
+        pool.sharing = ExclusiveSharing();
+        return fmt::format(
+            "{} has no MIG config of the {} family: pool {} stays exclusive",
+            model.name, mig_family, pool.name);
+      }
+      next = MigSharing(MigStrategy::kMixed, config);
+      break;
+    }
+  }
+  try {
+    next.Validate(model, pool.gpus_per_node);
+  } catch (const InputError& e) {
+    pool.sharing = ExclusiveSharing();
+    return fmt::format("pool {} cannot run {} ({}): it stays exclusive",
+                       pool.name, SharingSchemeName(scheme), e.what());
+  }
+  pool.sharing = next;
+  return "";
+}
+
+}  // namespace
+
+std::string MigConfigOfFamily(const GpuModel& model, const std::string& family) {
+  if (!model.mig_capable()) return "";
+  if (family == "balanced") return "all-balanced";
+  const MigGeometry& mig = *model.mig;
+  const MigProfile* best = nullptr;
+  for (const MigProfile& p : mig.profiles) {
+    if (p.media_extension()) continue;
+    if (fmt::format("{}g", p.compute_slices) != family) continue;
+    if (best == nullptr || p.memory_mib < best->memory_mib) best = &p;
+  }
+  if (best == nullptr) return "";
+  std::string name = "all-" + best->name;
+  std::replace(name.begin(), name.end(), '+', '.');
+  return name;
+}
+
+SchemeVariant MakeSchemeVariant(const Scenario& scenario, SharingScheme scheme,
+                                const CompareSpec& spec,
+                                const Catalog& catalog,
+                                const std::vector<std::string>& mig_families) {
+  SchemeVariant v;
+  v.name = std::string(SharingSchemeName(scheme));
+  v.scheme = scheme;
+  v.scenario = scenario;
+  const double licence = VgpuLicence(scenario, spec);
+  bool changed = false;
+  for (size_t i = 0; i < v.scenario.pools.size(); ++i) {
+    NodePoolSpec& pool = v.scenario.pools[i];
+    if (scheme == SharingScheme::kMig) v.mig_families.emplace_back();
+    if (pool.gpus_per_node == 0 || pool.gpu_model.empty()) continue;
+    const GpuModel& model = catalog.Get(pool.gpu_model);
+    const std::string mig_family =
+        i < mig_families.size() && !mig_families[i].empty() ? mig_families[i]
+                                                            : "balanced";
+    const SharingConfig before = pool.sharing;
+    const bool was_hami = before.scheme() == SharingScheme::kHami;
+    const std::string note = Convert(pool, model, scheme, spec, mig_family);
+    if (!note.empty()) v.notes.push_back(note);
+    if (pool.sharing.mig_enabled) v.mig_families[i] = mig_family;
+    const bool is_hami = pool.sharing.scheme() == SharingScheme::kHami;
+    if (!is_hami) pool.licence_per_gpu_hour = 0;
+    if (is_hami && !was_hami) pool.licence_per_gpu_hour = licence;
+    changed = changed || before.scheme() != pool.sharing.scheme() ||
+              pool.sharing.mig.config_name != before.mig.config_name;
+  }
+  if (changed) {
+    std::set<std::string> dropped;
+    for (WorkloadClassSpec& c : v.scenario.workload.classes) {
+      if (c.requests.empty()) continue;
+      c.requests.clear();
+      dropped.insert(c.name);
+    }
+    for (const std::string& name : dropped) {
+      v.notes.push_back(fmt::format(
+          "class {}: requests written for the scenario's plan dropped; "
+          "translated from its needs",
+          name));
+    }
+  }
+  return v;
+}
+
+SchemeVariant MakePlanVariant(const Scenario& scenario) {
+  SchemeVariant v;
+  v.name = "plan";
+  v.plan = true;
+  v.scenario = scenario;
+  return v;
+}
+
+bool HasMixedPlan(const Scenario& scenario) {
+  std::set<SharingScheme> schemes;
+  for (const NodePoolSpec& pool : scenario.pools) {
+    if (pool.gpus_per_node > 0) schemes.insert(pool.sharing.scheme());
+  }
+  return schemes.size() > 1;
+}
+
+}  // namespace gpushare

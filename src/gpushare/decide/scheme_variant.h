@@ -1,0 +1,60 @@
+// SchemeVariant: a scenario rewritten so that its whole cluster runs one
+// sharing scheme, or kept as written (the scenario's own mixed plan).
+//
+// Contract: MakeSchemeVariant() converts every pool with GPUs to `scheme`:
+// a pool that already uses the scheme keeps its settings; others get the
+// CompareSpec's (time-slicing / MPS replicas, HAMi split count, the vGPU
+// licence; MIG with the mixed strategy and the pool model's named config of
+// its entry in `mig_families`, one per pool, "balanced" when not given). A pool whose GPU has no MIG stays exclusive in a MIG
+// variant, and one whose GPU cannot run MPS clients with the replicas asked
+// stays exclusive in an MPS variant; each such fallback is a note. The
+// vGPU licence applies only to pools under HAMi. Requests written by hand
+// in workload classes (`requests:`) are dropped in converted variants — they
+// name one scheme's resources — and the pods' requests are translated from
+// their needs instead (a note says so). Node labels, taints, selectors,
+// faults, the scheduler profile, model and seed stay the same, so every
+// variant replays the same pods on the same hardware.
+
+#ifndef GPUSHARE_DECIDE_SCHEME_VARIANT_H_
+#define GPUSHARE_DECIDE_SCHEME_VARIANT_H_
+
+#include <string>
+#include <vector>
+
+#include "gpushare/catalog/catalog.h"
+#include "gpushare/decide/comparison_spec.h"
+#include "gpushare/sim/scenario.h"
+
+namespace gpushare {
+
+struct SchemeVariant {
+  std::string name;        // "exclusive", "time-slicing", "mps", "mig",
+                           // "hami" or "plan"
+  bool plan = false;       // the scenario's own plan, unchanged
+  SharingScheme scheme = SharingScheme::kExclusive;  // uniform variants
+  // MIG variants: the layout family of each pool ("" for pools that
+  // stay exclusive or have no GPUs).
+  std::vector<std::string> mig_families;
+  Scenario scenario;
+  std::vector<std::string> notes;
+};
+
+SchemeVariant MakeSchemeVariant(const Scenario& scenario, SharingScheme scheme,
+                                const CompareSpec& spec,
+                                const Catalog& catalog,
+                                const std::vector<std::string>& mig_families = {});
+
+SchemeVariant MakePlanVariant(const Scenario& scenario);
+
+// Whether the scenario's GPU pools use more than one scheme (then its plan
+// is compared too).
+bool HasMixedPlan(const Scenario& scenario);
+
+// The named MIG config of `family` for `model` ("balanced" → all-balanced;
+// "3g" → all-3g.<memory> without media extension, the smallest memory if
+// several), or "" when the model has none.
+std::string MigConfigOfFamily(const GpuModel& model, const std::string& family);
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_DECIDE_SCHEME_VARIANT_H_

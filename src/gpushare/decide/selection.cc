@@ -1,0 +1,217 @@
+#include "gpushare/decide/selection.h"
+
+#include <algorithm>
+#include <array>
+#include <limits>
+
+#include <fmt/format.h>
+
+namespace gpushare {
+namespace {
+
+enum Dimension { kIsolation, kOverhead, kCompatibility, kCost };
+
+std::array<double, 4> AsArray(const DimensionScores& s) {
+  return {s.isolation, s.overhead, s.compatibility, s.cost};
+}
+
+std::array<double, 4> AsArray(const SelectionWeights& w) {
+  return {w.isolation, w.overhead, w.compatibility, w.cost};
+}
+
+// What a candidate is, for the explanation.
+struct Candidate {
+  const VariantOutcome* variant = nullptr;
+  const ClassMetrics* metrics = nullptr;
+  SchemeRatings ratings;
+  SchemeScore score;
+};
+
+std::string Pct(double fraction) {
+  return fmt::format("{:.0f}%", 100 * fraction);
+}
+
+std::string Secs(double s) { return fmt::format("{:.0f} s", s); }
+
+std::string Phrase(Dimension d, const Candidate& a, const Candidate& b) {
+  const ClassMetrics& x = *a.metrics;
+  const ClassMetrics& y = *b.metrics;
+  switch (d) {
+    case kIsolation:
+      return fmt::format(
+          "isolation (rated {:g} vs {:g}; {} vs {} pods killed by OOMs or "
+          "GPU faults)",
+          a.ratings.isolation, b.ratings.isolation, x.killed, y.killed);
+    case kOverhead: {
+      std::string detail =
+          fmt::format("mean wait {} vs {}", Secs(x.mean_wait_s),
+                      Secs(y.mean_wait_s));
+      if (x.slo_attainment >= 0 && y.slo_attainment >= 0) {
+        detail += fmt::format(", SLO met {} vs {}", Pct(x.slo_attainment),
+                              Pct(y.slo_attainment));
+      } else if (x.mean_slowdown > 0 && y.mean_slowdown > 0) {
+        detail += fmt::format(", slowdown {:.2f}x vs {:.2f}x", x.mean_slowdown,
+                              y.mean_slowdown);
+      }
+      return fmt::format("performance ({:.2f} vs {:.2f}: {})", x.performance,
+                         y.performance, detail);
+    }
+    case kCompatibility:
+      return fmt::format(
+          "compatibility (rated {:g} vs {:g}; {} vs {} pods it cannot run)",
+          a.ratings.compatibility, b.ratings.compatibility, x.cannot_run,
+          y.cannot_run);
+    case kCost:
+      return fmt::format("cost (${:.2f} vs ${:.2f} per served pod)",
+                         x.cost_per_served_pod, y.cost_per_served_pod);
+  }
+  return "";
+}
+
+std::string Explain(const ClassChoice& choice,
+                    const std::vector<Candidate>& ranked) {
+  const Candidate& w = ranked[0];
+  std::string out = fmt::format("{}: {} wins ({:.1f}/10)", choice.tenant_class,
+                                w.score.variant, w.score.total);
+  if (ranked.size() > 1) {
+    const Candidate& r = ranked[1];
+    const auto weights = AsArray(choice.weights);
+    const double sum = choice.weights.Sum();
+    const auto sw = AsArray(w.score.scores);
+    const auto sr = AsArray(r.score.scores);
+    int best = -1;
+    int worst = -1;
+    double best_gain = 0;
+    double worst_gain = 0;
+    for (int d = 0; d < 4; ++d) {
+      const double gain = 10 * weights[d] / sum * (sw[d] - sr[d]);
+      if (gain > best_gain + 1e-12) {
+        best = d;
+        best_gain = gain;
+      }
+      if (gain < worst_gain - 1e-12) {
+        worst = d;
+        worst_gain = gain;
+      }
+    }
+    out += fmt::format(" over {} ({:.1f})", r.score.variant, r.score.total);
+    if (best >= 0) {
+      out += fmt::format(", mostly on {} (+{:.1f} points)",
+                         Phrase(static_cast<Dimension>(best), w, r), best_gain);
+    }
+    if (worst >= 0) {
+      out += fmt::format("; it gives up {} ({:.1f})",
+                         Phrase(static_cast<Dimension>(worst), w, r),
+                         worst_gain);
+    }
+  }
+  // What it costs, against the cheapest scheme.
+  const Candidate* cheapest = nullptr;
+  for (const Candidate& c : ranked) {
+    if (c.metrics->served == 0) continue;
+    if (cheapest == nullptr ||
+        c.metrics->cost_per_served_pod < cheapest->metrics->cost_per_served_pod) {
+      cheapest = &c;
+    }
+  }
+  out += fmt::format("; it costs ${:.2f} per served pod",
+                     w.metrics->cost_per_served_pod);
+  if (cheapest != nullptr && cheapest != &w &&
+      cheapest->metrics->cost_per_served_pod <
+          w.metrics->cost_per_served_pod) {
+    out += fmt::format(" (cheapest: {} at ${:.2f})", cheapest->score.variant,
+                       cheapest->metrics->cost_per_served_pod);
+  } else if (cheapest == &w) {
+    out += ", the cheapest";
+  }
+  return out + ".";
+}
+
+}  // namespace
+
+DimensionScores ScoreDimensions(const ClassMetrics& m,
+                                const SchemeRatings& ratings,
+                                double lowest_cost_per_served_pod) {
+  DimensionScores s;
+  const double pods = static_cast<double>(std::max<int64_t>(1, m.pods));
+  s.isolation = ratings.isolation / 10 * (1 - m.killed / pods);
+  s.overhead = m.performance;
+  s.compatibility = ratings.compatibility / 10 * (1 - m.cannot_run / pods);
+  if (m.served == 0) {
+    s.cost = 0;
+  } else if (m.cost_per_served_pod <= 0) {
+    s.cost = 1;
+  } else {
+    s.cost = std::min(1.0, lowest_cost_per_served_pod / m.cost_per_served_pod);
+  }
+  return s;
+}
+
+double WeightedTotal(const DimensionScores& scores,
+                     const SelectionWeights& weights) {
+  const auto s = AsArray(scores);
+  const auto w = AsArray(weights);
+  double total = 0;
+  for (int d = 0; d < 4; ++d) total += w[d] * s[d];
+  return 10 * total / weights.Sum();
+}
+
+Selection Select(const Comparison& comparison, const SelectionSpec& spec) {
+  Selection selection;
+  for (size_t c = 0; c < comparison.tenant_classes.size(); ++c) {
+    ClassChoice choice;
+    choice.tenant_class = comparison.tenant_classes[c];
+    choice.workload_class = comparison.workload_classes[c];
+    auto it = std::find_if(spec.classes.begin(), spec.classes.end(),
+                           [&](const ClassSelection& s) {
+                             return s.tenant_class == choice.tenant_class;
+                           });
+    if (it != spec.classes.end()) {
+      choice.profile = it->profile;
+      choice.weights = it->weights;
+    } else {
+      WorkloadClass kind = WorkloadClass::kBatch;
+      ParseWorkloadClass(choice.workload_class, &kind);
+      choice.profile = std::string(DefaultWeightProfile(kind));
+      choice.weights = spec.FindProfile(choice.profile)->weights;
+    }
+    // The lowest cost per served pod among the ranked schemes.
+    double lowest = std::numeric_limits<double>::infinity();
+    for (const VariantOutcome& v : comparison.variants) {
+      const ClassMetrics& m = v.classes[c];
+      if (!v.plan && m.served > 0) {
+        lowest = std::min(lowest, m.cost_per_served_pod);
+      }
+    }
+    if (!std::isfinite(lowest)) lowest = 0;
+    std::vector<Candidate> ranked;
+    for (const VariantOutcome& v : comparison.variants) {
+      Candidate cand;
+      cand.variant = &v;
+      cand.metrics = &v.classes[c];
+      SharingScheme scheme = v.scheme;
+      if (v.plan) ParseSharingScheme(v.class_schemes[c], &scheme);
+      cand.ratings = spec.RatingsOf(scheme);
+      cand.score.variant = v.name;
+      cand.score.scheme = std::string(SharingSchemeName(scheme));
+      cand.score.scores = ScoreDimensions(*cand.metrics, cand.ratings, lowest);
+      cand.score.total = WeightedTotal(cand.score.scores, choice.weights);
+      if (v.plan) {
+        choice.has_plan = true;
+        choice.plan = cand.score;
+      } else {
+        ranked.push_back(cand);
+      }
+    }
+    std::stable_sort(ranked.begin(), ranked.end(),
+                     [](const Candidate& a, const Candidate& b) {
+                       return a.score.total > b.score.total + 1e-12;
+                     });
+    for (const Candidate& cand : ranked) choice.ranking.push_back(cand.score);
+    if (!ranked.empty()) choice.explanation = Explain(choice, ranked);
+    selection.classes.push_back(std::move(choice));
+  }
+  return selection;
+}
+
+}  // namespace gpushare

@@ -1,0 +1,74 @@
+// Selection: for each tenant class, every compared scheme scored on the
+// source document's four dimensions, weighted, ranked and explained.
+//
+// Contract: each dimension scores in [0, 1] (higher is better) from the
+// class's metrics under that scheme's run (decide/class_metrics.h):
+//   isolation      rating/10 x (1 − share of the class's pods killed by an
+//                  OOM or a GPU fault);
+//   overhead       the class's mean pod performance (slowdown from sharing,
+//                  context switches and virtualization, queueing, SLO
+//                  attainment of services);
+//   compatibility  rating/10 x (1 − share of its pods the scheme cannot
+//                  run at all);
+//   cost           the lowest cost per served pod among the schemes / this
+//                  scheme's (0 when it serves none);
+// ratings from SelectionSpec (decide/scheme_ratings.h). The total is
+// 10 x Σ wᵢ sᵢ / Σ wᵢ with the class's weights. Schemes rank by total
+// (ties: compare order); the scenario's own plan is scored the same way
+// (with the ratings of the scheme the class ran under) as a reference, not
+// ranked. Each class gets one sentence: the winner's main advantage over the
+// runner-up in weighted points, what it gives up, and what it costs.
+
+#ifndef GPUSHARE_DECIDE_SELECTION_H_
+#define GPUSHARE_DECIDE_SELECTION_H_
+
+#include <string>
+#include <vector>
+
+#include "gpushare/decide/comparison.h"
+#include "gpushare/decide/comparison_spec.h"
+
+namespace gpushare {
+
+struct DimensionScores {
+  double isolation = 0;
+  double overhead = 0;
+  double compatibility = 0;
+  double cost = 0;
+};
+
+struct SchemeScore {
+  std::string variant;      // "mig", "plan", ...
+  std::string scheme;       // the scheme rated ("mig"; the plan's class scheme)
+  DimensionScores scores;
+  double total = 0;         // 0..10
+};
+
+struct ClassChoice {
+  std::string tenant_class;
+  std::string workload_class;
+  std::string profile;
+  SelectionWeights weights;
+  std::vector<SchemeScore> ranking;  // best first
+  bool has_plan = false;
+  SchemeScore plan;
+  std::string explanation;
+};
+
+struct Selection {
+  std::vector<ClassChoice> classes;
+};
+
+// The dimension scores of one class under one scheme.
+DimensionScores ScoreDimensions(const ClassMetrics& metrics,
+                                const SchemeRatings& ratings,
+                                double lowest_cost_per_served_pod);
+
+double WeightedTotal(const DimensionScores& scores,
+                     const SelectionWeights& weights);
+
+Selection Select(const Comparison& comparison, const SelectionSpec& spec);
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_DECIDE_SELECTION_H_

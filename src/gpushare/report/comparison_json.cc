@@ -1,0 +1,122 @@
+#include "gpushare/report/comparison_json.h"
+
+namespace gpushare {
+namespace {
+
+using nlohmann::json;
+
+json MetricsJson(const ClassMetrics& m) {
+  return {{"pods", m.pods},
+          {"served", m.served},
+          {"failed", m.failed},
+          {"cannot_run", m.cannot_run},
+          {"pending", m.pending},
+          {"killed", m.killed},
+          {"oom_kills", m.oom_kills},
+          {"fault_kills", m.fault_kills},
+          {"mean_wait_s", m.mean_wait_s},
+          {"p99_wait_s", m.p99_wait_s},
+          {"mean_slowdown", m.mean_slowdown},
+          {"mean_p99_ms", m.mean_p99_ms},
+          {"mean_slo_p99_ms", m.mean_slo_p99_ms},
+          {"slo_attainment", m.slo_attainment},
+          {"performance", m.performance},
+          {"gpu_hours", m.gpu_hours},
+          {"cost", m.cost},
+          {"cost_per_served_pod", m.cost_per_served_pod}};
+}
+
+json ScoresJson(const DimensionScores& s) {
+  return {{"isolation", s.isolation},
+          {"overhead", s.overhead},
+          {"compatibility", s.compatibility},
+          {"cost", s.cost}};
+}
+
+json SchemeScoreJson(const SchemeScore& s) {
+  return {{"variant", s.variant},
+          {"scheme", s.scheme},
+          {"scores", ScoresJson(s.scores)},
+          {"total", s.total}};
+}
+
+}  // namespace
+
+json ComparisonToJson(const Comparison& c, const Selection& selection) {
+  json out;
+  out["schema"] = "gpushare-sim/compare/v1";
+  out["scenario"] = c.scenario;
+  out["seed"] = c.seed;
+  out["pods"] = c.pods;
+  json mig = json::array();
+  for (const MigPoolChoice& m : c.mig_choices) {
+    json candidates = json::array();
+    for (const MigCandidate& k : m.candidates) {
+      candidates.push_back({{"family", k.family},
+                            {"config", k.config},
+                            {"performance", k.performance},
+                            {"cost_per_served_pod", k.cost_per_served_pod}});
+    }
+    mig.push_back({{"pool", m.pool},
+                   {"model", m.model},
+                   {"family", m.family},
+                   {"config", m.config},
+                   {"pods", m.pods},
+                   {"candidates", candidates}});
+  }
+  out["mig"] = {{"pilot", c.mig_pilot},
+                {"pilot_pods", c.mig_pilot_pods},
+                {"pools", mig}};
+  json variants = json::array();
+  for (const VariantOutcome& v : c.variants) {
+    json classes = json::object();
+    for (size_t k = 0; k < c.tenant_classes.size(); ++k) {
+      json m = MetricsJson(v.classes[k]);
+      if (v.plan) m["scheme"] = v.class_schemes[k];
+      classes[c.tenant_classes[k]] = m;
+    }
+    variants.push_back({{"name", v.name},
+                        {"plan", v.plan},
+                        {"scheme", std::string(SharingSchemeName(v.scheme))},
+                        {"notes", v.notes},
+                        {"pools", v.pools},
+                        {"cluster", MetricsJson(v.cluster)},
+                        {"classes", classes},
+                        {"end_s", v.end_s},
+                        {"faults", v.faults},
+                        {"max_blast_radius", v.max_blast_radius},
+                        {"mean_allocation", v.mean_allocation},
+                        {"mean_sm_active", v.mean_sm_active},
+                        {"mean_gpu_util", v.mean_gpu_util},
+                        {"cluster_cost", v.cluster_cost},
+                        {"goodput", v.goodput}});
+  }
+  out["variants"] = variants;
+  json choices = json::array();
+  for (const ClassChoice& k : selection.classes) {
+    json ranking = json::array();
+    for (const SchemeScore& s : k.ranking) ranking.push_back(SchemeScoreJson(s));
+    json choice = {{"tenant_class", k.tenant_class},
+                   {"workload_class", k.workload_class},
+                   {"profile", k.profile},
+                   {"weights",
+                    {{"isolation", k.weights.isolation},
+                     {"overhead", k.weights.overhead},
+                     {"compatibility", k.weights.compatibility},
+                     {"cost", k.weights.cost}}},
+                   {"ranking", ranking},
+                   {"winner", k.ranking.empty() ? "" : k.ranking[0].variant},
+                   {"explanation", k.explanation}};
+    choice["plan"] = k.has_plan ? SchemeScoreJson(k.plan) : json(nullptr);
+    choices.push_back(choice);
+  }
+  out["selection"] = choices;
+  return out;
+}
+
+std::string ComparisonToJsonText(const Comparison& comparison,
+                                 const Selection& selection) {
+  return ComparisonToJson(comparison, selection).dump(2) + "\n";
+}
+
+}  // namespace gpushare

@@ -1,0 +1,210 @@
+#include "gpushare/report/comparison_report.h"
+
+#include <fmt/format.h>
+
+#include "gpushare/report/text_table.h"
+#include "gpushare/report/units.h"
+
+namespace gpushare {
+namespace {
+
+constexpr size_t kWidth = 80;
+
+std::string VariantLabel(const VariantOutcome& v) { return v.name; }
+
+// Scheme names short enough for a table cell.
+std::string ShortScheme(const std::string& scheme) {
+  if (scheme == "time-slicing") return "ts";
+  if (scheme == "exclusive") return "excl";
+  return scheme;
+}
+
+std::string Slowdown(double s) {
+  return s > 0 ? fmt::format("{:.2f}x", s) : "-";
+}
+
+std::string P99VsSlo(const ClassMetrics& m) {
+  if (m.mean_p99_ms < 0) return "-";
+  if (m.mean_slo_p99_ms <= 0) return fmt::format("{:.0f}", m.mean_p99_ms);
+  return fmt::format("{:.0f}/{:.0f}", m.mean_p99_ms, m.mean_slo_p99_ms);
+}
+
+std::string Score(double fraction) { return fmt::format("{:.1f}", 10 * fraction); }
+
+std::string Runs(const Comparison& c) {
+  std::string out = "Runs (each on the same pods and nodes):\n";
+  for (const VariantOutcome& v : c.variants) {
+    std::string pools;
+    for (const std::string& p : v.pools) {
+      pools += (pools.empty() ? "" : "; ") + p;
+    }
+    out += WrapText(fmt::format("  {}: {}", VariantLabel(v), pools), kWidth, 4);
+    for (const std::string& note : v.notes) {
+      out += WrapText("    note: " + note, kWidth, 6);
+    }
+  }
+  if (!c.mig_choices.empty()) {
+    out += WrapText(
+        fmt::format("  MIG layouts: each pool's best family on {} ({} pods) "
+                    "by mean performance of the pods routed to it:",
+                    c.mig_pilot ? "a scaled-down pilot" : "the whole workload",
+                    c.mig_pilot_pods),
+        kWidth, 4);
+    for (const MigPoolChoice& m : c.mig_choices) {
+      std::string tried;
+      for (const MigCandidate& k : m.candidates) {
+        tried += fmt::format("{}{} {:.3f}", tried.empty() ? "" : ", ",
+                             k.family, k.performance);
+      }
+      out += WrapText(fmt::format("    {}: {} ({})", m.pool, m.config, tried),
+                      kWidth, 6);
+    }
+  }
+  return out;
+}
+
+std::string ClusterTable(const Comparison& c) {
+  TextTable t;
+  t.AddColumn("SCHEME");
+  t.AddColumn("SERVED", TextTable::Align::kRight);
+  t.AddColumn("WAIT", TextTable::Align::kRight);
+  t.AddColumn("SLO MET", TextTable::Align::kRight);
+  t.AddColumn("ALLOC", TextTable::Align::kRight);
+  t.AddColumn("SM ACT", TextTable::Align::kRight);
+  t.AddColumn("UTIL", TextTable::Align::kRight);
+  t.AddColumn("BLAST", TextTable::Align::kRight);
+  t.AddColumn("COST $", TextTable::Align::kRight);
+  for (const VariantOutcome& v : c.variants) {
+    const ClassMetrics& m = v.cluster;
+    t.AddRow({VariantLabel(v), fmt::format("{}/{}", m.served, m.pods),
+              FormatSeconds(m.mean_wait_s), FormatPercent(m.slo_attainment),
+              FormatPercent(v.mean_allocation), FormatPercent(v.mean_sm_active),
+              FormatPercent(v.mean_gpu_util),
+              v.faults > 0 ? fmt::format("{:g}", v.max_blast_radius) : "-",
+              FormatMoney(v.cluster_cost)});
+  }
+  return "Cluster-wide (SM ACT against UTIL: a busy-looking GPU can be idle "
+         "inside)\n" +
+         t.Render();
+}
+
+std::string ClassTable(const Comparison& c, size_t k) {
+  TextTable t;
+  t.AddColumn("SCHEME");
+  t.AddColumn("SERVED", TextTable::Align::kRight);
+  t.AddColumn("WAIT", TextTable::Align::kRight);
+  t.AddColumn("SLOWDN", TextTable::Align::kRight);
+  t.AddColumn("P99/SLO", TextTable::Align::kRight);
+  t.AddColumn("SLO MET", TextTable::Align::kRight);
+  t.AddColumn("OOM", TextTable::Align::kRight);
+  t.AddColumn("FAILED", TextTable::Align::kRight);
+  t.AddColumn("$/POD", TextTable::Align::kRight);
+  for (const VariantOutcome& v : c.variants) {
+    const ClassMetrics& m = v.classes[k];
+    std::string label = VariantLabel(v);
+    if (v.plan && !v.class_schemes[k].empty()) {
+      label += " (" + ShortScheme(v.class_schemes[k]) + ")";
+    }
+    t.AddRow({label, fmt::format("{}/{}", m.served, m.pods),
+              FormatSeconds(m.mean_wait_s), Slowdown(m.mean_slowdown),
+              P99VsSlo(m), FormatPercent(m.slo_attainment),
+              std::to_string(m.oom_kills),
+              std::to_string(m.failed + m.cannot_run),
+              FormatMoney(m.cost_per_served_pod)});
+  }
+  const ClassMetrics& first = c.variants.front().classes[k];
+  return fmt::format("Tenant class {} ({}, {} pods)\n", c.tenant_classes[k],
+                     c.workload_classes[k], first.pods) +
+         t.Render();
+}
+
+std::string ClassTableLegend() {
+  return "WAIT mean queue wait; SLOWDN run time / alone on a whole GPU; "
+         "P99/SLO mean worst-interval p99 and SLO (ms); OOM kills; FAILED "
+         "gave up or cannot run under the scheme; $/POD cost per served pod";
+}
+
+std::string SelectionText(const Selection& s) {
+  std::string out =
+      "Selection: each scheme scored 0-10 per dimension, weighted per "
+      "class\n(weights: isolation/overhead/compatibility/cost)\n";
+  std::string plan;
+  for (const ClassChoice& c : s.classes) {
+    const double sum = c.weights.Sum();
+    out += fmt::format("\n{}: profile {} ({:.2f}/{:.2f}/{:.2f}/{:.2f})\n",
+                       c.tenant_class, c.profile, c.weights.isolation / sum,
+                       c.weights.overhead / sum, c.weights.compatibility / sum,
+                       c.weights.cost / sum);
+    TextTable t;
+    t.AddColumn("  RANK");
+    t.AddColumn("SCHEME");
+    t.AddColumn("ISOLATION", TextTable::Align::kRight);
+    t.AddColumn("OVERHEAD", TextTable::Align::kRight);
+    t.AddColumn("COMPAT", TextTable::Align::kRight);
+    t.AddColumn("COST", TextTable::Align::kRight);
+    t.AddColumn("TOTAL", TextTable::Align::kRight);
+    int rank = 0;
+    auto add = [&t](std::string label, const SchemeScore& x, std::string name) {
+      t.AddRow({std::move(label), std::move(name), Score(x.scores.isolation),
+                Score(x.scores.overhead), Score(x.scores.compatibility),
+                Score(x.scores.cost), fmt::format("{:.1f}", x.total)});
+    };
+    for (const SchemeScore& x : c.ranking) {
+      add(fmt::format("  {}", ++rank), x, x.variant);
+    }
+    if (c.has_plan) add("  -", c.plan, "plan (" + ShortScheme(c.plan.scheme) + ")");
+    out += t.Render();
+    out += WrapText("  => " + c.explanation, kWidth, 5);
+    if (!c.ranking.empty()) {
+      plan += fmt::format("{}{} -> {}", plan.empty() ? "" : ", ",
+                          c.tenant_class, c.ranking.front().variant);
+    }
+  }
+  if (!plan.empty()) out += "\n" + WrapText("Recommended: " + plan, kWidth, 2);
+  return out;
+}
+
+}  // namespace
+
+std::string WrapText(const std::string& text, size_t width, size_t indent) {
+  std::string out;
+  std::string line;
+  size_t pos = 0;
+  // Leading spaces of the first line are kept as they are.
+  while (pos < text.size() && text[pos] == ' ') line += text[pos++];
+  bool has_word = false;
+  while (pos < text.size()) {
+    size_t end = text.find(' ', pos);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(pos, end - pos);
+    pos = end + 1;
+    if (word.empty()) continue;
+    if (has_word && DisplayWidth(line) + 1 + DisplayWidth(word) > width) {
+      out += line + "\n";
+      line = std::string(indent, ' ') + word;
+      continue;
+    }
+    line += (has_word ? " " : "") + word;
+    has_word = true;
+  }
+  if (has_word) out += line + "\n";
+  return out;
+}
+
+std::string ComparisonReport(const Comparison& comparison,
+                             const Selection& selection, double wall_s) {
+  std::string out = fmt::format(
+      "compare {} (seed {}): {} pods under {} runs{}\n\n", comparison.scenario,
+      comparison.seed, comparison.pods, comparison.variants.size(),
+      wall_s > 0 ? fmt::format(" ({:.2f}s wall)", wall_s) : "");
+  out += Runs(comparison) + "\n";
+  out += ClusterTable(comparison);
+  out += "\n" + WrapText(ClassTableLegend(), kWidth, 0);
+  for (size_t k = 0; k < comparison.tenant_classes.size(); ++k) {
+    out += "\n" + ClassTable(comparison, k);
+  }
+  out += "\n" + SelectionText(selection);
+  return out;
+}
+
+}  // namespace gpushare

@@ -1,0 +1,27 @@
+// The terminal report of `compare`: what ran, side-by-side tables
+// cluster-wide and per tenant class, then the selection with its reasons.
+//
+// Contract: plain text that fits 80 columns (tables of short cells; long
+// sentences wrapped), deterministic for a given comparison; `wall_s` > 0
+// adds the wall time to the first line (leave it 0 for reproducible text).
+
+#ifndef GPUSHARE_REPORT_COMPARISON_REPORT_H_
+#define GPUSHARE_REPORT_COMPARISON_REPORT_H_
+
+#include <string>
+
+#include "gpushare/decide/comparison.h"
+#include "gpushare/decide/selection.h"
+
+namespace gpushare {
+
+std::string ComparisonReport(const Comparison& comparison,
+                             const Selection& selection, double wall_s);
+
+// `text` wrapped at `width` columns, continuation lines indented by
+// `indent` spaces.
+std::string WrapText(const std::string& text, size_t width, size_t indent);
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_REPORT_COMPARISON_REPORT_H_

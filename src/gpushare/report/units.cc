@@ -1,0 +1,21 @@
+#include "gpushare/report/units.h"
+
+#include <fmt/format.h>
+
+namespace gpushare {
+
+std::string FormatPercent(double fraction) {
+  if (fraction < 0) return "-";
+  return fmt::format("{:.1f}%", 100 * fraction);
+}
+
+std::string FormatSeconds(double s) {
+  if (s < 0) return "-";
+  if (s < 120) return fmt::format("{:.1f}s", s);
+  if (s < 7200) return fmt::format("{:.1f}m", s / 60);
+  return fmt::format("{:.1f}h", s / 3600);
+}
+
+std::string FormatMoney(double amount) { return fmt::format("{:.2f}", amount); }
+
+}  // namespace gpushare
