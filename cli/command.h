@@ -33,6 +33,7 @@ void RegisterCatalogCommand(CLI::App& app, GlobalOptions& options);
 void RegisterMigCommand(CLI::App& app, GlobalOptions& options);
 void RegisterDemoCommand(CLI::App& app, GlobalOptions& options);
 void RegisterRunCommand(CLI::App& app, GlobalOptions& options);
+void RegisterExperimentCommand(CLI::App& app, GlobalOptions& options);
 
 }  // namespace gpushare::cli
 

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   gpushare::cli::RegisterMigCommand(app, options);
   gpushare::cli::RegisterDemoCommand(app, options);
   gpushare::cli::RegisterRunCommand(app, options);
+  gpushare::cli::RegisterExperimentCommand(app, options);
 
   try {
     app.parse(argc, argv);
