@@ -24,6 +24,7 @@ namespace gpushare {
 
 class HamiDevicePlugin;
 class NvidiaDevicePlugin;
+class OpenGpuShareDevicePlugin;
 
 // One device handed to a pod.
 struct DeviceGrant {
@@ -33,6 +34,7 @@ struct DeviceGrant {
   ResourceId resource = -1;  // the extended resource it was granted for
   int64_t memory_mib = 0;  // memory the pod may use there (limit or size)
   int cores_percent = 100; // HAMi gpucores / MPS active-thread % / 100
+  int64_t gpu_milli = 0;   // Open-Gpu-Share: thousandths of the GPU taken
   bool operator==(const DeviceGrant&) const = default;
 };
 
@@ -81,6 +83,9 @@ class DevicePlugin {
   // Downcasts without RTTI in hot paths; null when not that kind.
   virtual const HamiDevicePlugin* AsHami() const { return nullptr; }
   virtual const NvidiaDevicePlugin* AsNvidia() const { return nullptr; }
+  virtual const OpenGpuShareDevicePlugin* AsOpenGpuShare() const {
+    return nullptr;
+  }
 };
 
 }  // namespace gpushare
