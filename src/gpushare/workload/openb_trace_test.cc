@@ -1,7 +1,6 @@
 // Tests of the openb trace readers: small hand-made files, malformed input
 // with file:line:col and the column, and the shipped trace's totals.
 
-#include <chrono>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -144,15 +143,11 @@ TEST(GpuModelMapTest, DefaultsAndOverrides) {
 }
 
 TEST(OpenbTraceTest, ShippedTraceTotals) {
-  const auto begin = std::chrono::steady_clock::now();
   const GpuModelMap models = GpuModelMap::Default();
   const auto nodes =
       ReadOpenbNodeList(OpenbDir() + "/openb_node_list_gpu_node.csv", models);
   const auto pods =
       ReadOpenbPodList(OpenbDir() + "/openb_pod_list_default.csv", models);
-  const double seconds = std::chrono::duration<double>(
-                             std::chrono::steady_clock::now() - begin)
-                             .count();
   ASSERT_EQ(nodes.size(), 1213u);
   int64_t gpus = 0;
   for (const OpenbNode& n : nodes) gpus += n.gpus;
@@ -169,9 +164,6 @@ TEST(OpenbTraceTest, ShippedTraceTotals) {
   EXPECT_EQ(milli, 6086800);
   EXPECT_EQ(cpu_only, 1088);
   EXPECT_EQ(sharing, 3078);
-  // "Well under a second" (bench/fgd_bench.cc measures it precisely); the
-  // bound is loose for shared, loaded test machines and Debug builds.
-  EXPECT_LT(seconds, 2.0);
 
   const auto multigpu = ReadOpenbPodList(
       OpenbDir() + "/openb_pod_list_multigpu50.csv", models);
