@@ -1,5 +1,6 @@
 # gpushare-sim top-level targets. See README.md.
-#   make demo   install missing Debian packages, build (Release), run the main job
+#   make demo   install missing Debian packages, build (Release), run the main
+#               job: compare on the built-in default scenario
 #   make test   the same, then every test through CTest
 #   make bench  build and run the benchmarks in bench/
 BUILD_DIR ?= build
@@ -23,7 +24,7 @@ build: configure
 	cmake --build $(BUILD_DIR) -j$(JOBS)
 
 demo: build
-	./$(BUILD_DIR)/gpushare-sim demo
+	./$(BUILD_DIR)/gpushare-sim compare
 
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j$(JOBS)

@@ -1,0 +1,134 @@
+#include "gpushare/decide/scheme_variant.h"
+
+#include <gtest/gtest.h>
+
+#include "gpushare/sim/scenario_reader.h"
+
+namespace gpushare {
+namespace {
+
+const Catalog& TestCatalog() {
+  static const Catalog catalog = Catalog::Builtin();
+  return catalog;
+}
+
+// Three pools: MIG on H100, HAMi with a licence on A100, time-slicing x8 on
+// L4 (no MIG); one class with requests written for HAMi.
+Scenario Mixed() {
+  return ReadScenarioYaml(
+      "cluster:\n"
+      "  pools:\n"
+      "    - name: prod\n"
+      "      gpu: H100-80GB\n"
+      "      nodes: 1\n"
+      "      sharing: {scheme: mig, mig_strategy: mixed, mig_config: "
+      "all-1g.10gb}\n"
+      "    - name: platform\n"
+      "      gpu: A100-80GB\n"
+      "      nodes: 1\n"
+      "      licence_per_gpu_hour: 0.5\n"
+      "      sharing: {scheme: hami}\n"
+      "    - name: dev\n"
+      "      gpu: L4\n"
+      "      nodes: 1\n"
+      "      gpus_per_node: 4\n"
+      "      sharing: {scheme: time-slicing, replicas: 8}\n"
+      "workload:\n"
+      "  classes:\n"
+      "    - name: jobs\n"
+      "      class: batch\n"
+      "      count: 2\n"
+      "      gpus: 0.5\n"
+      "      requests: {nvidia.com/gpu: 1, nvidia.com/gpumem: 8000}\n"
+      "      node_selector: {gpushare.io/node-pool: platform}\n",
+      "mixed.yaml", TestCatalog());
+}
+
+TEST(SchemeVariantTest, MixedPlanIsDetected) {
+  EXPECT_TRUE(HasMixedPlan(Mixed()));
+  Scenario uniform = Mixed();
+  for (NodePoolSpec& p : uniform.pools) p.sharing = ExclusiveSharing();
+  EXPECT_FALSE(HasMixedPlan(uniform));
+}
+
+TEST(SchemeVariantTest, TimeSlicingKeepsAPoolsOwnReplicas) {
+  const SchemeVariant v = MakeSchemeVariant(
+      Mixed(), SharingScheme::kTimeSlicing, CompareSpec(), TestCatalog());
+  EXPECT_EQ(v.name, "time-slicing");
+  for (const NodePoolSpec& p : v.scenario.pools) {
+    EXPECT_EQ(p.sharing.scheme(), SharingScheme::kTimeSlicing) << p.name;
+    EXPECT_FALSE(p.sharing.mig_enabled);
+  }
+  EXPECT_EQ(v.scenario.pools[0].sharing.replicas.replicas, 4);
+  EXPECT_EQ(v.scenario.pools[2].sharing.replicas.replicas, 8);
+  // The licence is for vGPU only; HAMi requests are dropped.
+  EXPECT_EQ(v.scenario.pools[1].licence_per_gpu_hour, 0);
+  EXPECT_TRUE(v.scenario.workload.classes[0].requests.empty());
+  ASSERT_EQ(v.notes.size(), 1u);
+  EXPECT_EQ(v.notes[0],
+            "class jobs: requests written for the scenario's plan dropped; "
+            "translated from its needs");
+}
+
+TEST(SchemeVariantTest, MigFallsBackToExclusiveWithoutMig) {
+  const SchemeVariant v =
+      MakeSchemeVariant(Mixed(), SharingScheme::kMig, CompareSpec(),
+                        TestCatalog(), {"3g", "balanced", "3g"});
+  EXPECT_EQ(v.scenario.pools[0].sharing.mig.config_name, "all-3g.40gb");
+  EXPECT_EQ(v.scenario.pools[0].sharing.mig.strategy, MigStrategy::kMixed);
+  EXPECT_EQ(v.scenario.pools[1].sharing.mig.config_name, "all-balanced");
+  EXPECT_EQ(v.scenario.pools[2].sharing.scheme(), SharingScheme::kExclusive);
+  EXPECT_EQ(v.mig_families,
+            (std::vector<std::string>{"3g", "balanced", ""}));
+  EXPECT_EQ(v.notes[0], "L4 has no MIG: pool dev stays exclusive");
+}
+
+TEST(SchemeVariantTest, HamiKeepsItsLicenceAndGivesItToConvertedPools) {
+  CompareSpec spec;
+  spec.hami_split_count = 7;
+  const SchemeVariant v = MakeSchemeVariant(Mixed(), SharingScheme::kHami,
+                                            spec, TestCatalog());
+  EXPECT_EQ(v.scenario.pools[0].sharing.hami.split_count, 7);
+  EXPECT_EQ(v.scenario.pools[1].sharing.hami.split_count, 10);  // its own
+  for (const NodePoolSpec& p : v.scenario.pools) {
+    EXPECT_EQ(p.licence_per_gpu_hour, 0.5) << p.name;
+  }
+  spec.vgpu_licence_per_gpu_hour = 0;
+  const SchemeVariant free = MakeSchemeVariant(Mixed(), SharingScheme::kHami,
+                                               spec, TestCatalog());
+  EXPECT_EQ(free.scenario.pools[0].licence_per_gpu_hour, 0);
+  EXPECT_EQ(free.scenario.pools[1].licence_per_gpu_hour, 0.5);
+}
+
+TEST(SchemeVariantTest, MpsAtTheClientLimitConvertsEveryPool) {
+  CompareSpec spec;
+  spec.mps_replicas = 48;
+  Scenario s = Mixed();
+  s.pools[0].gpus_per_node = 8;
+  const SchemeVariant v =
+      MakeSchemeVariant(s, SharingScheme::kMps, spec, TestCatalog());
+  for (const NodePoolSpec& p : v.scenario.pools) {
+    EXPECT_EQ(p.sharing.scheme(), SharingScheme::kMps) << p.name;
+  }
+}
+
+TEST(SchemeVariantTest, PlanIsTheScenarioAsWritten) {
+  const SchemeVariant v = MakePlanVariant(Mixed());
+  EXPECT_TRUE(v.plan);
+  EXPECT_EQ(v.scenario.pools[0].sharing.mig.config_name, "all-1g.10gb");
+  EXPECT_FALSE(v.scenario.workload.classes[0].requests.empty());
+}
+
+TEST(SchemeVariantTest, MigConfigOfFamily) {
+  const Catalog& c = TestCatalog();
+  EXPECT_EQ(MigConfigOfFamily(c.Get("A100-40GB"), "1g"), "all-1g.5gb");
+  EXPECT_EQ(MigConfigOfFamily(c.Get("A100-40GB"), "7g"), "all-7g.40gb");
+  EXPECT_EQ(MigConfigOfFamily(c.Get("A100-80GB"), "balanced"),
+            "all-balanced");
+  EXPECT_EQ(MigConfigOfFamily(c.Get("A30"), "4g"), "all-4g.24gb");
+  EXPECT_EQ(MigConfigOfFamily(c.Get("A30"), "3g"), "");
+  EXPECT_EQ(MigConfigOfFamily(c.Get("L4"), "1g"), "");
+}
+
+}  // namespace
+}  // namespace gpushare

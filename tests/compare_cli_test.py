@@ -1,0 +1,152 @@
+"""End-to-end tests of `gpushare-sim compare [SCENARIO]`.
+
+Run as: python3 tests/compare_cli_test.py --binary /path/to/gpushare-sim
+"""
+
+import json
+import os
+import tempfile
+import unittest
+
+from cli_harness import DATA_DIR, main, run
+
+DEV = os.path.join(DATA_DIR, "compare", "dev-notebooks.yaml")
+
+
+def dev_lines():
+    """Lines in the dev scenario: errors in appended text start after."""
+    with open(DEV, encoding="utf-8") as f:
+        return sum(1 for _ in f)
+SCHEMES = ["exclusive", "time-slicing", "mps", "mig", "hami"]
+
+
+class CompareTestCase(unittest.TestCase):
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+
+    def path(self, name):
+        return os.path.join(self.tmp.name, name)
+
+    def write(self, name, text):
+        path = self.path(name)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        return path
+
+    def compare_json(self, *args, name="out.json"):
+        json_path = self.path(name)
+        code, out, err = run("compare", *args, "--quiet", "--json", json_path)
+        self.assertEqual(code, 0, err)
+        self.assertEqual(err, "")
+        with open(json_path, "rb") as f:
+            raw = f.read()
+        return out, raw, json.loads(raw.decode("utf-8"))
+
+
+class DefaultScenarioTest(CompareTestCase):
+
+    def test_default_runs_every_scheme_and_the_plan(self):
+        out, raw1, doc = self.compare_json("--threads", "1", name="one.json")
+        self.assertEqual(doc["schema"], "gpushare-sim/compare/v1")
+        self.assertEqual(doc["scenario"], "default")
+        self.assertEqual([v["name"] for v in doc["variants"]],
+                         SCHEMES + ["plan"])
+        classes = ["prod-inference", "platform-jobs", "platform-training",
+                   "research-dev"]
+        self.assertEqual([c["tenant_class"] for c in doc["selection"]],
+                         classes)
+        for choice in doc["selection"]:
+            self.assertEqual(sorted(s["variant"] for s in choice["ranking"]),
+                             sorted(SCHEMES))
+            totals = [s["total"] for s in choice["ranking"]]
+            self.assertEqual(totals, sorted(totals, reverse=True))
+            self.assertIn(choice["winner"] + " wins", choice["explanation"])
+            self.assertEqual(choice["plan"]["variant"], "plan")
+        # Every MIG-capable pool got a layout; L4-free default: all three.
+        self.assertEqual([m["pool"] for m in doc["mig"]["pools"]],
+                         ["prod", "platform", "dev"])
+        for m in doc["mig"]["pools"]:
+            chosen = [c for c in m["candidates"] if c["family"] == m["family"]]
+            self.assertEqual(len(chosen), 1)
+            self.assertEqual(chosen[0]["performance"],
+                             max(c["performance"] for c in m["candidates"]))
+        # The text report: the sections, each line within 80 columns.
+        for heading in ["Runs (each on the same pods and nodes):",
+                        "Cluster-wide", "Tenant class prod-inference",
+                        "Selection:", "Recommended:"]:
+            self.assertIn(heading, out)
+        for line in out.splitlines():
+            self.assertLessEqual(len(line), 80, line)
+        # Same result on two threads, byte for byte.
+        out2, raw2, _ = self.compare_json("--threads", "2", name="two.json")
+        self.assertEqual(raw1, raw2)
+        self.assertEqual(out, out2)
+
+
+class ScenarioFileTest(CompareTestCase):
+
+    def test_dev_notebooks_choose_time_slicing(self):
+        out, _, doc = self.compare_json(DEV)
+        self.assertEqual(doc["selection"][0]["winner"], "time-slicing")
+        self.assertIn("Recommended: notebooks -> time-slicing", out)
+        # A uniform cluster has no separate plan to compare.
+        self.assertEqual([v["name"] for v in doc["variants"]], SCHEMES)
+
+    def test_schemes_and_seed_options(self):
+        with open(DEV, encoding="utf-8") as f:
+            text = f.read()
+        path = self.write("two.yaml",
+                          text + "compare:\n  schemes: [mig, time-slicing]\n")
+        _, _, doc = self.compare_json(path, "--seed", "5")
+        self.assertEqual(doc["seed"], 5)
+        self.assertEqual([v["name"] for v in doc["variants"]],
+                         ["mig", "time-slicing"])
+
+
+class BadInputTest(CompareTestCase):
+
+    def check_error(self, extra, expected):
+        with open(DEV, encoding="utf-8") as f:
+            text = f.read()
+        path = self.write("bad.yaml", text + extra)
+        json_path = self.path("never.json")
+        code, out, err = run("compare", path, "--json", json_path)
+        self.assertEqual(code, 2)
+        self.assertEqual(out, "")
+        self.assertEqual(err, "error: %s:%s\n" % (path, expected))
+        self.assertFalse(os.path.exists(json_path))
+
+    def test_unknown_class(self):
+        line = 1 + dev_lines()
+        self.check_error(
+            "  classes:\n    notebook: research-dev\n",
+            "%d:5: selection.classes: unknown tenant class 'notebook'; did "
+            "you mean notebooks? (the workload's classes: notebooks)"
+            % (line + 1))
+
+    def test_all_zero_weights(self):
+        line = 1 + dev_lines()
+        self.check_error(
+            "  classes:\n    notebooks: {isolation: 0, cost: 0}\n",
+            "%d:16: selection.classes.notebooks: weights must not all be 0 "
+            "(give isolation, overhead, compatibility and cost; only their "
+            "ratios matter)" % (line + 1))
+
+    def test_negative_weight(self):
+        line = 1 + dev_lines()
+        self.check_error(
+            "  classes:\n    notebooks: {cost: -2}\n",
+            "%d:23: selection.classes.notebooks.cost: weights must not be "
+            "negative, got -2" % (line + 1))
+
+    def test_missing_scenario_file(self):
+        code, out, err = run("compare", self.path("nope.yaml"))
+        self.assertEqual(code, 2)
+        self.assertEqual(out, "")
+        self.assertIn("nope.yaml", err)
+
+
+if __name__ == "__main__":
+    main()
