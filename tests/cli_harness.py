@@ -7,6 +7,7 @@ import argparse
 import os
 import subprocess
 import sys
+import tempfile
 import unittest
 
 DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
@@ -43,6 +44,23 @@ def table_rows(text, header_prefix):
             break
         rows.append(line.split())
     return rows
+
+
+class TempDirTestCase(unittest.TestCase):
+    """A test case with a fresh temporary directory for its files."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+
+    def path(self, name):
+        return os.path.join(self.tmp.name, name)
+
+    def write(self, name, text):
+        path = self.path(name)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        return path
 
 
 def main():

@@ -5,10 +5,8 @@ Run as: python3 tests/compare_cli_test.py --binary /path/to/gpushare-sim
 
 import json
 import os
-import tempfile
-import unittest
 
-from cli_harness import DATA_DIR, main, run
+from cli_harness import TempDirTestCase, DATA_DIR, main, run
 
 DEV = os.path.join(DATA_DIR, "compare", "dev-notebooks.yaml")
 
@@ -20,20 +18,7 @@ def dev_lines():
 SCHEMES = ["exclusive", "time-slicing", "mps", "mig", "hami"]
 
 
-class CompareTestCase(unittest.TestCase):
-
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(self.tmp.cleanup)
-
-    def path(self, name):
-        return os.path.join(self.tmp.name, name)
-
-    def write(self, name, text):
-        path = self.path(name)
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
-        return path
+class CompareTestCase(TempDirTestCase):
 
     def compare_json(self, *args, name="out.json"):
         json_path = self.path(name)

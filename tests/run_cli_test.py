@@ -9,10 +9,8 @@ import glob
 import json
 import os
 import re
-import tempfile
-import unittest
 
-from cli_harness import main, run, run_raw, table_rows
+from cli_harness import TempDirTestCase, main, run, run_raw, table_rows
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLES = sorted(glob.glob(os.path.join(ROOT, "examples", "*.yaml")))
@@ -102,20 +100,7 @@ def outcome_counts(doc):
     return collections.Counter(p["outcome"] for p in doc["pod_records"])
 
 
-class RunTestCase(unittest.TestCase):
-
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(self.tmp.cleanup)
-
-    def path(self, name):
-        return os.path.join(self.tmp.name, name)
-
-    def write(self, name, text):
-        path = self.path(name)
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
-        return path
+class RunTestCase(TempDirTestCase):
 
     def run_ok(self, *args):
         code, out, err = run("run", *args)

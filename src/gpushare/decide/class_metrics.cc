@@ -4,6 +4,8 @@
 #include <cmath>
 #include <vector>
 
+#include "gpushare/base/statistics.h"
+
 namespace gpushare {
 
 double PodPerformance(const PodRecord& pod, double end_s) {
@@ -101,14 +103,8 @@ ClassMetrics Compute(const SimulationResult& result, Selected selected) {
     m.cost += p.cost;
   }
   if (!waits.empty()) {
-    double sum = 0;
-    for (double w : waits) sum += w;
-    m.mean_wait_s = sum / static_cast<double>(waits.size());
-    std::sort(waits.begin(), waits.end());
-    // Nearest-rank percentile.
-    const size_t rank = static_cast<size_t>(
-        std::ceil(0.99 * static_cast<double>(waits.size())));
-    m.p99_wait_s = waits[std::max<size_t>(rank, 1) - 1];
+    m.mean_wait_s = Mean(waits);
+    m.p99_wait_s = NearestRankPercentile(waits, 0.99);
   }
   m.mean_slowdown = slowdowns > 0 ? slowdown_sum / slowdowns : -1;
   if (latency_pods > 0) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gpushare/base/statistics.h"
 #include "gpushare/cluster/gpu_share.h"
 
 namespace gpushare {
@@ -273,14 +274,8 @@ void Collector::OnFinish(double t, int64_t events, int64_t cycles) {
     }
   }
   if (!waits.empty()) {
-    double sum = 0;
-    for (double w : waits) sum += w;
-    result_.mean_wait_s = sum / static_cast<double>(waits.size());
-    std::sort(waits.begin(), waits.end());
-    // Nearest-rank percentile.
-    const size_t rank = static_cast<size_t>(
-        std::ceil(0.99 * static_cast<double>(waits.size())));
-    result_.p99_wait_s = waits[std::max<size_t>(rank, 1) - 1];
+    result_.mean_wait_s = Mean(waits);
+    result_.p99_wait_s = NearestRankPercentile(waits, 0.99);
   }
   if (slowdowns > 0) result_.mean_slowdown = slowdown_sum / slowdowns;
   const double done = result_.completed_work_s + result_.lost_work_s;
