@@ -45,6 +45,7 @@ void Node::Reserve(const ResourceList& requests) {
   nonzero_cpu_milli_ += cpu > 0 ? cpu : kDefaultMilliCpuRequest;
   nonzero_memory_mib_ += memory > 0 ? memory : kDefaultMemoryRequestMib;
   ++pod_count_;
+  ++version_;
 }
 
 void Node::Unreserve(const ResourceList& requests) {
@@ -60,6 +61,7 @@ void Node::Unreserve(const ResourceList& requests) {
   nonzero_memory_mib_ -= memory > 0 ? memory : kDefaultMemoryRequestMib;
   GS_CHECK(pod_count_ > 0, "unreserve on an empty node");
   --pod_count_;
+  ++version_;
 }
 
 }  // namespace gpushare

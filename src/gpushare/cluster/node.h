@@ -5,7 +5,10 @@
 // plugin sets), taints, allocatable cpu (millicores), memory (MiB), pods and
 // the extended resources its device plugin advertises, and the running sum of
 // what bound pods request. Reserve()/Unreserve() keep `requested` in step with
-// the device plugin; the scheduler is the only writer.
+// the device plugin; the scheduler is the only writer. version() changes
+// whenever anything a scheduler plugin reads of the node may have changed:
+// Reserve, Unreserve (which always accompany a device Allocate / Release),
+// SetLabels and SetTaints; plugins' results may be cached per version.
 
 #ifndef GPUSHARE_CLUSTER_NODE_H_
 #define GPUSHARE_CLUSTER_NODE_H_
@@ -40,6 +43,8 @@ class Node {
   int gpus() const { return gpus_; }
   int max_pods() const { return max_pods_; }
   int pod_count() const { return pod_count_; }
+  // Starts at 1; see the contract above.
+  uint64_t version() const { return version_; }
 
   int64_t Allocatable(ResourceId id) const {
     return id < static_cast<int>(allocatable_.size()) ? allocatable_[id] : 0;
@@ -64,8 +69,14 @@ class Node {
   void Unreserve(const ResourceList& requests);
 
   // Replaces the labels (a node change event).
-  void SetLabels(Labels labels) { labels_ = std::move(labels); }
-  void SetTaints(std::vector<Taint> taints) { taints_ = std::move(taints); }
+  void SetLabels(Labels labels) {
+    labels_ = std::move(labels);
+    ++version_;
+  }
+  void SetTaints(std::vector<Taint> taints) {
+    taints_ = std::move(taints);
+    ++version_;
+  }
 
  private:
   void Grow(ResourceId id);
@@ -78,6 +89,7 @@ class Node {
   int gpus_;
   int max_pods_;
   int pod_count_ = 0;
+  uint64_t version_ = 1;
   std::vector<int64_t> allocatable_;
   std::vector<int64_t> requested_;
   int64_t nonzero_cpu_milli_ = 0;

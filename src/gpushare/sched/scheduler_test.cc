@@ -341,7 +341,7 @@ TEST_F(SchedulerTest, PruningByFreeResourcesChangesNothing) {
   // 300 nodes of two pools, a stream of pods of several shapes arriving and
   // leaving: binding with and without pruning gives the same nodes, devices
   // and messages.
-  auto replay = [](bool prune) {
+  auto replay = [](bool prune, bool reuse = true) {
     Cluster cluster(Catalog::Builtin());
     NodePoolSpec a;
     a.name = "a";
@@ -358,6 +358,7 @@ TEST_F(SchedulerTest, PruningByFreeResourcesChangesNothing) {
     SchedulerProfile profile;
     profile.seed = 3;
     profile.prune_by_free_resources = prune;
+    profile.reuse_node_results = reuse;
     profile.check_invariants = true;
     Scheduler scheduler(cluster, profile);
     std::deque<Pod> pods;
@@ -398,6 +399,10 @@ TEST_F(SchedulerTest, PruningByFreeResourcesChangesNothing) {
   const std::vector<std::string> full = replay(false);
   ASSERT_EQ(pruned.size(), full.size());
   EXPECT_EQ(pruned, full);
+  // Nor does reusing the filter results and scores of unchanged nodes.
+  const std::vector<std::string> recomputed = replay(true, /*reuse=*/false);
+  ASSERT_EQ(pruned.size(), recomputed.size());
+  EXPECT_EQ(pruned, recomputed);
 }
 
 }  // namespace
