@@ -12,7 +12,10 @@
 // spread the emptiest; among equal scores the higher index first. A GPU is
 // rejected, in HAMi's order, when its slots are exhausted, its free memory or
 // cores are short, a 100 %-core request meets a used GPU, or a 0-core request
-// meets a GPU whose cores are all taken.
+// meets a GPU whose cores are all taken. (Speed: the plugin keeps the most
+// free memory and cores of any GPU with a free slot, so Filter rejects a node
+// that cannot hold one vGPU without walking its GPUs; every GPU of a node has
+// the same totals.)
 
 #ifndef GPUSHARE_CLUSTER_HAMI_DEVICE_PLUGIN_H_
 #define GPUSHARE_CLUSTER_HAMI_DEVICE_PLUGIN_H_
@@ -85,6 +88,8 @@ class HamiDevicePlugin : public DevicePlugin {
   // HAMi's reason name.
   bool Passes(const Gpu& gpu, const HamiRequest& request,
               std::string_view* reason) const;
+  // Recomputes the summary below after a GPU's usage changed.
+  void UpdateSummary();
 
   const GpuModel& model_;
   HamiSettings settings_;
@@ -96,6 +101,11 @@ class HamiDevicePlugin : public DevicePlugin {
   int64_t sum_used_memory_ = 0, sum_total_memory_ = 0;
   int64_t sum_used_cores_ = 0, sum_total_cores_ = 0;
   ResourceId gpu_resource_;
+  // Over the GPUs with a free slot: how many, and the most free memory and
+  // free cores of any of them (necessary conditions of Passes).
+  int open_gpus_ = 0;
+  int64_t max_free_memory_mib_ = 0;
+  int max_free_cores_ = 0;
 };
 
 }  // namespace gpushare

@@ -405,5 +405,65 @@ TEST_F(SchedulerTest, PruningByFreeResourcesChangesNothing) {
   EXPECT_EQ(pruned, recomputed);
 }
 
+TEST_F(SchedulerTest, ReusingNodeResultsChangesNothingUnderHami) {
+  // HAMi pods of many shapes (gpumem, gpucores) on 150 nodes, arriving and
+  // leaving: the same nodes and devices with and without reuse of unchanged
+  // nodes' filter results and scores (HAMiNodePolicy's included).
+  auto replay = [](bool reuse) {
+    Cluster cluster(Catalog::Builtin());
+    NodePoolSpec a;
+    a.name = "a";
+    a.gpu_model = "A100-80GB";
+    a.nodes = 150;
+    a.gpus_per_node = 4;
+    a.sharing = HamiSharing();
+    cluster.AddPool(a);
+    SchedulerProfile profile;
+    profile.seed = 5;
+    profile.reuse_node_results = reuse;
+    profile.check_invariants = true;
+    Scheduler scheduler(cluster, profile);
+    std::deque<Pod> pods;
+    std::vector<std::string> log;
+    Rng rng(13);
+    std::vector<PodId> bound;
+    for (int i = 0; i < 3000; ++i) {
+      Pod& pod = pods.emplace_back();
+      pod.requests.Set(ResourceRegistry::kCpuId, 1000 * (1 + rng.Below(2)));
+      pod.requests.Set(ResourceRegistry::kMemoryId, 4096);
+      pod.requests.Set(cluster.resources().Intern("nvidia.com/gpu"),
+                       1 + static_cast<int64_t>(rng.Below(2)));
+      if (rng.Below(4) != 0) {
+        pod.requests.Set(cluster.resources().Intern("nvidia.com/gpumem"),
+                         1000 + static_cast<int64_t>(rng.Below(40000)));
+        pod.requests.Set(cluster.resources().Intern("nvidia.com/gpucores"),
+                         1 + static_cast<int64_t>(rng.Below(100)));
+      }
+      scheduler.Enqueue(i, pod);
+      while (scheduler.HasActive()) {
+        const ScheduleResult r = scheduler.ScheduleOne();
+        log.push_back(std::to_string(r.pod) + ":" + std::to_string(r.node) +
+                      ":" + r.message);
+        if (r.outcome == Outcome::kBound) {
+          bound.push_back(r.pod);
+          for (const DeviceGrant& g : scheduler.AllocationOf(r.pod).grants) {
+            log.back() += "/" + std::to_string(g.gpu);
+          }
+        }
+      }
+      if (rng.Below(2) == 0 && !bound.empty()) {
+        const size_t k = rng.Below(bound.size());
+        scheduler.Release(bound[k]);
+        bound.erase(bound.begin() + static_cast<long>(k));
+      }
+    }
+    return log;
+  };
+  const std::vector<std::string> reused = replay(true);
+  const std::vector<std::string> recomputed = replay(false);
+  ASSERT_EQ(reused.size(), recomputed.size());
+  EXPECT_EQ(reused, recomputed);
+}
+
 }  // namespace
 }  // namespace gpushare
