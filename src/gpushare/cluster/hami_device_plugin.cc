@@ -67,6 +67,18 @@ HamiDevicePlugin::HamiDevicePlugin(const GpuModel& model, int gpus,
   capacity_.Set(registry.Intern(kHamiGpuCores),
                 int64_t{gpus} * gpu.total_cores);
   registry.Intern(kHamiGpuMemPercentage);
+  allocatable_ = capacity_;
+  UpdateSummary();
+}
+
+void HamiDevicePlugin::SetHealthy(int gpu, int /*instance*/, bool healthy) {
+  Gpu& g = gpus_[gpu];
+  if (g.healthy == healthy) return;
+  g.healthy = healthy;
+  const int sign = healthy ? 1 : -1;
+  allocatable_.Add(gpu_resource_, sign * g.count);
+  allocatable_.Add(registry_.Find(kHamiGpuMem), sign * g.total_memory_mib);
+  allocatable_.Add(registry_.Find(kHamiGpuCores), sign * g.total_cores);
   UpdateSummary();
 }
 
@@ -75,7 +87,7 @@ void HamiDevicePlugin::UpdateSummary() {
   max_free_memory_mib_ = 0;
   max_free_cores_ = 0;
   for (const Gpu& g : gpus_) {
-    if (g.used >= g.count) continue;
+    if (!g.healthy || g.used >= g.count) continue;
     ++open_gpus_;
     max_free_memory_mib_ =
         std::max(max_free_memory_mib_, g.total_memory_mib - g.used_memory_mib);
@@ -101,6 +113,10 @@ int64_t HamiDevicePlugin::MemoryOf(const HamiRequest& request,
 
 bool HamiDevicePlugin::Passes(const Gpu& g, const HamiRequest& request,
                               std::string_view* reason) const {
+  if (!g.healthy) {
+    *reason = "CardNotHealth";
+    return false;
+  }
   if (g.used >= g.count) {
     *reason = "CardTimeSlicingExhausted";
     return false;
@@ -258,7 +274,7 @@ void HamiDevicePlugin::CheckInvariants() const {
   for (const Gpu& g : gpus_) {
     GS_CHECK(g.total_memory_mib == gpus_[0].total_memory_mib,
              "HAMi GPUs of one node differ in memory");
-    if (g.used >= g.count) continue;
+    if (!g.healthy || g.used >= g.count) continue;
     ++open;
     max_memory = std::max(max_memory, g.total_memory_mib - g.used_memory_mib);
     max_cores = std::max(max_cores, g.total_cores - g.used_cores);
@@ -266,6 +282,10 @@ void HamiDevicePlugin::CheckInvariants() const {
   GS_CHECK(open == open_gpus_ && max_memory == max_free_memory_mib_ &&
                max_cores == max_free_cores_,
            "HAMi free summary out of sync");
+  int64_t healthy_slots = 0;
+  for (const Gpu& g : gpus_) healthy_slots += g.healthy ? g.count : 0;
+  GS_CHECK(healthy_slots == allocatable_.Get(gpu_resource_),
+           "HAMi allocatable out of sync with device health");
   for (const Gpu& g : gpus_) {
     GS_CHECK(g.used >= 0 && g.used <= g.count, "HAMi slots over split count");
     GS_CHECK(g.used_memory_mib >= 0 && g.used_memory_mib <= g.total_memory_mib,

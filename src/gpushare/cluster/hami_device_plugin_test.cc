@@ -468,6 +468,30 @@ TEST_F(HamiTest, NoHamiRequestAllocatesNothing) {
   EXPECT_TRUE(p->Allocate(Req({{"cpu", 500}})).grants.empty());
 }
 
+// An unhealthy GPU is rejected first ("CardNotHealth") and leaves the
+// allocatable vGPU slots, memory and cores until it recovers.
+TEST_F(HamiTest, UnhealthyGpuIsRejectedAndLeavesAllocatable) {
+  auto p = Make(2);
+  const ResourceList whole = Req({{"nvidia.com/gpu", 1}});
+  p->SetHealthy(1, -1, false);
+  EXPECT_EQ(p->Allocatable().Get(registry_.Find(kNvidiaGpu)), 10);
+  EXPECT_EQ(p->Allocatable().Get(registry_.Find(kHamiGpuMem)), 40960);
+  EXPECT_EQ(p->Allocatable().Get(registry_.Find(kHamiGpuCores)), 100);
+  EXPECT_EQ(p->Capacity().Get(registry_.Find(kNvidiaGpu)), 20);
+  // GPU 1 (tried first) is unhealthy, GPU 0 passes: one vGPU short.
+  EXPECT_EQ(Reason(*p, Req({{"nvidia.com/gpu", 2}})), "CardNotHealth");
+  const DeviceAllocation a = p->Allocate(whole);
+  ASSERT_EQ(a.grants.size(), 1u);
+  EXPECT_EQ(a.grants[0].gpu, 0);
+  EXPECT_EQ(Reason(*p, whole), "CardInsufficientMemory");  // GPU 0's
+  p->CheckInvariants();
+  p->Release(a);
+  p->SetHealthy(1, -1, true);
+  EXPECT_EQ(p->Allocatable(), p->Capacity());
+  EXPECT_EQ(Reason(*p, whole), "fits");
+  p->CheckInvariants();
+}
+
 // Filter without a reason uses the node's free summary to reject early: it
 // must answer exactly as the walk over the GPUs does.
 TEST_F(HamiTest, EarlyRejectAgreesWithTheWalk) {

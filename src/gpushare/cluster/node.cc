@@ -28,6 +28,15 @@ Node::Node(std::string name, int pool, Labels labels,
   }
 }
 
+void Node::SyncDeviceAllocatable() {
+  if (!devices_) return;
+  const ResourceList& allocatable = devices_->Allocatable();
+  for (const auto& [id, quantity] : extended_.items()) {
+    allocatable_[id] = allocatable.Get(id);
+  }
+  ++version_;
+}
+
 void Node::Grow(ResourceId id) {
   if (id >= static_cast<int>(allocatable_.size())) {
     allocatable_.resize(id + 1, 0);

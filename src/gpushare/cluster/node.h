@@ -8,7 +8,11 @@
 // the device plugin; the scheduler is the only writer. version() changes
 // whenever anything a scheduler plugin reads of the node may have changed:
 // Reserve, Unreserve (which always accompany a device Allocate / Release),
-// SetLabels and SetTaints; plugins' results may be cached per version.
+// SetLabels, SetTaints and SyncDeviceAllocatable; plugins' results may be
+// cached per version. Allocatable extended resources follow the device
+// plugin's healthy devices (SyncDeviceAllocatable after a health change), so
+// while a device is down what bound pods request may exceed them; extended()
+// stays the capacity.
 
 #ifndef GPUSHARE_CLUSTER_NODE_H_
 #define GPUSHARE_CLUSTER_NODE_H_
@@ -58,8 +62,13 @@ class Node {
     return id == ResourceRegistry::kCpuId ? nonzero_cpu_milli_
                                           : nonzero_memory_mib_;
   }
-  // The extended resources of the node (from the device plugin).
+  // The extended resources of the node (the device plugin's capacity).
   const ResourceList& extended() const { return extended_; }
+  // Capacity of `id`: allocatable for cpu and memory, extended() otherwise.
+  int64_t Capacity(ResourceId id) const {
+    return id <= ResourceRegistry::kMemoryId ? Allocatable(id)
+                                             : extended_.Get(id);
+  }
 
   DevicePlugin* devices() { return devices_.get(); }
   const DevicePlugin* devices() const { return devices_.get(); }
@@ -67,6 +76,10 @@ class Node {
   // Adds (Reserve) or removes (Unreserve) a pod's requests.
   void Reserve(const ResourceList& requests);
   void Unreserve(const ResourceList& requests);
+
+  // Re-reads the device plugin's Allocatable() after a device-health change
+  // (kubelet's allocatable follows ListAndWatch).
+  void SyncDeviceAllocatable();
 
   // Replaces the labels (a node change event).
   void SetLabels(Labels labels) {

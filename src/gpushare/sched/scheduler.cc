@@ -458,6 +458,13 @@ void Scheduler::NodeChanged(int node) {
   WakeGroupsFor(node);
 }
 
+void Scheduler::DevicesChanged(int index, bool recovered) {
+  Node& node = cluster_.nodes()[index];
+  node.SyncDeviceAllocatable();
+  UpdateFreeNodes(index, node.extended());
+  if (recovered) WakeGroupsFor(index);
+}
+
 ResourceId Scheduler::PivotResource(const Pod& pod) const {
   const ResourceRegistry& registry = cluster_.resources();
   for (const auto& [id, quantity] : pod.requests.items()) {
@@ -507,7 +514,8 @@ void Scheduler::CheckInvariants(int index) const {
   const ResourceRegistry& registry = cluster_.resources();
   for (ResourceId id = 0; id < registry.size(); ++id) {
     if (registry.IgnoredByScheduler(id)) continue;
-    GS_CHECK(node.Requested(id) <= node.Allocatable(id),
+    // Against capacity: pods holding a device that went unhealthy stay.
+    GS_CHECK(node.Requested(id) <= node.Capacity(id),
              "node resources over-allocated");
   }
   GS_CHECK(node.pod_count() <= node.max_pods(), "too many pods on a node");

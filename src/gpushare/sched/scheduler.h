@@ -87,6 +87,10 @@ class Scheduler {
   // A node's labels or taints changed, or node `node` was appended to the
   // cluster: caches are refreshed and waiting pods re-checked against it.
   void NodeChanged(int node);
+  // The health of devices on `node` changed (DevicePlugin::SetHealthy was
+  // called): its allocatable is re-read and, when devices came back, waiting
+  // pods are re-checked against it.
+  void DevicesChanged(int node, bool recovered);
 
   int NodeOf(PodId id) const { return pods_[id].node; }
   const DeviceAllocation& AllocationOf(PodId id) const {

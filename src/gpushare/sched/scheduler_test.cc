@@ -465,5 +465,28 @@ TEST_F(SchedulerTest, ReusingNodeResultsChangesNothingUnderHami) {
   EXPECT_EQ(reused, recomputed);
 }
 
+TEST_F(SchedulerTest, UnhealthyGpuLeavesAllocatableUntilItRecovers) {
+  cluster_.AddPool(Pool("p", "A100-40GB", 1, 2, ExclusiveSharing()));
+  Scheduler scheduler(cluster_, Profile());
+  Node& node = cluster_.nodes()[0];
+  const ResourceId gpu = cluster_.resources().Find("nvidia.com/gpu");
+  node.devices()->SetHealthy(1, -1, false);
+  scheduler.DevicesChanged(0, /*recovered=*/false);
+  EXPECT_EQ(node.Allocatable(gpu), 1);
+  EXPECT_EQ(node.Capacity(gpu), 2);
+  NewPod({{"nvidia.com/gpu", 2}});
+  std::vector<ScheduleResult> results = Run(scheduler);
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].outcome, Outcome::kUnschedulable);
+  EXPECT_EQ(results[0].message,
+            "0/1 nodes are available: 1 Insufficient nvidia.com/gpu.");
+  node.devices()->SetHealthy(1, -1, true);
+  scheduler.DevicesChanged(0, /*recovered=*/true);
+  EXPECT_EQ(node.Allocatable(gpu), 2);
+  results = Run(scheduler);
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].outcome, Outcome::kBound);
+}
+
 }  // namespace
 }  // namespace gpushare
