@@ -245,9 +245,26 @@ ScheduleResult Scheduler::ScheduleOne() {
     }
     return false;
   };
+  // A group's retried member can only fit on a node that had an event since
+  // the group's last failure (binds only take resources away): when none of
+  // those passes, the full scan would find nothing — skip it (the start index
+  // stays, as after a scan of every node).
+  bool hopeless = false;
+  if (reuse && group.retrying == entry.id) {
+    hopeless = true;
+    for (int node : group.dirty_nodes) {
+      if (FitsNode(pod, s.constraints, node)) {
+        hopeless = false;
+        break;
+      }
+    }
+    for (FilterPlugin* f : dynamic_filters_) f->PreFilter(pod);
+  }
   const ResourceId pivot =
       profile_.prune_by_free_resources ? PivotResource(pod) : -1;
-  if (pivot < 0) {
+  if (hopeless) {
+    // feasible_ stays empty.
+  } else if (pivot < 0) {
     for (int i = 0; i < num_nodes; ++i) {
       if (check(i)) break;
     }

@@ -7,7 +7,9 @@
 // node remembers its last filter result (for a shape, at a Node::version())
 // and each cacheable score (ScorePlugin::ScoreKey): a node that did not change
 // is not filtered or scored again for the same shape or key; the results are
-// those the plugins would compute.)
+// those the plugins would compute. A group's retried member is first checked
+// on the group's dirty nodes only: if none passes, no node can (binds only
+// take resources away) and the cycle fails without the full scan.)
 //
 // Contract (DESIGN §4.4, k8s-gpu-specs.md §5): pods wait in an active queue
 // ordered by priority (higher first), then arrival (PrioritySort). Each
