@@ -250,7 +250,8 @@ ScheduleResult Scheduler::ScheduleOne() {
   // those passes, the full scan would find nothing — skip it (the start index
   // stays, as after a scan of every node).
   bool hopeless = false;
-  if (reuse && group.retrying == entry.id) {
+  if (reuse && group.retrying == entry.id &&
+      group.nodes_at_clear == num_nodes) {
     hopeless = true;
     for (int node : group.dirty_nodes) {
       if (FitsNode(pod, s.constraints, node)) {
@@ -301,6 +302,7 @@ ScheduleResult Scheduler::ScheduleOne() {
     result.message = Diagnose(pod);
     if (group.retrying == entry.id) group.retrying = -1;
     group.dirty_nodes.clear();  // this scan covered every node
+    group.nodes_at_clear = num_nodes;
     Park(entry.id, result.message);
     return result;
   }
@@ -409,6 +411,7 @@ void Scheduler::RetryNext(Group& group) {
   }
   if (!fits) {
     group.dirty_nodes.clear();
+    group.nodes_at_clear = static_cast<int>(cluster_.nodes().size());
     return;
   }
   group.waiting.erase(group.waiting.begin());

@@ -140,6 +140,9 @@ class Scheduler {
     // Nodes with an event since the group's last failure: only these can
     // hold a waiting member.
     std::vector<int> dirty_nodes;
+    // The node count when dirty_nodes was last cleared (nodes appended since
+    // are not in it unless NodeChanged told).
+    int nodes_at_clear = -1;
     std::string message;       // the last FitError message
   };
 
