@@ -39,5 +39,27 @@ void BM_Run(benchmark::State& state) {
 
 BENCHMARK(BM_Run)->DenseRange(0, 4)->Unit(benchmark::kMillisecond)->Iterations(1);
 
+// A standing queue of thousands of distinct waiting shapes: HAMi pods whose
+// gpumem and gpucores vary pod by pod, arriving faster than 60 nodes x 8 GPUs
+// can serve them (the queue peaks near 2,000 pods). Every departure retries
+// the waiting shapes that now pass the filters on its node.
+void BM_RunWaitingShapes(benchmark::State& state) {
+  const Catalog catalog = Catalog::Builtin();
+  Scenario scenario = BigScenario(HamiSharing(), "A100-80GB");
+  scenario.pools[0].nodes = 60;
+  scenario.workload.classes[0].count = 3000;
+  scenario.workload.classes[0].arrival_rate_per_s = 4;
+  int64_t succeeded = 0;
+  for (auto _ : state) {
+    Simulation sim(scenario, catalog);
+    Collector collector(sim, scenario.name, scenario.seed, false);
+    sim.Run(&collector);
+    succeeded = collector.result().succeeded;
+  }
+  state.counters["succeeded"] = static_cast<double>(succeeded);
+}
+
+BENCHMARK(BM_RunWaitingShapes)->Unit(benchmark::kMillisecond)->Iterations(1);
+
 }  // namespace
 }  // namespace gpushare

@@ -8,17 +8,22 @@ DeviceRequest DeviceRequest::Of(const ResourceList& requests,
   r.requests = &requests;
   for (const auto& [id, quantity] : requests.items()) {
     if (id <= ResourceRegistry::kMemoryId) continue;
-    const std::string& name = registry.Name(id);
-    if (name == kNvidiaGpu) {
-      r.gpu = quantity;
-    } else if (name == kHamiGpuMem) {
-      r.gpumem = quantity;
-    } else if (name == kHamiGpuMemPercentage) {
-      r.gpumem_percentage = quantity;
-    } else if (name == kHamiGpuCores) {
-      r.gpucores = quantity;
-    } else {
-      r.other = true;
+    switch (registry.KindOf(id)) {
+      case ResourceRegistry::Kind::kNvidiaGpuKind:
+        r.gpu = quantity;
+        break;
+      case ResourceRegistry::Kind::kGpuMemKind:
+        r.gpumem = quantity;
+        break;
+      case ResourceRegistry::Kind::kGpuMemPercentageKind:
+        r.gpumem_percentage = quantity;
+        break;
+      case ResourceRegistry::Kind::kGpuCoresKind:
+        r.gpucores = quantity;
+        break;
+      default:
+        r.other = true;
+        break;
     }
   }
   return r;

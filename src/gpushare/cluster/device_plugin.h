@@ -2,8 +2,11 @@
 //
 // Contract: created once per node from its GPU model, GPU count and sharing
 // configuration. Capacity() is the extended resources the plugin registers
-// with kubelet (node capacity == allocatable; GPUs healthy unless a later
-// fault says otherwise). Fits() is the device-level Filter: it answers
+// with kubelet; Allocatable() is Capacity() less the devices its ListAndWatch
+// reports Unhealthy (SetHealthy: after an Xid fault, until recovery), as
+// kubelet's node allocatable follows the healthy device count. Unhealthy
+// devices never fit and are never allocated; pods already holding them keep
+// their grants until released. Fits() is the device-level Filter: it answers
 // whether the pod's requests can be served by specific free devices now, with
 // a kube-style reason when not. Allocate() is Reserve: it picks the exact
 // devices (GPU index, MIG instance, replica, vGPU share) and must only be
@@ -62,6 +65,12 @@ class DevicePlugin {
   virtual ~DevicePlugin() = default;
 
   virtual const ResourceList& Capacity() const = 0;
+  // Capacity() less the unhealthy devices.
+  virtual const ResourceList& Allocatable() const = 0;
+  // Marks the devices of GPU `gpu` — only MIG instance `instance` of it when
+  // `instance` >= 0, else every device of the GPU (the whole GPU, all its
+  // replicas, all its MIG instances) — unhealthy, or healthy again.
+  virtual void SetHealthy(int gpu, int instance, bool healthy) = 0;
   // Adds the labels gpu-feature-discovery (or HAMi's chart) sets on the node.
   virtual void AddNodeLabels(Labels* labels) const = 0;
   // Device-level fit of the pod's requests (cpu and memory are ignored).

@@ -67,6 +67,32 @@ HamiDevicePlugin::HamiDevicePlugin(const GpuModel& model, int gpus,
   capacity_.Set(registry.Intern(kHamiGpuCores),
                 int64_t{gpus} * gpu.total_cores);
   registry.Intern(kHamiGpuMemPercentage);
+  allocatable_ = capacity_;
+  UpdateSummary();
+}
+
+void HamiDevicePlugin::SetHealthy(int gpu, int /*instance*/, bool healthy) {
+  Gpu& g = gpus_[gpu];
+  if (g.healthy == healthy) return;
+  g.healthy = healthy;
+  const int sign = healthy ? 1 : -1;
+  allocatable_.Add(gpu_resource_, sign * g.count);
+  allocatable_.Add(registry_.Find(kHamiGpuMem), sign * g.total_memory_mib);
+  allocatable_.Add(registry_.Find(kHamiGpuCores), sign * g.total_cores);
+  UpdateSummary();
+}
+
+void HamiDevicePlugin::UpdateSummary() {
+  open_gpus_ = 0;
+  max_free_memory_mib_ = 0;
+  max_free_cores_ = 0;
+  for (const Gpu& g : gpus_) {
+    if (!g.healthy || g.used >= g.count) continue;
+    ++open_gpus_;
+    max_free_memory_mib_ =
+        std::max(max_free_memory_mib_, g.total_memory_mib - g.used_memory_mib);
+    max_free_cores_ = std::max(max_free_cores_, g.total_cores - g.used_cores);
+  }
 }
 
 void HamiDevicePlugin::AddNodeLabels(Labels* labels) const {
@@ -87,6 +113,10 @@ int64_t HamiDevicePlugin::MemoryOf(const HamiRequest& request,
 
 bool HamiDevicePlugin::Passes(const Gpu& g, const HamiRequest& request,
                               std::string_view* reason) const {
+  if (!g.healthy) {
+    *reason = "CardNotHealth";
+    return false;
+  }
   if (g.used >= g.count) {
     *reason = "CardTimeSlicingExhausted";
     return false;
@@ -166,6 +196,11 @@ bool HamiDevicePlugin::FitsRequest(const DeviceRequest& prepared,
       RequestOf(prepared.gpu, prepared.gpumem, prepared.gpumem_percentage,
                 prepared.gpucores, settings_);
   if (!request.any()) return true;
+  if (reason == nullptr && !gpus_.empty() &&
+      (open_gpus_ < request.nums || max_free_cores_ < request.cores ||
+       max_free_memory_mib_ < MemoryOf(request, gpus_[0]))) {
+    return false;  // no GPU, or too few, could pass (the walk would say why)
+  }
   // Whether a GPU passes does not depend on the order HAMi tries them in:
   // count the passing GPUs without sorting (no allocation in Filter).
   const int n = static_cast<int>(gpus_.size());
@@ -206,6 +241,7 @@ DeviceAllocation HamiDevicePlugin::Allocate(const ResourceList& requests) {
     grant.cores_percent = request.cores;
     allocation.grants.push_back(grant);
   }
+  UpdateSummary();
   return allocation;
 }
 
@@ -219,6 +255,7 @@ void HamiDevicePlugin::Release(const DeviceAllocation& allocation) {
     sum_used_memory_ -= grant.memory_mib;
     sum_used_cores_ -= grant.cores_percent;
   }
+  UpdateSummary();
 }
 
 void HamiDevicePlugin::CheckInvariants() const {
@@ -231,6 +268,24 @@ void HamiDevicePlugin::CheckInvariants() const {
   GS_CHECK(used == sum_used_ && used_memory == sum_used_memory_ &&
                used_cores == sum_used_cores_,
            "HAMi node totals out of sync");
+  int open = 0;
+  int64_t max_memory = 0;
+  int max_cores = 0;
+  for (const Gpu& g : gpus_) {
+    GS_CHECK(g.total_memory_mib == gpus_[0].total_memory_mib,
+             "HAMi GPUs of one node differ in memory");
+    if (!g.healthy || g.used >= g.count) continue;
+    ++open;
+    max_memory = std::max(max_memory, g.total_memory_mib - g.used_memory_mib);
+    max_cores = std::max(max_cores, g.total_cores - g.used_cores);
+  }
+  GS_CHECK(open == open_gpus_ && max_memory == max_free_memory_mib_ &&
+               max_cores == max_free_cores_,
+           "HAMi free summary out of sync");
+  int64_t healthy_slots = 0;
+  for (const Gpu& g : gpus_) healthy_slots += g.healthy ? g.count : 0;
+  GS_CHECK(healthy_slots == allocatable_.Get(gpu_resource_),
+           "HAMi allocatable out of sync with device health");
   for (const Gpu& g : gpus_) {
     GS_CHECK(g.used >= 0 && g.used <= g.count, "HAMi slots over split count");
     GS_CHECK(g.used_memory_mib >= 0 && g.used_memory_mib <= g.total_memory_mib,

@@ -12,7 +12,14 @@
 // spread the emptiest; among equal scores the higher index first. A GPU is
 // rejected, in HAMi's order, when its slots are exhausted, its free memory or
 // cores are short, a 100 %-core request meets a used GPU, or a 0-core request
-// meets a GPU whose cores are all taken.
+// meets a GPU whose cores are all taken; before all that, an unhealthy GPU
+// is rejected ("CardNotHealth": HAMi's device plugin reports health in its
+// node registration, and its ListAndWatch takes the GPU's split-count slots
+// out of kubelet's allocatable; Allocatable() also leaves out the GPU's
+// gpumem and gpucores). (Speed: the plugin keeps the most
+// free memory and cores of any GPU with a free slot, so Filter rejects a node
+// that cannot hold one vGPU without walking its GPUs; every GPU of a node has
+// the same totals.)
 
 #ifndef GPUSHARE_CLUSTER_HAMI_DEVICE_PLUGIN_H_
 #define GPUSHARE_CLUSTER_HAMI_DEVICE_PLUGIN_H_
@@ -51,6 +58,9 @@ class HamiDevicePlugin : public DevicePlugin {
                    ResourceRegistry& registry);
 
   const ResourceList& Capacity() const override { return capacity_; }
+  const ResourceList& Allocatable() const override { return allocatable_; }
+  // HAMi has no MIG here: `instance` is ignored.
+  void SetHealthy(int gpu, int instance, bool healthy) override;
   void AddNodeLabels(Labels* labels) const override;
   bool Fits(const ResourceList& requests,
             std::string_view* reason) const override;
@@ -72,6 +82,7 @@ class HamiDevicePlugin : public DevicePlugin {
     int64_t used_memory_mib = 0;
     int total_cores = 0;
     int used_cores = 0;
+    bool healthy = true;
   };
   const std::vector<Gpu>& gpus() const { return gpus_; }
   const HamiSettings& settings() const { return settings_; }
@@ -85,17 +96,25 @@ class HamiDevicePlugin : public DevicePlugin {
   // HAMi's reason name.
   bool Passes(const Gpu& gpu, const HamiRequest& request,
               std::string_view* reason) const;
+  // Recomputes the summary below after a GPU's usage changed.
+  void UpdateSummary();
 
   const GpuModel& model_;
   HamiSettings settings_;
   std::vector<Gpu> gpus_;
   ResourceList capacity_;
+  ResourceList allocatable_;
   const ResourceRegistry& registry_;
   // Node totals for NodeScore, kept in step by Allocate and Release.
   int64_t sum_used_ = 0, sum_count_ = 0;
   int64_t sum_used_memory_ = 0, sum_total_memory_ = 0;
   int64_t sum_used_cores_ = 0, sum_total_cores_ = 0;
   ResourceId gpu_resource_;
+  // Over the healthy GPUs with a free slot: how many, and the most free memory and
+  // free cores of any of them (necessary conditions of Passes).
+  int open_gpus_ = 0;
+  int64_t max_free_memory_mib_ = 0;
+  int max_free_cores_ = 0;
 };
 
 }  // namespace gpushare

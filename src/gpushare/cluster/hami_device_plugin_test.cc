@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "gpushare/base/rng.h"
 #include "gpushare/catalog/catalog.h"
 #include "gpushare/cluster/resources.h"
 #include "gpushare/cluster/sharing_config.h"
@@ -465,6 +466,60 @@ TEST_F(HamiTest, NoHamiRequestAllocatesNothing) {
   auto p = Make(1);
   EXPECT_EQ(Reason(*p, Req({{"cpu", 500}})), "fits");
   EXPECT_TRUE(p->Allocate(Req({{"cpu", 500}})).grants.empty());
+}
+
+// An unhealthy GPU is rejected first ("CardNotHealth") and leaves the
+// allocatable vGPU slots, memory and cores until it recovers.
+TEST_F(HamiTest, UnhealthyGpuIsRejectedAndLeavesAllocatable) {
+  auto p = Make(2);
+  const ResourceList whole = Req({{"nvidia.com/gpu", 1}});
+  p->SetHealthy(1, -1, false);
+  EXPECT_EQ(p->Allocatable().Get(registry_.Find(kNvidiaGpu)), 10);
+  EXPECT_EQ(p->Allocatable().Get(registry_.Find(kHamiGpuMem)), 40960);
+  EXPECT_EQ(p->Allocatable().Get(registry_.Find(kHamiGpuCores)), 100);
+  EXPECT_EQ(p->Capacity().Get(registry_.Find(kNvidiaGpu)), 20);
+  // GPU 1 (tried first) is unhealthy, GPU 0 passes: one vGPU short.
+  EXPECT_EQ(Reason(*p, Req({{"nvidia.com/gpu", 2}})), "CardNotHealth");
+  const DeviceAllocation a = p->Allocate(whole);
+  ASSERT_EQ(a.grants.size(), 1u);
+  EXPECT_EQ(a.grants[0].gpu, 0);
+  EXPECT_EQ(Reason(*p, whole), "CardInsufficientMemory");  // GPU 0's
+  p->CheckInvariants();
+  p->Release(a);
+  p->SetHealthy(1, -1, true);
+  EXPECT_EQ(p->Allocatable(), p->Capacity());
+  EXPECT_EQ(Reason(*p, whole), "fits");
+  p->CheckInvariants();
+}
+
+// Filter without a reason uses the node's free summary to reject early: it
+// must answer exactly as the walk over the GPUs does.
+TEST_F(HamiTest, EarlyRejectAgreesWithTheWalk) {
+  auto p = Make(4);
+  Rng rng(5);
+  std::vector<DeviceAllocation> held;
+  for (int i = 0; i < 3000; ++i) {
+    ResourceList r;
+    r.Set(registry_.Intern(kNvidiaGpu), 1 + static_cast<int64_t>(rng.Below(3)));
+    if (rng.Below(4) != 0) {
+      r.Set(registry_.Intern(kHamiGpuMem),
+            1000 + static_cast<int64_t>(rng.Below(20000)));
+    }
+    if (rng.Below(4) != 0) {
+      r.Set(registry_.Intern(kHamiGpuCores),
+            static_cast<int64_t>(rng.Below(101)));
+    }
+    std::string_view reason;
+    const bool fits = p->Fits(r, nullptr);
+    ASSERT_EQ(fits, p->Fits(r, &reason)) << i;
+    if (fits && rng.Below(2) == 0) held.push_back(p->Allocate(r));
+    if (!held.empty() && rng.Below(3) == 0) {
+      const size_t k = rng.Below(held.size());
+      p->Release(held[k]);
+      held.erase(held.begin() + static_cast<long>(k));
+    }
+    p->CheckInvariants();
+  }
 }
 
 TEST_F(HamiTest, DowncastsToItself) {

@@ -28,6 +28,15 @@ Node::Node(std::string name, int pool, Labels labels,
   }
 }
 
+void Node::SyncDeviceAllocatable() {
+  if (!devices_) return;
+  const ResourceList& allocatable = devices_->Allocatable();
+  for (const auto& [id, quantity] : extended_.items()) {
+    allocatable_[id] = allocatable.Get(id);
+  }
+  ++version_;
+}
+
 void Node::Grow(ResourceId id) {
   if (id >= static_cast<int>(allocatable_.size())) {
     allocatable_.resize(id + 1, 0);
@@ -45,6 +54,7 @@ void Node::Reserve(const ResourceList& requests) {
   nonzero_cpu_milli_ += cpu > 0 ? cpu : kDefaultMilliCpuRequest;
   nonzero_memory_mib_ += memory > 0 ? memory : kDefaultMemoryRequestMib;
   ++pod_count_;
+  ++version_;
 }
 
 void Node::Unreserve(const ResourceList& requests) {
@@ -60,6 +70,7 @@ void Node::Unreserve(const ResourceList& requests) {
   nonzero_memory_mib_ -= memory > 0 ? memory : kDefaultMemoryRequestMib;
   GS_CHECK(pod_count_ > 0, "unreserve on an empty node");
   --pod_count_;
+  ++version_;
 }
 
 }  // namespace gpushare

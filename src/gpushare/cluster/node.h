@@ -5,7 +5,14 @@
 // plugin sets), taints, allocatable cpu (millicores), memory (MiB), pods and
 // the extended resources its device plugin advertises, and the running sum of
 // what bound pods request. Reserve()/Unreserve() keep `requested` in step with
-// the device plugin; the scheduler is the only writer.
+// the device plugin; the scheduler is the only writer. version() changes
+// whenever anything a scheduler plugin reads of the node may have changed:
+// Reserve, Unreserve (which always accompany a device Allocate / Release),
+// SetLabels, SetTaints and SyncDeviceAllocatable; plugins' results may be
+// cached per version. Allocatable extended resources follow the device
+// plugin's healthy devices (SyncDeviceAllocatable after a health change), so
+// while a device is down what bound pods request may exceed them; extended()
+// stays the capacity.
 
 #ifndef GPUSHARE_CLUSTER_NODE_H_
 #define GPUSHARE_CLUSTER_NODE_H_
@@ -40,6 +47,8 @@ class Node {
   int gpus() const { return gpus_; }
   int max_pods() const { return max_pods_; }
   int pod_count() const { return pod_count_; }
+  // Starts at 1; see the contract above.
+  uint64_t version() const { return version_; }
 
   int64_t Allocatable(ResourceId id) const {
     return id < static_cast<int>(allocatable_.size()) ? allocatable_[id] : 0;
@@ -53,8 +62,13 @@ class Node {
     return id == ResourceRegistry::kCpuId ? nonzero_cpu_milli_
                                           : nonzero_memory_mib_;
   }
-  // The extended resources of the node (from the device plugin).
+  // The extended resources of the node (the device plugin's capacity).
   const ResourceList& extended() const { return extended_; }
+  // Capacity of `id`: allocatable for cpu and memory, extended() otherwise.
+  int64_t Capacity(ResourceId id) const {
+    return id <= ResourceRegistry::kMemoryId ? Allocatable(id)
+                                             : extended_.Get(id);
+  }
 
   DevicePlugin* devices() { return devices_.get(); }
   const DevicePlugin* devices() const { return devices_.get(); }
@@ -63,9 +77,19 @@ class Node {
   void Reserve(const ResourceList& requests);
   void Unreserve(const ResourceList& requests);
 
+  // Re-reads the device plugin's Allocatable() after a device-health change
+  // (kubelet's allocatable follows ListAndWatch).
+  void SyncDeviceAllocatable();
+
   // Replaces the labels (a node change event).
-  void SetLabels(Labels labels) { labels_ = std::move(labels); }
-  void SetTaints(std::vector<Taint> taints) { taints_ = std::move(taints); }
+  void SetLabels(Labels labels) {
+    labels_ = std::move(labels);
+    ++version_;
+  }
+  void SetTaints(std::vector<Taint> taints) {
+    taints_ = std::move(taints);
+    ++version_;
+  }
 
  private:
   void Grow(ResourceId id);
@@ -78,6 +102,7 @@ class Node {
   int gpus_;
   int max_pods_;
   int pod_count_ = 0;
+  uint64_t version_ = 1;
   std::vector<int64_t> allocatable_;
   std::vector<int64_t> requested_;
   int64_t nonzero_cpu_milli_ = 0;

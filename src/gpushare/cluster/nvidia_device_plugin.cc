@@ -83,6 +83,20 @@ NvidiaDevicePlugin::NvidiaDevicePlugin(const GpuModel& model, int gpus,
     entry->free += devices_[i].replicas;
     capacity_.Add(r, devices_[i].replicas);
   }
+  allocatable_ = capacity_;
+}
+
+void NvidiaDevicePlugin::SetHealthy(int gpu, int instance, bool healthy) {
+  for (Device& d : devices_) {
+    if (d.gpu != gpu || (instance >= 0 && d.instance != instance) ||
+        d.healthy == healthy) {
+      continue;
+    }
+    d.healthy = healthy;
+    const int sign = healthy ? 1 : -1;
+    EntryOf(d.resource)->free += sign * (d.replicas - d.used);
+    allocatable_.Add(d.resource, sign * d.replicas);
+  }
 }
 
 void NvidiaDevicePlugin::AddNodeLabels(Labels* labels) const {
@@ -210,7 +224,7 @@ int NvidiaDevicePlugin::PickDevice(const std::vector<int>& candidates,
   int best = -1;
   for (size_t k = 0; k < candidates.size(); ++k) {
     const Device& d = devices_[candidates[k]];
-    if (d.used >= d.replicas) continue;
+    if (!d.healthy || d.used >= d.replicas) continue;
     if (best < 0) {
       best = static_cast<int>(k);
       continue;
@@ -273,7 +287,7 @@ void NvidiaDevicePlugin::Release(const DeviceAllocation& allocation) {
       GS_CHECK(d.replica_used[slot], "release of a free replica");
       d.replica_used[slot] = false;
       --d.used;
-      ++entry->free;
+      if (d.healthy) ++entry->free;
       found = true;
       break;
     }
@@ -284,8 +298,15 @@ void NvidiaDevicePlugin::Release(const DeviceAllocation& allocation) {
 void NvidiaDevicePlugin::CheckInvariants() const {
   for (const ResourceDevices& entry : by_resource_) {
     int64_t free = 0;
-    for (int i : entry.devices) free += devices_[i].replicas - devices_[i].used;
+    int64_t allocatable = 0;
+    for (int i : entry.devices) {
+      if (!devices_[i].healthy) continue;
+      free += devices_[i].replicas - devices_[i].used;
+      allocatable += devices_[i].replicas;
+    }
     GS_CHECK(free == entry.free, "free replica count out of sync");
+    GS_CHECK(allocatable == allocatable_.Get(entry.resource),
+             "allocatable out of sync with device health");
   }
   for (const Device& d : devices_) {
     GS_CHECK(d.used >= 0 && d.used <= d.replicas, "replicas over-allocated");

@@ -14,6 +14,9 @@
 // lowest index). MPS grants carry memory = GPU memory / replicas and active
 // threads = 100 / replicas %. failRequestsGreaterThanOne turns a request for
 // more than one shared replica into kubelet's UnexpectedAdmissionError.
+// Health (the plugin's NVML Xid watch): an unhealthy device takes all its
+// replicas out of Allocatable(); a fault contained to a MIG instance
+// (SetHealthy with its instance) marks only that instance's device.
 
 #ifndef GPUSHARE_CLUSTER_NVIDIA_DEVICE_PLUGIN_H_
 #define GPUSHARE_CLUSTER_NVIDIA_DEVICE_PLUGIN_H_
@@ -36,6 +39,8 @@ class NvidiaDevicePlugin : public DevicePlugin {
                      ResourceRegistry& registry);
 
   const ResourceList& Capacity() const override { return capacity_; }
+  const ResourceList& Allocatable() const override { return allocatable_; }
+  void SetHealthy(int gpu, int instance, bool healthy) override;
   void AddNodeLabels(Labels* labels) const override;
   bool Fits(const ResourceList& requests,
             std::string_view* reason) const override;
@@ -55,6 +60,7 @@ class NvidiaDevicePlugin : public DevicePlugin {
     std::vector<bool> replica_used;
     int64_t memory_mib = 0;     // of the GPU or instance
     int sms = 0;
+    bool healthy = true;
   };
   const std::vector<Device>& devices() const { return devices_; }
   const std::vector<MigLayout>& layouts() const { return layouts_; }
@@ -69,7 +75,8 @@ class NvidiaDevicePlugin : public DevicePlugin {
   SharingConfig config_;
   std::vector<MigLayout> layouts_;
   std::vector<Device> devices_;
-  // The devices advertising one resource, and their free replicas.
+  // The devices advertising one resource, and the free replicas of the
+  // healthy ones.
   struct ResourceDevices {
     ResourceId resource;
     std::vector<int> devices;
@@ -79,6 +86,7 @@ class NvidiaDevicePlugin : public DevicePlugin {
   const ResourceDevices* EntryOf(ResourceId resource) const;
   std::vector<ResourceDevices> by_resource_;
   ResourceList capacity_;
+  ResourceList allocatable_;
   const ResourceRegistry& registry_;
 };
 

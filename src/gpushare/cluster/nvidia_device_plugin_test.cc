@@ -513,5 +513,62 @@ TEST_F(NvidiaDevicePluginTest, DowncastsToItself) {
   EXPECT_EQ(base.AsHami(), nullptr);
 }
 
+// Device health (ListAndWatch): an unhealthy GPU takes all its time-slicing
+// replicas out of the allocatable count and out of Fits/Allocate; a replica
+// held on it is still released; recovery brings everything back.
+TEST_F(NvidiaDevicePluginTest, UnhealthyGpuLeavesAllocatableWithItsReplicas) {
+  auto p = Make("A100-40GB", 2, TimeSlicingSharing(4));
+  const ResourceId gpu = registry_.Find("nvidia.com/gpu");
+  const ResourceList one = Req({{"nvidia.com/gpu", 1}});
+  const DeviceAllocation held = p->Allocate(one);  // distributed: GPU 0
+  ASSERT_EQ(Gpus(held), std::vector<int>({0}));
+  p->SetHealthy(0, -1, false);
+  EXPECT_EQ(p->Capacity().Get(gpu), 8);
+  EXPECT_EQ(p->Allocatable().Get(gpu), 4);
+  EXPECT_TRUE(p->Fits(Req({{"nvidia.com/gpu", 4}}), nullptr));
+  EXPECT_FALSE(p->Fits(Req({{"nvidia.com/gpu", 5}}), nullptr));
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(Gpus(p->Allocate(one)), std::vector<int>({1}));
+  std::string_view reason;
+  EXPECT_FALSE(p->Fits(one, &reason));
+  EXPECT_EQ(reason, "node(s) did not have enough free GPU devices");
+  p->Release(held);
+  p->CheckInvariants();
+  EXPECT_FALSE(p->Fits(one, nullptr));  // the freed replica is on GPU 0
+  p->SetHealthy(0, -1, true);
+  EXPECT_EQ(p->Allocatable().Get(gpu), 8);
+  EXPECT_TRUE(p->Fits(Req({{"nvidia.com/gpu", 4}}), nullptr));
+  p->CheckInvariants();
+}
+
+// A fault contained to a MIG instance marks only that instance's device;
+// without an instance every instance of the GPU goes.
+TEST_F(NvidiaDevicePluginTest, UnhealthyMigInstanceLeavesOnlyItsDevice) {
+  auto p = Make("A100-40GB", 1,
+                MigSharing(MigStrategy::kMixed, "all-balanced"));
+  const ResourceId one_g = registry_.Find("nvidia.com/mig-1g.5gb");
+  const ResourceId three_g = registry_.Find("nvidia.com/mig-3g.20gb");
+  ASSERT_EQ(p->Allocatable().Get(one_g), 2);
+  int instance = -1;
+  for (const auto& d : p->devices()) {
+    if (d.resource == one_g) instance = d.instance;  // the last 1g.5gb
+  }
+  p->SetHealthy(0, instance, false);
+  EXPECT_EQ(p->Allocatable().Get(one_g), 1);
+  EXPECT_EQ(p->Allocatable().Get(three_g), 1);
+  EXPECT_TRUE(p->Fits(Req({{"nvidia.com/mig-1g.5gb", 1}}), nullptr));
+  EXPECT_FALSE(p->Fits(Req({{"nvidia.com/mig-1g.5gb", 2}}), nullptr));
+  const DeviceAllocation a = p->Allocate(Req({{"nvidia.com/mig-1g.5gb", 1}}));
+  ASSERT_EQ(a.grants.size(), 1u);
+  EXPECT_NE(a.grants[0].instance, instance);
+  p->SetHealthy(0, -1, false);
+  EXPECT_EQ(p->Allocatable().Get(one_g), 0);
+  EXPECT_EQ(p->Allocatable().Get(three_g), 0);
+  p->CheckInvariants();
+  p->SetHealthy(0, -1, true);
+  EXPECT_EQ(p->Allocatable().Get(one_g), 2);
+  EXPECT_EQ(p->Allocatable(), p->Capacity());
+  p->CheckInvariants();
+}
+
 }  // namespace
 }  // namespace gpushare

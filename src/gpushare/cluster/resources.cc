@@ -19,6 +19,13 @@ ResourceId ResourceRegistry::Intern(std::string_view name) {
   ids_.emplace(std::string(name), id);
   ignored_.push_back(name == kHamiGpuMem || name == kHamiGpuMemPercentage ||
                      name == kHamiGpuCores);
+  kinds_.push_back(name == kCpu                    ? Kind::kCpuKind
+                   : name == kMemory               ? Kind::kMemoryKind
+                   : name == kNvidiaGpu            ? Kind::kNvidiaGpuKind
+                   : name == kHamiGpuMem           ? Kind::kGpuMemKind
+                   : name == kHamiGpuMemPercentage ? Kind::kGpuMemPercentageKind
+                   : name == kHamiGpuCores         ? Kind::kGpuCoresKind
+                                                   : Kind::kOther);
   return id;
 }
 

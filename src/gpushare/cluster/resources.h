@@ -50,9 +50,23 @@ class ResourceRegistry {
   // `ignoredByScheduler: true` in HAMi's scheduler config, §4.6).
   bool IgnoredByScheduler(ResourceId id) const { return ignored_[id]; }
 
+  // Which of the names the device plugins read an id is, known at Intern so
+  // that hot paths compare ids, not strings.
+  enum class Kind : uint8_t {
+    kOther,
+    kCpuKind,
+    kMemoryKind,
+    kNvidiaGpuKind,
+    kGpuMemKind,
+    kGpuMemPercentageKind,
+    kGpuCoresKind
+  };
+  Kind KindOf(ResourceId id) const { return kinds_[id]; }
+
  private:
   std::vector<std::string> names_;
   std::vector<bool> ignored_;
+  std::vector<Kind> kinds_;
   std::unordered_map<std::string, ResourceId> ids_;
 };
 

@@ -3,14 +3,17 @@
 // Contract: counts each reason over the nodes and renders like kube-
 // scheduler's FitError.Error(): "0/3 nodes are available: 1 Insufficient
 // cpu, 2 node(s) didn't match Pod's node affinity/selector." — the "count
-// reason" strings sorted as strings, joined by ", ", ended by ".".
+// reason" strings sorted as strings, joined by ", ", ended by ".". A node
+// usually has one of a few reasons: AddReason allocates only for a reason it
+// has not seen.
 
 #ifndef GPUSHARE_SCHED_FIT_ERROR_H_
 #define GPUSHARE_SCHED_FIT_ERROR_H_
 
-#include <map>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace gpushare {
 
@@ -18,12 +21,20 @@ class FitError {
  public:
   explicit FitError(int num_all_nodes) : num_all_nodes_(num_all_nodes) {}
 
-  void AddReason(std::string_view reason) { ++counts_[std::string(reason)]; }
+  void AddReason(std::string_view reason) {
+    for (auto& [r, count] : counts_) {
+      if (r == reason) {
+        ++count;
+        return;
+      }
+    }
+    counts_.emplace_back(std::string(reason), 1);
+  }
   std::string Message() const;
 
  private:
   int num_all_nodes_;
-  std::map<std::string, int> counts_;
+  std::vector<std::pair<std::string, int>> counts_;  // distinct reasons
 };
 
 }  // namespace gpushare

@@ -4,8 +4,8 @@
 // FilterPlugin, ScorePlugin or both, created by name from a scheduler profile
 // (sched/plugin_registry.h). For each pod the scheduler calls PreFilter once,
 // then Filter on candidate nodes, then — if the plugin is configured as a
-// Score plugin and PreScore did not skip it — Score on every feasible node and
-// Normalize on the collected scores. Scores end in [0, kMaxNodeScore]; the
+// Score plugin and PreScore did not skip it — Score on every feasible node
+// (or a score reused under ScoreKey) and Normalize on the collected scores. Scores end in [0, kMaxNodeScore]; the
 // scheduler sums weight x score. Plugins read the cluster state and never
 // change it; per-pod state computed in PreFilter/PreScore may be kept in the
 // plugin (one cycle at a time, single-threaded). Filter and Score sit in the
@@ -56,11 +56,27 @@ class ScorePlugin : public virtual Plugin {
  public:
 
   // False to skip scoring this pod (kube's PreScore Skip status): the
-  // plugin then contributes 0 to every node.
+  // plugin then contributes 0 to every node. A plugin may also skip a pod
+  // whose normalized scores would be equal on every node: adding the same
+  // amount to every node's total changes neither the best node nor the ties.
   virtual bool PreScore(const Pod& /*pod*/) { return true; }
 
   // The raw score of a feasible node.
   virtual int64_t Score(const Pod& pod, const Node& node) const = 0;
+
+  // For the pod PreScore prepared: sets `*key` and returns true when Score
+  // depends only on the node's state (Node::version()) and on what `*key`
+  // says of the pod exactly — two pods with equal keys get equal scores on a
+  // node that did not change — so the scheduler may reuse a node's score.
+  // Score must then have no side effects. Default: false (never reused).
+  virtual bool ScoreKey(const Pod& /*pod*/, uint64_t* /*key*/) const {
+    return false;
+  }
+
+  // Called before the first cycle that sees `nodes`, and again after nodes
+  // are added or their labels or taints change: lets a plugin summarise the
+  // cluster (e.g. to skip pods whose scores would be equal on every node).
+  virtual void NodesChanged(const std::vector<Node>& /*nodes*/) {}
 
   // Maps the raw scores of the feasible nodes to [0, kMaxNodeScore] in place
   // (kube's NormalizeScore). Default: none (Score already returns 0..100).

@@ -57,6 +57,9 @@ struct SchedulerProfile {
   // Filter only nodes with the pod's extended resource free (same results as
   // the full scan, faster); false scans every node (for tests).
   bool prune_by_free_resources = true;
+  // Reuse a node's filter result and cacheable scores while it is unchanged
+  // (same results, faster); false recomputes them every cycle (for tests).
+  bool reuse_node_results = true;
 
   // Throws InputError on an invalid profile.
   void Validate() const;

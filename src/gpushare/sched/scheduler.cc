@@ -68,6 +68,7 @@ Scheduler::Scheduler(Cluster& cluster, SchedulerProfile profile)
     GS_CHECK(score != nullptr, "score plugin without Score");
     scores_.push_back({score, weight});
   }
+  score_memo_.resize(scores_.size());
 }
 
 Scheduler::~Scheduler() = default;
@@ -212,15 +213,31 @@ ScheduleResult Scheduler::ScheduleOne() {
       NumFeasibleNodesToFind(num_nodes, profile_.percentage_of_nodes_to_score);
   const std::vector<uint8_t>& static_fits = StaticFits(s.constraints, pod);
   for (FilterPlugin* f : dynamic_filters_) f->PreFilter(pod);
+  if (static_cast<int>(filter_memo_.size()) != num_nodes) {
+    filter_memo_.resize(num_nodes);
+  }
   feasible_.clear();
   int processed = num_nodes;
+  const int shape = s.shape;
+  const bool reuse = profile_.reuse_node_results;
   auto check = [&](int i) {  // i: offset from the start index
     int n = next_start_node_ + i;
     if (n >= num_nodes) n -= num_nodes;
     if (!static_fits[n]) return false;
-    for (FilterPlugin* f : dynamic_filters_) {
-      if (!f->Filter(pod, nodes[n], nullptr)) return false;
+    FilterMemo& memo = filter_memo_[n];
+    const uint64_t version = nodes[n].version();
+    if (!reuse || memo.version != version || memo.shape != shape) {
+      memo.version = version;
+      memo.shape = shape;
+      memo.fits = true;
+      for (FilterPlugin* f : dynamic_filters_) {
+        if (!f->Filter(pod, nodes[n], nullptr)) {
+          memo.fits = false;
+          break;
+        }
+      }
     }
+    if (!memo.fits) return false;
     feasible_.push_back(n);
     if (static_cast<int>(feasible_.size()) >= to_find) {
       processed = i + 1;
@@ -228,9 +245,27 @@ ScheduleResult Scheduler::ScheduleOne() {
     }
     return false;
   };
+  // A group's retried member can only fit on a node that had an event since
+  // the group's last failure (binds only take resources away): when none of
+  // those passes, the full scan would find nothing — skip it (the start index
+  // stays, as after a scan of every node).
+  bool hopeless = false;
+  if (reuse && group.retrying == entry.id &&
+      group.nodes_at_clear == num_nodes) {
+    hopeless = true;
+    for (int node : group.dirty_nodes) {
+      if (FitsNode(pod, s.constraints, node)) {
+        hopeless = false;
+        break;
+      }
+    }
+    for (FilterPlugin* f : dynamic_filters_) f->PreFilter(pod);
+  }
   const ResourceId pivot =
       profile_.prune_by_free_resources ? PivotResource(pod) : -1;
-  if (pivot < 0) {
+  if (hopeless) {
+    // feasible_ stays empty.
+  } else if (pivot < 0) {
     for (int i = 0; i < num_nodes; ++i) {
       if (check(i)) break;
     }
@@ -267,6 +302,7 @@ ScheduleResult Scheduler::ScheduleOne() {
     result.message = Diagnose(pod);
     if (group.retrying == entry.id) group.retrying = -1;
     group.dirty_nodes.clear();  // this scan covered every node
+    group.nodes_at_clear = num_nodes;
     Park(entry.id, result.message);
     return result;
   }
@@ -276,11 +312,34 @@ ScheduleResult Scheduler::ScheduleOne() {
   if (feasible_.size() > 1) {
     const size_t count = feasible_.size();
     totals_.assign(count, 0);
-    for (const auto& [plugin, weight] : scores_) {
+    if (notified_nodes_ != num_nodes) {
+      for (const auto& score : scores_) score.first->NodesChanged(nodes);
+      notified_nodes_ = num_nodes;
+    }
+    for (size_t j = 0; j < scores_.size(); ++j) {
+      ScorePlugin* plugin = scores_[j].first;
+      const int64_t weight = scores_[j].second;
       if (!plugin->PreScore(pod)) continue;
       scratch_scores_.resize(count);
-      for (size_t k = 0; k < count; ++k) {
-        scratch_scores_[k] = plugin->Score(pod, nodes[feasible_[k]]);
+      uint64_t key = 0;
+      if (reuse && plugin->ScoreKey(pod, &key)) {
+        std::vector<ScoreMemo>& memos = score_memo_[j];
+        if (static_cast<int>(memos.size()) != num_nodes) memos.resize(num_nodes);
+        for (size_t k = 0; k < count; ++k) {
+          const int n = feasible_[k];
+          ScoreMemo& memo = memos[n];
+          const uint64_t version = nodes[n].version();
+          if (memo.version != version || memo.key != key) {
+            memo.version = version;
+            memo.key = key;
+            memo.score = plugin->Score(pod, nodes[n]);
+          }
+          scratch_scores_[k] = memo.score;
+        }
+      } else {
+        for (size_t k = 0; k < count; ++k) {
+          scratch_scores_[k] = plugin->Score(pod, nodes[feasible_[k]]);
+        }
       }
       plugin->Normalize(scratch_scores_);
       for (size_t k = 0; k < count; ++k) {
@@ -352,6 +411,7 @@ void Scheduler::RetryNext(Group& group) {
   }
   if (!fits) {
     group.dirty_nodes.clear();
+    group.nodes_at_clear = static_cast<int>(cluster_.nodes().size());
     return;
   }
   group.waiting.erase(group.waiting.begin());
@@ -413,8 +473,16 @@ void Scheduler::Forget(PodId id) {
 
 void Scheduler::NodeChanged(int node) {
   for (auto& fits : static_fits_) fits.clear();  // recomputed lazily
+  notified_nodes_ = -1;
   for (auto& bits : free_nodes_) bits.clear();
   WakeGroupsFor(node);
+}
+
+void Scheduler::DevicesChanged(int index, bool recovered) {
+  Node& node = cluster_.nodes()[index];
+  node.SyncDeviceAllocatable();
+  UpdateFreeNodes(index, node.extended());
+  if (recovered) WakeGroupsFor(index);
 }
 
 ResourceId Scheduler::PivotResource(const Pod& pod) const {
@@ -466,7 +534,8 @@ void Scheduler::CheckInvariants(int index) const {
   const ResourceRegistry& registry = cluster_.resources();
   for (ResourceId id = 0; id < registry.size(); ++id) {
     if (registry.IgnoredByScheduler(id)) continue;
-    GS_CHECK(node.Requested(id) <= node.Allocatable(id),
+    // Against capacity: pods holding a device that went unhealthy stay.
+    GS_CHECK(node.Requested(id) <= node.Capacity(id),
              "node resources over-allocated");
   }
   GS_CHECK(node.pod_count() <= node.max_pods(), "too many pods on a node");

@@ -3,7 +3,13 @@
 // (Speed: a pod asking for an extended resource is filtered only on the
 // nodes with some of it free, in the same circular order from the same start
 // index; the nodes skipped are infeasible anyway, so the feasible set, the
-// start index's advance and every outcome equal those of the full scan.)
+// start index's advance and every outcome equal those of the full scan. Each
+// node remembers its last filter result (for a shape, at a Node::version())
+// and each cacheable score (ScorePlugin::ScoreKey): a node that did not change
+// is not filtered or scored again for the same shape or key; the results are
+// those the plugins would compute. A group's retried member is first checked
+// on the group's dirty nodes only: if none passes, no node can (binds only
+// take resources away) and the cycle fails without the full scan.)
 //
 // Contract (DESIGN §4.4, k8s-gpu-specs.md §5): pods wait in an active queue
 // ordered by priority (higher first), then arrival (PrioritySort). Each
@@ -83,6 +89,10 @@ class Scheduler {
   // A node's labels or taints changed, or node `node` was appended to the
   // cluster: caches are refreshed and waiting pods re-checked against it.
   void NodeChanged(int node);
+  // The health of devices on `node` changed (DevicePlugin::SetHealthy was
+  // called): its allocatable is re-read and, when devices came back, waiting
+  // pods are re-checked against it.
+  void DevicesChanged(int node, bool recovered);
 
   int NodeOf(PodId id) const { return pods_[id].node; }
   const DeviceAllocation& AllocationOf(PodId id) const {
@@ -130,6 +140,9 @@ class Scheduler {
     // Nodes with an event since the group's last failure: only these can
     // hold a waiting member.
     std::vector<int> dirty_nodes;
+    // The node count when dirty_nodes was last cleared (nodes appended since
+    // are not in it unless NodeChanged told).
+    int nodes_at_clear = -1;
     std::string message;       // the last FitError message
   };
 
@@ -176,6 +189,25 @@ class Scheduler {
   std::vector<std::vector<uint64_t>> free_nodes_;
   int next_start_node_ = 0;
   int64_t cycles_ = 0;
+
+  // The last dynamic-filter result of each node: valid while the node's
+  // version and the pod's shape are the same.
+  struct FilterMemo {
+    uint64_t version = 0;  // Node versions start at 1
+    int shape = -1;
+    bool fits = false;
+  };
+  std::vector<FilterMemo> filter_memo_;      // by node
+  // The last cacheable score of each node, per score plugin.
+  struct ScoreMemo {
+    uint64_t version = 0;
+    uint64_t key = 0;
+    int64_t score = 0;
+  };
+  std::vector<std::vector<ScoreMemo>> score_memo_;  // by score plugin, node
+  // The node count the score plugins were last told of (NodesChanged); -1
+  // after a node changed.
+  int notified_nodes_ = -1;
 
   // Per-cycle scratch, kept to avoid allocation.
   std::vector<int> feasible_;

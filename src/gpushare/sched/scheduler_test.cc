@@ -341,7 +341,7 @@ TEST_F(SchedulerTest, PruningByFreeResourcesChangesNothing) {
   // 300 nodes of two pools, a stream of pods of several shapes arriving and
   // leaving: binding with and without pruning gives the same nodes, devices
   // and messages.
-  auto replay = [](bool prune) {
+  auto replay = [](bool prune, bool reuse = true) {
     Cluster cluster(Catalog::Builtin());
     NodePoolSpec a;
     a.name = "a";
@@ -358,6 +358,7 @@ TEST_F(SchedulerTest, PruningByFreeResourcesChangesNothing) {
     SchedulerProfile profile;
     profile.seed = 3;
     profile.prune_by_free_resources = prune;
+    profile.reuse_node_results = reuse;
     profile.check_invariants = true;
     Scheduler scheduler(cluster, profile);
     std::deque<Pod> pods;
@@ -398,6 +399,93 @@ TEST_F(SchedulerTest, PruningByFreeResourcesChangesNothing) {
   const std::vector<std::string> full = replay(false);
   ASSERT_EQ(pruned.size(), full.size());
   EXPECT_EQ(pruned, full);
+  // Nor does reusing the filter results and scores of unchanged nodes.
+  const std::vector<std::string> recomputed = replay(true, /*reuse=*/false);
+  ASSERT_EQ(pruned.size(), recomputed.size());
+  EXPECT_EQ(pruned, recomputed);
+}
+
+TEST_F(SchedulerTest, ReusingNodeResultsChangesNothingUnderHami) {
+  // HAMi pods of many shapes (gpumem, gpucores) on 150 nodes, arriving and
+  // leaving: the same nodes and devices with and without reuse of unchanged
+  // nodes' filter results and scores (HAMiNodePolicy's included).
+  auto replay = [](bool reuse) {
+    Cluster cluster(Catalog::Builtin());
+    NodePoolSpec a;
+    a.name = "a";
+    a.gpu_model = "A100-80GB";
+    a.nodes = 150;
+    a.gpus_per_node = 4;
+    a.sharing = HamiSharing();
+    cluster.AddPool(a);
+    SchedulerProfile profile;
+    profile.seed = 5;
+    profile.reuse_node_results = reuse;
+    profile.check_invariants = true;
+    Scheduler scheduler(cluster, profile);
+    std::deque<Pod> pods;
+    std::vector<std::string> log;
+    Rng rng(13);
+    std::vector<PodId> bound;
+    for (int i = 0; i < 3000; ++i) {
+      Pod& pod = pods.emplace_back();
+      pod.requests.Set(ResourceRegistry::kCpuId, 1000 * (1 + rng.Below(2)));
+      pod.requests.Set(ResourceRegistry::kMemoryId, 4096);
+      pod.requests.Set(cluster.resources().Intern("nvidia.com/gpu"),
+                       1 + static_cast<int64_t>(rng.Below(2)));
+      if (rng.Below(4) != 0) {
+        pod.requests.Set(cluster.resources().Intern("nvidia.com/gpumem"),
+                         1000 + static_cast<int64_t>(rng.Below(40000)));
+        pod.requests.Set(cluster.resources().Intern("nvidia.com/gpucores"),
+                         1 + static_cast<int64_t>(rng.Below(100)));
+      }
+      scheduler.Enqueue(i, pod);
+      while (scheduler.HasActive()) {
+        const ScheduleResult r = scheduler.ScheduleOne();
+        log.push_back(std::to_string(r.pod) + ":" + std::to_string(r.node) +
+                      ":" + r.message);
+        if (r.outcome == Outcome::kBound) {
+          bound.push_back(r.pod);
+          for (const DeviceGrant& g : scheduler.AllocationOf(r.pod).grants) {
+            log.back() += "/" + std::to_string(g.gpu);
+          }
+        }
+      }
+      if (rng.Below(2) == 0 && !bound.empty()) {
+        const size_t k = rng.Below(bound.size());
+        scheduler.Release(bound[k]);
+        bound.erase(bound.begin() + static_cast<long>(k));
+      }
+    }
+    return log;
+  };
+  const std::vector<std::string> reused = replay(true);
+  const std::vector<std::string> recomputed = replay(false);
+  ASSERT_EQ(reused.size(), recomputed.size());
+  EXPECT_EQ(reused, recomputed);
+}
+
+TEST_F(SchedulerTest, UnhealthyGpuLeavesAllocatableUntilItRecovers) {
+  cluster_.AddPool(Pool("p", "A100-40GB", 1, 2, ExclusiveSharing()));
+  Scheduler scheduler(cluster_, Profile());
+  Node& node = cluster_.nodes()[0];
+  const ResourceId gpu = cluster_.resources().Find("nvidia.com/gpu");
+  node.devices()->SetHealthy(1, -1, false);
+  scheduler.DevicesChanged(0, /*recovered=*/false);
+  EXPECT_EQ(node.Allocatable(gpu), 1);
+  EXPECT_EQ(node.Capacity(gpu), 2);
+  NewPod({{"nvidia.com/gpu", 2}});
+  std::vector<ScheduleResult> results = Run(scheduler);
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].outcome, Outcome::kUnschedulable);
+  EXPECT_EQ(results[0].message,
+            "0/1 nodes are available: 1 Insufficient nvidia.com/gpu.");
+  node.devices()->SetHealthy(1, -1, true);
+  scheduler.DevicesChanged(0, /*recovered=*/true);
+  EXPECT_EQ(node.Allocatable(gpu), 2);
+  results = Run(scheduler);
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].outcome, Outcome::kBound);
 }
 
 }  // namespace

@@ -191,7 +191,11 @@ void Simulation::Run(SimulationObserver* observer) {
         Schedule(now);
         break;
       case EventKind::kRecovery:
+        // A later fault of the same domain keeps it down longer.
+        if (domains_[e.a].down_until > now) break;
         domains_[e.a].down_until = -1;
+        SetHealthy(e.a, true);
+        Schedule(now);
         break;
       case EventKind::kSample:
         Sample(now);
@@ -487,6 +491,9 @@ void Simulation::Fault(double now, int domain, int spec_index) {
     // Without MIG the whole GPU is one domain; with MIG the fault stays in
     // the instance drawn.
     DomainRun& d = domains_[domain];
+    // The device plugin reports the device Unhealthy first, so that nothing
+    // freed by the victims lands on it.
+    SetHealthy(domain, false);
     const std::vector<PodIndex> victims = d.residents;
     for (PodIndex p : victims) {
       Fail(now, p, PodFailure::kGpuFault,
@@ -503,6 +510,14 @@ void Simulation::Fault(double now, int domain, int spec_index) {
     }
   }
   if (spec.at_s < 0 && WorkLeft()) ScheduleNextFault(now, spec_index);
+}
+
+void Simulation::SetHealthy(int domain, bool healthy) {
+  const DomainInfo& info = domains_[domain].info;
+  DevicePlugin* devices = cluster_->nodes()[info.node].devices();
+  if (devices == nullptr) return;
+  devices->SetHealthy(info.gpu, info.mig_instance, healthy);
+  scheduler_->DevicesChanged(info.node, healthy);
 }
 
 void Simulation::ScheduleNextFault(double now, int spec_index) {

@@ -13,7 +13,9 @@
 // the GPU) or, without isolation (time-slicing), the memory left on the GPU
 // fails with out-of-memory when it allocates. A GPU fault kills the pods of
 // the GPU — of the MIG instance under MIG — which stays down for its
-// recovery time. Failed pods stay bound and restart in place after
+// recovery time: its device plugin reports the device (all its replicas; under
+// MIG the instance's device only) Unhealthy, so the node's allocatable drops
+// and nothing new is placed there until it recovers. Failed pods stay bound and restart in place after
 // kubelet's back-off (CrashLoopBackOff), from the start of their work, until
 // `max_restarts`; then they fail for good and free their devices. Services
 // are deleted at the end of their lifetime. Samples of every domain are
@@ -96,6 +98,9 @@ class Simulation {
   void Advance(double now, PodIndex p);
   void Reschedule(double now, PodIndex p);
   void Fault(double now, int domain, int spec);
+  // The device plugin's health of a domain's device (the GPU, or its MIG
+  // instance), passed on to the scheduler.
+  void SetHealthy(int domain, bool healthy);
   // Pushes the next fault of a rate-based fault spec after `now`.
   void ScheduleNextFault(double now, int spec_index);
   void Sample(double now);

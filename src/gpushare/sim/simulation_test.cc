@@ -191,5 +191,54 @@ TEST(SimulationTest, EverySchemeCompletesItsWorkDeterministically) {
   }
 }
 
+TEST(SimulationTest, PodWaitsForAFaultedGpuToRecover) {
+  // A GPU faults at t = 0 and is down for 100 s: its device plugin reports
+  // it Unhealthy, so the node's allocatable drops and a pod that only fits
+  // there waits (unschedulable) until it recovers, then starts at once.
+  auto run = [](SharingConfig sharing, int gpus, int gpu, int pods) {
+    Scenario s = OnePool("A100-40GB", gpus, std::move(sharing));
+    s.workload.classes.push_back(Jobs("j", pods, 1, 4000, 1000));
+    FaultSpec f;
+    f.pool = "p";
+    f.at_s = 0;
+    f.node = 0;
+    f.gpu = gpu;
+    f.recovery_s = 100;
+    s.faults.push_back(f);
+    return RunIt(s);
+  };
+  auto started_late = [](const SimulationResult& r) {
+    int late = 0;
+    for (const PodRecord& p : r.pod_records) {
+      EXPECT_EQ(p.fault_kills, 0);
+      if (p.start_s > 1) {
+        EXPECT_NEAR(p.start_s, 100, 1e-6);
+        EXPECT_NEAR(p.wait_s, 100, 1e-6);
+        ++late;
+      } else {
+        EXPECT_NEAR(p.wait_s, 0, 1e-6);
+      }
+    }
+    return late;
+  };
+  // Exclusive, 2 GPUs, GPU 1 down: of two pods one waits.
+  const SimulationResult excl = run(ExclusiveSharing(), 2, 1, 2);
+  EXPECT_EQ(excl.succeeded, 2);
+  EXPECT_EQ(started_late(excl), 1);
+  // Time-slicing x2: both replicas of GPU 1 go; of four pods two wait.
+  const SimulationResult ts = run(TimeSlicingSharing(2), 2, 1, 4);
+  EXPECT_EQ(ts.succeeded, 4);
+  EXPECT_EQ(started_late(ts), 2);
+  // MIG 7 x 1g.5gb: the fault stays in one instance; of seven pods one waits.
+  const SimulationResult mig =
+      run(MigSharing(MigStrategy::kSingle, "all-1g.5gb"), 1, 0, 7);
+  EXPECT_EQ(mig.succeeded, 7);
+  EXPECT_EQ(started_late(mig), 1);
+  // HAMi: the whole-card pods need an empty healthy GPU.
+  const SimulationResult hami = run(HamiSharing(), 2, 1, 2);
+  EXPECT_EQ(hami.succeeded, 2);
+  EXPECT_EQ(started_late(hami), 1);
+}
+
 }  // namespace
 }  // namespace gpushare

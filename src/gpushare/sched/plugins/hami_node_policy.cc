@@ -19,9 +19,36 @@ constexpr int64_t kNotHami = -1;
 HamiNodePolicy::HamiNodePolicy(const ResourceRegistry& registry)
     : registry_(registry) {}
 
+void HamiNodePolicy::NodesChanged(const std::vector<Node>& nodes) {
+  policies_agree_ = true;
+  bool seen = false;
+  common_policy_ = HamiPolicy::kBinpack;
+  for (const Node& node : nodes) {
+    const DevicePlugin* devices = node.devices();
+    const HamiDevicePlugin* hami =
+        devices != nullptr ? devices->AsHami() : nullptr;
+    if (hami == nullptr) continue;
+    if (!seen) {
+      seen = true;
+      common_policy_ = hami->settings().node_policy;
+    } else if (hami->settings().node_policy != common_policy_) {
+      policies_agree_ = false;
+      return;
+    }
+  }
+}
+
+bool HamiNodePolicy::ScoreKey(const Pod& /*pod*/, uint64_t* key) const {
+  if (!policies_agree_) return false;  // Score may set the policy
+  *key = 0;
+  return true;
+}
+
 bool HamiNodePolicy::PreScore(const Pod& pod) {
-  policy_known_ = false;
-  policy_ = HamiPolicy::kBinpack;
+  // With one policy on every HAMi node, the first scored has it; a cycle
+  // that scores none gives every node 0 whatever the policy.
+  policy_known_ = policies_agree_;
+  policy_ = policies_agree_ ? common_policy_ : HamiPolicy::kBinpack;
   // HAMi device plugins register nvidia.com/gpumem: without it the cluster
   // has no HAMi node and there is nothing to score.
   if (registry_.Find(kHamiGpuMem) < 0) return false;

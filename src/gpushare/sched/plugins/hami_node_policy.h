@@ -12,7 +12,11 @@
 // last node of its sorted list). The policy is the node_policy of the first
 // HAMi node scored in the current cycle (PreScore resets it), binpack when
 // the cycle scored none; clusters whose HAMi pools disagree thus follow the
-// first pool's policy. One cycle at a time.
+// first pool's policy. When every HAMi node has the same node_policy
+// (NodesChanged tells), that policy is known up front, Score has no side
+// effect and its scores may be reused (ScoreKey: the score does not depend on
+// the pod); policy() then reports it even in a cycle that scored no HAMi node
+// (every node ends at 0 then, whatever the policy). One cycle at a time.
 
 #ifndef GPUSHARE_SCHED_PLUGINS_HAMI_NODE_POLICY_H_
 #define GPUSHARE_SCHED_PLUGINS_HAMI_NODE_POLICY_H_
@@ -41,6 +45,8 @@ class HamiNodePolicy : public ScorePlugin {
   bool PreScore(const Pod& pod) override;
   int64_t Score(const Pod& pod, const Node& node) const override;
   void Normalize(std::vector<int64_t>& scores) const override;
+  bool ScoreKey(const Pod& pod, uint64_t* key) const override;
+  void NodesChanged(const std::vector<Node>& nodes) override;
 
   // The policy Normalize applies (for tests and reports).
   HamiPolicy policy() const { return policy_; }
@@ -52,6 +58,9 @@ class HamiNodePolicy : public ScorePlugin {
   // nvidia.com/gpu, gpumem, gpumem-percentage, gpucores; -1 until the
   // registry knows the name (ids never change once assigned).
   ResourceId ids_[kNumResources] = {-1, -1, -1, -1};
+  // Whether every HAMi node has one node policy, and which.
+  bool policies_agree_ = false;
+  HamiPolicy common_policy_ = HamiPolicy::kBinpack;
   mutable bool policy_known_ = false;
   mutable HamiPolicy policy_ = HamiPolicy::kBinpack;
 };

@@ -24,6 +24,17 @@ bool NodeResourcesBalancedAllocation::PreScore(const Pod& pod) {
   return requested;  // best-effort pods: kube returns Skip
 }
 
+bool NodeResourcesBalancedAllocation::ScoreKey(const Pod& pod,
+                                               uint64_t* key) const {
+  if (prepared_pod_ != &pod) return false;
+  for (int64_t request : prepared_requests_) {
+    if (request < 0 || request > int64_t{0xFFFFFFFF}) return false;
+  }
+  *key = static_cast<uint64_t>(prepared_requests_[0]) << 32 |
+         static_cast<uint64_t>(prepared_requests_[1]);
+  return true;
+}
+
 int64_t NodeResourcesBalancedAllocation::Score(const Pod& pod,
                                                const Node& node) const {
   double fractions[kNumBalancedResources];

@@ -30,6 +30,8 @@ class NodeResourcesBalancedAllocation : public ScorePlugin {
 
   bool PreScore(const Pod& pod) override;
   int64_t Score(const Pod& pod, const Node& node) const override;
+  // The pod's cpu and memory requests when each is < 2^32.
+  bool ScoreKey(const Pod& pod, uint64_t* key) const override;
 
  private:
   // The pod PreScore read, and its cpu and memory requests.

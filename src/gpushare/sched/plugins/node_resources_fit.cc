@@ -73,6 +73,17 @@ bool NodeResourcesFit::PreScore(const Pod& pod) {
   return true;
 }
 
+bool NodeResourcesFit::ScoreKey(const Pod& pod, uint64_t* key) const {
+  if (score_pod_ != &pod || score_requests_.size() > 2) return false;
+  uint64_t k = 0;
+  for (int64_t request : score_requests_) {
+    if (request < 0 || request > int64_t{0xFFFFFFFF}) return false;
+    k = (k << 32) | static_cast<uint64_t>(request);
+  }
+  *key = k;
+  return true;
+}
+
 bool NodeResourcesFit::Filter(const Pod& pod, const Node& node,
                               std::vector<std::string_view>* reasons) const {
   bool fits = true;

@@ -38,6 +38,22 @@ bool TaintToleration::Filter(const Pod& pod, const Node& node,
   return true;
 }
 
+bool TaintToleration::PreScore(const Pod& /*pod*/) {
+  return any_prefer_no_schedule_;
+}
+
+void TaintToleration::NodesChanged(const std::vector<Node>& nodes) {
+  any_prefer_no_schedule_ = false;
+  for (const Node& node : nodes) {
+    for (const Taint& taint : node.taints()) {
+      if (taint.effect == TaintEffect::kPreferNoSchedule) {
+        any_prefer_no_schedule_ = true;
+        return;
+      }
+    }
+  }
+}
+
 int64_t TaintToleration::Score(const Pod& pod, const Node& node) const {
   int64_t intolerable = 0;
   for (const Taint& taint : node.taints()) {

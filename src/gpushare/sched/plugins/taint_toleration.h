@@ -10,7 +10,9 @@
 // Static(). Score counts the node's PreferNoSchedule taints not tolerated by
 // a toleration for PreferNoSchedule or for every effect; Normalize reverses
 // (DefaultNormalizeScore with reverse), so fewer such taints score higher.
-// Not thread-safe.
+// When no node has a PreferNoSchedule taint every node would score the same,
+// so PreScore skips the pod (same choice, less work; NodesChanged keeps
+// track). Not thread-safe.
 
 #ifndef GPUSHARE_SCHED_PLUGINS_TAINT_TOLERATION_H_
 #define GPUSHARE_SCHED_PLUGINS_TAINT_TOLERATION_H_
@@ -39,8 +41,10 @@ class TaintToleration : public FilterPlugin, public ScorePlugin {
   bool Filter(const Pod& pod, const Node& node,
               std::vector<std::string_view>* reasons) const override;
 
+  bool PreScore(const Pod& pod) override;
   int64_t Score(const Pod& pod, const Node& node) const override;
   void Normalize(std::vector<int64_t>& scores) const override;
+  void NodesChanged(const std::vector<Node>& nodes) override;
 
  private:
   // Orders (key, value) pairs of strings and of string_views alike, so that
@@ -65,6 +69,8 @@ class TaintToleration : public FilterPlugin, public ScorePlugin {
   // never moves its values.
   mutable std::map<std::pair<std::string, std::string>, std::string, KeyLess>
       reasons_;
+  // Whether some node has a PreferNoSchedule taint (true until told).
+  bool any_prefer_no_schedule_ = true;
 };
 
 }  // namespace gpushare

@@ -158,5 +158,21 @@ TEST(TaintTolerationTest, NormalizeReverses) {
   EXPECT_THAT(zeros, ElementsAre(100, 100));  // no taints anywhere
 }
 
+// Without a PreferNoSchedule taint on any node every node scores the same:
+// PreScore skips the pod; one such taint anywhere brings scoring back.
+TEST(TaintTolerationTest, SkipsScoringWhenNoNodePrefersNoSchedule) {
+  TaintToleration plugin;
+  const Pod pod;
+  EXPECT_TRUE(plugin.PreScore(pod));  // nothing known yet
+  std::vector<Node> nodes;
+  nodes.push_back(MakeNode({{"gpu", "true", TaintEffect::kNoSchedule}}));
+  nodes.push_back(MakeNode({}, "n1"));
+  plugin.NodesChanged(nodes);
+  EXPECT_FALSE(plugin.PreScore(pod));
+  nodes.push_back(MakeNode(ThreeTaints(), "n2"));
+  plugin.NodesChanged(nodes);
+  EXPECT_TRUE(plugin.PreScore(pod));
+}
+
 }  // namespace
 }  // namespace gpushare
