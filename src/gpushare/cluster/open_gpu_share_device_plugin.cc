@@ -28,11 +28,24 @@ OpenGpuShareDevicePlugin::OpenGpuShareDevicePlugin(std::string card_model,
                                                    ResourceRegistry& registry)
     : card_model_(std::move(card_model)),
       gpu_milli_id_(registry.Intern(kOpenGpuShareGpuMilli)),
+      gpu_count_id_(registry.Intern(kOpenGpuShareGpuCount)),
       milli_left_(gpus, kGpuMilli),
+      healthy_(gpus, true),
       total_milli_left_(gpus * kGpuMilli),
       affinity_pods_(gpus + 1, 0) {
   capacity_.Set(gpu_milli_id_, gpus * kGpuMilli);
-  capacity_.Set(registry.Intern(kOpenGpuShareGpuCount), gpus);
+  capacity_.Set(gpu_count_id_, gpus);
+  allocatable_ = capacity_;
+}
+
+void OpenGpuShareDevicePlugin::SetHealthy(int gpu, int /*instance*/,
+                                          bool healthy) {
+  GS_CHECK(gpu >= 0 && gpu < gpu_count(), "GPU index out of range");
+  if (healthy_[gpu] == healthy) return;
+  healthy_[gpu] = healthy;
+  const int sign = healthy ? 1 : -1;
+  allocatable_.Add(gpu_milli_id_, sign * kGpuMilli);
+  allocatable_.Add(gpu_count_id_, sign);
 }
 
 void OpenGpuShareDevicePlugin::AddNodeLabels(Labels* labels) const {
@@ -42,8 +55,11 @@ void OpenGpuShareDevicePlugin::AddNodeLabels(Labels* labels) const {
 bool OpenGpuShareDevicePlugin::FitsRequest(
     const OpenGpuShareRequest& request) const {
   int found = 0;
-  for (const int64_t left : milli_left_) {
-    if (left >= request.milli_per_gpu && ++found >= request.gpus) return true;
+  for (int g = 0; g < gpu_count(); ++g) {
+    if (healthy_[g] && milli_left_[g] >= request.milli_per_gpu &&
+        ++found >= request.gpus) {
+      return true;
+    }
   }
   return request.gpus == 0;
 }
@@ -60,7 +76,7 @@ std::vector<int> OpenGpuShareDevicePlugin::ExclusiveGpus(int count) const {
   std::vector<int> gpus;
   for (int g = 0; g < gpu_count() && static_cast<int>(gpus.size()) < count;
        ++g) {
-    if (milli_left_[g] == kGpuMilli) gpus.push_back(g);
+    if (healthy_[g] && milli_left_[g] == kGpuMilli) gpus.push_back(g);
   }
   if (static_cast<int>(gpus.size()) < count) gpus.clear();
   return gpus;
@@ -72,7 +88,7 @@ std::vector<int> OpenGpuShareDevicePlugin::BestFitGpus(
   if (request.milli_per_gpu < kGpuMilli) {
     int best = -1;
     for (int g = 0; g < gpu_count(); ++g) {
-      if (milli_left_[g] >= request.milli_per_gpu &&
+      if (healthy_[g] && milli_left_[g] >= request.milli_per_gpu &&
           (best < 0 || milli_left_[g] < milli_left_[best])) {
         best = g;
       }

@@ -13,7 +13,10 @@
 // (cache/gpunodeinfo.go AllocateGpuId). Allocate() makes the default choice
 // (BestFitGpus); AllocateGpus() takes the GPUs a policy chose at Reserve.
 // The plugin also counts the GPU pods it hosts by GpuClustering's affinity
-// class ("share", or "<k>-gpu"). Single-threaded.
+// class ("share", or "<k>-gpu"). An Unhealthy GPU (SetHealthy) leaves
+// Allocatable() and is never chosen by the fit or the GPU choices here; the
+// FGD experiment injects no faults, so the policies' scores read the idle
+// shares as they are (milli_left). Single-threaded.
 
 #ifndef GPUSHARE_CLUSTER_OPEN_GPU_SHARE_DEVICE_PLUGIN_H_
 #define GPUSHARE_CLUSTER_OPEN_GPU_SHARE_DEVICE_PLUGIN_H_
@@ -57,6 +60,9 @@ class OpenGpuShareDevicePlugin : public DevicePlugin {
                            ResourceRegistry& registry);
 
   const ResourceList& Capacity() const override { return capacity_; }
+  const ResourceList& Allocatable() const override { return allocatable_; }
+  // `instance` is ignored: Open-Gpu-Share has no MIG.
+  void SetHealthy(int gpu, int instance, bool healthy) override;
   void AddNodeLabels(Labels* labels) const override;
   bool Fits(const ResourceList& requests,
             std::string_view* reason) const override;
@@ -100,7 +106,10 @@ class OpenGpuShareDevicePlugin : public DevicePlugin {
   std::string card_model_;
   ResourceId gpu_milli_id_;
   ResourceList capacity_;
+  ResourceList allocatable_;
+  ResourceId gpu_count_id_;
   std::vector<int64_t> milli_left_;
+  std::vector<bool> healthy_;
   int64_t total_milli_left_ = 0;
   std::vector<int> affinity_pods_;  // by affinity class
   int affinity_classes_ = 0;
