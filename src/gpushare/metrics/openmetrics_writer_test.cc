@@ -212,7 +212,9 @@ TEST(OpenMetricsWriterTest, WithoutRecordedSamplesOnlyPoolAndPodSeries) {
   r.device_holdings.clear();
   r.node_samples.clear();
   const std::string text = ResultToOpenMetrics(r, 0);
-  EXPECT_THAT(text, Not(HasSubstr("DCGM_")));
+  EXPECT_THAT(text, Not(HasSubstr("\nDCGM_")));
+  EXPECT_THAT(text, Not(HasSubstr("# TYPE DCGM_")));
+  EXPECT_THAT(text, Not(HasSubstr("kube_node")));
   EXPECT_THAT(text, HasSubstr("gpushare_pending_pods 2 0\n"));
 }
 
