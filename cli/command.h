@@ -35,6 +35,7 @@ void RegisterDemoCommand(CLI::App& app, GlobalOptions& options);
 void RegisterRunCommand(CLI::App& app, GlobalOptions& options);
 void RegisterCompareCommand(CLI::App& app, GlobalOptions& options);
 void RegisterExperimentCommand(CLI::App& app, GlobalOptions& options);
+void RegisterEmitCommand(CLI::App& app, GlobalOptions& options);
 
 }  // namespace gpushare::cli
 

@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
   gpushare::cli::RegisterRunCommand(app, options);
   gpushare::cli::RegisterCompareCommand(app, options);
   gpushare::cli::RegisterExperimentCommand(app, options);
+  gpushare::cli::RegisterEmitCommand(app, options);
 
   try {
     app.parse(argc, argv);

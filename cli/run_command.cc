@@ -1,9 +1,14 @@
 // `gpushare-sim run SCENARIO`: one simulation of a scenario file, with a
-// terminal summary and optional JSON and CSV outputs.
+// terminal summary, optional JSON, CSV and OpenMetrics outputs and a
+// progress bar on a terminal's stderr.
 
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <iostream>
 #include <memory>
+
+#include <fmt/format.h>
 
 #include "cli/command.h"
 #include "gpushare/io/input_error.h"
@@ -11,7 +16,11 @@
 #include "gpushare/metrics/collector.h"
 #include "gpushare/metrics/csv_writer.h"
 #include "gpushare/metrics/json_writer.h"
+#include "gpushare/metrics/openmetrics_writer.h"
+#include "gpushare/report/progress_bar.h"
+#include "gpushare/report/progress_observer.h"
 #include "gpushare/report/run_summary.h"
+#include "gpushare/sim/observer_fanout.h"
 #include "gpushare/sim/scenario_reader.h"
 #include "gpushare/sim/simulation.h"
 
@@ -22,12 +31,48 @@ struct RunArgs {
   std::string scenario;
   std::string json_file;
   std::string csv_dir;
+  std::string openmetrics_file;
+  std::string start_time;
   std::string model;
   int64_t seed = -1;
   bool quiet = false;
 };
 
+// --start-time: Unix seconds ("1704067200") or UTC RFC 3339 without
+// fractions ("2024-01-01T00:00:00Z").
+int64_t ParseStartTime(const std::string& text) {
+  if (text.empty()) return kDefaultOpenMetricsStartUnixS;
+  const auto bad = [&text] {
+    return InputError(fmt::format(
+        "--start-time '{}': expected Unix seconds (1704067200) or a UTC "
+        "time like 2024-01-01T00:00:00Z",
+        text));
+  };
+  if (std::all_of(text.begin(), text.end(),
+                  [](char c) { return c >= '0' && c <= '9'; })) {
+    if (text.size() > 12) throw bad();
+    return std::stoll(text);
+  }
+  int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
+  char tail = 0;
+  if (text.size() != 20 ||
+      std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%c", &year, &month,
+                  &day, &hour, &minute, &second, &tail) != 7 ||
+      tail != 'Z' || text[4] != '-' || text[7] != '-' || text[10] != 'T' ||
+      text[13] != ':' || text[16] != ':' || hour > 23 || minute > 59 ||
+      second > 59) {
+    throw bad();
+  }
+  const std::chrono::year_month_day date{
+      std::chrono::year(year), std::chrono::month(static_cast<unsigned>(month)),
+      std::chrono::day(static_cast<unsigned>(day))};
+  if (!date.ok() || year < 1970) throw bad();
+  return std::chrono::sys_days(date).time_since_epoch().count() * 86400LL +
+         hour * 3600 + minute * 60 + second;
+}
+
 void RunScenario(const RunArgs& args, const GlobalOptions& options) {
+  const int64_t start_unix_s = ParseStartTime(args.start_time);
   const Catalog catalog = LoadCatalog(options);
   Scenario scenario = ReadScenarioFile(args.scenario, catalog);
   if (args.seed >= 0) scenario.seed = static_cast<uint64_t>(args.seed);
@@ -39,8 +84,14 @@ void RunScenario(const RunArgs& args, const GlobalOptions& options) {
   const auto begin = std::chrono::steady_clock::now();
   Simulation simulation(scenario, catalog);
   Collector collector(simulation, scenario.name, scenario.seed,
-                      !args.csv_dir.empty());
-  simulation.Run(&collector);
+                      !args.csv_dir.empty() || !args.openmetrics_file.empty());
+  ProgressAggregate progress(1);
+  ProgressObserver progress_observer(&progress);
+  ObserverFanout observers({&collector, &progress_observer});
+  {
+    ProgressBar bar(&progress, ShouldShowProgress(args.quiet));
+    simulation.Run(&observers);
+  }
   const double wall_s = std::chrono::duration<double>(
                             std::chrono::steady_clock::now() - begin)
                             .count();
@@ -51,6 +102,10 @@ void RunScenario(const RunArgs& args, const GlobalOptions& options) {
     outputs.Add(args.json_file, ResultToJsonText(result));
   }
   if (!args.csv_dir.empty()) AddResultCsv(result, args.csv_dir, &outputs);
+  if (!args.openmetrics_file.empty()) {
+    outputs.Add(args.openmetrics_file,
+                ResultToOpenMetrics(result, start_unix_s));
+  }
   const std::string summary = RunSummary(result, args.quiet ? 0 : wall_s);
   outputs.Commit();
   std::cout << summary;
@@ -70,6 +125,12 @@ void RegisterRunCommand(CLI::App& app, GlobalOptions& options) {
   cmd->add_option("--csv", args->csv_dir,
                   "Write pods.csv, pools.csv, devices.csv and "
                   "device_samples.csv into this directory");
+  cmd->add_option("--openmetrics", args->openmetrics_file,
+                  "Write every sampled series as OpenMetrics text, named as "
+                  "dcgm-exporter does (docs/output.md)");
+  cmd->add_option("--start-time", args->start_time,
+                  "Wall-clock time of simulated t=0 in --openmetrics: Unix "
+                  "seconds or 2024-01-01T00:00:00Z (the default)");
   cmd->add_option("--seed", args->seed, "Override the scenario's seed")
       ->check(CLI::Range(int64_t{0}, INT64_MAX));
   cmd->add_option("--model", args->model,
@@ -77,7 +138,8 @@ void RegisterRunCommand(CLI::App& app, GlobalOptions& options) {
                   "profile: default or seed (the source document's values)")
       ->check(CLI::IsMember({"default", "seed"}));
   cmd->add_flag("--quiet", args->quiet,
-                "Leave the wall time out of the summary (reproducible text)");
+                "Leave the wall time out of the summary (reproducible text) "
+                "and show no progress bar");
   cmd->callback([&options, args] { RunScenario(*args, options); });
 }
 

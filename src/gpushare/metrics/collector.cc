@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <map>
 
 #include "gpushare/base/statistics.h"
 #include "gpushare/cluster/gpu_share.h"
@@ -49,6 +51,7 @@ void Collector::OnRunStart(const Cluster& cluster,
     r.workload_class = std::string(WorkloadClassName(pod.workload_class));
     r.tenant_class = pod.tenant_class;
     r.tenant = pod.tenant;
+    r.namespace_name = pod.namespace_name;
     const int target = simulation_.target_pools()[i];
     if (target >= 0) r.target_pool = cluster.pools()[target].spec.name;
     r.arrival_s = pod.arrival_s;
@@ -78,6 +81,43 @@ void Collector::OnRunStart(const Cluster& cluster,
     result_.devices.push_back(info);
     device_pool_.push_back(node.pool());
   }
+  if (record_devices_) RecordLayout(cluster, domains);
+}
+
+void Collector::RecordLayout(const Cluster& cluster,
+                             const std::vector<DomainInfo>& domains) {
+  first_holding_.assign(result_.pod_records.size(), -1);
+  gpu_domain_.assign(cluster.nodes().size(), {});
+  for (size_t i = 0; i < domains.size(); ++i) {
+    std::vector<int>& gpus = gpu_domain_[domains[i].node];
+    if (static_cast<int>(gpus.size()) <= domains[i].gpu) {
+      gpus.resize(domains[i].gpu + 1, -1);
+    }
+    if (gpus[domains[i].gpu] < 0) gpus[domains[i].gpu] = static_cast<int>(i);
+  }
+  // Extended resources by name, so that their order does not depend on the
+  // order they were interned in.
+  std::map<std::string, int> names;
+  for (const Node& node : cluster.nodes()) {
+    for (const auto& [id, quantity] : node.extended().items()) {
+      names.emplace(cluster.resources().Name(id), id);
+    }
+  }
+  std::map<int, int> index_of_id;
+  for (const auto& [name, id] : names) {
+    index_of_id[id] = static_cast<int>(result_.extended_resources.size());
+    result_.extended_resources.push_back(name);
+  }
+  node_resources_.assign(cluster.nodes().size(), {});
+  for (size_t n = 0; n < cluster.nodes().size(); ++n) {
+    const Node& node = cluster.nodes()[n];
+    result_.nodes.push_back(
+        {node.name(), cluster.pools()[node.pool()].spec.name});
+    for (const auto& [id, quantity] : node.extended().items()) {
+      node_resources_[n].emplace_back(index_of_id[id], id);
+    }
+    std::sort(node_resources_[n].begin(), node_resources_[n].end());
+  }
 }
 
 void Collector::OnUnschedulable(double /*t*/, PodIndex pod,
@@ -101,6 +141,14 @@ void Collector::OnStart(double t, PodIndex pod, int node, double alone_s) {
   r.outcome = PodOutcome::kRunning;
   r.message.clear();
   attempt_start_[pod] = t;
+  if (record_devices_ && first_holding_[pod] < 0) {
+    first_holding_[pod] = static_cast<int>(result_.device_holdings.size());
+    for (const DeviceGrant& g : simulation_.allocation(pod).grants) {
+      const int domain =
+          gpu_domain_[node][g.gpu] + (g.instance >= 0 ? g.instance : 0);
+      result_.device_holdings.push_back({pod, domain, g.replica, t, -1});
+    }
+  }
 }
 
 void Collector::OnFailure(double /*t*/, PodIndex pod, PodFailure why,
@@ -127,6 +175,13 @@ void Collector::OnEnd(double t, PodIndex pod, PodEnd how,
   PodRecord& r = result_.pod_records[pod];
   r.end_s = t;
   if (!message.empty()) r.message = message;
+  if (record_devices_ && first_holding_[pod] >= 0) {
+    for (size_t h = first_holding_[pod]; h < result_.device_holdings.size() &&
+                                         result_.device_holdings[h].pod == pod;
+         ++h) {
+      result_.device_holdings[h].end_s = t;
+    }
+  }
   switch (how) {
     case PodEnd::kSucceeded:
       r.outcome = PodOutcome::kSucceeded;
@@ -161,8 +216,15 @@ void Collector::OnFault(double /*t*/, int /*domain*/, int pods_killed) {
       std::max(result_.max_blast_radius, static_cast<double>(pods_killed));
 }
 
-void Collector::OnLatency(double /*t*/, PodIndex pod, const Latency& latency) {
+void Collector::OnLatency(double t, PodIndex pod, const Latency& latency) {
   PodRecord& r = result_.pod_records[pod];
+  if (record_devices_) {
+    result_.latency_samples.push_back(
+        {t, pod,
+         latency.saturated ? std::numeric_limits<double>::infinity()
+                           : latency.p99_ms,
+         MeetsSlo(latency, r.slo_p99_ms)});
+  }
   const int n = r.latency_samples - r.saturated_samples;
   ++r.latency_samples;
   if (MeetsSlo(latency, r.slo_p99_ms)) ++r.slo_met_samples;
@@ -194,7 +256,16 @@ void Collector::OnSample(double t, const std::vector<DomainState>& domains,
     if (record_devices_) {
       result_.device_samples.push_back({t, static_cast<int>(i), s.gpu_util,
                                         s.sm_active, s.fb_used_mib,
-                                        s.residents});
+                                        s.residents, s.down});
+    }
+  }
+  if (record_devices_) {
+    const Cluster& cluster = simulation_.cluster();
+    for (size_t n = 0; n < node_resources_.size(); ++n) {
+      for (const auto& [index, id] : node_resources_[n]) {
+        result_.node_samples.push_back({t, static_cast<int>(n), index,
+                                        cluster.nodes()[n].Allocatable(id)});
+      }
     }
   }
   for (size_t p = 0; p < samples.size(); ++p) {

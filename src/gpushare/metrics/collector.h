@@ -7,13 +7,17 @@
 // averages each pool's devices weighted by their GPU-equivalents (a MIG
 // instance counts its share of the GPU's SMs). Each pod's GPU-hours are the
 // GPU-equivalents of its grants (cluster/gpu_share.h) held from its first
-// start to its end, priced like its pool's GPUs. With `record_devices` every
-// device's samples are kept too (for --csv). Cost = the pool's GPUs x the
-// run's duration x the model's price per GPU-hour.
+// start to its end, priced like its pool's GPUs. With `record_devices` the
+// Collector also keeps every device's samples, the devices each pod holds
+// from bind to end, every inference pod's latency per interval and, at each
+// sample, what each node advertises of each extended resource (for --csv
+// and --openmetrics). Cost = the pool's GPUs x the run's duration x the
+// model's price per GPU-hour.
 
 #ifndef GPUSHARE_METRICS_COLLECTOR_H_
 #define GPUSHARE_METRICS_COLLECTOR_H_
 
+#include <utility>
 #include <vector>
 
 #include "gpushare/metrics/results.h"
@@ -46,12 +50,22 @@ class Collector : public SimulationObserver {
   const SimulationResult& result() const { return result_; }
 
  private:
+  // With record_devices: the node/GPU -> domain map, the nodes and their
+  // extended resources.
+  void RecordLayout(const Cluster& cluster,
+                    const std::vector<DomainInfo>& domains);
+
   const Simulation& simulation_;
   bool record_devices_;
   SimulationResult result_;
   std::vector<double> attempt_start_;  // per pod
   std::vector<int> pod_pool_;          // per pod: pool of its node, or -1
   std::vector<int> device_pool_;       // per domain
+  // node -> GPU index -> its first domain (MIG instances follow).
+  std::vector<std::vector<int>> gpu_domain_;
+  std::vector<int> first_holding_;     // per pod: into device_holdings, -1
+  // Per node: (index into extended_resources, its ResourceId).
+  std::vector<std::vector<std::pair<int, int>>> node_resources_;
 };
 
 }  // namespace gpushare

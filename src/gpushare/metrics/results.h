@@ -31,6 +31,7 @@ struct PodRecord {
   std::string workload_class;
   std::string tenant_class;  // the workload class spec ("prod-inference")
   std::string tenant;
+  std::string namespace_name;  // metadata.namespace
   std::string target_pool;  // the pool its selectors route it to ("" none)
   std::string pool;       // where it ran ("" if never bound)
   std::string node;
@@ -73,6 +74,54 @@ struct DeviceSample {
   double sm_active = 0;    // DCGM_FI_PROF_SM_ACTIVE
   int64_t fb_used_mib = 0; // DCGM_FI_DEV_FB_USED
   int pods = 0;            // pods resident
+  bool down = false;       // faulted, not yet recovered
+  // Under MIG: the GPU's actual layout differs from the one its node's
+  // nvidia.com/mig.config names. Set by the simulation side of the patrol
+  // alerts (issue 7); false until then.
+  bool mig_config_drift = false;
+};
+
+// One device held by one pod, from its bind to its end (end_s = -1: still
+// held at the end of the run): what kubelet's pod-resources API tells
+// dcgm-exporter when it maps GPUs to pods.
+struct DeviceHolding {
+  int pod = 0;             // index into pod_records
+  int device = 0;          // index into devices
+  int replica = -1;        // time-slicing/MPS replica (-1: none)
+  double start_s = 0;
+  double end_s = -1;
+};
+
+// One interval's latency of one running inference pod.
+struct PodLatencySample {
+  double time_s = 0;
+  int pod = 0;
+  double p99_ms = 0;       // +inf when its queue grows without bound
+  bool slo_met = false;
+};
+
+// The share of one device's time that one pod's context holds at a sample
+// (time-slicing, vGPU). Set by the simulation side of the patrol alerts
+// (issue 7, noisy neighbour); empty until then.
+struct PodShareSample {
+  double time_s = 0;
+  int pod = 0;
+  int device = 0;
+  double gpu_time_ratio = 0;
+};
+
+struct NodeInfo {
+  std::string name;
+  std::string pool;
+};
+
+// What one node advertises of one extended resource at a sample
+// (kube_node_status_allocatable of kube-state-metrics).
+struct NodeResourceSample {
+  double time_s = 0;
+  int node = 0;            // index into nodes
+  int resource = 0;        // index into extended_resources
+  int64_t allocatable = 0;
 };
 
 struct DeviceInfo {
@@ -133,7 +182,16 @@ struct SimulationResult {
   std::vector<PoolSummary> pools;
   std::vector<PodRecord> pod_records;
   std::vector<DeviceInfo> devices;
-  std::vector<DeviceSample> device_samples;  // when recorded
+  // When recorded (Collector's record_devices): samples of every device,
+  // the devices each pod held, inference latency per interval and the
+  // extended resources each node advertised at each sample.
+  std::vector<DeviceSample> device_samples;
+  std::vector<DeviceHolding> device_holdings;
+  std::vector<PodLatencySample> latency_samples;
+  std::vector<PodShareSample> pod_share_samples;
+  std::vector<NodeInfo> nodes;
+  std::vector<std::string> extended_resources;  // "nvidia.com/gpu", sorted
+  std::vector<NodeResourceSample> node_samples;
   int64_t events = 0;
   int64_t scheduling_cycles = 0;
 };

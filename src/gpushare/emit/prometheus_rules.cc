@@ -1,0 +1,64 @@
+#include "gpushare/emit/prometheus_rules.h"
+
+namespace gpushare {
+
+std::string PrometheusRulesYaml() {
+  // Thresholds: "most of a GPU's time" is more than half of it; each alert
+  // must hold for 5 minutes (5 samples at the default sample interval).
+  return R"yaml(# Prometheus alerting rules of gpushare-sim's patrol alerts.
+# Series: docs/output.md (gpushare-sim run --openmetrics); load this file
+# with rule_files in prometheus.yml; check it with promtool check rules.
+groups:
+  - name: gpushare-patrol
+    rules:
+      # Under time-slicing or vGPU one pod holds most of a GPU's (or MIG
+      # instance's) time while a pod sharing it misses its latency SLO.
+      - alert: GpuNoisyNeighbour
+        expr: |
+          (
+            max by (Hostname, gpu, UUID, GPU_I_ID) (gpushare_pod_gpu_time_ratio) > 0.5
+          )
+          and on (UUID, GPU_I_ID)
+          (
+            count by (UUID, GPU_I_ID) (
+              gpushare_pod_gpu_time_ratio <= 0.5
+              and on (namespace, pod) (gpushare_pod_slo_met == 0)
+            ) > 0
+          )
+        for: 5m
+        labels:
+          severity: warning
+        annotations:
+          summary: "Noisy neighbour on {{ $labels.Hostname }} GPU {{ $labels.gpu }}"
+          description: "One pod holds {{ $value | humanizePercentage }} of GPU {{ $labels.gpu }} ({{ $labels.UUID }}) on {{ $labels.Hostname }} while a pod sharing it misses its p99 latency SLO."
+      # A GPU's MIG layout differs from its node's nvidia.com/mig.config,
+      # after a reconfiguration or a fault.
+      - alert: MigConfigDrift
+        expr: gpushare_mig_config_drift == 1
+        for: 5m
+        labels:
+          severity: warning
+        annotations:
+          summary: "MIG layout drift on {{ $labels.Hostname }} GPU {{ $labels.gpu }}"
+          description: "The MIG layout of GPU {{ $labels.gpu }} ({{ $labels.UUID }}) on {{ $labels.Hostname }} differs from the node's nvidia.com/mig.config."
+      # A node advertises no GPU resources while all its GPUs are healthy
+      # and pods wait in the scheduling queue.
+      - alert: DevicePluginStalled
+        expr: |
+          (
+            sum by (node) (kube_node_status_allocatable{resource=~"nvidia_com_(gpu|gpu_shared|mig_.*)"}) == 0
+          )
+          and on (node)
+          label_replace(min by (Hostname) (gpushare_device_healthy) == 1, "node", "$1", "Hostname", "(.*)")
+          and on ()
+          (gpushare_pending_pods > 0)
+        for: 5m
+        labels:
+          severity: critical
+        annotations:
+          summary: "Device plugin stalled on {{ $labels.node }}"
+          description: "Node {{ $labels.node }} advertises no GPUs although its GPUs are healthy, and pods are pending."
+)yaml";
+}
+
+}  // namespace gpushare

@@ -1,0 +1,20 @@
+// Prometheus alerting rules for the patrol alerts (noisy neighbour, MIG
+// config drift, device plugin stalled) over the series of
+// `run --openmetrics`, written by `gpushare-sim emit prometheus-rules`.
+//
+// Contract: a rules file (`groups:` YAML) that `promtool check rules`
+// accepts, one group "gpushare-patrol" with three alerts; every expression
+// uses only series docs/output.md lists. Fixed text (deterministic).
+
+#ifndef GPUSHARE_EMIT_PROMETHEUS_RULES_H_
+#define GPUSHARE_EMIT_PROMETHEUS_RULES_H_
+
+#include <string>
+
+namespace gpushare {
+
+std::string PrometheusRulesYaml();
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_EMIT_PROMETHEUS_RULES_H_

@@ -1,0 +1,58 @@
+#include "gpushare/sim/observer_fanout.h"
+
+namespace gpushare {
+
+void ObserverFanout::OnRunStart(const Cluster& cluster,
+                                const std::vector<Pod>& pods,
+                                const std::vector<DomainInfo>& domains) {
+  for (SimulationObserver* o : observers_) o->OnRunStart(cluster, pods, domains);
+}
+
+void ObserverFanout::OnArrival(double t, PodIndex pod) {
+  for (SimulationObserver* o : observers_) o->OnArrival(t, pod);
+}
+
+void ObserverFanout::OnUnschedulable(double t, PodIndex pod,
+                                     const std::string& message) {
+  for (SimulationObserver* o : observers_) o->OnUnschedulable(t, pod, message);
+}
+
+void ObserverFanout::OnStart(double t, PodIndex pod, int node, double alone_s) {
+  for (SimulationObserver* o : observers_) o->OnStart(t, pod, node, alone_s);
+}
+
+void ObserverFanout::OnFailure(double t, PodIndex pod, PodFailure why,
+                               const std::string& message,
+                               double lost_work_s) {
+  for (SimulationObserver* o : observers_) {
+    o->OnFailure(t, pod, why, message, lost_work_s);
+  }
+}
+
+void ObserverFanout::OnRestart(double t, PodIndex pod) {
+  for (SimulationObserver* o : observers_) o->OnRestart(t, pod);
+}
+
+void ObserverFanout::OnEnd(double t, PodIndex pod, PodEnd how,
+                           const std::string& message) {
+  for (SimulationObserver* o : observers_) o->OnEnd(t, pod, how, message);
+}
+
+void ObserverFanout::OnFault(double t, int domain, int pods_killed) {
+  for (SimulationObserver* o : observers_) o->OnFault(t, domain, pods_killed);
+}
+
+void ObserverFanout::OnLatency(double t, PodIndex pod, const Latency& latency) {
+  for (SimulationObserver* o : observers_) o->OnLatency(t, pod, latency);
+}
+
+void ObserverFanout::OnSample(double t, const std::vector<DomainState>& domains,
+                              int pending) {
+  for (SimulationObserver* o : observers_) o->OnSample(t, domains, pending);
+}
+
+void ObserverFanout::OnFinish(double t, int64_t events, int64_t cycles) {
+  for (SimulationObserver* o : observers_) o->OnFinish(t, events, cycles);
+}
+
+}  // namespace gpushare

@@ -1,0 +1,47 @@
+// ObserverFanout: one SimulationObserver that forwards every hook to several
+// (a Collector and a progress bar, say), so Simulation::Run() keeps taking
+// one observer.
+//
+// Contract: each hook is forwarded to every observer in the order given,
+// with the same arguments; the observers must outlive the fanout.
+
+#ifndef GPUSHARE_SIM_OBSERVER_FANOUT_H_
+#define GPUSHARE_SIM_OBSERVER_FANOUT_H_
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gpushare/sim/simulation_observer.h"
+
+namespace gpushare {
+
+class ObserverFanout : public SimulationObserver {
+ public:
+  explicit ObserverFanout(std::vector<SimulationObserver*> observers)
+      : observers_(std::move(observers)) {}
+
+  void OnRunStart(const Cluster& cluster, const std::vector<Pod>& pods,
+                  const std::vector<DomainInfo>& domains) override;
+  void OnArrival(double t, PodIndex pod) override;
+  void OnUnschedulable(double t, PodIndex pod,
+                       const std::string& message) override;
+  void OnStart(double t, PodIndex pod, int node, double alone_s) override;
+  void OnFailure(double t, PodIndex pod, PodFailure why,
+                 const std::string& message, double lost_work_s) override;
+  void OnRestart(double t, PodIndex pod) override;
+  void OnEnd(double t, PodIndex pod, PodEnd how,
+             const std::string& message) override;
+  void OnFault(double t, int domain, int pods_killed) override;
+  void OnLatency(double t, PodIndex pod, const Latency& latency) override;
+  void OnSample(double t, const std::vector<DomainState>& domains,
+                int pending) override;
+  void OnFinish(double t, int64_t events, int64_t cycles) override;
+
+ private:
+  std::vector<SimulationObserver*> observers_;
+};
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_SIM_OBSERVER_FANOUT_H_

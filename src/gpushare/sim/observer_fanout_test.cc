@@ -1,0 +1,54 @@
+#include "gpushare/sim/observer_fanout.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gpushare {
+namespace {
+
+// Records "<name>:<hook>" for the hooks it sees.
+class Recorder : public SimulationObserver {
+ public:
+  Recorder(std::string name, std::vector<std::string>* log)
+      : name_(std::move(name)), log_(log) {}
+  void OnArrival(double, PodIndex pod) override {
+    log_->push_back(name_ + ":arrival " + std::to_string(pod));
+  }
+  void OnEnd(double, PodIndex pod, PodEnd, const std::string& msg) override {
+    log_->push_back(name_ + ":end " + std::to_string(pod) + " " + msg);
+  }
+  void OnSample(double, const std::vector<DomainState>& d, int p) override {
+    log_->push_back(name_ + ":sample " + std::to_string(d.size()) + " " +
+                    std::to_string(p));
+  }
+  void OnFinish(double, int64_t events, int64_t) override {
+    log_->push_back(name_ + ":finish " + std::to_string(events));
+  }
+
+ private:
+  std::string name_;
+  std::vector<std::string>* log_;
+};
+
+TEST(ObserverFanoutTest, ForwardsEveryHookInOrder) {
+  std::vector<std::string> log;
+  Recorder a("a", &log);
+  Recorder b("b", &log);
+  ObserverFanout fanout({&a, &b});
+  SimulationObserver* observer = &fanout;
+  observer->OnArrival(1, 7);
+  observer->OnEnd(2, 7, PodEnd::kSucceeded, "ok");
+  observer->OnSample(3, std::vector<DomainState>(2), 4);
+  observer->OnRestart(4, 7);  // neither overrides it
+  observer->OnFinish(5, 9, 1);
+  EXPECT_EQ(log, (std::vector<std::string>{
+                     "a:arrival 7", "b:arrival 7", "a:end 7 ok", "b:end 7 ok",
+                     "a:sample 2 4", "b:sample 2 4", "a:finish 9",
+                     "b:finish 9"}));
+}
+
+}  // namespace
+}  // namespace gpushare

@@ -1,0 +1,172 @@
+"""End-to-end tests of `gpushare-sim emit grafana-dashboard` and
+`emit prometheus-rules`: promtool accepts the rules and its rule unit tests
+fire each patrol alert; the dashboard is deterministic JSON that queries only
+series `run --openmetrics` exports.
+
+Run as: python3 tests/emit_cli_test.py --binary /path/to/gpushare-sim
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+from cli_harness import main, run
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCENARIO = os.path.join(ROOT, "examples", "three-pools.yaml")
+
+# Synthetic series for `promtool test rules`: each patrol alert fires once.
+RULES_TEST = """\
+rule_files:
+  - {rules}
+evaluation_interval: 1m
+tests:
+  - interval: 1m
+    input_series:
+      - series: 'gpushare_pod_gpu_time_ratio{{Hostname="n1",gpu="0",UUID="GPU-a",namespace="t",pod="hog"}}'
+        values: '0.8x10'
+      - series: 'gpushare_pod_gpu_time_ratio{{Hostname="n1",gpu="0",UUID="GPU-a",namespace="t",pod="victim"}}'
+        values: '0.2x10'
+      - series: 'gpushare_pod_slo_met{{namespace="t",pod="victim",pool="p"}}'
+        values: '0x10'
+      - series: 'gpushare_pod_slo_met{{namespace="t",pod="hog",pool="p"}}'
+        values: '1x10'
+      - series: 'gpushare_pod_gpu_time_ratio{{Hostname="n1",gpu="1",UUID="GPU-d",namespace="t",pod="calm"}}'
+        values: '0.6x10'
+      - series: 'gpushare_pod_gpu_time_ratio{{Hostname="n1",gpu="1",UUID="GPU-d",namespace="t",pod="fine"}}'
+        values: '0.4x10'
+      - series: 'gpushare_pod_slo_met{{namespace="t",pod="fine",pool="p"}}'
+        values: '1x10'
+      - series: 'gpushare_mig_config_drift{{Hostname="n2",gpu="1",UUID="GPU-b"}}'
+        values: '0 0 1x8'
+      - series: 'kube_node_status_allocatable{{node="n3",resource="nvidia_com_gpu",unit="integer"}}'
+        values: '0x10'
+      - series: 'gpushare_device_healthy{{Hostname="n3",gpu="0",UUID="GPU-c"}}'
+        values: '1x10'
+      - series: 'kube_node_status_allocatable{{node="n4",resource="nvidia_com_gpu",unit="integer"}}'
+        values: '0x10'
+      - series: 'gpushare_device_healthy{{Hostname="n4",gpu="0",UUID="GPU-e"}}'
+        values: '0x10'
+      - series: 'gpushare_pending_pods'
+        values: '3x10'
+    alert_rule_test:
+      - eval_time: 8m
+        alertname: GpuNoisyNeighbour
+        exp_alerts:
+          - exp_labels: {{severity: warning, Hostname: n1, gpu: "0", UUID: GPU-a}}
+            exp_annotations:
+              summary: "Noisy neighbour on n1 GPU 0"
+              description: "One pod holds 80% of GPU 0 (GPU-a) on n1 while a pod sharing it misses its p99 latency SLO."
+      - eval_time: 8m
+        alertname: MigConfigDrift
+        exp_alerts:
+          - exp_labels: {{severity: warning, Hostname: n2, gpu: "1", UUID: GPU-b}}
+            exp_annotations:
+              summary: "MIG layout drift on n2 GPU 1"
+              description: "The MIG layout of GPU 1 (GPU-b) on n2 differs from the node's nvidia.com/mig.config."
+      - eval_time: 5m
+        alertname: MigConfigDrift
+      - eval_time: 8m
+        alertname: DevicePluginStalled
+        exp_alerts:
+          - exp_labels: {{severity: critical, node: n3}}
+            exp_annotations:
+              summary: "Device plugin stalled on n3"
+              description: "Node n3 advertises no GPUs although its GPUs are healthy, and pods are pending."
+"""
+
+
+def promtool(*args):
+    path = shutil.which("promtool")
+    if path is None:
+        raise AssertionError("promtool not found: run scripts/install-deps "
+                             "(Debian package prometheus)")
+    return subprocess.run([path, *args], capture_output=True, text=True,
+                          timeout=120, check=False)
+
+
+class PrometheusRulesTest(unittest.TestCase):
+
+    def test_stdout_and_out_file_are_the_same_bytes(self):
+        status, out, err = run("emit", "prometheus-rules")
+        self.assertEqual(status, 0, err)
+        self.assertEqual(err, "")
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "rules.yml")
+            status, out2, err = run("emit", "prometheus-rules", "--out", path)
+            self.assertEqual(status, 0, err)
+            self.assertEqual(out2, "")
+            with open(path, encoding="utf-8") as f:
+                self.assertEqual(f.read(), out)
+
+    def test_promtool_checks_and_tests_the_rules(self):
+        with tempfile.TemporaryDirectory() as d:
+            rules = os.path.join(d, "rules.yml")
+            status, _, err = run("emit", "prometheus-rules", "--out", rules)
+            self.assertEqual(status, 0, err)
+            check = promtool("check", "rules", rules)
+            self.assertEqual(check.returncode, 0, check.stdout + check.stderr)
+            self.assertIn("SUCCESS: 3 rules found", check.stdout)
+            test_file = os.path.join(d, "rules_test.yml")
+            with open(test_file, "w", encoding="utf-8") as f:
+                f.write(RULES_TEST.format(rules=rules))
+            test = promtool("test", "rules", test_file)
+            self.assertEqual(test.returncode, 0, test.stdout + test.stderr)
+
+
+class GrafanaDashboardTest(unittest.TestCase):
+
+    def test_deterministic_json_with_the_prometheus_input(self):
+        status, out, err = run("emit", "grafana-dashboard")
+        self.assertEqual(status, 0, err)
+        self.assertEqual(run("emit", "grafana-dashboard")[1], out)
+        d = json.loads(out)
+        self.assertEqual(d["uid"], "gpushare-sim")
+        self.assertEqual(d["__inputs"][0]["name"], "DS_PROMETHEUS")
+        self.assertIn("schemaVersion", d)
+
+    def test_queries_only_exported_series(self):
+        with tempfile.TemporaryDirectory() as d:
+            om = os.path.join(d, "m.om")
+            status, _, err = run("run", SCENARIO, "--openmetrics", om,
+                                 "--quiet")
+            self.assertEqual(status, 0, err)
+            with open(om, encoding="utf-8") as f:
+                text = f.read()
+        exported = set()
+        for name, kind in re.findall(r"^# TYPE (\S+) (\S+)$", text,
+                                     flags=re.M):
+            exported.add(name + "_total" if kind == "counter" else name)
+        dashboard = run("emit", "grafana-dashboard")[1]
+        exprs = re.findall(r'"(?:expr|definition)": "((?:[^"\\]|\\.)*)"',
+                           dashboard)
+        self.assertGreater(len(exprs), 10)
+        used = set()
+        for expr in exprs:
+            used |= set(re.findall(
+                r"\b(DCGM_FI_\w+|gpushare_\w+|kube_\w+)", expr))
+        self.assertTrue(used)
+        # gpushare_pod_gpu_time_ratio is left to the simulation side; the
+        # dashboard does not use it.
+        self.assertEqual(used - exported, set())
+
+    def test_unwritable_out_is_an_error(self):
+        status, out, err = run("emit", "grafana-dashboard", "--out",
+                               "/nonexistent-dir/d.json")
+        self.assertEqual(status, 2)
+        self.assertTrue(err.startswith("error: "), err)
+        self.assertEqual(out, "")
+
+    def test_unknown_or_missing_what_is_an_error(self):
+        for args in (["emit"], ["emit", "kibana"]):
+            status, out, err = run(*args)
+            self.assertEqual(status, 2, args)
+            self.assertTrue(err.startswith("error: "), err)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,71 @@
+"""End-to-end tests of the progress bar of `gpushare-sim run`: drawn on
+stderr only when it is a terminal, for work longer than about a second, and
+never with --quiet.
+
+Run as: python3 tests/progress_cli_test.py --binary /path/to/gpushare-sim
+"""
+
+import os
+import pty
+import subprocess
+import time
+import unittest
+
+from cli_harness import binary, main, run
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The largest example: about two seconds here (6,200 pods).
+LONG_SCENARIO = os.path.join(ROOT, "examples", "default.yaml")
+
+
+def run_on_terminal(*args):
+    """Runs gpushare-sim with stderr on a pseudo-terminal; returns
+    (status, stdout, what the terminal received, wall seconds)."""
+    master, slave = pty.openpty()
+    begin = time.monotonic()
+    proc = subprocess.Popen([binary(), *args], stdout=subprocess.PIPE,
+                            stderr=slave)
+    os.close(slave)
+    received = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not chunk:
+            break
+        received += chunk
+    out = proc.stdout.read()
+    status = proc.wait(timeout=120)
+    os.close(master)
+    return status, out.decode(), received.decode(), time.monotonic() - begin
+
+
+class ProgressTest(unittest.TestCase):
+
+    def test_no_progress_when_stderr_is_not_a_terminal(self):
+        status, out, err = run("run", LONG_SCENARIO)
+        self.assertEqual(status, 0, err)
+        self.assertEqual(err, "")
+        self.assertIn("pods", out)
+
+    def test_quiet_silences_the_bar_on_a_terminal(self):
+        status, out, seen, _ = run_on_terminal("run", LONG_SCENARIO, "--quiet")
+        self.assertEqual(status, 0)
+        self.assertEqual(seen, "")
+        self.assertIn("pods", out)
+
+    def test_bar_on_a_terminal_is_erased_at_the_end(self):
+        status, out, seen, wall_s = run_on_terminal("run", LONG_SCENARIO)
+        self.assertEqual(status, 0)
+        if wall_s < 1.5:
+            self.skipTest("run too fast for a progress bar (%.1fs)" % wall_s)
+        self.assertRegex(seen, r"\r\[[#.]{20}\] +\d+%  [\d,]+/6,200 pods  t=")
+        self.assertTrue(seen.endswith("\r\x1b[K"), repr(seen[-40:]))
+        for line in seen.split("\r"):
+            self.assertLessEqual(len(line.replace("\x1b[K", "")), 79)
+        self.assertNotIn("\r", out)  # stdout untouched
+
+
+if __name__ == "__main__":
+    main()
