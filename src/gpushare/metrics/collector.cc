@@ -65,8 +65,12 @@ void Collector::OnRunStart(const Cluster& cluster,
     s.gpus = pool.node_count * pool.spec.gpus_per_node;
     result_.pools.push_back(s);
   }
+  gpu_device_.assign(cluster.nodes().size(), {});
   for (const DomainInfo& d : domains) {
     const Node& node = cluster.nodes()[d.node];
+    std::vector<int>& first = gpu_device_[d.node];
+    if (static_cast<int>(first.size()) <= d.gpu) first.resize(d.gpu + 1, -1);
+    if (first[d.gpu] < 0) first[d.gpu] = static_cast<int>(result_.devices.size());
     DeviceInfo info;
     info.node = node.name();
     info.pool = cluster.pools()[node.pool()].spec.name;
@@ -90,6 +94,12 @@ void Collector::OnStart(double t, PodIndex pod, int node, double alone_s) {
   const Cluster& cluster = simulation_.cluster();
   r.node = cluster.nodes()[node].name();
   r.pool = cluster.pools()[cluster.nodes()[node].pool()].spec.name;
+  r.devices.clear();
+  for (const DeviceGrant& g : simulation_.allocation(pod).grants) {
+    const std::vector<int>& first = gpu_device_[node];
+    if (g.gpu < 0 || g.gpu >= static_cast<int>(first.size())) continue;
+    r.devices.push_back(first[g.gpu] + std::max(0, g.instance));
+  }
   if (r.start_s < 0) {
     r.start_s = t;
     r.wait_s = t - r.arrival_s;

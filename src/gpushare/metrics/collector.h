@@ -3,8 +3,10 @@
 // Contract: attach to Simulation::Run(); Result() is complete after
 // OnFinish. Per pod it records wait (first start − arrival), the run time of
 // the last attempt and the slowdown against running alone on a whole GPU of
-// its node, restarts, OOM and fault kills and the outcome. Per sample it
-// averages each pool's devices weighted by their GPU-equivalents (a MIG
+// its node, the devices of its last start (indexes into
+// SimulationResult::devices), restarts, OOM and fault kills and the
+// outcome. Per sample it averages each pool's devices weighted by their
+// GPU-equivalents (a MIG
 // instance counts its share of the GPU's SMs). Each pod's GPU-hours are the
 // GPU-equivalents of its grants (cluster/gpu_share.h) held from its first
 // start to its end, priced like its pool's GPUs. With `record_devices` every
@@ -52,6 +54,8 @@ class Collector : public SimulationObserver {
   std::vector<double> attempt_start_;  // per pod
   std::vector<int> pod_pool_;          // per pod: pool of its node, or -1
   std::vector<int> device_pool_;       // per domain
+  // node → GPU → its first device; a MIG instance adds its index.
+  std::vector<std::vector<int>> gpu_device_;
 };
 
 }  // namespace gpushare
