@@ -1,5 +1,5 @@
 // `gpushare-sim run SCENARIO`: one simulation of a scenario file, with a
-// terminal summary and optional JSON and CSV outputs.
+// terminal summary and optional JSON, CSV and HTML outputs.
 
 #include <chrono>
 #include <iostream>
@@ -11,6 +11,7 @@
 #include "gpushare/metrics/collector.h"
 #include "gpushare/metrics/csv_writer.h"
 #include "gpushare/metrics/json_writer.h"
+#include "gpushare/report/run_html.h"
 #include "gpushare/report/run_summary.h"
 #include "gpushare/sim/scenario_reader.h"
 #include "gpushare/sim/simulation.h"
@@ -22,6 +23,7 @@ struct RunArgs {
   std::string scenario;
   std::string json_file;
   std::string csv_dir;
+  std::string html_file;
   std::string model;
   int64_t seed = -1;
   bool quiet = false;
@@ -51,6 +53,9 @@ void RunScenario(const RunArgs& args, const GlobalOptions& options) {
     outputs.Add(args.json_file, ResultToJsonText(result));
   }
   if (!args.csv_dir.empty()) AddResultCsv(result, args.csv_dir, &outputs);
+  if (!args.html_file.empty()) {
+    outputs.Add(args.html_file, RunHtmlReport(result));
+  }
   const std::string summary = RunSummary(result, args.quiet ? 0 : wall_s);
   outputs.Commit();
   std::cout << summary;
@@ -70,6 +75,9 @@ void RegisterRunCommand(CLI::App& app, GlobalOptions& options) {
   cmd->add_option("--csv", args->csv_dir,
                   "Write pods.csv, pools.csv, devices.csv and "
                   "device_samples.csv into this directory");
+  cmd->add_option("--html", args->html_file,
+                  "Write a self-contained HTML report with charts "
+                  "(docs/output.md)");
   cmd->add_option("--seed", args->seed, "Override the scenario's seed")
       ->check(CLI::Range(int64_t{0}, INT64_MAX));
   cmd->add_option("--model", args->model,
