@@ -14,6 +14,7 @@
 #include "gpushare/decide/selection.h"
 #include "gpushare/io/output_file.h"
 #include "gpushare/io/yaml_input.h"
+#include "gpushare/report/comparison_html.h"
 #include "gpushare/report/comparison_json.h"
 #include "gpushare/report/comparison_report.h"
 #include "gpushare/sim/scenario_reader.h"
@@ -24,6 +25,7 @@ namespace {
 struct CompareArgs {
   std::string scenario;
   std::string json_file;
+  std::string html_file;
   std::string model;
   int64_t seed = -1;
   int threads = 0;
@@ -59,6 +61,9 @@ void Compare(const CompareArgs& args, const GlobalOptions& options) {
   if (!args.json_file.empty()) {
     outputs.Add(args.json_file, ComparisonToJsonText(comparison, selection));
   }
+  if (!args.html_file.empty()) {
+    outputs.Add(args.html_file, ComparisonHtmlReport(comparison, selection));
+  }
   const std::string report =
       ComparisonReport(comparison, selection, args.quiet ? 0 : wall_s);
   outputs.Commit();
@@ -80,6 +85,9 @@ void RegisterCompareCommand(CLI::App& app, GlobalOptions& options) {
   cmd->add_option("--json", args->json_file,
                   "Write the comparison and selection as JSON "
                   "(docs/output.md)");
+  cmd->add_option("--html", args->html_file,
+                  "Write the comparison and selection as a self-contained "
+                  "HTML report with charts (docs/output.md)");
   cmd->add_option("--seed", args->seed, "Override the scenario's seed")
       ->check(CLI::Range(int64_t{0}, INT64_MAX));
   cmd->add_option("--threads", args->threads,

@@ -1,6 +1,6 @@
 // `gpushare-sim experiment fgd`: the FGD paper's scheduling experiment on
 // Alibaba's openb trace (docs/experiment-fgd.md), with per-run CSVs and a
-// summary.
+// summary, and an optional HTML report.
 
 #include <algorithm>
 #include <charconv>
@@ -15,6 +15,7 @@
 #include "gpushare/experiment/fgd_report.h"
 #include "gpushare/io/input_error.h"
 #include "gpushare/io/output_file.h"
+#include "gpushare/report/fgd_html.h"
 
 #ifndef GS_DEFAULT_DATA_DIR
 #define GS_DEFAULT_DATA_DIR "data"
@@ -36,6 +37,7 @@ struct FgdArgs {
   std::string seeds = "42-51";
   double inflate = kFgdDefaultInflate;
   std::string out_dir;
+  std::string html_file;
   int threads = 0;
   std::vector<std::string> model_map;
 };
@@ -131,15 +133,22 @@ void RunFgd(const FgdArgs& args, const GlobalOptions& options) {
       "\nUNALLOC%: GPU share not allocated, in % of cluster GPUs, at 100 % and "
       "130 % of GPU capacity arrived (mean ± sd over seeds); FRAG%: the FGD "
       "fragmentation measure in % of cluster GPUs.\n";
+  const std::string summary = text;
 
+  // Every output is formatted first, then written all or none.
+  OutputBatch outputs;
   if (!args.out_dir.empty()) {
-    OutputBatch outputs;
     outputs.AddDirectory(args.out_dir);
     for (const FgdRunResult& run : runs) {
       outputs.Add(args.out_dir + "/" + FgdRunFileName(run), FgdRunCsv(run));
     }
     outputs.Add(args.out_dir + "/summary.csv", FgdSummaryCsv(policies, runs));
-    outputs.Commit();
+  }
+  if (!args.html_file.empty()) {
+    outputs.Add(args.html_file, FgdHtmlReport(summary, policies, runs));
+  }
+  outputs.Commit();
+  if (!args.out_dir.empty()) {
     text += fmt::format("wrote {} run files and summary.csv to {}\n",
                         runs.size(), args.out_dir);
   }
@@ -176,6 +185,9 @@ void RegisterExperimentCommand(CLI::App& app, GlobalOptions& options) {
                   "capacity (default: 1.3; 0: as is)");
   fgd->add_option("--out", args->out_dir,
                   "Write <policy>_seed<N>.csv per run and summary.csv here");
+  fgd->add_option("--html", args->html_file,
+                  "Write the curves per policy as a self-contained HTML "
+                  "report (docs/output.md)");
   fgd->add_option("--threads", args->threads,
                   "Runs in parallel (default: the number of cores)")
       ->check(CLI::Range(1, 1024));

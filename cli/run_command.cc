@@ -1,5 +1,5 @@
 // `gpushare-sim run SCENARIO`: one simulation of a scenario file, with a
-// terminal summary, optional JSON, CSV and OpenMetrics outputs and a
+// terminal summary, optional JSON, CSV, OpenMetrics and HTML outputs and a
 // progress bar on a terminal's stderr.
 
 #include <algorithm>
@@ -19,6 +19,7 @@
 #include "gpushare/metrics/openmetrics_writer.h"
 #include "gpushare/report/progress_bar.h"
 #include "gpushare/report/progress_observer.h"
+#include "gpushare/report/run_html.h"
 #include "gpushare/report/run_summary.h"
 #include "gpushare/sim/observer_fanout.h"
 #include "gpushare/sim/scenario_reader.h"
@@ -33,6 +34,7 @@ struct RunArgs {
   std::string csv_dir;
   std::string openmetrics_file;
   std::string start_time;
+  std::string html_file;
   std::string model;
   int64_t seed = -1;
   bool quiet = false;
@@ -106,6 +108,9 @@ void RunScenario(const RunArgs& args, const GlobalOptions& options) {
     outputs.Add(args.openmetrics_file,
                 ResultToOpenMetrics(result, start_unix_s));
   }
+  if (!args.html_file.empty()) {
+    outputs.Add(args.html_file, RunHtmlReport(result));
+  }
   const std::string summary = RunSummary(result, args.quiet ? 0 : wall_s);
   outputs.Commit();
   std::cout << summary;
@@ -131,6 +136,9 @@ void RegisterRunCommand(CLI::App& app, GlobalOptions& options) {
   cmd->add_option("--start-time", args->start_time,
                   "Wall-clock time of simulated t=0 in --openmetrics: Unix "
                   "seconds or 2024-01-01T00:00:00Z (the default)");
+  cmd->add_option("--html", args->html_file,
+                  "Write a self-contained HTML report with charts "
+                  "(docs/output.md)");
   cmd->add_option("--seed", args->seed, "Override the scenario's seed")
       ->check(CLI::Range(int64_t{0}, INT64_MAX));
   cmd->add_option("--model", args->model,

@@ -240,7 +240,8 @@ class CsvTest(RunTestCase):
         # As documented; guards against a change of docs/output.md's layout.
         self.assertEqual(
             expected["pods.csv"],
-            "name,class,tenant_class,tenant,target_pool,pool,node,requests,"
+            "name,class,tenant_class,tenant,target_pool,pool,node,devices,"
+            "requests,"
             "arrival_s,start_s,end_s,wait_s,work_s,run_s,alone_s,slowdown,"
             "gpu_share,gpu_hours,cost,restarts,oom_kills,"
             "fault_kills,latency_samples,saturated_samples,p50_ms,p99_ms,"
@@ -281,6 +282,18 @@ class CsvTest(RunTestCase):
                     len(rows["devices.csv"]),
                     sum(p["gpus"] for p in doc["pools"]))
                 self.assertTrue(rows["device_samples.csv"])
+                # Each pod's devices are rows of devices.csv on its node,
+                # one per GPU it asked for (or per MIG instance).
+                devices = {r[0]: r for r in rows["devices.csv"]}
+                column = expected["pods.csv"].split(",").index("devices")
+                for pod, record in zip(pods, doc["pod_records"]):
+                    ids = [int(d) for d in pod[column].split(";") if d]
+                    self.assertEqual(ids, record["devices"])
+                    if record["start_s"] < 0:
+                        self.assertEqual(ids, [])
+                        continue
+                    for d in ids:
+                        self.assertEqual(devices[str(d)][2], record["node"])
 
 
 class ModelTest(RunTestCase):

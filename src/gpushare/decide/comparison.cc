@@ -113,6 +113,7 @@ VariantOutcome SummarizeVariant(const SchemeVariant& variant,
   v.max_blast_radius = result.max_blast_radius;
   v.cluster_cost = result.cost;
   v.goodput = result.goodput;
+  v.pool_summaries = result.pools;
   double gpus = 0;
   for (const PoolSummary& p : result.pools) {
     gpus += p.gpus;

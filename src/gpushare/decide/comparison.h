@@ -12,7 +12,8 @@
 // the pods routed to it best (highest mean pod performance, then lowest cost
 // per served pod, then family order); pools are judged apart because pods
 // reach them by their selectors. Each variant keeps the cluster-wide and per-tenant-class
-// metrics (decide/class_metrics.h), the pools' summaries and, for the plan,
+// metrics (decide/class_metrics.h), the pools' descriptions, summaries
+// and samples and, for the plan,
 // the scheme each class ran under. Throws InputError when a variant's
 // scenario is invalid.
 
@@ -70,6 +71,8 @@ struct VariantOutcome {
   double mean_gpu_util = 0;
   double cluster_cost = 0;      // every GPU for the whole run
   double goodput = 1;
+  // The run's pools with their samples (metrics/results.h), for charts.
+  std::vector<PoolSummary> pool_summaries;
 };
 
 struct Comparison {

@@ -68,8 +68,14 @@ void Collector::OnRunStart(const Cluster& cluster,
     s.gpus = pool.node_count * pool.spec.gpus_per_node;
     result_.pools.push_back(s);
   }
+  // Devices are the domains, in order: node → GPU → its first device (a MIG
+  // instance adds its index).
+  gpu_domain_.assign(cluster.nodes().size(), {});
   for (const DomainInfo& d : domains) {
     const Node& node = cluster.nodes()[d.node];
+    std::vector<int>& first = gpu_domain_[d.node];
+    if (static_cast<int>(first.size()) <= d.gpu) first.resize(d.gpu + 1, -1);
+    if (first[d.gpu] < 0) first[d.gpu] = static_cast<int>(result_.devices.size());
     DeviceInfo info;
     info.node = node.name();
     info.pool = cluster.pools()[node.pool()].spec.name;
@@ -81,20 +87,11 @@ void Collector::OnRunStart(const Cluster& cluster,
     result_.devices.push_back(info);
     device_pool_.push_back(node.pool());
   }
-  if (record_devices_) RecordLayout(cluster, domains);
+  if (record_devices_) RecordLayout(cluster);
 }
 
-void Collector::RecordLayout(const Cluster& cluster,
-                             const std::vector<DomainInfo>& domains) {
+void Collector::RecordLayout(const Cluster& cluster) {
   first_holding_.assign(result_.pod_records.size(), -1);
-  gpu_domain_.assign(cluster.nodes().size(), {});
-  for (size_t i = 0; i < domains.size(); ++i) {
-    std::vector<int>& gpus = gpu_domain_[domains[i].node];
-    if (static_cast<int>(gpus.size()) <= domains[i].gpu) {
-      gpus.resize(domains[i].gpu + 1, -1);
-    }
-    if (gpus[domains[i].gpu] < 0) gpus[domains[i].gpu] = static_cast<int>(i);
-  }
   // Extended resources by name, so that their order does not depend on the
   // order they were interned in.
   std::map<std::string, int> names;
@@ -130,6 +127,12 @@ void Collector::OnStart(double t, PodIndex pod, int node, double alone_s) {
   const Cluster& cluster = simulation_.cluster();
   r.node = cluster.nodes()[node].name();
   r.pool = cluster.pools()[cluster.nodes()[node].pool()].spec.name;
+  r.devices.clear();
+  for (const DeviceGrant& g : simulation_.allocation(pod).grants) {
+    const std::vector<int>& first = gpu_domain_[node];
+    if (g.gpu < 0 || g.gpu >= static_cast<int>(first.size())) continue;
+    r.devices.push_back(first[g.gpu] + std::max(0, g.instance));
+  }
   if (r.start_s < 0) {
     r.start_s = t;
     r.wait_s = t - r.arrival_s;

@@ -3,8 +3,10 @@
 // Contract: attach to Simulation::Run(); Result() is complete after
 // OnFinish. Per pod it records wait (first start − arrival), the run time of
 // the last attempt and the slowdown against running alone on a whole GPU of
-// its node, restarts, OOM and fault kills and the outcome. Per sample it
-// averages each pool's devices weighted by their GPU-equivalents (a MIG
+// its node, the devices of its last start (indexes into
+// SimulationResult::devices), restarts, OOM and fault kills and the
+// outcome. Per sample it averages each pool's devices weighted by their
+// GPU-equivalents (a MIG
 // instance counts its share of the GPU's SMs). Each pod's GPU-hours are the
 // GPU-equivalents of its grants (cluster/gpu_share.h) held from its first
 // start to its end, priced like its pool's GPUs. With `record_devices` the
@@ -50,10 +52,9 @@ class Collector : public SimulationObserver {
   const SimulationResult& result() const { return result_; }
 
  private:
-  // With record_devices: the node/GPU -> domain map, the nodes and their
+  // With record_devices: the nodes and their
   // extended resources.
-  void RecordLayout(const Cluster& cluster,
-                    const std::vector<DomainInfo>& domains);
+  void RecordLayout(const Cluster& cluster);
 
   const Simulation& simulation_;
   bool record_devices_;

@@ -1,6 +1,7 @@
 #include "gpushare/metrics/csv_writer.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 
 namespace gpushare {
@@ -23,7 +24,8 @@ std::string Num(double v) { return fmt::format("{}", v); }
 
 std::string PodsCsv(const SimulationResult& r) {
   std::string out =
-      "name,class,tenant_class,tenant,target_pool,pool,node,requests,arrival_s,start_s,"
+      "name,class,tenant_class,tenant,target_pool,pool,node,devices,requests,"
+      "arrival_s,start_s,"
       "end_s,wait_s,work_s,run_s,alone_s,slowdown,gpu_share,gpu_hours,cost,"
       "restarts,oom_kills,fault_kills,"
       "latency_samples,saturated_samples,p50_ms,p99_ms,slo_p99_ms,"
@@ -31,10 +33,12 @@ std::string PodsCsv(const SimulationResult& r) {
   for (const PodRecord& p : r.pod_records) {
     out += fmt::format(
         "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},"
-        "{},{},{},{},{},{}\n",
+        "{},{},{},{},{},{},{}\n",
                        Field(p.name), Field(p.workload_class),
                        Field(p.tenant_class), Field(p.tenant),
-                       Field(p.target_pool), Field(p.pool), Field(p.node), Field(p.requests),
+                       Field(p.target_pool), Field(p.pool), Field(p.node),
+                       fmt::format("{}", fmt::join(p.devices, ";")),
+                       Field(p.requests),
                        Num(p.arrival_s), Num(p.start_s), Num(p.end_s),
                        Num(p.wait_s), Num(p.work_s), Num(p.run_s),
                        Num(p.alone_s), Num(p.slowdown), Num(p.gpu_share),

@@ -61,6 +61,7 @@ nlohmann::json ResultToJson(const SimulationResult& r) {
                     {"target_pool", p.target_pool},
                     {"pool", p.pool},
                     {"node", p.node},
+                    {"devices", p.devices},
                     {"requests", p.requests},
                     {"arrival_s", p.arrival_s},
                     {"start_s", p.start_s},

@@ -35,6 +35,9 @@ struct PodRecord {
   std::string target_pool;  // the pool its selectors route it to ("" none)
   std::string pool;       // where it ran ("" if never bound)
   std::string node;
+  // The devices it ran on (indexes into SimulationResult::devices) at its
+  // last start: one per GPU or MIG instance granted; empty if never bound.
+  std::vector<int> devices;
   std::string requests;   // "cpu=4000m memory=16384Mi nvidia.com/gpu=1"
   double arrival_s = 0;
   double start_s = -1;    // first start

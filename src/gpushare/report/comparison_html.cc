@@ -1,0 +1,211 @@
+#include "gpushare/report/comparison_html.h"
+
+#include <fmt/format.h>
+
+#include "gpushare/report/class_bar_charts.h"
+#include "gpushare/report/html_page.h"
+#include "gpushare/report/pool_charts.h"
+#include "gpushare/report/units.h"
+
+namespace gpushare {
+namespace {
+
+std::string Slowdown(double s) {
+  return s > 0 ? fmt::format("{:.2f}x", s) : "-";
+}
+
+std::string P99VsSlo(const ClassMetrics& m) {
+  if (m.mean_p99_ms < 0) return "-";
+  if (m.mean_slo_p99_ms <= 0) return fmt::format("{:.0f}", m.mean_p99_ms);
+  return fmt::format("{:.0f} / {:.0f}", m.mean_p99_ms, m.mean_slo_p99_ms);
+}
+
+std::string Score(double fraction) {
+  return fmt::format("{:.1f}", 10 * fraction);
+}
+
+std::string Runs(const Comparison& c) {
+  std::string out = "<ul>\n";
+  for (const VariantOutcome& v : c.variants) {
+    out += "<li><b>" + HtmlEscape(v.name) + "</b>: ";
+    for (size_t i = 0; i < v.pools.size(); ++i) {
+      out += (i > 0 ? "; " : "") + HtmlEscape(v.pools[i]);
+    }
+    for (const std::string& note : v.notes) {
+      out += "<br><span class=\"note\">note: " + HtmlEscape(note) + "</span>";
+    }
+    out += "</li>\n";
+  }
+  out += "</ul>\n";
+  if (!c.mig_choices.empty()) {
+    out += "<p>" +
+           HtmlEscape(fmt::format(
+               "MIG layouts: each pool's best family on {} ({} pods), by "
+               "mean performance of the pods routed to it.",
+               c.mig_pilot ? "a scaled-down pilot" : "the whole workload",
+               c.mig_pilot_pods)) +
+           "</p>\n";
+    std::vector<std::vector<std::string>> rows;
+    for (const MigPoolChoice& m : c.mig_choices) {
+      std::string tried;
+      for (const MigCandidate& k : m.candidates) {
+        tried += fmt::format("{}{} {:.3f}", tried.empty() ? "" : ", ",
+                             k.family, k.performance);
+      }
+      rows.push_back({m.pool, m.model, m.config, tried});
+    }
+    out += HtmlTable({"pool", "model", "chosen config", "families tried"},
+                     rows);
+  }
+  return out;
+}
+
+std::string ClusterTable(const Comparison& c) {
+  std::vector<std::vector<std::string>> rows;
+  for (const VariantOutcome& v : c.variants) {
+    const ClassMetrics& m = v.cluster;
+    rows.push_back(
+        {v.name, fmt::format("{}/{}", m.served, m.pods),
+         FormatSeconds(m.mean_wait_s), FormatPercent(m.slo_attainment),
+         FormatPercent(v.mean_allocation), FormatPercent(v.mean_sm_active),
+         FormatPercent(v.mean_gpu_util),
+         v.faults > 0 ? fmt::format("{:g}", v.max_blast_radius) : "-",
+         FormatMoney(v.cluster_cost)});
+  }
+  return HtmlTable({"scheme", "served", "mean wait", "SLO met", "allocation",
+                    "SM active", "GPU util", "blast radius", "cost $"},
+                   rows);
+}
+
+std::string ClassTable(const Comparison& c, size_t k) {
+  std::vector<std::vector<std::string>> rows;
+  for (const VariantOutcome& v : c.variants) {
+    const ClassMetrics& m = v.classes[k];
+    std::string label = v.name;
+    if (v.plan && !v.class_schemes[k].empty()) {
+      label += " (" + v.class_schemes[k] + ")";
+    }
+    rows.push_back({label, fmt::format("{}/{}", m.served, m.pods),
+                    FormatSeconds(m.mean_wait_s), Slowdown(m.mean_slowdown),
+                    P99VsSlo(m), FormatPercent(m.slo_attainment),
+                    std::to_string(m.oom_kills),
+                    std::to_string(m.failed + m.cannot_run),
+                    FormatMoney(m.cost_per_served_pod)});
+  }
+  return "<h3>" +
+         HtmlEscape(fmt::format("Tenant class {} ({}, {} pods)",
+                                c.tenant_classes[k], c.workload_classes[k],
+                                c.variants.front().classes[k].pods)) +
+         "</h3>\n" +
+         HtmlTable({"scheme", "served", "mean wait", "slowdown",
+                    "p99 / SLO ms", "SLO met", "OOM kills",
+                    "failed or cannot run", "$ per served pod"},
+                   rows);
+}
+
+std::string SelectionHtml(const Selection& s) {
+  std::string out;
+  std::string plan;
+  for (const ClassChoice& c : s.classes) {
+    const double sum = c.weights.Sum();
+    out += "<h3>" +
+           HtmlEscape(fmt::format(
+               "{}: profile {} (weights isolation {:.2f}, overhead {:.2f}, "
+               "compatibility {:.2f}, cost {:.2f})",
+               c.tenant_class, c.profile, c.weights.isolation / sum,
+               c.weights.overhead / sum, c.weights.compatibility / sum,
+               c.weights.cost / sum)) +
+           "</h3>\n";
+    std::vector<std::vector<std::string>> rows;
+    int rank = 0;
+    auto add = [&rows](std::string label, const SchemeScore& x,
+                       std::string name) {
+      rows.push_back({std::move(label), std::move(name),
+                      Score(x.scores.isolation), Score(x.scores.overhead),
+                      Score(x.scores.compatibility), Score(x.scores.cost),
+                      fmt::format("{:.1f}", x.total)});
+    };
+    for (const SchemeScore& x : c.ranking) {
+      add(std::to_string(++rank), x, x.variant);
+    }
+    if (c.has_plan) add("-", c.plan, "plan (" + c.plan.scheme + ")");
+    out += HtmlTable({"rank", "scheme", "isolation", "overhead",
+                      "compatibility", "cost", "total"},
+                     rows);
+    out += "<p>" + HtmlEscape(c.explanation) + "</p>\n";
+    if (!c.ranking.empty()) {
+      plan += fmt::format("{}{} → {}", plan.empty() ? "" : ", ",
+                          c.tenant_class, c.ranking.front().variant);
+    }
+  }
+  if (!plan.empty()) {
+    out += "<p><b>Recommended:</b> " + HtmlEscape(plan) + "</p>\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string ComparisonHtmlReport(const Comparison& c, const Selection& s) {
+  HtmlPage page(fmt::format("gpushare-sim compare: {} (seed {}), {} pods",
+                            c.scenario, c.seed, c.pods));
+  page.AddHeading("Runs", "runs");
+  page.AddParagraph(
+      "Each run has the same pods and nodes; only the sharing scheme "
+      "differs.");
+  page.AddHtml(Runs(c));
+
+  page.AddHeading("Cluster-wide", "cluster");
+  page.AddParagraph(
+      "SM active against GPU util: a busy-looking GPU can be idle inside.");
+  page.AddHtml(ClusterTable(c));
+
+  page.AddHeading("Per tenant class", "classes");
+  page.AddParagraph(
+      "Mean queue wait; slowdown: run time / alone on a whole GPU; p99 / "
+      "SLO: mean worst-interval p99 and SLO; failed: gave up, or cannot run "
+      "under the scheme; cost per served pod.");
+  for (size_t k = 0; k < c.tenant_classes.size(); ++k) {
+    page.AddHtml(ClassTable(c, k));
+  }
+  std::vector<std::string> runs;
+  std::vector<std::vector<ClassMetrics>> metrics;
+  for (const VariantOutcome& v : c.variants) {
+    runs.push_back(v.name);
+    metrics.push_back(v.classes);
+  }
+  page.AddHtml(ClassBarCharts("class-", c.tenant_classes, runs, metrics));
+
+  page.AddHeading("Selection", "selection");
+  page.AddParagraph(
+      "Each scheme scored 0-10 per dimension and weighted per tenant class; "
+      "the plan (the scenario's own mix) is scored as a reference.");
+  page.AddHtml(SelectionHtml(s));
+
+  page.AddHeading("Over time", "time");
+  std::vector<std::pair<std::string, const std::vector<PoolSample>*>> pending;
+  for (const VariantOutcome& v : c.variants) {
+    pending.emplace_back(v.name, v.pool_summaries.empty()
+                                     ? nullptr
+                                     : &v.pool_summaries.front().samples);
+  }
+  page.AddHtml(PendingChart("pending", "Pending pods per run", pending));
+  page.AddParagraph(
+      "Per run and pool: SM active against GPU util, memory used and "
+      "allocation (series downsampled to 600 points).");
+  for (const VariantOutcome& v : c.variants) {
+    page.AddHtml("<h3>" + HtmlEscape(v.name) + "</h3>\n<div class=\"charts\">\n");
+    for (const PoolSummary& p : v.pool_summaries) {
+      if (p.gpus == 0) continue;
+      page.AddHtml(PoolUtilizationChart(
+          "pool-" + v.name + "-" + p.name,
+          fmt::format("{}: pool {} ({}, {} x {})", v.name, p.name, p.scheme,
+                      p.gpus, p.model),
+          p));
+    }
+    page.AddHtml("</div>\n");
+  }
+  return page.Render();
+}
+
+}  // namespace gpushare

@@ -1,0 +1,118 @@
+#include "gpushare/report/run_html.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "gpushare/decide/class_metrics.h"
+#include "gpushare/report/class_bar_charts.h"
+#include "gpushare/report/gpu_timeline.h"
+#include "gpushare/report/html_page.h"
+#include "gpushare/report/pool_charts.h"
+#include "gpushare/report/units.h"
+
+namespace gpushare {
+namespace {
+
+std::string SummaryTable(const SimulationResult& r) {
+  return HtmlTable(
+      {"measure", "value"},
+      {{"pods", std::to_string(r.pods)},
+       {"succeeded (incl. services deleted at their end)",
+        std::to_string(r.succeeded)},
+       {"failed", std::to_string(r.failed)},
+       {"unschedulable", std::to_string(r.unschedulable)},
+       {"OOM kills", std::to_string(r.oom_kills)},
+       {"GPU faults / pods killed by them",
+        fmt::format("{} / {}", r.faults, r.fault_kills)},
+       {"mean / p99 queue wait", FormatSeconds(r.mean_wait_s) + " / " +
+                                     FormatSeconds(r.p99_wait_s)},
+       {"mean slowdown (completed jobs)",
+        r.mean_slowdown > 0 ? fmt::format("{:.2f}x", r.mean_slowdown) : "-"},
+       {"throughput", fmt::format("{:.1f} pods/h", r.throughput_per_h)},
+       {"goodput", FormatPercent(r.goodput)},
+       {"SLO attainment (inference samples)", FormatPercent(r.slo_attainment)},
+       {"cost (every GPU for the whole run)", "$" + FormatMoney(r.cost)},
+       {"simulated time", FormatSeconds(r.end_s)}});
+}
+
+std::string PoolTable(const SimulationResult& r) {
+  std::vector<std::vector<std::string>> rows;
+  for (const PoolSummary& p : r.pools) {
+    rows.push_back({p.name, p.scheme, p.model, std::to_string(p.nodes),
+                    std::to_string(p.gpus), FormatPercent(p.mean_allocation),
+                    FormatPercent(p.mean_sm_active),
+                    FormatPercent(p.mean_gpu_util), FormatMoney(p.cost)});
+  }
+  return HtmlTable({"pool", "scheme", "model", "nodes", "GPUs",
+                    "allocation", "SM active", "GPU util", "cost $"},
+                   rows);
+}
+
+}  // namespace
+
+std::string RunHtmlReport(const SimulationResult& r) {
+  HtmlPage page(fmt::format("gpushare-sim run: {} (seed {})", r.scenario,
+                            r.seed));
+  page.AddHeading("Summary", "summary");
+  page.AddHtml(SummaryTable(r));
+  page.AddHtml(PoolTable(r));
+
+  page.AddHeading("Pools over time", "pools");
+  page.AddParagraph(
+      "Per pool, weighted by GPU-equivalents: SM active (the share of the "
+      "SMs doing work) against GPU util (the share of time any kernel runs; "
+      "what nvidia-smi shows): a GPU that looks busy can be idle inside. "
+      "Series longer than 600 points are downsampled keeping each "
+      "stretch's lowest and highest values.");
+  page.AddHtml("<div class=\"charts\">\n");
+  for (size_t i = 0; i < r.pools.size(); ++i) {
+    const PoolSummary& p = r.pools[i];
+    if (p.gpus == 0) continue;
+    page.AddHtml(PoolUtilizationChart(
+        "pool-" + p.name,
+        fmt::format("Pool {} ({}, {} x {})", p.name, p.scheme, p.gpus,
+                    p.model),
+        p));
+  }
+  page.AddHtml(PendingChart("pending", "Pending pods (cluster-wide)",
+                            {{"pending", r.pools.empty()
+                                             ? nullptr
+                                             : &r.pools.front().samples}}));
+  page.AddHtml("</div>\n");
+
+  // Tenant classes in order of first appearance.
+  std::vector<std::string> classes;
+  for (const PodRecord& p : r.pod_records) {
+    if (std::find(classes.begin(), classes.end(), p.tenant_class) ==
+        classes.end()) {
+      classes.push_back(p.tenant_class);
+    }
+  }
+  std::vector<std::vector<ClassMetrics>> metrics(1);
+  std::vector<std::vector<std::string>> rows;
+  for (const std::string& c : classes) {
+    metrics[0].push_back(ComputeClassMetrics(r, c));
+    const ClassMetrics& m = metrics[0].back();
+    rows.push_back({c, m.workload_class, fmt::format("{}/{}", m.served, m.pods),
+                    FormatSeconds(m.mean_wait_s),
+                    m.mean_slowdown > 0 ? fmt::format("{:.2f}x", m.mean_slowdown)
+                                        : "-",
+                    FormatPercent(m.slo_attainment),
+                    std::to_string(m.oom_kills),
+                    std::to_string(m.failed + m.cannot_run),
+                    FormatMoney(m.cost_per_served_pod)});
+  }
+  page.AddHeading("Tenant classes", "classes");
+  page.AddHtml(HtmlTable({"tenant class", "kind", "served", "mean wait",
+                          "slowdown", "SLO met", "OOM kills",
+                          "failed or cannot run", "$ per served pod"},
+                         rows));
+  page.AddHtml(ClassBarCharts("class-", classes, {r.scenario}, metrics));
+
+  page.AddHeading("Pods per GPU", "timeline");
+  page.AddHtml(GpuTimeline(r, kTimelineMaxGpus));
+  return page.Render();
+}
+
+}  // namespace gpushare
