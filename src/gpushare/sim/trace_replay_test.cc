@@ -74,7 +74,7 @@ TEST(TraceReplayTest, OpenbSharesShareGpusUnderHamiAndQueueLess) {
       ReadScenarioYaml(OpenbScenario("{scheme: hami}"), kFile, catalog));
   const auto e = ByName(exclusive);
   const auto h = ByName(hami);
-  EXPECT_NE(h.at("openb-pod-0001").requests.find("nvidia.com/gpumem=7537"),
+  EXPECT_NE(h.at("openb-pod-0001").requests.find("nvidia.com/gpumem=3768"),
             std::string::npos)
       << h.at("openb-pod-0001").requests;
   double wait_exclusive = 0;

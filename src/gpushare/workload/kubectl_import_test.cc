@@ -147,7 +147,7 @@ TEST_F(KubectlImportTest, ReadsPodsRunningFirst) {
   const Pod& train = pods[2];
   EXPECT_EQ(train.priority, 1000);
   EXPECT_EQ(train.needs.gpus, 1);
-  EXPECT_EQ(train.needs.gpu_memory_mib, 16384);  // the default
+  EXPECT_EQ(train.needs.gpu_memory_mib, 8192);  // the default
   EXPECT_EQ(train.restart_policy, RestartPolicy::kOnFailure);
 
   const Pod& notebook = pods[3];

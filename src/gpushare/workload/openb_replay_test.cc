@@ -41,13 +41,13 @@ TEST(OpenbReplayTest, PodsArriveAtCreationAndLiveUntilDeletion) {
   EXPECT_EQ(full.needs.gpus, 1);
   EXPECT_EQ(full.needs.work_s, 0);
   EXPECT_EQ(full.needs.lifetime_s, 3600);
-  EXPECT_EQ(full.needs.gpu_memory_mib, 16384);
+  EXPECT_EQ(full.needs.gpu_memory_mib, 8192);
   EXPECT_EQ(full.tenant_class, "gpu-1");
   EXPECT_EQ(full.workload_class, WorkloadClass::kInference);  // LS
   const Pod& share = pods[1];
   EXPECT_DOUBLE_EQ(share.needs.gpus, 0.46);
   EXPECT_DOUBLE_EQ(share.needs.sm_demand, 0.46);
-  EXPECT_EQ(share.needs.gpu_memory_mib, 7537);  // 0.46 x 16384, rounded
+  EXPECT_EQ(share.needs.gpu_memory_mib, 3768);  // 0.46 x 8192, rounded
   EXPECT_EQ(share.needs.lifetime_s, 1800);
   EXPECT_EQ(share.tenant_class, "gpu-share");
   EXPECT_EQ(pods[2].workload_class, WorkloadClass::kBatch);  // BE

@@ -21,7 +21,7 @@ namespace gpushare {
 struct TraceDefaults {
   double work_s = 0;
   double lifetime_s = 3600;
-  int64_t gpu_memory_mib = 16384;
+  int64_t gpu_memory_mib = 8192;
   double sm_demand = -1;
   double duty = 1.0;
   WorkloadClass workload_class = WorkloadClass::kBatch;
