@@ -199,9 +199,6 @@ std::vector<Pod> GenerateClass(const WorkloadClassSpec& c, double horizon_s,
 }  // namespace
 
 void WorkloadSpec::Validate() const {
-  if (classes.empty() && trace.pods == nullptr) {
-    throw InputError("the workload needs classes or a trace");
-  }
   bool all_counted = true;
   std::set<std::string, std::less<>> names;
   for (size_t i = 0; i < classes.size(); ++i) {

@@ -10,8 +10,7 @@
 // class. Every random draw comes from Rng(seed) forked per class, so adding a
 // class does not change the others' pods. Validate() throws InputError on an
 // invalid spec (unknown class, negative rates, gpus not a fraction < 1 or a
-// whole number, duty or sm_demand outside [0, 1], no class and no trace,
-// ...).
+// whole number, duty or sm_demand outside [0, 1], ...).
 
 #ifndef GPUSHARE_WORKLOAD_GENERATOR_H_
 #define GPUSHARE_WORKLOAD_GENERATOR_H_
