@@ -38,6 +38,11 @@ void ValidateSpec(const NodePoolSpec& spec) {
   if (spec.max_pods < 1 || spec.max_pods > 10000) {
     fail(fmt::format("max_pods must be 1..10000, got {}", spec.max_pods));
   }
+  if (!spec.members.empty() &&
+      static_cast<int>(spec.members.size()) != spec.nodes) {
+    fail(fmt::format("{} imported nodes for {} nodes", spec.members.size(),
+                     spec.nodes));
+  }
 }
 
 }  // namespace
@@ -72,7 +77,15 @@ int Cluster::AddPool(const NodePoolSpec& spec) {
       static_cast<int>(std::to_string(std::max(0, spec.nodes - 1)).size());
   nodes_.reserve(nodes_.size() + spec.nodes);
   for (int i = 0; i < spec.nodes; ++i) {
-    std::string name = fmt::format("{}-{:0{}}", spec.name, i, width);
+    const NodeIdentity* member =
+        spec.members.empty() ? nullptr : &spec.members[i];
+    std::string name = member != nullptr
+                           ? member->name
+                           : fmt::format("{}-{:0{}}", spec.name, i, width);
+    if (!node_names_.insert(name).second) {
+      throw InputError("node pool '" + spec.name + "': node '" + name +
+                       "' is defined twice");
+    }
     std::unique_ptr<DevicePlugin> devices;
     if (pool.model != nullptr) {
       if (spec.sharing.sharing == DeviceSharing::kHami) {
@@ -88,7 +101,13 @@ int Cluster::AddPool(const NodePoolSpec& spec) {
     labels["kubernetes.io/hostname"] = name;
     labels[kNodePoolLabel] = spec.name;
     if (devices) devices->AddNodeLabels(&labels);
-    nodes_.emplace_back(std::move(name), index, std::move(labels), spec.taints,
+    std::vector<Taint> taints = spec.taints;
+    if (member != nullptr) {
+      for (const auto& [key, value] : member->labels) labels[key] = value;
+      labels[kNodePoolLabel] = spec.name;
+      taints.insert(taints.end(), member->taints.begin(), member->taints.end());
+    }
+    nodes_.emplace_back(std::move(name), index, std::move(labels), taints,
                         pool.model, spec.gpus_per_node, spec.cpu_milli,
                         spec.memory_mib, spec.max_pods, std::move(devices));
   }

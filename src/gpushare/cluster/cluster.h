@@ -2,14 +2,16 @@
 //
 // Contract: AddPool() validates a pool (InputError "node pool 'NAME': ...")
 // and creates its nodes, named NAME-<i> with i zero-padded so that name order
-// is creation order, each with its device plugin (NVIDIA's for exclusive,
-// time-slicing, MPS and MIG pools; HAMi's for vGPU pools) and labels. The
-// cluster owns a copy of the catalog, so GpuModel pointers stay valid for its
-// lifetime. Not copyable.
+// is creation order (or as the pool's imported members are named; node names
+// must be unique in the cluster), each with its device plugin (NVIDIA's for
+// exclusive, time-slicing, MPS and MIG pools; HAMi's for vGPU pools) and
+// labels. The cluster owns a copy of the catalog, so GpuModel pointers stay
+// valid for its lifetime. Not copyable.
 
 #ifndef GPUSHARE_CLUSTER_CLUSTER_H_
 #define GPUSHARE_CLUSTER_CLUSTER_H_
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,14 @@
 #include "gpushare/cluster/sharing_config.h"
 
 namespace gpushare {
+
+// One node of a pool rebuilt from an existing cluster (kubectl import, a
+// trace's node list): its own name, labels and taints.
+struct NodeIdentity {
+  std::string name;
+  Labels labels;
+  std::vector<Taint> taints;
+};
 
 // What a user writes for one node pool.
 struct NodePoolSpec {
@@ -36,6 +46,11 @@ struct NodePoolSpec {
   Labels labels;
   std::vector<Taint> taints;
   SharingConfig sharing;
+  // Imported pools: one identity per node (`nodes` of them), in node order.
+  // Node i is named members[i].name instead of NAME-<i>; it carries the
+  // pool's labels, then its own (which win over those the device plugin
+  // sets), and the pool's taints followed by its own. Empty: generated.
+  std::vector<NodeIdentity> members;
 };
 
 struct NodePool {
@@ -70,6 +85,7 @@ class Cluster {
   ResourceRegistry resources_;
   std::vector<NodePool> pools_;
   std::vector<Node> nodes_;
+  std::set<std::string, std::less<>> node_names_;
 };
 
 }  // namespace gpushare

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "gpushare/base/parallel.h"
+#include "gpushare/decide/tenant_classes.h"
 #include "gpushare/metrics/collector.h"
 #include "gpushare/sim/simulation.h"
 
@@ -134,7 +135,7 @@ Comparison RunComparison(const Scenario& scenario, const CompareSpec& spec,
   Comparison out;
   out.scenario = scenario.name;
   out.seed = scenario.seed;
-  for (const WorkloadClassSpec& c : scenario.workload.classes) {
+  for (const TenantClassInfo& c : ScenarioTenantClasses(scenario)) {
     out.tenant_classes.push_back(c.name);
     out.workload_classes.push_back(
         std::string(WorkloadClassName(c.workload_class)));

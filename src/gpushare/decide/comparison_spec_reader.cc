@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "gpushare/decide/tenant_classes.h"
 #include "gpushare/io/input_error.h"
 #include "gpushare/io/suggest.h"
 #include "gpushare/io/yaml_input.h"
@@ -151,8 +152,10 @@ std::vector<std::string> ProfileNames(const SelectionSpec& spec) {
 
 SelectionSpec ReadSelection(const YamlMap& top, const Scenario& scenario) {
   SelectionSpec spec;
+  const std::vector<TenantClassInfo> tenant_classes =
+      ScenarioTenantClasses(scenario);
   std::vector<std::string> class_names;
-  for (const WorkloadClassSpec& c : scenario.workload.classes) {
+  for (const TenantClassInfo& c : tenant_classes) {
     class_names.push_back(c.name);
   }
   std::map<std::string, ClassSelection> chosen;
@@ -243,7 +246,7 @@ SelectionSpec ReadSelection(const YamlMap& top, const Scenario& scenario) {
       }
     }
   }
-  for (const WorkloadClassSpec& c : scenario.workload.classes) {
+  for (const TenantClassInfo& c : tenant_classes) {
     auto it = chosen.find(c.name);
     if (it != chosen.end()) {
       spec.classes.push_back(it->second);

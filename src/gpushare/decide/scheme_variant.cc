@@ -123,6 +123,16 @@ SchemeVariant MakeSchemeVariant(const Scenario& scenario, SharingScheme scheme,
               pool.sharing.mig.config_name != before.mig.config_name;
   }
   if (changed) {
+    const auto& trace = v.scenario.workload.trace;
+    if (trace.pods != nullptr && trace.keep_explicit_requests &&
+        std::any_of(trace.pods->begin(), trace.pods->end(), [](const Pod& p) {
+          return !p.explicit_requests.empty();
+        })) {
+      v.notes.push_back(
+          "trace pods: requests written for the scenario's plan dropped; "
+          "translated from their needs");
+    }
+    v.scenario.workload.trace.keep_explicit_requests = false;
     std::set<std::string> dropped;
     for (WorkloadClassSpec& c : v.scenario.workload.classes) {
       if (c.requests.empty()) continue;

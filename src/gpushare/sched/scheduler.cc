@@ -398,6 +398,69 @@ ScheduleResult Scheduler::ScheduleOne() {
   return result;
 }
 
+ScheduleResult Scheduler::Bind(PodId id, const Pod& pod, int node_index) {
+  if (id >= static_cast<int>(pods_.size())) pods_.resize(id + 1);
+  PodState& s = pods_[id];
+  GS_CHECK(s.state == State::kUnknown || s.state == State::kDone,
+           "pod bound twice");
+  s = PodState();
+  s.pod = &pod;
+  s.seq = next_seq_++;
+  ScheduleResult result;
+  result.pod = id;
+  result.node = node_index;
+  Node& node = cluster_.nodes()[node_index];
+  const ResourceRegistry& registry = cluster_.resources();
+  // kubelet's admission (lifecycle.PredicateAdmitHandler): resources first.
+  for (const auto& [resource, quantity] : pod.requests.items()) {
+    if (registry.IgnoredByScheduler(resource)) continue;
+    const int64_t used = node.Requested(resource);
+    const int64_t capacity = node.Allocatable(resource);
+    if (used + quantity > capacity) {
+      const std::string& name = registry.Name(resource);
+      result.outcome = ScheduleResult::Outcome::kAdmissionFailed;
+      result.message = "OutOf" + name +
+                       ": Node didn't have enough resource: " + name +
+                       ", requested: " + std::to_string(quantity) +
+                       ", used: " + std::to_string(used) +
+                       ", capacity: " + std::to_string(capacity);
+      s.state = State::kDone;
+      return result;
+    }
+  }
+  if (node.pod_count() >= node.max_pods()) {
+    result.outcome = ScheduleResult::Outcome::kAdmissionFailed;
+    result.message = "OutOfpods: Node didn't have enough resource: pods";
+    s.state = State::kDone;
+    return result;
+  }
+  bool extended = false;
+  for (const auto& item : pod.requests.items()) {
+    extended = extended || item.first > ResourceRegistry::kMemoryId;
+  }
+  if (extended && node.devices() != nullptr) {
+    std::string_view reason;
+    std::string admission = node.devices()->AdmissionError(pod.requests);
+    if (admission.empty() && !node.devices()->Fits(pod.requests, &reason)) {
+      admission = "UnexpectedAdmissionError: " + std::string(reason);
+    }
+    if (!admission.empty()) {
+      result.outcome = ScheduleResult::Outcome::kAdmissionFailed;
+      result.message = admission;
+      s.state = State::kDone;
+      return result;
+    }
+    s.allocation = node.devices()->Allocate(pod.requests);
+  }
+  node.Reserve(pod.requests);
+  UpdateFreeNodes(node_index, pod.requests);
+  s.state = State::kBound;
+  s.node = node_index;
+  result.outcome = ScheduleResult::Outcome::kBound;
+  if (profile_.check_invariants) CheckInvariants(node_index);
+  return result;
+}
+
 void Scheduler::RetryNext(Group& group) {
   if (group.waiting.empty() || group.retrying >= 0) return;
   const WaitKey head = *group.waiting.begin();

@@ -17,6 +17,8 @@
 #include "gpushare/io/input_error.h"
 #include "gpushare/io/suggest.h"
 #include "gpushare/io/yaml_input.h"
+#include "gpushare/workload/cluster_import.h"
+#include "gpushare/workload/trace_workload.h"
 
 namespace gpushare {
 namespace {
@@ -609,14 +611,105 @@ NodePoolSpec ReadPool(const std::string& file, const YAML::Node& node,
   return spec;
 }
 
+// A path written in the scenario, relative to the scenario's directory.
+std::string ResolvePath(const YamlMap& m, std::string_view key) {
+  const std::string path = m.String(key);
+  if (path.empty()) FailKey(m, key, "expected a file path, got ''");
+  const std::filesystem::path p(path);
+  if (p.is_absolute()) return path;
+  return (std::filesystem::path(m.file()).parent_path() / p)
+      .lexically_normal()
+      .string();
+}
+
+// A mapping of the trace's GPU model names to catalog models, over the
+// default table.
+GpuModelMap ReadModelMap(const YamlMap& m, const Catalog& catalog) {
+  GpuModelMap map = GpuModelMap::Default();
+  const YamlMap entries = m.Map("model_map", m.what() + " model_map");
+  for (const auto& kv : entries.node()) {
+    const std::string trace =
+        ScalarString(m.file(), kv.first, m.what() + " model_map key");
+    const std::string target =
+        ScalarString(m.file(), kv.second, m.what() + " model_map." + trace);
+    const GpuModel* model = catalog.Find(target);
+    if (model == nullptr) {
+      try {
+        catalog.Get(target);
+      } catch (const InputError& e) {
+        FailAt(m.file(), kv.second,
+               m.what() + " model_map." + trace + ": " + e.message());
+      }
+    }
+    map.Set(trace, model->name);
+  }
+  return map;
+}
+
+// Refuses `keys` of `m` with `why` (settings that do not apply).
+void Refuse(const YamlMap& m, std::initializer_list<std::string_view> keys,
+            const std::string& why) {
+  for (std::string_view key : keys) {
+    if (m.Has(key)) FailKey(m, key, why);
+  }
+}
+
+std::vector<NodePoolSpec> ReadImport(const YamlMap& cluster,
+                                     const Catalog& catalog) {
+  const YamlMap im = cluster.Map("import", "cluster import");
+  im.AllowOnly({"format", "file", "prefix", "sharing", "model_map"});
+  ClusterImportSpec spec;
+  const std::string format =
+      Choice(im, "format", "node list format", {"kubectl", "openb"});
+  spec.format =
+      format == "kubectl" ? NodeListFormat::kKubectl : NodeListFormat::kOpenb;
+  spec.file = ResolvePath(im, "file");
+  if (im.Has("prefix")) {
+    spec.prefix = im.String("prefix");
+    if (!spec.prefix.empty() &&
+        (!IsDnsLabel(spec.prefix, 20) || spec.prefix.back() == '-')) {
+      FailKey(im, "prefix",
+              "expected lowercase letters, digits and '-' (at most 20)");
+    }
+    if (!spec.prefix.empty()) spec.prefix += "-";
+  }
+  if (im.Has("sharing")) {
+    spec.override_sharing = true;
+    spec.sharing = ReadSharing(im);
+  }
+  if (spec.format == NodeListFormat::kKubectl) {
+    Refuse(im, {"model_map"}, "applies to openb node lists only");
+  } else if (im.Has("model_map")) {
+    spec.model_map = ReadModelMap(im, catalog);
+  }
+  return ImportNodePools(spec, catalog);
+}
+
 std::vector<NodePoolSpec> ReadCluster(const YamlMap& top,
                                       const Catalog& catalog) {
   YamlMap cluster = top.Map("cluster", "cluster");
-  cluster.AllowOnly({"pools"});
+  cluster.AllowOnly({"import", "pools"});
+  if (!cluster.Has("import") && !cluster.Has("pools")) {
+    cluster.Fail(cluster.node(), "give pools, an import, or both");
+  }
   std::vector<NodePoolSpec> pools;
+  if (cluster.Has("import")) pools = ReadImport(cluster, catalog);
   std::vector<PoolSource> sources;
-  for (const auto& node : List(cluster, "pools", true)) {
-    pools.push_back(ReadPool(cluster.file(), node, catalog, &sources));
+  for (const NodePoolSpec& p : pools) sources.push_back({p.name, 0});
+  if (cluster.Has("pools")) {
+    for (const auto& node : List(cluster, "pools", true)) {
+      const YAML::Node name = node.IsMap() ? node["name"] : YAML::Node();
+      for (const PoolSource& s : sources) {
+        if (s.line == 0 && name.IsDefined() && name.IsScalar() &&
+            name.Scalar() == s.name) {
+          FailAt(cluster.file(), name,
+                 "pool '" + s.name +
+                     "' has the name of an imported pool; rename it or set "
+                     "import.prefix");
+        }
+      }
+      pools.push_back(ReadPool(cluster.file(), node, catalog, &sources));
+    }
   }
   return pools;
 }
@@ -860,21 +953,88 @@ WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
   return spec;
 }
 
+TraceDefaults ReadTraceDefaults(const YamlMap& trace) {
+  const YamlMap d = trace.Map("defaults", "workload trace defaults");
+  d.AllowOnly({"work_s", "lifetime_s", "gpu_memory_mib", "sm_demand", "duty",
+               "workload_class"});
+  TraceDefaults out;
+  if (d.Has("work_s")) out.work_s = Number(d, "work_s", 0, kMaxSeconds);
+  if (d.Has("lifetime_s")) {
+    out.lifetime_s = Number(d, "lifetime_s", 0, kMaxSeconds, true);
+  }
+  if (d.Has("gpu_memory_mib")) {
+    out.gpu_memory_mib = d.Int("gpu_memory_mib", 0, 10000000);
+  }
+  if (d.Has("sm_demand")) out.sm_demand = Number(d, "sm_demand", 0, 1);
+  if (d.Has("duty")) out.duty = Number(d, "duty", 0, 1);
+  if (d.Has("workload_class")) {
+    ParseWorkloadClass(Choice(d, "workload_class", "class", ClassNames()),
+                       &out.workload_class);
+  }
+  return out;
+}
+
+TraceWorkload ReadTrace(const YamlMap& w, const Catalog& catalog) {
+  const YamlMap t = w.Map("trace", "workload trace");
+  t.AllowOnly({"format", "file", "tenant_class", "tenant_class_label",
+               "gpu_pods_only", "model_map", "defaults"});
+  TraceWorkload trace;
+  TraceSpec& spec = trace.spec;
+  ParseTraceFormat(
+      Choice(t, "format", "trace format", {"openb", "kubectl", "jobs"}),
+      &spec.format);
+  spec.file = ResolvePath(t, "file");
+  if (spec.format != TraceFormat::kOpenb) {
+    Refuse(t, {"tenant_class", "model_map"}, "applies to openb traces only");
+  }
+  if (spec.format != TraceFormat::kKubectl) {
+    Refuse(t, {"tenant_class_label", "gpu_pods_only"},
+           "applies to kubectl traces only");
+  }
+  if (spec.format == TraceFormat::kJobs) {
+    Refuse(t, {"defaults"}, "job lists give every need in their columns");
+  }
+  if (t.Has("tenant_class")) {
+    spec.openb_tenant_class = Choice(t, "tenant_class", "tenant class source",
+                                     {"shape", "qos"}) == "qos"
+                                  ? OpenbTenantClass::kQos
+                                  : OpenbTenantClass::kShape;
+  }
+  if (t.Has("model_map")) spec.model_map = ReadModelMap(t, catalog);
+  if (t.Has("tenant_class_label")) {
+    spec.tenant_class_label = t.String("tenant_class_label");
+    if (!IsLabelKey(spec.tenant_class_label)) {
+      FailKey(t, "tenant_class_label", "expected a label key");
+    }
+  }
+  if (t.Has("gpu_pods_only")) spec.gpu_pods_only = t.Bool("gpu_pods_only");
+  if (t.Has("defaults")) spec.defaults = ReadTraceDefaults(t);
+  trace.pods = LoadTracePods(spec, catalog);
+  return trace;
+}
+
 WorkloadSpec ReadWorkload(const YamlMap& top, double scenario_horizon_s,
-                          const std::vector<NodePoolSpec>& pools) {
+                          const std::vector<NodePoolSpec>& pools,
+                          const Catalog& catalog) {
   YamlMap w = top.Map("workload", "workload");
-  w.AllowOnly({"horizon_s", "classes"});
+  w.AllowOnly({"horizon_s", "classes", "trace"});
   WorkloadSpec spec;
   if (w.Has("horizon_s")) {
     spec.horizon_s = Number(w, "horizon_s", 0, kMaxSeconds, true);
   } else if (scenario_horizon_s > 0) {
     spec.horizon_s = scenario_horizon_s;
   }
-  std::vector<std::string> names;
-  for (const auto& node : List(w, "classes", true)) {
-    spec.classes.push_back(
-        ReadClass(w.file(), node, spec.horizon_s, pools, &names));
+  if (!w.Has("classes") && !w.Has("trace")) {
+    w.Fail(w.node(), "give classes, a trace, or both");
   }
+  std::vector<std::string> names;
+  if (w.Has("classes")) {
+    for (const auto& node : List(w, "classes", true)) {
+      spec.classes.push_back(
+          ReadClass(w.file(), node, spec.horizon_s, pools, &names));
+    }
+  }
+  if (w.Has("trace")) spec.trace = ReadTrace(w, catalog);
   try {
     spec.Validate();
   } catch (const InputError& e) {
@@ -1195,7 +1355,8 @@ Scenario ReadScenarioYaml(const std::string& text, const std::string& file,
     }
   }
   scenario.pools = ReadCluster(top, catalog);
-  scenario.workload = ReadWorkload(top, scenario.horizon_s, scenario.pools);
+  scenario.workload =
+      ReadWorkload(top, scenario.horizon_s, scenario.pools, catalog);
   scenario.scheduler = ReadScheduler(top);
   scenario.scheduler.seed = scenario.seed;
   scenario.model = ReadModel(top);

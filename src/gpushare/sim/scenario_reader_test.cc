@@ -74,7 +74,7 @@ TEST(ScenarioReaderTest, EveryExampleParsesBuildsAndIsSmall) {
     EXPECT_EQ(s.file, path);
     Cluster cluster(TestCatalog());
     for (const NodePoolSpec& pool : s.pools) cluster.AddPool(pool);
-    const std::vector<Pod> pods = GenerateWorkload(s.workload, s.seed);
+    const std::vector<Pod> pods = BuildWorkload(s.workload, s.seed);
     // The default scenario (compare's) is sized to take a few seconds; the
     // others to start from.
     const bool is_default = s.name == "default";
@@ -84,8 +84,8 @@ TEST(ScenarioReaderTest, EveryExampleParsesBuildsAndIsSmall) {
   }
   std::sort(names.begin(), names.end());
   EXPECT_EQ(names, (std::vector<std::string>{"default", "dev-time-slicing",
-                                             "hami-platform", "mig-inference",
-                                             "three-pools"}));
+                                             "hami-platform", "kubectl-import",
+                                             "mig-inference", "three-pools"}));
 }
 
 TEST(ScenarioReaderTest, ThreePoolsExampleIsTheTower) {
@@ -499,7 +499,7 @@ INSTANTIATE_TEST_SUITE_P(
                   "cluster:\n  pools: []\n" + std::string(kWorkload),
                   "s.yaml:2:10: cluster pools: expected at least one item"},
         ErrorCase{"MissingClasses", std::string(kPools) + "workload: {}\n",
-                  "s.yaml:8:11: workload: missing required key 'classes'"},
+                  "s.yaml:8:11: workload: give classes, a trace, or both"},
         ErrorCase{"NegativeNodes",
                   WithPools("    - {name: p, gpu: L4, nodes: -1}\n"),
                   "s.yaml:3:33: pool 'p' nodes: -1 is out of range (expected "

@@ -42,12 +42,19 @@ Simulation::Simulation(const Scenario& scenario, const Catalog& catalog)
   cluster_ = std::make_unique<Cluster>(catalog);
   for (const NodePoolSpec& spec : scenario_.pools) cluster_->AddPool(spec);
   scenario_.workload.Validate();
-  pods_ = GenerateWorkload(scenario_.workload, scenario_.seed);
+  pods_ = BuildWorkload(scenario_.workload, scenario_.seed);
+  for (size_t n = 0; n < cluster_->nodes().size(); ++n) {
+    node_index_.emplace(cluster_->nodes()[n].name(), static_cast<int>(n));
+  }
   target_pool_.resize(pods_.size(), -1);
   untranslatable_.resize(pods_.size());
   for (size_t i = 0; i < pods_.size(); ++i) {
     Pod& pod = pods_[i];
-    const int pool = TargetPool(pod, *cluster_);
+    auto bound_to = pod.node_name.empty() ? node_index_.end()
+                                          : node_index_.find(pod.node_name);
+    const int pool = bound_to != node_index_.end()
+                         ? cluster_->nodes()[bound_to->second].pool()
+                         : TargetPool(pod, *cluster_);
     target_pool_[i] = pool;
     if (pool < 0) {
       pod.requests.Set(ResourceRegistry::kCpuId, pod.cpu_milli);
@@ -152,6 +159,19 @@ void Simulation::Run(SimulationObserver* observer) {
         if (observer_) observer_->OnArrival(now, e.a);
         if (!untranslatable_[e.a].empty()) {
           Finish(now, e.a, PodEnd::kUnschedulable, untranslatable_[e.a]);
+          break;
+        }
+        auto bound_to = pod.node_name.empty() ? node_index_.end()
+                                              : node_index_.find(pod.node_name);
+        if (bound_to != node_index_.end()) {
+          // Already running on its node (kubectl import): kubelet admits it.
+          run.phase = Phase::kPending;
+          const ScheduleResult r = scheduler_->Bind(e.a, pod, bound_to->second);
+          if (r.outcome == ScheduleResult::Outcome::kBound) {
+            OnBound(now, r);
+          } else {
+            Finish(now, e.a, PodEnd::kAdmissionFailed, r.message);
+          }
           break;
         }
         run.phase = Phase::kPending;
@@ -275,27 +295,9 @@ void Simulation::Schedule(double now) {
   while (scheduler_->HasActive()) {
     const ScheduleResult r = scheduler_->ScheduleOne();
     switch (r.outcome) {
-      case ScheduleResult::Outcome::kBound: {
-        PodRun& run = runs_[r.pod];
-        run.node = r.node;
-        run.domains.clear();
-        for (const DeviceGrant& g : scheduler_->AllocationOf(r.pod).grants) {
-          const int domain = gpu_domain_[r.node][g.gpu] +
-                             (g.instance >= 0 ? g.instance : 0);
-          run.domains.push_back(domain);
-          ++domains_[domain].holders;
-        }
-        const Pod& pod = pods_[r.pod];
-        const double speed =
-            cluster_->nodes()[r.node].model() != nullptr
-                ? cluster_->nodes()[r.node].model()->relative_speed
-                : 1.0;
-        if (observer_) {
-          observer_->OnStart(now, r.pod, r.node, AloneSeconds(pod.needs, speed));
-        }
-        StartOrFail(now, r.pod);
+      case ScheduleResult::Outcome::kBound:
+        OnBound(now, r);
         break;
-      }
       case ScheduleResult::Outcome::kUnschedulable:
         if (observer_) observer_->OnUnschedulable(now, r.pod, r.message);
         break;
@@ -304,6 +306,26 @@ void Simulation::Schedule(double now) {
         break;
     }
   }
+}
+
+void Simulation::OnBound(double now, const ScheduleResult& r) {
+  PodRun& run = runs_[r.pod];
+  run.node = r.node;
+  run.domains.clear();
+  for (const DeviceGrant& g : scheduler_->AllocationOf(r.pod).grants) {
+    const int domain =
+        gpu_domain_[r.node][g.gpu] + (g.instance >= 0 ? g.instance : 0);
+    run.domains.push_back(domain);
+    ++domains_[domain].holders;
+  }
+  const Pod& pod = pods_[r.pod];
+  const double speed = cluster_->nodes()[r.node].model() != nullptr
+                           ? cluster_->nodes()[r.node].model()->relative_speed
+                           : 1.0;
+  if (observer_) {
+    observer_->OnStart(now, r.pod, r.node, AloneSeconds(pod.needs, speed));
+  }
+  StartOrFail(now, r.pod);
 }
 
 void Simulation::StartOrFail(double now, PodIndex p) {

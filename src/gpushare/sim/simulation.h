@@ -21,7 +21,10 @@
 // are deleted at the end of their lifetime. Samples of every domain are
 // reported every `sample_interval_s`, with the p50/p99 latency of every
 // running inference pod (exec/latency_model.h; an inference pod's GPU duty is
-// its request rate x GPU time per request). Deterministic for a given
+// its request rate x GPU time per request). Pods that name their node
+// (Pod::node_name, kubectl imports of running pods) are bound to it on
+// arrival without a scheduling cycle when the cluster has that node, or fail
+// kubelet's admission if it cannot hold them. Deterministic for a given
 // scenario.
 
 #ifndef GPUSHARE_SIM_SIMULATION_H_
@@ -29,6 +32,7 @@
 
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "gpushare/base/rng.h"
@@ -90,6 +94,8 @@ class Simulation {
 
   void BuildDomains();
   void Schedule(double now);
+  // A pod was bound (by a cycle or as already running): it starts.
+  void OnBound(double now, const ScheduleResult& r);
   void StartOrFail(double now, PodIndex p);
   void Stop(double now, PodIndex p);   // leaves its domains
   void Fail(double now, PodIndex p, PodFailure why, const std::string& msg);
@@ -114,6 +120,7 @@ class Simulation {
   std::vector<std::unique_ptr<ShareModel>> share_models_;  // by scheme
   std::vector<Pod> pods_;
   std::vector<int> target_pool_;
+  std::unordered_map<std::string, int> node_index_;  // node name → index
   std::vector<std::string> untranslatable_;  // why a pod never fits ("")
   std::vector<PodRun> runs_;
   std::vector<DomainRun> domains_;

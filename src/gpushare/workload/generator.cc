@@ -268,4 +268,25 @@ std::vector<Pod> GenerateWorkload(const WorkloadSpec& spec, uint64_t seed) {
   return pods;
 }
 
+std::vector<Pod> BuildWorkload(const WorkloadSpec& spec, uint64_t seed) {
+  std::vector<Pod> generated;
+  if (!spec.classes.empty()) generated = GenerateWorkload(spec, seed);
+  if (spec.trace.pods == nullptr || spec.trace.pods->empty()) return generated;
+  const std::vector<Pod>& trace = *spec.trace.pods;
+  std::vector<Pod> pods;
+  pods.reserve(generated.size() + trace.size());
+  size_t g = 0;
+  for (const Pod& t : trace) {
+    while (g < generated.size() && generated[g].arrival_s < t.arrival_s) {
+      pods.push_back(std::move(generated[g++]));
+    }
+    pods.push_back(t);
+    if (!spec.trace.keep_explicit_requests) {
+      pods.back().explicit_requests.clear();
+    }
+  }
+  while (g < generated.size()) pods.push_back(std::move(generated[g++]));
+  return pods;
+}
+
 }  // namespace gpushare

@@ -22,6 +22,7 @@
 #include "gpushare/cluster/labels.h"
 #include "gpushare/workload/distribution.h"
 #include "gpushare/workload/pod.h"
+#include "gpushare/workload/trace_workload.h"
 
 namespace gpushare {
 
@@ -54,13 +55,20 @@ struct WorkloadClassSpec {
 };
 
 struct WorkloadSpec {
-  std::vector<WorkloadClassSpec> classes;
-  double horizon_s = 3600;  // arrivals in [0, horizon_s)
+  std::vector<WorkloadClassSpec> classes;  // may be empty with a trace
+  double horizon_s = 3600;  // generated arrivals in [0, horizon_s)
+  TraceWorkload trace;      // pods read from a file (trace.pods non-null)
 
   void Validate() const;
 };
 
 std::vector<Pod> GenerateWorkload(const WorkloadSpec& spec, uint64_t seed);
+
+// Every pod of the workload: the generated ones merged with the trace's by
+// arrival (ties: trace pods first, each side in its own order). Without
+// `trace.keep_explicit_requests`, trace pods lose their explicit requests
+// (they are then translated from their needs).
+std::vector<Pod> BuildWorkload(const WorkloadSpec& spec, uint64_t seed);
 
 }  // namespace gpushare
 

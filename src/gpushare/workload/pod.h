@@ -82,6 +82,10 @@ struct Pod {
   std::string tenant_class;
   WorkloadClass workload_class = WorkloadClass::kBatch;
   int32_t priority = 0;
+  // spec.nodeName of a pod already running on an imported node: it is bound
+  // there on arrival without a scheduling cycle (kubelet admits it), when
+  // the cluster has that node; otherwise it is scheduled like any pod.
+  std::string node_name;
   double arrival_s = 0;
   RestartPolicy restart_policy = RestartPolicy::kOnFailure;
   PodNeeds needs;

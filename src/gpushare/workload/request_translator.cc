@@ -147,28 +147,44 @@ std::string TranslateRequests(Pod& pod, const NodePool& pool,
   return why;
 }
 
+namespace {
+
+// Whether `node`'s labels and NoSchedule/NoExecute taints admit the pod.
+bool Admits(const Pod& pod, const Node& node) {
+  for (const auto& [key, value] : pod.node_selector) {
+    auto it = node.labels().find(key);
+    if (it == node.labels().end() || it->second != value) return false;
+  }
+  if (!pod.required_affinity.empty() &&
+      std::none_of(pod.required_affinity.begin(), pod.required_affinity.end(),
+                   [&](const NodeSelectorTerm& t) {
+                     return Matches(t, node.labels());
+                   })) {
+    return false;
+  }
+  for (const Taint& taint : node.taints()) {
+    if (taint.effect == TaintEffect::kPreferNoSchedule) continue;
+    if (std::none_of(pod.tolerations.begin(), pod.tolerations.end(),
+                     [&](const Toleration& t) { return t.Tolerates(taint); })) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 int TargetPool(const Pod& pod, const Cluster& cluster) {
   const auto& pools = cluster.pools();
   for (size_t i = 0; i < pools.size(); ++i) {
-    const Node& node = cluster.nodes()[pools[i].first_node];
-    bool ok = true;
-    for (const auto& [key, value] : pod.node_selector) {
-      auto it = node.labels().find(key);
-      ok = ok && it != node.labels().end() && it->second == value;
+    // Generated pools' nodes share labels and taints: the first decides.
+    // Imported nodes keep their own: any of them may admit the pod.
+    const int first = pools[i].first_node;
+    const int end =
+        pools[i].spec.members.empty() ? first + 1 : first + pools[i].node_count;
+    for (int n = first; n < end; ++n) {
+      if (Admits(pod, cluster.nodes()[n])) return static_cast<int>(i);
     }
-    if (ok && !pod.required_affinity.empty()) {
-      ok = std::any_of(pod.required_affinity.begin(),
-                       pod.required_affinity.end(),
-                       [&](const NodeSelectorTerm& t) {
-                         return Matches(t, node.labels());
-                       });
-    }
-    for (const Taint& taint : node.taints()) {
-      if (!ok || taint.effect == TaintEffect::kPreferNoSchedule) continue;
-      ok = std::any_of(pod.tolerations.begin(), pod.tolerations.end(),
-                       [&](const Toleration& t) { return t.Tolerates(taint); });
-    }
-    if (ok) return static_cast<int>(i);
   }
   return -1;
 }

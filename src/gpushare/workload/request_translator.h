@@ -42,7 +42,8 @@ std::string TranslateRequests(Pod& pod, const NodePool& pool,
 
 // The first pool (in cluster order) whose nodes the pod may land on: its
 // labels satisfy the pod's nodeSelector and required affinity and its
-// NoSchedule/NoExecute taints are tolerated. -1 when none.
+// NoSchedule/NoExecute taints are tolerated (for an imported pool, whose
+// nodes keep their own labels and taints, any one node). -1 when none.
 int TargetPool(const Pod& pod, const Cluster& cluster);
 
 }  // namespace gpushare

@@ -1,0 +1,254 @@
+// The kubectl readers on hand-written `kubectl get -o json` lists
+// (tests/data/kubectl/) and on malformed input.
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "gpushare/cluster/resources.h"
+#include "gpushare/io/input_error.h"
+#include "gpushare/workload/imported_nodes.h"
+#include "gpushare/workload/kubectl_node_list.h"
+#include "gpushare/workload/kubectl_pod_list.h"
+
+namespace gpushare {
+namespace {
+
+const std::string kNodes = GS_TESTDATA_DIR "/kubectl/nodes.json";
+const std::string kPods = GS_TESTDATA_DIR "/kubectl/pods.json";
+
+class KubectlImportTest : public ::testing::Test {
+ protected:
+  Catalog catalog_ = Catalog::Builtin();
+};
+
+// The error text of parsing `text` as a node (or pod) list.
+std::string NodeError(const Catalog& catalog, const std::string& text) {
+  try {
+    ParseKubectlNodes("n.json", text, catalog);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+std::string PodError(const Catalog& catalog, const std::string& text) {
+  try {
+    ParseKubectlPods("p.json", text, catalog, KubectlPodOptions());
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// A one-node list whose allocatable and labels are the given JSON members.
+std::string OneNode(const std::string& labels, const std::string& allocatable,
+                    const std::string& extra = "") {
+  return "{\"kind\": \"List\", \"items\": [{\"kind\": \"Node\",\n"
+         " \"metadata\": {\"name\": \"n1\", \"labels\": {" +
+         labels + "}" + extra +
+         "},\n \"status\": {\"allocatable\": {\"cpu\": \"8\", "
+         "\"memory\": \"32Gi\"" +
+         allocatable + "}}}]}";
+}
+
+TEST_F(KubectlImportTest, ReadsEveryKindOfNode) {
+  const std::vector<ImportedNode> nodes = ReadKubectlNodes(kNodes, catalog_);
+  ASSERT_EQ(nodes.size(), 5u);
+
+  const ImportedNode& mig = nodes[0];
+  EXPECT_EQ(mig.name, "gpu-a100-0");
+  EXPECT_EQ(mig.gpu_model, "A100-80GB");
+  EXPECT_EQ(mig.gpus, 2);
+  EXPECT_EQ(mig.cpu_milli, 63500);
+  EXPECT_EQ(mig.memory_mib, 515000);
+  EXPECT_TRUE(mig.sharing.mig_enabled);
+  EXPECT_EQ(mig.sharing.mig.strategy, MigStrategy::kMixed);
+  EXPECT_EQ(mig.sharing.mig.config_name, "all-balanced");
+  ASSERT_EQ(mig.taints.size(), 1u);
+  EXPECT_EQ(mig.taints[0].key, "nvidia.com/gpu");
+
+  const ImportedNode& ts = nodes[1];
+  EXPECT_EQ(ts.gpu_model, "L4");
+  EXPECT_EQ(ts.gpus, 4);
+  EXPECT_EQ(ts.sharing.scheme(), SharingScheme::kTimeSlicing);
+  EXPECT_EQ(ts.sharing.replicas.replicas, 4);
+  EXPECT_FALSE(ts.sharing.replicas.rename_by_default);
+  EXPECT_EQ(ts.cpu_milli, 47000);
+  EXPECT_EQ(ts.memory_mib, 180 * 1024);
+
+  const ImportedNode& hami = nodes[3];
+  EXPECT_EQ(hami.gpu_model, "A10");
+  EXPECT_EQ(hami.gpus, 2);
+  EXPECT_EQ(hami.sharing.scheme(), SharingScheme::kHami);
+  EXPECT_EQ(hami.sharing.hami.split_count, 10);
+  EXPECT_DOUBLE_EQ(hami.sharing.hami.memory_scaling, 1.0);
+
+  const ImportedNode& cpu = nodes[4];
+  EXPECT_EQ(cpu.gpus, 0);
+  EXPECT_EQ(cpu.gpu_model, "");
+  ASSERT_EQ(cpu.taints.size(), 1u);
+  EXPECT_EQ(cpu.taints[0].key, "node.kubernetes.io/unschedulable");
+}
+
+TEST_F(KubectlImportTest, GroupsIdenticalNodesIntoPools) {
+  const std::vector<NodePoolSpec> pools =
+      GroupNodePools(ReadKubectlNodes(kNodes, catalog_), "");
+  ASSERT_EQ(pools.size(), 4u);
+  EXPECT_EQ(pools[0].name, "a100-80gb-x2-mig");
+  EXPECT_EQ(pools[1].name, "l4-x4-time-slicing");
+  EXPECT_EQ(pools[1].nodes, 2);
+  ASSERT_EQ(pools[1].members.size(), 2u);
+  EXPECT_EQ(pools[1].members[1].name, "gpu-l4-1");
+  EXPECT_EQ(pools[1].members[1].labels.at("team"), "research");
+  EXPECT_EQ(pools[1].members[1].taints.size(), 1u);
+  EXPECT_EQ(pools[2].name, "a10-x2-hami");
+  EXPECT_EQ(pools[3].name, "cpu");
+  EXPECT_EQ(pools[3].gpus_per_node, 0);
+
+  // The pools build a cluster with the real node names and labels.
+  Cluster cluster(catalog_);
+  for (const NodePoolSpec& p : pools) cluster.AddPool(p);
+  ASSERT_EQ(cluster.nodes().size(), 5u);
+  const Node& l4 = cluster.nodes()[2];
+  EXPECT_EQ(l4.name(), "gpu-l4-1");
+  EXPECT_EQ(l4.labels().at("topology.kubernetes.io/zone"), "zone-b");
+  EXPECT_EQ(l4.labels().at("nvidia.com/gpu.product"), "NVIDIA-L4-SHARED");
+  EXPECT_EQ(l4.labels().at(kNodePoolLabel), "l4-x4-time-slicing");
+  const ResourceId gpu = cluster.resources().Find(kNvidiaGpu);
+  EXPECT_EQ(l4.Allocatable(gpu), 16);
+  const ResourceId mig = cluster.resources().Find("nvidia.com/mig-3g.40gb");
+  EXPECT_EQ(cluster.nodes()[0].Allocatable(mig), 2);
+}
+
+TEST_F(KubectlImportTest, ReadsPodsRunningFirst) {
+  KubectlPodOptions options;
+  const std::vector<Pod> pods = ReadKubectlPods(kPods, catalog_, options);
+  ASSERT_EQ(pods.size(), 6u);  // done-f (Succeeded) is skipped
+  EXPECT_EQ(pods[0].name, "kube-system/kube-proxy-7xk2p");
+  EXPECT_EQ(pods[0].node_name, "cpu-0");
+  EXPECT_EQ(pods[0].cpu_milli, 100);
+  EXPECT_EQ(pods[0].memory_mib, 128);
+  EXPECT_EQ(pods[0].priority, 2000001000);
+  EXPECT_EQ(pods[0].tenant_class, "kube-system");
+  EXPECT_TRUE(pods[0].explicit_requests.empty());
+  EXPECT_EQ(pods[0].needs.gpus, 0);
+
+  const Pod& infer = pods[1];
+  EXPECT_EQ(infer.node_name, "gpu-a100-0");
+  ASSERT_EQ(infer.explicit_requests.size(), 1u);
+  EXPECT_EQ(infer.explicit_requests[0].first, "nvidia.com/mig-1g.10gb");
+  EXPECT_EQ(infer.explicit_requests[0].second, 1);
+  EXPECT_NEAR(infer.needs.gpus, 1.0 / 7, 1e-12);
+  EXPECT_EQ(infer.needs.gpu_memory_mib, 9856);  // A100-80GB/H100 1g.10gb
+  EXPECT_EQ(infer.needs.lifetime_s, 3600);
+  EXPECT_EQ(infer.tolerations.size(), 1u);
+
+  const Pod& train = pods[2];
+  EXPECT_EQ(train.priority, 1000);
+  EXPECT_EQ(train.needs.gpus, 1);
+  EXPECT_EQ(train.needs.gpu_memory_mib, 8192);  // the default
+  EXPECT_EQ(train.restart_policy, RestartPolicy::kOnFailure);
+
+  const Pod& notebook = pods[3];
+  EXPECT_DOUBLE_EQ(notebook.needs.gpus, 0.3);
+  EXPECT_DOUBLE_EQ(notebook.needs.sm_demand, 0.3);
+  EXPECT_EQ(notebook.needs.gpu_memory_mib, 8000);
+  EXPECT_EQ(notebook.explicit_requests.size(), 3u);
+
+  const Pod& d = pods[4];
+  EXPECT_EQ(d.name, "ml/pending-d");
+  EXPECT_TRUE(d.node_name.empty());
+  EXPECT_EQ(d.node_selector.at("topology.kubernetes.io/zone"), "zone-a");
+  EXPECT_NEAR(d.needs.gpus, 3.0 / 7, 1e-12);
+
+  const Pod& e = pods[5];
+  EXPECT_EQ(e.cpu_milli, 2000);  // init container 2 > 1 + 0.25
+  EXPECT_EQ(e.memory_mib, 4096 + 256);
+  ASSERT_EQ(e.explicit_requests.size(), 1u);  // from the limit
+  EXPECT_EQ(e.explicit_requests[0].second, 1);
+  ASSERT_EQ(e.required_affinity.size(), 1u);
+  EXPECT_EQ(e.required_affinity[0].match_expressions[0].key, "team");
+  ASSERT_EQ(e.preferred_affinity.size(), 1u);
+  EXPECT_EQ(e.preferred_affinity[0].weight, 50);
+  EXPECT_EQ(e.restart_policy, RestartPolicy::kNever);
+  EXPECT_FALSE(e.tolerations[0].any_effect);
+}
+
+TEST_F(KubectlImportTest, TenantClassFromALabelAndGpuPodsOnly) {
+  KubectlPodOptions options;
+  options.tenant_class_label = "tenant-class";
+  options.gpu_pods_only = true;
+  options.defaults.work_s = 900;
+  const std::vector<Pod> pods = ReadKubectlPods(kPods, catalog_, options);
+  ASSERT_EQ(pods.size(), 5u);
+  EXPECT_EQ(pods[0].tenant_class, "prod-inference");
+  EXPECT_EQ(pods[1].tenant_class, "ml");  // no label: the namespace
+  EXPECT_EQ(pods[2].tenant_class, "notebooks");
+  EXPECT_EQ(pods[0].needs.work_s, 900);
+  EXPECT_EQ(pods[0].needs.lifetime_s, 0);
+}
+
+TEST_F(KubectlImportTest, NodeErrorsNameTheLineAndJsonPath) {
+  EXPECT_EQ(NodeError(catalog_, "{\"kind\": \"PodList\", \"items\": []}"),
+            "n.json:1:10: kind: expected kind List, NodeList or Node, got "
+            "'PodList'");
+  EXPECT_EQ(NodeError(catalog_, OneNode("", ", \"nvidia.com/gpu\": \"1\"")),
+            "n.json:2:39: items[0].metadata.labels: node 'n1' has GPUs but no "
+            "nvidia.com/gpu.product label (set by gpu-feature-discovery) to "
+            "tell their model");
+  const std::string bad_quantity =
+      NodeError(catalog_, OneNode("\"nvidia.com/gpu.product\": \"NVIDIA-L4\"",
+                                  ", \"nvidia.com/gpu\": \"1.5x\""));
+  EXPECT_NE(bad_quantity.find("n.json:3:"), std::string::npos) << bad_quantity;
+  EXPECT_NE(bad_quantity.find(
+                "items[0].status.allocatable[\"nvidia.com/gpu\"]: '1.5x' is "
+                "not a Kubernetes quantity"),
+            std::string::npos)
+      << bad_quantity;
+  const std::string unknown =
+      NodeError(catalog_, OneNode("\"nvidia.com/gpu.product\": \"NVIDIA-Z100\"",
+                                  ", \"nvidia.com/gpu\": \"1\""));
+  EXPECT_NE(unknown.find("GPU product 'NVIDIA-Z100'"), std::string::npos)
+      << unknown;
+  const std::string uneven = NodeError(
+      catalog_,
+      OneNode("\"nvidia.com/gpu.product\": \"NVIDIA-A100-SXM4-80GB\", "
+              "\"nvidia.com/gpu.count\": \"2\"",
+              ", \"nvidia.com/mig-3g.40gb\": \"3\""));
+  EXPECT_NE(uneven.find("3 instances of 3g.40gb cannot be spread evenly over "
+                        "2 GPUs"),
+            std::string::npos)
+      << uneven;
+  EXPECT_NE(NodeError(catalog_, "{\"kind\": \"List\", \"items\": [")
+                .find("n.json:1:"),
+            std::string::npos);
+}
+
+TEST_F(KubectlImportTest, PodErrorsNameTheLineAndJsonPath) {
+  const std::string pod =
+      "{\"kind\": \"List\", \"items\": [{\"kind\": \"Pod\",\n"
+      " \"metadata\": {\"name\": \"p\", \"namespace\": \"ns\"},\n"
+      " \"spec\": {\"containers\": [{\"name\": \"c\", \"resources\":\n"
+      "   {\"requests\": {\"cpu\": \"-1\"}}}]},\n"
+      " \"status\": {\"phase\": \"Pending\"}}]}";
+  EXPECT_EQ(PodError(catalog_, pod),
+            "p.json:4:25: items[0].spec.containers[0].resources.requests.cpu: "
+            "a resource quantity must not be negative");
+  const std::string running =
+      "{\"kind\": \"PodList\", \"items\": [{\"metadata\": {\"name\": \"p\"},\n"
+      " \"spec\": {\"containers\": [{\"name\": \"c\"}]},\n"
+      " \"status\": {\"phase\": \"Running\"}}]}";
+  EXPECT_EQ(PodError(catalog_, running),
+            "p.json:2:10: items[0].spec: a Running pod needs spec.nodeName");
+  const std::string phase =
+      "{\"kind\": \"PodList\", \"items\": [{\"metadata\": {\"name\": \"p\"},\n"
+      " \"spec\": {\"containers\": [{\"name\": \"c\"}]},\n"
+      " \"status\": {\"phase\": \"Runing\"}}]}";
+  EXPECT_EQ(PodError(catalog_, phase),
+            "p.json:3:22: items[0].status.phase: expected Pending, Running, "
+            "Succeeded, Failed or Unknown, got 'Runing'");
+}
+
+}  // namespace
+}  // namespace gpushare

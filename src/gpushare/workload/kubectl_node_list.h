@@ -1,0 +1,48 @@
+// `kubectl get nodes -o json`: an existing cluster's nodes, read into
+// ImportedNodes (workload/imported_nodes.h).
+//
+// Contract: per Node object — metadata.name (non-empty, unique),
+// metadata.labels, spec.taints and spec.unschedulable (which becomes the
+// taint node.kubernetes.io/unschedulable:NoSchedule, as the node controller
+// sets it), status.allocatable (status.capacity where allocatable lacks a
+// resource): cpu, memory, pods and the GPU resources. The GPU model comes
+// from the label nvidia.com/gpu.product (GFD; `-SHARED` and `-MIG-<profile>`
+// suffixes dropped) or HAMi's registration annotation, resolved with
+// catalog.Find (names and aliases). The sharing configuration is read from
+// the signals the NVIDIA and HAMi components leave (k8s-gpu-specs.md §2–4):
+//   HAMi      annotation hami.io/node-nvidia-register: GPUs, split count,
+//             memory and core scaling
+//   MIG mixed nvidia.com/mig-<profile> resources: the layout named by the
+//             label nvidia.com/mig.config when it matches the counts, else
+//             the counts spread evenly over nvidia.com/gpu.count GPUs
+//   MIG single nvidia.com/mig.strategy=single with a -MIG-<profile> product:
+//             all-<profile> on every GPU
+//   replicas  nvidia.com/gpu.replicas > 1: time-slicing, or MPS when
+//             nvidia.com/gpu.sharing-strategy=mps; renamed when the node has
+//             nvidia.com/gpu.shared
+//   otherwise exclusive: nvidia.com/gpu GPUs.
+// A node without any GPU resource is CPU-only. Every problem (bad JSON, a
+// wrong type, a bad quantity, an unknown product, counts that no layout
+// explains, a configuration the model rejects) is an InputError at
+// FILE:LINE:COL naming the JSON path.
+
+#ifndef GPUSHARE_WORKLOAD_KUBECTL_NODE_LIST_H_
+#define GPUSHARE_WORKLOAD_KUBECTL_NODE_LIST_H_
+
+#include <string>
+#include <vector>
+
+#include "gpushare/catalog/catalog.h"
+#include "gpushare/workload/imported_nodes.h"
+
+namespace gpushare {
+
+std::vector<ImportedNode> ParseKubectlNodes(const std::string& file,
+                                            const std::string& text,
+                                            const Catalog& catalog);
+std::vector<ImportedNode> ReadKubectlNodes(const std::string& path,
+                                           const Catalog& catalog);
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_WORKLOAD_KUBECTL_NODE_LIST_H_

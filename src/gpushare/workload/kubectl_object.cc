@@ -1,0 +1,80 @@
+#include "gpushare/workload/kubectl_object.h"
+
+#include "gpushare/io/yaml_input.h"
+
+namespace gpushare {
+
+std::vector<JsonValue> KubectlItems(const std::string& file,
+                                    const std::string& text,
+                                    const std::string& kind) {
+  const YAML::Node root_node = ParseYaml(text, file);
+  const JsonValue root(file, root_node);
+  if (root.Missing() || !root.IsObject()) {
+    root.Fail("expected the JSON object of `kubectl get " + kind +
+              " -o json` (a List)");
+  }
+  const std::string root_kind = root.Get("kind").String();
+  std::vector<JsonValue> items;
+  if (root_kind == kind) {
+    items.push_back(root);
+  } else if (root_kind == "List" || root_kind == kind + "List") {
+    if (!root.Get("items").IsArray() && !root.Get("items").Missing()) {
+      root.Get("items").Fail("expected an array of " + kind + " objects");
+    }
+    items = root.Get("items").Items();
+  } else {
+    root.Get("kind").Fail("expected kind List, " + kind + "List or " + kind +
+                          ", got '" + root_kind + "'");
+  }
+  for (const JsonValue& item : items) {
+    if (!item.IsObject()) item.Fail("expected a " + kind + " object");
+    const std::string k = item.Get("kind").String();
+    if (!k.empty() && k != kind) {
+      item.Get("kind").Fail("expected kind " + kind + ", got '" + k + "'");
+    }
+  }
+  return items;
+}
+
+Labels ReadStringMap(const JsonValue& value) {
+  Labels labels;
+  for (const auto& [key, v] : value.Members()) labels[key] = v.String();
+  return labels;
+}
+
+Quantity ReadQuantity(const JsonValue& value) {
+  Quantity q;
+  std::string error;
+  if (value.Missing()) value.Fail("expected a quantity, got nothing");
+  if (!Quantity::Parse(value.String(), &q, &error)) value.Fail(error);
+  return q;
+}
+
+int64_t ReadResourceAmount(const JsonValue& value,
+                           const std::string& resource) {
+  const Quantity q = ReadQuantity(value);
+  if (q.negative()) value.Fail("a resource quantity must not be negative");
+  int64_t amount = 0;
+  bool ok = false;
+  if (resource == "cpu") {
+    ok = q.MilliValue(&amount);
+  } else if (resource == "memory") {
+    ok = q.Mebibytes(&amount);
+  } else {
+    ok = q.Value(&amount);
+  }
+  if (!ok) value.Fail("quantity too large");
+  return amount;
+}
+
+TaintEffect ReadTaintEffect(const JsonValue& value) {
+  TaintEffect effect;
+  const std::string text = value.String();
+  if (!ParseTaintEffect(text, &effect)) {
+    value.Fail("expected NoSchedule, PreferNoSchedule or NoExecute, got '" +
+               text + "'");
+  }
+  return effect;
+}
+
+}  // namespace gpushare

@@ -1,0 +1,38 @@
+// Helpers shared by the kubectl readers (kubectl_node_list.h,
+// kubectl_pod_list.h): the List envelope, string maps, quantities and taint
+// effects, each failing with an InputError at FILE:LINE:COL and JSON path.
+
+#ifndef GPUSHARE_WORKLOAD_KUBECTL_OBJECT_H_
+#define GPUSHARE_WORKLOAD_KUBECTL_OBJECT_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gpushare/cluster/labels.h"
+#include "gpushare/cluster/quantity.h"
+#include "gpushare/io/json_value.h"
+
+namespace gpushare {
+
+// The objects of `kubectl get KIND -o json` output in `text`: the items of
+// a List (kind `List` or `<kind>List`), or a single object of `kind`.
+// Every item must be an object of kind `kind` when it says its kind.
+std::vector<JsonValue> KubectlItems(const std::string& file,
+                                    const std::string& text,
+                                    const std::string& kind);
+
+// metadata.labels / nodeSelector / annotations: string values only.
+Labels ReadStringMap(const JsonValue& value);
+
+// A quantity (a JSON string such as "500m", or a number).
+Quantity ReadQuantity(const JsonValue& value);
+// The quantity in the unit of `resource`: millicores for cpu, MiB for
+// memory (rounded up), whole units for everything else; >= 0.
+int64_t ReadResourceAmount(const JsonValue& value, const std::string& resource);
+
+TaintEffect ReadTaintEffect(const JsonValue& value);
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_WORKLOAD_KUBECTL_OBJECT_H_

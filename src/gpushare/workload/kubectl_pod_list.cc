@@ -1,0 +1,314 @@
+#include "gpushare/workload/kubectl_pod_list.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+
+#include "gpushare/cluster/resources.h"
+#include "gpushare/io/yaml_input.h"
+#include "gpushare/workload/kubectl_object.h"
+
+namespace gpushare {
+namespace {
+
+constexpr const char* kNvidiaPrefix = "nvidia.com/";
+constexpr const char* kMigPrefix = "nvidia.com/mig-";
+
+// A container's requests, with limits standing in for missing requests.
+std::map<std::string, int64_t> ContainerRequests(const JsonValue& container) {
+  std::map<std::string, int64_t> r;
+  const JsonValue resources = container.Get("resources");
+  for (const auto& [name, v] : resources.Get("limits").Members()) {
+    r[name] = ReadResourceAmount(v, name);
+  }
+  for (const auto& [name, v] : resources.Get("requests").Members()) {
+    r[name] = ReadResourceAmount(v, name);
+  }
+  return r;
+}
+
+// The pod's effective requests: sum of containers, max with each init
+// container (kube's resource.PodRequests without overhead).
+std::map<std::string, int64_t> PodRequests(const JsonValue& spec) {
+  std::map<std::string, int64_t> total;
+  const std::vector<JsonValue> containers = spec.Get("containers").Items();
+  if (containers.empty()) spec.Get("containers").Fail("a pod needs containers");
+  for (const JsonValue& c : containers) {
+    for (const auto& [name, n] : ContainerRequests(c)) total[name] += n;
+  }
+  for (const JsonValue& c : spec.Get("initContainers").Items()) {
+    for (const auto& [name, n] : ContainerRequests(c)) {
+      total[name] = std::max(total[name], n);
+    }
+  }
+  return total;
+}
+
+NodeSelectorRequirement ReadRequirement(const JsonValue& r, bool field) {
+  NodeSelectorRequirement req;
+  req.key = r.Get("key").String();
+  if (req.key.empty()) r.Get("key").Fail("a requirement needs a key");
+  if (field) {
+    if (req.key != "metadata.name") {
+      r.Get("key").Fail("matchFields supports only metadata.name");
+    }
+    req.key = "kubernetes.io/hostname";
+  }
+  using Op = NodeSelectorRequirement::Operator;
+  static const std::pair<const char*, Op> kOps[] = {
+      {"In", Op::kIn},         {"NotIn", Op::kNotIn},
+      {"Exists", Op::kExists}, {"DoesNotExist", Op::kDoesNotExist},
+      {"Gt", Op::kGt},         {"Lt", Op::kLt}};
+  const std::string op = r.Get("operator").String();
+  bool found = false;
+  for (const auto& [name, value] : kOps) {
+    if (op == name) {
+      req.op = value;
+      found = true;
+    }
+  }
+  if (!found) {
+    r.Get("operator")
+        .Fail("expected In, NotIn, Exists, DoesNotExist, Gt or Lt, got '" + op +
+              "'");
+  }
+  for (const JsonValue& v : r.Get("values").Items()) {
+    req.values.push_back(v.String());
+  }
+  return req;
+}
+
+NodeSelectorTerm ReadTerm(const JsonValue& t) {
+  NodeSelectorTerm term;
+  for (const JsonValue& r : t.Get("matchExpressions").Items()) {
+    term.match_expressions.push_back(ReadRequirement(r, false));
+  }
+  for (const JsonValue& r : t.Get("matchFields").Items()) {
+    term.match_expressions.push_back(ReadRequirement(r, true));
+  }
+  return term;
+}
+
+Toleration ReadToleration(const JsonValue& t) {
+  Toleration tol;
+  tol.key = t.Get("key").String();
+  const std::string op = t.Get("operator").String("Equal");
+  if (op == "Exists") {
+    tol.op = Toleration::Operator::kExists;
+  } else if (op == "Equal") {
+    tol.op = Toleration::Operator::kEqual;
+  } else {
+    t.Get("operator").Fail("expected Equal or Exists, got '" + op + "'");
+  }
+  tol.value = t.Get("value").String();
+  if (!t.Get("effect").Missing() && !t.Get("effect").String().empty()) {
+    tol.any_effect = false;
+    tol.effect = ReadTaintEffect(t.Get("effect"));
+  }
+  return tol;
+}
+
+// The smallest memory and the GPU fraction of a MIG profile advertised as
+// nvidia.com/mig-<name>, over the catalog; false when no model has it.
+bool MigProfileNeeds(const Catalog& catalog, const std::string& resource,
+                     int64_t* memory_mib, double* fraction) {
+  bool found = false;
+  for (const GpuModel& m : catalog.models()) {
+    if (!m.mig_capable()) continue;
+    for (const MigProfile& p : m.mig->profiles) {
+      if (p.ResourceName() != resource) continue;
+      if (!found || p.memory_mib < *memory_mib) {
+        *memory_mib = p.memory_mib;
+        *fraction = static_cast<double>(p.compute_slices) /
+                    static_cast<double>(m.mig->compute_slices);
+      }
+      found = true;
+    }
+  }
+  return found;
+}
+
+// Needs from the nvidia.com requests (see the header).
+void DeriveNeeds(const JsonValue& at, const std::map<std::string, int64_t>& r,
+                 const Catalog& catalog, const TraceDefaults& d, Pod* pod) {
+  auto get = [&](std::string_view name) {
+    auto it = r.find(std::string(name));
+    return it == r.end() ? int64_t{0} : it->second;
+  };
+  PodNeeds& n = pod->needs;
+  n.duty = d.duty;
+  n.work_s = d.work_s;
+  n.lifetime_s = d.work_s > 0 ? 0 : d.lifetime_s;
+  const int64_t gpus = std::max(get(kNvidiaGpu), get(kNvidiaGpuShared));
+  const int64_t gpumem = get(kHamiGpuMem);
+  const int64_t percentage = std::min<int64_t>(get(kHamiGpuMemPercentage), 100);
+  const int64_t cores = std::min<int64_t>(get(kHamiGpuCores), 100);
+  const double whole_mib = static_cast<double>(d.gpu_memory_mib);
+  bool cores_known = false;
+  for (const auto& [name, count] : r) {
+    if (name.rfind(kMigPrefix, 0) != 0 || count <= 0) continue;
+    std::string resource = name;
+    const std::string shared = ".shared";
+    if (resource.size() > shared.size() &&
+        resource.compare(resource.size() - shared.size(), shared.size(),
+                         shared) == 0) {
+      resource.resize(resource.size() - shared.size());
+    }
+    int64_t memory = 0;
+    double fraction = 0;
+    if (!MigProfileNeeds(catalog, resource, &memory, &fraction)) {
+      at.Get(name).Fail("no GPU model of the catalog has the MIG profile of " +
+                        name);
+    }
+    n.gpus = count == 1 ? fraction : static_cast<double>(count);
+    n.gpu_memory_mib = memory;
+    n.sm_demand = d.sm_demand >= 0 ? d.sm_demand : fraction;
+    return;
+  }
+  if (gpus == 0 && gpumem == 0 && percentage == 0 && cores == 0) return;
+  const int64_t count = std::max<int64_t>(gpus, 1);  // HAMi's webhook adds 1
+  const bool partial = (cores > 0 && cores < 100) ||
+                       (percentage > 0 && percentage < 100) ||
+                       (gpumem > 0 && percentage == 0);
+  if (count == 1 && partial) {
+    double f = 0;
+    if (cores > 0 && cores < 100) {
+      f = static_cast<double>(cores) / 100.0;
+      cores_known = true;
+    } else if (percentage > 0 && percentage < 100) {
+      f = static_cast<double>(percentage) / 100.0;
+    } else {
+      f = static_cast<double>(gpumem) / whole_mib;
+    }
+    n.gpus = std::clamp(f, 0.01, 0.99);
+  } else {
+    n.gpus = static_cast<double>(count);
+  }
+  if (gpumem > 0) {
+    n.gpu_memory_mib = gpumem;
+  } else if (percentage > 0) {
+    n.gpu_memory_mib = std::llround(whole_mib * percentage / 100.0);
+  } else {
+    n.gpu_memory_mib = std::llround(whole_mib * std::min(1.0, n.gpus));
+  }
+  n.sm_demand = cores_known && d.sm_demand < 0
+                    ? static_cast<double>(cores) / 100.0
+                    : d.SmDemandFor(n.gpus);
+}
+
+}  // namespace
+
+std::vector<Pod> ParseKubectlPods(const std::string& file,
+                                  const std::string& text,
+                                  const Catalog& catalog,
+                                  const KubectlPodOptions& options) {
+  std::vector<Pod> bound;
+  std::vector<Pod> pending;
+  std::set<std::string> names;
+  for (const JsonValue& item : KubectlItems(file, text, "Pod")) {
+    const JsonValue metadata = item.Get("metadata");
+    const JsonValue spec = item.Get("spec");
+    const std::string phase = item.Get("status").Get("phase").String("Pending");
+    Pod pod;
+    pod.name = metadata.Get("name").String();
+    if (pod.name.empty()) metadata.Get("name").Fail("a pod needs a name");
+    pod.namespace_name = metadata.Get("namespace").String("default");
+    if (pod.namespace_name.empty()) pod.namespace_name = "default";
+    if (!names.insert(pod.namespace_name + "/" + pod.name).second) {
+      metadata.Get("name").Fail("pod " + pod.namespace_name + "/" + pod.name +
+                                " is listed twice");
+    }
+    if (phase != "Running" && phase != "Pending") {
+      if (phase != "Succeeded" && phase != "Failed" && phase != "Unknown") {
+        item.Get("status").Get("phase").Fail(
+            "expected Pending, Running, Succeeded, Failed or Unknown, got '" +
+            phase + "'");
+      }
+      continue;
+    }
+    // Names are unique per namespace only.
+    pod.name = pod.namespace_name + "/" + pod.name;
+    const Labels labels = ReadStringMap(metadata.Get("labels"));
+    pod.tenant = pod.namespace_name;
+    pod.tenant_class = pod.namespace_name;
+    if (!options.tenant_class_label.empty()) {
+      auto it = labels.find(options.tenant_class_label);
+      if (it != labels.end() && !it->second.empty()) {
+        pod.tenant_class = it->second;
+      }
+    }
+    pod.workload_class = options.defaults.workload_class;
+    if (!spec.Get("priority").Missing()) {
+      pod.priority =
+          static_cast<int32_t>(spec.Get("priority")
+                                   .Int(std::numeric_limits<int32_t>::min(),
+                                        std::numeric_limits<int32_t>::max()));
+    }
+    const std::string restart = spec.Get("restartPolicy").String("Always");
+    if (restart == "Always") {
+      pod.restart_policy = RestartPolicy::kAlways;
+    } else if (restart == "OnFailure") {
+      pod.restart_policy = RestartPolicy::kOnFailure;
+    } else if (restart == "Never") {
+      pod.restart_policy = RestartPolicy::kNever;
+    } else {
+      spec.Get("restartPolicy")
+          .Fail("expected Always, OnFailure or Never, got '" + restart + "'");
+    }
+    const std::map<std::string, int64_t> requests = PodRequests(spec);
+    bool gpu = false;
+    for (const auto& [name, n] : requests) {
+      if (name == "cpu") {
+        pod.cpu_milli = n;
+      } else if (name == "memory") {
+        pod.memory_mib = n;
+      } else if (name.rfind(kNvidiaPrefix, 0) == 0 && n > 0) {
+        pod.explicit_requests.emplace_back(name, n);
+        gpu = true;
+      }
+    }
+    if (options.gpu_pods_only && !gpu) continue;
+    // Errors about a request point at the first container's requests.
+    const JsonValue first_requests =
+        spec.Get("containers").Items().front().Get("resources").Get("requests");
+    DeriveNeeds(first_requests, requests, catalog, options.defaults, &pod);
+    pod.node_selector = ReadStringMap(spec.Get("nodeSelector"));
+    const JsonValue affinity = spec.Get("affinity").Get("nodeAffinity");
+    for (const JsonValue& t :
+         affinity.Get("requiredDuringSchedulingIgnoredDuringExecution")
+             .Get("nodeSelectorTerms")
+             .Items()) {
+      pod.required_affinity.push_back(ReadTerm(t));
+    }
+    for (const JsonValue& p :
+         affinity.Get("preferredDuringSchedulingIgnoredDuringExecution")
+             .Items()) {
+      PreferredSchedulingTerm term;
+      term.weight = static_cast<int32_t>(p.Get("weight").Int(1, 100));
+      term.preference = ReadTerm(p.Get("preference"));
+      pod.preferred_affinity.push_back(term);
+    }
+    for (const JsonValue& t : spec.Get("tolerations").Items()) {
+      pod.tolerations.push_back(ReadToleration(t));
+    }
+    pod.node_name = spec.Get("nodeName").String();
+    if (phase == "Running" && pod.node_name.empty()) {
+      spec.Fail("a Running pod needs spec.nodeName");
+    }
+    (pod.node_name.empty() ? pending : bound).push_back(std::move(pod));
+  }
+  for (Pod& p : pending) bound.push_back(std::move(p));
+  return bound;
+}
+
+std::vector<Pod> ReadKubectlPods(const std::string& path,
+                                 const Catalog& catalog,
+                                 const KubectlPodOptions& options) {
+  return ParseKubectlPods(path, ReadInputFile(path), catalog, options);
+}
+
+}  // namespace gpushare

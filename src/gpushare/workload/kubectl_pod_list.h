@@ -1,0 +1,55 @@
+// `kubectl get pods -A -o json`: a live cluster's pods as a workload.
+//
+// Contract: per Pod object — metadata.name (non-empty; the pod is named
+// NAMESPACE/NAME, which must be unique), metadata.namespace ("default" when
+// absent), metadata.labels; the pod's effective requests as kube-scheduler
+// computes them: per container a limit stands in for a missing request,
+// containers are summed and the largest init container wins where it is larger
+// (overhead, ephemeral-storage and hugepages are not modelled and ignored);
+// spec.priority, spec.restartPolicy, spec.nodeSelector, required node affinity
+// (matchExpressions; matchFields on metadata.name become the node's
+// kubernetes.io/hostname label), preferred node affinity, tolerations,
+// spec.nodeName and status.phase. Running pods (and Pending pods already
+// bound to a node) come first, bound to their node (Pod::node_name); then
+// Pending pods, to be scheduled; Succeeded, Failed and Unknown pods hold
+// nothing and are skipped. Every pod arrives at time 0. Its `nvidia.com/*`
+// requests are kept as written (Pod::explicit_requests; other extended
+// resources are dropped: the simulated nodes do not advertise them), and its
+// needs are derived from them (docs/scenario.md "kubectl pods"): GPUs from
+// nvidia.com/gpu (a HAMi pod with gpucores or memory below a whole GPU is
+// the fraction they give; a MIG instance is its compute slices over the
+// GPU's), the footprint from nvidia.com/gpumem, gpumem-percentage or the MIG
+// profile's memory (the smallest among catalog models that have it), else
+// `defaults`. The tenant class is the namespace, or the value of
+// `tenant_class_label` when the pod has that label. Errors are InputErrors
+// at FILE:LINE:COL naming the JSON path.
+
+#ifndef GPUSHARE_WORKLOAD_KUBECTL_POD_LIST_H_
+#define GPUSHARE_WORKLOAD_KUBECTL_POD_LIST_H_
+
+#include <string>
+#include <vector>
+
+#include "gpushare/catalog/catalog.h"
+#include "gpushare/workload/pod.h"
+#include "gpushare/workload/trace_defaults.h"
+
+namespace gpushare {
+
+struct KubectlPodOptions {
+  TraceDefaults defaults;
+  std::string tenant_class_label;  // "" : the namespace
+  bool gpu_pods_only = false;      // skip pods without nvidia.com/* requests
+};
+
+std::vector<Pod> ParseKubectlPods(const std::string& file,
+                                  const std::string& text,
+                                  const Catalog& catalog,
+                                  const KubectlPodOptions& options);
+std::vector<Pod> ReadKubectlPods(const std::string& path,
+                                 const Catalog& catalog,
+                                 const KubectlPodOptions& options);
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_WORKLOAD_KUBECTL_POD_LIST_H_

@@ -1,0 +1,60 @@
+// Trace workloads: pods read from a file instead of (or besides) generated
+// by classes — an openb pod list, `kubectl get pods -A -o json`, or a job
+// list (docs/scenario.md "workload.trace").
+//
+// Contract: LoadTracePods() reads `spec.file` in `spec.format` with the
+// format's reader (openb_replay.h, kubectl_pod_list.h, job_list.h) and
+// returns its pods sorted by arrival (ties: the reader's order, which puts
+// kubectl pods already running first). InputErrors of the readers pass
+// through (FILE:LINE:COL and the column or JSON path). The pods are shared,
+// immutable, between the scenario's copies (compare runs one per scheme).
+
+#ifndef GPUSHARE_WORKLOAD_TRACE_WORKLOAD_H_
+#define GPUSHARE_WORKLOAD_TRACE_WORKLOAD_H_
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpushare/catalog/catalog.h"
+#include "gpushare/workload/gpu_model_map.h"
+#include "gpushare/workload/openb_replay.h"
+#include "gpushare/workload/pod.h"
+#include "gpushare/workload/trace_defaults.h"
+
+namespace gpushare {
+
+enum class TraceFormat { kOpenb, kKubectl, kJobs };
+std::string_view TraceFormatName(TraceFormat format);
+bool ParseTraceFormat(std::string_view text, TraceFormat* format);
+
+struct TraceSpec {
+  TraceFormat format = TraceFormat::kJobs;
+  std::string file;  // resolved path
+  TraceDefaults defaults;
+  // openb: tenant classes by shape or qos.
+  OpenbTenantClass openb_tenant_class = OpenbTenantClass::kShape;
+  // openb: trace GPU model names → catalog models (for gpu_spec checks).
+  GpuModelMap model_map = GpuModelMap::Default();
+  // kubectl: tenant class from this pod label ("" : the namespace).
+  std::string tenant_class_label;
+  // kubectl: only pods with nvidia.com requests.
+  bool gpu_pods_only = false;
+};
+
+// The trace part of a workload: its spec and the pods read.
+struct TraceWorkload {
+  TraceSpec spec;
+  std::shared_ptr<const std::vector<Pod>> pods;  // null: no trace
+  // Pods keep their explicit (kubectl) requests; compare clears this for
+  // variants whose scheme the requests were not written for.
+  bool keep_explicit_requests = true;
+};
+
+std::shared_ptr<const std::vector<Pod>> LoadTracePods(const TraceSpec& spec,
+                                                      const Catalog& catalog);
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_WORKLOAD_TRACE_WORKLOAD_H_
