@@ -17,6 +17,8 @@
 #include "gpushare/report/comparison_html.h"
 #include "gpushare/report/comparison_json.h"
 #include "gpushare/report/comparison_report.h"
+#include "gpushare/report/progress_bar.h"
+#include "gpushare/report/progress_observer.h"
 #include "gpushare/sim/scenario_reader.h"
 
 namespace gpushare::cli {
@@ -51,8 +53,16 @@ void Compare(const CompareArgs& args, const GlobalOptions& options) {
     scenario.model = ModelParams();
   }
   const auto begin = std::chrono::steady_clock::now();
-  const Comparison comparison =
-      RunComparison(scenario, spec.compare, catalog, args.threads);
+  ProgressAggregate progress(ComparisonRunCount(scenario, spec.compare));
+  Comparison comparison;
+  {
+    ProgressBar bar(&progress, ShouldShowProgress(args.quiet));
+    comparison = RunComparison(
+        scenario, spec.compare, catalog, args.threads,
+        [&progress]() -> std::unique_ptr<SimulationObserver> {
+          return std::make_unique<ProgressObserver>(&progress);
+        });
+  }
   const Selection selection = Select(comparison, spec.selection);
   const double wall_s = std::chrono::duration<double>(
                             std::chrono::steady_clock::now() - begin)
@@ -99,7 +109,8 @@ void RegisterCompareCommand(CLI::App& app, GlobalOptions& options) {
                   "profile: default or seed (the source document's values)")
       ->check(CLI::IsMember({"default", "seed"}));
   cmd->add_flag("--quiet", args->quiet,
-                "Leave the wall time out of the report (reproducible text)");
+                "Leave the wall time out of the report (reproducible text) "
+                "and show no progress bar");
   cmd->callback([&options, args] { Compare(*args, options); });
 }
 

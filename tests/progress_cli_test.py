@@ -1,4 +1,4 @@
-"""End-to-end tests of the progress bar of `gpushare-sim run`: drawn on
+"""End-to-end tests of the progress bar of `run` and `compare`: drawn on
 stderr only when it is a terminal, for work longer than about a second, and
 never with --quiet.
 
@@ -65,6 +65,20 @@ class ProgressTest(unittest.TestCase):
         for line in seen.split("\r"):
             self.assertLessEqual(len(line.replace("\x1b[K", "")), 79)
         self.assertNotIn("\r", out)  # stdout untouched
+
+    def test_compare_draws_one_bar_over_all_its_runs(self):
+        status, out, seen, wall_s = run_on_terminal("compare", "--threads",
+                                                    "2")
+        self.assertEqual(status, 0)
+        self.assertIn("Recommended:", out)
+        if wall_s < 1.5:
+            self.skipTest("compare too fast for a progress bar (%.1fs)"
+                          % wall_s)
+        # Twelve runs of 6,200 pods: six MIG pilots, five schemes, the plan.
+        self.assertRegex(seen, r"\r\[[#.]{20}\] +\d+%  [\d,]+/74,400 pods")
+        self.assertTrue(seen.endswith("\r\x1b[K"), repr(seen[-40:]))
+        status, out, seen, _ = run_on_terminal("compare", "--quiet")
+        self.assertEqual(seen, "")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,7 @@
 #include "gpushare/cluster/quantity.h"
 
+#include <fmt/format.h>
+
 #include <limits>
 
 namespace gpushare {
@@ -27,8 +29,10 @@ bool Quantity::Parse(std::string_view text, Quantity* q, std::string* error) {
   *q = Quantity();
   size_t i = 0;
   auto fail = [&](const std::string& why) {
-    *error = "'" + std::string(text) + "' is not a Kubernetes quantity (" +
-             why + "; e.g. 500m, 2, 1.5, 16Gi, 1e3, 2k)";
+    *error = fmt::format(
+        "'{}' is not a Kubernetes quantity ({}; e.g. 500m, 2, 1.5, 16Gi, "
+        "1e3, 2k)",
+        text, why);
     return false;
   };
   if (text.empty()) return fail("empty");

@@ -9,17 +9,30 @@
 #include "gpushare/base/parallel.h"
 #include "gpushare/decide/tenant_classes.h"
 #include "gpushare/metrics/collector.h"
+#include "gpushare/sim/observer_fanout.h"
 #include "gpushare/sim/simulation.h"
 
 namespace gpushare {
 namespace {
 
-SimulationResult Simulate(const Scenario& scenario, const Catalog& catalog) {
+SimulationResult Simulate(const Scenario& scenario, const Catalog& catalog,
+                          const RunObserverFactory& observe) {
   Simulation simulation(scenario, catalog);
   Collector collector(simulation, scenario.name, scenario.seed,
                       /*record_devices=*/false);
-  simulation.Run(&collector);
+  if (!observe) {
+    simulation.Run(&collector);
+    return collector.result();
+  }
+  const std::unique_ptr<SimulationObserver> extra = observe();
+  ObserverFanout observers({&collector, extra.get()});
+  simulation.Run(&observers);
   return collector.result();
+}
+
+bool ComparesMig(const CompareSpec& spec) {
+  return std::find(spec.schemes.begin(), spec.schemes.end(),
+                   SharingScheme::kMig) != spec.schemes.end();
 }
 
 std::string DescribePool(const NodePoolSpec& pool) {
@@ -130,8 +143,15 @@ VariantOutcome SummarizeVariant(const SchemeVariant& variant,
   return v;
 }
 
+int ComparisonRunCount(const Scenario& scenario, const CompareSpec& spec) {
+  return (ComparesMig(spec) ? static_cast<int>(spec.mig_families.size()) : 0) +
+         static_cast<int>(spec.schemes.size()) +
+         (HasMixedPlan(scenario) ? 1 : 0);
+}
+
 Comparison RunComparison(const Scenario& scenario, const CompareSpec& spec,
-                         const Catalog& catalog, int threads) {
+                         const Catalog& catalog, int threads,
+                         const RunObserverFactory& observe) {
   Comparison out;
   out.scenario = scenario.name;
   out.seed = scenario.seed;
@@ -140,9 +160,7 @@ Comparison RunComparison(const Scenario& scenario, const CompareSpec& spec,
     out.workload_classes.push_back(
         std::string(WorkloadClassName(c.workload_class)));
   }
-  const bool has_mig =
-      std::find(spec.schemes.begin(), spec.schemes.end(),
-                SharingScheme::kMig) != spec.schemes.end();
+  const bool has_mig = ComparesMig(spec);
 
   // MIG: choose each pool's layout family on a pilot.
   std::vector<std::string> mig_families;
@@ -162,7 +180,7 @@ Comparison RunComparison(const Scenario& scenario, const CompareSpec& spec,
     std::vector<int64_t> pilot_pods(candidates.size());
     ParallelFor(static_cast<int>(candidates.size()), threads, [&](int i) {
       const SimulationResult result =
-          Simulate(candidates[i].scenario, catalog);
+          Simulate(candidates[i].scenario, catalog, observe);
       pilot_pods[i] = result.pods;
       for (size_t p = 0; p < pools; ++p) {
         metrics[i].push_back(ComputePoolMetrics(
@@ -215,7 +233,7 @@ Comparison RunComparison(const Scenario& scenario, const CompareSpec& spec,
   out.variants.resize(variants.size());
   std::vector<int64_t> pods(variants.size());
   ParallelFor(static_cast<int>(variants.size()), threads, [&](int i) {
-    const SimulationResult result = Simulate(variants[i].scenario, catalog);
+    const SimulationResult result = Simulate(variants[i].scenario, catalog, observe);
     pods[i] = result.pods;
     out.variants[i] = SummarizeVariant(variants[i], result, out.tenant_classes);
   });

@@ -21,6 +21,8 @@
 #define GPUSHARE_DECIDE_COMPARISON_H_
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,6 +32,7 @@
 #include "gpushare/decide/scheme_variant.h"
 #include "gpushare/metrics/results.h"
 #include "gpushare/sim/scenario.h"
+#include "gpushare/sim/simulation_observer.h"
 
 namespace gpushare {
 
@@ -87,8 +90,18 @@ struct Comparison {
   std::vector<VariantOutcome> variants;
 };
 
+// Makes one more observer for each simulation run (a progress bar's feed);
+// called on the run's thread, the observer lives for the run. May be empty.
+using RunObserverFactory =
+    std::function<std::unique_ptr<SimulationObserver>()>;
+
 Comparison RunComparison(const Scenario& scenario, const CompareSpec& spec,
-                         const Catalog& catalog, int threads);
+                         const Catalog& catalog, int threads,
+                         const RunObserverFactory& observe = {});
+
+// How many simulations RunComparison runs: the MIG families' pilots (when
+// MIG is compared), one per scheme, and the plan when the pools mix schemes.
+int ComparisonRunCount(const Scenario& scenario, const CompareSpec& spec);
 
 // Summarizes one run of `variant` (exposed for tests).
 VariantOutcome SummarizeVariant(const SchemeVariant& variant,
