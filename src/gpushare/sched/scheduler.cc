@@ -282,6 +282,7 @@ ScheduleResult Scheduler::ScheduleOne() {
     const HamiFree* hami =
         device_fit_filter_ && HamiNeed(pod, &need) ? HamiFreeNodes().data()
                                                    : nullptr;
+    const int kth = std::min(need.open, kKth) - 1;
     bool done = false;
     for (int pass = 0; pass < 2 && !done; ++pass) {
       const int begin = pass == 0 ? next_start_node_ : 0;
@@ -294,8 +295,9 @@ ScheduleResult Scheduler::ScheduleOne() {
           word &= word - 1;
           if (n >= end) break;
           if (hami != nullptr &&
-              (hami[n].open < need.open || hami[n].cores < need.cores ||
-               hami[n].memory_mib < need.memory_mib)) {
+              (hami[n].open < need.open ||
+               hami[n].kth_cores[kth] < need.cores ||
+               hami[n].kth_memory_mib[kth] < need.memory_mib)) {
             continue;
           }
           const int offset =
@@ -615,10 +617,35 @@ Scheduler::HamiFree Scheduler::HamiFreeOf(int node) const {
     f.memory_mib = std::numeric_limits<int64_t>::max();
     f.cores = std::numeric_limits<int32_t>::max();
     f.open = std::numeric_limits<int32_t>::max();
-  } else {
-    f.memory_mib = h->max_free_memory_mib();
-    f.cores = h->max_free_cores();
-    f.open = h->open_gpus();
+    std::fill(std::begin(f.kth_memory_mib), std::end(f.kth_memory_mib),
+              std::numeric_limits<int64_t>::max());
+    std::fill(std::begin(f.kth_cores), std::end(f.kth_cores),
+              std::numeric_limits<int32_t>::max());
+    return f;
+  }
+  f.memory_mib = h->max_free_memory_mib();
+  f.cores = h->max_free_cores();
+  f.open = h->open_gpus();
+  // The k-th largest free memory and cores over the open GPUs (as
+  // HamiDevicePlugin's summary: healthy, with a free slot), each sorted
+  // descending by insertion.
+  auto insert = [](auto* kth, int filled, auto v) {
+    int k = std::min(filled, kKth - 1);
+    if (filled >= kKth && kth[k] >= v) return;
+    while (k > 0 && kth[k - 1] < v) {
+      kth[k] = kth[k - 1];
+      --k;
+    }
+    kth[k] = v;
+  };
+  std::fill(std::begin(f.kth_memory_mib), std::end(f.kth_memory_mib), 0);
+  std::fill(std::begin(f.kth_cores), std::end(f.kth_cores), 0);
+  int filled = 0;
+  for (const HamiDevicePlugin::Gpu& g : h->gpus()) {
+    if (!g.healthy || g.used >= g.count) continue;
+    insert(f.kth_memory_mib, filled, g.total_memory_mib - g.used_memory_mib);
+    insert(f.kth_cores, filled, int32_t{g.total_cores - g.used_cores});
+    ++filled;
   }
   return f;
 }
@@ -666,7 +693,12 @@ void Scheduler::CheckInvariants(int index) const {
     const HamiFree f = HamiFreeOf(index);
     GS_CHECK(hami_free_[index].open == f.open &&
                  hami_free_[index].cores == f.cores &&
-                 hami_free_[index].memory_mib == f.memory_mib,
+                 hami_free_[index].memory_mib == f.memory_mib &&
+                 std::equal(std::begin(f.kth_memory_mib),
+                            std::end(f.kth_memory_mib),
+                            std::begin(hami_free_[index].kth_memory_mib)) &&
+                 std::equal(std::begin(f.kth_cores), std::end(f.kth_cores),
+                            std::begin(hami_free_[index].kth_cores)),
              "scheduler's HAMi free summary out of sync");
   }
 }

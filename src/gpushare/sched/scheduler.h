@@ -176,10 +176,16 @@ class Scheduler {
   // compact array so that the filter scan skips, without touching them, the
   // nodes that cannot hold a HAMi pod's vGPUs. A node without HAMi devices
   // holds the largest values: it is never skipped.
+  // kth_*[k]: the (k+1)-th most free memory and cores among the open GPUs
+  // (each sorted on its own; 0 past the open GPUs): a pod asking for nums
+  // vGPUs needs kth_*[min(nums, kKth) - 1] at least.
+  static constexpr int kKth = 8;
   struct HamiFree {
     int64_t memory_mib = 0;
     int32_t cores = 0;
     int32_t open = 0;
+    int64_t kth_memory_mib[kKth] = {};
+    int32_t kth_cores[kKth] = {};
   };
   // Whether a pod's request is a HAMi one GpuDeviceFit rejects on any HAMi
   // node whose summary is short of `need` (the vGPU count, and the memory and
