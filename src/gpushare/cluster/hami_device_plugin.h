@@ -86,6 +86,13 @@ class HamiDevicePlugin : public DevicePlugin {
   };
   const std::vector<Gpu>& gpus() const { return gpus_; }
   const HamiSettings& settings() const { return settings_; }
+  // Over the healthy GPUs with a free slot: how many, and the most free
+  // memory and free cores of any of them. A request for `nums` vGPUs of
+  // `memory` MiB and `cores` % each fits only if open_gpus() >= nums,
+  // max_free_memory_mib() >= memory and max_free_cores() >= cores.
+  int open_gpus() const { return open_gpus_; }
+  int64_t max_free_memory_mib() const { return max_free_memory_mib_; }
+  int max_free_cores() const { return max_free_cores_; }
 
  private:
   // The GPUs HAMi would give `request`, in order, or empty with `reason`.

@@ -171,6 +171,30 @@ class Scheduler {
   // The pod's extended resource whose free-node set prunes the filter scan,
   // or -1 (scan every node).
   ResourceId PivotResource(const Pod& pod) const;
+  // A node's HAMi free summary (HamiDevicePlugin::open_gpus() and the most
+  // free memory and cores on one open GPU), kept by the scheduler in one
+  // compact array so that the filter scan skips, without touching them, the
+  // nodes that cannot hold a HAMi pod's vGPUs. A node without HAMi devices
+  // holds the largest values: it is never skipped.
+  // kth_*[k]: the (k+1)-th most free memory and cores among the open GPUs
+  // (each sorted on its own; 0 past the open GPUs): a pod asking for nums
+  // vGPUs needs kth_*[min(nums, kKth) - 1] at least.
+  static constexpr int kKth = 8;
+  struct HamiFree {
+    int64_t memory_mib = 0;
+    int32_t cores = 0;
+    int32_t open = 0;
+    int64_t kth_memory_mib[kKth] = {};
+    int32_t kth_cores[kKth] = {};
+  };
+  // Whether a pod's request is a HAMi one GpuDeviceFit rejects on any HAMi
+  // node whose summary is short of `need` (the vGPU count, and the memory and
+  // cores each vGPU asks for, 0 where defaults apply).
+  bool HamiNeed(const Pod& pod, HamiFree* need) const;
+  // hami_free_, built on first use, then kept in step by Reserve, Release
+  // and health changes.
+  const std::vector<HamiFree>& HamiFreeNodes();
+  HamiFree HamiFreeOf(int node) const;
   void CheckInvariants(int node) const;
 
   Cluster& cluster_;
@@ -195,6 +219,9 @@ class Scheduler {
   int64_t waiting_count_ = 0;
   // By resource id; empty: not built yet.
   std::vector<std::vector<uint64_t>> free_nodes_;
+  // Whether GpuDeviceFit is one of the filters (HAMi pruning applies).
+  bool device_fit_filter_ = false;
+  std::vector<HamiFree> hami_free_;  // by node; empty: not built yet
   int next_start_node_ = 0;
   int64_t cycles_ = 0;
 

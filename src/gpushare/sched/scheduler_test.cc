@@ -465,6 +465,92 @@ TEST_F(SchedulerTest, ReusingNodeResultsChangesNothingUnderHami) {
   EXPECT_EQ(reused, recomputed);
 }
 
+TEST_F(SchedulerTest, PruningByHamiFreeSummaryChangesNothing) {
+  // HAMi pods of many shapes (vGPU count, gpumem or gpumem-percentage,
+  // gpucores, defaults) on a HAMi pool and a time-slicing pool, arriving and
+  // leaving while GPUs fail and recover: the same nodes, devices and
+  // messages with and without the scheduler's pruning by HAMi free summary.
+  auto replay = [](bool prune) {
+    Cluster cluster(Catalog::Builtin());
+    NodePoolSpec a;
+    a.name = "a";
+    a.gpu_model = "A100-80GB";
+    a.nodes = 140;
+    a.gpus_per_node = 4;
+    a.sharing = HamiSharing();
+    cluster.AddPool(a);
+    NodePoolSpec b = a;
+    b.name = "b";
+    b.nodes = 40;
+    b.sharing = TimeSlicingSharing(2);
+    cluster.AddPool(b);
+    SchedulerProfile profile;
+    profile.seed = 9;
+    profile.prune_by_free_resources = prune;
+    profile.check_invariants = true;
+    Scheduler scheduler(cluster, profile);
+    std::deque<Pod> pods;
+    std::vector<std::string> log;
+    Rng rng(17);
+    std::vector<PodId> bound;
+    for (int i = 0; i < 3000; ++i) {
+      Pod& pod = pods.emplace_back();
+      pod.requests.Set(ResourceRegistry::kCpuId, 1000 * (1 + rng.Below(2)));
+      pod.requests.Set(ResourceRegistry::kMemoryId, 4096);
+      if (rng.Below(5) != 0) {
+        pod.requests.Set(cluster.resources().Intern("nvidia.com/gpu"),
+                         1 + static_cast<int64_t>(rng.Below(3)));
+      }
+      switch (rng.Below(4)) {
+        case 0:
+          pod.requests.Set(cluster.resources().Intern("nvidia.com/gpumem"),
+                           1000 + static_cast<int64_t>(rng.Below(60000)));
+          break;
+        case 1:
+          pod.requests.Set(
+              cluster.resources().Intern("nvidia.com/gpumem-percentage"),
+              1 + static_cast<int64_t>(rng.Below(100)));
+          break;
+        default:
+          break;
+      }
+      if (rng.Below(3) != 0) {
+        pod.requests.Set(cluster.resources().Intern("nvidia.com/gpucores"),
+                         1 + static_cast<int64_t>(rng.Below(100)));
+      }
+      scheduler.Enqueue(i, pod);
+      while (scheduler.HasActive()) {
+        const ScheduleResult r = scheduler.ScheduleOne();
+        log.push_back(std::to_string(r.pod) + ":" + std::to_string(r.node) +
+                      ":" + r.message);
+        if (r.outcome == Outcome::kBound) {
+          bound.push_back(r.pod);
+          for (const DeviceGrant& g : scheduler.AllocationOf(r.pod).grants) {
+            log.back() += "/" + std::to_string(g.gpu);
+          }
+        }
+      }
+      if (rng.Below(2) == 0 && !bound.empty()) {
+        const size_t k = rng.Below(bound.size());
+        scheduler.Release(bound[k]);
+        bound.erase(bound.begin() + static_cast<long>(k));
+      }
+      if (rng.Below(50) == 0) {
+        const int node = static_cast<int>(rng.Below(180));
+        const int gpu = static_cast<int>(rng.Below(4));
+        const bool healthy = rng.Below(2) == 0;
+        cluster.nodes()[node].devices()->SetHealthy(gpu, -1, healthy);
+        scheduler.DevicesChanged(node, healthy);
+      }
+    }
+    return log;
+  };
+  const std::vector<std::string> pruned = replay(true);
+  const std::vector<std::string> full = replay(false);
+  ASSERT_EQ(pruned.size(), full.size());
+  EXPECT_EQ(pruned, full);
+}
+
 TEST_F(SchedulerTest, UnhealthyGpuLeavesAllocatableUntilItRecovers) {
   cluster_.AddPool(Pool("p", "A100-40GB", 1, 2, ExclusiveSharing()));
   Scheduler scheduler(cluster_, Profile());
