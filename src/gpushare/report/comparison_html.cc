@@ -10,18 +10,8 @@
 namespace gpushare {
 namespace {
 
-std::string Slowdown(double s) {
-  return s > 0 ? fmt::format("{:.2f}x", s) : "-";
-}
-
 std::string P99VsSlo(const ClassMetrics& m) {
-  if (m.mean_p99_ms < 0) return "-";
-  if (m.mean_slo_p99_ms <= 0) return fmt::format("{:.0f}", m.mean_p99_ms);
-  return fmt::format("{:.0f} / {:.0f}", m.mean_p99_ms, m.mean_slo_p99_ms);
-}
-
-std::string Score(double fraction) {
-  return fmt::format("{:.1f}", 10 * fraction);
+  return FormatP99VsSlo(m.mean_p99_ms, m.mean_slo_p99_ms, " / ");
 }
 
 std::string Runs(const Comparison& c) {
@@ -86,7 +76,7 @@ std::string ClassTable(const Comparison& c, size_t k) {
       label += " (" + v.class_schemes[k] + ")";
     }
     rows.push_back({label, fmt::format("{}/{}", m.served, m.pods),
-                    FormatSeconds(m.mean_wait_s), Slowdown(m.mean_slowdown),
+                    FormatSeconds(m.mean_wait_s), FormatSlowdown(m.mean_slowdown),
                     P99VsSlo(m), FormatPercent(m.slo_attainment),
                     std::to_string(m.oom_kills),
                     std::to_string(m.failed + m.cannot_run),
@@ -121,8 +111,10 @@ std::string SelectionHtml(const Selection& s) {
     auto add = [&rows](std::string label, const SchemeScore& x,
                        std::string name) {
       rows.push_back({std::move(label), std::move(name),
-                      Score(x.scores.isolation), Score(x.scores.overhead),
-                      Score(x.scores.compatibility), Score(x.scores.cost),
+                      FormatScore(x.scores.isolation),
+                      FormatScore(x.scores.overhead),
+                      FormatScore(x.scores.compatibility),
+                      FormatScore(x.scores.cost),
                       fmt::format("{:.1f}", x.total)});
     };
     for (const SchemeScore& x : c.ranking) {

@@ -19,17 +19,9 @@ std::string ShortScheme(const std::string& scheme) {
   return scheme;
 }
 
-std::string Slowdown(double s) {
-  return s > 0 ? fmt::format("{:.2f}x", s) : "-";
-}
-
 std::string P99VsSlo(const ClassMetrics& m) {
-  if (m.mean_p99_ms < 0) return "-";
-  if (m.mean_slo_p99_ms <= 0) return fmt::format("{:.0f}", m.mean_p99_ms);
-  return fmt::format("{:.0f}/{:.0f}", m.mean_p99_ms, m.mean_slo_p99_ms);
+  return FormatP99VsSlo(m.mean_p99_ms, m.mean_slo_p99_ms, "/");
 }
-
-std::string Score(double fraction) { return fmt::format("{:.1f}", 10 * fraction); }
 
 std::string Runs(const Comparison& c) {
   std::string out = "Runs (each on the same pods and nodes):\n";
@@ -106,7 +98,7 @@ std::string ClassTable(const Comparison& c, size_t k) {
       label += " (" + ShortScheme(v.class_schemes[k]) + ")";
     }
     t.AddRow({label, fmt::format("{}/{}", m.served, m.pods),
-              FormatSeconds(m.mean_wait_s), Slowdown(m.mean_slowdown),
+              FormatSeconds(m.mean_wait_s), FormatSlowdown(m.mean_slowdown),
               P99VsSlo(m), FormatPercent(m.slo_attainment),
               std::to_string(m.oom_kills),
               std::to_string(m.failed + m.cannot_run),
@@ -145,9 +137,10 @@ std::string SelectionText(const Selection& s) {
     t.AddColumn("TOTAL", TextTable::Align::kRight);
     int rank = 0;
     auto add = [&t](std::string label, const SchemeScore& x, std::string name) {
-      t.AddRow({std::move(label), std::move(name), Score(x.scores.isolation),
-                Score(x.scores.overhead), Score(x.scores.compatibility),
-                Score(x.scores.cost), fmt::format("{:.1f}", x.total)});
+      t.AddRow({std::move(label), std::move(name),
+                FormatScore(x.scores.isolation), FormatScore(x.scores.overhead),
+                FormatScore(x.scores.compatibility),
+                FormatScore(x.scores.cost), fmt::format("{:.1f}", x.total)});
     };
     for (const SchemeScore& x : c.ranking) {
       add(fmt::format("  {}", ++rank), x, x.variant);

@@ -18,4 +18,19 @@ std::string FormatSeconds(double s) {
 
 std::string FormatMoney(double amount) { return fmt::format("{:.2f}", amount); }
 
+std::string FormatSlowdown(double slowdown) {
+  return slowdown > 0 ? fmt::format("{:.2f}x", slowdown) : "-";
+}
+
+std::string FormatP99VsSlo(double p99_ms, double slo_ms,
+                           std::string_view separator) {
+  if (p99_ms < 0) return "-";
+  if (slo_ms <= 0) return fmt::format("{:.0f}", p99_ms);
+  return fmt::format("{:.0f}{}{:.0f}", p99_ms, separator, slo_ms);
+}
+
+std::string FormatScore(double fraction) {
+  return fmt::format("{:.1f}", 10 * fraction);
+}
+
 }  // namespace gpushare

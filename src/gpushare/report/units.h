@@ -4,6 +4,7 @@
 #define GPUSHARE_REPORT_UNITS_H_
 
 #include <string>
+#include <string_view>
 
 namespace gpushare {
 
@@ -13,6 +14,14 @@ std::string FormatPercent(double fraction);
 std::string FormatSeconds(double seconds);
 // "1234.56" with two decimals.
 std::string FormatMoney(double amount);
+// "1.25x"; "-" when slowdown <= 0 (none measured).
+std::string FormatSlowdown(double slowdown);
+// A mean p99 against its SLO in ms: "45<sep>100", "45" without an SLO, "-"
+// when p99_ms < 0 (no latency measured).
+std::string FormatP99VsSlo(double p99_ms, double slo_ms,
+                           std::string_view separator);
+// A [0, 1] score on the 0..10 scale with one decimal: "8.5".
+std::string FormatScore(double fraction);
 
 }  // namespace gpushare
 
