@@ -70,6 +70,31 @@ class SchedulerTest : public ::testing::Test {
   size_t enqueued_ = 0;
 };
 
+// Enqueues `pod` as `id` and runs every cycle it allows, logging
+// "pod:node:message[/gpu...]" per cycle; then, half of the time, releases a
+// random bound pod (the churn of the replay tests below).
+void ScheduleAndChurn(Scheduler& scheduler, PodId id, const Pod& pod,
+                      Rng& rng, std::vector<PodId>* bound,
+                      std::vector<std::string>* log) {
+  scheduler.Enqueue(id, pod);
+  while (scheduler.HasActive()) {
+    const ScheduleResult r = scheduler.ScheduleOne();
+    log->push_back(std::to_string(r.pod) + ":" + std::to_string(r.node) +
+                   ":" + r.message);
+    if (r.outcome == ScheduleResult::Outcome::kBound) {
+      bound->push_back(r.pod);
+      for (const DeviceGrant& g : scheduler.AllocationOf(r.pod).grants) {
+        log->back() += "/" + std::to_string(g.gpu);
+      }
+    }
+  }
+  if (rng.Below(2) == 0 && !bound->empty()) {
+    const size_t k = rng.Below(bound->size());
+    scheduler.Release((*bound)[k]);
+    bound->erase(bound->begin() + static_cast<long>(k));
+  }
+}
+
 TEST_F(SchedulerTest, ExclusiveWholeGpus) {
   cluster_.AddPool(Pool("train", "A100-80GB", 1, 2, ExclusiveSharing()));
   Scheduler scheduler(cluster_, Profile());
@@ -439,23 +464,7 @@ TEST_F(SchedulerTest, ReusingNodeResultsChangesNothingUnderHami) {
         pod.requests.Set(cluster.resources().Intern("nvidia.com/gpucores"),
                          1 + static_cast<int64_t>(rng.Below(100)));
       }
-      scheduler.Enqueue(i, pod);
-      while (scheduler.HasActive()) {
-        const ScheduleResult r = scheduler.ScheduleOne();
-        log.push_back(std::to_string(r.pod) + ":" + std::to_string(r.node) +
-                      ":" + r.message);
-        if (r.outcome == Outcome::kBound) {
-          bound.push_back(r.pod);
-          for (const DeviceGrant& g : scheduler.AllocationOf(r.pod).grants) {
-            log.back() += "/" + std::to_string(g.gpu);
-          }
-        }
-      }
-      if (rng.Below(2) == 0 && !bound.empty()) {
-        const size_t k = rng.Below(bound.size());
-        scheduler.Release(bound[k]);
-        bound.erase(bound.begin() + static_cast<long>(k));
-      }
+      ScheduleAndChurn(scheduler, i, pod, rng, &bound, &log);
     }
     return log;
   };
@@ -518,23 +527,7 @@ TEST_F(SchedulerTest, PruningByHamiFreeSummaryChangesNothing) {
         pod.requests.Set(cluster.resources().Intern("nvidia.com/gpucores"),
                          1 + static_cast<int64_t>(rng.Below(100)));
       }
-      scheduler.Enqueue(i, pod);
-      while (scheduler.HasActive()) {
-        const ScheduleResult r = scheduler.ScheduleOne();
-        log.push_back(std::to_string(r.pod) + ":" + std::to_string(r.node) +
-                      ":" + r.message);
-        if (r.outcome == Outcome::kBound) {
-          bound.push_back(r.pod);
-          for (const DeviceGrant& g : scheduler.AllocationOf(r.pod).grants) {
-            log.back() += "/" + std::to_string(g.gpu);
-          }
-        }
-      }
-      if (rng.Below(2) == 0 && !bound.empty()) {
-        const size_t k = rng.Below(bound.size());
-        scheduler.Release(bound[k]);
-        bound.erase(bound.begin() + static_cast<long>(k));
-      }
+      ScheduleAndChurn(scheduler, i, pod, rng, &bound, &log);
       if (rng.Below(50) == 0) {
         const int node = static_cast<int>(rng.Below(180));
         const int gpu = static_cast<int>(rng.Below(4));
