@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -82,6 +83,15 @@ std::string FormatProgressLine(const ProgressSnapshot& s, double wall_s,
 
 bool ShouldShowProgress(bool quiet) {
   return !quiet && ::isatty(STDERR_FILENO) == 1;
+}
+
+double ProgressDelaySeconds() {
+  const char* text = std::getenv("GPUSHARE_PROGRESS_DELAY_S");
+  if (text == nullptr || *text == '\0') return 1.0;
+  char* end = nullptr;
+  const double delay = std::strtod(text, &end);
+  if (*end != '\0' || !(delay >= 0 && delay <= 3600)) return 1.0;
+  return delay;
 }
 
 ProgressBar::ProgressBar(const ProgressAggregate* aggregate, bool enabled,

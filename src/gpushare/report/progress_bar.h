@@ -29,10 +29,15 @@ std::string FormatProgressLine(const ProgressSnapshot& snapshot, double wall_s,
 // did not ask for --quiet.
 bool ShouldShowProgress(bool quiet);
 
+// Seconds of work before the bar appears: $GPUSHARE_PROGRESS_DELAY_S when
+// it is a number in [0, 3600] (tests set 0 to see the bar on short runs),
+// else 1.
+double ProgressDelaySeconds();
+
 class ProgressBar {
  public:
   ProgressBar(const ProgressAggregate* aggregate, bool enabled,
-              double delay_s = 1.0);
+              double delay_s = ProgressDelaySeconds());
   ~ProgressBar();
   ProgressBar(const ProgressBar&) = delete;
   ProgressBar& operator=(const ProgressBar&) = delete;
