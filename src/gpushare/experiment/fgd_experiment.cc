@@ -1,15 +1,14 @@
 #include "gpushare/experiment/fgd_experiment.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <map>
 #include <memory>
 #include <numeric>
-#include <thread>
 #include <tuple>
 
+#include "gpushare/base/parallel.h"
 #include "gpushare/cluster/node.h"
 #include "gpushare/cluster/open_gpu_share_device_plugin.h"
 #include "gpushare/experiment/workload_tuning.h"
@@ -284,20 +283,10 @@ std::vector<FgdRunResult> FgdExperiment::RunAll(
     int threads) const {
   const size_t jobs = policies.size() * seeds.size();
   std::vector<FgdRunResult> results(jobs);
-  std::atomic<size_t> next{0};
-  auto worker = [&] {
-    for (size_t job = next++; job < jobs; job = next++) {
-      results[job] = Run(policies[job / seeds.size()],
-                         seeds[job % seeds.size()]);
-    }
-  };
-  const int workers =
-      static_cast<int>(std::clamp<size_t>(threads < 1 ? 1 : threads, 1,
-                                          std::max<size_t>(jobs, 1)));
-  std::vector<std::thread> pool;
-  for (int t = 1; t < workers; ++t) pool.emplace_back(worker);
-  worker();
-  for (std::thread& t : pool) t.join();
+  ParallelFor(static_cast<int>(jobs), std::max(1, threads), [&](int job) {
+    results[job] =
+        Run(policies[job / seeds.size()], seeds[job % seeds.size()]);
+  });
   return results;
 }
 
