@@ -32,7 +32,7 @@ void Node::SyncDeviceAllocatable() {
   if (!devices_) return;
   const ResourceList& allocatable = devices_->Allocatable();
   for (const auto& [id, quantity] : extended_.items()) {
-    allocatable_[id] = allocatable.Get(id);
+    allocatable_[id] = device_plugin_registered_ ? allocatable.Get(id) : 0;
   }
   ++version_;
 }

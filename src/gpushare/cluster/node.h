@@ -12,7 +12,9 @@
 // cached per version. Allocatable extended resources follow the device
 // plugin's healthy devices (SyncDeviceAllocatable after a health change), so
 // while a device is down what bound pods request may exceed them; extended()
-// stays the capacity.
+// stays the capacity. While the device plugin is not registered with kubelet
+// (SetDevicePluginRegistered(false): a stalled or crashed plugin) every
+// extended resource's allocatable is 0, whatever the devices' health.
 
 #ifndef GPUSHARE_CLUSTER_NODE_H_
 #define GPUSHARE_CLUSTER_NODE_H_
@@ -80,6 +82,12 @@ class Node {
   // Re-reads the device plugin's Allocatable() after a device-health change
   // (kubelet's allocatable follows ListAndWatch).
   void SyncDeviceAllocatable();
+  // Whether kubelet has the device plugin registered (true from the start);
+  // a change takes effect at the next SyncDeviceAllocatable().
+  void SetDevicePluginRegistered(bool registered) {
+    device_plugin_registered_ = registered;
+  }
+  bool device_plugin_registered() const { return device_plugin_registered_; }
 
   // Replaces the labels (a node change event).
   void SetLabels(Labels labels) {
@@ -102,6 +110,7 @@ class Node {
   int gpus_;
   int max_pods_;
   int pod_count_ = 0;
+  bool device_plugin_registered_ = true;
   uint64_t version_ = 1;
   std::vector<int64_t> allocatable_;
   std::vector<int64_t> requested_;

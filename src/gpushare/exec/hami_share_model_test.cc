@@ -86,6 +86,10 @@ TEST(HamiShareModelTest, CapBindsWhenTheOtherPodLeavesRoom) {
   EXPECT_NEAR(out.rates[0], 0.4554, kTol);
   EXPECT_NEAR(out.rates[1], 0.99798, kTol);
   EXPECT_NEAR(out.gpu_util, 0.66161, kTol);
+  // Time held: the capped pod its bound, the light pod its demand.
+  ASSERT_EQ(out.time_shares.size(), 2u);
+  EXPECT_NEAR(out.time_shares[0], 0.46, kTol);
+  EXPECT_NEAR(out.time_shares[1], 0.20161, kTol);
 
   // Without the cap the same pod gets 0.99 · 0.63499 = 0.62864.
   const DomainRates uncapped = Compute({Pod(1, 100), Pod(0.2, 100)});

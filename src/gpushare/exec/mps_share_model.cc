@@ -34,6 +34,7 @@ void MpsShareModel::ComputeRates(const Domain& domain,
                                          std::max(0, with_gpu_work - 1));
 
   out->rates.assign(n, 0.0);
+  out->time_shares.clear();
   double all_idle = 1.0;  // Π(1 − a_i)
   double sm_busy = 0;
   for (std::size_t i = 0; i < n; ++i) {

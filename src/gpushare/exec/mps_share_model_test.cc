@@ -41,6 +41,8 @@ TEST(MpsShareModelTest, PairWithHalfPartitions) {
   EXPECT_NEAR(out.rates[1], 0.6202, kTol);
   EXPECT_NEAR(out.gpu_util, 1.0, kTol);
   EXPECT_NEAR(out.sm_active, 0.5, kTol);
+  // Kernels of MPS clients run concurrently: no time shares.
+  EXPECT_TRUE(out.time_shares.empty());
 }
 
 // Partitions over the domain are scaled down: cores 100 + 100, u = 1, d = 1:

@@ -19,7 +19,8 @@
 // Contract: ComputeRates() fills one rate per resident (work-seconds per
 // wall second, > 0 unless u = 1 and it gets no GPU time) and the DCGM view
 // of the domain: gpu_util (fraction of time any kernel runs) and sm_active
-// (fraction of the domain's SM-time busy, relative to the whole GPU's SMs).
+// (fraction of the domain's SM-time busy, relative to the whole GPU's SMs);
+// schemes whose contexts take turns also fill `time_shares`, MPS clears it.
 // Pure function of its inputs; deterministic; no allocation beyond `out`.
 
 #ifndef GPUSHARE_EXEC_SHARE_MODEL_H_
@@ -47,6 +48,9 @@ struct Domain {
 
 struct DomainRates {
   std::vector<double> rates;  // per resident, in order
+  // Schemes whose contexts take turns (all but MPS): per resident, the
+  // fraction x_i of the domain's wall time its context holds; empty for MPS.
+  std::vector<double> time_shares;
   double gpu_util = 0;        // DCGM_FI_DEV_GPU_UTIL / 100
   double sm_active = 0;       // DCGM_FI_PROF_SM_ACTIVE
 };

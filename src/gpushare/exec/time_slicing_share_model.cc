@@ -35,6 +35,7 @@ void ComputeTimeSharedRates(const Domain& domain,
   const double sm_fraction = ClampUnit(domain.sm_fraction);
   out->gpu_util = 0;
   out->sm_active = 0;
+  out->time_shares.assign(out->rates.begin(), out->rates.end());
   for (std::size_t i = 0; i < n; ++i) {
     const double x = out->rates[i];
     out->gpu_util += x;

@@ -83,6 +83,11 @@ TEST(TimeSlicingShareModelTest, MaxMinFairAmongUnequalDemands) {
   EXPECT_NEAR(out.rates[2], 0.3683, kTol);
   EXPECT_NEAR(out.gpu_util, 0.8366, kTol);
   EXPECT_NEAR(out.sm_active, 0.65245, kTol);
+  // The time each context holds (the noisy-neighbour series): x_A, x_B, x_C.
+  ASSERT_EQ(out.time_shares.size(), 3u);
+  EXPECT_NEAR(out.time_shares[0], 0.3683, kTol);
+  EXPECT_NEAR(out.time_shares[1], 0.1, kTol);
+  EXPECT_NEAR(out.time_shares[2], 0.3683, kTol);
 }
 
 // A pod without GPU work does not make the GPU contended: the busy pod keeps

@@ -259,7 +259,8 @@ void Collector::OnSample(double t, const std::vector<DomainState>& domains,
     if (record_devices_) {
       result_.device_samples.push_back({t, static_cast<int>(i), s.gpu_util,
                                         s.sm_active, s.fb_used_mib,
-                                        s.residents, s.down});
+                                        s.residents, s.down,
+                                        s.mig_config_drift});
     }
   }
   if (record_devices_) {
@@ -282,6 +283,13 @@ void Collector::OnSample(double t, const std::vector<DomainState>& domains,
       ps.allocation /= weight[p];
     }
     result_.pools[p].samples.push_back(ps);
+  }
+}
+
+void Collector::OnPodShare(double t, PodIndex pod, int domain,
+                           double gpu_time_ratio) {
+  if (record_devices_) {
+    result_.pod_share_samples.push_back({t, pod, domain, gpu_time_ratio});
   }
 }
 

@@ -11,7 +11,8 @@
 // GPU-equivalents of its grants (cluster/gpu_share.h) held from its first
 // start to its end, priced like its pool's GPUs. With `record_devices` the
 // Collector also keeps every device's samples, the devices each pod holds
-// from bind to end, every inference pod's latency per interval and, at each
+// from bind to end, every inference pod's latency per interval, the share of
+// its device's time each pod on a time-shared device holds and, at each
 // sample, what each node advertises of each extended resource (for --csv
 // and --openmetrics). Cost = the pool's GPUs x the run's duration x the
 // model's price per GPU-hour.
@@ -47,6 +48,8 @@ class Collector : public SimulationObserver {
   void OnLatency(double t, PodIndex pod, const Latency& latency) override;
   void OnSample(double t, const std::vector<DomainState>& domains,
                 int pending) override;
+  void OnPodShare(double t, PodIndex pod, int domain,
+                  double gpu_time_ratio) override;
   void OnFinish(double t, int64_t events, int64_t cycles) override;
 
   const SimulationResult& result() const { return result_; }

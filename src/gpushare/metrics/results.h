@@ -79,8 +79,7 @@ struct DeviceSample {
   int pods = 0;            // pods resident
   bool down = false;       // faulted, not yet recovered
   // Under MIG: the GPU's actual layout differs from the one its node's
-  // nvidia.com/mig.config names. Set by the simulation side of the patrol
-  // alerts (issue 7); false until then.
+  // nvidia.com/mig.config names (lost in a GPU reset, not yet recreated).
   bool mig_config_drift = false;
 };
 
@@ -103,9 +102,8 @@ struct PodLatencySample {
   bool slo_met = false;
 };
 
-// The share of one device's time that one pod's context holds at a sample
-// (time-slicing, vGPU). Set by the simulation side of the patrol alerts
-// (issue 7, noisy neighbour); empty until then.
+// The share of one device's time that one pod's context holds at a sample,
+// for every pod on a time-shared device (time-slicing replicas, HAMi vGPU).
 struct PodShareSample {
   double time_s = 0;
   int pod = 0;

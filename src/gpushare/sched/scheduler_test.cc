@@ -567,5 +567,67 @@ TEST_F(SchedulerTest, UnhealthyGpuLeavesAllocatableUntilItRecovers) {
   EXPECT_EQ(results[0].outcome, Outcome::kBound);
 }
 
+// A stalled device plugin (kubelet lost its registration): the node
+// advertises none of its GPU resources although every GPU is healthy, so a
+// GPU pod finds no node; running pods keep their grants; once the plugin
+// registers again the pending pod binds. Under every scheme's resource.
+TEST_F(SchedulerTest, StalledDevicePluginAdvertisesNothingUntilItRegisters) {
+  struct Case {
+    SharingConfig sharing;
+    const char* resource;
+    int64_t count;
+  };
+  const std::vector<Case> cases = {
+      {ExclusiveSharing(), "nvidia.com/gpu", 1},
+      {TimeSlicingSharing(4), "nvidia.com/gpu", 1},
+      {MigSharing(MigStrategy::kMixed, "all-balanced"), "nvidia.com/mig-1g.10gb",
+       1},
+      {HamiSharing(), "nvidia.com/gpu", 1},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.resource);
+    Cluster cluster(Catalog::Builtin());
+    cluster.AddPool(Pool("p", "A100-80GB", 1, 2, c.sharing));
+    Scheduler scheduler(cluster, Profile());
+    Node& node = cluster.nodes()[0];
+    const ResourceId id = cluster.resources().Find(c.resource);
+    ASSERT_GE(id, 0);
+    const int64_t advertised = node.Allocatable(id);
+    ASSERT_GT(advertised, 0);
+
+    std::vector<Pod> pods(2);
+    for (size_t i = 0; i < pods.size(); ++i) {
+      Pod& pod = pods[i];
+      pod.name = "pod-" + std::to_string(i);
+      pod.cpu_milli = 1000;
+      pod.memory_mib = 1024;
+      pod.requests.Set(ResourceRegistry::kCpuId, pod.cpu_milli);
+      pod.requests.Set(ResourceRegistry::kMemoryId, pod.memory_mib);
+      pod.requests.Set(id, c.count);
+    }
+    scheduler.Enqueue(0, pods[0]);
+    ASSERT_EQ(scheduler.ScheduleOne().outcome, Outcome::kBound);
+
+    node.SetDevicePluginRegistered(false);
+    scheduler.DevicesChanged(0, /*recovered=*/false);
+    EXPECT_EQ(node.Allocatable(id), 0);
+    EXPECT_EQ(node.Capacity(id), advertised);
+    EXPECT_TRUE(scheduler.IsBound(0));
+    scheduler.Enqueue(1, pods[1]);
+    const ScheduleResult stalled = scheduler.ScheduleOne();
+    EXPECT_EQ(stalled.outcome, Outcome::kUnschedulable);
+    EXPECT_EQ(stalled.message, std::string("0/1 nodes are available: 1 "
+                                           "Insufficient ") +
+                                   c.resource + ".");
+
+    node.SetDevicePluginRegistered(true);
+    scheduler.DevicesChanged(0, /*recovered=*/true);
+    EXPECT_EQ(node.Allocatable(id), advertised);
+    ASSERT_TRUE(scheduler.HasActive());
+    EXPECT_EQ(scheduler.ScheduleOne().outcome, Outcome::kBound);
+    EXPECT_TRUE(scheduler.IsBound(1));
+  }
+}
+
 }  // namespace
 }  // namespace gpushare

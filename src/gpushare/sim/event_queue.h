@@ -23,6 +23,9 @@ enum class EventKind {
   kRestart,     // a = pod (back-off over)
   kFault,       // a = domain (-1: draw one), b = fault spec index
   kRecovery,    // a = domain
+  kMigReapply,  // a = the GPU's first domain (mig-manager recreates its layout)
+  kStallStart,  // a = node (its device plugin stops serving)
+  kStallEnd,    // a = node (its device plugin registers again)
   kSample,
 };
 

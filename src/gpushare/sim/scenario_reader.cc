@@ -17,6 +17,7 @@
 #include "gpushare/io/input_error.h"
 #include "gpushare/io/suggest.h"
 #include "gpushare/io/yaml_input.h"
+#include "gpushare/sim/patrol_reader.h"
 #include "gpushare/workload/cluster_import.h"
 #include "gpushare/workload/trace_workload.h"
 
@@ -1250,8 +1251,8 @@ std::vector<FaultSpec> ReadFaults(const YamlMap& top,
   }
   for (const auto& node : List(top, "faults", false)) {
     YamlMap f(top.file(), node, "fault");
-    f.AllowOnly(
-        {"pool", "at_s", "node", "gpu", "rate_per_gpu_hour", "recovery_s"});
+    f.AllowOnly({"pool", "at_s", "node", "gpu", "rate_per_gpu_hour",
+                 "recovery_s", "reset", "mig_reapply_s"});
     FaultSpec spec;
     const NodePoolSpec* pool = nullptr;
     if (f.Has("pool")) {
@@ -1300,6 +1301,19 @@ std::vector<FaultSpec> ReadFaults(const YamlMap& top,
     if (f.Has("recovery_s")) {
       spec.recovery_s = Number(f, "recovery_s", 0, kMaxSeconds);
     }
+    if (f.Has("reset")) spec.reset = f.Bool("reset");
+    if (f.Has("mig_reapply_s")) {
+      if (!spec.reset) {
+        FailKey(f, "mig_reapply_s",
+                "applies to a fault with reset: true (a GPU reset destroys "
+                "the MIG layout that mig-manager then recreates)");
+      }
+      if (pool != nullptr && !pool->sharing.mig_enabled) {
+        FailKey(f, "mig_reapply_s",
+                "pool '" + spec.pool + "' does not use MIG");
+      }
+      spec.mig_reapply_s = Number(f, "mig_reapply_s", 0, kMaxSeconds);
+    }
     faults.push_back(std::move(spec));
   }
   return faults;
@@ -1323,6 +1337,7 @@ Scenario ReadScenarioYaml(const std::string& text, const std::string& file,
   YamlMap top(file, root, "scenario");
   top.AllowOnly({"name", "seed", "horizon_s", "sample_interval_s", "cluster",
                  "workload", "scheduler", "model", "translation", "faults",
+                 "device_plugin_stalls", "patrol",
                  // Read by `compare` (decide/comparison_spec_reader.h).
                  "compare", "selection"});
   Scenario scenario;
@@ -1362,6 +1377,8 @@ Scenario ReadScenarioYaml(const std::string& text, const std::string& file,
   scenario.model = ReadModel(top);
   scenario.translation = ReadTranslation(top);
   scenario.faults = ReadFaults(top, scenario.pools);
+  scenario.device_plugin_stalls = ReadDevicePluginStalls(top, scenario.pools);
+  scenario.patrol = ReadPatrolRules(top);
   return scenario;
 }
 

@@ -80,6 +80,22 @@ Simulation::Simulation(const Scenario& scenario, const Catalog& catalog)
     for (const NodePool& p : cluster_->pools()) found |= p.spec.name == f.pool;
     if (!found) throw InputError("fault names unknown node pool '" + f.pool + "'");
   }
+  stalls_.assign(cluster_->nodes().size(), 0);
+  for (const DevicePluginStallSpec& stall : scenario_.device_plugin_stalls) {
+    int node = -1;
+    for (const NodePool& p : cluster_->pools()) {
+      if (p.spec.name == stall.pool && stall.node < p.node_count) {
+        node = p.first_node + stall.node;
+      }
+    }
+    if (node < 0) {
+      throw InputError(fmt::format(
+          "device plugin stall names node {} of pool '{}', which the cluster "
+          "does not have",
+          stall.node, stall.pool));
+    }
+    stall_nodes_.push_back(node);
+  }
 }
 
 Simulation::~Simulation() = default;
@@ -104,6 +120,9 @@ void Simulation::BuildDomains() {
         d.model = model;
         d.spec.speed = node.model()->relative_speed;
         d.info.memory_mib = node.model()->memory_mib;
+        d.info.time_shared =
+            scheme == SharingScheme::kHami ||
+            pool.spec.sharing.sharing == DeviceSharing::kTimeSlicing;
         if (mig) {
           const MigProfile& p =
               node.model()->mig->profiles[pool.mig_layouts[g][i].profile];
@@ -135,6 +154,15 @@ void Simulation::Run(SimulationObserver* observer) {
       events_.Push(spec.at_s, EventKind::kFault, -1, static_cast<int>(f));
     } else {
       ScheduleNextFault(0, static_cast<int>(f));
+    }
+  }
+  for (size_t i = 0; i < stall_nodes_.size(); ++i) {
+    const DevicePluginStallSpec& stall = scenario_.device_plugin_stalls[i];
+    events_.Push(stall.at_s, EventKind::kStallStart, stall_nodes_[i]);
+    if (stall.duration_s > 0) {
+      ++changes_due_;
+      events_.Push(stall.at_s + stall.duration_s, EventKind::kStallEnd,
+                   stall_nodes_[i]);
     }
   }
   events_.Push(0, EventKind::kSample);
@@ -211,10 +239,21 @@ void Simulation::Run(SimulationObserver* observer) {
         Schedule(now);
         break;
       case EventKind::kRecovery:
-        // A later fault of the same domain keeps it down longer.
-        if (domains_[e.a].down_until > now) break;
-        domains_[e.a].down_until = -1;
-        SetHealthy(e.a, true);
+        --changes_due_;
+        Recover(now, e.a);
+        Schedule(now);
+        break;
+      case EventKind::kMigReapply:
+        --changes_due_;
+        ReapplyMigLayout(now, e.a);
+        Schedule(now);
+        break;
+      case EventKind::kStallStart:
+        StallDevicePlugin(e.a, true);
+        break;
+      case EventKind::kStallEnd:
+        --changes_due_;
+        StallDevicePlugin(e.a, false);
         Schedule(now);
         break;
       case EventKind::kSample:
@@ -281,8 +320,10 @@ void Simulation::SampleLatency(double now) {
 bool Simulation::WorkLeft() const {
   if (arrivals_left_ > 0) return true;
   // Pods that can still make progress (running, or in back-off). Pending
-  // pods only move when something else happens, so they alone do not keep
-  // the sampler going without a horizon.
+  // pods only move when something else happens (a GPU recovers, a device
+  // plugin registers again), so they alone do not keep the sampler going
+  // without a horizon.
+  if (changes_due_ > 0 && active_pods_ > 0) return true;
   for (const PodRun& run : runs_) {
     if (run.phase == Phase::kRunning || run.phase == Phase::kBackoff) {
       return true;
@@ -334,6 +375,19 @@ void Simulation::StartOrFail(double now, PodIndex p) {
   // A restart on a GPU that is still down waits for its recovery.
   double ready = now;
   for (int d : run.domains) ready = std::max(ready, domains_[d].down_until);
+  for (int d : run.domains) {
+    if (domains_[d].layout_lost && ready <= now) {
+      // kubelet cannot create its container: the MIG device it was given no
+      // longer exists (CreateContainerError); it never runs again.
+      const DomainInfo& info = domains_[d].info;
+      Finish(now, p, PodEnd::kFailed,
+             fmt::format("MIG device {} on {} GPU {} no longer exists (a GPU "
+                         "reset destroyed its instances)",
+                         info.profile, cluster_->nodes()[info.node].name(),
+                         info.gpu));
+      return;
+    }
+  }
   if (ready > now) {
     run.phase = Phase::kBackoff;
     events_.Push(ready, EventKind::kRestart, p, -1, ++run.version);
@@ -504,12 +558,15 @@ void Simulation::Fault(double now, int domain, int spec_index) {
     if (!spec.pool.empty() && pool.spec.name != spec.pool) continue;
     if (spec.node >= 0 && info.node != pool.first_node + spec.node) continue;
     if (spec.gpu >= 0 && info.gpu != spec.gpu) continue;
+    if (domains_[i].layout_lost) continue;  // no instance there to fail
     candidates.push_back(static_cast<int>(i));
   }
   if (domain < 0 && !candidates.empty()) {
     domain = candidates[rng_.Below(candidates.size())];
   }
-  if (domain >= 0) {
+  if (domain >= 0 && spec.reset) {
+    ResetGpu(now, domain, spec);
+  } else if (domain >= 0) {
     // Without MIG the whole GPU is one domain; with MIG the fault stays in
     // the instance drawn.
     DomainRun& d = domains_[domain];
@@ -526,12 +583,96 @@ void Simulation::Fault(double now, int domain, int spec_index) {
                            : ""));
     }
     d.down_until = now + spec.recovery_s;
+    ++changes_due_;
     events_.Push(d.down_until, EventKind::kRecovery, domain);
     if (observer_) {
       observer_->OnFault(now, domain, static_cast<int>(victims.size()));
     }
   }
   if (spec.at_s < 0 && WorkLeft()) ScheduleNextFault(now, spec_index);
+}
+
+std::pair<int, int> Simulation::GpuDomains(int domain) const {
+  const DomainInfo& info = domains_[domain].info;
+  const int first = gpu_domain_[info.node][info.gpu];
+  int end = first + 1;
+  while (end < static_cast<int>(domains_.size()) &&
+         domains_[end].info.node == info.node &&
+         domains_[end].info.gpu == info.gpu) {
+    ++end;
+  }
+  return {first, end};
+}
+
+void Simulation::ResetGpu(double now, int domain, const FaultSpec& spec) {
+  const auto [first, end] = GpuDomains(domain);
+  const DomainInfo& info = domains_[domain].info;
+  std::vector<PodIndex> victims;
+  for (int i = first; i < end; ++i) {
+    SetHealthy(i, false);
+    for (PodIndex p : domains_[i].residents) {
+      // A pod on several instances of the GPU dies once.
+      if (std::find(victims.begin(), victims.end(), p) == victims.end()) {
+        victims.push_back(p);
+      }
+    }
+  }
+  const std::string message =
+      fmt::format("GPU fault (Xid) on {} GPU {}, recovered by a GPU reset",
+                  cluster_->nodes()[info.node].name(), info.gpu);
+  for (PodIndex p : victims) Fail(now, p, PodFailure::kGpuFault, message);
+  for (int i = first; i < end; ++i) {
+    DomainRun& d = domains_[i];
+    d.down_until = now + spec.recovery_s;
+    if (d.info.mig_instance >= 0) {
+      // GPU and compute instances do not survive a reset.
+      d.layout_lost = true;
+      d.mig_reapply_s = spec.mig_reapply_s;
+    }
+    ++changes_due_;
+    events_.Push(d.down_until, EventKind::kRecovery, i);
+  }
+  if (observer_) {
+    observer_->OnFault(now, domain, static_cast<int>(victims.size()));
+  }
+}
+
+void Simulation::Recover(double now, int domain) {
+  DomainRun& d = domains_[domain];
+  // A later fault of the same domain keeps it down longer.
+  if (d.down_until > now) return;
+  d.down_until = -1;
+  if (!d.layout_lost) {
+    SetHealthy(domain, true);
+    return;
+  }
+  // Back from a reset without its instances: mig-manager recreates the
+  // layout later, or never.
+  if (d.mig_reapply_s >= 0 && GpuDomains(domain).first == domain) {
+    ++changes_due_;
+    events_.Push(now + d.mig_reapply_s, EventKind::kMigReapply, domain);
+  }
+}
+
+void Simulation::ReapplyMigLayout(double now, int first) {
+  const auto [begin, end] = GpuDomains(first);
+  for (int i = begin; i < end; ++i) {
+    DomainRun& d = domains_[i];
+    if (!d.layout_lost) continue;
+    d.layout_lost = false;
+    d.mig_reapply_s = -1;
+    // A reset during the wait keeps the GPU down: its recovery follows.
+    if (d.down_until <= now) SetHealthy(i, true);
+  }
+}
+
+void Simulation::StallDevicePlugin(int node, bool stalled) {
+  const bool was_registered = stalls_[node] == 0;
+  stalls_[node] += stalled ? 1 : -1;
+  const bool registered = stalls_[node] == 0;
+  if (registered == was_registered) return;
+  cluster_->nodes()[node].SetDevicePluginRegistered(registered);
+  scheduler_->DevicesChanged(node, registered);
 }
 
 void Simulation::SetHealthy(int domain, bool healthy) {
@@ -574,10 +715,20 @@ void Simulation::Sample(double now) {
     s.fb_used_mib = d.fb_used_mib;
     s.allocated = d.holders > 0;
     s.down = d.down_until > now;
+    s.mig_config_drift = d.layout_lost && !s.down;
   }
   int pending = 0;
   for (const PodRun& run : runs_) pending += run.phase == Phase::kPending;
   observer_->OnSample(now, states, pending);
+  for (size_t i = 0; i < domains_.size(); ++i) {
+    const DomainRun& d = domains_[i];
+    if (!d.info.time_shared) continue;
+    for (size_t k = 0; k < d.residents.size() && k < d.rates.time_shares.size();
+         ++k) {
+      observer_->OnPodShare(now, d.residents[k], static_cast<int>(i),
+                            d.rates.time_shares[k]);
+    }
+  }
   SampleLatency(now);
 }
 

@@ -15,7 +15,13 @@
 // the GPU — of the MIG instance under MIG — which stays down for its
 // recovery time: its device plugin reports the device (all its replicas; under
 // MIG the instance's device only) Unhealthy, so the node's allocatable drops
-// and nothing new is placed there until it recovers. Failed pods stay bound and restart in place after
+// and nothing new is placed there until it recovers. A fault that needs a GPU
+// reset takes the whole GPU (all its MIG instances) and, under MIG, destroys
+// its instances: they stay unadvertised and the GPU drifts from its node's
+// nvidia.com/mig.config until mig-manager recreates the layout; pods bound
+// to a destroyed instance cannot restart and fail for good. A stalled device
+// plugin zeroes its node's allocatable GPU resources while the GPUs stay
+// healthy; running pods go on. Failed pods stay bound and restart in place after
 // kubelet's back-off (CrashLoopBackOff), from the start of their work, until
 // `max_restarts`; then they fail for good and free their devices. Services
 // are deleted at the end of their lifetime. Samples of every domain are
@@ -31,6 +37,7 @@
 #define GPUSHARE_SIM_SIMULATION_H_
 
 #include <memory>
+#include <utility>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -90,6 +97,11 @@ class Simulation {
     int64_t fb_used_mib = 0;
     DomainRates rates;
     double down_until = -1;
+    // A GPU reset destroyed its MIG instance: not advertised, drifted from
+    // the node's nvidia.com/mig.config until mig-manager recreates it
+    // `mig_reapply_s` after the GPU is back (-1: never).
+    bool layout_lost = false;
+    double mig_reapply_s = -1;
   };
 
   void BuildDomains();
@@ -104,6 +116,15 @@ class Simulation {
   void Advance(double now, PodIndex p);
   void Reschedule(double now, PodIndex p);
   void Fault(double now, int domain, int spec);
+  // A fault with a GPU reset: every domain of the GPU of `domain`.
+  void ResetGpu(double now, int domain, const FaultSpec& spec);
+  void Recover(double now, int domain);
+  // mig-manager recreates the layout of the GPU whose first domain is
+  // `first`.
+  void ReapplyMigLayout(double now, int first);
+  // The domains of the GPU of `domain`: [first, end).
+  std::pair<int, int> GpuDomains(int domain) const;
+  void StallDevicePlugin(int node, bool stalled);
   // The device plugin's health of a domain's device (the GPU, or its MIG
   // instance), passed on to the scheduler.
   void SetHealthy(int domain, bool healthy);
@@ -134,6 +155,12 @@ class Simulation {
   int64_t event_count_ = 0;
   int64_t active_pods_ = 0;   // arrived and not done
   int64_t arrivals_left_ = 0;
+  // Pushed recoveries, MIG re-applies and stall ends not yet handled: while
+  // any is due, pending pods may still start, so sampling goes on.
+  int64_t changes_due_ = 0;
+  // Per node: device-plugin stalls in progress (node from the spec's pool).
+  std::vector<int> stalls_;
+  std::vector<int> stall_nodes_;  // per device_plugin_stalls entry
 };
 
 }  // namespace gpushare

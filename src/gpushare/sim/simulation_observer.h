@@ -27,6 +27,9 @@ struct DomainInfo {
   std::string profile;       // MIG profile name, "" for a whole GPU
   int64_t memory_mib = 0;    // of the GPU or instance
   double gpu_equivalents = 1;  // instance SMs / GPU SMs, 1 for a GPU
+  // Its pods' contexts take turns on it: time-slicing replicas (of a GPU or
+  // a MIG instance) or HAMi vGPUs.
+  bool time_shared = false;
 };
 
 // The live state of one domain at a sample.
@@ -37,6 +40,9 @@ struct DomainState {
   int residents = 0;
   bool allocated = false;    // at least one pod holds it
   bool down = false;         // faulted, not yet recovered
+  // Its GPU's MIG layout differs from the node's nvidia.com/mig.config (the
+  // layout was lost in a GPU reset and not yet recreated).
+  bool mig_config_drift = false;
 };
 
 enum class PodEnd {
@@ -73,8 +79,13 @@ class SimulationObserver {
   // At each sample, for every running inference pod (request_rate > 0).
   virtual void OnLatency(double /*t*/, PodIndex /*pod*/,
                          const Latency& /*latency*/) {}
+  // At each sample, before OnPodShare and OnLatency of that sample.
   virtual void OnSample(double /*t*/, const std::vector<DomainState>& /*domains*/,
                         int /*pending*/) {}
+  // At each sample, for every pod resident on a time-shared domain: the
+  // fraction of the domain's time its context holds.
+  virtual void OnPodShare(double /*t*/, PodIndex /*pod*/, int /*domain*/,
+                          double /*gpu_time_ratio*/) {}
   virtual void OnFinish(double /*t*/, int64_t /*events*/,
                         int64_t /*scheduling_cycles*/) {}
 };
