@@ -32,7 +32,9 @@ const char* PodOutcomeName(PodOutcome outcome) {
 
 Collector::Collector(const Simulation& simulation, std::string scenario,
                      uint64_t seed, bool record_devices)
-    : simulation_(simulation), record_devices_(record_devices) {
+    : simulation_(simulation),
+      record_devices_(record_devices),
+      patrol_(simulation.scenario().patrol) {
   result_.scenario = std::move(scenario);
   result_.seed = seed;
 }
@@ -40,6 +42,7 @@ Collector::Collector(const Simulation& simulation, std::string scenario,
 void Collector::OnRunStart(const Cluster& cluster,
                            const std::vector<Pod>& pods,
                         const std::vector<DomainInfo>& domains) {
+  patrol_.OnRunStart(cluster, pods, domains);
   result_.pods = static_cast<int64_t>(pods.size());
   result_.pod_records.resize(pods.size());
   attempt_start_.assign(pods.size(), -1);
@@ -220,6 +223,7 @@ void Collector::OnFault(double /*t*/, int /*domain*/, int pods_killed) {
 }
 
 void Collector::OnLatency(double t, PodIndex pod, const Latency& latency) {
+  patrol_.OnLatency(t, pod, latency);
   PodRecord& r = result_.pod_records[pod];
   if (record_devices_) {
     result_.latency_samples.push_back(
@@ -241,6 +245,7 @@ void Collector::OnLatency(double t, PodIndex pod, const Latency& latency) {
 
 void Collector::OnSample(double t, const std::vector<DomainState>& domains,
                          int pending) {
+  patrol_.OnSample(t, domains, pending);
   const auto& infos = simulation_.domains();
   std::vector<double> weight(result_.pools.size(), 0);
   std::vector<PoolSample> samples(result_.pools.size());
@@ -288,12 +293,15 @@ void Collector::OnSample(double t, const std::vector<DomainState>& domains,
 
 void Collector::OnPodShare(double t, PodIndex pod, int domain,
                            double gpu_time_ratio) {
+  patrol_.OnPodShare(t, pod, domain, gpu_time_ratio);
   if (record_devices_) {
     result_.pod_share_samples.push_back({t, pod, domain, gpu_time_ratio});
   }
 }
 
 void Collector::OnFinish(double t, int64_t events, int64_t cycles) {
+  patrol_.OnFinish(t, events, cycles);
+  result_.alerts = patrol_.alerts();
   result_.end_s = t;
   result_.events = events;
   result_.scheduling_cycles = cycles;

@@ -15,7 +15,8 @@
 // its device's time each pod on a time-shared device holds and, at each
 // sample, what each node advertises of each extended resource (for --csv
 // and --openmetrics). Cost = the pool's GPUs x the run's duration x the
-// model's price per GPU-hour.
+// model's price per GPU-hour. The patrol alerts (PatrolEvaluator with the
+// scenario's thresholds) are always evaluated.
 
 #ifndef GPUSHARE_METRICS_COLLECTOR_H_
 #define GPUSHARE_METRICS_COLLECTOR_H_
@@ -23,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "gpushare/metrics/patrol_evaluator.h"
 #include "gpushare/metrics/results.h"
 #include "gpushare/sim/simulation.h"
 
@@ -61,6 +63,7 @@ class Collector : public SimulationObserver {
 
   const Simulation& simulation_;
   bool record_devices_;
+  PatrolEvaluator patrol_;
   SimulationResult result_;
   std::vector<double> attempt_start_;  // per pod
   std::vector<int> pod_pool_;          // per pod: pool of its node, or -1

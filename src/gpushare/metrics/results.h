@@ -111,6 +111,26 @@ struct PodShareSample {
   double gpu_time_ratio = 0;
 };
 
+// One patrol alert that fired (metrics/patrol_evaluator.h), as Prometheus
+// would fire the rules of `emit prometheus-rules` evaluated at every sample.
+struct PatrolAlert {
+  std::string name;        // GpuNoisyNeighbour, MigConfigDrift,
+                           // DevicePluginStalled
+  std::string severity;    // warning, critical
+  std::string node;
+  int gpu = -1;            // -1: the whole node
+  int device = -1;         // index into devices (noisy neighbour); -1
+  std::string pod;         // noisy neighbour: the pod holding most time
+  double active_s = 0;     // first sample of the run of true conditions
+  double fired_s = 0;      // first sample with the condition held `for`
+  double resolved_s = -1;  // first sample it no longer held; -1: firing at
+                           // the end of the run
+  // Noisy neighbour: the largest time share while firing; stalled: the most
+  // pods pending; drift: 1.
+  double value = 0;
+  std::string description;
+};
+
 struct NodeInfo {
   std::string name;
   std::string pool;
@@ -193,6 +213,8 @@ struct SimulationResult {
   std::vector<NodeInfo> nodes;
   std::vector<std::string> extended_resources;  // "nvidia.com/gpu", sorted
   std::vector<NodeResourceSample> node_samples;
+  // Patrol alerts in the order they fired (always evaluated).
+  std::vector<PatrolAlert> alerts;
   int64_t events = 0;
   int64_t scheduling_cycles = 0;
 };

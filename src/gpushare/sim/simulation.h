@@ -63,6 +63,7 @@ class Simulation {
   // Runs the scenario once; `observer` may be null.
   void Run(SimulationObserver* observer);
 
+  const Scenario& scenario() const { return scenario_; }
   const Cluster& cluster() const { return *cluster_; }
   const std::vector<Pod>& pods() const { return pods_; }
   const std::vector<DomainInfo>& domains() const { return domain_info_; }
