@@ -1,7 +1,8 @@
 // `gpushare-sim emit WHAT [--out FILE]`: writes a configuration file for the
 // tools around the simulator: `grafana-dashboard` (a dashboard JSON for the
-// series of `run --openmetrics`) or `prometheus-rules` (alerting rules of
-// the patrol alerts). To stdout, or whole to FILE.
+// series of `run --openmetrics`) or `prometheus-rules [--scenario FILE]`
+// (alerting rules of the patrol alerts, with the thresholds of the
+// scenario's `patrol` section or the defaults). To stdout, or whole to FILE.
 
 #include <iostream>
 #include <memory>
@@ -11,12 +12,14 @@
 #include "gpushare/emit/grafana_dashboard.h"
 #include "gpushare/emit/prometheus_rules.h"
 #include "gpushare/io/output_file.h"
+#include "gpushare/sim/scenario_reader.h"
 
 namespace gpushare::cli {
 namespace {
 
 struct EmitArgs {
   std::string out_file;
+  std::string scenario;
 };
 
 void Emit(const std::string& text, const EmitArgs& args) {
@@ -27,27 +30,40 @@ void Emit(const std::string& text, const EmitArgs& args) {
   }
 }
 
-void AddEmitter(CLI::App* emit, const std::string& name,
-                const std::string& description, std::string (*make)()) {
-  auto args = std::make_shared<EmitArgs>();
+CLI::App* AddEmitter(CLI::App* emit, const std::string& name,
+                     const std::string& description,
+                     std::shared_ptr<EmitArgs> args) {
   CLI::App* cmd = emit->add_subcommand(name, description);
   cmd->add_option("--out", args->out_file,
                   "Write to this file instead of stdout");
-  cmd->callback([args, make] { Emit(make(), *args); });
+  return cmd;
 }
 
 }  // namespace
 
-void RegisterEmitCommand(CLI::App& app, GlobalOptions& /*options*/) {
+void RegisterEmitCommand(CLI::App& app, GlobalOptions& options) {
   CLI::App* emit = app.add_subcommand(
       "emit", "Write configuration for Grafana or Prometheus");
   emit->require_subcommand(1);
+  auto dashboard = std::make_shared<EmitArgs>();
   AddEmitter(emit, "grafana-dashboard",
              "Grafana dashboard JSON for the series of run --openmetrics",
-             GrafanaDashboardJson);
-  AddEmitter(emit, "prometheus-rules",
-             "Prometheus alerting rules of the patrol alerts",
-             PrometheusRulesYaml);
+             dashboard)
+      ->callback([dashboard] { Emit(GrafanaDashboardJson(), *dashboard); });
+  auto rules = std::make_shared<EmitArgs>();
+  CLI::App* cmd = AddEmitter(
+      emit, "prometheus-rules",
+      "Prometheus alerting rules of the patrol alerts", rules);
+  cmd->add_option("--scenario", rules->scenario,
+                  "Take the thresholds from this scenario's patrol section");
+  cmd->callback([rules, &options] {
+    PatrolRules thresholds;
+    if (!rules->scenario.empty()) {
+      thresholds =
+          ReadScenarioFile(rules->scenario, LoadCatalog(options)).patrol;
+    }
+    Emit(PrometheusRulesYaml(thresholds), *rules);
+  });
 }
 
 }  // namespace gpushare::cli

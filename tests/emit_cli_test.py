@@ -51,6 +51,12 @@ tests:
         values: '0x10'
       - series: 'gpushare_device_healthy{{Hostname="n4",gpu="0",UUID="GPU-e"}}'
         values: '0x10'
+      - series: 'kube_node_status_allocatable{{node="n5",resource="nvidia_com_mig_1g_10gb",unit="integer"}}'
+        values: '0x10'
+      - series: 'gpushare_device_healthy{{Hostname="n5",gpu="0",GPU_I_ID="0",UUID="GPU-f"}}'
+        values: '1x10'
+      - series: 'gpushare_mig_config_drift{{Hostname="n5",gpu="0",UUID="GPU-f"}}'
+        values: '1x10'
       - series: 'gpushare_pending_pods'
         values: '3x10'
     alert_rule_test:
@@ -68,8 +74,17 @@ tests:
             exp_annotations:
               summary: "MIG layout drift on n2 GPU 1"
               description: "The MIG layout of GPU 1 (GPU-b) on n2 differs from the node's nvidia.com/mig.config."
+          - exp_labels: {{severity: warning, Hostname: n5, gpu: "0", UUID: GPU-f}}
+            exp_annotations:
+              summary: "MIG layout drift on n5 GPU 0"
+              description: "The MIG layout of GPU 0 (GPU-f) on n5 differs from the node's nvidia.com/mig.config."
       - eval_time: 5m
         alertname: MigConfigDrift
+        exp_alerts:
+          - exp_labels: {{severity: warning, Hostname: n5, gpu: "0", UUID: GPU-f}}
+            exp_annotations:
+              summary: "MIG layout drift on n5 GPU 0"
+              description: "The MIG layout of GPU 0 (GPU-f) on n5 differs from the node's nvidia.com/mig.config."
       - eval_time: 8m
         alertname: DevicePluginStalled
         exp_alerts:
@@ -117,6 +132,34 @@ class PrometheusRulesTest(unittest.TestCase):
             test = promtool("test", "rules", test_file)
             self.assertEqual(test.returncode, 0, test.stdout + test.stderr)
 
+    def test_thresholds_come_from_the_scenario(self):
+        with tempfile.TemporaryDirectory() as d:
+            scenario = os.path.join(d, "s.yaml")
+            with open(SCENARIO, encoding="utf-8") as f:
+                text = f.read()
+            with open(scenario, "w", encoding="utf-8") as f:
+                f.write(text + "\npatrol:\n  for_s: 90\n"
+                        "  noisy_neighbour_share: 0.7\n")
+            status, out, err = run("emit", "prometheus-rules", "--scenario",
+                                   scenario)
+            self.assertEqual(status, 0, err)
+            self.assertEqual(out.count("for: 90s"), 3)
+            self.assertIn("(gpushare_pod_gpu_time_ratio) > 0.7", out)
+            self.assertIn("gpushare_pod_gpu_time_ratio <= 0.7", out)
+            rules = os.path.join(d, "rules.yml")
+            with open(rules, "w", encoding="utf-8") as f:
+                f.write(out)
+            check = promtool("check", "rules", rules)
+            self.assertEqual(check.returncode, 0, check.stdout + check.stderr)
+            # A bad patrol section is a located input error.
+            with open(scenario, "w", encoding="utf-8") as f:
+                f.write(text + "\npatrol:\n  noisy_neighbour_share: 1.5\n")
+            status, out, err = run("emit", "prometheus-rules", "--scenario",
+                                   scenario)
+            self.assertEqual(status, 2)
+            self.assertEqual(out, "")
+            self.assertRegex(err, r"s\.yaml:\d+:\d+: .*noisy_neighbour_share")
+
 
 class GrafanaDashboardTest(unittest.TestCase):
 
@@ -150,8 +193,6 @@ class GrafanaDashboardTest(unittest.TestCase):
             used |= set(re.findall(
                 r"\b(DCGM_FI_\w+|gpushare_\w+|kube_\w+)", expr))
         self.assertTrue(used)
-        # gpushare_pod_gpu_time_ratio is left to the simulation side; the
-        # dashboard does not use it.
         self.assertEqual(used - exported, set())
 
     def test_unwritable_out_is_an_error(self):

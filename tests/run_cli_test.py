@@ -17,7 +17,8 @@ EXAMPLES = sorted(glob.glob(os.path.join(ROOT, "examples", "*.yaml")))
 OUTPUT_DOC = os.path.join(ROOT, "docs", "output.md")
 TIME_SLICING_EXAMPLE = os.path.join(ROOT, "examples", "dev-time-slicing.yaml")
 
-CSV_FILES = ["pods.csv", "pools.csv", "devices.csv", "device_samples.csv"]
+CSV_FILES = ["pods.csv", "pools.csv", "devices.csv", "device_samples.csv",
+             "pod_shares.csv", "alerts.csv"]
 
 # Outcomes counted by the JSON's summary counters (docs/output.md).
 SUCCEEDED = {"Succeeded", "Deleted"}
@@ -120,7 +121,7 @@ class RunTestCase(TempDirTestCase):
 class ExamplesTest(RunTestCase):
 
     def test_every_example_runs(self):
-        self.assertEqual(len(EXAMPLES), 6, EXAMPLES)
+        self.assertEqual(len(EXAMPLES), 7, EXAMPLES)
         for example in EXAMPLES:
             with self.subTest(example=os.path.basename(example)):
                 name, seed = scenario_header(example)
@@ -250,6 +251,12 @@ class CsvTest(RunTestCase):
             expected["device_samples.csv"],
             "time_s,device,DCGM_FI_DEV_GPU_UTIL,DCGM_FI_PROF_SM_ACTIVE,"
             "DCGM_FI_DEV_FB_USED,pods")
+        self.assertEqual(expected["pod_shares.csv"],
+                         "time_s,pod,device,gpu_time_ratio")
+        self.assertEqual(
+            expected["alerts.csv"],
+            "alert,severity,node,gpu,device,pod,active_s,fired_s,resolved_s,"
+            "value,description")
         for example in EXAMPLES:
             with self.subTest(example=os.path.basename(example)):
                 csv_dir = self.path(os.path.basename(example) + "-csv/deep")

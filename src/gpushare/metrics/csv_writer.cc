@@ -88,6 +88,29 @@ std::string DeviceSamplesCsv(const SimulationResult& r) {
   return out;
 }
 
+std::string PodSharesCsv(const SimulationResult& r) {
+  std::string out = "time_s,pod,device,gpu_time_ratio\n";
+  for (const PodShareSample& s : r.pod_share_samples) {
+    out += fmt::format("{},{},{},{}\n", Num(s.time_s),
+                       Field(r.pod_records[s.pod].name), s.device,
+                       Num(s.gpu_time_ratio));
+  }
+  return out;
+}
+
+std::string AlertsCsv(const SimulationResult& r) {
+  std::string out =
+      "alert,severity,node,gpu,device,pod,active_s,fired_s,resolved_s,value,"
+      "description\n";
+  for (const PatrolAlert& a : r.alerts) {
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}\n", a.name,
+                       a.severity, Field(a.node), a.gpu, a.device, Field(a.pod),
+                       Num(a.active_s), Num(a.fired_s), Num(a.resolved_s),
+                       Num(a.value), Field(a.description));
+  }
+  return out;
+}
+
 void AddResultCsv(const SimulationResult& result, const std::string& directory,
                   OutputBatch* batch) {
   batch->AddDirectory(directory);
@@ -95,6 +118,8 @@ void AddResultCsv(const SimulationResult& result, const std::string& directory,
   batch->Add(directory + "/pools.csv", PoolsCsv(result));
   batch->Add(directory + "/devices.csv", DevicesCsv(result));
   batch->Add(directory + "/device_samples.csv", DeviceSamplesCsv(result));
+  batch->Add(directory + "/pod_shares.csv", PodSharesCsv(result));
+  batch->Add(directory + "/alerts.csv", AlertsCsv(result));
 }
 
 }  // namespace gpushare

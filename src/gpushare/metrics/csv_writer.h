@@ -1,7 +1,9 @@
 // CSV files of a SimulationResult (columns: docs/output.md): pods.csv (one
 // row per pod), pools.csv (pool samples over time), devices.csv (each GPU or
-// MIG instance) and device_samples.csv (DCGM-style samples per device, when
-// recorded). Fields containing commas or quotes are quoted (RFC 4180).
+// MIG instance), device_samples.csv (DCGM-style samples per device, when
+// recorded), pod_shares.csv (each pod's share of a time-shared device's
+// time per sample, when recorded) and alerts.csv (the patrol alerts that
+// fired). Fields containing commas or quotes are quoted (RFC 4180).
 
 #ifndef GPUSHARE_METRICS_CSV_WRITER_H_
 #define GPUSHARE_METRICS_CSV_WRITER_H_

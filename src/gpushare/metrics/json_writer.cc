@@ -87,6 +87,21 @@ nlohmann::json ResultToJson(const SimulationResult& r) {
                     {"message", p.message}});
   }
   out["pod_records"] = pods;
+  json alerts = json::array();
+  for (const PatrolAlert& a : r.alerts) {
+    alerts.push_back({{"alert", a.name},
+                      {"severity", a.severity},
+                      {"node", a.node},
+                      {"gpu", a.gpu},
+                      {"device", a.device},
+                      {"pod", a.pod},
+                      {"active_s", a.active_s},
+                      {"fired_s", a.fired_s},
+                      {"resolved_s", a.resolved_s},
+                      {"value", a.value},
+                      {"description", a.description}});
+  }
+  out["alerts"] = alerts;
   return out;
 }
 

@@ -49,6 +49,21 @@ std::string PoolTable(const SimulationResult& r) {
                    rows);
 }
 
+// The patrol alerts that fired, one row each (all of them: a run fires few).
+std::string AlertTable(const SimulationResult& r) {
+  std::vector<std::vector<std::string>> rows;
+  for (const PatrolAlert& a : r.alerts) {
+    rows.push_back({a.name, a.severity, a.node,
+                    a.gpu >= 0 ? std::to_string(a.gpu) : "-",
+                    FormatSeconds(a.active_s), FormatSeconds(a.fired_s),
+                    a.resolved_s >= 0 ? FormatSeconds(a.resolved_s) : "firing",
+                    a.description});
+  }
+  return HtmlTable({"alert", "severity", "node", "GPU", "pending since",
+                    "fired", "resolved", "description"},
+                   rows);
+}
+
 }  // namespace
 
 std::string RunHtmlReport(const SimulationResult& r) {
@@ -109,6 +124,14 @@ std::string RunHtmlReport(const SimulationResult& r) {
                           "failed or cannot run", "$ per served pod"},
                          rows));
   page.AddHtml(ClassBarCharts("class-", classes, {r.scenario}, metrics));
+
+  page.AddHeading("Patrol alerts", "alerts");
+  page.AddParagraph(fmt::format(
+      "The rules of gpushare-sim emit prometheus-rules evaluated at every "
+      "sample: noisy neighbour, MIG config drift, device plugin stalled. "
+      "{} fired.",
+      r.alerts.empty() ? "None" : std::to_string(r.alerts.size())));
+  if (!r.alerts.empty()) page.AddHtml(AlertTable(r));
 
   page.AddHeading("Pods per GPU", "timeline");
   page.AddHtml(GpuTimeline(r, kTimelineMaxGpus));

@@ -110,6 +110,46 @@ std::string RunSummary(const SimulationResult& r, double wall_s) {
                       : "-"});
   }
   out += "\n" + table.Render();
+  out += PatrolAlertsSummary(r.alerts);
+  return out;
+}
+
+std::string PatrolAlertsSummary(const std::vector<PatrolAlert>& alerts) {
+  if (alerts.empty()) return "\npatrol alerts: none fired\n";
+  std::map<std::string, int> counts;
+  for (const PatrolAlert& a : alerts) ++counts[a.name];
+  std::string names;
+  for (const auto& [name, count] : counts) {
+    names += fmt::format("{}{} {}", names.empty() ? "" : ", ", name, count);
+  }
+  std::string out =
+      fmt::format("\npatrol alerts: {} fired\n  {}\n", alerts.size(), names);
+  TextTable table;
+  table.AddColumn("FIRED", TextTable::Align::kRight);
+  table.AddColumn("RESOLVED", TextTable::Align::kRight);
+  table.AddColumn("ALERT");
+  table.AddColumn("NODE");
+  table.AddColumn("GPU", TextTable::Align::kRight);
+  table.AddColumn("DETAIL");
+  constexpr size_t kShown = 10;
+  for (size_t i = 0; i < alerts.size() && i < kShown; ++i) {
+    const PatrolAlert& a = alerts[i];
+    std::string detail = "-";
+    if (a.name == "GpuNoisyNeighbour") {
+      detail = fmt::format("{} {}", a.pod, Percent(a.value));
+    } else if (a.name == "DevicePluginStalled") {
+      detail = fmt::format("{:g} pods pending", a.value);
+    }
+    table.AddRow({Seconds(a.fired_s),
+                  a.resolved_s >= 0 ? Seconds(a.resolved_s) : "firing",
+                  a.name, a.node, a.gpu >= 0 ? std::to_string(a.gpu) : "-",
+                  detail});
+  }
+  out += table.Render();
+  if (alerts.size() > kShown) {
+    out += fmt::format("  ... and {} more (--json or --csv: alerts)\n",
+                       alerts.size() - kShown);
+  }
   return out;
 }
 

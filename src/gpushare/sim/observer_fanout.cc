@@ -46,6 +46,13 @@ void ObserverFanout::OnLatency(double t, PodIndex pod, const Latency& latency) {
   for (SimulationObserver* o : observers_) o->OnLatency(t, pod, latency);
 }
 
+void ObserverFanout::OnPodShare(double t, PodIndex pod, int domain,
+                                double gpu_time_ratio) {
+  for (SimulationObserver* o : observers_) {
+    o->OnPodShare(t, pod, domain, gpu_time_ratio);
+  }
+}
+
 void ObserverFanout::OnSample(double t, const std::vector<DomainState>& domains,
                               int pending) {
   for (SimulationObserver* o : observers_) o->OnSample(t, domains, pending);

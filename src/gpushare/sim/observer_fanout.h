@@ -34,6 +34,8 @@ class ObserverFanout : public SimulationObserver {
              const std::string& message) override;
   void OnFault(double t, int domain, int pods_killed) override;
   void OnLatency(double t, PodIndex pod, const Latency& latency) override;
+  void OnPodShare(double t, PodIndex pod, int domain,
+                  double gpu_time_ratio) override;
   void OnSample(double t, const std::vector<DomainState>& domains,
                 int pending) override;
   void OnFinish(double t, int64_t events, int64_t cycles) override;

@@ -24,6 +24,10 @@ class Recorder : public SimulationObserver {
     log_->push_back(name_ + ":sample " + std::to_string(d.size()) + " " +
                     std::to_string(p));
   }
+  void OnPodShare(double, PodIndex pod, int domain, double ratio) override {
+    log_->push_back(name_ + ":share " + std::to_string(pod) + "@" +
+                    std::to_string(domain) + " " + std::to_string(ratio));
+  }
   void OnFinish(double, int64_t events, int64_t) override {
     log_->push_back(name_ + ":finish " + std::to_string(events));
   }
@@ -42,12 +46,13 @@ TEST(ObserverFanoutTest, ForwardsEveryHookInOrder) {
   observer->OnArrival(1, 7);
   observer->OnEnd(2, 7, PodEnd::kSucceeded, "ok");
   observer->OnSample(3, std::vector<DomainState>(2), 4);
+  observer->OnPodShare(3, 7, 1, 0.5);
   observer->OnRestart(4, 7);  // neither overrides it
   observer->OnFinish(5, 9, 1);
   EXPECT_EQ(log, (std::vector<std::string>{
                      "a:arrival 7", "b:arrival 7", "a:end 7 ok", "b:end 7 ok",
-                     "a:sample 2 4", "b:sample 2 4", "a:finish 9",
-                     "b:finish 9"}));
+                     "a:sample 2 4", "b:sample 2 4", "a:share 7@1 0.500000",
+                     "b:share 7@1 0.500000", "a:finish 9", "b:finish 9"}));
 }
 
 }  // namespace

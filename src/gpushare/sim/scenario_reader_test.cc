@@ -85,7 +85,8 @@ TEST(ScenarioReaderTest, EveryExampleParsesBuildsAndIsSmall) {
   std::sort(names.begin(), names.end());
   EXPECT_EQ(names, (std::vector<std::string>{"default", "dev-time-slicing",
                                              "hami-platform", "kubectl-import",
-                                             "mig-inference", "three-pools"}));
+                                             "mig-inference", "patrol",
+                                             "three-pools"}));
 }
 
 TEST(ScenarioReaderTest, ThreePoolsExampleIsTheTower) {
@@ -485,7 +486,8 @@ INSTANTIATE_TEST_SUITE_P(
                   "s.yaml:13:1: scenario: unknown key 'horizon'; did you mean "
                   "horizon_s? (allowed: name, seed, horizon_s, "
                   "sample_interval_s, cluster, workload, scheduler, model, "
-                  "translation, faults, compare, selection)"},
+                  "translation, faults, device_plugin_stalls, patrol, compare, "
+                  "selection)"},
         ErrorCase{
             "UnknownPoolKey",
             WithPools("    - {name: p, gpu: L4, nodes: 1, gpu_count: 2}\n"),
