@@ -41,8 +41,10 @@ struct ModelParams {
   // `force`.
   bool hami_cap_when_alone = false;
 
-  // MIG: seconds to reconfigure a GPU's layout once it is idle (no hard
-  // number published, literature §1 notes: drain + reconfigure).
+  // MIG: seconds mig-manager takes to apply a GPU's layout once it starts
+  // (create the GPU and compute instances, restart the device plugin) — as
+  // after a GPU reset destroyed them. No hard number published
+  // (literature §1 notes: drain + reconfigure).
   double mig_reconfigure_s = 30;
 
   // Failures: kubelet's CrashLoopBackOff starts at 10 s, doubles, caps at

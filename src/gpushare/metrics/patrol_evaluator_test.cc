@@ -111,7 +111,8 @@ TEST(PatrolEvaluatorTest, MigConfigDriftFiresUntilTheLayoutIsBack) {
   f.gpu = 0;
   f.recovery_s = 100;
   f.reset = true;
-  f.mig_reapply_s = 50;
+  f.mig_reapply_s = 20;
+  s.model.mig_reconfigure_s = 30;  // mig-manager starts at 130 s, done at 160
   s.faults.push_back(f);
   const std::vector<PatrolAlert> alerts = AlertsOf(s);
   ASSERT_EQ(alerts.size(), 1u);

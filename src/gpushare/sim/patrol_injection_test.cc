@@ -81,14 +81,16 @@ const DeviceSample& SampleAt(const SimulationResult& r, int device, double t) {
 // would kill one) and the GPU is down until 110 s. It comes back without
 // instances: the killed pods' restarts (due at 20 s, held until 110 s)
 // cannot create their containers and fail for good; the layout drifts from
-// all-1g.5gb until mig-manager recreates it at 110 + 50 = 160 s, when the
+// all-1g.5gb until mig-manager, starting 20 s after, has taken its 30 s to
+// recreate it at 110 + 20 + 30 = 160 s, when the
 // waiting pod binds and runs its 1000 s of work on a 1g slice.
 TEST(PatrolInjectionTest, GpuResetLosesTheMigLayoutUntilReapplied) {
   Scenario s = OnePool("A100-40GB", 1,
                        MigSharing(MigStrategy::kSingle, "all-1g.5gb"));
   s.workload.classes.push_back(Jobs(8, 4000, 1000));
   FaultSpec f = ResetAt(10, 100);
-  f.mig_reapply_s = 50;
+  f.mig_reapply_s = 20;
+  s.model.mig_reconfigure_s = 30;  // mig-manager starts at 130 s, done at 160
   s.faults.push_back(f);
   const SimulationResult r = RunIt(s);
   ASSERT_EQ(r.devices.size(), 7u);

@@ -35,8 +35,8 @@ struct FaultSpec {
   // Recovery needs a GPU reset (nvidia-smi --gpu-reset, or a reboot): it
   // takes the whole GPU — every MIG instance and its pods — and, under MIG,
   // destroys the GPU's GPU and compute instances: the layout is lost until
-  // mig-manager recreates it `mig_reapply_s` after the GPU is back (-1:
-  // never within the run).
+  // mig-manager, starting `mig_reapply_s` after the GPU is back (-1: never
+  // within the run), has recreated it (ModelParams::mig_reconfigure_s).
   bool reset = false;
   double mig_reapply_s = -1;
 };

@@ -646,11 +646,13 @@ void Simulation::Recover(double now, int domain) {
     SetHealthy(domain, true);
     return;
   }
-  // Back from a reset without its instances: mig-manager recreates the
-  // layout later, or never.
+  // Back from a reset without its instances: mig-manager starts recreating
+  // the layout `mig_reapply_s` later (or never), which takes
+  // `mig_reconfigure_s`.
   if (d.mig_reapply_s >= 0 && GpuDomains(domain).first == domain) {
     ++changes_due_;
-    events_.Push(now + d.mig_reapply_s, EventKind::kMigReapply, domain);
+    events_.Push(now + d.mig_reapply_s + scenario_.model.mig_reconfigure_s,
+                 EventKind::kMigReapply, domain);
   }
 }
 
