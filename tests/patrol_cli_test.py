@@ -101,6 +101,24 @@ class PatrolTest(TempDirTestCase):
             r'resource="nvidia_com_gpu"[^}]*\} 0 ', text, flags=re.M)
         self.assertEqual(len(stalled), 30)  # 1800 … 3540 s
 
+    def test_compare_counts_each_runs_alerts(self):
+        status, out, err = run("compare", SCENARIO, "--quiet", "--json",
+                               self.path("c.json"))
+        self.assertEqual(status, 0, err)
+        with open(self.path("c.json"), encoding="utf-8") as f:
+            variants = {v["name"]: v for v in json.load(f)["variants"]}
+        # The stalled plugin stalls every run; the reset loses a layout only
+        # where prod runs MIG; trainers crowd servers only when time-sliced.
+        for name, v in variants.items():
+            self.assertEqual(v["alerts"].get("DevicePluginStalled"), 1, name)
+        self.assertEqual(variants["mig"]["alerts"].get("MigConfigDrift"), 1)
+        self.assertNotIn("MigConfigDrift", variants["time-slicing"]["alerts"])
+        self.assertGreater(
+            variants["time-slicing"]["alerts"].get("GpuNoisyNeighbour", 0), 0)
+        self.assertNotIn("GpuNoisyNeighbour", variants["exclusive"]["alerts"])
+        self.assertIn("Patrol alerts fired: exclusive: DevicePluginStalled 1",
+                      out)
+
     def test_bad_injections_are_located_errors(self):
         with open(SCENARIO, encoding="utf-8") as f:
             text = f.read()

@@ -125,6 +125,7 @@ VariantOutcome SummarizeVariant(const SchemeVariant& variant,
   v.end_s = result.end_s;
   v.faults = result.faults;
   v.max_blast_radius = result.max_blast_radius;
+  for (const PatrolAlert& a : result.alerts) ++v.alerts[a.name];
   v.cluster_cost = result.cost;
   v.goodput = result.goodput;
   v.pool_summaries = result.pools;

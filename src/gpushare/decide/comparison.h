@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,8 @@ struct VariantOutcome {
   double end_s = 0;
   int64_t faults = 0;
   double max_blast_radius = 0;
+  // Patrol alerts that fired in the run, per alert name (sorted by name).
+  std::map<std::string, int> alerts;
   double mean_allocation = 0;   // over pools, weighted by GPUs
   double mean_sm_active = 0;
   double mean_gpu_util = 0;

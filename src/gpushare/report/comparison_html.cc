@@ -60,10 +60,11 @@ std::string ClusterTable(const Comparison& c) {
          FormatPercent(v.mean_allocation), FormatPercent(v.mean_sm_active),
          FormatPercent(v.mean_gpu_util),
          v.faults > 0 ? fmt::format("{:g}", v.max_blast_radius) : "-",
-         FormatMoney(v.cluster_cost)});
+         FormatAlertCounts(v.alerts), FormatMoney(v.cluster_cost)});
   }
   return HtmlTable({"scheme", "served", "mean wait", "SLO met", "allocation",
-                    "SM active", "GPU util", "blast radius", "cost $"},
+                    "SM active", "GPU util", "blast radius", "patrol alerts",
+                    "cost $"},
                    rows);
 }
 

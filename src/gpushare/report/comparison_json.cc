@@ -85,6 +85,7 @@ json ComparisonToJson(const Comparison& c, const Selection& selection) {
                         {"end_s", v.end_s},
                         {"faults", v.faults},
                         {"max_blast_radius", v.max_blast_radius},
+                        {"alerts", v.alerts},
                         {"mean_allocation", v.mean_allocation},
                         {"mean_sm_active", v.mean_sm_active},
                         {"mean_gpu_util", v.mean_gpu_util},

@@ -75,9 +75,19 @@ std::string ClusterTable(const Comparison& c) {
               v.faults > 0 ? fmt::format("{:g}", v.max_blast_radius) : "-",
               FormatMoney(v.cluster_cost)});
   }
+  std::string alerts;
+  for (const VariantOutcome& v : c.variants) {
+    if (!v.alerts.empty()) {
+      alerts += (alerts.empty() ? "" : "; ") + v.name + ": " +
+                FormatAlertCounts(v.alerts);
+    }
+  }
   return "Cluster-wide (SM ACT against UTIL: a busy-looking GPU can be idle "
          "inside)\n" +
-         t.Render();
+         t.Render() +
+         (alerts.empty() ? ""
+                         : WrapText("Patrol alerts fired: " + alerts + ".",
+                                    kWidth, 2));
 }
 
 std::string ClassTable(const Comparison& c, size_t k) {

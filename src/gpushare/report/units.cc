@@ -33,4 +33,12 @@ std::string FormatScore(double fraction) {
   return fmt::format("{:.1f}", 10 * fraction);
 }
 
+std::string FormatAlertCounts(const std::map<std::string, int>& counts) {
+  std::string out;
+  for (const auto& [name, count] : counts) {
+    out += fmt::format("{}{} {}", out.empty() ? "" : ", ", name, count);
+  }
+  return out.empty() ? "-" : out;
+}
+
 }  // namespace gpushare

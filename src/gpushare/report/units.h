@@ -3,6 +3,7 @@
 #ifndef GPUSHARE_REPORT_UNITS_H_
 #define GPUSHARE_REPORT_UNITS_H_
 
+#include <map>
 #include <string>
 #include <string_view>
 
@@ -14,6 +15,10 @@ std::string FormatPercent(double fraction);
 std::string FormatSeconds(double seconds);
 // "1234.56" with two decimals.
 std::string FormatMoney(double amount);
+
+// Patrol alerts per name: "GpuNoisyNeighbour 4, MigConfigDrift 1"; "-" when
+// none fired.
+std::string FormatAlertCounts(const std::map<std::string, int>& counts);
 // "1.25x"; "-" when slowdown <= 0 (none measured).
 std::string FormatSlowdown(double slowdown);
 // A mean p99 against its SLO in ms: "45<sep>100", "45" without an SLO, "-"
