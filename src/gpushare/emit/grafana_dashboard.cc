@@ -158,6 +158,11 @@ json Panels() {
                {{"gpushare_mig_config_drift{pool=~\"$pool\","
                  "Hostname=~\"$Hostname\"}",
                  "{{Hostname}} GPU {{gpu}}"}});
+  l.TimeSeries("GPU time share per pod (time-slicing, vGPU: noisy neighbour)",
+               "percentunit",
+               {{"gpushare_pod_gpu_time_ratio{pool=~\"$pool\","
+                 "Hostname=~\"$Hostname\"}",
+                 "{{pod}} on {{Hostname}} GPU {{gpu}} {{GPU_I_ID}}"}});
   return l.Take();
 }
 

@@ -9,7 +9,8 @@
 // throughput; a row per pool (SM active against GPU util, framebuffer used,
 // allocation); panels per GPU (SM active against DCGM_FI_DEV_GPU_UTIL,
 // framebuffer used, pods); the patrol series (advertised GPUs per node, MIG
-// config drift). Every query uses only series the writer exports. The text
+// config drift, GPU time share per pod). Every query uses only series the
+// writer exports. The text
 // is deterministic (sorted keys, two-space indent, trailing newline).
 
 #ifndef GPUSHARE_EMIT_GRAFANA_DASHBOARD_H_
