@@ -10,8 +10,8 @@
 // allocation); panels per GPU (SM active against DCGM_FI_DEV_GPU_UTIL,
 // framebuffer used, pods); the patrol series (advertised GPUs per node, MIG
 // config drift, GPU time share per pod). Every query uses only series the
-// writer exports. The text
-// is deterministic (sorted keys, two-space indent, trailing newline).
+// writer exports. The text is deterministic (sorted keys, two-space indent,
+// trailing newline).
 
 #ifndef GPUSHARE_EMIT_GRAFANA_DASHBOARD_H_
 #define GPUSHARE_EMIT_GRAFANA_DASHBOARD_H_
