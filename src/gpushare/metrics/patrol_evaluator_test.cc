@@ -9,40 +9,20 @@
 
 #include "gpushare/metrics/collector.h"
 #include "gpushare/sim/simulation.h"
+#include "gpushare/sim/test_scenarios.h"
 
 namespace gpushare {
 namespace {
 
 Scenario OnePool(int gpus, SharingConfig sharing) {
-  Scenario s;
-  s.name = "tiny";
-  NodePoolSpec pool;
-  pool.name = "p";
-  pool.gpu_model = "A100-40GB";
-  pool.nodes = 1;
-  pool.gpus_per_node = gpus;
-  pool.sharing = std::move(sharing);
-  s.pools.push_back(pool);
-  s.workload.horizon_s = 1;
-  s.sample_interval_s = 10;
+  Scenario s =
+      testing_scenarios::OnePool("A100-40GB", gpus, std::move(sharing));
   s.patrol.for_s = 30;
   return s;
 }
 
 WorkloadClassSpec Jobs(const char* name, int64_t count, double work_s) {
-  WorkloadClassSpec c;
-  c.name = name;
-  c.workload_class = WorkloadClass::kBatch;
-  c.count = count;
-  c.arrival_rate_per_s = 1e9;  // all arrive at (almost) 0
-  c.gpus = Distribution::Constant(1);
-  c.gpu_memory_mib = Distribution::Constant(4000);
-  c.sm_demand = Distribution::Constant(1.0);
-  c.duty = Distribution::Constant(1.0);
-  c.work_s = Distribution::Constant(work_s);
-  c.cpu_milli = Distribution::Constant(1000);
-  c.memory_mib = Distribution::Constant(1024);
-  return c;
+  return testing_scenarios::Jobs(name, count, 1, 4000, work_s);
 }
 
 // A service of 10 requests/s of 20 ms each (GPU duty 0.2) for 200 s with a

@@ -6,42 +6,13 @@
 
 #include "gpushare/metrics/collector.h"
 #include "gpushare/metrics/json_writer.h"
+#include "gpushare/sim/test_scenarios.h"
 
 namespace gpushare {
 namespace {
 
-// A scenario with one pool and `count` identical pods arriving at `at`.
-Scenario OnePool(const char* model, int gpus, SharingConfig sharing) {
-  Scenario s;
-  s.name = "tiny";
-  NodePoolSpec pool;
-  pool.name = "p";
-  pool.gpu_model = model;
-  pool.nodes = 1;
-  pool.gpus_per_node = gpus;
-  pool.sharing = std::move(sharing);
-  s.pools.push_back(pool);
-  s.workload.horizon_s = 1;
-  s.sample_interval_s = 10;
-  return s;
-}
-
-WorkloadClassSpec Jobs(const std::string& name, int64_t count, double gpus,
-                       double footprint_mib, double work_s) {
-  WorkloadClassSpec c;
-  c.name = name;
-  c.workload_class = WorkloadClass::kBatch;
-  c.count = count;
-  c.arrival_rate_per_s = 1e9;  // all arrive at (almost) 0
-  c.gpus = Distribution::Constant(gpus);
-  c.gpu_memory_mib = Distribution::Constant(footprint_mib);
-  c.sm_demand = Distribution::Constant(1.0);
-  c.duty = Distribution::Constant(1.0);
-  c.work_s = Distribution::Constant(work_s);
-  c.cpu_milli = Distribution::Constant(1000);
-  c.memory_mib = Distribution::Constant(1024);
-  return c;
-}
+using testing_scenarios::Jobs;
+using testing_scenarios::OnePool;
 
 SimulationResult RunIt(const Scenario& scenario) {
   const Catalog catalog = Catalog::Builtin();

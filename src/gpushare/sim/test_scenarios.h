@@ -1,0 +1,55 @@
+// Tiny scenarios for tests (header-only; used by *_test.cc only): one pool
+// of one node, and a class of identical batch jobs that all arrive at
+// (almost) time 0, so that hand-computed expectations stay simple.
+
+#ifndef GPUSHARE_SIM_TEST_SCENARIOS_H_
+#define GPUSHARE_SIM_TEST_SCENARIOS_H_
+
+#include <cstdint>
+#include <string>
+#include <utility>
+
+#include "gpushare/sim/scenario.h"
+
+namespace gpushare::testing_scenarios {
+
+// One pool "p" of one node with `gpus` GPUs of `model`; arrivals over the
+// first second; samples every 10 s.
+inline Scenario OnePool(const char* model, int gpus, SharingConfig sharing) {
+  Scenario s;
+  s.name = "tiny";
+  NodePoolSpec pool;
+  pool.name = "p";
+  pool.gpu_model = model;
+  pool.nodes = 1;
+  pool.gpus_per_node = gpus;
+  pool.sharing = std::move(sharing);
+  s.pools.push_back(pool);
+  s.workload.horizon_s = 1;
+  s.sample_interval_s = 10;
+  return s;
+}
+
+// `count` batch jobs named `name`-i: `gpus` GPUs, a footprint, `work_s` of
+// work, duty 1 and SM demand 1, 1 CPU and 1 GiB; all arrive at (almost) 0.
+inline WorkloadClassSpec Jobs(const std::string& name, int64_t count,
+                              double gpus, double footprint_mib,
+                              double work_s) {
+  WorkloadClassSpec c;
+  c.name = name;
+  c.workload_class = WorkloadClass::kBatch;
+  c.count = count;
+  c.arrival_rate_per_s = 1e9;
+  c.gpus = Distribution::Constant(gpus);
+  c.gpu_memory_mib = Distribution::Constant(footprint_mib);
+  c.sm_demand = Distribution::Constant(1.0);
+  c.duty = Distribution::Constant(1.0);
+  c.work_s = Distribution::Constant(work_s);
+  c.cpu_milli = Distribution::Constant(1000);
+  c.memory_mib = Distribution::Constant(1024);
+  return c;
+}
+
+}  // namespace gpushare::testing_scenarios
+
+#endif  // GPUSHARE_SIM_TEST_SCENARIOS_H_
