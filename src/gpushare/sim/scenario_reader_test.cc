@@ -118,7 +118,18 @@ TEST(ScenarioReaderTest, TheDocumentedCompleteExampleParses) {
                                       "docs/scenario.md", TestCatalog());
   EXPECT_EQ(s.pools.size(), 3u);
   EXPECT_EQ(s.workload.classes.size(), 3u);
-  EXPECT_EQ(s.faults.size(), 2u);
+  ASSERT_EQ(s.faults.size(), 3u);
+  EXPECT_FALSE(s.faults[0].reset);
+  EXPECT_EQ(s.faults[0].mig_reapply_s, -1);
+  EXPECT_TRUE(s.faults[2].reset);
+  EXPECT_EQ(s.faults[2].mig_reapply_s, 900);
+  ASSERT_EQ(s.device_plugin_stalls.size(), 1u);
+  EXPECT_EQ(s.device_plugin_stalls[0].pool, "platform");
+  EXPECT_EQ(s.device_plugin_stalls[0].node, 0);
+  EXPECT_EQ(s.device_plugin_stalls[0].at_s, 1800);
+  EXPECT_EQ(s.device_plugin_stalls[0].duration_s, 600);
+  EXPECT_EQ(s.patrol.for_s, 300);
+  EXPECT_EQ(s.patrol.noisy_neighbour_share, 0.5);
 }
 
 TEST(ScenarioReaderTest, FullScenarioLandsInTheStruct) {
