@@ -8,6 +8,7 @@
 #include "gpushare/sched/fit_error.h"
 #include "gpushare/sched/plugin_registry.h"
 #include "gpushare/sched/plugins/gpu_device_fit.h"
+#include "gpushare/sched/plugins/node_resources_fit.h"
 
 namespace gpushare {
 namespace {
@@ -66,6 +67,13 @@ Scheduler::Scheduler(Cluster& cluster, SchedulerProfile profile)
     filters_in_order_.push_back(filter);
     (filter->Static() ? static_filters_ : dynamic_filters_).push_back(filter);
     if (name == GpuDeviceFit::kName) device_fit_filter_ = true;
+    if (name == NodeResourcesFit::kName) resources_fit_filter_ = true;
+  }
+  only_fit_filters_ = true;
+  for (const FilterPlugin* f : dynamic_filters_) {
+    only_fit_filters_ = only_fit_filters_ &&
+                        (f->Name() == GpuDeviceFit::kName ||
+                         f->Name() == NodeResourcesFit::kName);
   }
   for (const auto& [name, weight] : profile_.scores) {
     auto* score = dynamic_cast<ScorePlugin*>(get(name));
@@ -277,12 +285,15 @@ ScheduleResult Scheduler::ScheduleOne() {
     // Only nodes with some of the pivot resource free can pass; visit them
     // in the same circular order as the full scan.
     const std::vector<uint64_t>& bits = FreeNodes(pivot);
-    // A HAMi pod also skips the nodes whose free summary is short of it.
-    HamiFree need;
-    const HamiFree* hami =
-        device_fit_filter_ && HamiNeed(pod, &need) ? HamiFreeNodes().data()
-                                                   : nullptr;
-    const int kth = std::min(need.open, kKth) - 1;
+    // A HAMi pod also skips the nodes whose HamiFitSummary rejects it, and
+    // takes those whose exact summary admits it without running the filters.
+    HamiFitNeed need;
+    const HamiFitSummary* hami =
+        device_fit_filter_ &&
+                HamiFitNeed::Of(pod, cluster_.resources(), resources_fit_filter_,
+                                only_fit_filters_, &need)
+            ? HamiSummaries().data()
+            : nullptr;
     bool done = false;
     for (int pass = 0; pass < 2 && !done; ++pass) {
       const int begin = pass == 0 ? next_start_node_ : 0;
@@ -290,19 +301,35 @@ ScheduleResult Scheduler::ScheduleOne() {
       for (int w = begin / 64; w * 64 < end && !done; ++w) {
         uint64_t word = bits[w];
         if (w == begin / 64) word &= ~uint64_t{0} << (begin % 64);
+        if ((w + 1) * 64 > end) word &= (uint64_t{1} << (end % 64)) - 1;
+        if (hami != nullptr) {
+          // The word's nodes the summaries admit, without a branch per node.
+          uint64_t admitted = 0;
+          for (uint64_t rest = word; rest != 0; rest &= rest - 1) {
+            const int bit = __builtin_ctzll(rest);
+            admitted |= uint64_t{hami[w * 64 + bit].Admits(need)} << bit;
+          }
+          word = admitted;
+        }
         while (word != 0) {
           const int n = w * 64 + __builtin_ctzll(word);
           word &= word - 1;
-          if (n >= end) break;
-          if (hami != nullptr &&
-              (hami[n].open < need.open ||
-               hami[n].kth_cores[kth] < need.cores ||
-               hami[n].kth_memory_mib[kth] < need.memory_mib)) {
-            continue;
-          }
           const int offset =
               n >= next_start_node_ ? n - next_start_node_
                                     : n + num_nodes - next_start_node_;
+          if (hami != nullptr) {
+            if (need.exact && hami[n].exact()) {
+              // The summary decided NodeResourcesFit and GpuDeviceFit.
+              if (!static_fits[n]) continue;
+              feasible_.push_back(n);
+              if (static_cast<int>(feasible_.size()) >= to_find) {
+                processed = offset + 1;
+                done = true;
+                break;
+              }
+              continue;
+            }
+          }
           if (check(offset)) {
             done = true;
             break;
@@ -554,7 +581,7 @@ void Scheduler::NodeChanged(int node) {
   for (auto& fits : static_fits_) fits.clear();  // recomputed lazily
   notified_nodes_ = -1;
   for (auto& bits : free_nodes_) bits.clear();
-  hami_free_.clear();
+  hami_summaries_.clear();
   WakeGroupsFor(node);
 }
 
@@ -593,75 +620,24 @@ const std::vector<uint64_t>& Scheduler::FreeNodes(ResourceId resource) {
   return bits;
 }
 
-bool Scheduler::HamiNeed(const Pod& pod, HamiFree* need) const {
-  // HamiDevicePlugin::FitsRequest's summary check with the webhook's
-  // defaults left out (0: any node's default passes at least that).
-  const DeviceRequest r = DeviceRequest::Of(pod.requests, cluster_.resources());
-  if (r.other ||
-      (r.gpu <= 0 && r.gpumem <= 0 && r.gpumem_percentage <= 0 &&
-       r.gpucores <= 0)) {
-    return false;  // not a HAMi request, or none (FitsRequest passes it)
-  }
-  constexpr int64_t kMaxInt = std::numeric_limits<int32_t>::max();
-  need->open = static_cast<int32_t>(r.gpu > 0 ? std::min(r.gpu, kMaxInt) : 1);
-  need->memory_mib = r.gpumem > 0 ? r.gpumem : 0;
-  need->cores = static_cast<int32_t>(r.gpucores > 0 ? std::min<int64_t>(r.gpucores, 100) : 0);
-  return true;
+HamiFitSummary Scheduler::HamiSummaryOf(int node) const {
+  return HamiFitSummary::Of(cluster_.nodes()[node], gpu_resource_);
 }
 
-Scheduler::HamiFree Scheduler::HamiFreeOf(int node) const {
-  const DevicePlugin* devices = cluster_.nodes()[node].devices();
-  const HamiDevicePlugin* h = devices != nullptr ? devices->AsHami() : nullptr;
-  HamiFree f;
-  if (h == nullptr) {
-    f.memory_mib = std::numeric_limits<int64_t>::max();
-    f.cores = std::numeric_limits<int32_t>::max();
-    f.open = std::numeric_limits<int32_t>::max();
-    std::fill(std::begin(f.kth_memory_mib), std::end(f.kth_memory_mib),
-              std::numeric_limits<int64_t>::max());
-    std::fill(std::begin(f.kth_cores), std::end(f.kth_cores),
-              std::numeric_limits<int32_t>::max());
-    return f;
-  }
-  f.memory_mib = h->max_free_memory_mib();
-  f.cores = h->max_free_cores();
-  f.open = h->open_gpus();
-  // The k-th largest free memory and cores over the open GPUs (as
-  // HamiDevicePlugin's summary: healthy, with a free slot), each sorted
-  // descending by insertion.
-  auto insert = [](auto* kth, int filled, auto v) {
-    int k = std::min(filled, kKth - 1);
-    if (filled >= kKth && kth[k] >= v) return;
-    while (k > 0 && kth[k - 1] < v) {
-      kth[k] = kth[k - 1];
-      --k;
-    }
-    kth[k] = v;
-  };
-  std::fill(std::begin(f.kth_memory_mib), std::end(f.kth_memory_mib), 0);
-  std::fill(std::begin(f.kth_cores), std::end(f.kth_cores), 0);
-  int filled = 0;
-  for (const HamiDevicePlugin::Gpu& g : h->gpus()) {
-    if (!g.healthy || g.used >= g.count) continue;
-    insert(f.kth_memory_mib, filled, g.total_memory_mib - g.used_memory_mib);
-    insert(f.kth_cores, filled, int32_t{g.total_cores - g.used_cores});
-    ++filled;
-  }
-  return f;
-}
-
-const std::vector<Scheduler::HamiFree>& Scheduler::HamiFreeNodes() {
+const std::vector<HamiFitSummary>& Scheduler::HamiSummaries() {
   const int num_nodes = static_cast<int>(cluster_.nodes().size());
-  if (static_cast<int>(hami_free_.size()) != num_nodes) {
-    hami_free_.resize(num_nodes);
-    for (int n = 0; n < num_nodes; ++n) hami_free_[n] = HamiFreeOf(n);
+  if (static_cast<int>(hami_summaries_.size()) != num_nodes) {
+    // Once registered, an id stays; before, no node has the resource.
+    gpu_resource_ = cluster_.resources().Find(kNvidiaGpu);
+    hami_summaries_.resize(num_nodes);
+    for (int n = 0; n < num_nodes; ++n) hami_summaries_[n] = HamiSummaryOf(n);
   }
-  return hami_free_;
+  return hami_summaries_;
 }
 
 void Scheduler::UpdateFreeNodes(int node, const ResourceList& requests) {
-  if (node < static_cast<int>(hami_free_.size())) {
-    hami_free_[node] = HamiFreeOf(node);
+  if (node < static_cast<int>(hami_summaries_.size())) {
+    hami_summaries_[node] = HamiSummaryOf(node);
   }
   const Node& n = cluster_.nodes()[node];
   for (const auto& [id, quantity] : requests.items()) {
@@ -689,17 +665,9 @@ void Scheduler::CheckInvariants(int index) const {
   }
   GS_CHECK(node.pod_count() <= node.max_pods(), "too many pods on a node");
   if (node.devices() != nullptr) node.devices()->CheckInvariants();
-  if (index < static_cast<int>(hami_free_.size())) {
-    const HamiFree f = HamiFreeOf(index);
-    GS_CHECK(hami_free_[index].open == f.open &&
-                 hami_free_[index].cores == f.cores &&
-                 hami_free_[index].memory_mib == f.memory_mib &&
-                 std::equal(std::begin(f.kth_memory_mib),
-                            std::end(f.kth_memory_mib),
-                            std::begin(hami_free_[index].kth_memory_mib)) &&
-                 std::equal(std::begin(f.kth_cores), std::end(f.kth_cores),
-                            std::begin(hami_free_[index].kth_cores)),
-             "scheduler's HAMi free summary out of sync");
+  if (index < static_cast<int>(hami_summaries_.size())) {
+    GS_CHECK(hami_summaries_[index] == HamiSummaryOf(index),
+             "scheduler's HAMi fit summary out of sync");
   }
 }
 
