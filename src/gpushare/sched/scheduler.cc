@@ -1,6 +1,7 @@
 #include "gpushare/sched/scheduler.h"
 
 #include <algorithm>
+#include <charconv>
 #include <limits>
 
 #include "gpushare/cluster/hami_device_plugin.h"
@@ -13,16 +14,22 @@
 namespace gpushare {
 namespace {
 
+void PutNumber(std::string& key, int64_t v) {
+  char buffer[24];
+  const std::to_chars_result r = std::to_chars(buffer, buffer + sizeof(buffer), v);
+  key.append(buffer, r.ptr);
+}
+
 // Length-prefixed, so that no string can forge another key.
 void Put(std::string& key, std::string_view s) {
-  key += std::to_string(s.size());
+  PutNumber(key, static_cast<int64_t>(s.size()));
   key += ':';
   key += s;
 }
 
-// The scheduling constraints a pod's static filters depend on.
-std::string ConstraintKey(const Pod& pod) {
-  std::string key = "s";
+// The scheduling constraints a pod's static filters depend on, into `key`.
+void ConstraintKey(const Pod& pod, std::string& key) {
+  key = "s";
   for (const auto& [k, v] : pod.node_selector) {
     Put(key, k);
     Put(key, v);
@@ -32,7 +39,7 @@ std::string ConstraintKey(const Pod& pod) {
     key += '(';
     for (const auto& r : term.match_expressions) {
       Put(key, r.key);
-      key += std::to_string(static_cast<int>(r.op));
+      PutNumber(key, static_cast<int>(r.op));
       for (const std::string& v : r.values) Put(key, v);
       key += ';';
     }
@@ -42,11 +49,14 @@ std::string ConstraintKey(const Pod& pod) {
   for (const Toleration& t : pod.tolerations) {
     Put(key, t.key);
     Put(key, t.value);
-    key += std::to_string(static_cast<int>(t.op));
-    key += t.any_effect ? "*" : std::to_string(static_cast<int>(t.effect));
+    PutNumber(key, static_cast<int>(t.op));
+    if (t.any_effect) {
+      key += '*';
+    } else {
+      PutNumber(key, static_cast<int>(t.effect));
+    }
     key += ';';
   }
-  return key;
 }
 
 }  // namespace
@@ -86,18 +96,29 @@ Scheduler::Scheduler(Cluster& cluster, SchedulerProfile profile)
 Scheduler::~Scheduler() = default;
 
 int Scheduler::InternShape(const Pod& pod, int* constraints) {
-  const std::string constraint_key = ConstraintKey(pod);
-  auto [cit, cnew] = constraint_ids_.emplace(
-      constraint_key, static_cast<int>(constraint_ids_.size()));
-  if (cnew) static_fits_.emplace_back();
-  *constraints = cit->second;
-  std::string key = constraint_key + "|r";
-  for (const auto& [id, quantity] : pod.requests.items()) {
-    key += std::to_string(id) + "=" + std::to_string(quantity) + ";";
+  // Keys are built in one buffer: a known key allocates nothing.
+  std::string& key = key_scratch_;
+  ConstraintKey(pod, key);
+  auto cit = constraint_ids_.find(key);
+  if (cit == constraint_ids_.end()) {
+    cit = constraint_ids_
+              .emplace(key, static_cast<int>(constraint_ids_.size()))
+              .first;
+    static_fits_.emplace_back();
   }
-  auto [it, inserted] =
-      shape_ids_.emplace(std::move(key), static_cast<int>(shape_ids_.size()));
-  if (inserted) groups_.emplace_back();
+  *constraints = cit->second;
+  key += "|r";
+  for (const auto& [id, quantity] : pod.requests.items()) {
+    PutNumber(key, id);
+    key += '=';
+    PutNumber(key, quantity);
+    key += ';';
+  }
+  auto it = shape_ids_.find(key);
+  if (it == shape_ids_.end()) {
+    it = shape_ids_.emplace(key, static_cast<int>(shape_ids_.size())).first;
+    groups_.emplace_back();
+  }
   return it->second;
 }
 
@@ -288,12 +309,12 @@ ScheduleResult Scheduler::ScheduleOne() {
     // A HAMi pod also skips the nodes whose HamiFitSummary rejects it, and
     // takes those whose exact summary admits it without running the filters.
     HamiFitNeed need;
-    const HamiFitSummary* hami =
-        device_fit_filter_ &&
-                HamiFitNeed::Of(pod, cluster_.resources(), resources_fit_filter_,
-                                only_fit_filters_, &need)
-            ? HamiSummaries().data()
-            : nullptr;
+    const HamiFitSummary* hami = device_fit_filter_ ? HamiSummaries() : nullptr;
+    if (hami != nullptr &&
+        !HamiFitNeed::Of(pod, cluster_.resources(), resources_fit_filter_,
+                         only_fit_filters_, &need)) {
+      hami = nullptr;
+    }
     bool done = false;
     for (int pass = 0; pass < 2 && !done; ++pass) {
       const int begin = pass == 0 ? next_start_node_ : 0;
@@ -359,46 +380,97 @@ ScheduleResult Scheduler::ScheduleOne() {
       for (const auto& score : scores_) score.first->NodesChanged(nodes);
       notified_nodes_ = num_nodes;
     }
+    // A plugin's score of node n: reused while the node and the key stay.
+    auto score_of = [&](const LazyScore& l, int n) {
+      ScorePlugin* plugin = scores_[l.plugin].first;
+      if (!l.keyed) return plugin->Score(pod, nodes[n]);
+      ScoreMemo& memo = score_memo_[l.plugin][n];
+      const uint64_t version = nodes[n].version();
+      if (memo.version != version || memo.key != l.key) {
+        memo.version = version;
+        memo.key = l.key;
+        memo.score = plugin->Score(pod, nodes[n]);
+      }
+      return memo.score;
+    };
+    // The raw scores of every feasible node into scratch_scores_.
+    auto score_all = [&](const LazyScore& l) {
+      scratch_scores_.resize(count);
+      if (!l.keyed) {
+        ScorePlugin* plugin = scores_[l.plugin].first;
+        for (size_t k = 0; k < count; ++k) {
+          scratch_scores_[k] = plugin->Score(pod, nodes[feasible_[k]]);
+        }
+        return;
+      }
+      for (size_t k = 0; k < count; ++k) {
+        scratch_scores_[k] = score_of(l, feasible_[k]);
+      }
+    };
+    // Plugins whose scores need no normalization are scored last and, when
+    // other plugins scored, only on the nodes whose total could still reach
+    // the best one.
+    lazy_scores_.clear();
+    int64_t lazy_max = 0;
+    bool scored = false;
     for (size_t j = 0; j < scores_.size(); ++j) {
       ScorePlugin* plugin = scores_[j].first;
       const int64_t weight = scores_[j].second;
       if (!plugin->PreScore(pod)) continue;
-      scratch_scores_.resize(count);
-      uint64_t key = 0;
-      if (reuse && plugin->ScoreKey(pod, &key)) {
+      LazyScore l{j, weight, 0, false};
+      l.keyed = reuse && plugin->ScoreKey(pod, &l.key);
+      if (l.keyed) {
         std::vector<ScoreMemo>& memos = score_memo_[j];
         if (static_cast<int>(memos.size()) != num_nodes) memos.resize(num_nodes);
-        for (size_t k = 0; k < count; ++k) {
-          const int n = feasible_[k];
-          ScoreMemo& memo = memos[n];
-          const uint64_t version = nodes[n].version();
-          if (memo.version != version || memo.key != key) {
-            memo.version = version;
-            memo.key = key;
-            memo.score = plugin->Score(pod, nodes[n]);
-          }
-          scratch_scores_[k] = memo.score;
-        }
-      } else {
-        for (size_t k = 0; k < count; ++k) {
-          scratch_scores_[k] = plugin->Score(pod, nodes[feasible_[k]]);
-        }
       }
+      if (plugin->ScoresNormalized()) {
+        lazy_scores_.push_back(l);
+        lazy_max += weight * kMaxNodeScore;
+        continue;
+      }
+      score_all(l);
       plugin->Normalize(scratch_scores_);
       for (size_t k = 0; k < count; ++k) {
         totals_[k] += weight * scratch_scores_[k];
       }
+      scored = true;
     }
-    int64_t best = totals_[0];
-    chosen = feasible_[0];
-    uint64_t ties = 1;
-    for (size_t k = 1; k < count; ++k) {
+    if (!scored) {
+      // Every total starts at 0: no node could be left out.
+      for (const LazyScore& l : lazy_scores_) {
+        score_all(l);
+        for (size_t k = 0; k < count; ++k) {
+          GS_CHECK(scratch_scores_[k] >= 0 && scratch_scores_[k] <= kMaxNodeScore,
+                   "normalized score plugin out of 0..100");
+          totals_[k] += l.weight * scratch_scores_[k];
+        }
+      }
+      lazy_scores_.clear();
+      lazy_max = 0;
+    }
+    int64_t best = 0;
+    uint64_t ties = 0;
+    for (size_t k = 0; k < count; ++k) {
       const int n = feasible_[k];
-      if (totals_[k] > best) {
-        best = totals_[k];
+      int64_t total = totals_[k];
+      // A node whose total stays below the best cannot be chosen nor tie
+      // (and draws no random number): its lazy scores are not needed.
+      const bool below = ties > 0 && total + lazy_max < best;
+      if (!below || profile_.check_invariants) {
+        for (const LazyScore& l : lazy_scores_) {
+          const int64_t score = score_of(l, n);
+          GS_CHECK(score >= 0 && score <= kMaxNodeScore,
+                   "normalized score plugin out of 0..100");
+          total += l.weight * score;
+        }
+        GS_CHECK(!below || total < best, "lazy score bound broken");
+      }
+      if (below) continue;
+      if (ties == 0 || total > best) {
+        best = total;
         chosen = n;
         ties = 1;
-      } else if (totals_[k] == best) {
+      } else if (total == best) {
         ++ties;
         if (profile_.tie_break == TieBreak::kLowestName) {
           if (nodes[n].name() < nodes[chosen].name()) chosen = n;
@@ -582,6 +654,7 @@ void Scheduler::NodeChanged(int node) {
   notified_nodes_ = -1;
   for (auto& bits : free_nodes_) bits.clear();
   hami_summaries_.clear();
+  hami_checked_nodes_ = -1;
   WakeGroupsFor(node);
 }
 
@@ -624,15 +697,24 @@ HamiFitSummary Scheduler::HamiSummaryOf(int node) const {
   return HamiFitSummary::Of(cluster_.nodes()[node], gpu_resource_);
 }
 
-const std::vector<HamiFitSummary>& Scheduler::HamiSummaries() {
-  const int num_nodes = static_cast<int>(cluster_.nodes().size());
+const HamiFitSummary* Scheduler::HamiSummaries() {
+  const auto& nodes = cluster_.nodes();
+  const int num_nodes = static_cast<int>(nodes.size());
+  if (hami_checked_nodes_ != num_nodes) {
+    hami_checked_nodes_ = num_nodes;
+    hami_summaries_.clear();
+    has_hami_nodes_ = std::any_of(nodes.begin(), nodes.end(), [](const Node& n) {
+      return n.devices() != nullptr && n.devices()->AsHami() != nullptr;
+    });
+  }
+  if (!has_hami_nodes_) return nullptr;
   if (static_cast<int>(hami_summaries_.size()) != num_nodes) {
     // Once registered, an id stays; before, no node has the resource.
     gpu_resource_ = cluster_.resources().Find(kNvidiaGpu);
     hami_summaries_.resize(num_nodes);
     for (int n = 0; n < num_nodes; ++n) hami_summaries_[n] = HamiSummaryOf(n);
   }
-  return hami_summaries_;
+  return hami_summaries_.data();
 }
 
 void Scheduler::UpdateFreeNodes(int node, const ResourceList& requests) {

@@ -176,8 +176,8 @@ class Scheduler {
   // or -1 (scan every node).
   ResourceId PivotResource(const Pod& pod) const;
   // The nodes' HamiFitSummary, built on first use, then kept in step by
-  // Reserve, Release and health changes.
-  const std::vector<HamiFitSummary>& HamiSummaries();
+  // Reserve, Release and health changes; null when no node has HAMi devices.
+  const HamiFitSummary* HamiSummaries();
   HamiFitSummary HamiSummaryOf(int node) const;
   void CheckInvariants(int node) const;
 
@@ -195,6 +195,7 @@ class Scheduler {
   int64_t active_count_ = 0;
   uint64_t next_seq_ = 0;
   std::unordered_map<std::string, int> shape_ids_;
+  std::string key_scratch_;  // InternShape's key buffer
   std::unordered_map<std::string, int> constraint_ids_;
   std::vector<Group> groups_;                 // by shape
   std::set<int> waiting_groups_;              // shapes with waiting pods
@@ -210,6 +211,9 @@ class Scheduler {
   bool resources_fit_filter_ = false;
   bool only_fit_filters_ = false;
   std::vector<HamiFitSummary> hami_summaries_;  // by node; empty: not built
+  // The node count when HAMi nodes were last looked for, and whether any.
+  int hami_checked_nodes_ = -1;
+  bool has_hami_nodes_ = false;
   ResourceId gpu_resource_ = -1;  // nvidia.com/gpu when hami_summaries_ was built
   int next_start_node_ = 0;
   int64_t cycles_ = 0;
@@ -233,7 +237,17 @@ class Scheduler {
   // after a node changed.
   int notified_nodes_ = -1;
 
+  // A score plugin of the current cycle: its index in scores_, weight and
+  // ScoreKey (when `keyed`).
+  struct LazyScore {
+    size_t plugin;
+    int64_t weight;
+    uint64_t key;
+    bool keyed;
+  };
+
   // Per-cycle scratch, kept to avoid allocation.
+  std::vector<LazyScore> lazy_scores_;
   std::vector<int> feasible_;
   std::vector<int64_t> totals_;
   std::vector<int64_t> scratch_scores_;
