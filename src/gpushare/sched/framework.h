@@ -5,7 +5,9 @@
 // (sched/plugin_registry.h). For each pod the scheduler calls PreFilter once,
 // then Filter on candidate nodes, then — if the plugin is configured as a
 // Score plugin and PreScore did not skip it — Score on every feasible node
-// (or a score reused under ScoreKey) and Normalize on the collected scores. Scores end in [0, kMaxNodeScore]; the
+// (or a score reused under ScoreKey) and Normalize on the collected scores
+// — or, for a plugin whose ScoresNormalized(), Score only on the nodes whose
+// total could still reach the best one. Scores end in [0, kMaxNodeScore]; the
 // scheduler sums weight x score. Plugins read the cluster state and never
 // change it; per-pod state computed in PreFilter/PreScore may be kept in the
 // plugin (one cycle at a time, single-threaded). Filter and Score sit in the
@@ -77,6 +79,11 @@ class ScorePlugin : public virtual Plugin {
   // are added or their labels or taints change: lets a plugin summarise the
   // cluster (e.g. to skip pods whose scores would be equal on every node).
   virtual void NodesChanged(const std::vector<Node>& /*nodes*/) {}
+
+  // True when Score already returns 0..kMaxNodeScore and Normalize leaves
+  // the scores as they are: the scheduler may then score a node only when
+  // its total could still reach the best node's. Default: false.
+  virtual bool ScoresNormalized() const { return false; }
 
   // Maps the raw scores of the feasible nodes to [0, kMaxNodeScore] in place
   // (kube's NormalizeScore). Default: none (Score already returns 0..100).

@@ -1,6 +1,7 @@
 #include "gpushare/sched/scheduler.h"
 
 #include <algorithm>
+#include <charconv>
 #include <limits>
 
 #include "gpushare/cluster/hami_device_plugin.h"
@@ -8,20 +9,27 @@
 #include "gpushare/sched/fit_error.h"
 #include "gpushare/sched/plugin_registry.h"
 #include "gpushare/sched/plugins/gpu_device_fit.h"
+#include "gpushare/sched/plugins/node_resources_fit.h"
 
 namespace gpushare {
 namespace {
 
+void PutNumber(std::string& key, int64_t v) {
+  char buffer[24];
+  const std::to_chars_result r = std::to_chars(buffer, buffer + sizeof(buffer), v);
+  key.append(buffer, r.ptr);
+}
+
 // Length-prefixed, so that no string can forge another key.
 void Put(std::string& key, std::string_view s) {
-  key += std::to_string(s.size());
+  PutNumber(key, static_cast<int64_t>(s.size()));
   key += ':';
   key += s;
 }
 
-// The scheduling constraints a pod's static filters depend on.
-std::string ConstraintKey(const Pod& pod) {
-  std::string key = "s";
+// The scheduling constraints a pod's static filters depend on, into `key`.
+void ConstraintKey(const Pod& pod, std::string& key) {
+  key = "s";
   for (const auto& [k, v] : pod.node_selector) {
     Put(key, k);
     Put(key, v);
@@ -31,7 +39,7 @@ std::string ConstraintKey(const Pod& pod) {
     key += '(';
     for (const auto& r : term.match_expressions) {
       Put(key, r.key);
-      key += std::to_string(static_cast<int>(r.op));
+      PutNumber(key, static_cast<int>(r.op));
       for (const std::string& v : r.values) Put(key, v);
       key += ';';
     }
@@ -41,11 +49,14 @@ std::string ConstraintKey(const Pod& pod) {
   for (const Toleration& t : pod.tolerations) {
     Put(key, t.key);
     Put(key, t.value);
-    key += std::to_string(static_cast<int>(t.op));
-    key += t.any_effect ? "*" : std::to_string(static_cast<int>(t.effect));
+    PutNumber(key, static_cast<int>(t.op));
+    if (t.any_effect) {
+      key += '*';
+    } else {
+      PutNumber(key, static_cast<int>(t.effect));
+    }
     key += ';';
   }
-  return key;
 }
 
 }  // namespace
@@ -66,6 +77,13 @@ Scheduler::Scheduler(Cluster& cluster, SchedulerProfile profile)
     filters_in_order_.push_back(filter);
     (filter->Static() ? static_filters_ : dynamic_filters_).push_back(filter);
     if (name == GpuDeviceFit::kName) device_fit_filter_ = true;
+    if (name == NodeResourcesFit::kName) resources_fit_filter_ = true;
+  }
+  only_fit_filters_ = true;
+  for (const FilterPlugin* f : dynamic_filters_) {
+    only_fit_filters_ = only_fit_filters_ &&
+                        (f->Name() == GpuDeviceFit::kName ||
+                         f->Name() == NodeResourcesFit::kName);
   }
   for (const auto& [name, weight] : profile_.scores) {
     auto* score = dynamic_cast<ScorePlugin*>(get(name));
@@ -78,18 +96,29 @@ Scheduler::Scheduler(Cluster& cluster, SchedulerProfile profile)
 Scheduler::~Scheduler() = default;
 
 int Scheduler::InternShape(const Pod& pod, int* constraints) {
-  const std::string constraint_key = ConstraintKey(pod);
-  auto [cit, cnew] = constraint_ids_.emplace(
-      constraint_key, static_cast<int>(constraint_ids_.size()));
-  if (cnew) static_fits_.emplace_back();
-  *constraints = cit->second;
-  std::string key = constraint_key + "|r";
-  for (const auto& [id, quantity] : pod.requests.items()) {
-    key += std::to_string(id) + "=" + std::to_string(quantity) + ";";
+  // Keys are built in one buffer: a known key allocates nothing.
+  std::string& key = key_scratch_;
+  ConstraintKey(pod, key);
+  auto cit = constraint_ids_.find(key);
+  if (cit == constraint_ids_.end()) {
+    cit = constraint_ids_
+              .emplace(key, static_cast<int>(constraint_ids_.size()))
+              .first;
+    static_fits_.emplace_back();
   }
-  auto [it, inserted] =
-      shape_ids_.emplace(std::move(key), static_cast<int>(shape_ids_.size()));
-  if (inserted) groups_.emplace_back();
+  *constraints = cit->second;
+  key += "|r";
+  for (const auto& [id, quantity] : pod.requests.items()) {
+    PutNumber(key, id);
+    key += '=';
+    PutNumber(key, quantity);
+    key += ';';
+  }
+  auto it = shape_ids_.find(key);
+  if (it == shape_ids_.end()) {
+    it = shape_ids_.emplace(key, static_cast<int>(shape_ids_.size())).first;
+    groups_.emplace_back();
+  }
   return it->second;
 }
 
@@ -277,12 +306,15 @@ ScheduleResult Scheduler::ScheduleOne() {
     // Only nodes with some of the pivot resource free can pass; visit them
     // in the same circular order as the full scan.
     const std::vector<uint64_t>& bits = FreeNodes(pivot);
-    // A HAMi pod also skips the nodes whose free summary is short of it.
-    HamiFree need;
-    const HamiFree* hami =
-        device_fit_filter_ && HamiNeed(pod, &need) ? HamiFreeNodes().data()
-                                                   : nullptr;
-    const int kth = std::min(need.open, kKth) - 1;
+    // A HAMi pod also skips the nodes whose HamiFitSummary rejects it, and
+    // takes those whose exact summary admits it without running the filters.
+    HamiFitNeed need;
+    const HamiFitSummary* hami = device_fit_filter_ ? HamiSummaries() : nullptr;
+    if (hami != nullptr &&
+        !HamiFitNeed::Of(pod, cluster_.resources(), resources_fit_filter_,
+                         only_fit_filters_, &need)) {
+      hami = nullptr;
+    }
     bool done = false;
     for (int pass = 0; pass < 2 && !done; ++pass) {
       const int begin = pass == 0 ? next_start_node_ : 0;
@@ -290,19 +322,35 @@ ScheduleResult Scheduler::ScheduleOne() {
       for (int w = begin / 64; w * 64 < end && !done; ++w) {
         uint64_t word = bits[w];
         if (w == begin / 64) word &= ~uint64_t{0} << (begin % 64);
+        if ((w + 1) * 64 > end) word &= (uint64_t{1} << (end % 64)) - 1;
+        if (hami != nullptr) {
+          // The word's nodes the summaries admit, without a branch per node.
+          uint64_t admitted = 0;
+          for (uint64_t rest = word; rest != 0; rest &= rest - 1) {
+            const int bit = __builtin_ctzll(rest);
+            admitted |= uint64_t{hami[w * 64 + bit].Admits(need)} << bit;
+          }
+          word = admitted;
+        }
         while (word != 0) {
           const int n = w * 64 + __builtin_ctzll(word);
           word &= word - 1;
-          if (n >= end) break;
-          if (hami != nullptr &&
-              (hami[n].open < need.open ||
-               hami[n].kth_cores[kth] < need.cores ||
-               hami[n].kth_memory_mib[kth] < need.memory_mib)) {
-            continue;
-          }
           const int offset =
               n >= next_start_node_ ? n - next_start_node_
                                     : n + num_nodes - next_start_node_;
+          if (hami != nullptr) {
+            if (need.exact && hami[n].exact()) {
+              // The summary decided NodeResourcesFit and GpuDeviceFit.
+              if (!static_fits[n]) continue;
+              feasible_.push_back(n);
+              if (static_cast<int>(feasible_.size()) >= to_find) {
+                processed = offset + 1;
+                done = true;
+                break;
+              }
+              continue;
+            }
+          }
           if (check(offset)) {
             done = true;
             break;
@@ -332,46 +380,97 @@ ScheduleResult Scheduler::ScheduleOne() {
       for (const auto& score : scores_) score.first->NodesChanged(nodes);
       notified_nodes_ = num_nodes;
     }
+    // A plugin's score of node n: reused while the node and the key stay.
+    auto score_of = [&](const LazyScore& l, int n) {
+      ScorePlugin* plugin = scores_[l.plugin].first;
+      if (!l.keyed) return plugin->Score(pod, nodes[n]);
+      ScoreMemo& memo = score_memo_[l.plugin][n];
+      const uint64_t version = nodes[n].version();
+      if (memo.version != version || memo.key != l.key) {
+        memo.version = version;
+        memo.key = l.key;
+        memo.score = plugin->Score(pod, nodes[n]);
+      }
+      return memo.score;
+    };
+    // The raw scores of every feasible node into scratch_scores_.
+    auto score_all = [&](const LazyScore& l) {
+      scratch_scores_.resize(count);
+      if (!l.keyed) {
+        ScorePlugin* plugin = scores_[l.plugin].first;
+        for (size_t k = 0; k < count; ++k) {
+          scratch_scores_[k] = plugin->Score(pod, nodes[feasible_[k]]);
+        }
+        return;
+      }
+      for (size_t k = 0; k < count; ++k) {
+        scratch_scores_[k] = score_of(l, feasible_[k]);
+      }
+    };
+    // Plugins whose scores need no normalization are scored last and, when
+    // other plugins scored, only on the nodes whose total could still reach
+    // the best one.
+    lazy_scores_.clear();
+    int64_t lazy_max = 0;
+    bool scored = false;
     for (size_t j = 0; j < scores_.size(); ++j) {
       ScorePlugin* plugin = scores_[j].first;
       const int64_t weight = scores_[j].second;
       if (!plugin->PreScore(pod)) continue;
-      scratch_scores_.resize(count);
-      uint64_t key = 0;
-      if (reuse && plugin->ScoreKey(pod, &key)) {
+      LazyScore l{j, weight, 0, false};
+      l.keyed = reuse && plugin->ScoreKey(pod, &l.key);
+      if (l.keyed) {
         std::vector<ScoreMemo>& memos = score_memo_[j];
         if (static_cast<int>(memos.size()) != num_nodes) memos.resize(num_nodes);
-        for (size_t k = 0; k < count; ++k) {
-          const int n = feasible_[k];
-          ScoreMemo& memo = memos[n];
-          const uint64_t version = nodes[n].version();
-          if (memo.version != version || memo.key != key) {
-            memo.version = version;
-            memo.key = key;
-            memo.score = plugin->Score(pod, nodes[n]);
-          }
-          scratch_scores_[k] = memo.score;
-        }
-      } else {
-        for (size_t k = 0; k < count; ++k) {
-          scratch_scores_[k] = plugin->Score(pod, nodes[feasible_[k]]);
-        }
       }
+      if (plugin->ScoresNormalized()) {
+        lazy_scores_.push_back(l);
+        lazy_max += weight * kMaxNodeScore;
+        continue;
+      }
+      score_all(l);
       plugin->Normalize(scratch_scores_);
       for (size_t k = 0; k < count; ++k) {
         totals_[k] += weight * scratch_scores_[k];
       }
+      scored = true;
     }
-    int64_t best = totals_[0];
-    chosen = feasible_[0];
-    uint64_t ties = 1;
-    for (size_t k = 1; k < count; ++k) {
+    if (!scored) {
+      // Every total starts at 0: no node could be left out.
+      for (const LazyScore& l : lazy_scores_) {
+        score_all(l);
+        for (size_t k = 0; k < count; ++k) {
+          GS_CHECK(scratch_scores_[k] >= 0 && scratch_scores_[k] <= kMaxNodeScore,
+                   "normalized score plugin out of 0..100");
+          totals_[k] += l.weight * scratch_scores_[k];
+        }
+      }
+      lazy_scores_.clear();
+      lazy_max = 0;
+    }
+    int64_t best = 0;
+    uint64_t ties = 0;
+    for (size_t k = 0; k < count; ++k) {
       const int n = feasible_[k];
-      if (totals_[k] > best) {
-        best = totals_[k];
+      int64_t total = totals_[k];
+      // A node whose total stays below the best cannot be chosen nor tie
+      // (and draws no random number): its lazy scores are not needed.
+      const bool below = ties > 0 && total + lazy_max < best;
+      if (!below || profile_.check_invariants) {
+        for (const LazyScore& l : lazy_scores_) {
+          const int64_t score = score_of(l, n);
+          GS_CHECK(score >= 0 && score <= kMaxNodeScore,
+                   "normalized score plugin out of 0..100");
+          total += l.weight * score;
+        }
+        GS_CHECK(!below || total < best, "lazy score bound broken");
+      }
+      if (below) continue;
+      if (ties == 0 || total > best) {
+        best = total;
         chosen = n;
         ties = 1;
-      } else if (totals_[k] == best) {
+      } else if (total == best) {
         ++ties;
         if (profile_.tie_break == TieBreak::kLowestName) {
           if (nodes[n].name() < nodes[chosen].name()) chosen = n;
@@ -554,7 +653,8 @@ void Scheduler::NodeChanged(int node) {
   for (auto& fits : static_fits_) fits.clear();  // recomputed lazily
   notified_nodes_ = -1;
   for (auto& bits : free_nodes_) bits.clear();
-  hami_free_.clear();
+  hami_summaries_.clear();
+  hami_checked_nodes_ = -1;
   WakeGroupsFor(node);
 }
 
@@ -593,75 +693,33 @@ const std::vector<uint64_t>& Scheduler::FreeNodes(ResourceId resource) {
   return bits;
 }
 
-bool Scheduler::HamiNeed(const Pod& pod, HamiFree* need) const {
-  // HamiDevicePlugin::FitsRequest's summary check with the webhook's
-  // defaults left out (0: any node's default passes at least that).
-  const DeviceRequest r = DeviceRequest::Of(pod.requests, cluster_.resources());
-  if (r.other ||
-      (r.gpu <= 0 && r.gpumem <= 0 && r.gpumem_percentage <= 0 &&
-       r.gpucores <= 0)) {
-    return false;  // not a HAMi request, or none (FitsRequest passes it)
-  }
-  constexpr int64_t kMaxInt = std::numeric_limits<int32_t>::max();
-  need->open = static_cast<int32_t>(r.gpu > 0 ? std::min(r.gpu, kMaxInt) : 1);
-  need->memory_mib = r.gpumem > 0 ? r.gpumem : 0;
-  need->cores = static_cast<int32_t>(r.gpucores > 0 ? std::min<int64_t>(r.gpucores, 100) : 0);
-  return true;
+HamiFitSummary Scheduler::HamiSummaryOf(int node) const {
+  return HamiFitSummary::Of(cluster_.nodes()[node], gpu_resource_);
 }
 
-Scheduler::HamiFree Scheduler::HamiFreeOf(int node) const {
-  const DevicePlugin* devices = cluster_.nodes()[node].devices();
-  const HamiDevicePlugin* h = devices != nullptr ? devices->AsHami() : nullptr;
-  HamiFree f;
-  if (h == nullptr) {
-    f.memory_mib = std::numeric_limits<int64_t>::max();
-    f.cores = std::numeric_limits<int32_t>::max();
-    f.open = std::numeric_limits<int32_t>::max();
-    std::fill(std::begin(f.kth_memory_mib), std::end(f.kth_memory_mib),
-              std::numeric_limits<int64_t>::max());
-    std::fill(std::begin(f.kth_cores), std::end(f.kth_cores),
-              std::numeric_limits<int32_t>::max());
-    return f;
+const HamiFitSummary* Scheduler::HamiSummaries() {
+  const auto& nodes = cluster_.nodes();
+  const int num_nodes = static_cast<int>(nodes.size());
+  if (hami_checked_nodes_ != num_nodes) {
+    hami_checked_nodes_ = num_nodes;
+    hami_summaries_.clear();
+    has_hami_nodes_ = std::any_of(nodes.begin(), nodes.end(), [](const Node& n) {
+      return n.devices() != nullptr && n.devices()->AsHami() != nullptr;
+    });
   }
-  f.memory_mib = h->max_free_memory_mib();
-  f.cores = h->max_free_cores();
-  f.open = h->open_gpus();
-  // The k-th largest free memory and cores over the open GPUs (as
-  // HamiDevicePlugin's summary: healthy, with a free slot), each sorted
-  // descending by insertion.
-  auto insert = [](auto* kth, int filled, auto v) {
-    int k = std::min(filled, kKth - 1);
-    if (filled >= kKth && kth[k] >= v) return;
-    while (k > 0 && kth[k - 1] < v) {
-      kth[k] = kth[k - 1];
-      --k;
-    }
-    kth[k] = v;
-  };
-  std::fill(std::begin(f.kth_memory_mib), std::end(f.kth_memory_mib), 0);
-  std::fill(std::begin(f.kth_cores), std::end(f.kth_cores), 0);
-  int filled = 0;
-  for (const HamiDevicePlugin::Gpu& g : h->gpus()) {
-    if (!g.healthy || g.used >= g.count) continue;
-    insert(f.kth_memory_mib, filled, g.total_memory_mib - g.used_memory_mib);
-    insert(f.kth_cores, filled, int32_t{g.total_cores - g.used_cores});
-    ++filled;
+  if (!has_hami_nodes_) return nullptr;
+  if (static_cast<int>(hami_summaries_.size()) != num_nodes) {
+    // Once registered, an id stays; before, no node has the resource.
+    gpu_resource_ = cluster_.resources().Find(kNvidiaGpu);
+    hami_summaries_.resize(num_nodes);
+    for (int n = 0; n < num_nodes; ++n) hami_summaries_[n] = HamiSummaryOf(n);
   }
-  return f;
-}
-
-const std::vector<Scheduler::HamiFree>& Scheduler::HamiFreeNodes() {
-  const int num_nodes = static_cast<int>(cluster_.nodes().size());
-  if (static_cast<int>(hami_free_.size()) != num_nodes) {
-    hami_free_.resize(num_nodes);
-    for (int n = 0; n < num_nodes; ++n) hami_free_[n] = HamiFreeOf(n);
-  }
-  return hami_free_;
+  return hami_summaries_.data();
 }
 
 void Scheduler::UpdateFreeNodes(int node, const ResourceList& requests) {
-  if (node < static_cast<int>(hami_free_.size())) {
-    hami_free_[node] = HamiFreeOf(node);
+  if (node < static_cast<int>(hami_summaries_.size())) {
+    hami_summaries_[node] = HamiSummaryOf(node);
   }
   const Node& n = cluster_.nodes()[node];
   for (const auto& [id, quantity] : requests.items()) {
@@ -689,17 +747,9 @@ void Scheduler::CheckInvariants(int index) const {
   }
   GS_CHECK(node.pod_count() <= node.max_pods(), "too many pods on a node");
   if (node.devices() != nullptr) node.devices()->CheckInvariants();
-  if (index < static_cast<int>(hami_free_.size())) {
-    const HamiFree f = HamiFreeOf(index);
-    GS_CHECK(hami_free_[index].open == f.open &&
-                 hami_free_[index].cores == f.cores &&
-                 hami_free_[index].memory_mib == f.memory_mib &&
-                 std::equal(std::begin(f.kth_memory_mib),
-                            std::end(f.kth_memory_mib),
-                            std::begin(hami_free_[index].kth_memory_mib)) &&
-                 std::equal(std::begin(f.kth_cores), std::end(f.kth_cores),
-                            std::begin(hami_free_[index].kth_cores)),
-             "scheduler's HAMi free summary out of sync");
+  if (index < static_cast<int>(hami_summaries_.size())) {
+    GS_CHECK(hami_summaries_[index] == HamiSummaryOf(index),
+             "scheduler's HAMi fit summary out of sync");
   }
 }
 

@@ -7,7 +7,10 @@
 // node remembers its last filter result (for a shape, at a Node::version())
 // and each cacheable score (ScorePlugin::ScoreKey): a node that did not change
 // is not filtered or scored again for the same shape or key; the results are
-// those the plugins would compute. A group's retried member is first checked
+// those the plugins would compute. A HAMi pod is first tested against each
+// node's HamiFitSummary (one cache line per node, rebuilt on every change):
+// nodes it rejects are skipped, and where it is exact it stands for
+// NodeResourcesFit and GpuDeviceFit. A group's retried member is first checked
 // on the group's dirty nodes only: if none passes, no node can (binds only
 // take resources away) and the cycle fails without the full scan.)
 //
@@ -45,6 +48,7 @@
 #include "gpushare/base/rng.h"
 #include "gpushare/cluster/cluster.h"
 #include "gpushare/sched/framework.h"
+#include "gpushare/sched/hami_fit_summary.h"
 #include "gpushare/sched/profile.h"
 #include "gpushare/workload/pod.h"
 
@@ -171,30 +175,10 @@ class Scheduler {
   // The pod's extended resource whose free-node set prunes the filter scan,
   // or -1 (scan every node).
   ResourceId PivotResource(const Pod& pod) const;
-  // A node's HAMi free summary (HamiDevicePlugin::open_gpus() and the most
-  // free memory and cores on one open GPU), kept by the scheduler in one
-  // compact array so that the filter scan skips, without touching them, the
-  // nodes that cannot hold a HAMi pod's vGPUs. A node without HAMi devices
-  // holds the largest values: it is never skipped.
-  // kth_*[k]: the (k+1)-th most free memory and cores among the open GPUs
-  // (each sorted on its own; 0 past the open GPUs): a pod asking for nums
-  // vGPUs needs kth_*[min(nums, kKth) - 1] at least.
-  static constexpr int kKth = 8;
-  struct HamiFree {
-    int64_t memory_mib = 0;
-    int32_t cores = 0;
-    int32_t open = 0;
-    int64_t kth_memory_mib[kKth] = {};
-    int32_t kth_cores[kKth] = {};
-  };
-  // Whether a pod's request is a HAMi one GpuDeviceFit rejects on any HAMi
-  // node whose summary is short of `need` (the vGPU count, and the memory and
-  // cores each vGPU asks for, 0 where defaults apply).
-  bool HamiNeed(const Pod& pod, HamiFree* need) const;
-  // hami_free_, built on first use, then kept in step by Reserve, Release
-  // and health changes.
-  const std::vector<HamiFree>& HamiFreeNodes();
-  HamiFree HamiFreeOf(int node) const;
+  // The nodes' HamiFitSummary, built on first use, then kept in step by
+  // Reserve, Release and health changes; null when no node has HAMi devices.
+  const HamiFitSummary* HamiSummaries();
+  HamiFitSummary HamiSummaryOf(int node) const;
   void CheckInvariants(int node) const;
 
   Cluster& cluster_;
@@ -211,6 +195,7 @@ class Scheduler {
   int64_t active_count_ = 0;
   uint64_t next_seq_ = 0;
   std::unordered_map<std::string, int> shape_ids_;
+  std::string key_scratch_;  // InternShape's key buffer
   std::unordered_map<std::string, int> constraint_ids_;
   std::vector<Group> groups_;                 // by shape
   std::set<int> waiting_groups_;              // shapes with waiting pods
@@ -219,9 +204,17 @@ class Scheduler {
   int64_t waiting_count_ = 0;
   // By resource id; empty: not built yet.
   std::vector<std::vector<uint64_t>> free_nodes_;
-  // Whether GpuDeviceFit is one of the filters (HAMi pruning applies).
+  // Whether GpuDeviceFit (HAMi pruning applies) and NodeResourcesFit are
+  // among the filters, and whether every dynamic filter is one of them
+  // (HamiFitNeed::exact may hold).
   bool device_fit_filter_ = false;
-  std::vector<HamiFree> hami_free_;  // by node; empty: not built yet
+  bool resources_fit_filter_ = false;
+  bool only_fit_filters_ = false;
+  std::vector<HamiFitSummary> hami_summaries_;  // by node; empty: not built
+  // The node count when HAMi nodes were last looked for, and whether any.
+  int hami_checked_nodes_ = -1;
+  bool has_hami_nodes_ = false;
+  ResourceId gpu_resource_ = -1;  // nvidia.com/gpu when hami_summaries_ was built
   int next_start_node_ = 0;
   int64_t cycles_ = 0;
 
@@ -244,7 +237,17 @@ class Scheduler {
   // after a node changed.
   int notified_nodes_ = -1;
 
+  // A score plugin of the current cycle: its index in scores_, weight and
+  // ScoreKey (when `keyed`).
+  struct LazyScore {
+    size_t plugin;
+    int64_t weight;
+    uint64_t key;
+    bool keyed;
+  };
+
   // Per-cycle scratch, kept to avoid allocation.
+  std::vector<LazyScore> lazy_scores_;
   std::vector<int> feasible_;
   std::vector<int64_t> totals_;
   std::vector<int64_t> scratch_scores_;

@@ -544,6 +544,71 @@ TEST_F(SchedulerTest, PruningByHamiFreeSummaryChangesNothing) {
   EXPECT_EQ(pruned, full);
 }
 
+TEST_F(SchedulerTest, ExactHamiFitSummaryChangesNothingOnTightNodes) {
+  // HAMi pods whose gpumem and gpucores (1..99) are given, so that the
+  // scheduler's HamiFitSummary decides NodeResourcesFit and GpuDeviceFit
+  // alone, on nodes short of every resource in turn (cpu, memory, pods,
+  // slots, GPU memory and cores; 2, 8 and 10 GPUs per node) while GPUs fail
+  // and recover: the same nodes, devices and messages as the full scan.
+  auto replay = [](bool prune) {
+    Cluster cluster(Catalog::Builtin());
+    auto add = [&](const char* name, const char* model, int nodes, int gpus,
+                   int split_count, int max_pods) {
+      NodePoolSpec spec;
+      spec.name = name;
+      spec.gpu_model = model;
+      spec.nodes = nodes;
+      spec.gpus_per_node = gpus;
+      spec.cpu_milli = 12000;
+      spec.memory_mib = 48 * 1024;
+      spec.max_pods = max_pods;
+      spec.sharing = HamiSharing();
+      spec.sharing.hami.split_count = split_count;
+      cluster.AddPool(spec);
+    };
+    add("a", "A100-40GB", 40, 2, 3, 7);
+    add("b", "A100-80GB", 40, 8, 2, 3);
+    add("c", "A30-24GB", 30, 10, 4, 5);
+    SchedulerProfile profile;
+    profile.seed = 4;
+    profile.prune_by_free_resources = prune;
+    profile.check_invariants = true;
+    Scheduler scheduler(cluster, profile);
+    const int num_nodes = static_cast<int>(cluster.nodes().size());
+    std::deque<Pod> pods;
+    std::vector<std::string> log;
+    Rng rng(29);
+    std::vector<PodId> bound;
+    ResourceRegistry& r = cluster.resources();
+    for (int i = 0; i < 3000; ++i) {
+      Pod& pod = pods.emplace_back();
+      pod.requests.Set(ResourceRegistry::kCpuId, 1000 * (1 + rng.Below(4)));
+      pod.requests.Set(ResourceRegistry::kMemoryId,
+                       4096 * (1 + static_cast<int64_t>(rng.Below(4))));
+      pod.requests.Set(r.Intern("nvidia.com/gpu"),
+                       1 + static_cast<int64_t>(rng.Below(3)));
+      pod.requests.Set(r.Intern("nvidia.com/gpumem"),
+                       1000 + static_cast<int64_t>(rng.Below(30000)));
+      pod.requests.Set(r.Intern("nvidia.com/gpucores"),
+                       1 + static_cast<int64_t>(rng.Below(99)));
+      ScheduleAndChurn(scheduler, i, pod, rng, &bound, &log);
+      if (rng.Below(20) == 0) {
+        const int node = static_cast<int>(rng.Below(num_nodes));
+        Node& n = cluster.nodes()[node];
+        const bool healthy = rng.Below(2) == 0;
+        n.devices()->SetHealthy(static_cast<int>(rng.Below(n.gpus())), -1,
+                                healthy);
+        scheduler.DevicesChanged(node, healthy);
+      }
+    }
+    return log;
+  };
+  const std::vector<std::string> pruned = replay(true);
+  const std::vector<std::string> full = replay(false);
+  ASSERT_EQ(pruned.size(), full.size());
+  EXPECT_EQ(pruned, full);
+}
+
 TEST_F(SchedulerTest, UnhealthyGpuLeavesAllocatableUntilItRecovers) {
   cluster_.AddPool(Pool("p", "A100-40GB", 1, 2, ExclusiveSharing()));
   Scheduler scheduler(cluster_, Profile());

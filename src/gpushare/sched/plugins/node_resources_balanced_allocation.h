@@ -30,6 +30,7 @@ class NodeResourcesBalancedAllocation : public ScorePlugin {
 
   bool PreScore(const Pod& pod) override;
   int64_t Score(const Pod& pod, const Node& node) const override;
+  bool ScoresNormalized() const override { return true; }
   // The pod's cpu and memory requests when each is < 2^32.
   bool ScoreKey(const Pod& pod, uint64_t* key) const override;
 

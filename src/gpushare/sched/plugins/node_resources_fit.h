@@ -62,6 +62,7 @@ class NodeResourcesFit : public FilterPlugin, public ScorePlugin {
 
   bool PreScore(const Pod& pod) override;
   int64_t Score(const Pod& pod, const Node& node) const override;
+  bool ScoresNormalized() const override { return true; }
   // The pod's scored requests when there are at most two, each < 2^32.
   bool ScoreKey(const Pod& pod, uint64_t* key) const override;
 
