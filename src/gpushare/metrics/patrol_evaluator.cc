@@ -141,7 +141,8 @@ void PatrolEvaluator::EvaluateNoisyNeighbours(double t) {
   std::sort(missed_slo_.begin(), missed_slo_.end());
   // Per device: the pod with the largest share, and whether a pod at or
   // below the threshold misses its SLO. Shares come grouped by device.
-  std::vector<bool> seen(domains_.size(), false);
+  std::vector<bool>& seen = seen_scratch_;
+  seen.assign(domains_.size(), false);
   size_t i = 0;
   while (i < shares_.size()) {
     const int device = shares_[i].domain;

@@ -84,6 +84,7 @@ class PatrolEvaluator : public SimulationObserver {
   double open_sample_ = -1;
   std::vector<Share> shares_;
   std::vector<PodIndex> missed_slo_;  // pods missing their SLO in it
+  std::vector<bool> seen_scratch_;    // per device: shares at this sample
   std::vector<PatrolAlert> alerts_;
 };
 

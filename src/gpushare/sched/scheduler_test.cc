@@ -635,19 +635,25 @@ TEST_F(SchedulerTest, UnhealthyGpuLeavesAllocatableUntilItRecovers) {
 // A stalled device plugin (kubelet lost its registration): the node
 // advertises none of its GPU resources although every GPU is healthy, so a
 // GPU pod finds no node; running pods keep their grants; once the plugin
-// registers again the pending pod binds. Under every scheme's resource.
+// registers again the pending pod binds. Under every scheme's resource, and
+// for HAMi also with gpumem and gpucores (decided by HamiFitSummary alone).
 TEST_F(SchedulerTest, StalledDevicePluginAdvertisesNothingUntilItRegisters) {
   struct Case {
     SharingConfig sharing;
     const char* resource;
     int64_t count;
+    std::vector<std::pair<const char*, int64_t>> extra;
   };
   const std::vector<Case> cases = {
-      {ExclusiveSharing(), "nvidia.com/gpu", 1},
-      {TimeSlicingSharing(4), "nvidia.com/gpu", 1},
+      {ExclusiveSharing(), "nvidia.com/gpu", 1, {}},
+      {TimeSlicingSharing(4), "nvidia.com/gpu", 1, {}},
       {MigSharing(MigStrategy::kMixed, "all-balanced"), "nvidia.com/mig-1g.10gb",
-       1},
-      {HamiSharing(), "nvidia.com/gpu", 1},
+       1, {}},
+      {HamiSharing(), "nvidia.com/gpu", 1, {}},
+      {HamiSharing(),
+       "nvidia.com/gpu",
+       1,
+       {{"nvidia.com/gpumem", 10000}, {"nvidia.com/gpucores", 30}}},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.resource);
@@ -669,6 +675,9 @@ TEST_F(SchedulerTest, StalledDevicePluginAdvertisesNothingUntilItRegisters) {
       pod.requests.Set(ResourceRegistry::kCpuId, pod.cpu_milli);
       pod.requests.Set(ResourceRegistry::kMemoryId, pod.memory_mib);
       pod.requests.Set(id, c.count);
+      for (const auto& [name, quantity] : c.extra) {
+        pod.requests.Set(cluster.resources().Intern(name), quantity);
+      }
     }
     scheduler.Enqueue(0, pods[0]);
     ASSERT_EQ(scheduler.ScheduleOne().outcome, Outcome::kBound);
