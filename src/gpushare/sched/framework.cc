@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "gpushare/sched/score_divisor.h"
+
 namespace gpushare {
 
 void DefaultNormalizeScore(int64_t max_priority, bool reverse,
@@ -12,8 +14,9 @@ void DefaultNormalizeScore(int64_t max_priority, bool reverse,
     if (reverse) std::fill(scores.begin(), scores.end(), max_priority);
     return;
   }
+  const ScoreDivisor divide(max_count);
   for (int64_t& s : scores) {
-    s = max_priority * s / max_count;
+    s = divide.Divide(max_priority * s);
     if (reverse) s = max_priority - s;
   }
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "gpushare/cluster/hami_device_plugin.h"
+#include "gpushare/sched/score_divisor.h"
 
 namespace gpushare {
 namespace {
@@ -78,13 +79,14 @@ void HamiNodePolicy::Normalize(std::vector<int64_t>& scores) const {
   int64_t max_score = 0;
   for (int64_t s : scores) max_score = std::max(max_score, s);
   const bool reverse = policy_ == HamiPolicy::kSpread;
+  const ScoreDivisor divide(max_score > 0 ? max_score : 1);
   for (int64_t& s : scores) {
     if (s == kNotHami) {
       s = 0;
     } else if (max_score == 0) {
       s = reverse ? kMaxNodeScore : 0;
     } else {
-      s = kMaxNodeScore * s / max_score;
+      s = divide.Divide(kMaxNodeScore * s);
       if (reverse) s = kMaxNodeScore - s;
     }
   }
