@@ -250,6 +250,7 @@ ScheduleResult Scheduler::ScheduleOne() {
     filter_memo_.resize(num_nodes);
   }
   feasible_.clear();
+  const uint64_t* versions = NodeVersions();
   int processed = num_nodes;
   const int shape = s.shape;
   const bool reuse = profile_.reuse_node_results;
@@ -258,7 +259,7 @@ ScheduleResult Scheduler::ScheduleOne() {
     if (n >= num_nodes) n -= num_nodes;
     if (!static_fits[n]) return false;
     FilterMemo& memo = filter_memo_[n];
-    const uint64_t version = nodes[n].version();
+    const uint64_t version = versions[n];
     if (!reuse || memo.version != version || memo.shape != shape) {
       memo.version = version;
       memo.shape = shape;
@@ -385,7 +386,7 @@ ScheduleResult Scheduler::ScheduleOne() {
       ScorePlugin* plugin = scores_[l.plugin].first;
       if (!l.keyed) return plugin->Score(pod, nodes[n]);
       ScoreMemo& memo = score_memo_[l.plugin][n];
-      const uint64_t version = nodes[n].version();
+      const uint64_t version = versions[n];
       if (memo.version != version || memo.key != l.key) {
         memo.version = version;
         memo.key = l.key;
@@ -655,6 +656,7 @@ void Scheduler::NodeChanged(int node) {
   for (auto& bits : free_nodes_) bits.clear();
   hami_summaries_.clear();
   hami_checked_nodes_ = -1;
+  node_versions_.clear();
   WakeGroupsFor(node);
 }
 
@@ -662,6 +664,7 @@ void Scheduler::DevicesChanged(int index, bool recovered) {
   Node& node = cluster_.nodes()[index];
   node.SyncDeviceAllocatable();
   UpdateFreeNodes(index, node.extended());
+  if (profile_.check_invariants) CheckInvariants(index);
   if (recovered) WakeGroupsFor(index);
 }
 
@@ -717,11 +720,25 @@ const HamiFitSummary* Scheduler::HamiSummaries() {
   return hami_summaries_.data();
 }
 
+const uint64_t* Scheduler::NodeVersions() {
+  const auto& nodes = cluster_.nodes();
+  if (node_versions_.size() != nodes.size()) {
+    node_versions_.resize(nodes.size());
+    for (size_t n = 0; n < nodes.size(); ++n) {
+      node_versions_[n] = nodes[n].version();
+    }
+  }
+  return node_versions_.data();
+}
+
 void Scheduler::UpdateFreeNodes(int node, const ResourceList& requests) {
   if (node < static_cast<int>(hami_summaries_.size())) {
     hami_summaries_[node] = HamiSummaryOf(node);
   }
   const Node& n = cluster_.nodes()[node];
+  if (node < static_cast<int>(node_versions_.size())) {
+    node_versions_[node] = n.version();
+  }
   for (const auto& [id, quantity] : requests.items()) {
     if (id >= static_cast<int>(free_nodes_.size()) || free_nodes_[id].empty()) {
       continue;  // not built yet: built whole on first use
@@ -750,6 +767,10 @@ void Scheduler::CheckInvariants(int index) const {
   if (index < static_cast<int>(hami_summaries_.size())) {
     GS_CHECK(hami_summaries_[index] == HamiSummaryOf(index),
              "scheduler's HAMi fit summary out of sync");
+  }
+  if (index < static_cast<int>(node_versions_.size())) {
+    GS_CHECK(node_versions_[index] == node.version(),
+             "scheduler's copy of a node version out of sync");
   }
 }
 

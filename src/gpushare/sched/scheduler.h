@@ -179,6 +179,10 @@ class Scheduler {
   // Reserve, Release and health changes; null when no node has HAMi devices.
   const HamiFitSummary* HamiSummaries();
   HamiFitSummary HamiSummaryOf(int node) const;
+  // Every node's Node::version(), in one array the scans read instead of
+  // the nodes: built on first use, then copied wherever the scheduler
+  // changes a node (Reserve, Release, health changes; NodeChanged rebuilds).
+  const uint64_t* NodeVersions();
   void CheckInvariants(int node) const;
 
   Cluster& cluster_;
@@ -215,6 +219,7 @@ class Scheduler {
   int hami_checked_nodes_ = -1;
   bool has_hami_nodes_ = false;
   ResourceId gpu_resource_ = -1;  // nvidia.com/gpu when hami_summaries_ was built
+  std::vector<uint64_t> node_versions_;  // by node; empty: not built
   int next_start_node_ = 0;
   int64_t cycles_ = 0;
 
