@@ -16,7 +16,8 @@ namespace {
 
 void PutNumber(std::string& key, int64_t v) {
   char buffer[24];
-  const std::to_chars_result r = std::to_chars(buffer, buffer + sizeof(buffer), v);
+  const std::to_chars_result r =
+      std::to_chars(buffer, buffer + sizeof(buffer), v);
   key.append(buffer, r.ptr);
 }
 
@@ -81,9 +82,9 @@ Scheduler::Scheduler(Cluster& cluster, SchedulerProfile profile)
   }
   only_fit_filters_ = true;
   for (const FilterPlugin* f : dynamic_filters_) {
-    only_fit_filters_ = only_fit_filters_ &&
-                        (f->Name() == GpuDeviceFit::kName ||
-                         f->Name() == NodeResourcesFit::kName);
+    only_fit_filters_ =
+        only_fit_filters_ && (f->Name() == GpuDeviceFit::kName ||
+                              f->Name() == NodeResourcesFit::kName);
   }
   for (const auto& [name, weight] : profile_.scores) {
     auto* score = dynamic_cast<ScorePlugin*>(get(name));
@@ -101,8 +102,7 @@ int Scheduler::InternShape(const Pod& pod, int* constraints) {
   ConstraintKey(pod, key);
   auto cit = constraint_ids_.find(key);
   if (cit == constraint_ids_.end()) {
-    cit = constraint_ids_
-              .emplace(key, static_cast<int>(constraint_ids_.size()))
+    cit = constraint_ids_.emplace(key, static_cast<int>(constraint_ids_.size()))
               .first;
     static_fits_.emplace_back();
   }
@@ -222,24 +222,10 @@ std::string Scheduler::Diagnose(const Pod& pod) {
   return error.Message();
 }
 
-ScheduleResult Scheduler::ScheduleOne() {
-  GS_CHECK(HasActive(), "ScheduleOne with an empty queue");
-  QueueEntry entry = active_.top();
-  active_.pop();
-  while (pods_[entry.id].state != State::kActive ||
-         pods_[entry.id].seq != entry.seq) {
-    entry = active_.top();  // skip entries of forgotten pods
-    active_.pop();
-  }
-  --active_count_;
-  ++cycles_;
-  PodState& s = pods_[entry.id];
+void Scheduler::FindFeasibleNodes(PodId id) {
+  const PodState& s = pods_[id];
   const Pod& pod = *s.pod;
-  Group& group = groups_[s.shape];
-  ScheduleResult result;
-  result.pod = entry.id;
-
-  // Filter.
+  const Group& group = groups_[s.shape];
   const auto& nodes = cluster_.nodes();
   const int num_nodes = static_cast<int>(nodes.size());
   const int to_find =
@@ -284,8 +270,7 @@ ScheduleResult Scheduler::ScheduleOne() {
   // those passes, the full scan would find nothing — skip it (the start index
   // stays, as after a scan of every node).
   bool hopeless = false;
-  if (reuse && group.retrying == entry.id &&
-      group.nodes_at_clear == num_nodes) {
+  if (reuse && group.retrying == id && group.nodes_at_clear == num_nodes) {
     hopeless = true;
     for (int node : group.dirty_nodes) {
       if (FitsNode(pod, s.constraints, node)) {
@@ -336,9 +321,9 @@ ScheduleResult Scheduler::ScheduleOne() {
         while (word != 0) {
           const int n = w * 64 + __builtin_ctzll(word);
           word &= word - 1;
-          const int offset =
-              n >= next_start_node_ ? n - next_start_node_
-                                    : n + num_nodes - next_start_node_;
+          const int offset = n >= next_start_node_
+                                 ? n - next_start_node_
+                                 : n + num_nodes - next_start_node_;
           if (hami != nullptr) {
             if (need.exact && hami[n].exact()) {
               // The summary decided NodeResourcesFit and GpuDeviceFit.
@@ -360,7 +345,144 @@ ScheduleResult Scheduler::ScheduleOne() {
       }
     }
   }
-  if (num_nodes > 0) next_start_node_ = (next_start_node_ + processed) % num_nodes;
+  if (num_nodes > 0)
+    next_start_node_ = (next_start_node_ + processed) % num_nodes;
+}
+
+int Scheduler::SelectHost(const Pod& pod) {
+  const auto& nodes = cluster_.nodes();
+  const int num_nodes = static_cast<int>(nodes.size());
+  const bool reuse = profile_.reuse_node_results;
+  const uint64_t* versions = NodeVersions();
+  if (feasible_.size() == 1) return feasible_[0];
+  int chosen = feasible_[0];
+  const size_t count = feasible_.size();
+  totals_.assign(count, 0);
+  if (notified_nodes_ != num_nodes) {
+    for (const auto& score : scores_) score.first->NodesChanged(nodes);
+    notified_nodes_ = num_nodes;
+  }
+  // A plugin's score of node n: reused while the node and the key stay.
+  auto score_of = [&](const LazyScore& l, int n) {
+    ScorePlugin* plugin = scores_[l.plugin].first;
+    if (!l.keyed) return plugin->Score(pod, nodes[n]);
+    ScoreMemo& memo = score_memo_[l.plugin][n];
+    const uint64_t version = versions[n];
+    if (memo.version != version || memo.key != l.key) {
+      memo.version = version;
+      memo.key = l.key;
+      memo.score = plugin->Score(pod, nodes[n]);
+    }
+    return memo.score;
+  };
+  // The raw scores of every feasible node into scratch_scores_.
+  auto score_all = [&](const LazyScore& l) {
+    scratch_scores_.resize(count);
+    if (!l.keyed) {
+      ScorePlugin* plugin = scores_[l.plugin].first;
+      for (size_t k = 0; k < count; ++k) {
+        scratch_scores_[k] = plugin->Score(pod, nodes[feasible_[k]]);
+      }
+      return;
+    }
+    for (size_t k = 0; k < count; ++k) {
+      scratch_scores_[k] = score_of(l, feasible_[k]);
+    }
+  };
+  // Plugins whose scores need no normalization are scored last and, when
+  // other plugins scored, only on the nodes whose total could still reach
+  // the best one.
+  lazy_scores_.clear();
+  int64_t lazy_max = 0;
+  bool scored = false;
+  for (size_t j = 0; j < scores_.size(); ++j) {
+    ScorePlugin* plugin = scores_[j].first;
+    const int64_t weight = scores_[j].second;
+    if (!plugin->PreScore(pod)) continue;
+    LazyScore l{j, weight, 0, false};
+    l.keyed = reuse && plugin->ScoreKey(pod, &l.key);
+    if (l.keyed) {
+      std::vector<ScoreMemo>& memos = score_memo_[j];
+      if (static_cast<int>(memos.size()) != num_nodes) memos.resize(num_nodes);
+    }
+    if (plugin->ScoresNormalized()) {
+      lazy_scores_.push_back(l);
+      lazy_max += weight * kMaxNodeScore;
+      continue;
+    }
+    score_all(l);
+    plugin->Normalize(scratch_scores_);
+    for (size_t k = 0; k < count; ++k) {
+      totals_[k] += weight * scratch_scores_[k];
+    }
+    scored = true;
+  }
+  if (!scored) {
+    // Every total starts at 0: no node could be left out.
+    for (const LazyScore& l : lazy_scores_) {
+      score_all(l);
+      for (size_t k = 0; k < count; ++k) {
+        GS_CHECK(scratch_scores_[k] >= 0 && scratch_scores_[k] <= kMaxNodeScore,
+                 "normalized score plugin out of 0..100");
+        totals_[k] += l.weight * scratch_scores_[k];
+      }
+    }
+    lazy_scores_.clear();
+    lazy_max = 0;
+  }
+  int64_t best = 0;
+  uint64_t ties = 0;
+  for (size_t k = 0; k < count; ++k) {
+    const int n = feasible_[k];
+    int64_t total = totals_[k];
+    // A node whose total stays below the best cannot be chosen nor tie
+    // (and draws no random number): its lazy scores are not needed.
+    const bool below = ties > 0 && total + lazy_max < best;
+    if (!below || profile_.check_invariants) {
+      for (const LazyScore& l : lazy_scores_) {
+        const int64_t score = score_of(l, n);
+        GS_CHECK(score >= 0 && score <= kMaxNodeScore,
+                 "normalized score plugin out of 0..100");
+        total += l.weight * score;
+      }
+      GS_CHECK(!below || total < best, "lazy score bound broken");
+    }
+    if (below) continue;
+    if (ties == 0 || total > best) {
+      best = total;
+      chosen = n;
+      ties = 1;
+    } else if (total == best) {
+      ++ties;
+      if (profile_.tie_break == TieBreak::kLowestName) {
+        if (nodes[n].name() < nodes[chosen].name()) chosen = n;
+      } else if (rng_.Below(ties) == 0) {
+        chosen = n;  // reservoir sampling, as kube's selectHost
+      }
+    }
+  }
+  return chosen;
+}
+
+ScheduleResult Scheduler::ScheduleOne() {
+  GS_CHECK(HasActive(), "ScheduleOne with an empty queue");
+  QueueEntry entry = active_.top();
+  active_.pop();
+  while (pods_[entry.id].state != State::kActive ||
+         pods_[entry.id].seq != entry.seq) {
+    entry = active_.top();  // skip entries of forgotten pods
+    active_.pop();
+  }
+  --active_count_;
+  ++cycles_;
+  PodState& s = pods_[entry.id];
+  const Pod& pod = *s.pod;
+  Group& group = groups_[s.shape];
+  ScheduleResult result;
+  result.pod = entry.id;
+
+  FindFeasibleNodes(entry.id);
+  const int num_nodes = static_cast<int>(cluster_.nodes().size());
 
   if (feasible_.empty()) {
     result.outcome = ScheduleResult::Outcome::kUnschedulable;
@@ -372,115 +494,7 @@ ScheduleResult Scheduler::ScheduleOne() {
     return result;
   }
 
-  // Score and select.
-  int chosen = feasible_[0];
-  if (feasible_.size() > 1) {
-    const size_t count = feasible_.size();
-    totals_.assign(count, 0);
-    if (notified_nodes_ != num_nodes) {
-      for (const auto& score : scores_) score.first->NodesChanged(nodes);
-      notified_nodes_ = num_nodes;
-    }
-    // A plugin's score of node n: reused while the node and the key stay.
-    auto score_of = [&](const LazyScore& l, int n) {
-      ScorePlugin* plugin = scores_[l.plugin].first;
-      if (!l.keyed) return plugin->Score(pod, nodes[n]);
-      ScoreMemo& memo = score_memo_[l.plugin][n];
-      const uint64_t version = versions[n];
-      if (memo.version != version || memo.key != l.key) {
-        memo.version = version;
-        memo.key = l.key;
-        memo.score = plugin->Score(pod, nodes[n]);
-      }
-      return memo.score;
-    };
-    // The raw scores of every feasible node into scratch_scores_.
-    auto score_all = [&](const LazyScore& l) {
-      scratch_scores_.resize(count);
-      if (!l.keyed) {
-        ScorePlugin* plugin = scores_[l.plugin].first;
-        for (size_t k = 0; k < count; ++k) {
-          scratch_scores_[k] = plugin->Score(pod, nodes[feasible_[k]]);
-        }
-        return;
-      }
-      for (size_t k = 0; k < count; ++k) {
-        scratch_scores_[k] = score_of(l, feasible_[k]);
-      }
-    };
-    // Plugins whose scores need no normalization are scored last and, when
-    // other plugins scored, only on the nodes whose total could still reach
-    // the best one.
-    lazy_scores_.clear();
-    int64_t lazy_max = 0;
-    bool scored = false;
-    for (size_t j = 0; j < scores_.size(); ++j) {
-      ScorePlugin* plugin = scores_[j].first;
-      const int64_t weight = scores_[j].second;
-      if (!plugin->PreScore(pod)) continue;
-      LazyScore l{j, weight, 0, false};
-      l.keyed = reuse && plugin->ScoreKey(pod, &l.key);
-      if (l.keyed) {
-        std::vector<ScoreMemo>& memos = score_memo_[j];
-        if (static_cast<int>(memos.size()) != num_nodes) memos.resize(num_nodes);
-      }
-      if (plugin->ScoresNormalized()) {
-        lazy_scores_.push_back(l);
-        lazy_max += weight * kMaxNodeScore;
-        continue;
-      }
-      score_all(l);
-      plugin->Normalize(scratch_scores_);
-      for (size_t k = 0; k < count; ++k) {
-        totals_[k] += weight * scratch_scores_[k];
-      }
-      scored = true;
-    }
-    if (!scored) {
-      // Every total starts at 0: no node could be left out.
-      for (const LazyScore& l : lazy_scores_) {
-        score_all(l);
-        for (size_t k = 0; k < count; ++k) {
-          GS_CHECK(scratch_scores_[k] >= 0 && scratch_scores_[k] <= kMaxNodeScore,
-                   "normalized score plugin out of 0..100");
-          totals_[k] += l.weight * scratch_scores_[k];
-        }
-      }
-      lazy_scores_.clear();
-      lazy_max = 0;
-    }
-    int64_t best = 0;
-    uint64_t ties = 0;
-    for (size_t k = 0; k < count; ++k) {
-      const int n = feasible_[k];
-      int64_t total = totals_[k];
-      // A node whose total stays below the best cannot be chosen nor tie
-      // (and draws no random number): its lazy scores are not needed.
-      const bool below = ties > 0 && total + lazy_max < best;
-      if (!below || profile_.check_invariants) {
-        for (const LazyScore& l : lazy_scores_) {
-          const int64_t score = score_of(l, n);
-          GS_CHECK(score >= 0 && score <= kMaxNodeScore,
-                   "normalized score plugin out of 0..100");
-          total += l.weight * score;
-        }
-        GS_CHECK(!below || total < best, "lazy score bound broken");
-      }
-      if (below) continue;
-      if (ties == 0 || total > best) {
-        best = total;
-        chosen = n;
-        ties = 1;
-      } else if (total == best) {
-        ++ties;
-        if (profile_.tie_break == TieBreak::kLowestName) {
-          if (nodes[n].name() < nodes[chosen].name()) chosen = n;
-        } else if (rng_.Below(ties) == 0) {
-          chosen = n;  // reservoir sampling, as kube's selectHost
-        }
-      }
-    }
-  }
+  const int chosen = SelectHost(pod);
 
   // Reserve and Bind.
   Node& node = cluster_.nodes()[chosen];
@@ -706,9 +720,10 @@ const HamiFitSummary* Scheduler::HamiSummaries() {
   if (hami_checked_nodes_ != num_nodes) {
     hami_checked_nodes_ = num_nodes;
     hami_summaries_.clear();
-    has_hami_nodes_ = std::any_of(nodes.begin(), nodes.end(), [](const Node& n) {
-      return n.devices() != nullptr && n.devices()->AsHami() != nullptr;
-    });
+    has_hami_nodes_ =
+        std::any_of(nodes.begin(), nodes.end(), [](const Node& n) {
+          return n.devices() != nullptr && n.devices()->AsHami() != nullptr;
+        });
   }
   if (!has_hami_nodes_) return nullptr;
   if (static_cast<int>(hami_summaries_.size()) != num_nodes) {

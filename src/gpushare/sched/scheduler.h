@@ -65,8 +65,8 @@ struct ScheduleResult {
   enum class Outcome { kBound, kUnschedulable, kAdmissionFailed };
   PodId pod = -1;
   Outcome outcome = Outcome::kUnschedulable;
-  int node = -1;           // kBound: the node's index in cluster.nodes()
-  std::string message;     // kUnschedulable / kAdmissionFailed: why
+  int node = -1;        // kBound: the node's index in cluster.nodes()
+  std::string message;  // kUnschedulable / kAdmissionFailed: why
 };
 
 class Scheduler {
@@ -148,20 +148,27 @@ class Scheduler {
   // Pods with one shape that failed to fit.
   struct Group {
     std::set<WaitKey> waiting;
-    PodId retrying = -1;       // the member being retried, or -1
+    PodId retrying = -1;  // the member being retried, or -1
     // Nodes with an event since the group's last failure: only these can
     // hold a waiting member.
     std::vector<int> dirty_nodes;
     // The node count when dirty_nodes was last cleared (nodes appended since
     // are not in it unless NodeChanged told).
     int nodes_at_clear = -1;
-    std::string message;       // the last FitError message
+    std::string message;  // the last FitError message
   };
 
   int InternShape(const Pod& pod, int* constraints);
   const std::vector<uint8_t>& StaticFits(int constraints, const Pod& pod);
   bool FitsNode(const Pod& pod, int constraints, int node);
   std::string Diagnose(const Pod& pod);
+  // Filter: the feasible nodes for pod `id` into feasible_, at most
+  // NumFeasibleNodesToFind, visited circularly from next_start_node_, which
+  // advances past the last node examined (kube's findNodesThatPassFilters).
+  void FindFeasibleNodes(PodId id);
+  // Score: the node of feasible_ (non-empty) with the highest weighted sum
+  // of normalized scores; ties broken by profile_.tie_break.
+  int SelectHost(const Pod& pod);
   void Activate(PodId id);
   void Park(PodId id, const std::string& message);
   void WakeGroupsFor(int node);
@@ -201,8 +208,8 @@ class Scheduler {
   std::unordered_map<std::string, int> shape_ids_;
   std::string key_scratch_;  // InternShape's key buffer
   std::unordered_map<std::string, int> constraint_ids_;
-  std::vector<Group> groups_;                 // by shape
-  std::set<int> waiting_groups_;              // shapes with waiting pods
+  std::vector<Group> groups_;     // by shape
+  std::set<int> waiting_groups_;  // shapes with waiting pods
   std::vector<int> wake_scratch_;
   std::vector<std::vector<uint8_t>> static_fits_;  // by constraints
   int64_t waiting_count_ = 0;
@@ -218,7 +225,8 @@ class Scheduler {
   // The node count when HAMi nodes were last looked for, and whether any.
   int hami_checked_nodes_ = -1;
   bool has_hami_nodes_ = false;
-  ResourceId gpu_resource_ = -1;  // nvidia.com/gpu when hami_summaries_ was built
+  ResourceId gpu_resource_ =
+      -1;  // nvidia.com/gpu when hami_summaries_ was built
   std::vector<uint64_t> node_versions_;  // by node; empty: not built
   int next_start_node_ = 0;
   int64_t cycles_ = 0;
@@ -230,7 +238,7 @@ class Scheduler {
     int shape = -1;
     bool fits = false;
   };
-  std::vector<FilterMemo> filter_memo_;      // by node
+  std::vector<FilterMemo> filter_memo_;  // by node
   // The last cacheable score of each node, per score plugin.
   struct ScoreMemo {
     uint64_t version = 0;

@@ -33,8 +33,8 @@ TEST(ScoreDivisorTest, ExactNearTheEdgeOfTheFastRange) {
   const int64_t edge = int64_t{1} << 52;
   for (int64_t divisor : {int64_t{1}, int64_t{3}, int64_t{1000003}, edge - 1,
                           edge, edge + 1, int64_t{1} << 62}) {
-    std::vector<int64_t> numerators = {0, 1, edge - 2, edge - 1, edge,
-                                       edge + 1, INT64_MAX};
+    std::vector<int64_t> numerators = {0,    1,        edge - 2, edge - 1,
+                                       edge, edge + 1, INT64_MAX};
     for (int64_t k = 1; k < 1000; ++k) {
       const int64_t q = (edge - 1) / divisor - k;
       if (q < 0) break;
