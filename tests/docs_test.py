@@ -7,6 +7,8 @@
 - README's example commands run (in a scratch directory that sees the
   repository's examples/) and print what README shows (the built-in `compare` without a scenario, a
   few seconds, is left to compare_cli_test.py);
+- every key the scenario readers accept is in docs/scenario.md, and every
+  model parameter is in docs/model.md's table with the code's default;
 - the YAML snippets of docs/scenario.md, docs/cli.md and docs/catalog.md and
   the job list of docs/scenario.md are accepted.
 
@@ -233,6 +235,47 @@ class ReadmeExamplesTest(TempDirTestCase):
                 self.check_command(command, shown)
                 ran += 1
         self.assertGreaterEqual(ran, 10)
+
+
+def allowed_keys(source):
+    """The keys of every `AllowOnly({...})` in a reader's source file."""
+    with open(os.path.join(ROOT, "src", "gpushare", source),
+              encoding="utf-8") as f:
+        text = f.read()
+    keys = set()
+    for keys_list in re.findall(r"AllowOnly\(\{(.*?)\}\)", text, re.DOTALL):
+        keys.update(re.findall(r'"([a-z_0-9]+)"', keys_list))
+    return keys
+
+
+class ReferenceTest(TempDirTestCase):
+
+    def test_scenario_md_documents_every_key_the_readers_accept(self):
+        doc = read_doc("docs/scenario.md")
+        keys = set()
+        for source in ("sim/scenario_reader.cc", "sim/patrol_reader.cc",
+                       "decide/comparison_spec_reader.cc"):
+            keys |= allowed_keys(source)
+        self.assertIn("mig_reapply_s", keys)
+        # A key is documented when it is a word of some `code` span: `key`
+        # in a table, or inside a form like `{lognormal: {median: m, ...}}`.
+        prose = re.sub(r"^```.*?^```$", "", doc, flags=re.MULTILINE | re.DOTALL)
+        words = set()
+        for span in re.findall(r"`([^`\n]+)`", prose):
+            words.update(re.findall(r"[a-z_0-9]+", span))
+        missing = sorted(keys - words)
+        self.assertEqual(missing, [])
+
+    def test_model_md_lists_every_model_parameter_with_its_default(self):
+        with open(os.path.join(ROOT, "src", "gpushare", "exec",
+                               "model_params.h"), encoding="utf-8") as f:
+            fields = re.findall(r"^  (?:double|int|bool) (\w+) = ([^;]+);",
+                                f.read(), re.MULTILINE)
+        self.assertGreaterEqual(len(fields), 10)
+        doc = read_doc("docs/model.md")
+        for name, default in fields:
+            row = "\n| `%s` | %s |" % (name, default)
+            self.assertTrue(row in doc, "docs/model.md lacks the row" + row)
 
 
 class DocSnippetsTest(TempDirTestCase):
