@@ -75,12 +75,11 @@ void RegisterDemoCommand(CLI::App& app, GlobalOptions& /*options*/) {
       "demo",
       "Run the seed document's toy comparison of time-slicing, MIG and vGPU "
       "on randomly generated jobs, printing exactly what its Python demo "
-      "prints. Without flags this currently does the same as "
-      "'demo --seed-compat': it is what 'make demo' runs until the "
-      "simulator exists.");
+      "prints. Without flags it does the same as 'demo --seed-compat' "
+      "('make demo' runs compare instead).");
   command->add_flag("--seed-compat", demo->seed_compat,
                     "Reproduce the seed document's Python demo byte for "
-                    "byte (currently also the default)");
+                    "byte (also the default)");
   command
       ->add_option("--lang", demo->lang,
                    "Label language: zh (the seed document's, default) "

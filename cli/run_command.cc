@@ -77,7 +77,12 @@ void RunScenario(const RunArgs& args, const GlobalOptions& options) {
   const int64_t start_unix_s = ParseStartTime(args.start_time);
   const Catalog catalog = LoadCatalog(options);
   Scenario scenario = ReadScenarioFile(args.scenario, catalog);
-  if (args.seed >= 0) scenario.seed = static_cast<uint64_t>(args.seed);
+  if (args.seed >= 0) {
+    // The scenario's seed also seeds the scheduler's random tie-break, as
+    // when it is written in the file (docs/scenario.md).
+    scenario.seed = static_cast<uint64_t>(args.seed);
+    scenario.scheduler.seed = scenario.seed;
+  }
   if (args.model == "seed") {
     scenario.model = ModelParams::Seed();
   } else if (args.model == "default") {
@@ -128,8 +133,9 @@ void RegisterRunCommand(CLI::App& app, GlobalOptions& options) {
   cmd->add_option("--json", args->json_file,
                   "Write the whole result as JSON (docs/output.md)");
   cmd->add_option("--csv", args->csv_dir,
-                  "Write pods.csv, pools.csv, devices.csv and "
-                  "device_samples.csv into this directory");
+                  "Write pods.csv, pools.csv, devices.csv, "
+                  "device_samples.csv, pod_shares.csv and alerts.csv into "
+                  "this directory (docs/output.md)");
   cmd->add_option("--openmetrics", args->openmetrics_file,
                   "Write every sampled series as OpenMetrics text, named as "
                   "dcgm-exporter does (docs/output.md)");

@@ -67,6 +67,25 @@ workload:
       work_s: 600
 """
 
+# Eight identical empty nodes: every pod's best score is a tie, so where it
+# lands is the scheduler's seeded random tie-break.
+TIE_BREAK_SCENARIO = """\
+name: ties
+seed: 1
+cluster:
+  pools:
+    - name: p
+      gpu: L4
+      nodes: 8
+      gpus_per_node: 1
+workload:
+  classes:
+    - name: a
+      class: batch
+      count: 6
+      work_s: 600
+"""
+
 
 def scenario_header(path):
     """The `name:` and `seed:` of an example scenario's top level."""
@@ -232,6 +251,20 @@ class JsonTest(RunTestCase):
         _, again, _ = self.run_json(TIME_SLICING_EXAMPLE, "--seed", "5",
                                     name="c.json")
         self.assertEqual(seeded_raw, again)
+
+    def test_seed_override_also_seeds_the_scheduler(self):
+        # `--seed N` gives exactly what `seed: N` in the file gives, the
+        # scheduler's random tie-break included (docs/scenario.md).
+        os.mkdir(self.path("file"))
+        os.mkdir(self.path("flag"))
+        in_file = self.write(os.path.join("file", "ties.yaml"),
+                             TIE_BREAK_SCENARIO.replace("seed: 1", "seed: 8"))
+        by_flag = self.write(os.path.join("flag", "ties.yaml"),
+                             TIE_BREAK_SCENARIO)
+        _, file_raw, _ = self.run_json(in_file, name="file.json")
+        _, flag_raw, _ = self.run_json(by_flag, "--seed", "8",
+                                       name="flag.json")
+        self.assertEqual(file_raw, flag_raw)
 
 
 class CsvTest(RunTestCase):

@@ -1,0 +1,340 @@
+"""Keeps the user documentation true to the binary:
+
+- every option of every command's `--help` is in docs/cli.md's synopsis of
+  that command and in README's "Command line" synopsis, and nothing else is;
+  an option shown with an argument takes one, a flag takes none, and a
+  choice written `a|b` is the option's set of choices;
+- README's example commands run (in a scratch directory that sees the
+  repository's examples/) and print what README shows (the built-in `compare` without a scenario, a
+  few seconds, is left to compare_cli_test.py);
+- every key the scenario readers accept is in docs/scenario.md, and every
+  model parameter is in docs/model.md's table with the code's default;
+- the YAML snippets of docs/scenario.md, docs/cli.md and docs/catalog.md and
+  the job list of docs/scenario.md are accepted.
+
+Run as: python3 tests/docs_test.py --binary /path/to/gpushare-sim
+"""
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+
+from cli_harness import TempDirTestCase, binary, main, run
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def read_doc(name):
+    with open(os.path.join(ROOT, name), encoding="utf-8") as f:
+        return f.read()
+
+
+def fenced_blocks(text, lang=""):
+    """The bodies of the ``` blocks of `text` opened with exactly `lang`."""
+    return re.findall(r"^```%s\n(.*?)^```$" % re.escape(lang), text,
+                      re.MULTILINE | re.DOTALL)
+
+
+def help_text(path):
+    code, out, err = run(*path, "--help")
+    assert code == 0, (path, err)
+    return out
+
+
+def command_paths(path=()):
+    """Every leaf command (a tuple of words), found through `--help`."""
+    out = help_text(path)
+    if "Subcommands:" not in out:
+        return [path]
+    names = re.findall(r"^  ([a-z][a-z-]*)\s", out.split("Subcommands:")[1],
+                       re.MULTILINE)
+    return [leaf for name in names for leaf in command_paths(path + (name,))]
+
+
+class Options:
+    """Long options (without --help): whether each takes a value, and the
+    choices of those that list them."""
+
+    def __init__(self):
+        self.takes_value = {}
+        self.choices = {}
+
+    @staticmethod
+    def from_help(text):
+        options = Options()
+        for line in text.splitlines():
+            m = re.match(r"^\s+(?:-\w,)?(--[a-z][\w-]*)( \S+)?", line)
+            if not m or m.group(1) == "--help":
+                continue
+            options.takes_value[m.group(1)] = m.group(2) is not None
+            choices = re.match(r" \w+:\{([^}]*)\}", m.group(2) or "")
+            if choices:
+                options.choices[m.group(1)] = set(choices.group(1).split(","))
+        return options
+
+    @staticmethod
+    def from_synopsis(text):
+        options = Options()
+        for m in re.finditer(r"(--[a-z][\w-]*)( [^\s\[\]]+)?", text):
+            if m.group(1) == "--help":
+                continue
+            value = (m.group(2) or "").strip()
+            options.takes_value[m.group(1)] = bool(value)
+            if "|" in value:
+                options.choices[m.group(1)] = set(value.split("|"))
+        return options
+
+
+def cli_md_synopsis(path):
+    """The text of docs/cli.md's `gpushare-sim PATH ...` spans, joined."""
+    text = read_doc("docs/cli.md")
+    if not path:
+        return "\n".join(line for line in text.splitlines()
+                         if line.startswith("gpushare-sim ["))
+    words = " ".join(path)
+    spans = []
+    for span in re.findall(r"`gpushare-sim ([^`]+)`", text):
+        span = " ".join(span.split())
+        if span == words or span.startswith(words + " "):
+            spans.append(span[len(words):])
+    return "\n".join(spans)
+
+
+def readme_synopses():
+    """README's "Command line" block: {command path: its synopsis text}."""
+    text = read_doc("README.md").split("## Command line", 1)[1]
+    block = fenced_blocks(text)[0]
+    synopses = {}
+    current = None
+    for line in block.splitlines():
+        if line.startswith("gpushare-sim "):
+            synopses[()] = line
+            continue
+        indent = len(line) - len(line.lstrip())
+        if not line.strip() or indent >= 20:
+            continue  # blank, or only the description column
+        part = re.split(r"\s{2,}", line.strip())[0]
+        if indent == 2:
+            words = []
+            for token in part.split():
+                if not re.fullmatch(r"[a-z][a-z-]*", token):
+                    break
+                words.append(token)
+            current = tuple(words)
+            synopses[current] = part[len(" ".join(words)):]
+        else:
+            synopses[current] += " " + part
+    return synopses
+
+
+class CliOptionsTest(TempDirTestCase):
+
+    def check(self, where, path, documented):
+        actual = Options.from_help(help_text(path))
+        doc = Options.from_synopsis(documented)
+        label = "%s: gpushare-sim %s" % (where, " ".join(path))
+        self.assertEqual(sorted(doc.takes_value), sorted(actual.takes_value),
+                         label)
+        for option, value in actual.takes_value.items():
+            self.assertEqual(doc.takes_value[option], value,
+                             "%s %s: argument" % (label, option))
+        for option, choices in doc.choices.items():
+            self.assertEqual(choices, actual.choices.get(option),
+                             "%s %s: choices" % (label, option))
+
+    def test_cli_md_documents_every_option(self):
+        paths = command_paths()
+        self.assertIn(("experiment", "fgd"), paths)
+        for path in [()] + paths:
+            self.check("docs/cli.md", path, cli_md_synopsis(path))
+
+    def test_readme_synopsis_lists_every_option(self):
+        synopses = readme_synopses()
+        paths = command_paths()
+        self.assertEqual(sorted(synopses), sorted([()] + paths))
+        for path in [()] + paths:
+            self.check("README.md", path, synopses[path])
+
+
+def normalize(text):
+    return re.sub(r"\(\d+\.\d+s wall\)", "(N s wall)", text)
+
+
+class ReadmeExamplesTest(TempDirTestCase):
+    """Runs README's `$ gpushare-sim ...` lines in a scratch directory that
+    sees the repository's examples/ (README runs them from the root)."""
+
+    def setUp(self):
+        super().setUp()
+        os.symlink(os.path.join(ROOT, "examples"), self.path("examples"))
+        # The files README's own-cluster example makes with kubectl.
+        for name in ("nodes.json", "pods.json"):
+            shutil.copy(os.path.join(ROOT, "examples", "kubectl", name),
+                        self.path(name))
+
+    def shell(self, command):
+        command = command.replace("gpushare-sim", shlex.quote(binary()), 1)
+        return subprocess.run(command, shell=True, cwd=self.tmp.name,
+                              capture_output=True, text=True, timeout=60,
+                              check=False)
+
+    def check_command(self, command, shown):
+        result = self.shell(command)
+        errors = [line for line in shown if line.startswith("error:")]
+        self.assertEqual(result.returncode, 2 if errors else 0,
+                         (command, result.stderr))
+        out = normalize(result.stdout + result.stderr).splitlines()
+        tail = re.search(r"\| tail -(\d+)$", command)
+        if tail:
+            self.assertEqual(out[-int(tail.group(1)):], shown, command)
+            return
+        for line in shown:
+            line = normalize(line)
+            if line.strip() == "…":
+                continue
+            if "…" in line:
+                prefix = line.split("…")[0]
+                self.assertTrue(any(o.startswith(prefix) for o in out),
+                                (command, line))
+            else:
+                self.assertIn(line, out, command)
+
+    def test_readme_commands(self):
+        readme = read_doc("README.md")
+        ran = 0
+        for block in fenced_blocks(readme) + fenced_blocks(readme, "sh"):
+            lines = block.splitlines()
+            i = 0
+            while i < len(lines):
+                if not lines[i].startswith("$ "):
+                    i += 1
+                    continue
+                command = lines[i][2:]
+                i += 1
+                while command.endswith("\\"):
+                    command = command[:-1] + lines[i].strip()
+                    i += 1
+                here = re.match(r"cat > (\S+) <<'(\w+)'$", command)
+                if here:  # a file written by a here-document
+                    end = lines.index(here.group(2), i)
+                    with open(self.path(here.group(1)), "w",
+                              encoding="utf-8") as f:
+                        f.write("\n".join(lines[i:end]) + "\n")
+                    i = end + 1
+                    continue
+                shown = []
+                while i < len(lines) and not lines[i].startswith("$ "):
+                    shown.append(lines[i])
+                    i += 1
+                command = re.sub(r"\s+#.*$", "", command)
+                words = command.split()
+                if words[0] != "gpushare-sim" or words[1:] == ["compare"]:
+                    continue  # kubectl, promtool; the slow default compare
+                self.check_command(command, shown)
+                ran += 1
+        self.assertGreaterEqual(ran, 10)
+
+
+def allowed_keys(source):
+    """The keys of every `AllowOnly({...})` in a reader's source file."""
+    with open(os.path.join(ROOT, "src", "gpushare", source),
+              encoding="utf-8") as f:
+        text = f.read()
+    keys = set()
+    for keys_list in re.findall(r"AllowOnly\(\{(.*?)\}\)", text, re.DOTALL):
+        keys.update(re.findall(r'"([a-z_0-9]+)"', keys_list))
+    return keys
+
+
+class ReferenceTest(TempDirTestCase):
+
+    def test_scenario_md_documents_every_key_the_readers_accept(self):
+        doc = read_doc("docs/scenario.md")
+        keys = set()
+        for source in ("sim/scenario_reader.cc", "sim/patrol_reader.cc",
+                       "decide/comparison_spec_reader.cc"):
+            keys |= allowed_keys(source)
+        self.assertIn("mig_reapply_s", keys)
+        # A key is documented when it is a word of some `code` span: `key`
+        # in a table, or inside a form like `{lognormal: {median: m, ...}}`.
+        prose = re.sub(r"^```.*?^```$", "", doc, flags=re.MULTILINE | re.DOTALL)
+        words = set()
+        for span in re.findall(r"`([^`\n]+)`", prose):
+            words.update(re.findall(r"[a-z_0-9]+", span))
+        missing = sorted(keys - words)
+        self.assertEqual(missing, [])
+
+    def test_model_md_lists_every_model_parameter_with_its_default(self):
+        with open(os.path.join(ROOT, "src", "gpushare", "exec",
+                               "model_params.h"), encoding="utf-8") as f:
+            fields = re.findall(r"^  (?:double|int|bool) (\w+) = ([^;]+);",
+                                f.read(), re.MULTILINE)
+        self.assertGreaterEqual(len(fields), 10)
+        doc = read_doc("docs/model.md")
+        for name, default in fields:
+            row = "\n| `%s` | %s |" % (name, default)
+            self.assertTrue(row in doc, "docs/model.md lacks the row" + row)
+
+
+class DocSnippetsTest(TempDirTestCase):
+
+    def run_ok(self, *args):
+        code, _, err = run(*args)
+        self.assertEqual(code, 0, (args, err))
+
+    def test_scenario_md_yaml(self):
+        blocks = fenced_blocks(read_doc("docs/scenario.md"), "yaml")
+        self.assertGreaterEqual(len(blocks), 2)
+        for n, block in enumerate(blocks):
+            if "cluster:" not in block:
+                # A partial snippet (compare:, selection:): a cluster and
+                # the tenant classes its selection names.
+                classes = re.search(r"^  classes:\n((?:    .*\n)*)", block,
+                                    re.MULTILINE)
+                names = re.findall(r"^    ([a-z0-9-]+):",
+                                   classes.group(1) if classes else "",
+                                   re.MULTILINE)
+                block += (
+                    "cluster: {pools: [{name: p, gpu: A100-80GB, nodes: 1}]}\n"
+                    "workload:\n  classes:\n" + "".join(
+                        "    - {name: %s, class: batch, count: 2, "
+                        "work_s: 60}\n" % name for name in names or ["a"]))
+                command = "compare"
+            else:
+                command = "run"
+            path = self.write("snippet%d.yaml" % n, block)
+            self.run_ok(command, path, "--quiet")
+
+    def test_scenario_md_job_list(self):
+        doc = read_doc("docs/scenario.md").split("**Job lists**", 1)[1]
+        header, rows = fenced_blocks(doc)[:2]
+        self.assertTrue(header.startswith("name,tenant_class,"), header)
+        self.write("jobs.csv", header + rows)
+        pools = sorted(set(re.findall(r"gpushare.io/node-pool=([a-z0-9-]+)",
+                                      rows))) or ["gpu"]
+        path = self.write("jobs.yaml", (
+            "cluster:\n  pools:\n" + "".join(
+                "    - {name: %s, gpu: A100-80GB, nodes: 1}\n" % p
+                for p in pools) +
+            "workload: {trace: {format: jobs, file: jobs.csv}}\n"))
+        self.run_ok("run", path, "--quiet")
+
+    def test_cli_md_yaml(self):
+        # Paths in the snippets are relative to a scenario in docs/.
+        for n, block in enumerate(
+                fenced_blocks(read_doc("docs/cli.md"), "yaml")):
+            block = block.replace("../data/", os.path.join(ROOT, "data") + "/")
+            self.run_ok("run", self.write("cli%d.yaml" % n, block), "--quiet")
+
+    def test_catalog_md_yaml(self):
+        blocks = fenced_blocks(read_doc("docs/catalog.md"), "yaml")
+        self.assertGreaterEqual(len(blocks), 2)
+        for n, block in enumerate(blocks):
+            path = self.write("catalog%d.yaml" % n, block)
+            self.run_ok("--catalog", path, "catalog")
+
+
+if __name__ == "__main__":
+    main()
