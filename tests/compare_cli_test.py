@@ -38,6 +38,12 @@ class DefaultScenarioTest(CompareTestCase):
         self.assertEqual(doc["scenario"], "default")
         self.assertEqual([v["name"] for v in doc["variants"]],
                          SCHEMES + ["plan"])
+        self.assertEqual([v["scheme"] for v in doc["variants"]],
+                         SCHEMES + ["mixed"])
+        plan = doc["variants"][-1]
+        self.assertTrue(plan["plan"])
+        self.assertEqual({c["scheme"] for c in plan["classes"].values()},
+                         {"mig", "hami", "time-slicing"})
         classes = ["prod-inference", "platform-jobs", "platform-training",
                    "research-dev"]
         self.assertEqual([c["tenant_class"] for c in doc["selection"]],

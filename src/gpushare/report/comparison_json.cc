@@ -77,7 +77,9 @@ json ComparisonToJson(const Comparison& c, const Selection& selection) {
     }
     variants.push_back({{"name", v.name},
                         {"plan", v.plan},
-                        {"scheme", std::string(SharingSchemeName(v.scheme))},
+                        {"scheme", v.plan ? std::string("mixed")
+                                          : std::string(SharingSchemeName(
+                                                v.scheme))},
                         {"notes", v.notes},
                         {"pools", v.pools},
                         {"cluster", MetricsJson(v.cluster)},
