@@ -36,6 +36,22 @@ std::string_view SharingSchemeName(SharingScheme scheme) {
   return "";
 }
 
+std::string_view SharingSchemeDisplayName(SharingScheme scheme) {
+  switch (scheme) {
+    case SharingScheme::kExclusive:
+      return "exclusive";
+    case SharingScheme::kTimeSlicing:
+      return "time-slicing";
+    case SharingScheme::kMps:
+      return "MPS";
+    case SharingScheme::kMig:
+      return "MIG";
+    case SharingScheme::kHami:
+      return "vGPU (HAMi)";
+  }
+  return "";
+}
+
 bool ParseSharingScheme(std::string_view text, SharingScheme* scheme) {
   for (SharingScheme s :
        {SharingScheme::kExclusive, SharingScheme::kTimeSlicing,

@@ -25,6 +25,9 @@ namespace gpushare {
 // The scheme a pool is reported and compared under.
 enum class SharingScheme { kExclusive, kTimeSlicing, kMps, kMig, kHami };
 std::string_view SharingSchemeName(SharingScheme scheme);
+// The name users know the scheme by, for reports: "exclusive",
+// "time-slicing", "MPS", "MIG", "vGPU (HAMi)".
+std::string_view SharingSchemeDisplayName(SharingScheme scheme);
 // Parses "exclusive", "time-slicing", "mps", "mig", "hami" (alias "vgpu").
 bool ParseSharingScheme(std::string_view text, SharingScheme* scheme);
 

@@ -348,5 +348,14 @@ TEST(ParseSharingSchemeTest, NamesRoundTrip) {
   }
 }
 
+TEST(SharingSchemeDisplayNameTest, NamesUsersKnow) {
+  EXPECT_EQ(SharingSchemeDisplayName(SharingScheme::kExclusive), "exclusive");
+  EXPECT_EQ(SharingSchemeDisplayName(SharingScheme::kTimeSlicing),
+            "time-slicing");
+  EXPECT_EQ(SharingSchemeDisplayName(SharingScheme::kMps), "MPS");
+  EXPECT_EQ(SharingSchemeDisplayName(SharingScheme::kMig), "MIG");
+  EXPECT_EQ(SharingSchemeDisplayName(SharingScheme::kHami), "vGPU (HAMi)");
+}
+
 }  // namespace
 }  // namespace gpushare
