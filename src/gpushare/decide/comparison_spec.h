@@ -50,6 +50,9 @@ struct ClassSelection {
   std::string tenant_class;
   std::string profile;        // the profile's name, or "custom"
   SelectionWeights weights;
+  // The class's SLO attainment target (see SelectionSpec); < 0: the
+  // scenario-wide one.
+  double min_slo_attainment = -1;
 };
 
 struct SelectionSpec {
@@ -57,6 +60,9 @@ struct SelectionSpec {
   // Per tenant class of the workload, in workload order.
   std::vector<ClassSelection> classes;
   std::map<SharingScheme, SchemeRatings> ratings;
+  // A scheme under which a class whose pods have latency SLOs meets them in
+  // a smaller share of its latency samples than this cannot win the class.
+  double min_slo_attainment = 0.99;
 
   // The profile named `name`, or null.
   const WeightProfile* FindProfile(const std::string& name) const;

@@ -114,10 +114,18 @@ CompareSpec ReadCompare(const YamlMap& top) {
 
 // Weights as a mapping {isolation, overhead, compatibility, cost}; missing
 // ones are 0.
+// A tenant class's entry may also give its SLO target and a profile; they
+// are read by the caller.
 SelectionWeights ReadWeights(const std::string& file, const YAML::Node& node,
-                             const std::string& what) {
+                             const std::string& what,
+                             bool class_entry = false) {
   const YamlMap m(file, node, what);
-  m.AllowOnly({"isolation", "overhead", "compatibility", "cost"});
+  if (class_entry) {
+    m.AllowOnly({"isolation", "overhead", "compatibility", "cost", "profile",
+                 "min_slo_attainment"});
+  } else {
+    m.AllowOnly({"isolation", "overhead", "compatibility", "cost"});
+  }
   SelectionWeights w;
   constexpr double kMax = 1e6;
   auto read = [&](std::string_view key, double* out) {
@@ -161,7 +169,10 @@ SelectionSpec ReadSelection(const YamlMap& top, const Scenario& scenario) {
   std::map<std::string, ClassSelection> chosen;
   if (top.Has("selection")) {
     const YamlMap m = top.Map("selection", "selection");
-    m.AllowOnly({"profiles", "classes", "ratings"});
+    m.AllowOnly({"profiles", "classes", "ratings", "min_slo_attainment"});
+    if (m.Has("min_slo_attainment")) {
+      spec.min_slo_attainment = m.Double("min_slo_attainment", 0, 1);
+    }
     if (m.Has("profiles")) {
       const YamlMap profiles = m.Map("profiles", "selection.profiles");
       std::set<std::string> seen;
@@ -225,11 +236,41 @@ SelectionSpec ReadSelection(const YamlMap& top, const Scenario& scenario) {
         }
         ClassSelection c;
         c.tenant_class = name;
+        const std::string what = "selection.classes." + name;
+        // A profile's name, or a mapping with a profile or weights and
+        // optionally the class's SLO target.
+        YAML::Node profile_node;
+        bool weights_given = false;
         if (kv.second.IsScalar()) {
-          c.profile = kv.second.Scalar();
+          profile_node = kv.second;
+        } else {
+          const YamlMap entry(m.file(), kv.second, what);
+          entry.AllowOnly({"isolation", "overhead", "compatibility", "cost",
+                           "profile", "min_slo_attainment"});
+          if (entry.Has("min_slo_attainment")) {
+            c.min_slo_attainment = entry.Double("min_slo_attainment", 0, 1);
+          }
+          for (const char* key :
+               {"isolation", "overhead", "compatibility", "cost"}) {
+            weights_given = weights_given || entry.Has(key);
+          }
+          if (entry.Has("profile")) {
+            if (weights_given) {
+              entry.Fail(entry.Get("profile"),
+                         "give a profile or weights, not both");
+            }
+            profile_node = entry.Get("profile");
+            (void)ScalarString(m.file(), profile_node, what + ".profile");
+          } else if (!weights_given) {
+            // Only the SLO target: the default profile of its kind.
+            profile_node = YAML::Node();
+          }
+        }
+        if (profile_node.IsDefined() && !profile_node.IsNull()) {
+          c.profile = profile_node.Scalar();
           const WeightProfile* p = spec.FindProfile(c.profile);
           if (p == nullptr) {
-            FailAt(m.file(), kv.second,
+            FailAt(m.file(), profile_node,
                    fmt::format("selection.classes.{}: unknown profile '{}'{} "
                                "(profiles: {})",
                                name, c.profile,
@@ -237,10 +278,10 @@ SelectionSpec ReadSelection(const YamlMap& top, const Scenario& scenario) {
                                JoinNames(ProfileNames(spec))));
           }
           c.weights = p->weights;
-        } else {
+        } else if (weights_given) {
           c.profile = "custom";
-          c.weights = ReadWeights(m.file(), kv.second,
-                                  "selection.classes." + name);
+          c.weights = ReadWeights(m.file(), kv.second, what,
+                                  /*class_entry=*/true);
         }
         chosen[name] = c;
       }
@@ -248,12 +289,13 @@ SelectionSpec ReadSelection(const YamlMap& top, const Scenario& scenario) {
   }
   for (const TenantClassInfo& c : tenant_classes) {
     auto it = chosen.find(c.name);
-    if (it != chosen.end()) {
+    if (it != chosen.end() && !it->second.profile.empty()) {
       spec.classes.push_back(it->second);
       continue;
     }
     ClassSelection s;
     s.tenant_class = c.name;
+    if (it != chosen.end()) s.min_slo_attainment = it->second.min_slo_attainment;
     s.profile = std::string(DefaultWeightProfile(c.workload_class));
     s.weights = spec.FindProfile(s.profile)->weights;
     spec.classes.push_back(s);

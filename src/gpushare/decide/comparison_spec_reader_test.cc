@@ -96,6 +96,43 @@ TEST(ComparisonSpecReaderTest, ReadsEverySetting) {
   EXPECT_EQ(ts.compatibility, 10);  // the default kept
 }
 
+TEST(ComparisonSpecReaderTest, ReadsSloTargets) {
+  EXPECT_DOUBLE_EQ(Read("").selection.min_slo_attainment, 0.99);
+  EXPECT_LT(Read("").selection.classes[0].min_slo_attainment, 0);
+  const ComparisonSpec spec = Read(
+      "selection:\n"
+      "  min_slo_attainment: 0.95\n"
+      "  classes:\n"
+      "    web: {profile: research-dev, min_slo_attainment: 0.999}\n"
+      "    notebooks: {min_slo_attainment: 0.5}\n");
+  EXPECT_DOUBLE_EQ(spec.selection.min_slo_attainment, 0.95);
+  EXPECT_EQ(spec.selection.classes[0].profile, "research-dev");
+  EXPECT_DOUBLE_EQ(spec.selection.classes[0].min_slo_attainment, 0.999);
+  // Only a target: the class keeps the default profile of its kind.
+  EXPECT_EQ(spec.selection.classes[1].profile, "research-dev");
+  EXPECT_DOUBLE_EQ(spec.selection.classes[1].min_slo_attainment, 0.5);
+  const ComparisonSpec custom = Read(
+      "selection:\n  classes:\n"
+      "    web: {cost: 1, min_slo_attainment: 0.9}\n");
+  EXPECT_EQ(custom.selection.classes[0].profile, "custom");
+  EXPECT_EQ(custom.selection.classes[0].weights.cost, 1);
+  EXPECT_DOUBLE_EQ(custom.selection.classes[0].min_slo_attainment, 0.9);
+}
+
+TEST(ComparisonSpecReaderTest, SloTargetErrors) {
+  EXPECT_EQ(ErrorOf("selection:\n  min_slo_attainment: 1.5\n"),
+            "s.yaml:17:23: selection min_slo_attainment: 1.5 is out of range "
+            "(expected 0..1)");
+  EXPECT_EQ(ErrorOf("selection:\n  classes:\n"
+                    "    web: {min_slo_attainment: -0.1}\n"),
+            "s.yaml:18:31: selection.classes.web min_slo_attainment: -0.1 is "
+            "out of range (expected 0..1)");
+  EXPECT_EQ(ErrorOf("selection:\n  classes:\n"
+                    "    web: {profile: research-dev, cost: 1}\n"),
+            "s.yaml:18:20: selection.classes.web: give a profile or weights, "
+            "not both");
+}
+
 TEST(ComparisonSpecReaderTest, ErrorsNameFileLineAndWhat) {
   EXPECT_EQ(ErrorOf("selection:\n  classes:\n    webb: research-dev\n"),
             "s.yaml:18:5: selection.classes: unknown tenant class 'webb'; "

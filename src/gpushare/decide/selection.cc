@@ -68,8 +68,46 @@ std::string Phrase(Dimension d, const Candidate& a, const Candidate& b) {
   return "";
 }
 
+// The sentence of a class that no scheme wins: none meets its SLO target.
+std::string ExplainNoWinner(const ClassChoice& choice,
+                            const std::vector<Candidate>& ranked) {
+  const Candidate* closest = &ranked[0];
+  for (const Candidate& c : ranked) {
+    if (c.score.slo_attainment > closest->score.slo_attainment + 1e-12) {
+      closest = &c;
+    }
+  }
+  return fmt::format(
+      "{}: no scheme wins: none meets its SLO target (p99 within the SLO in "
+      "{} of latency samples); closest: {} at {:.1f}%.",
+      choice.tenant_class, Pct(choice.min_slo_attainment),
+      closest->score.variant, 100 * closest->score.slo_attainment);
+}
+
+// " x and y miss the SLO target (99%: x 84.1%, y 97.0%) and cannot win", or
+// "" when every scheme meets it.
+std::string MissedSlo(const ClassChoice& choice,
+                      const std::vector<Candidate>& ranked) {
+  std::string names;
+  std::string values;
+  int missed = 0;
+  for (const Candidate& c : ranked) {
+    if (c.score.meets_slo) continue;
+    const std::string sep = missed++ == 0 ? "" : ", ";
+    names += sep + c.score.variant;
+    values += fmt::format("{}{} {:.1f}%", sep, c.score.variant,
+                          100 * c.score.slo_attainment);
+  }
+  if (missed == 0) return "";
+  return fmt::format(" {} {} the SLO target ({} of latency samples; {}) and "
+                     "cannot win.",
+                     names, missed == 1 ? "misses" : "miss",
+                     Pct(choice.min_slo_attainment), values);
+}
+
 std::string Explain(const ClassChoice& choice,
                     const std::vector<Candidate>& ranked) {
+  if (!ranked[0].score.meets_slo) return ExplainNoWinner(choice, ranked);
   const Candidate& w = ranked[0];
   std::string out = fmt::format("{}: {} wins ({:.1f}/10)", choice.tenant_class,
                                 w.score.variant, w.score.total);
@@ -124,7 +162,7 @@ std::string Explain(const ClassChoice& choice,
   } else if (cheapest == &w) {
     out += ", the cheapest";
   }
-  return out + ".";
+  return out + "." + MissedSlo(choice, ranked);
 }
 
 }  // namespace
@@ -175,6 +213,10 @@ Selection Select(const Comparison& comparison, const SelectionSpec& spec) {
       choice.profile = std::string(DefaultWeightProfile(kind));
       choice.weights = spec.FindProfile(choice.profile)->weights;
     }
+    choice.min_slo_attainment =
+        it != spec.classes.end() && it->min_slo_attainment >= 0
+            ? it->min_slo_attainment
+            : spec.min_slo_attainment;
     // The lowest cost per served pod among the ranked schemes.
     double lowest = std::numeric_limits<double>::infinity();
     for (const VariantOutcome& v : comparison.variants) {
@@ -196,6 +238,10 @@ Selection Select(const Comparison& comparison, const SelectionSpec& spec) {
       cand.score.scheme = std::string(SharingSchemeName(scheme));
       cand.score.scores = ScoreDimensions(*cand.metrics, cand.ratings, lowest);
       cand.score.total = WeightedTotal(cand.score.scores, choice.weights);
+      cand.score.slo_attainment = cand.metrics->slo_attainment;
+      cand.score.meets_slo =
+          cand.metrics->slo_attainment < 0 ||
+          cand.metrics->slo_attainment >= choice.min_slo_attainment - 1e-12;
       if (v.plan) {
         choice.has_plan = true;
         choice.plan = cand.score;
@@ -203,8 +249,12 @@ Selection Select(const Comparison& comparison, const SelectionSpec& spec) {
         ranked.push_back(cand);
       }
     }
+    // Schemes that meet the SLO first; by total within each group.
     std::stable_sort(ranked.begin(), ranked.end(),
                      [](const Candidate& a, const Candidate& b) {
+                       if (a.score.meets_slo != b.score.meets_slo) {
+                         return a.score.meets_slo;
+                       }
                        return a.score.total > b.score.total + 1e-12;
                      });
     for (const Candidate& cand : ranked) choice.ranking.push_back(cand.score);

@@ -13,8 +13,13 @@
 //   cost           the lowest cost per served pod among the schemes / this
 //                  scheme's (0 when it serves none);
 // ratings from SelectionSpec (decide/scheme_ratings.h). The total is
-// 10 x Σ wᵢ sᵢ / Σ wᵢ with the class's weights. Schemes rank by total
-// (ties: compare order); the scenario's own plan is scored the same way
+// 10 x Σ wᵢ sᵢ / Σ wᵢ with the class's weights. A class's SLO is a
+// constraint, not a weight: when its pods have latency SLOs, a scheme under
+// which the class's SLO attainment is below the class's target
+// (SelectionSpec::min_slo_attainment) ranks below every scheme that meets
+// it and cannot win; when none meets it the class has no winner and its
+// sentence says so, naming the closest scheme. Within each group schemes
+// rank by total (ties: compare order); the scenario's own plan is scored the same way
 // (with the ratings of the scheme the class ran under) as a reference, not
 // ranked. Each class gets one sentence: the winner's main advantage over the
 // runner-up in weighted points, what it gives up, and what it costs.
@@ -42,6 +47,10 @@ struct SchemeScore {
   std::string scheme;       // the scheme rated ("mig"; the plan's class scheme)
   DimensionScores scores;
   double total = 0;         // 0..10
+  // The class's SLO attainment under the scheme (-1: its pods have no SLO
+  // samples there) and whether it meets the class's target.
+  double slo_attainment = -1;
+  bool meets_slo = true;
 };
 
 struct ClassChoice {
@@ -49,10 +58,16 @@ struct ClassChoice {
   std::string workload_class;
   std::string profile;
   SelectionWeights weights;
+  double min_slo_attainment = 0.99;  // the class's SLO target
   std::vector<SchemeScore> ranking;  // best first
   bool has_plan = false;
   SchemeScore plan;
   std::string explanation;
+
+  // Whether a scheme wins the class: the best ranked meets its SLO.
+  bool has_winner() const {
+    return !ranking.empty() && ranking.front().meets_slo;
+  }
 };
 
 struct Selection {

@@ -154,6 +154,94 @@ TEST(SelectionTest, ClassWithoutEntryGetsItsKindsProfile) {
   EXPECT_EQ(s.classes[0].profile, "sla-production");
 }
 
+ClassMetrics WithSlo(ClassMetrics m, double attainment) {
+  m.slo_attainment = attainment;
+  return m;
+}
+
+TEST(SelectionTest, SchemeUnderTheSloTargetCannotWin) {
+  // MIG scores 9.0 on isolation-heavy weights but meets the SLO in 84 % of
+  // samples; time-slicing scores 5.0 and meets it in 100 %.
+  const Comparison c = OneClass(
+      {Variant(SharingScheme::kTimeSlicing,
+               WithSlo(Metrics(10, 10, 0, 0, 0.9, 1.0), 1.0)),
+       Variant(SharingScheme::kMig,
+               WithSlo(Metrics(10, 10, 0, 0, 0.8, 1.25), 0.84))});
+  const ClassChoice k = Select(c, WithWeights({1, 1, 0, 0})).classes[0];
+  ASSERT_EQ(k.ranking.size(), 2u);
+  EXPECT_TRUE(k.has_winner());
+  EXPECT_EQ(k.ranking[0].variant, "time-slicing");
+  EXPECT_TRUE(k.ranking[0].meets_slo);
+  EXPECT_DOUBLE_EQ(k.ranking[0].total, 5.0);
+  EXPECT_EQ(k.ranking[1].variant, "mig");
+  EXPECT_FALSE(k.ranking[1].meets_slo);
+  EXPECT_DOUBLE_EQ(k.ranking[1].slo_attainment, 0.84);
+  EXPECT_DOUBLE_EQ(k.ranking[1].total, 9.0);  // the score is kept
+  EXPECT_NE(k.explanation.find("time-slicing wins"), std::string::npos)
+      << k.explanation;
+  EXPECT_NE(k.explanation.find("mig misses the SLO target (99% of latency "
+                               "samples; mig 84.0%) and cannot win"),
+            std::string::npos)
+      << k.explanation;
+}
+
+TEST(SelectionTest, TargetIsInclusiveAndOverriddenPerClass) {
+  const Comparison c = OneClass(
+      {Variant(SharingScheme::kTimeSlicing,
+               WithSlo(Metrics(10, 10, 0, 0, 0.9, 1.0), 1.0)),
+       Variant(SharingScheme::kMig,
+               WithSlo(Metrics(10, 10, 0, 0, 0.8, 1.25), 0.99))});
+  // Exactly at the default target: MIG meets it and wins on isolation.
+  EXPECT_EQ(Select(c, WithWeights({1, 1, 0, 0})).classes[0].ranking[0].variant,
+            "mig");
+  // A scenario-wide target of 0.995 or the class's own makes it lose.
+  SelectionSpec wide = WithWeights({1, 1, 0, 0});
+  wide.min_slo_attainment = 0.995;
+  EXPECT_EQ(Select(c, wide).classes[0].ranking[0].variant, "time-slicing");
+  SelectionSpec own = WithWeights({1, 1, 0, 0});
+  own.classes[0].min_slo_attainment = 0.995;
+  const ClassChoice k = Select(c, own).classes[0];
+  EXPECT_DOUBLE_EQ(k.min_slo_attainment, 0.995);
+  EXPECT_EQ(k.ranking[0].variant, "time-slicing");
+  // A lax class target lets it win again whatever the scenario-wide one.
+  own.min_slo_attainment = 0.999;
+  own.classes[0].min_slo_attainment = 0.5;
+  EXPECT_EQ(Select(c, own).classes[0].ranking[0].variant, "mig");
+}
+
+TEST(SelectionTest, NoSchemeMeetsTheSloNoWinner) {
+  const Comparison c = OneClass(
+      {Variant(SharingScheme::kHami,
+               WithSlo(Metrics(10, 10, 0, 0, 0.9, 1.0), 0.972)),
+       Variant(SharingScheme::kMig,
+               WithSlo(Metrics(10, 10, 0, 0, 0.8, 1.25), 0.84))});
+  const ClassChoice k = Select(c, WithWeights({1, 1, 0, 0})).classes[0];
+  EXPECT_FALSE(k.has_winner());
+  // Still ranked by total (MIG 9.0 first), but nothing wins.
+  EXPECT_EQ(k.ranking[0].variant, "mig");
+  EXPECT_EQ(k.explanation.find("wins ("), std::string::npos) << k.explanation;
+  EXPECT_NE(k.explanation.find("svc: no scheme wins: none meets its SLO "
+                               "target"),
+            std::string::npos)
+      << k.explanation;
+  EXPECT_NE(k.explanation.find("closest: hami at 97.2%"), std::string::npos)
+      << k.explanation;
+}
+
+TEST(SelectionTest, ClassesWithoutSloSamplesAreNotConstrained) {
+  // slo_attainment -1 (no latency samples) under both schemes.
+  const Comparison c = OneClass(
+      {Variant(SharingScheme::kTimeSlicing, Metrics(10, 10, 0, 0, 0.9, 1.0)),
+       Variant(SharingScheme::kMig, Metrics(10, 10, 0, 0, 0.8, 1.25))});
+  SelectionSpec spec = WithWeights({1, 1, 0, 0});
+  spec.min_slo_attainment = 1.0;
+  const ClassChoice k = Select(c, spec).classes[0];
+  EXPECT_TRUE(k.has_winner());
+  EXPECT_EQ(k.ranking[0].variant, "mig");
+  EXPECT_TRUE(k.ranking[1].meets_slo);
+  EXPECT_EQ(k.explanation.find("SLO target"), std::string::npos);
+}
+
 TEST(SelectionWeightsTest, Problems) {
   EXPECT_EQ(SelectionWeights({1, 0, 0, 0}).Problem(), "");
   EXPECT_EQ(SelectionWeights({0, 0, 0, 0}).Problem(),

@@ -116,19 +116,26 @@ std::string SelectionHtml(const Selection& s) {
                       FormatScore(x.scores.overhead),
                       FormatScore(x.scores.compatibility),
                       FormatScore(x.scores.cost),
-                      fmt::format("{:.1f}", x.total)});
+                      fmt::format("{:.1f}", x.total),
+                      x.slo_attainment < 0 ? std::string("-")
+                      : x.meets_slo        ? std::string("met")
+                                           : std::string("missed")});
     };
     for (const SchemeScore& x : c.ranking) {
       add(std::to_string(++rank), x, x.variant);
     }
     if (c.has_plan) add("-", c.plan, "plan (" + c.plan.scheme + ")");
     out += HtmlTable({"rank", "scheme", "isolation", "overhead",
-                      "compatibility", "cost", "total"},
+                      "compatibility", "cost", "total",
+                      "SLO (target " + FormatPercent(c.min_slo_attainment) +
+                          ")"},
                      rows);
     out += "<p>" + HtmlEscape(c.explanation) + "</p>\n";
     if (!c.ranking.empty()) {
       plan += fmt::format("{}{} → {}", plan.empty() ? "" : ", ",
-                          c.tenant_class, c.ranking.front().variant);
+                          c.tenant_class,
+                          c.has_winner() ? c.ranking.front().variant
+                                         : std::string("none meets its SLO"));
     }
   }
   if (!plan.empty()) {

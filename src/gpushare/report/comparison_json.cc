@@ -37,7 +37,10 @@ json SchemeScoreJson(const SchemeScore& s) {
   return {{"variant", s.variant},
           {"scheme", s.scheme},
           {"scores", ScoresJson(s.scores)},
-          {"total", s.total}};
+          {"total", s.total},
+          {"slo_attainment",
+           s.slo_attainment >= 0 ? json(s.slo_attainment) : json(nullptr)},
+          {"meets_slo", s.meets_slo}};
 }
 
 }  // namespace
@@ -107,8 +110,10 @@ json ComparisonToJson(const Comparison& c, const Selection& selection) {
                      {"overhead", k.weights.overhead},
                      {"compatibility", k.weights.compatibility},
                      {"cost", k.weights.cost}}},
+                   {"min_slo_attainment", k.min_slo_attainment},
                    {"ranking", ranking},
-                   {"winner", k.ranking.empty() ? "" : k.ranking[0].variant},
+                   {"winner", k.has_winner() ? json(k.ranking[0].variant)
+                                             : json(nullptr)},
                    {"explanation", k.explanation}};
     choice["plan"] = k.has_plan ? SchemeScoreJson(k.plan) : json(nullptr);
     choices.push_back(choice);

@@ -1,5 +1,8 @@
 #include "gpushare/report/comparison_report.h"
 
+#include <algorithm>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "gpushare/report/text_table.h"
@@ -145,22 +148,44 @@ std::string SelectionText(const Selection& s) {
     t.AddColumn("COMPAT", TextTable::Align::kRight);
     t.AddColumn("COST", TextTable::Align::kRight);
     t.AddColumn("TOTAL", TextTable::Align::kRight);
+    // The SLO column only for classes whose pods have latency SLOs.
+    const bool slo = std::any_of(
+        c.ranking.begin(), c.ranking.end(),
+        [](const SchemeScore& x) { return x.slo_attainment >= 0; });
+    if (slo) t.AddColumn("SLO", TextTable::Align::kRight);
     int rank = 0;
-    auto add = [&t](std::string label, const SchemeScore& x, std::string name) {
-      t.AddRow({std::move(label), std::move(name),
-                FormatScore(x.scores.isolation), FormatScore(x.scores.overhead),
-                FormatScore(x.scores.compatibility),
-                FormatScore(x.scores.cost), fmt::format("{:.1f}", x.total)});
+    auto add = [&t, slo](std::string label, const SchemeScore& x,
+                         std::string name) {
+      std::vector<std::string> row = {
+          std::move(label),
+          std::move(name),
+          FormatScore(x.scores.isolation),
+          FormatScore(x.scores.overhead),
+          FormatScore(x.scores.compatibility),
+          FormatScore(x.scores.cost),
+          fmt::format("{:.1f}", x.total)};
+      if (slo) row.push_back(x.meets_slo ? "met" : "MISSED");
+      t.AddRow(std::move(row));
     };
     for (const SchemeScore& x : c.ranking) {
       add(fmt::format("  {}", ++rank), x, x.variant);
     }
     if (c.has_plan) add("  -", c.plan, "plan (" + ShortScheme(c.plan.scheme) + ")");
     out += t.Render();
+    if (slo) {
+      out += WrapText(
+          fmt::format("  SLO: met when the class's p99 is within its SLO in "
+                      ">= {} of latency samples; a scheme that missed it "
+                      "cannot win",
+                      FormatPercent(c.min_slo_attainment)),
+          kWidth, 7);
+    }
     out += WrapText("  => " + c.explanation, kWidth, 5);
     if (!c.ranking.empty()) {
       plan += fmt::format("{}{} -> {}", plan.empty() ? "" : ", ",
-                          c.tenant_class, c.ranking.front().variant);
+                          c.tenant_class,
+                          c.has_winner() ? c.ranking.front().variant
+                                         : std::string("none meets its SLO"));
     }
   }
   if (!plan.empty()) out += "\n" + WrapText("Recommended: " + plan, kWidth, 2);
