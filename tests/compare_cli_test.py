@@ -59,7 +59,8 @@ class DefaultScenarioTest(CompareTestCase):
                           if s["meets_slo"] == group]
                 self.assertEqual(totals, sorted(totals, reverse=True))
             self.assertEqual(choice["min_slo_attainment"], 0.99)
-            self.assertIn(choice["winner"] + " wins", choice["explanation"])
+            label = choice["ranking"][0]["label"]
+            self.assertIn(label + " wins", choice["explanation"])
             winner = choice["ranking"][0]
             self.assertTrue(winner["meets_slo"])
             if winner["slo_attainment"] is not None:
@@ -72,7 +73,12 @@ class DefaultScenarioTest(CompareTestCase):
         self.assertLess(mig["slo_attainment"], 0.99)
         self.assertFalse(mig["meets_slo"])
         self.assertNotEqual(prod["winner"], "mig")
-        self.assertIn("mig misses the SLO target", prod["explanation"])
+        self.assertIn("MIG misses the SLO target", prod["explanation"])
+        # Reports name the schemes as users know them.
+        self.assertEqual([v["label"] for v in doc["variants"]],
+                         ["exclusive", "time-slicing", "MPS", "MIG",
+                          "vGPU (HAMi)", "plan (mixed)"])
+        self.assertIn("Recommended: prod-inference -> vGPU (HAMi)", out)
         for choice in doc["selection"]:
             self.assertEqual(choice["plan"]["variant"], "plan")
         # Every MIG-capable pool got a layout; L4-free default: all three.

@@ -38,7 +38,7 @@ bool ComparesMig(const CompareSpec& spec) {
 std::string DescribePool(const NodePoolSpec& pool) {
   if (pool.gpus_per_node == 0) return fmt::format("{} (no GPUs)", pool.name);
   const SharingConfig& s = pool.sharing;
-  std::string how(SharingSchemeName(s.scheme()));
+  std::string how(SharingSchemeDisplayName(s.scheme()));
   if (s.mig_enabled) {
     how += " " + (s.mig.config_name.empty() ? std::string("custom layout")
                                             : s.mig.config_name);

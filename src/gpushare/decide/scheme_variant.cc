@@ -157,6 +157,14 @@ SchemeVariant MakePlanVariant(const Scenario& scenario) {
   return v;
 }
 
+std::string VariantDisplayName(const std::string& variant) {
+  SharingScheme scheme;
+  if (variant == "vgpu" || !ParseSharingScheme(variant, &scheme)) {
+    return variant;
+  }
+  return std::string(SharingSchemeDisplayName(scheme));
+}
+
 bool HasMixedPlan(const Scenario& scenario) {
   std::set<SharingScheme> schemes;
   for (const NodePoolSpec& pool : scenario.pools) {

@@ -50,6 +50,11 @@ SchemeVariant MakePlanVariant(const Scenario& scenario);
 // is compared too).
 bool HasMixedPlan(const Scenario& scenario);
 
+// How reports name a variant: a uniform variant by the name users know its
+// scheme by (SharingSchemeDisplayName: "vGPU (HAMi)", "MIG", ...), any other
+// ("plan") as it is.
+std::string VariantDisplayName(const std::string& variant);
+
 // The named MIG config of `family` for `model` ("balanced" → all-balanced;
 // "3g" → all-3g.<memory> without media extension, the smallest memory if
 // several), or "" when the model has none.

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "gpushare/decide/scheme_variant.h"
+
 namespace gpushare {
 namespace {
 
@@ -81,7 +83,8 @@ std::string ExplainNoWinner(const ClassChoice& choice,
       "{}: no scheme wins: none meets its SLO target (p99 within the SLO in "
       "{} of latency samples); closest: {} at {:.1f}%.",
       choice.tenant_class, Pct(choice.min_slo_attainment),
-      closest->score.variant, 100 * closest->score.slo_attainment);
+      VariantDisplayName(closest->score.variant),
+      100 * closest->score.slo_attainment);
 }
 
 // " x and y miss the SLO target (99%: x 84.1%, y 97.0%) and cannot win", or
@@ -94,8 +97,9 @@ std::string MissedSlo(const ClassChoice& choice,
   for (const Candidate& c : ranked) {
     if (c.score.meets_slo) continue;
     const std::string sep = missed++ == 0 ? "" : ", ";
-    names += sep + c.score.variant;
-    values += fmt::format("{}{} {:.1f}%", sep, c.score.variant,
+    names += sep + VariantDisplayName(c.score.variant);
+    values += fmt::format("{}{} {:.1f}%", sep,
+                          VariantDisplayName(c.score.variant),
                           100 * c.score.slo_attainment);
   }
   if (missed == 0) return "";
@@ -110,7 +114,8 @@ std::string Explain(const ClassChoice& choice,
   if (!ranked[0].score.meets_slo) return ExplainNoWinner(choice, ranked);
   const Candidate& w = ranked[0];
   std::string out = fmt::format("{}: {} wins ({:.1f}/10)", choice.tenant_class,
-                                w.score.variant, w.score.total);
+                                VariantDisplayName(w.score.variant),
+                                w.score.total);
   if (ranked.size() > 1) {
     const Candidate& r = ranked[1];
     const auto weights = AsArray(choice.weights);
@@ -132,7 +137,8 @@ std::string Explain(const ClassChoice& choice,
         worst_gain = gain;
       }
     }
-    out += fmt::format(" over {} ({:.1f})", r.score.variant, r.score.total);
+    out += fmt::format(" over {} ({:.1f})", VariantDisplayName(r.score.variant),
+                       r.score.total);
     if (best >= 0) {
       out += fmt::format(", mostly on {} (+{:.1f} points)",
                          Phrase(static_cast<Dimension>(best), w, r), best_gain);
@@ -157,7 +163,8 @@ std::string Explain(const ClassChoice& choice,
   if (cheapest != nullptr && cheapest != &w &&
       cheapest->metrics->cost_per_served_pod <
           w.metrics->cost_per_served_pod) {
-    out += fmt::format(" (cheapest: {} at ${:.2f})", cheapest->score.variant,
+    out += fmt::format(" (cheapest: {} at ${:.2f})",
+                       VariantDisplayName(cheapest->score.variant),
                        cheapest->metrics->cost_per_served_pod);
   } else if (cheapest == &w) {
     out += ", the cheapest";

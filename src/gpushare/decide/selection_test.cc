@@ -86,7 +86,7 @@ TEST(SelectionTest, RanksWithRatingsAndMeasuredNumbers) {
   EXPECT_DOUBLE_EQ(cost.classes[0].ranking[1].total, 8.0);
   // The weights changed the winner; the explanation names the dimension
   // and both schemes' numbers.
-  EXPECT_NE(iso.classes[0].explanation.find("mig wins"), std::string::npos)
+  EXPECT_NE(iso.classes[0].explanation.find("MIG wins"), std::string::npos)
       << iso.classes[0].explanation;
   EXPECT_NE(iso.classes[0].explanation.find("isolation"), std::string::npos)
       << iso.classes[0].explanation;
@@ -179,8 +179,8 @@ TEST(SelectionTest, SchemeUnderTheSloTargetCannotWin) {
   EXPECT_DOUBLE_EQ(k.ranking[1].total, 9.0);  // the score is kept
   EXPECT_NE(k.explanation.find("time-slicing wins"), std::string::npos)
       << k.explanation;
-  EXPECT_NE(k.explanation.find("mig misses the SLO target (99% of latency "
-                               "samples; mig 84.0%) and cannot win"),
+  EXPECT_NE(k.explanation.find("MIG misses the SLO target (99% of latency "
+                               "samples; MIG 84.0%) and cannot win"),
             std::string::npos)
       << k.explanation;
 }
@@ -224,7 +224,7 @@ TEST(SelectionTest, NoSchemeMeetsTheSloNoWinner) {
                                "target"),
             std::string::npos)
       << k.explanation;
-  EXPECT_NE(k.explanation.find("closest: hami at 97.2%"), std::string::npos)
+  EXPECT_NE(k.explanation.find("closest: vGPU (HAMi) at 97.2%"), std::string::npos)
       << k.explanation;
 }
 

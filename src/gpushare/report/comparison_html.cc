@@ -1,5 +1,7 @@
 #include "gpushare/report/comparison_html.h"
 
+#include "gpushare/decide/scheme_variant.h"
+
 #include <fmt/format.h>
 
 #include "gpushare/report/class_bar_charts.h"
@@ -17,7 +19,7 @@ std::string P99VsSlo(const ClassMetrics& m) {
 std::string Runs(const Comparison& c) {
   std::string out = "<ul>\n";
   for (const VariantOutcome& v : c.variants) {
-    out += "<li><b>" + HtmlEscape(v.name) + "</b>: ";
+    out += "<li><b>" + HtmlEscape(VariantDisplayName(v.name)) + "</b>: ";
     for (size_t i = 0; i < v.pools.size(); ++i) {
       out += (i > 0 ? "; " : "") + HtmlEscape(v.pools[i]);
     }
@@ -55,7 +57,7 @@ std::string ClusterTable(const Comparison& c) {
   for (const VariantOutcome& v : c.variants) {
     const ClassMetrics& m = v.cluster;
     rows.push_back(
-        {v.name, fmt::format("{}/{}", m.served, m.pods),
+        {VariantDisplayName(v.name), fmt::format("{}/{}", m.served, m.pods),
          FormatSeconds(m.mean_wait_s), FormatPercent(m.slo_attainment),
          FormatPercent(v.mean_allocation), FormatPercent(v.mean_sm_active),
          FormatPercent(v.mean_gpu_util),
@@ -72,7 +74,7 @@ std::string ClassTable(const Comparison& c, size_t k) {
   std::vector<std::vector<std::string>> rows;
   for (const VariantOutcome& v : c.variants) {
     const ClassMetrics& m = v.classes[k];
-    std::string label = v.name;
+    std::string label = VariantDisplayName(v.name);
     if (v.plan && !v.class_schemes[k].empty()) {
       label += " (" + v.class_schemes[k] + ")";
     }
@@ -122,7 +124,7 @@ std::string SelectionHtml(const Selection& s) {
                                            : std::string("missed")});
     };
     for (const SchemeScore& x : c.ranking) {
-      add(std::to_string(++rank), x, x.variant);
+      add(std::to_string(++rank), x, VariantDisplayName(x.variant));
     }
     if (c.has_plan) add("-", c.plan, "plan (" + c.plan.scheme + ")");
     out += HtmlTable({"rank", "scheme", "isolation", "overhead",
@@ -134,8 +136,9 @@ std::string SelectionHtml(const Selection& s) {
     if (!c.ranking.empty()) {
       plan += fmt::format("{}{} → {}", plan.empty() ? "" : ", ",
                           c.tenant_class,
-                          c.has_winner() ? c.ranking.front().variant
-                                         : std::string("none meets its SLO"));
+                          c.has_winner()
+                              ? VariantDisplayName(c.ranking.front().variant)
+                              : std::string("none meets its SLO"));
     }
   }
   if (!plan.empty()) {
@@ -194,7 +197,8 @@ std::string ComparisonHtmlReport(const Comparison& c, const Selection& s) {
       "Per run and pool: SM active against GPU util, memory used and "
       "allocation (series downsampled to 600 points).");
   for (const VariantOutcome& v : c.variants) {
-    page.AddHtml("<h3>" + HtmlEscape(v.name) + "</h3>\n<div class=\"charts\">\n");
+    page.AddHtml("<h3>" + HtmlEscape(VariantDisplayName(v.name)) +
+                 "</h3>\n<div class=\"charts\">\n");
     for (const PoolSummary& p : v.pool_summaries) {
       if (p.gpus == 0) continue;
       page.AddHtml(PoolUtilizationChart(

@@ -1,5 +1,7 @@
 #include "gpushare/report/comparison_json.h"
 
+#include "gpushare/decide/scheme_variant.h"
+
 namespace gpushare {
 namespace {
 
@@ -35,6 +37,7 @@ json ScoresJson(const DimensionScores& s) {
 
 json SchemeScoreJson(const SchemeScore& s) {
   return {{"variant", s.variant},
+          {"label", VariantDisplayName(s.variant)},
           {"scheme", s.scheme},
           {"scores", ScoresJson(s.scores)},
           {"total", s.total},
@@ -79,6 +82,8 @@ json ComparisonToJson(const Comparison& c, const Selection& selection) {
       classes[c.tenant_classes[k]] = m;
     }
     variants.push_back({{"name", v.name},
+                        {"label", v.plan ? std::string("plan (mixed)")
+                                         : VariantDisplayName(v.name)},
                         {"plan", v.plan},
                         {"scheme", v.plan ? std::string("mixed")
                                           : std::string(SharingSchemeName(

@@ -1,5 +1,7 @@
 #include "gpushare/report/comparison_report.h"
 
+#include "gpushare/decide/scheme_variant.h"
+
 #include <algorithm>
 #include <vector>
 
@@ -13,13 +15,16 @@ namespace {
 
 constexpr size_t kWidth = 80;
 
-std::string VariantLabel(const VariantOutcome& v) { return v.name; }
+std::string VariantLabel(const VariantOutcome& v) {
+  return VariantDisplayName(v.name);
+}
 
 // Scheme names short enough for a table cell.
 std::string ShortScheme(const std::string& scheme) {
   if (scheme == "time-slicing") return "ts";
   if (scheme == "exclusive") return "excl";
-  return scheme;
+  if (scheme == "hami") return "HAMi";
+  return VariantDisplayName(scheme);
 }
 
 std::string P99VsSlo(const ClassMetrics& m) {
@@ -81,7 +86,7 @@ std::string ClusterTable(const Comparison& c) {
   std::string alerts;
   for (const VariantOutcome& v : c.variants) {
     if (!v.alerts.empty()) {
-      alerts += (alerts.empty() ? "" : "; ") + v.name + ": " +
+      alerts += (alerts.empty() ? "" : "; ") + VariantLabel(v) + ": " +
                 FormatAlertCounts(v.alerts);
     }
   }
@@ -168,7 +173,7 @@ std::string SelectionText(const Selection& s) {
       t.AddRow(std::move(row));
     };
     for (const SchemeScore& x : c.ranking) {
-      add(fmt::format("  {}", ++rank), x, x.variant);
+      add(fmt::format("  {}", ++rank), x, VariantDisplayName(x.variant));
     }
     if (c.has_plan) add("  -", c.plan, "plan (" + ShortScheme(c.plan.scheme) + ")");
     out += t.Render();
@@ -184,8 +189,9 @@ std::string SelectionText(const Selection& s) {
     if (!c.ranking.empty()) {
       plan += fmt::format("{}{} -> {}", plan.empty() ? "" : ", ",
                           c.tenant_class,
-                          c.has_winner() ? c.ranking.front().variant
-                                         : std::string("none meets its SLO"));
+                          c.has_winner()
+                              ? VariantDisplayName(c.ranking.front().variant)
+                              : std::string("none meets its SLO"));
     }
   }
   if (!plan.empty()) out += "\n" + WrapText("Recommended: " + plan, kWidth, 2);
