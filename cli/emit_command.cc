@@ -2,7 +2,9 @@
 // tools around the simulator: `grafana-dashboard` (a dashboard JSON for the
 // series of `run --openmetrics`) or `prometheus-rules [--scenario FILE]`
 // (alerting rules of the patrol alerts, with the thresholds of the
-// scenario's `patrol` section or the defaults). To stdout, or whole to FILE.
+// scenario's `patrol` section or the defaults), `mig-parted --scenario FILE`
+// (the ConfigMap of the scenario's MIG layouts for NVIDIA's MIG manager). To
+// stdout, or whole to FILE.
 
 #include <iostream>
 #include <memory>
@@ -10,6 +12,7 @@
 
 #include "cli/command.h"
 #include "gpushare/emit/grafana_dashboard.h"
+#include "gpushare/emit/mig_parted_config.h"
 #include "gpushare/emit/prometheus_rules.h"
 #include "gpushare/io/output_file.h"
 #include "gpushare/sim/scenario_reader.h"
@@ -43,7 +46,8 @@ CLI::App* AddEmitter(CLI::App* emit, const std::string& name,
 
 void RegisterEmitCommand(CLI::App& app, GlobalOptions& options) {
   CLI::App* emit = app.add_subcommand(
-      "emit", "Write configuration for Grafana or Prometheus");
+      "emit",
+      "Write configuration for Grafana, Prometheus or NVIDIA's MIG manager");
   emit->require_subcommand(1);
   auto dashboard = std::make_shared<EmitArgs>();
   AddEmitter(emit, "grafana-dashboard",
@@ -63,6 +67,19 @@ void RegisterEmitCommand(CLI::App& app, GlobalOptions& options) {
           ReadScenarioFile(rules->scenario, LoadCatalog(options)).patrol;
     }
     Emit(PrometheusRulesYaml(thresholds), *rules);
+  });
+  auto mig = std::make_shared<EmitArgs>();
+  cmd = AddEmitter(emit, "mig-parted",
+                   "ConfigMap of the scenario's MIG layouts for NVIDIA's MIG "
+                   "manager (mig-parted config v1)",
+                   mig);
+  cmd->add_option("--scenario", mig->scenario,
+                  "The scenario whose MIG pools to write")
+      ->required();
+  cmd->callback([mig, &options] {
+    const Catalog catalog = LoadCatalog(options);
+    Emit(MigPartedConfigMap(ReadScenarioFile(mig->scenario, catalog), catalog),
+         *mig);
   });
 }
 

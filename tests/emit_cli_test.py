@@ -161,6 +161,59 @@ class PrometheusRulesTest(unittest.TestCase):
             self.assertRegex(err, r"s\.yaml:\d+:\d+: .*noisy_neighbour_share")
 
 
+class MigPartedTest(unittest.TestCase):
+    """`emit mig-parted --scenario FILE`: the MIG manager's ConfigMap (its
+    fields and round trip are unit-tested in emit/mig_parted_config_test)."""
+
+    def test_default_scenario_configmap(self):
+        default = os.path.join(ROOT, "examples", "default.yaml")
+        status, out, err = run("emit", "mig-parted", "--scenario", default)
+        self.assertEqual(status, 0, err)
+        self.assertEqual(run("emit", "mig-parted", "--scenario", default)[1],
+                         out)
+        self.assertIn("kind: ConfigMap\n", out)
+        self.assertIn("  name: custom-mig-config\n", out)
+        self.assertIn("  config.yaml: |\n    version: v1\n    mig-configs:\n",
+                      out)
+        self.assertIn('            "3g.40gb": 1\n', out)
+        # The six prod nodes get the pool's config; no other pool is MIG.
+        labels = re.findall(r"kubectl label node (\S+) "
+                            r"nvidia.com/mig.config=(\S+) --overwrite", out)
+        self.assertEqual(labels, [(f"prod-{i}", "all-balanced")
+                                  for i in range(6)])
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "mig.yaml")
+            status, _, err = run("emit", "mig-parted", "--scenario", default,
+                                 "--out", path)
+            self.assertEqual(status, 0, err)
+            with open(path, encoding="utf-8") as f:
+                self.assertEqual(f.read(), out)
+
+    def test_bad_input_exits_2_and_writes_nothing(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            no_mig = os.path.join(tmp, "no-mig.yaml")
+            with open(no_mig, "w", encoding="utf-8") as f:
+                f.write("cluster:\n  pools:\n    - {name: p, gpu: L4, nodes: 1}\n"
+                        "workload:\n  classes:\n"
+                        "    - {name: a, class: batch, count: 1}\n")
+            bad = os.path.join(tmp, "bad.yaml")
+            with open(bad, "w", encoding="utf-8") as f:
+                f.write("cluster:\n  pools:\n    - {name: p, gpu: Z9}\n")
+            out_file = os.path.join(tmp, "out.yaml")
+            for scenario, message in [
+                    (no_mig, "has no MIG pool"),
+                    (bad, "bad.yaml:3:")]:
+                status, out, err = run("emit", "mig-parted", "--scenario",
+                                       scenario, "--out", out_file)
+                self.assertEqual(status, 2, err)
+                self.assertEqual(out, "")
+                self.assertIn(message, err)
+                self.assertFalse(os.path.exists(out_file))
+            status, _, err = run("emit", "mig-parted")
+            self.assertEqual(status, 2)
+            self.assertIn("--scenario is required", err)
+
+
 class GrafanaDashboardTest(unittest.TestCase):
 
     def test_deterministic_json_with_the_prometheus_input(self):

@@ -1,0 +1,217 @@
+#include "gpushare/emit/mig_parted_config.h"
+
+#include <set>
+
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include "gpushare/catalog/mig_layout.h"
+#include "gpushare/io/input_error.h"
+#include "gpushare/sim/scenario_reader.h"
+
+namespace gpushare {
+namespace {
+
+const Catalog& TestCatalog() {
+  static const Catalog catalog = Catalog::Builtin();
+  return catalog;
+}
+
+Scenario Read(const std::string& pools) {
+  return ReadScenarioYaml(
+      "name: m\ncluster:\n  pools:\n" + pools +
+          "workload:\n  classes:\n    - {name: a, class: batch, count: 1}\n",
+      "m.yaml", TestCatalog());
+}
+
+// Per GPU index, the profile counts of `config` in the parsed mig-parted
+// file, after mig-parted's own load rules: version v1, known keys only,
+// devices `all` or indexes, mig-enabled true with mig-devices, counts >= 0
+// and not all 0. Each GPU's counts are placed by the catalog (mig-parted
+// itself leaves the fit to the GPU).
+std::vector<std::vector<int>> LoadedCounts(const YAML::Node& root,
+                                           const std::string& config,
+                                           const GpuModel& model, int gpus) {
+  EXPECT_EQ(root["version"].as<std::string>(), "v1");
+  const YAML::Node entries = root["mig-configs"][config];
+  EXPECT_TRUE(entries.IsSequence()) << config;
+  std::vector<std::vector<int>> counts(gpus);
+  for (const YAML::Node& e : entries) {
+    for (const auto& kv : e) {
+      const std::string key = kv.first.as<std::string>();
+      EXPECT_TRUE(key == "devices" || key == "mig-enabled" ||
+                  key == "mig-devices" || key == "device-filter")
+          << key;
+    }
+    EXPECT_TRUE(e["mig-enabled"].as<bool>());
+    std::vector<int> c(model.mig->profiles.size(), 0);
+    std::vector<int> placed;
+    int total = 0;
+    for (const auto& kv : e["mig-devices"]) {
+      const std::string name = kv.first.as<std::string>();
+      int p = -1;
+      for (size_t i = 0; i < model.mig->profiles.size(); ++i) {
+        if (model.mig->profiles[i].name == name) p = static_cast<int>(i);
+      }
+      EXPECT_GE(p, 0) << name;
+      if (p < 0) continue;
+      const int n = kv.second.as<int>();
+      EXPECT_GT(n, 0) << name;
+      c[p] = n;
+      total += n;
+      for (int k = 0; k < n; ++k) placed.push_back(p);
+    }
+    EXPECT_GT(total, 0);
+    std::string why;
+    EXPECT_TRUE(PlaceMigProfiles(model, {}, placed, &why).has_value()) << why;
+    std::vector<int> indexes;
+    if (e["devices"].IsScalar()) {
+      EXPECT_EQ(e["devices"].as<std::string>(), "all");
+      for (int g = 0; g < gpus; ++g) indexes.push_back(g);
+    } else {
+      for (const YAML::Node& i : e["devices"]) indexes.push_back(i.as<int>());
+    }
+    for (int g : indexes) {
+      EXPECT_TRUE(counts[g].empty()) << "GPU " << g << " listed twice";
+      counts[g] = c;
+    }
+  }
+  return counts;
+}
+
+// The ConfigMap's config.yaml, parsed.
+YAML::Node ConfigFile(const Scenario& s) {
+  const YAML::Node map = YAML::Load(MigPartedConfigMap(s, TestCatalog()));
+  EXPECT_EQ(map["apiVersion"].as<std::string>(), "v1");
+  EXPECT_EQ(map["kind"].as<std::string>(), "ConfigMap");
+  EXPECT_EQ(map["metadata"]["name"].as<std::string>(), "custom-mig-config");
+  EXPECT_EQ(map["metadata"]["namespace"].as<std::string>(), "gpu-operator");
+  const std::string text = map["data"]["config.yaml"].as<std::string>();
+  EXPECT_EQ(text, MigPartedConfigYaml(s, TestCatalog()));
+  return YAML::Load(text);
+}
+
+TEST(MigPartedConfigTest, NamedConfigByHand) {
+  const Scenario s = Read(
+      "    - {name: prod, gpu: H100-80GB, nodes: 2, gpus_per_node: 8,\n"
+      "       sharing: {scheme: mig, mig_strategy: mixed,\n"
+      "                 mig_config: all-balanced}}\n");
+  EXPECT_EQ(MigPartedConfigYaml(s, TestCatalog()),
+            "version: v1\n"
+            "mig-configs:\n"
+            "  all-disabled:\n"
+            "    - devices: all\n"
+            "      mig-enabled: false\n"
+            "  all-balanced:\n"
+            "    - devices: all\n"
+            "      mig-enabled: true\n"
+            "      mig-devices:\n"
+            "        \"3g.40gb\": 1\n"
+            "        \"2g.20gb\": 1\n"
+            "        \"1g.10gb\": 2\n");
+  const std::string map = MigPartedConfigMap(s, TestCatalog());
+  EXPECT_NE(map.find("kubectl label node prod-1 "
+                     "nvidia.com/mig.config=all-balanced --overwrite"),
+            std::string::npos)
+      << map;
+  EXPECT_NE(map.find("\"mig\":{\"strategy\":\"mixed\"}"), std::string::npos);
+  const std::vector<PoolMigConfig> pools = PoolMigConfigs(s, TestCatalog());
+  ASSERT_EQ(pools.size(), 1u);
+  EXPECT_EQ(pools[0].config, "all-balanced");
+}
+
+TEST(MigPartedConfigTest, ExplicitLayoutsRoundTripPerGpu) {
+  // GPUs 0 and 2 alike, GPU 1 different, GPU 3 one 7g.
+  const Scenario s = Read(
+      "    - name: inf\n"
+      "      gpu: A100-40GB\n"
+      "      nodes: 1\n"
+      "      gpus_per_node: 4\n"
+      "      sharing:\n"
+      "        scheme: mig\n"
+      "        mig_strategy: mixed\n"
+      "        mig_layouts:\n"
+      "          - [\"3g.20gb\", \"2g.10gb\", \"1g.5gb:2\"]\n"
+      "          - [\"1g.5gb:7\"]\n"
+      "          - [\"3g.20gb\", \"2g.10gb\", \"1g.5gb:2\"]\n"
+      "          - [\"7g.40gb\"]\n");
+  const GpuModel& model = TestCatalog().Get("A100-40GB");
+  const NodePoolSpec& pool = s.pools[0];
+  const std::vector<MigLayout> layouts = pool.sharing.Validate(model, 4);
+  const YAML::Node root = ConfigFile(s);
+  EXPECT_EQ(root["mig-configs"]["inf-custom"].size(), 3u);
+  EXPECT_EQ(root["mig-configs"]["inf-custom"][0]["devices"].size(), 2u);
+  const auto counts = LoadedCounts(root, "inf-custom", model, 4);
+  for (int g = 0; g < 4; ++g) {
+    EXPECT_EQ(counts[g], MigProfileCounts(model, layouts[g])) << "GPU " << g;
+  }
+}
+
+TEST(MigPartedConfigTest, EveryExampleRoundTrips) {
+  for (const char* file : {"default.yaml", "mig-inference.yaml",
+                           "three-pools.yaml", "patrol.yaml"}) {
+    const Scenario s = ReadScenarioFile(
+        std::string(GS_TESTDATA_DIR) + "/../../examples/" + file,
+        TestCatalog());
+    const YAML::Node root = ConfigFile(s);
+    const std::vector<PoolMigConfig> configs = PoolMigConfigs(s, TestCatalog());
+    std::set<std::string> names = {"all-disabled"};
+    for (const PoolMigConfig& c : configs) {
+      names.insert(c.config);
+      const NodePoolSpec* pool = nullptr;
+      for (const NodePoolSpec& p : s.pools) {
+        if (p.name == c.pool) pool = &p;
+      }
+      ASSERT_NE(pool, nullptr);
+      const GpuModel& model = TestCatalog().Get(pool->gpu_model);
+      const std::vector<MigLayout> layouts =
+          pool->sharing.Validate(model, pool->gpus_per_node);
+      const auto counts =
+          LoadedCounts(root, c.config, model, pool->gpus_per_node);
+      for (int g = 0; g < pool->gpus_per_node; ++g) {
+        EXPECT_EQ(counts[g], MigProfileCounts(model, layouts[g]))
+            << file << " pool " << c.pool << " GPU " << g;
+      }
+    }
+    EXPECT_EQ(root["mig-configs"].size(), names.size()) << file;
+  }
+}
+
+TEST(MigPartedConfigTest, SameNameOnTwoModelsIsRenamed) {
+  const Scenario s = Read(
+      "    - {name: a, gpu: A100-40GB, nodes: 1, gpus_per_node: 1,\n"
+      "       sharing: {scheme: mig, mig_strategy: mixed,\n"
+      "                 mig_config: all-balanced}}\n"
+      "    - {name: b, gpu: H100-80GB, nodes: 1, gpus_per_node: 1,\n"
+      "       sharing: {scheme: mig, mig_strategy: mixed,\n"
+      "                 mig_config: all-balanced}}\n"
+      "    - {name: c, gpu: A100-40GB, nodes: 1, gpus_per_node: 1,\n"
+      "       sharing: {scheme: mig, mig_strategy: mixed,\n"
+      "                 mig_config: all-balanced}}\n");
+  const std::vector<PoolMigConfig> c = PoolMigConfigs(s, TestCatalog());
+  ASSERT_EQ(c.size(), 3u);
+  EXPECT_EQ(c[0].config, "all-balanced");
+  EXPECT_EQ(c[1].config, "b-all-balanced");
+  EXPECT_EQ(c[2].config, "all-balanced");  // same counts: shared
+  const YAML::Node root = ConfigFile(s);
+  EXPECT_EQ(root["mig-configs"].size(), 3u);
+  EXPECT_EQ(root["mig-configs"]["b-all-balanced"][0]["mig-devices"]
+                ["1g.10gb"].as<int>(),
+            2);
+}
+
+TEST(MigPartedConfigTest, NoMigPoolIsAnError) {
+  const Scenario s = Read("    - {name: p, gpu: L4, nodes: 1}\n");
+  try {
+    MigPartedConfigYaml(s, TestCatalog());
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "scenario 'm' has no MIG pool (a pool with sharing scheme mig, "
+              "or a mig_config / mig_layouts): there is no mig-parted config "
+              "to write");
+  }
+}
+
+}  // namespace
+}  // namespace gpushare
