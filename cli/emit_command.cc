@@ -3,14 +3,16 @@
 // series of `run --openmetrics`) or `prometheus-rules [--scenario FILE]`
 // (alerting rules of the patrol alerts, with the thresholds of the
 // scenario's `patrol` section or the defaults), `mig-parted --scenario FILE`
-// (the ConfigMap of the scenario's MIG layouts for NVIDIA's MIG manager). To
-// stdout, or whole to FILE.
+// (the ConfigMap of the scenario's MIG layouts for NVIDIA's MIG manager),
+// `device-plugin --scenario FILE` (the ConfigMap of NVIDIA device-plugin
+// configs, one per pool). To stdout, or whole to FILE.
 
 #include <iostream>
 #include <memory>
 #include <string>
 
 #include "cli/command.h"
+#include "gpushare/emit/device_plugin_config.h"
 #include "gpushare/emit/grafana_dashboard.h"
 #include "gpushare/emit/mig_parted_config.h"
 #include "gpushare/emit/prometheus_rules.h"
@@ -80,6 +82,20 @@ void RegisterEmitCommand(CLI::App& app, GlobalOptions& options) {
     const Catalog catalog = LoadCatalog(options);
     Emit(MigPartedConfigMap(ReadScenarioFile(mig->scenario, catalog), catalog),
          *mig);
+  });
+  auto plugin = std::make_shared<EmitArgs>();
+  cmd = AddEmitter(emit, "device-plugin",
+                   "ConfigMap of NVIDIA device-plugin configs (time-slicing, "
+                   "MPS, MIG strategy), one per node pool",
+                   plugin);
+  cmd->add_option("--scenario", plugin->scenario,
+                  "The scenario whose node pools to write")
+      ->required();
+  cmd->callback([plugin, &options] {
+    const Catalog catalog = LoadCatalog(options);
+    Emit(DevicePluginConfigMap(ReadScenarioFile(plugin->scenario, catalog),
+                               catalog),
+         *plugin);
   });
 }
 

@@ -214,6 +214,43 @@ class MigPartedTest(unittest.TestCase):
             self.assertIn("--scenario is required", err)
 
 
+class DevicePluginTest(unittest.TestCase):
+    """`emit device-plugin --scenario FILE` (fields and the round trip
+    through the upstream load rules: emit/device_plugin_config_test)."""
+
+    def test_default_scenario_configmap(self):
+        default = os.path.join(ROOT, "examples", "default.yaml")
+        status, out, err = run("emit", "device-plugin", "--scenario", default)
+        self.assertEqual(status, 0, err)
+        self.assertIn("kind: ConfigMap\n", out)
+        self.assertIn("\ndata:\n  default: |\n", out)
+        self.assertIn("  dev: |\n    version: v1\n", out)
+        self.assertIn("      timeSlicing:\n", out)
+        self.assertIn("rollout restart -n gpu-operator", out)
+        # prod (MIG) and dev (time-slicing) nodes are labelled; the HAMi
+        # pool runs HAMi's own device plugin.
+        labels = re.findall(r"kubectl label node (\S+) "
+                            r"nvidia.com/device-plugin.config=(\S+) ", out)
+        self.assertEqual(labels,
+                         [(f"prod-{i}", "prod") for i in range(6)] +
+                         [(f"dev-{i}", "dev") for i in range(8)])
+
+    def test_bad_input_exits_2(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            hami = os.path.join(tmp, "hami.yaml")
+            with open(hami, "w", encoding="utf-8") as f:
+                f.write("cluster:\n  pools:\n    - {name: p, gpu: A100-80GB, "
+                        "nodes: 1, sharing: {scheme: hami}}\n"
+                        "workload:\n  classes:\n"
+                        "    - {name: a, class: batch, count: 1}\n")
+            out_file = os.path.join(tmp, "out.yaml")
+            status, out, err = run("emit", "device-plugin", "--scenario",
+                                   hami, "--out", out_file)
+            self.assertEqual(status, 2, err)
+            self.assertIn("no pool served by NVIDIA's device plugin", err)
+            self.assertFalse(os.path.exists(out_file))
+
+
 class GrafanaDashboardTest(unittest.TestCase):
 
     def test_deterministic_json_with_the_prometheus_input(self):

@@ -1,0 +1,145 @@
+#include "gpushare/emit/device_plugin_config.h"
+
+#include <set>
+
+#include <fmt/format.h>
+
+#include "gpushare/cluster/cluster.h"
+#include "gpushare/io/input_error.h"
+
+namespace gpushare {
+namespace {
+
+// The shared device kinds of a replicated pool: nvidia.com/gpu, or each MIG
+// profile of its layouts under the mixed strategy (in profile order).
+std::vector<std::string> SharedResources(const NodePoolSpec& pool,
+                                         const GpuModel& model) {
+  if (!pool.sharing.mig_enabled ||
+      pool.sharing.mig.strategy == MigStrategy::kSingle) {
+    return {"nvidia.com/gpu"};
+  }
+  std::set<int> used;
+  for (const MigLayout& layout :
+       pool.sharing.Validate(model, pool.gpus_per_node)) {
+    for (const MigInstance& i : layout) used.insert(i.profile);
+  }
+  std::vector<std::string> out;
+  for (int p : used) out.push_back(model.mig->profiles[p].ResourceName());
+  return out;
+}
+
+std::string ConfigOf(const NodePoolSpec& pool, const GpuModel& model) {
+  const SharingConfig& s = pool.sharing;
+  std::string out = fmt::format(
+      "version: v1\nflags:\n  migStrategy: {}\n",
+      !s.mig_enabled                            ? "none"
+      : s.mig.strategy == MigStrategy::kMixed ? "mixed"
+                                                : "single");
+  const bool replicated = s.sharing == DeviceSharing::kTimeSlicing ||
+                          s.sharing == DeviceSharing::kMps;
+  if (!replicated) return out;
+  if (s.replicas.policy == ReplicaPolicy::kPacked) {
+    out += "  plugin:\n    sharedDevicesAllocationPolicy: packed\n";
+  }
+  out += fmt::format(
+      "sharing:\n  {}:\n    renameByDefault: {}\n"
+      "    failRequestsGreaterThanOne: {}\n    resources:\n",
+      s.sharing == DeviceSharing::kMps ? "mps" : "timeSlicing",
+      s.replicas.rename_by_default, s.replicas.fail_requests_greater_than_one);
+  for (const std::string& name : SharedResources(pool, model)) {
+    out += fmt::format("      - name: {}\n        replicas: {}\n", name,
+                       s.replicas.replicas);
+  }
+  return out;
+}
+
+std::string Indent(const std::string& text, const std::string& indent) {
+  std::string out;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    const size_t end = text.find('\n', pos);
+    out += indent + text.substr(pos, end - pos) + "\n";
+    if (end == std::string::npos) break;
+    pos = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<NamedDevicePluginConfig> DevicePluginConfigs(
+    const Scenario& scenario, const Catalog& catalog) {
+  std::vector<NamedDevicePluginConfig> out = {
+      {"default", "", "version: v1\nflags:\n  migStrategy: none\n"}};
+  for (const NodePoolSpec& pool : scenario.pools) {
+    if (pool.gpus_per_node == 0 ||
+        pool.sharing.sharing == DeviceSharing::kHami) {
+      continue;
+    }
+    if (pool.name == "default") {
+      throw InputError(
+          "node pool 'default': the device-plugin config 'default' is the "
+          "one unlabelled nodes get; rename the pool");
+    }
+    try {
+      out.push_back(
+          {pool.name, pool.name, ConfigOf(pool, catalog.Get(pool.gpu_model))});
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("node pool '{}': {}", pool.name, e.what()));
+    }
+  }
+  if (out.size() == 1) {
+    throw InputError(fmt::format(
+        "scenario '{}' has no pool served by NVIDIA's device plugin (every "
+        "GPU pool runs HAMi): there is no device-plugin config to write",
+        scenario.name));
+  }
+  return out;
+}
+
+std::string DevicePluginConfigMap(const Scenario& scenario,
+                                  const Catalog& catalog,
+                                  const DevicePluginConfigMapOptions& options) {
+  const std::vector<NamedDevicePluginConfig> configs =
+      DevicePluginConfigs(scenario, catalog);
+  Cluster cluster(catalog);
+  for (const NodePoolSpec& pool : scenario.pools) cluster.AddPool(pool);
+  std::string out = fmt::format(
+      "# NVIDIA device-plugin configs of scenario '{}', one per node pool "
+      "(config v1;\n# written by gpushare-sim emit device-plugin).\n#\n"
+      "# 1. Create the ConfigMap:\n#      kubectl apply -f THIS_FILE\n"
+      "# 2. Point the GPU Operator's device plugin at it:\n"
+      "#      kubectl patch clusterpolicies.nvidia.com/cluster-policy -n {} "
+      "--type merge \\\n"
+      "#        -p '{{\"spec\": {{\"devicePlugin\": {{\"config\": {{\"name\": "
+      "\"{}\", \"default\": \"default\"}}}}}}}}'\n"
+      "# 3. Select each pool's config on its nodes:\n",
+      scenario.name, options.namespace_name, options.name);
+  for (const NodePool& pool : cluster.pools()) {
+    bool listed = false;
+    for (const NamedDevicePluginConfig& c : configs) {
+      listed = listed || c.pool == pool.spec.name;
+    }
+    if (!listed) continue;
+    for (int n = pool.first_node; n < pool.first_node + pool.node_count; ++n) {
+      out += fmt::format(
+          "#      kubectl label node {} nvidia.com/device-plugin.config={} "
+          "--overwrite\n",
+          cluster.nodes()[n].name(), pool.spec.name);
+    }
+  }
+  out += fmt::format(
+      "# 4. The operator does not watch this ConfigMap: after changing it,\n"
+      "#      kubectl rollout restart -n {} "
+      "daemonset/nvidia-device-plugin-daemonset\n"
+      "#    (running pods keep running; new requests see the new config).\n"
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {}\n"
+      "  namespace: {}\ndata:\n",
+      options.namespace_name, options.name, options.namespace_name);
+  for (const NamedDevicePluginConfig& c : configs) {
+    out += fmt::format("  {}: |\n{}", c.name, Indent(c.yaml, "    "));
+  }
+  return out;
+}
+
+}  // namespace gpushare
