@@ -5,7 +5,8 @@
 // scenario's `patrol` section or the defaults), `mig-parted --scenario FILE`
 // (the ConfigMap of the scenario's MIG layouts for NVIDIA's MIG manager),
 // `device-plugin --scenario FILE` (the ConfigMap of NVIDIA device-plugin
-// configs, one per pool). To stdout, or whole to FILE.
+// configs, one per pool), `hami --scenario FILE` (HAMi's Helm values). To
+// stdout, or whole to FILE.
 
 #include <iostream>
 #include <memory>
@@ -14,6 +15,7 @@
 #include "cli/command.h"
 #include "gpushare/emit/device_plugin_config.h"
 #include "gpushare/emit/grafana_dashboard.h"
+#include "gpushare/emit/hami_values.h"
 #include "gpushare/emit/mig_parted_config.h"
 #include "gpushare/emit/prometheus_rules.h"
 #include "gpushare/io/output_file.h"
@@ -49,7 +51,8 @@ CLI::App* AddEmitter(CLI::App* emit, const std::string& name,
 void RegisterEmitCommand(CLI::App& app, GlobalOptions& options) {
   CLI::App* emit = app.add_subcommand(
       "emit",
-      "Write configuration for Grafana, Prometheus or NVIDIA's MIG manager");
+      "Write configuration for Grafana, Prometheus, NVIDIA's device plugin "
+      "and MIG manager, and HAMi");
   emit->require_subcommand(1);
   auto dashboard = std::make_shared<EmitArgs>();
   AddEmitter(emit, "grafana-dashboard",
@@ -96,6 +99,19 @@ void RegisterEmitCommand(CLI::App& app, GlobalOptions& options) {
     Emit(DevicePluginConfigMap(ReadScenarioFile(plugin->scenario, catalog),
                                catalog),
          *plugin);
+  });
+  auto hami = std::make_shared<EmitArgs>();
+  cmd = AddEmitter(emit, "hami",
+                   "HAMi Helm values (split, scaling, scheduler policies, "
+                   "per-node config) of the scenario's vGPU pools",
+                   hami);
+  cmd->add_option("--scenario", hami->scenario,
+                  "The scenario whose HAMi pools to write")
+      ->required();
+  cmd->callback([hami, &options] {
+    const Catalog catalog = LoadCatalog(options);
+    Emit(HamiValuesYaml(ReadScenarioFile(hami->scenario, catalog), catalog),
+         *hami);
   });
 }
 

@@ -251,6 +251,26 @@ class DevicePluginTest(unittest.TestCase):
             self.assertFalse(os.path.exists(out_file))
 
 
+class HamiValuesTest(unittest.TestCase):
+    """`emit hami --scenario FILE` (fields: emit/hami_values_test)."""
+
+    def test_default_scenario_values(self):
+        default = os.path.join(ROOT, "examples", "default.yaml")
+        status, out, err = run("emit", "hami", "--scenario", default)
+        self.assertEqual(status, 0, err)
+        self.assertIn("devicePlugin:\n  deviceSplitCount: 10\n", out)
+        self.assertIn("    nodeSchedulerPolicy: binpack\n", out)
+        labels = re.findall(r"kubectl label node (\S+) gpu=on", out)
+        self.assertEqual(labels, [f"platform-{i}" for i in range(8)])
+
+    def test_no_hami_pool_exits_2(self):
+        scenario = os.path.join(ROOT, "examples", "dev-time-slicing.yaml")
+        status, out, err = run("emit", "hami", "--scenario", scenario)
+        self.assertEqual(status, 2)
+        self.assertEqual(out, "")
+        self.assertIn("has no HAMi pool", err)
+
+
 class GrafanaDashboardTest(unittest.TestCase):
 
     def test_deterministic_json_with_the_prometheus_input(self):
