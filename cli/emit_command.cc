@@ -5,8 +5,9 @@
 // scenario's `patrol` section or the defaults), `mig-parted --scenario FILE`
 // (the ConfigMap of the scenario's MIG layouts for NVIDIA's MIG manager),
 // `device-plugin --scenario FILE` (the ConfigMap of NVIDIA device-plugin
-// configs, one per pool), `hami --scenario FILE` (HAMi's Helm values). To
-// stdout, or whole to FILE.
+// configs, one per pool), `hami --scenario FILE` (HAMi's Helm values),
+// `pod-patches --scenario FILE` (per tenant class, the pod-template patches
+// with the requests its pods need). To stdout, or whole to FILE.
 
 #include <iostream>
 #include <memory>
@@ -17,6 +18,7 @@
 #include "gpushare/emit/grafana_dashboard.h"
 #include "gpushare/emit/hami_values.h"
 #include "gpushare/emit/mig_parted_config.h"
+#include "gpushare/emit/pod_template_patches.h"
 #include "gpushare/emit/prometheus_rules.h"
 #include "gpushare/io/output_file.h"
 #include "gpushare/sim/scenario_reader.h"
@@ -112,6 +114,21 @@ void RegisterEmitCommand(CLI::App& app, GlobalOptions& options) {
     const Catalog catalog = LoadCatalog(options);
     Emit(HamiValuesYaml(ReadScenarioFile(hami->scenario, catalog), catalog),
          *hami);
+  });
+  auto patches = std::make_shared<EmitArgs>();
+  cmd = AddEmitter(emit, "pod-patches",
+                   "Per tenant class, pod-template patches with the resources, "
+                   "selectors and tolerations its pods need under their "
+                   "pool's scheme",
+                   patches);
+  cmd->add_option("--scenario", patches->scenario,
+                  "The scenario whose tenant classes to write")
+      ->required();
+  cmd->callback([patches, &options] {
+    const Catalog catalog = LoadCatalog(options);
+    Emit(PodTemplatePatchesYaml(ReadScenarioFile(patches->scenario, catalog),
+                                catalog),
+         *patches);
   });
 }
 

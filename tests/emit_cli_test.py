@@ -271,6 +271,37 @@ class HamiValuesTest(unittest.TestCase):
         self.assertIn("has no HAMi pool", err)
 
 
+class PodPatchesTest(unittest.TestCase):
+    """`emit pod-patches --scenario FILE` (fields: emit/pod_template_patches
+    _test)."""
+
+    def test_default_scenario_patches(self):
+        default = os.path.join(ROOT, "examples", "default.yaml")
+        status, out, err = run("emit", "pod-patches", "--scenario", default)
+        self.assertEqual(status, 0, err)
+        self.assertEqual(run("emit", "pod-patches", "--scenario",
+                             default)[1], out)
+        # prod-inference's three footprints map to three MIG profiles.
+        prod = re.findall(r"# class prod-inference \(inference\) on pool prod "
+                          r"\(MIG\): (\d+) of its 721 pods", out)
+        self.assertEqual(len(prod), 3)
+        self.assertEqual(sum(int(n) for n in prod), 721)
+        for profile in ["1g.10gb", "2g.20gb", "3g.40gb"]:
+            self.assertIn(f"nvidia.com/mig-{profile}: 1\n", out)
+        self.assertIn("schedulerName: hami-scheduler\n", out)
+        self.assertIn("on pool dev (time-slicing)", out)
+
+    def test_bad_scenario_exits_2(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            bad = os.path.join(tmp, "bad.yaml")
+            with open(bad, "w", encoding="utf-8") as f:
+                f.write("cluster: [\n")
+            status, out, err = run("emit", "pod-patches", "--scenario", bad)
+            self.assertEqual(status, 2)
+            self.assertEqual(out, "")
+            self.assertIn("bad.yaml:", err)
+
+
 class GrafanaDashboardTest(unittest.TestCase):
 
     def test_deterministic_json_with_the_prometheus_input(self):

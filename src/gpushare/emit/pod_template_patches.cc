@@ -1,0 +1,176 @@
+#include "gpushare/emit/pod_template_patches.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <tuple>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "gpushare/cluster/cluster.h"
+#include "gpushare/decide/tenant_classes.h"
+#include "gpushare/workload/generator.h"
+#include "gpushare/workload/request_translator.h"
+
+namespace gpushare {
+namespace {
+
+// One distinct request of a class: pool and extended resources.
+struct RequestKey {
+  int pool = -1;
+  std::vector<std::pair<std::string, int64_t>> resources;  // by name
+  bool operator<(const RequestKey& o) const {
+    return std::tie(pool, resources) < std::tie(o.pool, o.resources);
+  }
+};
+
+struct ClassPods {
+  int64_t pods = 0;
+  std::map<RequestKey, int64_t> groups;
+  std::map<std::string, int64_t> unrunnable;  // reason → pods
+  const Pod* example = nullptr;              // selectors and tolerations
+};
+
+std::string Quote(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string Patch(const Pod& pod, const NodePool& pool,
+                  const RequestKey& key) {
+  std::string out = "spec:\n  template:\n    spec:\n";
+  if (pool.spec.sharing.sharing == DeviceSharing::kHami) {
+    out += "      schedulerName: hami-scheduler\n";
+  }
+  if (!pod.node_selector.empty()) {
+    out += "      nodeSelector:\n";
+    for (const auto& [k, v] : pod.node_selector) {
+      out += fmt::format("        {}: {}\n", Quote(k), Quote(v));
+    }
+  }
+  if (!pod.tolerations.empty()) {
+    out += "      tolerations:\n";
+    for (const Toleration& t : pod.tolerations) {
+      out += fmt::format("        - key: {}\n          operator: {}\n",
+                         Quote(t.key),
+                         t.op == Toleration::Operator::kExists ? "Exists"
+                                                               : "Equal");
+      if (t.op == Toleration::Operator::kEqual) {
+        out += fmt::format("          value: {}\n", Quote(t.value));
+      }
+      if (!t.any_effect) {
+        out += fmt::format("          effect: {}\n", TaintEffectName(t.effect));
+      }
+    }
+  }
+  out += "      containers:\n        - name: main\n";
+  if (key.resources.empty()) return out;
+  out += "          resources:\n            limits:\n";
+  for (const auto& [name, quantity] : key.resources) {
+    out += fmt::format("              {}: {}\n", name, quantity);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string PodTemplatePatchesYaml(const Scenario& scenario,
+                                   const Catalog& catalog, int max_per_class) {
+  Cluster cluster(catalog);
+  for (const NodePoolSpec& pool : scenario.pools) cluster.AddPool(pool);
+  std::vector<Pod> pods = BuildWorkload(scenario.workload, scenario.seed);
+  std::map<std::string, ClassPods> by_class;
+  for (Pod& pod : pods) {
+    ClassPods& c = by_class[pod.tenant_class];
+    ++c.pods;
+    if (c.example == nullptr) c.example = &pod;
+    const int pool = TargetPool(pod, cluster);
+    if (pool < 0) {
+      ++c.unrunnable["no node pool admits it (node selector or taints)"];
+      continue;
+    }
+    const std::string why = TranslateRequests(
+        pod, cluster.pools()[pool], cluster.resources(), scenario.translation);
+    if (!why.empty()) {
+      ++c.unrunnable[why];
+      continue;
+    }
+    RequestKey key;
+    key.pool = pool;
+    for (const auto& [id, quantity] : pod.requests.items()) {
+      if (id == ResourceRegistry::kCpuId || id == ResourceRegistry::kMemoryId) {
+        continue;
+      }
+      key.resources.emplace_back(cluster.resources().Name(id), quantity);
+    }
+    std::sort(key.resources.begin(), key.resources.end());
+    ++c.groups[key];
+  }
+  std::string out = fmt::format(
+      "# Pod-template patches of scenario '{}' (written by gpushare-sim emit "
+      "pod-patches):\n# per tenant class, what its workloads' pod templates "
+      "request under the scheme\n# of the pool they land on. Apply one to a "
+      "Deployment, Job or StatefulSet with\n#   kubectl patch deployment NAME "
+      "--type strategic --patch-file PATCH.yaml\n# after renaming container "
+      "'main' to the workload's container. A nodeSelector on\n# "
+      "gpushare.io/node-pool needs that label on the pool's nodes:\n#   "
+      "kubectl label node NODE gpushare.io/node-pool=POOL --overwrite\n",
+      scenario.name);
+  for (const TenantClassInfo& info : ScenarioTenantClasses(scenario)) {
+    auto it = by_class.find(info.name);
+    if (it == by_class.end()) continue;
+    const ClassPods& c = it->second;
+    std::vector<std::pair<RequestKey, int64_t>> groups(c.groups.begin(),
+                                                       c.groups.end());
+    std::stable_sort(groups.begin(), groups.end(),
+                     [](const auto& a, const auto& b) {
+                       return a.second > b.second;
+                     });
+    const int shown =
+        std::min(static_cast<int>(groups.size()), std::max(1, max_per_class));
+    for (int g = 0; g < shown; ++g) {
+      const NodePool& pool = cluster.pools()[groups[g].first.pool];
+      out += fmt::format(
+          "---\n# class {} ({}) on pool {} ({}): {} of its {} pods "
+          "({:.1f}%)\n{}",
+          info.name, WorkloadClassName(info.workload_class), pool.spec.name,
+          SharingSchemeDisplayName(pool.spec.sharing.scheme()),
+          groups[g].second, c.pods, 100.0 * groups[g].second / c.pods,
+          Patch(*c.example, pool, groups[g].first));
+    }
+    if (static_cast<int>(groups.size()) > shown) {
+      int64_t rest = 0;
+      std::map<std::string, std::pair<int64_t, int64_t>> range;
+      for (size_t g = shown; g < groups.size(); ++g) {
+        rest += groups[g].second;
+        for (const auto& [name, q] : groups[g].first.resources) {
+          auto [r, fresh] = range.try_emplace(name, q, q);
+          if (!fresh) {
+            r->second.first = std::min(r->second.first, q);
+            r->second.second = std::max(r->second.second, q);
+          }
+        }
+      }
+      std::string ranges;
+      for (const auto& [name, r] : range) {
+        ranges += fmt::format("{}{} {}..{}", ranges.empty() ? "" : ", ", name,
+                              r.first, r.second);
+      }
+      out += fmt::format(
+          "# class {}: {} more distinct requests cover {} pods ({})\n",
+          info.name, groups.size() - shown, rest, ranges);
+    }
+    for (const auto& [why, n] : c.unrunnable) {
+      out += fmt::format("# class {}: {} pods cannot run: {}\n", info.name, n,
+                         why);
+    }
+  }
+  return out;
+}
+
+}  // namespace gpushare

@@ -1,0 +1,38 @@
+// Per tenant class, the pod-template patches its workloads need under the
+// scheme of the pool its pods land on, written by
+// `gpushare-sim emit pod-patches --scenario FILE`.
+//
+// Contract: the scenario's pods are generated (BuildWorkload, the scenario's
+// seed), each routed to its pool (TargetPool) and translated as the
+// simulation translates them (TranslateRequests with the scenario's
+// translation options); the pods of each tenant class (in the order of
+// ScenarioTenantClasses) are grouped by their extended-resource requests
+// (cpu and memory left out: they do not depend on the scheme). Each group,
+// most pods first (ties: by request text), is one YAML document: a strategic
+// merge patch of a workload's pod template (`spec.template`) with
+// `nodeSelector` and `tolerations` (the class's), `schedulerName:
+// hami-scheduler` for HAMi pools, and the requests as container `limits`
+// of a container named `main` (device-plugin resources are set as limits).
+// A comment before it names the class, pool, scheme and its share of the
+// class's pods. At most `max_per_class` documents per class; the rest are
+// summarized in a comment with each resource's range. Pods no pool admits,
+// or that the scheme cannot run, are counted in a comment with the reason.
+// Deterministic.
+
+#ifndef GPUSHARE_EMIT_POD_TEMPLATE_PATCHES_H_
+#define GPUSHARE_EMIT_POD_TEMPLATE_PATCHES_H_
+
+#include <string>
+
+#include "gpushare/catalog/catalog.h"
+#include "gpushare/sim/scenario.h"
+
+namespace gpushare {
+
+std::string PodTemplatePatchesYaml(const Scenario& scenario,
+                                   const Catalog& catalog,
+                                   int max_per_class = 5);
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_EMIT_POD_TEMPLATE_PATCHES_H_

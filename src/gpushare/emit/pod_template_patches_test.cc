@@ -1,0 +1,101 @@
+#include "gpushare/emit/pod_template_patches.h"
+
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include "gpushare/sim/scenario_reader.h"
+
+namespace gpushare {
+namespace {
+
+const Catalog& TestCatalog() {
+  static const Catalog catalog = Catalog::Builtin();
+  return catalog;
+}
+
+// Two pools: MIG (tainted) and HAMi. `svc` pods need 6 or 30 GB (1g.10gb or
+// 3g.40gb), `jobs` a quarter GPU with 4 distinct footprints, `huge` more
+// memory than any MIG instance.
+const char kScenario[] =
+    "name: p\n"
+    "cluster:\n"
+    "  pools:\n"
+    "    - name: mig\n"
+    "      gpu: H100-80GB\n"
+    "      nodes: 1\n"
+    "      taints: [{key: dedicated, value: mig, effect: NoSchedule}]\n"
+    "      sharing: {scheme: mig, mig_strategy: mixed,\n"
+    "                mig_config: all-balanced}\n"
+    "    - {name: vgpu, gpu: A100-80GB, nodes: 1, sharing: {scheme: hami}}\n"
+    "workload:\n"
+    "  classes:\n"
+    "    - name: svc\n"
+    "      class: inference\n"
+    "      count: 8\n"
+    "      work_s: 0\n"
+    "      lifetime_s: 60\n"
+    "      gpus: 0.5\n"
+    "      gpu_memory_mib: {choice: [[6000, 1], [30000, 1]]}\n"
+    "      node_selector: {gpushare.io/node-pool: mig}\n"
+    "      tolerations: [{key: dedicated, operator: Equal, value: mig,\n"
+    "                     effect: NoSchedule}]\n"
+    "    - name: jobs\n"
+    "      class: batch\n"
+    "      count: 40\n"
+    "      gpus: 0.25\n"
+    "      gpu_memory_mib: {choice: [[1000, 1], [2000, 1], [3000, 1],\n"
+    "                                [4000, 1]]}\n"
+    "      sm_demand: 0.3\n"
+    "      node_selector: {gpushare.io/node-pool: vgpu}\n"
+    "    - name: huge\n"
+    "      class: batch\n"
+    "      count: 2\n"
+    "      gpus: 0.5\n"
+    "      gpu_memory_mib: 90000\n"
+    "      node_selector: {gpushare.io/node-pool: mig}\n"
+    "      tolerations: [{key: dedicated, operator: Exists}]\n";
+
+TEST(PodTemplatePatchesTest, OnePatchPerDistinctRequest) {
+  const Scenario s = ReadScenarioYaml(kScenario, "p.yaml", TestCatalog());
+  const std::string text = PodTemplatePatchesYaml(s, TestCatalog(), 3);
+  const std::vector<YAML::Node> docs = YAML::LoadAll(text);
+  // 2 svc patches, 3 jobs patches (a fourth summarized), none for huge
+  // (the header is comments only).
+  ASSERT_EQ(docs.size(), 5u) << text;
+  std::map<std::string, int> limits;
+  for (int d = 0; d <= 1; ++d) {
+    const YAML::Node spec = docs[d]["spec"]["template"]["spec"];
+    EXPECT_EQ(spec["nodeSelector"]["gpushare.io/node-pool"].as<std::string>(),
+              "mig");
+    EXPECT_EQ(spec["tolerations"][0]["effect"].as<std::string>(),
+              "NoSchedule");
+    EXPECT_FALSE(spec["schedulerName"].IsDefined());
+    const YAML::Node l = spec["containers"][0]["resources"]["limits"];
+    ASSERT_EQ(l.size(), 1u);
+    for (const auto& kv : l) {
+      limits[kv.first.as<std::string>()] = kv.second.as<int>();
+    }
+  }
+  EXPECT_EQ(limits, (std::map<std::string, int>{{"nvidia.com/mig-1g.10gb", 1},
+                                                {"nvidia.com/mig-3g.40gb", 1}}));
+  for (int d = 2; d <= 4; ++d) {
+    const YAML::Node spec = docs[d]["spec"]["template"]["spec"];
+    EXPECT_EQ(spec["schedulerName"].as<std::string>(), "hami-scheduler");
+    const YAML::Node l = spec["containers"][0]["resources"]["limits"];
+    EXPECT_EQ(l["nvidia.com/gpu"].as<int>(), 1);
+    EXPECT_EQ(l["nvidia.com/gpucores"].as<int>(), 30);
+    const int mem = l["nvidia.com/gpumem"].as<int>();
+    EXPECT_TRUE(mem == 1000 || mem == 2000 || mem == 3000 || mem == 4000);
+  }
+  EXPECT_NE(text.find("# class jobs: 1 more distinct requests cover"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("# class huge: 2 pods cannot run:"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("on pool vgpu (vGPU (HAMi))"), std::string::npos);
+  // Deterministic.
+  EXPECT_EQ(PodTemplatePatchesYaml(s, TestCatalog(), 3), text);
+}
+
+}  // namespace
+}  // namespace gpushare
