@@ -7,7 +7,8 @@
 // `device-plugin --scenario FILE` (the ConfigMap of NVIDIA device-plugin
 // configs, one per pool), `hami --scenario FILE` (HAMi's Helm values),
 // `pod-patches --scenario FILE` (per tenant class, the pod-template patches
-// with the requests its pods need). To stdout, or whole to FILE.
+// with the requests its pods need). To stdout, or whole to FILE. `k8s
+// --scenario FILE --out DIR` writes all of them that apply, with a README.
 
 #include <iostream>
 #include <memory>
@@ -17,6 +18,7 @@
 #include "gpushare/emit/device_plugin_config.h"
 #include "gpushare/emit/grafana_dashboard.h"
 #include "gpushare/emit/hami_values.h"
+#include "gpushare/emit/k8s_config.h"
 #include "gpushare/emit/mig_parted_config.h"
 #include "gpushare/emit/pod_template_patches.h"
 #include "gpushare/emit/prometheus_rules.h"
@@ -129,6 +131,32 @@ void RegisterEmitCommand(CLI::App& app, GlobalOptions& options) {
     Emit(PodTemplatePatchesYaml(ReadScenarioFile(patches->scenario, catalog),
                                 catalog),
          *patches);
+  });
+  auto k8s = std::make_shared<EmitArgs>();
+  cmd = emit->add_subcommand(
+      "k8s",
+      "Every file to apply for the scenario's pools (labels and taints, "
+      "device plugin, MIG manager, HAMi, scheduler, pod patches) into a "
+      "directory, with a README of the apply order");
+  cmd->add_option("--scenario", k8s->scenario,
+                  "The scenario whose pools to write")
+      ->required();
+  cmd->add_option("--out", k8s->out_file,
+                  "Directory to write the files into (created if missing)")
+      ->required();
+  cmd->callback([k8s, &options] {
+    const Catalog catalog = LoadCatalog(options);
+    const std::vector<EmittedFile> files =
+        K8sConfigFiles(ReadScenarioFile(k8s->scenario, catalog), catalog);
+    OutputBatch batch;
+    batch.AddDirectory(k8s->out_file);
+    for (const EmittedFile& f : files) {
+      batch.Add(k8s->out_file + "/" + f.path, f.text);
+    }
+    batch.Commit();
+    for (const EmittedFile& f : files) {
+      std::cout << k8s->out_file << "/" << f.path << "\n";
+    }
   });
 }
 

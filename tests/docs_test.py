@@ -48,7 +48,7 @@ def command_paths(path=()):
     out = help_text(path)
     if "Subcommands:" not in out:
         return [path]
-    names = re.findall(r"^  ([a-z][a-z-]*)\s", out.split("Subcommands:")[1],
+    names = re.findall(r"^  ([a-z][a-z0-9-]*)\s", out.split("Subcommands:")[1],
                        re.MULTILINE)
     return [leaf for name in names for leaf in command_paths(path + (name,))]
 
@@ -119,7 +119,7 @@ def readme_synopses():
         if indent == 2:
             words = []
             for token in part.split():
-                if not re.fullmatch(r"[a-z][a-z-]*", token):
+                if not re.fullmatch(r"[a-z][a-z0-9-]*", token):
                     break
                 words.append(token)
             current = tuple(words)

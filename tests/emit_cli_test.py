@@ -302,6 +302,59 @@ class PodPatchesTest(unittest.TestCase):
             self.assertIn("bad.yaml:", err)
 
 
+class K8sBundleTest(unittest.TestCase):
+    """`emit k8s --scenario FILE --out DIR`: every file, all or none."""
+
+    def test_default_scenario_writes_every_file(self):
+        default = os.path.join(ROOT, "examples", "default.yaml")
+        with tempfile.TemporaryDirectory() as tmp:
+            out_dir = os.path.join(tmp, "k8s")
+            status, out, err = run("emit", "k8s", "--scenario", default,
+                                   "--out", out_dir)
+            self.assertEqual(status, 0, err)
+            names = ["README.md", "node-setup.sh",
+                     "device-plugin-config.yaml", "mig-parted-config.yaml",
+                     "hami-values.yaml", "pod-patches.yaml"]
+            self.assertEqual(sorted(os.listdir(out_dir)), sorted(names))
+            self.assertEqual(out.split(),
+                             [os.path.join(out_dir, n) for n in names])
+            # Each file is what its own emitter writes.
+            for name, what in [("mig-parted-config.yaml", "mig-parted"),
+                               ("device-plugin-config.yaml", "device-plugin"),
+                               ("hami-values.yaml", "hami"),
+                               ("pod-patches.yaml", "pod-patches")]:
+                with open(os.path.join(out_dir, name), encoding="utf-8") as f:
+                    self.assertEqual(
+                        f.read(),
+                        run("emit", what, "--scenario", default)[1], name)
+            with open(os.path.join(out_dir, "README.md"),
+                      encoding="utf-8") as f:
+                readme = f.read()
+            for name in names[1:]:
+                self.assertIn(f"`{name}`", readme)
+            self.assertIn("rollout restart -n gpu-operator", readme)
+            check = subprocess.run(["sh", "-n",
+                                    os.path.join(out_dir, "node-setup.sh")],
+                                   capture_output=True, check=False)
+            self.assertEqual(check.returncode, 0, check.stderr)
+
+    def test_bad_input_writes_no_directory(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            bad = os.path.join(tmp, "bad.yaml")
+            with open(bad, "w", encoding="utf-8") as f:
+                f.write("cluster:\n  pools:\n    - {name: p, gpu: Z9}\n")
+            out_dir = os.path.join(tmp, "k8s")
+            status, out, err = run("emit", "k8s", "--scenario", bad,
+                                   "--out", out_dir)
+            self.assertEqual(status, 2)
+            self.assertEqual(out, "")
+            self.assertIn("bad.yaml:3:", err)
+            self.assertFalse(os.path.exists(out_dir))
+            status, _, err = run("emit", "k8s", "--scenario", bad)
+            self.assertEqual(status, 2)
+            self.assertIn("--out is required", err)
+
+
 class GrafanaDashboardTest(unittest.TestCase):
 
     def test_deterministic_json_with_the_prometheus_input(self):

@@ -1,0 +1,38 @@
+// Every configuration file a platform team applies to run a scenario's node
+// pools on Kubernetes, written by `gpushare-sim emit k8s --scenario FILE
+// --out DIR` (docs/emit.md).
+//
+// Contract: K8sConfigFiles() returns the files, each with its path relative
+// to the output directory, in apply order, only those the scenario needs:
+// `node-setup.sh` (emit/node_setup_script.h), `device-plugin-config.yaml`
+// when a pool is served by NVIDIA's device plugin
+// (emit/device_plugin_config.h), `mig-parted-config.yaml` when a pool uses
+// MIG (emit/mig_parted_config.h), `hami-values.yaml` when a pool runs HAMi
+// (emit/hami_values.h), `kube-scheduler-config.yaml` when the scheduler
+// profile departs from the defaults (emit/kube_scheduler_config.h),
+// `pod-patches.yaml` (emit/pod_template_patches.h), and a `README.md`
+// listing them with the commands that apply them in order. Throws
+// InputError as the emitters do. Deterministic.
+
+#ifndef GPUSHARE_EMIT_K8S_CONFIG_H_
+#define GPUSHARE_EMIT_K8S_CONFIG_H_
+
+#include <string>
+#include <vector>
+
+#include "gpushare/catalog/catalog.h"
+#include "gpushare/sim/scenario.h"
+
+namespace gpushare {
+
+struct EmittedFile {
+  std::string path;  // relative to the output directory
+  std::string text;
+};
+
+std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
+                                        const Catalog& catalog);
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_EMIT_K8S_CONFIG_H_

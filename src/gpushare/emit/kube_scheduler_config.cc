@@ -1,0 +1,62 @@
+#include "gpushare/emit/kube_scheduler_config.h"
+
+#include <fmt/format.h>
+
+namespace gpushare {
+namespace {
+
+const char* TypeName(ScoringStrategy::Type type) {
+  switch (type) {
+    case ScoringStrategy::Type::kLeastAllocated:
+      return "LeastAllocated";
+    case ScoringStrategy::Type::kMostAllocated:
+      return "MostAllocated";
+    case ScoringStrategy::Type::kRequestedToCapacityRatio:
+      return "RequestedToCapacityRatio";
+  }
+  return "";
+}
+
+}  // namespace
+
+bool NeedsKubeSchedulerConfig(const SchedulerProfile& profile) {
+  const ScoringStrategy defaults;
+  const ScoringStrategy& s = profile.scoring_strategy;
+  return s.type != defaults.type || s.resources != defaults.resources ||
+         profile.percentage_of_nodes_to_score != 0;
+}
+
+std::string KubeSchedulerConfigYaml(const SchedulerProfile& profile) {
+  const ScoringStrategy& s = profile.scoring_strategy;
+  std::string out =
+      "# kube-scheduler configuration of the scenario's scheduler profile\n"
+      "# (written by gpushare-sim emit k8s). Pass it to kube-scheduler with\n"
+      "# --config, or run it as a second scheduler under its schedulerName.\n"
+      "apiVersion: kubescheduler.config.k8s.io/v1\n"
+      "kind: KubeSchedulerConfiguration\n";
+  if (profile.percentage_of_nodes_to_score != 0) {
+    out += fmt::format("percentageOfNodesToScore: {}\n",
+                       profile.percentage_of_nodes_to_score);
+  }
+  out += fmt::format(
+      "profiles:\n  - schedulerName: {}\n    pluginConfig:\n"
+      "      - name: NodeResourcesFit\n        args:\n"
+      "          scoringStrategy:\n            type: {}\n"
+      "            resources:\n",
+      profile.scheduler_name, TypeName(s.type));
+  for (const auto& [name, weight] : s.resources) {
+    out += fmt::format("              - name: {}\n                weight: {}\n",
+                       name, weight);
+  }
+  if (s.type == ScoringStrategy::Type::kRequestedToCapacityRatio) {
+    out += "            requestedToCapacityRatio:\n              shape:\n";
+    for (const auto& [utilization, score] : s.shape) {
+      out += fmt::format(
+          "                - utilization: {}\n                  score: {}\n",
+          utilization, score);
+    }
+  }
+  return out;
+}
+
+}  // namespace gpushare
