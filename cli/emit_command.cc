@@ -10,6 +10,7 @@
 // with the requests its pods need). To stdout, or whole to FILE. `k8s
 // --scenario FILE --out DIR` writes all of them that apply, with a README.
 
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -50,6 +51,20 @@ CLI::App* AddEmitter(CLI::App* emit, const std::string& name,
   return cmd;
 }
 
+// An emitter of a file made from a scenario: `--scenario FILE` required.
+void AddScenarioEmitter(
+    CLI::App* emit, GlobalOptions& options, const std::string& name,
+    const std::string& description, const std::string& scenario_help,
+    std::function<std::string(const Scenario&, const Catalog&)> write) {
+  auto args = std::make_shared<EmitArgs>();
+  CLI::App* cmd = AddEmitter(emit, name, description, args);
+  cmd->add_option("--scenario", args->scenario, scenario_help)->required();
+  cmd->callback([args, &options, write] {
+    const Catalog catalog = LoadCatalog(options);
+    Emit(write(ReadScenarioFile(args->scenario, catalog), catalog), *args);
+  });
+}
+
 }  // namespace
 
 void RegisterEmitCommand(CLI::App& app, GlobalOptions& options) {
@@ -64,12 +79,13 @@ void RegisterEmitCommand(CLI::App& app, GlobalOptions& options) {
              dashboard)
       ->callback([dashboard] { Emit(GrafanaDashboardJson(), *dashboard); });
   auto rules = std::make_shared<EmitArgs>();
-  CLI::App* cmd = AddEmitter(
-      emit, "prometheus-rules",
-      "Prometheus alerting rules of the patrol alerts", rules);
-  cmd->add_option("--scenario", rules->scenario,
-                  "Take the thresholds from this scenario's patrol section");
-  cmd->callback([rules, &options] {
+  CLI::App* rules_cmd =
+      AddEmitter(emit, "prometheus-rules",
+                 "Prometheus alerting rules of the patrol alerts", rules);
+  rules_cmd->add_option(
+      "--scenario", rules->scenario,
+      "Take the thresholds from this scenario's patrol section");
+  rules_cmd->callback([rules, &options] {
     PatrolRules thresholds;
     if (!rules->scenario.empty()) {
       thresholds =
@@ -77,63 +93,36 @@ void RegisterEmitCommand(CLI::App& app, GlobalOptions& options) {
     }
     Emit(PrometheusRulesYaml(thresholds), *rules);
   });
-  auto mig = std::make_shared<EmitArgs>();
-  cmd = AddEmitter(emit, "mig-parted",
-                   "ConfigMap of the scenario's MIG layouts for NVIDIA's MIG "
-                   "manager (mig-parted config v1)",
-                   mig);
-  cmd->add_option("--scenario", mig->scenario,
-                  "The scenario whose MIG pools to write")
-      ->required();
-  cmd->callback([mig, &options] {
-    const Catalog catalog = LoadCatalog(options);
-    Emit(MigPartedConfigMap(ReadScenarioFile(mig->scenario, catalog), catalog),
-         *mig);
-  });
-  auto plugin = std::make_shared<EmitArgs>();
-  cmd = AddEmitter(emit, "device-plugin",
-                   "ConfigMap of NVIDIA device-plugin configs (time-slicing, "
-                   "MPS, MIG strategy), one per node pool",
-                   plugin);
-  cmd->add_option("--scenario", plugin->scenario,
-                  "The scenario whose node pools to write")
-      ->required();
-  cmd->callback([plugin, &options] {
-    const Catalog catalog = LoadCatalog(options);
-    Emit(DevicePluginConfigMap(ReadScenarioFile(plugin->scenario, catalog),
-                               catalog),
-         *plugin);
-  });
-  auto hami = std::make_shared<EmitArgs>();
-  cmd = AddEmitter(emit, "hami",
-                   "HAMi Helm values (split, scaling, scheduler policies, "
-                   "per-node config) of the scenario's vGPU pools",
-                   hami);
-  cmd->add_option("--scenario", hami->scenario,
-                  "The scenario whose HAMi pools to write")
-      ->required();
-  cmd->callback([hami, &options] {
-    const Catalog catalog = LoadCatalog(options);
-    Emit(HamiValuesYaml(ReadScenarioFile(hami->scenario, catalog), catalog),
-         *hami);
-  });
-  auto patches = std::make_shared<EmitArgs>();
-  cmd = AddEmitter(emit, "pod-patches",
-                   "Per tenant class, pod-template patches with the resources, "
-                   "selectors and tolerations its pods need under their "
-                   "pool's scheme",
-                   patches);
-  cmd->add_option("--scenario", patches->scenario,
-                  "The scenario whose tenant classes to write")
-      ->required();
-  cmd->callback([patches, &options] {
-    const Catalog catalog = LoadCatalog(options);
-    Emit(PodTemplatePatchesYaml(ReadScenarioFile(patches->scenario, catalog),
-                                catalog),
-         *patches);
-  });
+  AddScenarioEmitter(emit, options, "mig-parted",
+                     "ConfigMap of the scenario's MIG layouts for NVIDIA's "
+                     "MIG manager (mig-parted config v1)",
+                     "The scenario whose MIG pools to write",
+                     [](const Scenario& s, const Catalog& c) {
+                       return MigPartedConfigMap(s, c);
+                     });
+  AddScenarioEmitter(emit, options, "device-plugin",
+                     "ConfigMap of NVIDIA device-plugin configs "
+                     "(time-slicing, MPS, MIG strategy), one per node pool",
+                     "The scenario whose node pools to write",
+                     [](const Scenario& s, const Catalog& c) {
+                       return DevicePluginConfigMap(s, c);
+                     });
+  AddScenarioEmitter(
+      emit, options, "hami",
+      "HAMi Helm values (split, scaling, scheduler policies, "
+      "per-node config) of the scenario's vGPU pools",
+      "The scenario whose HAMi pools to write",
+      [](const Scenario& s, const Catalog& c) { return HamiValuesYaml(s, c); });
+  AddScenarioEmitter(emit, options, "pod-patches",
+                     "Per tenant class, pod-template patches with the "
+                     "resources, selectors and tolerations its pods need "
+                     "under their pool's scheme",
+                     "The scenario whose tenant classes to write",
+                     [](const Scenario& s, const Catalog& c) {
+                       return PodTemplatePatchesYaml(s, c);
+                     });
   auto k8s = std::make_shared<EmitArgs>();
-  cmd = emit->add_subcommand(
+  CLI::App* cmd = emit->add_subcommand(
       "k8s",
       "Every file to apply for the scenario's pools (labels and taints, "
       "device plugin, MIG manager, HAMi, scheduler, pod patches) into a "

@@ -1,11 +1,11 @@
 #include "gpushare/decide/comparison_spec_reader.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <limits>
 #include <map>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "gpushare/decide/tenant_classes.h"
 #include "gpushare/io/input_error.h"
@@ -50,7 +50,8 @@ CompareSpec ReadCompare(const YamlMap& top) {
     if (!list.IsSequence() || list.size() == 0) {
       FailAt(m.file(), list,
              "compare.schemes: expected a non-empty list of sharing schemes, "
-             "got " + DescribeYamlNode(list));
+             "got " +
+                 DescribeYamlNode(list));
     }
     spec.schemes.clear();
     for (const YAML::Node& item : list) {
@@ -73,7 +74,8 @@ CompareSpec ReadCompare(const YamlMap& top) {
     spec.mps_replicas = static_cast<int>(m.Int("mps_replicas", 2, 48));
   }
   if (m.Has("hami_split_count")) {
-    spec.hami_split_count = static_cast<int>(m.Int("hami_split_count", 1, 1024));
+    spec.hami_split_count =
+        static_cast<int>(m.Int("hami_split_count", 1, 1024));
   }
   if (m.Has("vgpu_licence_per_gpu_hour")) {
     spec.vgpu_licence_per_gpu_hour =
@@ -146,8 +148,9 @@ SelectionWeights ReadWeights(const std::string& file, const YAML::Node& node,
   read("cost", &w.cost);
   if (w.Sum() <= 0) {
     FailAt(file, node,
-           what + ": weights must not all be 0 (give isolation, overhead, "
-                  "compatibility and cost; only their ratios matter)");
+           what +
+               ": weights must not all be 0 (give isolation, overhead, "
+               "compatibility and cost; only their ratios matter)");
   }
   return w;
 }
@@ -183,8 +186,8 @@ SelectionSpec ReadSelection(const YamlMap& top, const Scenario& scenario) {
           FailAt(m.file(), kv.first,
                  fmt::format("selection.profiles: '{}' is given twice", name));
         }
-        const SelectionWeights w = ReadWeights(
-            m.file(), kv.second, "selection.profiles." + name);
+        const SelectionWeights w =
+            ReadWeights(m.file(), kv.second, "selection.profiles." + name);
         bool replaced = false;
         for (WeightProfile& p : spec.profiles) {
           if (p.name == name) {
@@ -205,8 +208,8 @@ SelectionSpec ReadSelection(const YamlMap& top, const Scenario& scenario) {
                  fmt::format("selection.ratings: '{}' is given twice",
                              SharingSchemeName(scheme)));
         }
-        const std::string what = fmt::format("selection.ratings.{}",
-                                             SharingSchemeName(scheme));
+        const std::string what =
+            fmt::format("selection.ratings.{}", SharingSchemeName(scheme));
         const YamlMap r(m.file(), kv.second, what);
         r.AllowOnly({"isolation", "compatibility"});
         SchemeRatings value = DefaultSchemeRatings(scheme);
@@ -295,7 +298,8 @@ SelectionSpec ReadSelection(const YamlMap& top, const Scenario& scenario) {
     }
     ClassSelection s;
     s.tenant_class = c.name;
-    if (it != chosen.end()) s.min_slo_attainment = it->second.min_slo_attainment;
+    if (it != chosen.end())
+      s.min_slo_attainment = it->second.min_slo_attainment;
     s.profile = std::string(DefaultWeightProfile(c.workload_class));
     s.weights = spec.FindProfile(s.profile)->weights;
     spec.classes.push_back(s);
@@ -309,7 +313,8 @@ ComparisonSpec ReadComparisonSpec(const std::string& text,
                                   const std::string& file,
                                   const Scenario& scenario) {
   YAML::Node root = ParseYaml(text, file);
-  if (!root.IsDefined() || root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
+  if (!root.IsDefined() || root.IsNull())
+    root = YAML::Node(YAML::NodeType::Map);
   ComparisonSpec spec;
   const YamlMap top(file, root, "scenario");
   spec.compare = ReadCompare(top);

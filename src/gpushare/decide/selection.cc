@@ -1,10 +1,10 @@
 #include "gpushare/decide/selection.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <limits>
-
-#include <fmt/format.h>
 
 #include "gpushare/decide/scheme_variant.h"
 
@@ -45,9 +45,8 @@ std::string Phrase(Dimension d, const Candidate& a, const Candidate& b) {
           "GPU faults)",
           a.ratings.isolation, b.ratings.isolation, x.killed, y.killed);
     case kOverhead: {
-      std::string detail =
-          fmt::format("mean wait {} vs {}", Secs(x.mean_wait_s),
-                      Secs(y.mean_wait_s));
+      std::string detail = fmt::format(
+          "mean wait {} vs {}", Secs(x.mean_wait_s), Secs(y.mean_wait_s));
       if (x.slo_attainment >= 0 && y.slo_attainment >= 0) {
         detail += fmt::format(", SLO met {} vs {}", Pct(x.slo_attainment),
                               Pct(y.slo_attainment));
@@ -98,24 +97,25 @@ std::string MissedSlo(const ClassChoice& choice,
     if (c.score.meets_slo) continue;
     const std::string sep = missed++ == 0 ? "" : ", ";
     names += sep + VariantDisplayName(c.score.variant);
-    values += fmt::format("{}{} {:.1f}%", sep,
-                          VariantDisplayName(c.score.variant),
-                          100 * c.score.slo_attainment);
+    values +=
+        fmt::format("{}{} {:.1f}%", sep, VariantDisplayName(c.score.variant),
+                    100 * c.score.slo_attainment);
   }
   if (missed == 0) return "";
-  return fmt::format(" {} {} the SLO target ({} of latency samples; {}) and "
-                     "cannot win.",
-                     names, missed == 1 ? "misses" : "miss",
-                     Pct(choice.min_slo_attainment), values);
+  return fmt::format(
+      " {} {} the SLO target ({} of latency samples; {}) and "
+      "cannot win.",
+      names, missed == 1 ? "misses" : "miss", Pct(choice.min_slo_attainment),
+      values);
 }
 
 std::string Explain(const ClassChoice& choice,
                     const std::vector<Candidate>& ranked) {
   if (!ranked[0].score.meets_slo) return ExplainNoWinner(choice, ranked);
   const Candidate& w = ranked[0];
-  std::string out = fmt::format("{}: {} wins ({:.1f}/10)", choice.tenant_class,
-                                VariantDisplayName(w.score.variant),
-                                w.score.total);
+  std::string out =
+      fmt::format("{}: {} wins ({:.1f}/10)", choice.tenant_class,
+                  VariantDisplayName(w.score.variant), w.score.total);
   if (ranked.size() > 1) {
     const Candidate& r = ranked[1];
     const auto weights = AsArray(choice.weights);
@@ -144,25 +144,24 @@ std::string Explain(const ClassChoice& choice,
                          Phrase(static_cast<Dimension>(best), w, r), best_gain);
     }
     if (worst >= 0) {
-      out += fmt::format("; it gives up {} ({:.1f})",
-                         Phrase(static_cast<Dimension>(worst), w, r),
-                         worst_gain);
+      out +=
+          fmt::format("; it gives up {} ({:.1f})",
+                      Phrase(static_cast<Dimension>(worst), w, r), worst_gain);
     }
   }
   // What it costs, against the cheapest scheme.
   const Candidate* cheapest = nullptr;
   for (const Candidate& c : ranked) {
     if (c.metrics->served == 0) continue;
-    if (cheapest == nullptr ||
-        c.metrics->cost_per_served_pod < cheapest->metrics->cost_per_served_pod) {
+    if (cheapest == nullptr || c.metrics->cost_per_served_pod <
+                                   cheapest->metrics->cost_per_served_pod) {
       cheapest = &c;
     }
   }
   out += fmt::format("; it costs ${:.2f} per served pod",
                      w.metrics->cost_per_served_pod);
   if (cheapest != nullptr && cheapest != &w &&
-      cheapest->metrics->cost_per_served_pod <
-          w.metrics->cost_per_served_pod) {
+      cheapest->metrics->cost_per_served_pod < w.metrics->cost_per_served_pod) {
     out += fmt::format(" (cheapest: {} at ${:.2f})",
                        VariantDisplayName(cheapest->score.variant),
                        cheapest->metrics->cost_per_served_pod);

@@ -1,10 +1,11 @@
 #include "gpushare/emit/device_plugin_config.h"
 
-#include <set>
-
 #include <fmt/format.h>
 
+#include <set>
+
 #include "gpushare/cluster/cluster.h"
+#include "gpushare/emit/yaml_text.h"
 #include "gpushare/io/input_error.h"
 
 namespace gpushare {
@@ -30,11 +31,11 @@ std::vector<std::string> SharedResources(const NodePoolSpec& pool,
 
 std::string ConfigOf(const NodePoolSpec& pool, const GpuModel& model) {
   const SharingConfig& s = pool.sharing;
-  std::string out = fmt::format(
-      "version: v1\nflags:\n  migStrategy: {}\n",
-      !s.mig_enabled                            ? "none"
-      : s.mig.strategy == MigStrategy::kMixed ? "mixed"
-                                                : "single");
+  std::string out =
+      fmt::format("version: v1\nflags:\n  migStrategy: {}\n",
+                  !s.mig_enabled                          ? "none"
+                  : s.mig.strategy == MigStrategy::kMixed ? "mixed"
+                                                          : "single");
   const bool replicated = s.sharing == DeviceSharing::kTimeSlicing ||
                           s.sharing == DeviceSharing::kMps;
   if (!replicated) return out;
@@ -49,18 +50,6 @@ std::string ConfigOf(const NodePoolSpec& pool, const GpuModel& model) {
   for (const std::string& name : SharedResources(pool, model)) {
     out += fmt::format("      - name: {}\n        replicas: {}\n", name,
                        s.replicas.replicas);
-  }
-  return out;
-}
-
-std::string Indent(const std::string& text, const std::string& indent) {
-  std::string out;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    const size_t end = text.find('\n', pos);
-    out += indent + text.substr(pos, end - pos) + "\n";
-    if (end == std::string::npos) break;
-    pos = end + 1;
   }
   return out;
 }
@@ -137,7 +126,7 @@ std::string DevicePluginConfigMap(const Scenario& scenario,
       "  namespace: {}\ndata:\n",
       options.namespace_name, options.name, options.namespace_name);
   for (const NamedDevicePluginConfig& c : configs) {
-    out += fmt::format("  {}: |\n{}", c.name, Indent(c.yaml, "    "));
+    out += fmt::format("  {}: |\n{}", c.name, IndentLines(c.yaml, "    "));
   }
   return out;
 }

@@ -31,9 +31,9 @@
 namespace gpushare {
 
 struct NamedDevicePluginConfig {
-  std::string name;   // the data key and nvidia.com/device-plugin.config value
-  std::string pool;   // "" for `default`
-  std::string yaml;   // the config file
+  std::string name;  // the data key and nvidia.com/device-plugin.config value
+  std::string pool;  // "" for `default`
+  std::string yaml;  // the config file
 };
 
 std::vector<NamedDevicePluginConfig> DevicePluginConfigs(

@@ -31,8 +31,7 @@ LoadedDevicePluginConfig ReadDevicePluginConfig(const std::string& text,
     if (flags.Has("plugin")) {
       const YamlMap plugin = flags.Map("plugin", "flags.plugin");
       plugin.AllowOnly({"sharedDevicesAllocationPolicy"});
-      const std::string policy =
-          plugin.String("sharedDevicesAllocationPolicy");
+      const std::string policy = plugin.String("sharedDevicesAllocationPolicy");
       if (policy != "distributed" && policy != "packed") {
         plugin.Fail(plugin.Get("sharedDevicesAllocationPolicy"),
                     "expected distributed or packed");
@@ -71,9 +70,9 @@ LoadedDevicePluginConfig ReadDevicePluginConfig(const std::string& text,
     std::string name = res.String("name");
     if (name.find('/') == std::string::npos) name = "nvidia.com/" + name;
     if (name.size() > 63) {
-      res.Fail(res.Get("name"),
-               fmt::format("resource name '{}' is longer than 63 characters",
-                           name));
+      res.Fail(
+          res.Get("name"),
+          fmt::format("resource name '{}' is longer than 63 characters", name));
     }
     if (mps && name.rfind("nvidia.com/mig-", 0) == 0) {
       res.Fail(res.Get("name"), "MPS is supported on full GPUs only");

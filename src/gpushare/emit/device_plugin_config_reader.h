@@ -27,7 +27,7 @@ namespace gpushare {
 struct LoadedDevicePluginConfig {
   std::string mig_strategy = "none";
   DeviceSharing sharing = DeviceSharing::kNone;  // kTimeSlicing or kMps
-  ReplicaSettings replicas;   // replicas: of the first resource
+  ReplicaSettings replicas;  // replicas: of the first resource
   // The shared resources with their replicas, names prefixed.
   std::vector<std::pair<std::string, int>> resources;
 };

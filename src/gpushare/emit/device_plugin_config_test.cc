@@ -4,22 +4,17 @@
 #include <yaml-cpp/yaml.h>
 
 #include "gpushare/emit/device_plugin_config_reader.h"
+#include "gpushare/emit/emit_test_scenarios.h"
 #include "gpushare/io/input_error.h"
 #include "gpushare/sim/scenario_reader.h"
 
 namespace gpushare {
 namespace {
 
-const Catalog& TestCatalog() {
-  static const Catalog catalog = Catalog::Builtin();
-  return catalog;
-}
+using emit_test::TestCatalog;
 
 Scenario Read(const std::string& pools) {
-  return ReadScenarioYaml(
-      "name: d\ncluster:\n  pools:\n" + pools +
-          "workload:\n  classes:\n    - {name: a, class: batch, count: 1}\n",
-      "d.yaml", TestCatalog());
+  return emit_test::PoolsScenario("d", pools);
 }
 
 std::string ErrorOf(const std::string& text) {
@@ -90,10 +85,10 @@ TEST(DevicePluginConfigTest, EveryPoolRoundTrips) {
         ReadDevicePluginConfig(configs[i].yaml, configs[i].name);
     const SharingConfig& want = pool.sharing;
     EXPECT_EQ(c.sharing, want.sharing) << pool.name;
-    EXPECT_EQ(c.mig_strategy,
-              !want.mig_enabled ? "none"
-              : want.mig.strategy == MigStrategy::kMixed ? "mixed"
-                                                         : "single")
+    EXPECT_EQ(c.mig_strategy, !want.mig_enabled ? "none"
+                              : want.mig.strategy == MigStrategy::kMixed
+                                  ? "mixed"
+                                  : "single")
         << pool.name;
     if (want.sharing == DeviceSharing::kNone) {
       EXPECT_TRUE(c.resources.empty()) << pool.name;
@@ -162,10 +157,10 @@ TEST(DevicePluginConfigTest, Errors) {
                                          "plugin"),
               std::string::npos);
   }
-  EXPECT_THROW(DevicePluginConfigs(
-                   Read("    - {name: default, gpu: L4, nodes: 1}\n"),
-                   TestCatalog()),
-               InputError);
+  EXPECT_THROW(
+      DevicePluginConfigs(Read("    - {name: default, gpu: L4, nodes: 1}\n"),
+                          TestCatalog()),
+      InputError);
 }
 
 }  // namespace

@@ -1,9 +1,8 @@
 #include "gpushare/emit/grafana_dashboard.h"
 
+#include <nlohmann/json.hpp>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace gpushare {
 namespace {
@@ -32,9 +31,10 @@ class Layout {
   }
 
   // A time series panel, half the width; `queries` are (PromQL, legend).
-  void TimeSeries(const std::string& title, const std::string& unit,
-                  const std::vector<std::pair<std::string, std::string>>& queries,
-                  const std::string& repeat = "") {
+  void TimeSeries(
+      const std::string& title, const std::string& unit,
+      const std::vector<std::pair<std::string, std::string>>& queries,
+      const std::string& repeat = "") {
     json targets = json::array();
     char ref = 'A';
     for (const auto& [expr, legend] : queries) {
@@ -110,30 +110,27 @@ json Panels() {
   l.Row("Cluster");
   l.TimeSeries("Pending pods (scheduling queue)", "short",
                {{"gpushare_pending_pods", "pending"}});
-  l.TimeSeries("SLO attainment of inference pods", "percentunit",
-               {{"avg by (pool) (gpushare_pod_slo_met{" + pool + "})",
-                 "{{pool}}"}});
-  l.TimeSeries("Pod wait at start (p99 and max over pods)", "s",
-               {{"quantile by (pool) (0.99, gpushare_pod_wait_seconds{" +
-                     pool + "})",
-                 "{{pool}} p99"},
-                {"max by (pool) (gpushare_pod_wait_seconds{" + pool + "})",
-                 "{{pool}} max"}});
+  l.TimeSeries(
+      "SLO attainment of inference pods", "percentunit",
+      {{"avg by (pool) (gpushare_pod_slo_met{" + pool + "})", "{{pool}}"}});
+  l.TimeSeries(
+      "Pod wait at start (p99 and max over pods)", "s",
+      {{"quantile by (pool) (0.99, gpushare_pod_wait_seconds{" + pool + "})",
+        "{{pool}} p99"},
+       {"max by (pool) (gpushare_pod_wait_seconds{" + pool + "})",
+        "{{pool}} max"}});
   l.TimeSeries("Pods succeeded per hour", "short",
                {{"sum by (pool) (increase(gpushare_pods_succeeded_total{" +
                      pool + "}[1h]))",
                  "{{pool}}"}});
   l.Row("Pool $pool", "pool");
   l.TimeSeries("SM active vs GPU util: $pool", "percentunit",
-               {{"gpushare_pool_sm_active_ratio{pool=~\"$pool\"}",
-                 "SM active"},
-                {"gpushare_pool_gpu_util_ratio{pool=~\"$pool\"}",
-                 "GPU util"}});
-  l.TimeSeries("Framebuffer used and allocation: $pool", "percentunit",
-               {{"gpushare_pool_fb_used_ratio{pool=~\"$pool\"}",
-                 "framebuffer used"},
-                {"gpushare_pool_allocation_ratio{pool=~\"$pool\"}",
-                 "allocated"}});
+               {{"gpushare_pool_sm_active_ratio{pool=~\"$pool\"}", "SM active"},
+                {"gpushare_pool_gpu_util_ratio{pool=~\"$pool\"}", "GPU util"}});
+  l.TimeSeries(
+      "Framebuffer used and allocation: $pool", "percentunit",
+      {{"gpushare_pool_fb_used_ratio{pool=~\"$pool\"}", "framebuffer used"},
+       {"gpushare_pool_allocation_ratio{pool=~\"$pool\"}", "allocated"}});
   l.Row("GPUs");
   l.TimeSeries("GPU $gpu: SM active vs GPU util", "percent",
                {{by_device + "(DCGM_FI_PROF_SM_ACTIVE" + dev + ") * 100",
@@ -145,10 +142,10 @@ json Panels() {
                {{by_device + "(DCGM_FI_DEV_FB_USED" + dev + ")",
                  "{{Hostname}} GPU {{gpu}} {{GPU_I_ID}}"}},
                "gpu");
-  l.TimeSeries("GPU $gpu: pods", "short",
-               {{"gpushare_device_pods" + dev,
-                 "{{Hostname}} GPU {{gpu}} {{GPU_I_ID}}"}},
-               "gpu");
+  l.TimeSeries(
+      "GPU $gpu: pods", "short",
+      {{"gpushare_device_pods" + dev, "{{Hostname}} GPU {{gpu}} {{GPU_I_ID}}"}},
+      "gpu");
   l.Row("Patrol");
   l.TimeSeries("GPUs advertised per node (device plugin)", "short",
                {{"sum by (node) (kube_node_status_allocatable{" + pool +
@@ -173,23 +170,31 @@ std::string GrafanaDashboardJson() {
       {"__inputs",
        {{{"name", "DS_PROMETHEUS"},
          {"label", "Prometheus"},
-         {"description", "Prometheus holding the series of gpushare-sim "
-                         "run --openmetrics"},
+         {"description",
+          "Prometheus holding the series of gpushare-sim "
+          "run --openmetrics"},
          {"type", "datasource"},
          {"pluginId", "prometheus"},
          {"pluginName", "Prometheus"}}}},
       {"__requires",
-       {{{"type", "grafana"}, {"id", "grafana"}, {"name", "Grafana"},
+       {{{"type", "grafana"},
+         {"id", "grafana"},
+         {"name", "Grafana"},
          {"version", "10.0.0"}},
-        {{"type", "datasource"}, {"id", "prometheus"}, {"name", "Prometheus"},
+        {{"type", "datasource"},
+         {"id", "prometheus"},
+         {"name", "Prometheus"},
          {"version", "1.0.0"}},
-        {{"type", "panel"}, {"id", "timeseries"}, {"name", "Time series"},
+        {{"type", "panel"},
+         {"id", "timeseries"},
+         {"name", "Time series"},
          {"version", ""}}}},
       {"id", nullptr},
       {"uid", "gpushare-sim"},
       {"title", "gpushare-sim: GPU sharing"},
-      {"description", "Series of gpushare-sim run --openmetrics: DCGM per GPU, "
-                      "pools, queue, SLO, patrol alerts"},
+      {"description",
+       "Series of gpushare-sim run --openmetrics: DCGM per GPU, "
+       "pools, queue, SLO, patrol alerts"},
       {"tags", {"gpushare-sim", "dcgm", "gpu"}},
       {"schemaVersion", 39},
       {"version", 1},

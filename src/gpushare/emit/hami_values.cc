@@ -1,8 +1,8 @@
 #include "gpushare/emit/hami_values.h"
 
-#include <vector>
-
 #include <fmt/format.h>
+
+#include <vector>
 
 #include "gpushare/cluster/cluster.h"
 #include "gpushare/io/input_error.h"
@@ -66,8 +66,8 @@ std::string HamiValuesYaml(const Scenario& scenario, const Catalog& catalog) {
     const HamiSettings& h = spec.sharing.hami;
     for (int n = pool.first_node; n < pool.first_node + pool.node_count; ++n) {
       const std::string& node = cluster.nodes()[n].name();
-      labels += fmt::format("#   kubectl label node {} gpu=on --overwrite\n",
-                            node);
+      labels +=
+          fmt::format("#   kubectl label node {} gpu=on --overwrite\n", node);
       if (SameDevicePluginSettings(h, first)) continue;
       nodeconfig += fmt::format(
           "{}        {{\"name\": \"{}\", \"operatingmode\": \"hami-core\", "

@@ -1,25 +1,21 @@
 #include "gpushare/emit/hami_values.h"
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
+#include <nlohmann/json.hpp>
+
+#include "gpushare/emit/emit_test_scenarios.h"
 #include "gpushare/io/input_error.h"
 #include "gpushare/sim/scenario_reader.h"
 
 namespace gpushare {
 namespace {
 
-const Catalog& TestCatalog() {
-  static const Catalog catalog = Catalog::Builtin();
-  return catalog;
-}
+using emit_test::TestCatalog;
 
 Scenario Read(const std::string& pools) {
-  return ReadScenarioYaml(
-      "name: h\ncluster:\n  pools:\n" + pools +
-          "workload:\n  classes:\n    - {name: a, class: batch, count: 1}\n",
-      "h.yaml", TestCatalog());
+  return emit_test::PoolsScenario("h", pools);
 }
 
 TEST(HamiValuesTest, OnePoolByHand) {
@@ -84,9 +80,8 @@ TEST(HamiValuesTest, DefaultMemoryAndCoresGoToDeviceConfig) {
            "       sharing: {scheme: hami, hami: {default_memory_mib: 4096,\n"
            "                 default_cores: 20}}}\n"),
       TestCatalog()));
-  const YAML::Node nvidia =
-      YAML::Load(values["device-config"]["content"].as<std::string>())
-          ["nvidia"];
+  const YAML::Node nvidia = YAML::Load(
+      values["device-config"]["content"].as<std::string>())["nvidia"];
   EXPECT_EQ(nvidia["defaultMemory"].as<int>(), 4096);
   EXPECT_EQ(nvidia["defaultCores"].as<int>(), 20);
   EXPECT_EQ(nvidia["resourceMemoryName"].as<std::string>(),

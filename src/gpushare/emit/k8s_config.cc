@@ -28,8 +28,8 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
   int step = 0;
   auto add = [&](std::string path, std::string text, std::string what,
                  std::string command) {
-    steps += fmt::format("{}. `{}` — {}\n\n   ```sh\n   {}\n   ```\n\n",
-                         ++step, path, what, command);
+    steps += fmt::format("{}. `{}` — {}\n\n   ```sh\n   {}\n   ```\n\n", ++step,
+                         path, what, command);
     files.push_back({std::move(path), std::move(text)});
   };
   add("node-setup.sh", NodeSetupScript(scenario, catalog),

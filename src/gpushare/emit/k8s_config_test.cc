@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
+#include "gpushare/emit/emit_test_scenarios.h"
 #include "gpushare/emit/kube_scheduler_config.h"
 #include "gpushare/emit/node_setup_script.h"
 #include "gpushare/sim/scenario_reader.h"
@@ -10,17 +11,10 @@
 namespace gpushare {
 namespace {
 
-const Catalog& TestCatalog() {
-  static const Catalog catalog = Catalog::Builtin();
-  return catalog;
-}
+using emit_test::TestCatalog;
 
 Scenario Read(const std::string& pools, const std::string& extra = "") {
-  return ReadScenarioYaml(
-      "name: k\ncluster:\n  pools:\n" + pools +
-          "workload:\n  classes:\n    - {name: a, class: batch, count: 1}\n" +
-          extra,
-      "k.yaml", TestCatalog());
+  return emit_test::PoolsScenario("k", pools, extra);
 }
 
 std::vector<std::string> Paths(const std::vector<EmittedFile>& files) {
@@ -46,11 +40,10 @@ TEST(K8sConfigTest, OnlyTheFilesTheScenarioNeeds) {
                "scheduler:\n  scoring_strategy:\n    type: MostAllocated\n"
                "    resources: [{name: nvidia.com/gpu, weight: 3}]\n"),
           TestCatalog())),
-      (std::vector<std::string>{"README.md", "node-setup.sh",
-                                "device-plugin-config.yaml",
-                                "mig-parted-config.yaml", "hami-values.yaml",
-                                "kube-scheduler-config.yaml",
-                                "pod-patches.yaml"}));
+      (std::vector<std::string>{
+          "README.md", "node-setup.sh", "device-plugin-config.yaml",
+          "mig-parted-config.yaml", "hami-values.yaml",
+          "kube-scheduler-config.yaml", "pod-patches.yaml"}));
 }
 
 TEST(K8sConfigTest, EveryYamlFileParsesAndObjectsAreKubectlShaped) {

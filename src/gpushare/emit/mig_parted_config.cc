@@ -1,13 +1,14 @@
 #include "gpushare/emit/mig_parted_config.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 #include <numeric>
 
-#include <fmt/format.h>
-
 #include "gpushare/catalog/mig_layout.h"
 #include "gpushare/cluster/cluster.h"
+#include "gpushare/emit/yaml_text.h"
 #include "gpushare/io/input_error.h"
 
 namespace gpushare {
@@ -44,9 +45,10 @@ std::string MigDevices(const GpuModel& model, const std::vector<int>& counts,
 
 std::string Entry(const GpuModel& model, const std::string& devices,
                   const std::vector<int>& counts) {
-  return fmt::format("  - devices: {}\n    mig-enabled: true\n"
-                     "    mig-devices:{}",
-                     devices, MigDevices(model, counts, "      "));
+  return fmt::format(
+      "  - devices: {}\n    mig-enabled: true\n"
+      "    mig-devices:{}",
+      devices, MigDevices(model, counts, "      "));
 }
 
 PoolConfig ConfigOf(const NodePoolSpec& pool, const GpuModel& model) {
@@ -116,19 +118,6 @@ std::vector<PoolConfig> PoolConfigsOf(const Scenario& scenario,
   return configs;
 }
 
-std::string Indent(const std::string& text, const std::string& indent) {
-  std::string out;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    const size_t end = text.find('\n', pos);
-    const std::string line = text.substr(pos, end - pos);
-    out += (line.empty() ? "" : indent + line) + "\n";
-    if (end == std::string::npos) break;
-    pos = end + 1;
-  }
-  return out;
-}
-
 }  // namespace
 
 std::vector<PoolMigConfig> PoolMigConfigs(const Scenario& scenario,
@@ -149,7 +138,7 @@ std::string MigPartedConfigYaml(const Scenario& scenario,
   for (const PoolConfig& c : PoolConfigsOf(scenario, catalog)) {
     if (written[c.name]) continue;
     written[c.name] = true;
-    out += fmt::format("  {}:\n{}", c.name, Indent(c.entries, "  "));
+    out += fmt::format("  {}:\n{}", c.name, IndentLines(c.entries, "  "));
   }
   return out;
 }
@@ -179,8 +168,9 @@ std::string MigPartedConfigMap(const Scenario& scenario, const Catalog& catalog,
         "every node\n#    unless a device-plugin config sets flags.migStrategy "
         "for its nodes)\n";
   }
-  out += "# 3. Select each pool's layout on its nodes (the MIG manager applies "
-         "it and sets\n#    nvidia.com/mig.config.state to success):\n";
+  out +=
+      "# 3. Select each pool's layout on its nodes (the MIG manager applies "
+      "it and sets\n#    nvidia.com/mig.config.state to success):\n";
   for (const PoolConfig& c : configs) {
     for (const NodePool& pool : cluster.pools()) {
       if (pool.spec.name != c.pool) continue;
@@ -197,7 +187,7 @@ std::string MigPartedConfigMap(const Scenario& scenario, const Catalog& catalog,
       "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {}\n"
       "  namespace: {}\ndata:\n  config.yaml: |\n{}",
       options.name, options.namespace_name,
-      Indent(MigPartedConfigYaml(scenario, catalog), "    "));
+      IndentLines(MigPartedConfigYaml(scenario, catalog), "    "));
   return out;
 }
 

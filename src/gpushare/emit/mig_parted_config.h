@@ -11,11 +11,11 @@
 // true` and `mig-devices` (profile → count, larger profiles first, only
 // counts > 0). Two pools that name the same config with different counts
 // (the same name on different GPU models) get `<pool>-<config>` instead. The
-// layouts are the ones the simulation runs (SharingConfig::Validate); mig-parted
-// keeps counts, not start positions, so MIG manager places the instances
-// itself. MigPartedConfigMap() wraps the file as the ConfigMap the MIG manager
-// reads (data key `config.yaml`, which a custom config must use), preceded by
-// comments saying how to select each pool's config (node label
+// layouts are the ones the simulation runs (SharingConfig::Validate);
+// mig-parted keeps counts, not start positions, so MIG manager places the
+// instances itself. MigPartedConfigMap() wraps the file as the ConfigMap the
+// MIG manager reads (data key `config.yaml`, which a custom config must use),
+// preceded by comments saying how to select each pool's config (node label
 // `nvidia.com/mig.config`) and which ClusterPolicy settings it needs
 // (`spec.migManager.config.name`, `spec.mig.strategy`). Throws InputError
 // when the scenario has no MIG pool. Deterministic.
@@ -34,8 +34,8 @@ namespace gpushare {
 // The config the MIG manager applies to one pool's nodes.
 struct PoolMigConfig {
   std::string pool;
-  std::string config;          // the value of nvidia.com/mig.config
-  bool mixed = false;          // the pool's device-plugin MIG strategy
+  std::string config;  // the value of nvidia.com/mig.config
+  bool mixed = false;  // the pool's device-plugin MIG strategy
 };
 
 std::vector<PoolMigConfig> PoolMigConfigs(const Scenario& scenario,
@@ -45,7 +45,7 @@ std::string MigPartedConfigYaml(const Scenario& scenario,
                                 const Catalog& catalog);
 
 struct MigPartedConfigMapOptions {
-  std::string name = "custom-mig-config";   // the GPU Operator docs' example
+  std::string name = "custom-mig-config";  // the GPU Operator docs' example
   std::string namespace_name = "gpu-operator";
 };
 

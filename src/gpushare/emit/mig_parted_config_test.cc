@@ -1,27 +1,22 @@
 #include "gpushare/emit/mig_parted_config.h"
 
-#include <set>
-
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
+#include <set>
+
 #include "gpushare/catalog/mig_layout.h"
+#include "gpushare/emit/emit_test_scenarios.h"
 #include "gpushare/io/input_error.h"
 #include "gpushare/sim/scenario_reader.h"
 
 namespace gpushare {
 namespace {
 
-const Catalog& TestCatalog() {
-  static const Catalog catalog = Catalog::Builtin();
-  return catalog;
-}
+using emit_test::TestCatalog;
 
 Scenario Read(const std::string& pools) {
-  return ReadScenarioYaml(
-      "name: m\ncluster:\n  pools:\n" + pools +
-          "workload:\n  classes:\n    - {name: a, class: batch, count: 1}\n",
-      "m.yaml", TestCatalog());
+  return emit_test::PoolsScenario("m", pools);
 }
 
 // Per GPU index, the profile counts of `config` in the parsed mig-parted
@@ -195,8 +190,8 @@ TEST(MigPartedConfigTest, SameNameOnTwoModelsIsRenamed) {
   EXPECT_EQ(c[2].config, "all-balanced");  // same counts: shared
   const YAML::Node root = ConfigFile(s);
   EXPECT_EQ(root["mig-configs"].size(), 3u);
-  EXPECT_EQ(root["mig-configs"]["b-all-balanced"][0]["mig-devices"]
-                ["1g.10gb"].as<int>(),
+  EXPECT_EQ(root["mig-configs"]["b-all-balanced"][0]["mig-devices"]["1g.10gb"]
+                .as<int>(),
             2);
 }
 

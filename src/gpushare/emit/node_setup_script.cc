@@ -1,8 +1,8 @@
 #include "gpushare/emit/node_setup_script.h"
 
-#include <map>
-
 #include <fmt/format.h>
+
+#include <map>
 
 #include "gpushare/cluster/cluster.h"
 #include "gpushare/emit/mig_parted_config.h"
@@ -47,9 +47,8 @@ std::string NodeSetupScript(const Scenario& scenario, const Catalog& catalog) {
   for (const NodePool& pool : cluster.pools()) {
     const NodePoolSpec& spec = pool.spec;
     if (spec.gpus_per_node == 0) continue;
-    std::string labels = fmt::format(" {}",
-                                     Sh(std::string(kNodePoolLabel) + "=" +
-                                        spec.name));
+    std::string labels =
+        fmt::format(" {}", Sh(std::string(kNodePoolLabel) + "=" + spec.name));
     for (const auto& [k, v] : spec.labels) labels += " " + Sh(k + "=" + v);
     if (spec.sharing.sharing == DeviceSharing::kHami) {
       labels += " gpu=on";

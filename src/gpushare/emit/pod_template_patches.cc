@@ -1,12 +1,12 @@
 #include "gpushare/emit/pod_template_patches.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <limits>
 #include <map>
 #include <tuple>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "gpushare/cluster/cluster.h"
 #include "gpushare/decide/tenant_classes.h"
@@ -29,7 +29,7 @@ struct ClassPods {
   int64_t pods = 0;
   std::map<RequestKey, int64_t> groups;
   std::map<std::string, int64_t> unrunnable;  // reason → pods
-  const Pod* example = nullptr;              // selectors and tolerations
+  const Pod* example = nullptr;               // selectors and tolerations
 };
 
 std::string Quote(const std::string& s) {
@@ -41,8 +41,7 @@ std::string Quote(const std::string& s) {
   return out + "\"";
 }
 
-std::string Patch(const Pod& pod, const NodePool& pool,
-                  const RequestKey& key) {
+std::string Patch(const Pod& pod, const NodePool& pool, const RequestKey& key) {
   std::string out = "spec:\n  template:\n    spec:\n";
   if (pool.spec.sharing.sharing == DeviceSharing::kHami) {
     out += "      schedulerName: hami-scheduler\n";
@@ -56,10 +55,9 @@ std::string Patch(const Pod& pod, const NodePool& pool,
   if (!pod.tolerations.empty()) {
     out += "      tolerations:\n";
     for (const Toleration& t : pod.tolerations) {
-      out += fmt::format("        - key: {}\n          operator: {}\n",
-                         Quote(t.key),
-                         t.op == Toleration::Operator::kExists ? "Exists"
-                                                               : "Equal");
+      out += fmt::format(
+          "        - key: {}\n          operator: {}\n", Quote(t.key),
+          t.op == Toleration::Operator::kExists ? "Exists" : "Equal");
       if (t.op == Toleration::Operator::kEqual) {
         out += fmt::format("          value: {}\n", Quote(t.value));
       }
@@ -127,10 +125,9 @@ std::string PodTemplatePatchesYaml(const Scenario& scenario,
     const ClassPods& c = it->second;
     std::vector<std::pair<RequestKey, int64_t>> groups(c.groups.begin(),
                                                        c.groups.end());
-    std::stable_sort(groups.begin(), groups.end(),
-                     [](const auto& a, const auto& b) {
-                       return a.second > b.second;
-                     });
+    std::stable_sort(
+        groups.begin(), groups.end(),
+        [](const auto& a, const auto& b) { return a.second > b.second; });
     const int shown =
         std::min(static_cast<int>(groups.size()), std::max(1, max_per_class));
     for (int g = 0; g < shown; ++g) {

@@ -67,8 +67,7 @@ TEST(PodTemplatePatchesTest, OnePatchPerDistinctRequest) {
     const YAML::Node spec = docs[d]["spec"]["template"]["spec"];
     EXPECT_EQ(spec["nodeSelector"]["gpushare.io/node-pool"].as<std::string>(),
               "mig");
-    EXPECT_EQ(spec["tolerations"][0]["effect"].as<std::string>(),
-              "NoSchedule");
+    EXPECT_EQ(spec["tolerations"][0]["effect"].as<std::string>(), "NoSchedule");
     EXPECT_FALSE(spec["schedulerName"].IsDefined());
     const YAML::Node l = spec["containers"][0]["resources"]["limits"];
     ASSERT_EQ(l.size(), 1u);
@@ -76,8 +75,9 @@ TEST(PodTemplatePatchesTest, OnePatchPerDistinctRequest) {
       limits[kv.first.as<std::string>()] = kv.second.as<int>();
     }
   }
-  EXPECT_EQ(limits, (std::map<std::string, int>{{"nvidia.com/mig-1g.10gb", 1},
-                                                {"nvidia.com/mig-3g.40gb", 1}}));
+  EXPECT_EQ(limits,
+            (std::map<std::string, int>{{"nvidia.com/mig-1g.10gb", 1},
+                                        {"nvidia.com/mig-3g.40gb", 1}}));
   for (int d = 2; d <= 4; ++d) {
     const YAML::Node spec = docs[d]["spec"]["template"]["spec"];
     EXPECT_EQ(spec["schedulerName"].as<std::string>(), "hami-scheduler");

@@ -1,9 +1,9 @@
 #include "gpushare/emit/prometheus_rules.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <string>
-
-#include <fmt/format.h>
 
 namespace gpushare {
 namespace {
@@ -31,7 +31,8 @@ std::string Fill(std::string text, const std::string& name,
 }  // namespace
 
 std::string PrometheusRulesYaml(const PatrolRules& rules) {
-  std::string text = R"yaml(# Prometheus alerting rules of gpushare-sim's patrol alerts.
+  std::string text =
+      R"yaml(# Prometheus alerting rules of gpushare-sim's patrol alerts.
 # Series: docs/output.md (gpushare-sim run --openmetrics); load this file
 # with rule_files in prometheus.yml; check it with promtool check rules.
 groups:

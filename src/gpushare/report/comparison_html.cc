@@ -1,9 +1,8 @@
 #include "gpushare/report/comparison_html.h"
 
-#include "gpushare/decide/scheme_variant.h"
-
 #include <fmt/format.h>
 
+#include "gpushare/decide/scheme_variant.h"
 #include "gpushare/report/class_bar_charts.h"
 #include "gpushare/report/html_page.h"
 #include "gpushare/report/pool_charts.h"
@@ -41,13 +40,13 @@ std::string Runs(const Comparison& c) {
     for (const MigPoolChoice& m : c.mig_choices) {
       std::string tried;
       for (const MigCandidate& k : m.candidates) {
-        tried += fmt::format("{}{} {:.3f}", tried.empty() ? "" : ", ",
-                             k.family, k.performance);
+        tried += fmt::format("{}{} {:.3f}", tried.empty() ? "" : ", ", k.family,
+                             k.performance);
       }
       rows.push_back({m.pool, m.model, m.config, tried});
     }
-    out += HtmlTable({"pool", "model", "chosen config", "families tried"},
-                     rows);
+    out +=
+        HtmlTable({"pool", "model", "chosen config", "families tried"}, rows);
   }
   return out;
 }
@@ -64,10 +63,10 @@ std::string ClusterTable(const Comparison& c) {
          v.faults > 0 ? fmt::format("{:g}", v.max_blast_radius) : "-",
          FormatAlertCounts(v.alerts), FormatMoney(v.cluster_cost)});
   }
-  return HtmlTable({"scheme", "served", "mean wait", "SLO met", "allocation",
-                    "SM active", "GPU util", "blast radius", "patrol alerts",
-                    "cost $"},
-                   rows);
+  return HtmlTable(
+      {"scheme", "served", "mean wait", "SLO met", "allocation", "SM active",
+       "GPU util", "blast radius", "patrol alerts", "cost $"},
+      rows);
 }
 
 std::string ClassTable(const Comparison& c, size_t k) {
@@ -78,21 +77,21 @@ std::string ClassTable(const Comparison& c, size_t k) {
     if (v.plan && !v.class_schemes[k].empty()) {
       label += " (" + v.class_schemes[k] + ")";
     }
-    rows.push_back({label, fmt::format("{}/{}", m.served, m.pods),
-                    FormatSeconds(m.mean_wait_s), FormatSlowdown(m.mean_slowdown),
-                    P99VsSlo(m), FormatPercent(m.slo_attainment),
-                    std::to_string(m.oom_kills),
-                    std::to_string(m.failed + m.cannot_run),
-                    FormatMoney(m.cost_per_served_pod)});
+    rows.push_back(
+        {label, fmt::format("{}/{}", m.served, m.pods),
+         FormatSeconds(m.mean_wait_s), FormatSlowdown(m.mean_slowdown),
+         P99VsSlo(m), FormatPercent(m.slo_attainment),
+         std::to_string(m.oom_kills), std::to_string(m.failed + m.cannot_run),
+         FormatMoney(m.cost_per_served_pod)});
   }
   return "<h3>" +
          HtmlEscape(fmt::format("Tenant class {} ({}, {} pods)",
                                 c.tenant_classes[k], c.workload_classes[k],
                                 c.variants.front().classes[k].pods)) +
          "</h3>\n" +
-         HtmlTable({"scheme", "served", "mean wait", "slowdown",
-                    "p99 / SLO ms", "SLO met", "OOM kills",
-                    "failed or cannot run", "$ per served pod"},
+         HtmlTable({"scheme", "served", "mean wait", "slowdown", "p99 / SLO ms",
+                    "SLO met", "OOM kills", "failed or cannot run",
+                    "$ per served pod"},
                    rows);
 }
 
@@ -113,29 +112,25 @@ std::string SelectionHtml(const Selection& s) {
     int rank = 0;
     auto add = [&rows](std::string label, const SchemeScore& x,
                        std::string name) {
-      rows.push_back({std::move(label), std::move(name),
-                      FormatScore(x.scores.isolation),
-                      FormatScore(x.scores.overhead),
-                      FormatScore(x.scores.compatibility),
-                      FormatScore(x.scores.cost),
-                      fmt::format("{:.1f}", x.total),
-                      x.slo_attainment < 0 ? std::string("-")
-                      : x.meets_slo        ? std::string("met")
-                                           : std::string("missed")});
+      rows.push_back(
+          {std::move(label), std::move(name), FormatScore(x.scores.isolation),
+           FormatScore(x.scores.overhead), FormatScore(x.scores.compatibility),
+           FormatScore(x.scores.cost), fmt::format("{:.1f}", x.total),
+           x.slo_attainment < 0 ? std::string("-")
+           : x.meets_slo        ? std::string("met")
+                                : std::string("missed")});
     };
     for (const SchemeScore& x : c.ranking) {
       add(std::to_string(++rank), x, VariantDisplayName(x.variant));
     }
     if (c.has_plan) add("-", c.plan, "plan (" + c.plan.scheme + ")");
-    out += HtmlTable({"rank", "scheme", "isolation", "overhead",
-                      "compatibility", "cost", "total",
-                      "SLO (target " + FormatPercent(c.min_slo_attainment) +
-                          ")"},
-                     rows);
+    out += HtmlTable(
+        {"rank", "scheme", "isolation", "overhead", "compatibility", "cost",
+         "total", "SLO (target " + FormatPercent(c.min_slo_attainment) + ")"},
+        rows);
     out += "<p>" + HtmlEscape(c.explanation) + "</p>\n";
     if (!c.ranking.empty()) {
-      plan += fmt::format("{}{} → {}", plan.empty() ? "" : ", ",
-                          c.tenant_class,
+      plan += fmt::format("{}{} → {}", plan.empty() ? "" : ", ", c.tenant_class,
                           c.has_winner()
                               ? VariantDisplayName(c.ranking.front().variant)
                               : std::string("none meets its SLO"));
@@ -201,11 +196,11 @@ std::string ComparisonHtmlReport(const Comparison& c, const Selection& s) {
                  "</h3>\n<div class=\"charts\">\n");
     for (const PoolSummary& p : v.pool_summaries) {
       if (p.gpus == 0) continue;
-      page.AddHtml(PoolUtilizationChart(
-          "pool-" + v.name + "-" + p.name,
-          fmt::format("{}: pool {} ({}, {} x {})", v.name, p.name, p.scheme,
-                      p.gpus, p.model),
-          p));
+      page.AddHtml(
+          PoolUtilizationChart("pool-" + v.name + "-" + p.name,
+                               fmt::format("{}: pool {} ({}, {} x {})", v.name,
+                                           p.name, p.scheme, p.gpus, p.model),
+                               p));
     }
     page.AddHtml("</div>\n");
   }

@@ -70,9 +70,8 @@ json ComparisonToJson(const Comparison& c, const Selection& selection) {
                    {"pods", m.pods},
                    {"candidates", candidates}});
   }
-  out["mig"] = {{"pilot", c.mig_pilot},
-                {"pilot_pods", c.mig_pilot_pods},
-                {"pools", mig}};
+  out["mig"] = {
+      {"pilot", c.mig_pilot}, {"pilot_pods", c.mig_pilot_pods}, {"pools", mig}};
   json variants = json::array();
   for (const VariantOutcome& v : c.variants) {
     json classes = json::object();
@@ -81,45 +80,46 @@ json ComparisonToJson(const Comparison& c, const Selection& selection) {
       if (v.plan) m["scheme"] = v.class_schemes[k];
       classes[c.tenant_classes[k]] = m;
     }
-    variants.push_back({{"name", v.name},
-                        {"label", v.plan ? std::string("plan (mixed)")
-                                         : VariantDisplayName(v.name)},
-                        {"plan", v.plan},
-                        {"scheme", v.plan ? std::string("mixed")
-                                          : std::string(SharingSchemeName(
-                                                v.scheme))},
-                        {"notes", v.notes},
-                        {"pools", v.pools},
-                        {"cluster", MetricsJson(v.cluster)},
-                        {"classes", classes},
-                        {"end_s", v.end_s},
-                        {"faults", v.faults},
-                        {"max_blast_radius", v.max_blast_radius},
-                        {"alerts", v.alerts},
-                        {"mean_allocation", v.mean_allocation},
-                        {"mean_sm_active", v.mean_sm_active},
-                        {"mean_gpu_util", v.mean_gpu_util},
-                        {"cluster_cost", v.cluster_cost},
-                        {"goodput", v.goodput}});
+    variants.push_back(
+        {{"name", v.name},
+         {"label",
+          v.plan ? std::string("plan (mixed)") : VariantDisplayName(v.name)},
+         {"plan", v.plan},
+         {"scheme", v.plan ? std::string("mixed")
+                           : std::string(SharingSchemeName(v.scheme))},
+         {"notes", v.notes},
+         {"pools", v.pools},
+         {"cluster", MetricsJson(v.cluster)},
+         {"classes", classes},
+         {"end_s", v.end_s},
+         {"faults", v.faults},
+         {"max_blast_radius", v.max_blast_radius},
+         {"alerts", v.alerts},
+         {"mean_allocation", v.mean_allocation},
+         {"mean_sm_active", v.mean_sm_active},
+         {"mean_gpu_util", v.mean_gpu_util},
+         {"cluster_cost", v.cluster_cost},
+         {"goodput", v.goodput}});
   }
   out["variants"] = variants;
   json choices = json::array();
   for (const ClassChoice& k : selection.classes) {
     json ranking = json::array();
-    for (const SchemeScore& s : k.ranking) ranking.push_back(SchemeScoreJson(s));
-    json choice = {{"tenant_class", k.tenant_class},
-                   {"workload_class", k.workload_class},
-                   {"profile", k.profile},
-                   {"weights",
-                    {{"isolation", k.weights.isolation},
-                     {"overhead", k.weights.overhead},
-                     {"compatibility", k.weights.compatibility},
-                     {"cost", k.weights.cost}}},
-                   {"min_slo_attainment", k.min_slo_attainment},
-                   {"ranking", ranking},
-                   {"winner", k.has_winner() ? json(k.ranking[0].variant)
-                                             : json(nullptr)},
-                   {"explanation", k.explanation}};
+    for (const SchemeScore& s : k.ranking)
+      ranking.push_back(SchemeScoreJson(s));
+    json choice = {
+        {"tenant_class", k.tenant_class},
+        {"workload_class", k.workload_class},
+        {"profile", k.profile},
+        {"weights",
+         {{"isolation", k.weights.isolation},
+          {"overhead", k.weights.overhead},
+          {"compatibility", k.weights.compatibility},
+          {"cost", k.weights.cost}}},
+        {"min_slo_attainment", k.min_slo_attainment},
+        {"ranking", ranking},
+        {"winner", k.has_winner() ? json(k.ranking[0].variant) : json(nullptr)},
+        {"explanation", k.explanation}};
     choice["plan"] = k.has_plan ? SchemeScoreJson(k.plan) : json(nullptr);
     choices.push_back(choice);
   }

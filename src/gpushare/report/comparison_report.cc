@@ -1,12 +1,11 @@
 #include "gpushare/report/comparison_report.h"
 
-#include "gpushare/decide/scheme_variant.h"
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <vector>
 
-#include <fmt/format.h>
-
+#include "gpushare/decide/scheme_variant.h"
 #include "gpushare/report/text_table.h"
 #include "gpushare/report/units.h"
 
@@ -53,8 +52,8 @@ std::string Runs(const Comparison& c) {
     for (const MigPoolChoice& m : c.mig_choices) {
       std::string tried;
       for (const MigCandidate& k : m.candidates) {
-        tried += fmt::format("{}{} {:.3f}", tried.empty() ? "" : ", ",
-                             k.family, k.performance);
+        tried += fmt::format("{}{} {:.3f}", tried.empty() ? "" : ", ", k.family,
+                             k.performance);
       }
       out += WrapText(fmt::format("    {}: {} ({})", m.pool, m.config, tried),
                       kWidth, 6);
@@ -93,9 +92,9 @@ std::string ClusterTable(const Comparison& c) {
   return "Cluster-wide (SM ACT against UTIL: a busy-looking GPU can be idle "
          "inside)\n" +
          t.Render() +
-         (alerts.empty() ? ""
-                         : WrapText("Patrol alerts fired: " + alerts + ".",
-                                    kWidth, 2));
+         (alerts.empty()
+              ? ""
+              : WrapText("Patrol alerts fired: " + alerts + ".", kWidth, 2));
 }
 
 std::string ClassTable(const Comparison& c, size_t k) {
@@ -154,28 +153,28 @@ std::string SelectionText(const Selection& s) {
     t.AddColumn("COST", TextTable::Align::kRight);
     t.AddColumn("TOTAL", TextTable::Align::kRight);
     // The SLO column only for classes whose pods have latency SLOs.
-    const bool slo = std::any_of(
-        c.ranking.begin(), c.ranking.end(),
-        [](const SchemeScore& x) { return x.slo_attainment >= 0; });
+    const bool slo =
+        std::any_of(c.ranking.begin(), c.ranking.end(),
+                    [](const SchemeScore& x) { return x.slo_attainment >= 0; });
     if (slo) t.AddColumn("SLO", TextTable::Align::kRight);
     int rank = 0;
     auto add = [&t, slo](std::string label, const SchemeScore& x,
                          std::string name) {
-      std::vector<std::string> row = {
-          std::move(label),
-          std::move(name),
-          FormatScore(x.scores.isolation),
-          FormatScore(x.scores.overhead),
-          FormatScore(x.scores.compatibility),
-          FormatScore(x.scores.cost),
-          fmt::format("{:.1f}", x.total)};
+      std::vector<std::string> row = {std::move(label),
+                                      std::move(name),
+                                      FormatScore(x.scores.isolation),
+                                      FormatScore(x.scores.overhead),
+                                      FormatScore(x.scores.compatibility),
+                                      FormatScore(x.scores.cost),
+                                      fmt::format("{:.1f}", x.total)};
       if (slo) row.push_back(x.meets_slo ? "met" : "MISSED");
       t.AddRow(std::move(row));
     };
     for (const SchemeScore& x : c.ranking) {
       add(fmt::format("  {}", ++rank), x, VariantDisplayName(x.variant));
     }
-    if (c.has_plan) add("  -", c.plan, "plan (" + ShortScheme(c.plan.scheme) + ")");
+    if (c.has_plan)
+      add("  -", c.plan, "plan (" + ShortScheme(c.plan.scheme) + ")");
     out += t.Render();
     if (slo) {
       out += WrapText(
@@ -187,11 +186,10 @@ std::string SelectionText(const Selection& s) {
     }
     out += WrapText("  => " + c.explanation, kWidth, 5);
     if (!c.ranking.empty()) {
-      plan += fmt::format("{}{} -> {}", plan.empty() ? "" : ", ",
-                          c.tenant_class,
-                          c.has_winner()
-                              ? VariantDisplayName(c.ranking.front().variant)
-                              : std::string("none meets its SLO"));
+      plan += fmt::format(
+          "{}{} -> {}", plan.empty() ? "" : ", ", c.tenant_class,
+          c.has_winner() ? VariantDisplayName(c.ranking.front().variant)
+                         : std::string("none meets its SLO"));
     }
   }
   if (!plan.empty()) out += "\n" + WrapText("Recommended: " + plan, kWidth, 2);
