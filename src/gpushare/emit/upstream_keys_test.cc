@@ -1,0 +1,127 @@
+// Every key the emitters write is one the upstream formats have: the key
+// lists in tests/data/upstream/ are facts copied from the upstream Go types
+// and example files (their sources are in each file's header).
+
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include "gpushare/emit/device_plugin_config.h"
+#include "gpushare/emit/emit_test_scenarios.h"
+#include "gpushare/emit/hami_values.h"
+#include "gpushare/emit/kube_scheduler_config.h"
+#include "gpushare/emit/mig_parted_config.h"
+
+namespace gpushare {
+namespace {
+
+std::set<std::string> UpstreamKeys(const std::string& file) {
+  std::ifstream in(std::string(GS_TESTDATA_DIR) + "/upstream/" + file);
+  EXPECT_TRUE(in.good()) << file;
+  std::set<std::string> keys;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line[0] != '#') keys.insert(line);
+  }
+  return keys;
+}
+
+// Every key path of `node`: maps as "a.b", list items as "[]"; keys of a
+// map at a path in `wildcards` (path → symbol) are written as the symbol.
+void Paths(const YAML::Node& node, const std::string& path,
+           const std::map<std::string, std::string>& wildcards,
+           std::set<std::string>* out) {
+  if (node.IsSequence()) {
+    for (const YAML::Node& item : node) {
+      Paths(item, path + "[]", wildcards, out);
+    }
+    return;
+  }
+  if (!node.IsMap()) return;
+  auto w = wildcards.find(path);
+  for (const auto& kv : node) {
+    const std::string key =
+        w != wildcards.end() ? w->second : kv.first.as<std::string>();
+    const std::string child = path.empty() ? key : path + "." + key;
+    out->insert(child);
+    Paths(kv.second, child, wildcards, out);
+  }
+}
+
+void ExpectKnown(const std::string& text, const std::string& keys_file,
+                 const std::map<std::string, std::string>& wildcards = {}) {
+  const std::set<std::string> known = UpstreamKeys(keys_file);
+  std::set<std::string> written;
+  Paths(YAML::Load(text), "", wildcards, &written);
+  EXPECT_FALSE(written.empty());
+  for (const std::string& key : written) {
+    EXPECT_TRUE(known.count(key) > 0)
+        << key << " is not in tests/data/upstream/" << keys_file;
+  }
+}
+
+// Pools that make every emitter write every optional key.
+Scenario Everything() {
+  return emit_test::PoolsScenario(
+      "u",
+      "    - {name: ts, gpu: L4, nodes: 1, gpus_per_node: 2,\n"
+      "       sharing: {scheme: time-slicing, replicas: 4,\n"
+      "                 rename_by_default: true, replica_policy: packed}}\n"
+      "    - {name: mps, gpu: H100-80GB, nodes: 1, gpus_per_node: 1,\n"
+      "       sharing: {scheme: mps, replicas: 2}}\n"
+      "    - name: mig\n"
+      "      gpu: A100-40GB\n"
+      "      nodes: 1\n"
+      "      gpus_per_node: 2\n"
+      "      sharing:\n"
+      "        scheme: mig\n"
+      "        mig_strategy: mixed\n"
+      "        replicas: 2\n"
+      "        mig_layouts: [[\"3g.20gb\", \"2g.10gb\"], [\"1g.5gb:7\"]]\n"
+      "    - {name: v1, gpu: A100-80GB, nodes: 1,\n"
+      "       sharing: {scheme: hami, hami: {default_memory_mib: 1000}}}\n"
+      "    - {name: v2, gpu: A100-80GB, nodes: 1,\n"
+      "       sharing: {scheme: hami, hami: {split_count: 4,\n"
+      "                 default_memory_mib: 1000}}}\n",
+      "scheduler:\n  percentage_of_nodes_to_score: 50\n"
+      "  scoring_strategy:\n    type: RequestedToCapacityRatio\n"
+      "    resources: [{name: nvidia.com/gpu, weight: 3}]\n"
+      "    shape: [{utilization: 0, score: 0}, {utilization: 100, score: "
+      "10}]\n");
+}
+
+TEST(UpstreamKeysTest, DevicePluginConfigs) {
+  const Scenario s = Everything();
+  for (const NamedDevicePluginConfig& c :
+       DevicePluginConfigs(s, emit_test::TestCatalog())) {
+    ExpectKnown(c.yaml, "device-plugin-config-v1.keys");
+  }
+}
+
+TEST(UpstreamKeysTest, MigPartedConfig) {
+  ExpectKnown(MigPartedConfigYaml(Everything(), emit_test::TestCatalog()),
+              "mig-parted-config-v1.keys",
+              {{"mig-configs", "*"}, {"mig-configs.*[].mig-devices", "+"}});
+}
+
+TEST(UpstreamKeysTest, HamiValues) {
+  const std::string text =
+      HamiValuesYaml(Everything(), emit_test::TestCatalog());
+  EXPECT_NE(text.find("nodeConfiguration"), std::string::npos);
+  EXPECT_NE(text.find("device-config"), std::string::npos);
+  ExpectKnown(text, "hami-values.keys");
+}
+
+TEST(UpstreamKeysTest, KubeSchedulerConfig) {
+  const Scenario s = Everything();
+  ASSERT_TRUE(NeedsKubeSchedulerConfig(s.scheduler));
+  ExpectKnown(KubeSchedulerConfigYaml(s.scheduler),
+              "kube-scheduler-config-v1.keys");
+}
+
+}  // namespace
+}  // namespace gpushare
