@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "gpushare/cluster/cluster.h"
+#include "gpushare/emit/pool_node_names.h"
 #include "gpushare/emit/yaml_text.h"
 #include "gpushare/io/input_error.h"
 
@@ -91,8 +91,7 @@ std::string DevicePluginConfigMap(const Scenario& scenario,
                                   const DevicePluginConfigMapOptions& options) {
   const std::vector<NamedDevicePluginConfig> configs =
       DevicePluginConfigs(scenario, catalog);
-  Cluster cluster(catalog);
-  for (const NodePoolSpec& pool : scenario.pools) cluster.AddPool(pool);
+  const auto nodes = PoolNodeNames(scenario, catalog);
   std::string out = fmt::format(
       "# NVIDIA device-plugin configs of scenario '{}', one per node pool "
       "(config v1;\n# written by gpushare-sim emit device-plugin).\n#\n"
@@ -104,17 +103,13 @@ std::string DevicePluginConfigMap(const Scenario& scenario,
       "\"{}\", \"default\": \"default\"}}}}}}}}'\n"
       "# 3. Select each pool's config on its nodes:\n",
       scenario.name, options.namespace_name, options.name);
-  for (const NodePool& pool : cluster.pools()) {
-    bool listed = false;
-    for (const NamedDevicePluginConfig& c : configs) {
-      listed = listed || c.pool == pool.spec.name;
-    }
-    if (!listed) continue;
-    for (int n = pool.first_node; n < pool.first_node + pool.node_count; ++n) {
+  for (const NamedDevicePluginConfig& c : configs) {
+    if (c.pool.empty()) continue;  // `default`: unlabelled nodes
+    for (const std::string& node : nodes.at(c.pool)) {
       out += fmt::format(
           "#      kubectl label node {} nvidia.com/device-plugin.config={} "
           "--overwrite\n",
-          cluster.nodes()[n].name(), pool.spec.name);
+          node, c.pool);
     }
   }
   out += fmt::format(

@@ -7,7 +7,7 @@
 #include <numeric>
 
 #include "gpushare/catalog/mig_layout.h"
-#include "gpushare/cluster/cluster.h"
+#include "gpushare/emit/pool_node_names.h"
 #include "gpushare/emit/yaml_text.h"
 #include "gpushare/io/input_error.h"
 
@@ -148,8 +148,7 @@ std::string MigPartedConfigMap(const Scenario& scenario, const Catalog& catalog,
   const std::vector<PoolConfig> configs = PoolConfigsOf(scenario, catalog);
   const bool mixed = std::any_of(configs.begin(), configs.end(),
                                  [](const PoolConfig& c) { return c.mixed; });
-  Cluster cluster(catalog);
-  for (const NodePoolSpec& pool : scenario.pools) cluster.AddPool(pool);
+  const auto nodes = PoolNodeNames(scenario, catalog);
   std::string out = fmt::format(
       "# MIG layouts of scenario '{}' for NVIDIA's MIG manager (mig-parted "
       "config v1;\n# written by gpushare-sim emit mig-parted).\n"
@@ -172,15 +171,11 @@ std::string MigPartedConfigMap(const Scenario& scenario, const Catalog& catalog,
       "# 3. Select each pool's layout on its nodes (the MIG manager applies "
       "it and sets\n#    nvidia.com/mig.config.state to success):\n";
   for (const PoolConfig& c : configs) {
-    for (const NodePool& pool : cluster.pools()) {
-      if (pool.spec.name != c.pool) continue;
-      for (int n = pool.first_node; n < pool.first_node + pool.node_count;
-           ++n) {
-        out += fmt::format(
-            "#      kubectl label node {} nvidia.com/mig.config={} "
-            "--overwrite\n",
-            cluster.nodes()[n].name(), c.name);
-      }
+    for (const std::string& node : nodes.at(c.pool)) {
+      out += fmt::format(
+          "#      kubectl label node {} nvidia.com/mig.config={} "
+          "--overwrite\n",
+          node, c.name);
     }
   }
   out += fmt::format(

@@ -1,0 +1,24 @@
+// The node names of a scenario's pools, as the simulator names them.
+//
+// Contract: PoolNodeNames() builds the scenario's cluster (Cluster::AddPool,
+// so names are `<pool>-<i>` or an imported node's own) and returns, per pool
+// name, its nodes' names in node order. Throws InputError as AddPool does.
+
+#ifndef GPUSHARE_EMIT_POOL_NODE_NAMES_H_
+#define GPUSHARE_EMIT_POOL_NODE_NAMES_H_
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "gpushare/catalog/catalog.h"
+#include "gpushare/sim/scenario.h"
+
+namespace gpushare {
+
+std::map<std::string, std::vector<std::string>> PoolNodeNames(
+    const Scenario& scenario, const Catalog& catalog);
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_EMIT_POOL_NODE_NAMES_H_
