@@ -34,6 +34,7 @@ void RegisterMigCommand(CLI::App& app, GlobalOptions& options);
 void RegisterDemoCommand(CLI::App& app, GlobalOptions& options);
 void RegisterRunCommand(CLI::App& app, GlobalOptions& options);
 void RegisterCompareCommand(CLI::App& app, GlobalOptions& options);
+void RegisterPlanCommand(CLI::App& app, GlobalOptions& options);
 void RegisterExperimentCommand(CLI::App& app, GlobalOptions& options);
 void RegisterEmitCommand(CLI::App& app, GlobalOptions& options);
 

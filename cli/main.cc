@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   gpushare::cli::RegisterDemoCommand(app, options);
   gpushare::cli::RegisterRunCommand(app, options);
   gpushare::cli::RegisterCompareCommand(app, options);
+  gpushare::cli::RegisterPlanCommand(app, options);
   gpushare::cli::RegisterExperimentCommand(app, options);
   gpushare::cli::RegisterEmitCommand(app, options);
 

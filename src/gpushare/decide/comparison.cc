@@ -13,10 +13,10 @@
 #include "gpushare/sim/simulation.h"
 
 namespace gpushare {
-namespace {
 
-SimulationResult Simulate(const Scenario& scenario, const Catalog& catalog,
-                          const RunObserverFactory& observe) {
+SimulationResult SimulateScenario(const Scenario& scenario,
+                                  const Catalog& catalog,
+                                  const RunObserverFactory& observe) {
   Simulation simulation(scenario, catalog);
   Collector collector(simulation, scenario.name, scenario.seed,
                       /*record_devices=*/false);
@@ -29,6 +29,8 @@ SimulationResult Simulate(const Scenario& scenario, const Catalog& catalog,
   simulation.Run(&observers);
   return collector.result();
 }
+
+namespace {
 
 bool ComparesMig(const CompareSpec& spec) {
   return std::find(spec.schemes.begin(), spec.schemes.end(),
@@ -53,6 +55,8 @@ std::string DescribePool(const NodePoolSpec& pool) {
   return fmt::format("{} {} {}", pool.name, pool.gpu_model, how);
 }
 
+}  // namespace
+
 double ExpectedPods(const WorkloadSpec& workload) {
   double pods = 0;
   for (const WorkloadClassSpec& c : workload.classes) {
@@ -61,8 +65,6 @@ double ExpectedPods(const WorkloadSpec& workload) {
   }
   return pods;
 }
-
-}  // namespace
 
 Scenario PilotScenario(const Scenario& scenario, int64_t pods) {
   const double expected = ExpectedPods(scenario.workload);
@@ -181,7 +183,7 @@ Comparison RunComparison(const Scenario& scenario, const CompareSpec& spec,
     std::vector<int64_t> pilot_pods(candidates.size());
     ParallelFor(static_cast<int>(candidates.size()), threads, [&](int i) {
       const SimulationResult result =
-          Simulate(candidates[i].scenario, catalog, observe);
+          SimulateScenario(candidates[i].scenario, catalog, observe);
       pilot_pods[i] = result.pods;
       for (size_t p = 0; p < pools; ++p) {
         metrics[i].push_back(ComputePoolMetrics(
@@ -234,7 +236,7 @@ Comparison RunComparison(const Scenario& scenario, const CompareSpec& spec,
   out.variants.resize(variants.size());
   std::vector<int64_t> pods(variants.size());
   ParallelFor(static_cast<int>(variants.size()), threads, [&](int i) {
-    const SimulationResult result = Simulate(variants[i].scenario, catalog, observe);
+    const SimulationResult result = SimulateScenario(variants[i].scenario, catalog, observe);
     pods[i] = result.pods;
     out.variants[i] = SummarizeVariant(variants[i], result, out.tenant_classes);
   });

@@ -111,6 +111,16 @@ VariantOutcome SummarizeVariant(const SchemeVariant& variant,
                                 const SimulationResult& result,
                                 const std::vector<std::string>& tenant_classes);
 
+// One run of `scenario` with its collector (pod records, no per-device
+// samples) and, when `observe` is set, one more observer.
+SimulationResult SimulateScenario(const Scenario& scenario,
+                                  const Catalog& catalog,
+                                  const RunObserverFactory& observe = {});
+
+// The pods a workload's generator classes are expected to create (counts,
+// or rate x arrival window); trace pods are not counted.
+double ExpectedPods(const WorkloadSpec& workload);
+
 // The scenario scaled down to about `pods` pods (see RunComparison);
 // unchanged when it expects no more than that.
 Scenario PilotScenario(const Scenario& scenario, int64_t pods);

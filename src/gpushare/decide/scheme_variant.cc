@@ -11,20 +11,6 @@
 namespace gpushare {
 namespace {
 
-// The licence converted vGPU pools pay (CompareSpec contract).
-double VgpuLicence(const Scenario& scenario, const CompareSpec& spec) {
-  if (spec.vgpu_licence_per_gpu_hour >= 0) {
-    return spec.vgpu_licence_per_gpu_hour;
-  }
-  double licence = 0;
-  for (const NodePoolSpec& pool : scenario.pools) {
-    if (pool.sharing.scheme() == SharingScheme::kHami) {
-      licence = std::max(licence, pool.licence_per_gpu_hour);
-    }
-  }
-  return licence;
-}
-
 // The sharing config `pool` gets under `scheme`; "" or why it falls back
 // to exclusive.
 std::string Convert(NodePoolSpec& pool, const GpuModel& model,
@@ -77,6 +63,19 @@ std::string Convert(NodePoolSpec& pool, const GpuModel& model,
 
 }  // namespace
 
+double VgpuLicencePerGpuHour(const Scenario& scenario, const CompareSpec& spec) {
+  if (spec.vgpu_licence_per_gpu_hour >= 0) {
+    return spec.vgpu_licence_per_gpu_hour;
+  }
+  double licence = 0;
+  for (const NodePoolSpec& pool : scenario.pools) {
+    if (pool.sharing.scheme() == SharingScheme::kHami) {
+      licence = std::max(licence, pool.licence_per_gpu_hour);
+    }
+  }
+  return licence;
+}
+
 std::string MigConfigOfFamily(const GpuModel& model, const std::string& family) {
   if (!model.mig_capable()) return "";
   if (family == "balanced") return "all-balanced";
@@ -101,7 +100,7 @@ SchemeVariant MakeSchemeVariant(const Scenario& scenario, SharingScheme scheme,
   v.name = std::string(SharingSchemeName(scheme));
   v.scheme = scheme;
   v.scenario = scenario;
-  const double licence = VgpuLicence(scenario, spec);
+  const double licence = VgpuLicencePerGpuHour(scenario, spec);
   bool changed = false;
   for (size_t i = 0; i < v.scenario.pools.size(); ++i) {
     NodePoolSpec& pool = v.scenario.pools[i];

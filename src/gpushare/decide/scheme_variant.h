@@ -46,6 +46,11 @@ SchemeVariant MakeSchemeVariant(const Scenario& scenario, SharingScheme scheme,
 
 SchemeVariant MakePlanVariant(const Scenario& scenario);
 
+// The licence per GPU-hour a pool converted to vGPU (HAMi) pays:
+// CompareSpec::vgpu_licence_per_gpu_hour when set, else the highest licence
+// of the scenario's HAMi pools (0 when it has none).
+double VgpuLicencePerGpuHour(const Scenario& scenario, const CompareSpec& spec);
+
 // Whether the scenario's GPU pools use more than one scheme (then its plan
 // is compared too).
 bool HasMixedPlan(const Scenario& scenario);

@@ -1338,8 +1338,9 @@ Scenario ReadScenarioYaml(const std::string& text, const std::string& file,
   top.AllowOnly({"name", "seed", "horizon_s", "sample_interval_s", "cluster",
                  "workload", "scheduler", "model", "translation", "faults",
                  "device_plugin_stalls", "patrol",
-                 // Read by `compare` (decide/comparison_spec_reader.h).
-                 "compare", "selection"});
+                 // Read by `compare` (decide/comparison_spec_reader.h)
+                 // and `plan` (decide/plan_spec_reader.h).
+                 "compare", "selection", "plan"});
   Scenario scenario;
   scenario.file = file;
   scenario.name = DefaultName(file);

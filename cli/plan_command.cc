@@ -1,0 +1,140 @@
+// `gpushare-sim plan SCENARIO`: the cheapest mix of pool settings and node
+// counts that meets the scenario's constraints (decide/planner.h), with
+// the configuration to apply it (--out DIR).
+
+#include <chrono>
+#include <iostream>
+#include <memory>
+
+#include "cli/command.h"
+#include "gpushare/decide/comparison_spec_reader.h"
+#include "gpushare/decide/default_scenario.h"
+#include "gpushare/decide/plan_spec_reader.h"
+#include "gpushare/decide/planner.h"
+#include "gpushare/emit/k8s_config.h"
+#include "gpushare/emit/plan_scenario_yaml.h"
+#include "gpushare/io/output_file.h"
+#include "gpushare/io/yaml_input.h"
+#include "gpushare/report/plan_html.h"
+#include "gpushare/report/plan_json.h"
+#include "gpushare/report/plan_report.h"
+#include "gpushare/report/progress_bar.h"
+#include "gpushare/report/progress_observer.h"
+#include "gpushare/sim/scenario_reader.h"
+
+namespace gpushare::cli {
+namespace {
+
+// The exit status when no plan meets every constraint.
+constexpr int kConstraintsMissed = 3;
+
+struct PlanArgs {
+  std::string scenario;
+  std::string out_dir;
+  std::string json_file;
+  std::string html_file;
+  int threads = 0;
+  double budget_s = 0;
+  bool quiet = false;
+};
+
+std::string Header(const PlanResult& r, const std::string& file) {
+  std::string h = "The plan `gpushare-sim plan " + file + "` chose (" +
+                  r.chosen_from + "):\n";
+  for (const std::string& p : r.chosen.pools) h += "  " + p + "\n";
+  h += "Replay it with: gpushare-sim run scenario.yaml\n";
+  return h;
+}
+
+void Plan(const PlanArgs& args, GlobalOptions& options) {
+  const Catalog catalog = LoadCatalog(options);
+  const std::string file =
+      args.scenario.empty() ? kDefaultScenarioFile : args.scenario;
+  const std::string text = args.scenario.empty()
+                               ? DefaultScenarioYaml()
+                               : ReadInputFile(args.scenario);
+  const Scenario scenario = ReadScenarioYaml(text, file, catalog);
+  const ComparisonSpec spec = ReadComparisonSpec(text, file, scenario);
+  const PlanSpec plan_spec =
+      ReadPlanSpec(text, file, scenario, spec.selection);
+  const auto begin = std::chrono::steady_clock::now();
+  ProgressAggregate progress;
+  PlanResult result;
+  {
+    ProgressBar bar(&progress, ShouldShowProgress(args.quiet));
+    result = RunPlanner(
+        scenario, spec, plan_spec, catalog, args.threads, args.budget_s,
+        [&progress]() -> std::unique_ptr<SimulationObserver> {
+          return std::make_unique<ProgressObserver>(&progress);
+        });
+  }
+  const double wall_s = std::chrono::duration<double>(
+                            std::chrono::steady_clock::now() - begin)
+                            .count();
+  OutputBatch outputs;
+  std::vector<std::string> written;
+  if (!args.out_dir.empty()) {
+    outputs.AddDirectory(args.out_dir);
+    const std::string yaml =
+        PlanScenarioYaml(text, file, result.plan, Header(result, file));
+    outputs.Add(args.out_dir + "/scenario.yaml", yaml);
+    written.push_back(args.out_dir + "/scenario.yaml");
+    for (const EmittedFile& f : K8sConfigFiles(result.plan, catalog)) {
+      outputs.Add(args.out_dir + "/" + f.path, f.text);
+      written.push_back(args.out_dir + "/" + f.path);
+    }
+  }
+  if (!args.json_file.empty()) {
+    outputs.Add(args.json_file, PlanToJsonText(result));
+  }
+  if (!args.html_file.empty()) {
+    outputs.Add(args.html_file, PlanHtmlReport(result));
+  }
+  std::string report = PlanReport(result, args.quiet ? 0 : wall_s);
+  if (!written.empty()) {
+    report += "\nWrote the plan's configuration (apply order: " +
+              args.out_dir + "/README.md):\n";
+    for (const std::string& w : written) report += "  " + w + "\n";
+  }
+  outputs.Commit();
+  std::cout << report;
+  if (!result.chosen.feasible) options.exit_code = kConstraintsMissed;
+}
+
+}  // namespace
+
+void RegisterPlanCommand(CLI::App& app, GlobalOptions& options) {
+  auto args = std::make_shared<PlanArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "plan",
+      "Find the cheapest pool settings and node counts that meet the "
+      "scenario's constraints, and write the configuration to apply "
+      "(default: the built-in scenario)");
+  cmd->add_option("scenario", args->scenario,
+                  "Scenario YAML file with an optional plan: section "
+                  "(docs/scenario.md); omit it for the built-in default")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--out", args->out_dir,
+                  "Directory for the plan's scenario.yaml and every file to "
+                  "apply it (as emit k8s writes them)");
+  cmd->add_option("--json", args->json_file,
+                  "Write the plan, the plans compared and the search log as "
+                  "JSON (docs/output.md)");
+  cmd->add_option("--html", args->html_file,
+                  "Write the plan as a self-contained HTML report with the "
+                  "cost frontier of each pool");
+  cmd->add_option("--threads", args->threads,
+                  "Runs in parallel (0: one per core); results do not depend "
+                  "on it")
+      ->check(CLI::Range(0, 256));
+  cmd->add_option("--budget-s", args->budget_s,
+                  "Start no new batch of simulations after this many seconds "
+                  "of search (0: no limit); the result says when it stopped")
+      ->check(CLI::Range(0.0, 1e6));
+  cmd->add_flag("--quiet", args->quiet,
+                "Leave the wall time out of the report (reproducible text) "
+                "and show no progress bar");
+  cmd->callback([&options, args] { Plan(*args, options); });
+}
+
+}  // namespace gpushare::cli

@@ -1,0 +1,188 @@
+#include "gpushare/decide/plan_candidates.h"
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "gpushare/catalog/mig_config.h"
+#include "gpushare/catalog/mig_layout.h"
+#include "gpushare/io/input_error.h"
+
+namespace gpushare {
+namespace {
+
+bool Allows(const PlanPoolSpec& spec, SharingScheme scheme) {
+  return std::find(spec.schemes.begin(), spec.schemes.end(), scheme) !=
+         spec.schemes.end();
+}
+
+// `counts` with `extra` added, sorted, without repeats.
+std::vector<int> WithCount(std::vector<int> counts, int extra) {
+  counts.push_back(extra);
+  std::sort(counts.begin(), counts.end());
+  counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+  return counts;
+}
+
+// mig.layouts items ("3g.40gb:1") of per-profile counts.
+std::vector<std::string> LayoutItems(const GpuModel& model,
+                                     const std::vector<int>& counts) {
+  std::vector<std::string> items;
+  for (size_t i = 0; i < counts.size(); ++i) {
+    if (counts[i] > 0) {
+      items.push_back(
+          fmt::format("{}:{}", model.mig->profiles[i].name, counts[i]));
+    }
+  }
+  return items;
+}
+
+bool HasMediaExtension(const GpuModel& model, const std::vector<int>& counts) {
+  for (size_t i = 0; i < counts.size(); ++i) {
+    if (counts[i] > 0 && model.mig->profiles[i].media_extension()) return true;
+  }
+  return false;
+}
+
+class CandidateList {
+ public:
+  CandidateList(const NodePoolSpec& pool, const GpuModel& model,
+                std::vector<std::string>* notes)
+      : pool_(pool), model_(model), notes_(notes) {}
+
+  void Add(const SharingConfig& sharing, double licence) {
+    const std::string label = SharingLabel(sharing, model_);
+    if (!labels_.insert(label).second) return;
+    try {
+      sharing.Validate(model_, pool_.gpus_per_node);
+    } catch (const InputError& e) {
+      if (notes_ != nullptr) {
+        notes_->push_back(fmt::format("pool {}: {} skipped ({})", pool_.name,
+                                      label, e.what()));
+      }
+      return;
+    }
+    out_.push_back({label, sharing, licence});
+  }
+
+  std::vector<PoolCandidate> Take() { return std::move(out_); }
+
+ private:
+  const NodePoolSpec& pool_;
+  const GpuModel& model_;
+  std::vector<std::string>* notes_;
+  std::set<std::string> labels_;
+  std::vector<PoolCandidate> out_;
+};
+
+}  // namespace
+
+std::string SharingLabel(const SharingConfig& s, const GpuModel& model) {
+  std::string out(SharingSchemeDisplayName(s.scheme()));
+  if (s.mig_enabled) {
+    if (!s.mig.config_name.empty()) {
+      out += " " + s.mig.config_name;
+    } else if (s.mig.layouts.size() == 1 && model.mig_capable()) {
+      try {
+        const std::vector<MigLayout> layouts = s.Validate(model, 1);
+        out += " " + FormatMigCounts(model, MigProfileCounts(model, layouts[0]));
+      } catch (const InputError&) {
+        out += " custom layout";
+      }
+    } else {
+      out += " custom layout";
+    }
+  }
+  if (s.sharing == DeviceSharing::kTimeSlicing ||
+      s.sharing == DeviceSharing::kMps) {
+    out += fmt::format(" x{}", s.replicas.replicas);
+  }
+  if (s.sharing == DeviceSharing::kHami) {
+    out += fmt::format(" split {}", s.hami.split_count);
+  }
+  return out;
+}
+
+std::vector<PoolCandidate> PoolCandidates(const NodePoolSpec& pool,
+                                          const GpuModel& model,
+                                          const PlanPoolSpec& spec,
+                                          const CompareSpec& compare,
+                                          double vgpu_licence,
+                                          std::vector<std::string>* notes) {
+  CandidateList list(pool, model, notes);
+  const SharingConfig& written = pool.sharing;
+  const SharingScheme current = written.scheme();
+  const bool hami_now = current == SharingScheme::kHami;
+  if (Allows(spec, current)) {
+    list.Add(written, hami_now ? pool.licence_per_gpu_hour : 0);
+  }
+  if (Allows(spec, SharingScheme::kExclusive)) list.Add(ExclusiveSharing(), 0);
+  if (Allows(spec, SharingScheme::kTimeSlicing)) {
+    for (int r : WithCount(spec.time_slicing_replicas,
+                           compare.time_slicing_replicas)) {
+      SharingConfig s = current == SharingScheme::kTimeSlicing
+                            ? written
+                            : TimeSlicingSharing(r);
+      s.replicas.replicas = r;
+      list.Add(s, 0);
+    }
+  }
+  if (Allows(spec, SharingScheme::kMps)) {
+    for (int r : WithCount(spec.mps_replicas, compare.mps_replicas)) {
+      SharingConfig s =
+          current == SharingScheme::kMps ? written : MpsSharing(r);
+      s.replicas.replicas = r;
+      list.Add(s, 0);
+    }
+  }
+  if (Allows(spec, SharingScheme::kHami)) {
+    for (int split : WithCount(spec.hami_split_counts, compare.hami_split_count)) {
+      SharingConfig s = hami_now ? written : HamiSharing();
+      s.hami.split_count = split;
+      list.Add(s, hami_now ? pool.licence_per_gpu_hour : vgpu_licence);
+    }
+  }
+  if (Allows(spec, SharingScheme::kMig) && model.mig_capable()) {
+    std::vector<std::vector<int>> named_counts;
+    for (const NamedMigConfig& c : NamedMigConfigs(model)) {
+      if (!c.mig_enabled || c.name == "all-enabled") continue;
+      named_counts.push_back(c.counts);
+      list.Add(MigSharing(MigStrategy::kMixed, c.name), 0);
+    }
+    if (spec.mig_layouts == MigLayoutChoice::kAll) {
+      std::set<std::vector<int>> seen(named_counts.begin(),
+                                      named_counts.end());
+      for (const MigLayout& layout : EnumerateMaximalMigLayouts(model)) {
+        const std::vector<int> counts = MigProfileCounts(model, layout);
+        if (HasMediaExtension(model, counts)) continue;
+        if (!seen.insert(counts).second) continue;
+        SharingConfig s = MigSharing(MigStrategy::kMixed, "");
+        s.mig.layouts = {LayoutItems(model, counts)};
+        list.Add(s, 0);
+      }
+    }
+  } else if (Allows(spec, SharingScheme::kMig) && notes != nullptr &&
+             spec.schemes.size() > 1) {
+    notes->push_back(fmt::format("pool {}: {} has no MIG", pool.name,
+                                 model.name));
+  }
+  return list.Take();
+}
+
+NodePoolSpec ApplyCandidate(const NodePoolSpec& pool,
+                            const PoolCandidate& candidate, int nodes) {
+  NodePoolSpec out = pool;
+  out.sharing = candidate.sharing;
+  out.licence_per_gpu_hour = candidate.licence_per_gpu_hour;
+  out.nodes = nodes;
+  return out;
+}
+
+double PoolCostPerHour(const NodePoolSpec& pool, const GpuModel& model,
+                       double licence_per_gpu_hour, int nodes) {
+  return static_cast<double>(nodes) * pool.gpus_per_node *
+         (model.price_per_hour + licence_per_gpu_hour);
+}
+
+}  // namespace gpushare

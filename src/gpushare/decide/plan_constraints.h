@@ -1,0 +1,52 @@
+// Plan constraints: a tenant class's results (decide/class_metrics.h)
+// checked against its constraints (decide/plan_spec.h), and the cluster's
+// size and price against the cluster-wide limits.
+//
+// Contract: one ConstraintCheck per limit that is set (>= 0); the SLO
+// target only when the class's pods have latency samples. `margin` is how
+// far the value is inside its limit (limit − value for a maximum, value −
+// limit for a minimum): >= 0 when met, < 0 by how much it is missed. A
+// class without pods in the run meets every limit.
+
+#ifndef GPUSHARE_DECIDE_PLAN_CONSTRAINTS_H_
+#define GPUSHARE_DECIDE_PLAN_CONSTRAINTS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gpushare/decide/class_metrics.h"
+#include "gpushare/decide/plan_spec.h"
+
+namespace gpushare {
+
+struct ConstraintCheck {
+  std::string tenant_class;   // "" for a cluster-wide limit
+  std::string constraint;     // the scenario key: "max_mean_wait_s", ...
+  double value = 0;
+  double limit = 0;
+  double margin = 0;
+  bool met() const { return margin >= 0; }
+};
+
+std::vector<ConstraintCheck> CheckClassConstraints(
+    const ClassConstraints& constraints, const ClassMetrics& metrics);
+
+std::vector<ConstraintCheck> CheckClusterConstraints(
+    const ClusterConstraints& constraints, int64_t gpus, double cost_per_hour);
+
+bool AllMet(const std::vector<ConstraintCheck>& checks);
+
+// The missed checks only.
+std::vector<ConstraintCheck> Missed(const std::vector<ConstraintCheck>& checks);
+
+// How badly `checks` miss, for ranking plans that meet nothing: the sum over
+// missed checks of the miss relative to its limit (a limit of 0 counts as 1).
+double ViolationScore(const std::vector<ConstraintCheck>& checks);
+
+// "prod-inference max_mean_wait_s 75.2 > 60" / "cluster max_gpus 160 > 144".
+std::string DescribeCheck(const ConstraintCheck& check);
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_DECIDE_PLAN_CONSTRAINTS_H_

@@ -1,0 +1,129 @@
+// Planner: the cheapest mix of node pools — each pool's sharing scheme,
+// settings and node count — under which every tenant class meets its
+// constraints, with the simulator as the judge.
+//
+// Contract: RunPlanner() first runs the comparison (decide/comparison.h):
+// its single-scheme variants and the scenario's own plan are the reference
+// plans. It then searches the PlanSpec's pools (docs/model.md, "The
+// planner"):
+//   1. Routing: a pilot run tells which pool each tenant class's pods are
+//      routed to by their selectors. When every pod has one target pool the
+//      pools are separable: a class is judged only in its pool and every
+//      pool is searched in the same runs; otherwise pools are searched one
+//      at a time (coordinate descent, PlanSearchSpec::rounds passes), the
+//      others at their current choice, and classes without a target pool
+//      are judged with every pool.
+//   2. Pilot: for every candidate setting of every pool (decide/
+//      plan_candidates.h), the fewest nodes in the pool's range under which
+//      its classes meet their constraints (decide/node_search.h) on the
+//      pilot workload (PilotScenario, PlanSearchSpec::pilot_pods).
+//   3. Confirm: the `finalists` cheapest pilot-feasible candidates of each
+//      pool searched again on the whole workload from the pilot's answer.
+//   4. Choice: per pool the cheapest confirmed candidate (ties: the higher
+//      weighted selection score of its classes, then candidate order), the
+//      combination the cheapest under the cluster-wide limits; the plan is
+//      run once more whole and checked against every constraint.
+//   5. The answer is the cheapest plan that meets every constraint among
+//      the searched plan and the reference plans that lie in the plan's
+//      space (each changed pool listed in `pools` with that scheme, its
+//      written node count within the range), so it never costs more than a
+//      feasible single-scheme variant. When none meets them, the plan that
+//      misses least is returned with what it misses.
+// Simulations run on `threads` threads; the result does not depend on the
+// thread count. When `budget_s` > 0 no new batch of simulations starts
+// after that much wall time (the comparison always runs): unfinished
+// searches keep their best answer so far and the result says so (then it
+// may depend on the machine's speed). Throws InputError when a pool or a
+// candidate is invalid.
+
+#ifndef GPUSHARE_DECIDE_PLANNER_H_
+#define GPUSHARE_DECIDE_PLANNER_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gpushare/catalog/catalog.h"
+#include "gpushare/decide/comparison.h"
+#include "gpushare/decide/comparison_spec.h"
+#include "gpushare/decide/plan_constraints.h"
+#include "gpushare/decide/plan_spec.h"
+#include "gpushare/sim/scenario.h"
+
+namespace gpushare {
+
+// One simulation of one pool's candidate at one node count.
+struct PlanProbe {
+  std::string pool;
+  std::string candidate;      // PoolCandidate::label
+  int nodes = 0;
+  bool pilot = false;         // on the pilot workload
+  bool feasible = false;      // its classes met their constraints
+  double cost_per_hour = 0;   // of the pool
+  std::vector<ConstraintCheck> missed;
+  // The pool's classes, worst case: lowest SLO attainment (-1: no SLO
+  // samples) and longest mean wait.
+  double min_slo_attainment = -1;
+  double max_mean_wait_s = 0;
+};
+
+// The chosen setting of one pool of the scenario.
+struct PoolPlan {
+  std::string pool;
+  std::string model;
+  int gpus_per_node = 0;
+  bool planned = false;       // listed in plan.pools (others stay)
+  std::string written;        // the scenario's setting ("MIG all-balanced")
+  int written_nodes = 0;
+  std::string setting;        // the plan's
+  int nodes = 0;
+  int min_nodes = 0;
+  int max_nodes = 0;
+  double licence_per_gpu_hour = 0;
+  double cost_per_hour = 0;
+  std::vector<std::string> tenant_classes;  // routed to it
+  int candidates = 0;         // settings tried
+  // What fails with one node fewer ("" when not known); `at_minimum` when
+  // the pool is at the bottom of its range.
+  std::vector<ConstraintCheck> binding;
+  bool at_minimum = false;
+};
+
+// A whole plan run on the whole workload.
+struct PlanOutcome {
+  std::string name;           // "plan (searched)", "exclusive", ..., "today"
+  bool in_space = true;       // a plan the spec allows
+  bool feasible = false;
+  int64_t gpus = 0;
+  double cost_per_hour = 0;
+  std::vector<ConstraintCheck> checks;  // every class's and the cluster's
+  std::vector<ClassMetrics> classes;    // in tenant class order
+  std::vector<std::string> pools;       // "prod H100-80GB x6 MIG all-balanced"
+};
+
+struct PlanResult {
+  std::string scenario;
+  uint64_t seed = 0;
+  int64_t pods = 0;
+  int64_t pilot_pods = 0;     // pods of the pilot (== pods: no pilot)
+  bool separable = true;
+  std::vector<std::string> tenant_classes;
+  std::vector<PoolPlan> pools;          // every pool, in cluster order
+  PlanOutcome chosen;
+  std::string chosen_from;    // "search" or a reference's name
+  std::vector<PlanOutcome> references;  // compare's variants and today's
+  std::vector<PlanProbe> log;           // every probe, in search order
+  int simulations = 0;
+  bool budget_exhausted = false;
+  std::vector<std::string> notes;
+  Scenario plan;              // the chosen plan as a scenario
+};
+
+PlanResult RunPlanner(const Scenario& scenario, const ComparisonSpec& spec,
+                      const PlanSpec& plan_spec, const Catalog& catalog,
+                      int threads, double budget_s = 0,
+                      const RunObserverFactory& observe = {});
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_DECIDE_PLANNER_H_

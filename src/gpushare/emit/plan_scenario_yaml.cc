@@ -1,0 +1,141 @@
+#include "gpushare/emit/plan_scenario_yaml.h"
+
+#include <filesystem>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include "gpushare/io/input_error.h"
+#include "gpushare/io/yaml_input.h"
+
+namespace gpushare {
+namespace {
+
+YAML::Node ReplicaFields(const ReplicaSettings& r, bool mps, YAML::Node node) {
+  node["replicas"] = r.replicas;
+  if (r.rename_by_default) node["rename_by_default"] = true;
+  if (r.fail_requests_greater_than_one != mps) {
+    node["fail_requests_greater_than_one"] = r.fail_requests_greater_than_one;
+  }
+  if (r.policy == ReplicaPolicy::kPacked) node["replica_policy"] = "packed";
+  return node;
+}
+
+YAML::Node SharingNode(const SharingConfig& s) {
+  YAML::Node node(YAML::NodeType::Map);
+  node["scheme"] = std::string(SharingSchemeName(s.scheme()));
+  if (s.mig_enabled) {
+    node["mig_strategy"] =
+        s.mig.strategy == MigStrategy::kMixed ? "mixed" : "single";
+    if (!s.mig.config_name.empty()) {
+      node["mig_config"] = s.mig.config_name;
+    } else if (s.mig.layouts.size() == 1) {
+      YAML::Node items(YAML::NodeType::Sequence);
+      for (const std::string& i : s.mig.layouts[0]) items.push_back(i);
+      items.SetStyle(YAML::EmitterStyle::Flow);
+      node["mig_layouts"] = items;
+    } else {
+      YAML::Node layouts(YAML::NodeType::Sequence);
+      for (const std::vector<std::string>& l : s.mig.layouts) {
+        YAML::Node items(YAML::NodeType::Sequence);
+        for (const std::string& i : l) items.push_back(i);
+        items.SetStyle(YAML::EmitterStyle::Flow);
+        layouts.push_back(items);
+      }
+      node["mig_layouts"] = layouts;
+    }
+  }
+  switch (s.sharing) {
+    case DeviceSharing::kNone:
+      break;
+    case DeviceSharing::kTimeSlicing:
+      node = ReplicaFields(s.replicas, false, node);
+      break;
+    case DeviceSharing::kMps:
+      node = ReplicaFields(s.replicas, true, node);
+      break;
+    case DeviceSharing::kHami: {
+      YAML::Node h(YAML::NodeType::Map);
+      const HamiSettings& v = s.hami;
+      h["split_count"] = v.split_count;
+      h["memory_scaling"] = v.memory_scaling;
+      h["core_scaling"] = v.core_scaling;
+      h["default_memory_mib"] = v.default_memory_mib;
+      h["default_cores"] = v.default_cores;
+      h["node_policy"] =
+          v.node_policy == HamiPolicy::kBinpack ? "binpack" : "spread";
+      h["gpu_policy"] =
+          v.gpu_policy == HamiPolicy::kBinpack ? "binpack" : "spread";
+      node["hami"] = h;
+      break;
+    }
+  }
+  return node;
+}
+
+void MakeAbsolute(YAML::Node parent, const std::string& key,
+                  const std::filesystem::path& dir) {
+  if (!parent.IsMap() || !parent[key] || !parent[key].IsScalar()) return;
+  const std::filesystem::path p(parent[key].Scalar());
+  if (p.is_absolute()) return;
+  parent[key] = (std::filesystem::absolute(dir / p)).lexically_normal().string();
+}
+
+}  // namespace
+
+std::string PlanScenarioYaml(const std::string& text, const std::string& file,
+                             const Scenario& plan, const std::string& header) {
+  YAML::Node root = YAML::Clone(ParseYaml(text, file));
+  YAML::Node pools = root["cluster"]["pools"];
+  if (!pools.IsSequence()) {
+    throw InputError(file, 1, 1,
+                     "plan: the scenario has no cluster.pools list to rewrite");
+  }
+  for (YAML::Node pool : pools) {
+    const std::string name = pool["name"].as<std::string>();
+    const NodePoolSpec* spec = nullptr;
+    for (const NodePoolSpec& p : plan.pools) {
+      if (p.name == name) spec = &p;
+    }
+    if (spec == nullptr) {
+      throw InputError(file, 1, 1,
+                       fmt::format("plan: pool '{}' is not in the plan", name));
+    }
+    pool["nodes"] = spec->nodes;
+    pool["sharing"] = SharingNode(spec->sharing);
+    if (spec->licence_per_gpu_hour > 0) {
+      pool["licence_per_gpu_hour"] = spec->licence_per_gpu_hour;
+    } else if (pool["licence_per_gpu_hour"]) {
+      pool.remove("licence_per_gpu_hour");
+    }
+  }
+  YAML::Node classes = root["workload"]["classes"];
+  if (classes.IsSequence()) {
+    for (YAML::Node c : classes) {
+      if (!c["requests"] || !c["name"]) continue;
+      const std::string name = c["name"].as<std::string>();
+      for (const WorkloadClassSpec& w : plan.workload.classes) {
+        if (w.name == name && w.requests.empty()) c.remove("requests");
+      }
+    }
+  }
+  const std::filesystem::path dir =
+      std::filesystem::path(file).parent_path().empty()
+          ? std::filesystem::path(".")
+          : std::filesystem::path(file).parent_path();
+  if (root["workload"]) MakeAbsolute(root["workload"]["trace"], "file", dir);
+  if (root["cluster"]) MakeAbsolute(root["cluster"]["import"], "file", dir);
+  YAML::Emitter out;
+  out.SetIndent(2);
+  out << root;
+  std::ostringstream text_out;
+  std::istringstream lines(header);
+  for (std::string line; std::getline(lines, line);) {
+    text_out << (line.empty() ? "#" : "# " + line) << "\n";
+  }
+  text_out << out.c_str() << "\n";
+  return text_out.str();
+}
+
+}  // namespace gpushare

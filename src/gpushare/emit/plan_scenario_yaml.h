@@ -1,0 +1,29 @@
+// The scenario file of a plan: what `plan --out DIR` writes as
+// `scenario.yaml`, so that `gpushare-sim run` replays the chosen plan.
+//
+// Contract: PlanScenarioYaml() rewrites the scenario YAML `text` (read from
+// `file`) with `plan`'s pools: each pool's `nodes`, its `sharing` section
+// (docs/scenario.md, written from the SharingConfig with every setting the
+// reader would otherwise default) and `licence_per_gpu_hour`; workload
+// classes lose `requests:` the plan dropped (their pods are translated from
+// their needs, as the planner ran them); relative trace and import paths
+// become absolute so the file works from any directory. Every other section
+// (including `plan:`) is kept; comments are not. Reading the result back
+// gives `plan`'s pools exactly. Throws InputError when `text` is not a
+// scenario whose pools are `plan`'s.
+
+#ifndef GPUSHARE_EMIT_PLAN_SCENARIO_YAML_H_
+#define GPUSHARE_EMIT_PLAN_SCENARIO_YAML_H_
+
+#include <string>
+
+#include "gpushare/sim/scenario.h"
+
+namespace gpushare {
+
+std::string PlanScenarioYaml(const std::string& text, const std::string& file,
+                             const Scenario& plan, const std::string& header);
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_EMIT_PLAN_SCENARIO_YAML_H_

@@ -1,0 +1,124 @@
+#include "gpushare/report/plan_html.h"
+
+#include <fmt/format.h>
+
+#include "gpushare/report/html_page.h"
+#include "gpushare/report/plan_report.h"
+#include "gpushare/report/svg_line_chart.h"
+#include "gpushare/report/svg_scatter_chart.h"
+#include "gpushare/report/units.h"
+
+namespace gpushare {
+namespace {
+
+std::string Money(double per_hour) {
+  return fmt::format("${}/h", FormatMoney(per_hour));
+}
+
+std::string Frontier(const PlanResult& r, const PoolPlan& pool) {
+  bool slo = false;
+  for (const PlanProbe& p : r.log) {
+    if (p.pool == pool.pool && !p.pilot && p.min_slo_attainment >= 0) slo = true;
+  }
+  std::vector<ScatterPoint> points;
+  for (const PlanProbe& p : r.log) {
+    if (p.pool != pool.pool || p.pilot) continue;
+    ScatterPoint s;
+    s.x = p.cost_per_hour;
+    s.y = slo ? std::max(0.0, p.min_slo_attainment) : p.max_mean_wait_s;
+    s.color = p.feasible ? 2 : -1;
+    s.highlight = p.candidate == pool.setting && p.nodes == pool.nodes;
+    std::string missed;
+    for (const ConstraintCheck& c : p.missed) {
+      missed += "; " + DescribeCheck(c);
+    }
+    s.title = fmt::format("{} x{}: {}{}{}", p.candidate, p.nodes,
+                          Money(p.cost_per_hour),
+                          p.feasible ? ", meets its constraints" : "", missed);
+    points.push_back(s);
+  }
+  ScatterChartSpec spec;
+  spec.id = "frontier-" + pool.pool;
+  spec.title = fmt::format("{}: every setting confirmed on the whole workload",
+                           pool.pool);
+  spec.x_label = "cost per hour (USD)";
+  spec.y_label = slo ? "worst SLO attainment" : "longest mean wait";
+  spec.format_y = slo ? FormatPercentTick : FormatTimeTick;
+  return RenderScatterChart(spec, points);
+}
+
+}  // namespace
+
+std::string PlanHtmlReport(const PlanResult& r) {
+  HtmlPage page(fmt::format("gpushare-sim plan: {} (seed {}), {} pods",
+                            r.scenario, r.seed, r.pods));
+  const PlanOutcome& c = r.chosen;
+  page.AddHeading("Recommended plan", "plan");
+  std::string answer = fmt::format(
+      "{} for {} GPUs, {}.", Money(c.cost_per_hour), c.gpus,
+      c.feasible ? "meeting every constraint"
+                 : "the closest to the constraints (none meets them all)");
+  if (const PlanOutcome* best = BestSingleScheme(r)) {
+    answer += fmt::format(" The cheapest single scheme that meets them: {} "
+                          "at {}.",
+                          PlanOutcomeLabel(*best), Money(best->cost_per_hour));
+  }
+  if (const PlanOutcome* today = TodaysPlan(r)) {
+    answer += fmt::format(" Today's plan: {} ({} constraints missed).",
+                          Money(today->cost_per_hour),
+                          Missed(today->checks).size());
+  }
+  page.AddParagraph(answer);
+  std::vector<std::vector<std::string>> rows;
+  for (const PoolPlan& p : r.pools) {
+    if (p.gpus_per_node == 0) continue;
+    std::string binding;
+    for (const ConstraintCheck& k : p.binding) {
+      binding += (binding.empty() ? "" : "; ") + DescribeCheck(k);
+    }
+    if (p.at_minimum) binding = "at the minimum of its range";
+    rows.push_back({p.pool, fmt::format("{}x{}", p.gpus_per_node, p.model),
+                    std::to_string(p.nodes), p.setting,
+                    FormatMoney(p.cost_per_hour),
+                    fmt::format("{} x{}", p.written, p.written_nodes),
+                    binding});
+  }
+  page.AddHtml(HtmlTable({"pool", "GPUs per node", "nodes", "setting", "$/h",
+                          "today", "one node fewer"},
+                         rows));
+  page.AddHeading("Constraints", "constraints");
+  rows.clear();
+  for (const ConstraintCheck& k : c.checks) {
+    rows.push_back({k.tenant_class.empty() ? "(cluster)" : k.tenant_class,
+                    k.constraint, fmt::format("{:.4g}", k.value),
+                    fmt::format("{:.4g}", k.limit),
+                    fmt::format("{:.4g}", k.margin),
+                    k.met() ? "met" : "MISSED"});
+  }
+  page.AddHtml(
+      HtmlTable({"class", "constraint", "value", "limit", "margin", ""}, rows));
+  page.AddHeading("Plans compared", "references");
+  rows.clear();
+  for (const PlanOutcome& o : r.references) {
+    const std::vector<ConstraintCheck> missed = Missed(o.checks);
+    std::string pools;
+    for (const std::string& p : o.pools) pools += (pools.empty() ? "" : "; ") + p;
+    rows.push_back({PlanOutcomeLabel(o), std::to_string(o.gpus),
+                    FormatMoney(o.cost_per_hour),
+                    missed.empty() ? "all met"
+                                   : fmt::format("{} missed", missed.size()),
+                    pools});
+  }
+  page.AddHtml(HtmlTable({"plan", "GPUs", "$/h", "constraints", "pools"}, rows));
+  page.AddHeading("Search frontier per pool", "frontier");
+  page.AddParagraph(
+      "Each point is one setting at one node count, run on the whole "
+      "workload; coloured points meet the pool's constraints, the ringed "
+      "one is the plan's. Hover for the setting and what it misses.");
+  for (const PoolPlan& p : r.pools) {
+    if (p.planned) page.AddHtml(Frontier(r, p));
+  }
+  return page.Render();
+}
+
+}  // namespace gpushare

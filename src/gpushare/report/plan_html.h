@@ -1,0 +1,25 @@
+// The HTML report of `gpushare-sim plan --html FILE`.
+//
+// Contract: one self-contained page (report/html_page.h) that leads with the
+// answer (the recommended plan, its cost against the cheapest single scheme
+// and today's plan, whether every constraint is met), then the pools table,
+// each constraint with its margin, the plans compared, and per planned pool
+// the frontier of the search: every whole-workload probe as a point of
+// cost per hour against the worst SLO attainment of the pool's classes
+// (their longest mean wait when none has an SLO), feasible probes in colour,
+// the others grey, the chosen one ringed. Deterministic.
+
+#ifndef GPUSHARE_REPORT_PLAN_HTML_H_
+#define GPUSHARE_REPORT_PLAN_HTML_H_
+
+#include <string>
+
+#include "gpushare/decide/planner.h"
+
+namespace gpushare {
+
+std::string PlanHtmlReport(const PlanResult& plan);
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_REPORT_PLAN_HTML_H_

@@ -1,0 +1,208 @@
+#include "gpushare/report/plan_report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "gpushare/decide/scheme_variant.h"
+#include "gpushare/report/comparison_report.h"
+#include "gpushare/report/text_table.h"
+#include "gpushare/report/units.h"
+
+namespace gpushare {
+namespace {
+
+constexpr size_t kWidth = 80;
+
+std::string Checks(const std::vector<ConstraintCheck>& checks) {
+  std::string out;
+  for (const ConstraintCheck& c : checks) {
+    out += (out.empty() ? "" : "; ") + DescribeCheck(c);
+  }
+  return out;
+}
+
+std::string Money(double per_hour) {
+  return fmt::format("${}/h", FormatMoney(per_hour));
+}
+
+std::string Saving(const PlanOutcome& chosen, const PlanOutcome& other) {
+  const double d = other.cost_per_hour - chosen.cost_per_hour;
+  if (std::abs(d) < 0.005) return "the same cost as";
+  const double pct = other.cost_per_hour > 0 ? 100 * d / other.cost_per_hour : 0;
+  return d > 0 ? fmt::format("{} ({:.1f}%) less than", Money(d), pct)
+               : fmt::format("{} ({:.1f}%) more than", Money(-d), -pct);
+}
+
+std::string Headline(const PlanResult& r) {
+  const PlanOutcome& c = r.chosen;
+  std::string out = fmt::format(
+      "Recommended plan: {} for {} GPUs{}.", Money(c.cost_per_hour), c.gpus,
+      c.feasible ? ", meeting every constraint"
+                 : ", the closest to the constraints (none meets them all)");
+  if (const PlanOutcome* best = BestSingleScheme(r)) {
+    out += fmt::format(" It costs {} the cheapest single scheme that meets "
+                       "them ({}, {}).",
+                       Saving(c, *best), PlanOutcomeLabel(*best),
+                       Money(best->cost_per_hour));
+  } else {
+    out += " No single scheme on today's nodes meets them.";
+  }
+  if (const PlanOutcome* today = TodaysPlan(r)) {
+    const size_t missed = Missed(today->checks).size();
+    out += fmt::format(
+        " It costs {} today's plan ({}, which {}).", Saving(c, *today),
+        Money(today->cost_per_hour),
+        missed == 0 ? "meets every constraint"
+                    : fmt::format("misses {} constraint{}", missed,
+                                  missed == 1 ? "" : "s"));
+  }
+  return WrapText(out, kWidth, 0);
+}
+
+std::string PoolLines(const PlanResult& r) {
+  TextTable t;
+  t.AddColumn("POOL");
+  t.AddColumn("GPU");
+  t.AddColumn("NODES", TextTable::Align::kRight);
+  t.AddColumn("SETTING");
+  t.AddColumn("$/H", TextTable::Align::kRight);
+  t.AddColumn("TODAY");
+  for (const PoolPlan& p : r.pools) {
+    if (p.gpus_per_node == 0) continue;
+    t.AddRow({p.pool, fmt::format("{}x{}", p.gpus_per_node, p.model),
+              std::to_string(p.nodes), p.setting, FormatMoney(p.cost_per_hour),
+              fmt::format("{} x{}", p.written, p.written_nodes)});
+  }
+  std::string out = t.Render();
+  for (const PoolPlan& p : r.pools) {
+    if (p.gpus_per_node == 0) continue;
+    std::string why;
+    if (!p.planned) {
+      why = "kept as written (not in plan.pools)";
+    } else if (p.at_minimum) {
+      why = fmt::format("at the minimum of its range ({} nodes)", p.min_nodes);
+    } else if (!p.binding.empty()) {
+      why = fmt::format("with {} node{}: {}", p.nodes - 1,
+                        p.nodes - 1 == 1 ? "" : "s", Checks(p.binding));
+    } else if (r.chosen_from != "search") {
+      why = "as in the " + PlanOutcomeLabel(r.chosen) + " plan";
+    }
+    if (why.empty()) continue;
+    out += WrapText(fmt::format("  {}: {}", p.pool, why), kWidth, 4);
+  }
+  return out;
+}
+
+std::string ConstraintTable(const PlanOutcome& c) {
+  TextTable t;
+  t.AddColumn("CLASS");
+  t.AddColumn("CONSTRAINT");
+  t.AddColumn("VALUE", TextTable::Align::kRight);
+  t.AddColumn("LIMIT", TextTable::Align::kRight);
+  t.AddColumn("MARGIN", TextTable::Align::kRight);
+  t.AddColumn("");
+  for (const ConstraintCheck& k : c.checks) {
+    t.AddRow({k.tenant_class.empty() ? "(cluster)" : k.tenant_class,
+              k.constraint, fmt::format("{:.4g}", k.value),
+              fmt::format("{:.4g}", k.limit), fmt::format("{:.4g}", k.margin),
+              k.met() ? "met" : "MISSED"});
+  }
+  return t.Render();
+}
+
+std::string ReferenceTable(const PlanResult& r) {
+  TextTable t;
+  t.AddColumn("PLAN");
+  t.AddColumn("GPUS", TextTable::Align::kRight);
+  t.AddColumn("$/H", TextTable::Align::kRight);
+  t.AddColumn("MEETS");
+  t.AddColumn("FIRST MISSED");
+  std::vector<const PlanOutcome*> rows = {&r.chosen};
+  for (const PlanOutcome& o : r.references) rows.push_back(&o);
+  for (const PlanOutcome* o : rows) {
+    const std::vector<ConstraintCheck> missed = Missed(o->checks);
+    std::string label = o == &r.chosen ? "recommended" : PlanOutcomeLabel(*o);
+    if (!o->in_space) label += " (outside plan:)";
+    t.AddRow({label, std::to_string(o->gpus), FormatMoney(o->cost_per_hour),
+              missed.empty() ? "all" : fmt::format("{} missed", missed.size()),
+              missed.empty() ? "-" : DescribeCheck(missed.front())});
+  }
+  return t.Render();
+}
+
+}  // namespace
+
+const PlanOutcome* BestSingleScheme(const PlanResult& plan) {
+  const PlanOutcome* best = nullptr;
+  for (const PlanOutcome& o : plan.references) {
+    if (o.name == "today" || !o.feasible) continue;
+    if (best == nullptr || o.cost_per_hour < best->cost_per_hour) best = &o;
+  }
+  return best;
+}
+
+const PlanOutcome* TodaysPlan(const PlanResult& plan) {
+  for (const PlanOutcome& o : plan.references) {
+    if (o.name == "today") return &o;
+  }
+  return nullptr;
+}
+
+std::string PlanOutcomeLabel(const PlanOutcome& outcome) {
+  if (outcome.name == "today") return "today's plan";
+  return VariantDisplayName(outcome.name);
+}
+
+std::string PlanReport(const PlanResult& r, double wall_s) {
+  std::string out = fmt::format(
+      "Plan for {} (seed {}, {} pods)\n\n", r.scenario, r.seed, r.pods);
+  out += Headline(r) + "\n";
+  out += PoolLines(r);
+  if (r.chosen_from != "search") {
+    out += WrapText(fmt::format("  The search found nothing cheaper that "
+                                "meets every constraint than the {} plan.",
+                                PlanOutcomeLabel(r.chosen)),
+                    kWidth, 4);
+  }
+  const std::vector<ConstraintCheck> missed = Missed(r.chosen.checks);
+  if (!missed.empty()) {
+    out += WrapText("  Missed: " + Checks(missed), kWidth, 4);
+  }
+  out += "\nConstraints of the recommended plan (whole workload):\n";
+  out += ConstraintTable(r.chosen);
+  out += "\nPlans compared (whole workload; single schemes on today's nodes):\n";
+  out += ReferenceTable(r);
+  int settings = 0;
+  for (const PoolPlan& p : r.pools) settings += p.candidates;
+  out += "\n";
+  out += WrapText(
+      fmt::format("Search: {} settings over {} planned pools, {} probes "
+                  "({}), {} simulations in all{}; pools {}.",
+                  settings,
+                  std::count_if(r.pools.begin(), r.pools.end(),
+                                [](const PoolPlan& p) { return p.planned; }),
+                  r.log.size(),
+                  r.pilot_pods < r.pods
+                      ? fmt::format("pilot of about {} pods, finalists on all",
+                                    r.pilot_pods)
+                      : "on the whole workload",
+                  r.simulations,
+                  wall_s > 0 ? fmt::format(" in {:.1f}s", wall_s) : "",
+                  r.separable ? "searched together (each class routed to one "
+                                "pool)"
+                              : "searched one at a time (coordinate descent)"),
+      kWidth, 0);
+  if (r.budget_exhausted) {
+    out += WrapText("Search stopped at --budget-s: unfinished settings kept "
+                    "their best answer so far.",
+                    kWidth, 0);
+  }
+  for (const std::string& note : r.notes) {
+    out += WrapText("note: " + note, kWidth, 2);
+  }
+  return out;
+}
+
+}  // namespace gpushare

@@ -1,0 +1,33 @@
+// The terminal report of `gpushare-sim plan`.
+//
+// Contract: leads with the answer — the recommended plan's cost and GPUs,
+// its savings against the cheapest single-scheme plan that meets the same
+// constraints and against today's plan, then one line per pool (setting,
+// nodes, cost, what binds one node lower) and whether every constraint is
+// met (else what it misses and by how much) — then the constraint margins
+// per class, the plans compared, and how the search went. `wall_s` > 0
+// adds the wall time. Deterministic otherwise.
+
+#ifndef GPUSHARE_REPORT_PLAN_REPORT_H_
+#define GPUSHARE_REPORT_PLAN_REPORT_H_
+
+#include <string>
+
+#include "gpushare/decide/planner.h"
+
+namespace gpushare {
+
+std::string PlanReport(const PlanResult& plan, double wall_s);
+
+// The cheapest reference that is a single scheme and meets every
+// constraint, or null.
+const PlanOutcome* BestSingleScheme(const PlanResult& plan);
+// The "today" reference (the scenario as written), or null.
+const PlanOutcome* TodaysPlan(const PlanResult& plan);
+
+// How a report names a plan: "today's plan", "vGPU (HAMi)", "searched".
+std::string PlanOutcomeLabel(const PlanOutcome& outcome);
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_REPORT_PLAN_REPORT_H_
