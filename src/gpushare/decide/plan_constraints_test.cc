@@ -1,0 +1,69 @@
+#include "gpushare/decide/plan_constraints.h"
+
+#include <gtest/gtest.h>
+
+namespace gpushare {
+namespace {
+
+TEST(PlanConstraintsTest, ChecksEverySetLimitWithItsMargin) {
+  ClassConstraints c = DefaultClassConstraints(WorkloadClass::kInference);
+  c.tenant_class = "web";
+  c.min_slo_attainment = 0.99;
+  ClassMetrics m;
+  m.pods = 10;
+  m.mean_wait_s = 75;
+  m.slo_attainment = 0.995;
+  m.oom_kills = 2;
+  const std::vector<ConstraintCheck> checks = CheckClassConstraints(c, m);
+  ASSERT_EQ(checks.size(), 6u);  // SLO, mean wait, OOM, failed, cannot, pending
+  EXPECT_EQ(checks[0].constraint, "min_slo_attainment");
+  EXPECT_TRUE(checks[0].met());
+  EXPECT_NEAR(checks[0].margin, 0.005, 1e-12);
+  EXPECT_EQ(checks[1].constraint, "max_mean_wait_s");
+  EXPECT_FALSE(checks[1].met());
+  EXPECT_DOUBLE_EQ(checks[1].margin, -15);
+  EXPECT_EQ(checks[2].constraint, "max_oom_kills");
+  EXPECT_FALSE(checks[2].met());
+  EXPECT_FALSE(AllMet(checks));
+  EXPECT_EQ(Missed(checks).size(), 2u);
+  EXPECT_DOUBLE_EQ(ViolationScore(checks), 15.0 / 60 + 2.0 / 1);
+  EXPECT_EQ(DescribeCheck(checks[1]), "web max_mean_wait_s 75 > 60");
+  EXPECT_EQ(DescribeCheck(checks[0]), "web min_slo_attainment 0.995 >= 0.99");
+}
+
+TEST(PlanConstraintsTest, TheSloTargetNeedsLatencySamples) {
+  ClassConstraints c;
+  c.min_slo_attainment = 0.99;
+  ClassMetrics m;
+  m.pods = 1;
+  m.slo_attainment = -1;
+  for (const ConstraintCheck& k : CheckClassConstraints(c, m)) {
+    EXPECT_NE(k.constraint, "min_slo_attainment");
+  }
+}
+
+TEST(PlanConstraintsTest, AClassWithoutPodsMeetsEverything) {
+  EXPECT_TRUE(CheckClassConstraints(ClassConstraints{}, ClassMetrics{}).empty());
+}
+
+TEST(PlanConstraintsTest, ClusterLimits) {
+  ClusterConstraints c;
+  EXPECT_TRUE(CheckClusterConstraints(c, 100, 1e6).empty());
+  c.max_gpus = 64;
+  c.max_cost_per_hour = 200;
+  const std::vector<ConstraintCheck> k = CheckClusterConstraints(c, 72, 150);
+  ASSERT_EQ(k.size(), 2u);
+  EXPECT_FALSE(k[0].met());
+  EXPECT_EQ(DescribeCheck(k[0]), "cluster max_gpus 72 > 64");
+  EXPECT_TRUE(k[1].met());
+}
+
+TEST(PlanConstraintsTest, DefaultsPerWorkloadClass) {
+  EXPECT_EQ(DefaultClassConstraints(WorkloadClass::kInference).max_mean_wait_s, 60);
+  EXPECT_EQ(DefaultClassConstraints(WorkloadClass::kDev).max_mean_wait_s, 300);
+  EXPECT_EQ(DefaultClassConstraints(WorkloadClass::kBatch).max_mean_wait_s, 1800);
+  EXPECT_EQ(DefaultClassConstraints(WorkloadClass::kTraining).max_mean_wait_s, 3600);
+}
+
+}  // namespace
+}  // namespace gpushare

@@ -1,0 +1,97 @@
+#include "gpushare/emit/plan_scenario_yaml.h"
+
+#include <gtest/gtest.h>
+
+#include "gpushare/decide/plan_candidates.h"
+#include "gpushare/emit/emit_test_scenarios.h"
+#include "gpushare/sim/scenario_reader.h"
+
+namespace gpushare {
+namespace {
+
+using emit_test::TestCatalog;
+
+const char* kText = R"(name: s
+cluster:
+  pools:
+    - {name: a, gpu: A100-80GB, nodes: 2, gpus_per_node: 4}
+    - {name: b, gpu: H100-80GB, nodes: 1, gpus_per_node: 8, licence_per_gpu_hour: 1}
+workload:
+  classes:
+    - {name: c, class: batch, count: 1, requests: {nvidia.com/gpu: 1}}
+plan:
+  pools:
+    a: {nodes: {min: 1, max: 4}}
+)";
+
+TEST(PlanScenarioYamlTest, ReadingItBackGivesThePlansPools) {
+  const Scenario written = ReadScenarioYaml(kText, "dir/s.yaml", TestCatalog());
+  std::vector<SharingConfig> settings;
+  SharingConfig hami = HamiSharing();
+  hami.hami.split_count = 4;
+  hami.hami.node_policy = HamiPolicy::kSpread;
+  settings.push_back(hami);
+  SharingConfig mig = MigSharing(MigStrategy::kMixed, "");
+  mig.mig.layouts = {{"3g.40gb:1", "2g.20gb:2"}};
+  settings.push_back(mig);
+  settings.push_back(MigSharing(MigStrategy::kSingle, "all-1g.10gb"));
+  SharingConfig mps = MpsSharing(3);
+  mps.replicas.fail_requests_greater_than_one = false;
+  mps.replicas.policy = ReplicaPolicy::kPacked;
+  settings.push_back(mps);
+  SharingConfig ts = TimeSlicingSharing(5);
+  ts.replicas.rename_by_default = true;
+  settings.push_back(ts);
+  settings.push_back(ExclusiveSharing());
+  for (const SharingConfig& s : settings) {
+    Scenario plan = written;
+    plan.pools[1].sharing = s;
+    plan.pools[1].nodes = 3;
+    plan.pools[1].licence_per_gpu_hour =
+        s.scheme() == SharingScheme::kHami ? 2.5 : 0;
+    plan.workload.classes[0].requests.clear();
+    const std::string yaml = PlanScenarioYaml(kText, "dir/s.yaml", plan,
+                                              "header line\nsecond");
+    EXPECT_EQ(yaml.rfind("# header line\n# second\n", 0), 0u);
+    const Scenario back = ReadScenarioYaml(yaml, "plan.yaml", TestCatalog());
+    const GpuModel& h100 = TestCatalog().Get("H100-80GB");
+    ASSERT_EQ(back.pools.size(), 2u);
+    EXPECT_EQ(back.pools[1].nodes, 3);
+    EXPECT_EQ(SharingLabel(back.pools[1].sharing, h100),
+              SharingLabel(s, h100));
+    EXPECT_EQ(back.pools[1].sharing.mig.strategy, s.mig.strategy);
+    EXPECT_EQ(back.pools[1].sharing.mig.layouts, s.mig.layouts);
+    EXPECT_EQ(back.pools[1].sharing.replicas.rename_by_default,
+              s.replicas.rename_by_default);
+    EXPECT_EQ(back.pools[1].sharing.replicas.fail_requests_greater_than_one,
+              s.replicas.fail_requests_greater_than_one);
+    EXPECT_EQ(back.pools[1].sharing.replicas.policy, s.replicas.policy);
+    EXPECT_EQ(back.pools[1].sharing.hami.node_policy, s.hami.node_policy);
+    EXPECT_EQ(back.pools[1].licence_per_gpu_hour,
+              plan.pools[1].licence_per_gpu_hour);
+    EXPECT_EQ(back.pools[0].nodes, 2);
+    EXPECT_TRUE(back.workload.classes[0].requests.empty());
+    EXPECT_NE(yaml.find("plan:"), std::string::npos);
+  }
+}
+
+TEST(PlanScenarioYamlTest, RelativeTracePathsBecomeAbsolute) {
+  const std::string text = R"(name: t
+cluster:
+  pools:
+    - {name: a, gpu: A100-80GB, nodes: 1}
+workload:
+  trace: {format: jobs, file: jobs.csv}
+)";
+  Scenario plan;
+  NodePoolSpec a;
+  a.name = "a";
+  a.gpu_model = "A100-80GB";
+  plan.pools.push_back(a);
+  const std::string yaml = PlanScenarioYaml(text, "some/dir/t.yaml", plan, "");
+  EXPECT_EQ(yaml.find("file: jobs.csv"), std::string::npos);
+  EXPECT_NE(yaml.find("some/dir/jobs.csv"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpushare
