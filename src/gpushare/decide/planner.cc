@@ -45,8 +45,10 @@ struct PoolState {
   std::vector<int> classes;       // tenant classes judged with it
   int chosen = -1;                // candidate; -1: as written
   int chosen_nodes = 0;
-  // The confirmed feasible settings of the last pass: (candidate, nodes).
+  // The confirmed feasible settings of the last pass: (candidate, nodes),
+  // the chosen one first, and their probes.
   std::vector<std::pair<int, int>> options;
+  std::vector<std::map<int, ProbeRecord>> option_records;
   std::map<int, ProbeRecord> chosen_records;  // of the chosen candidate
   int min_nodes = 0;
 };
@@ -418,6 +420,7 @@ void Planner::SearchPools(const std::vector<int>& group, bool lockstep) {
     PoolState& pool = pools_[pool_index];
     const std::vector<const Track*> order = ranked(confirmed, pool_index);
     pool.options.clear();
+    pool.option_records.clear();
     if (order.empty()) continue;
     // Cheapest feasible; ties by the weighted selection score.
     const Track* best = order.front();
@@ -426,6 +429,7 @@ void Planner::SearchPools(const std::vector<int>& group, bool lockstep) {
       for (const Track* t : order) {
         if (!t->search.feasible()) break;
         pool.options.push_back({t->candidate, t->search.nodes()});
+        pool.option_records.push_back(t->records);
         if (std::abs(CostOf(pool, t->candidate, t->search.nodes()) -
                      CostOf(pool, best->candidate, best->search.nodes())) <=
             kCostEpsilon) {
@@ -454,6 +458,18 @@ void Planner::SearchPools(const std::vector<int>& group, bool lockstep) {
       }
       pool.chosen = best->candidate;
       pool.chosen_nodes = best->search.nodes();
+      // The tie-break's choice first: the cluster limits keep it at equal
+      // cost.
+      for (size_t k = 0; k < pool.options.size(); ++k) {
+        if (pool.options[k].first == pool.chosen) {
+          std::rotate(pool.options.begin(), pool.options.begin() + k,
+                      pool.options.begin() + k + 1);
+          std::rotate(pool.option_records.begin(),
+                      pool.option_records.begin() + k,
+                      pool.option_records.begin() + k + 1);
+          break;
+        }
+      }
     } else {
       // Nothing meets the constraints: the one that misses least, at max.
       pool.chosen = best->candidate;
@@ -525,7 +541,7 @@ void Planner::ChooseCombination() {
     if (c != p.chosen || n != p.chosen_nodes) {
       p.chosen = c;
       p.chosen_nodes = n;
-      p.chosen_records.clear();  // its records are not kept
+      p.chosen_records = p.option_records[best_pick[i]];
     }
   }
 }

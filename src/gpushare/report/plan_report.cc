@@ -29,7 +29,7 @@ std::string Money(double per_hour) {
 
 std::string Saving(const PlanOutcome& chosen, const PlanOutcome& other) {
   const double d = other.cost_per_hour - chosen.cost_per_hour;
-  if (std::abs(d) < 0.005) return "the same cost as";
+  if (std::abs(d) < 0.005) return "the same as";
   const double pct = other.cost_per_hour > 0 ? 100 * d / other.cost_per_hour : 0;
   return d > 0 ? fmt::format("{} ({:.1f}%) less than", Money(d), pct)
                : fmt::format("{} ({:.1f}%) more than", Money(-d), -pct);
@@ -178,7 +178,7 @@ std::string PlanReport(const PlanResult& r, double wall_s) {
   for (const PoolPlan& p : r.pools) settings += p.candidates;
   out += "\n";
   out += WrapText(
-      fmt::format("Search: {} settings over {} planned pools, {} probes "
+      fmt::format("Search: {} setting(s) over {} planned pool(s), {} probes "
                   "({}), {} simulations in all{}; pools {}.",
                   settings,
                   std::count_if(r.pools.begin(), r.pools.end(),

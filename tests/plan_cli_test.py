@@ -1,0 +1,179 @@
+"""End-to-end tests of `gpushare-sim plan`: the plan it writes with --out
+replays under `run` with the class results it reports and meets every
+constraint it reports as met; it never costs more than a feasible
+single-scheme `compare` variant in its space; same plan on 1 and N threads;
+bad `plan:` input exits 2 at file:line:col with nothing written; a plan that
+cannot meet its constraints exits 3 and says what it misses.
+
+Run as: python3 tests/plan_cli_test.py --binary /path/to/gpushare-sim
+"""
+
+import csv
+import json
+import os
+import re
+import tempfile
+import unittest
+
+from cli_harness import main, run
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEFAULT = os.path.join(ROOT, "examples", "default.yaml")
+SIZING = os.path.join(ROOT, "examples", "plan-sizing.yaml")
+
+TWO_SERVICES = """\
+name: two-services
+seed: 7
+horizon_s: 7200
+cluster:
+  pools:
+    - {name: serve, gpu: A100-80GB, nodes: 2, gpus_per_node: 1, cpu: 32,
+       memory_gib: 256, sharing: {scheme: exclusive}}
+workload:
+  horizon_s: 10
+  classes:
+    - {name: svc, class: inference, count: 2, gpus: 1, gpu_memory_mib: 30000,
+       sm_demand: 0.3, duty: 0.5, work_s: 0, lifetime_s: 7000,
+       request_rate: 5, gpu_ms_per_request: 5, slo_p99_ms: 1000,
+       cpu_milli: 4000, memory_mib: 8192}
+plan:
+  pools:
+    serve: {nodes: {min: 1, max: 3}, schemes: [exclusive]}
+"""
+
+
+def class_results(pods_csv):
+    """Per tenant class: pods, mean wait over started pods, OOM kills."""
+    out = {}
+    with open(pods_csv, newline="") as f:
+        for row in csv.DictReader(f):
+            c = out.setdefault(row["tenant_class"],
+                               {"pods": 0, "waits": [], "oom": 0})
+            c["pods"] += 1
+            if float(row["wait_s"]) >= 0:
+                c["waits"].append(float(row["wait_s"]))
+            c["oom"] += int(row["oom_kills"])
+    for c in out.values():
+        c["mean_wait_s"] = (sum(c["waits"]) / len(c["waits"])
+                            if c["waits"] else 0)
+    return out
+
+
+class PlanCliTest(unittest.TestCase):
+
+    def test_default_plan_replays_and_meets_what_it_reports(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "plan")
+            report = os.path.join(tmp, "plan.json")
+            html = os.path.join(tmp, "plan.html")
+            code, stdout, stderr = run("plan", "--quiet", DEFAULT, "--out",
+                                       out, "--json", report, "--html", html)
+            self.assertEqual(code, 0, stderr)
+            lines = stdout.splitlines()
+            self.assertEqual(lines[0], "Plan for default (seed 42, 6200 pods)")
+            self.assertTrue(lines[2].startswith("Recommended plan: $"))
+            for name in ("scenario.yaml", "README.md", "node-setup.sh",
+                         "pod-patches.yaml"):
+                self.assertTrue(os.path.isfile(os.path.join(out, name)), name)
+            with open(report) as f:
+                plan = json.load(f)
+            self.assertEqual(plan["schema"], "gpushare-sim/plan/v1")
+            chosen = plan["chosen"]
+            self.assertTrue(chosen["feasible"])
+            self.assertTrue(all(c["met"] for c in chosen["checks"]))
+            self.assertLessEqual(chosen["gpus"], 192)
+            # Never dearer than a feasible single-scheme variant.
+            for ref in plan["references"]:
+                if ref["feasible"] and ref["in_space"]:
+                    self.assertLessEqual(chosen["cost_per_hour"],
+                                         ref["cost_per_hour"] + 1e-9,
+                                         ref["name"])
+            self.assertGreater(len(plan["search_log"]), 50)
+            for probe in plan["search_log"]:
+                self.assertEqual(probe["feasible"], not probe["missed"])
+            # Replaying the emitted plan gives the results it reports.
+            csv_dir = os.path.join(tmp, "csv")
+            code, _, stderr = run("run", "--quiet", os.path.join(
+                out, "scenario.yaml"), "--csv", csv_dir)
+            self.assertEqual(code, 0, stderr)
+            replay = class_results(os.path.join(csv_dir, "pods.csv"))
+            checked = 0
+            for check in chosen["checks"]:
+                c = check["tenant_class"]
+                if check["constraint"] == "max_mean_wait_s":
+                    self.assertAlmostEqual(replay[c]["mean_wait_s"],
+                                           check["value"], places=6)
+                    self.assertLessEqual(replay[c]["mean_wait_s"],
+                                         check["limit"])
+                    checked += 1
+                if check["constraint"] == "max_oom_kills":
+                    self.assertEqual(replay[c]["oom"], check["value"])
+            self.assertEqual(checked, 4)
+            with open(html) as f:
+                page = f.read()
+            self.assertIn("Recommended plan", page)
+            self.assertIn('data-chart="frontier-prod"', page)
+
+    def test_sizing_example_sizes_within_its_ranges(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            report = os.path.join(tmp, "p.json")
+            code, stdout, stderr = run("plan", "--quiet", SIZING, "--json",
+                                       report)
+            self.assertEqual(code, 0, stderr)
+            with open(report) as f:
+                plan = json.load(f)
+        self.assertTrue(plan["chosen"]["feasible"])
+        ranges = {"serve": (1, 6), "tune": (1, 10)}
+        for pool in plan["pools"]:
+            lo, hi = ranges[pool["pool"]]
+            self.assertTrue(lo <= pool["nodes"] <= hi, pool)
+        self.assertLessEqual(plan["chosen"]["gpus"], 80)
+        self.assertIn("less than the cheapest single scheme", stdout.replace(
+            "\n", " "))
+
+    def test_same_plan_on_one_and_two_threads(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            texts = []
+            for threads in ("1", "2"):
+                path = os.path.join(tmp, f"p{threads}.json")
+                code, stdout, stderr = run("plan", "--quiet", SIZING,
+                                           "--threads", threads, "--json",
+                                           path)
+                self.assertEqual(code, 0, stderr)
+                with open(path) as f:
+                    texts.append((stdout, f.read()))
+            self.assertEqual(texts[0], texts[1])
+
+    def test_bad_plan_input_is_located_and_writes_nothing(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "bad.yaml")
+            with open(path, "w") as f:
+                f.write(TWO_SERVICES.replace("nodes: {min: 1, max: 3}",
+                                             "nodes: {min: 3, max: 1}"))
+            out = os.path.join(tmp, "out")
+            code, stdout, stderr = run("plan", path, "--out", out)
+            self.assertEqual(code, 2)
+            self.assertEqual(stdout, "")
+            self.assertRegex(stderr, r"bad\.yaml:17:\d+: plan\.pools\.serve\."
+                             r"nodes: min 3 is above max 1")
+            self.assertFalse(os.path.exists(out))
+            with open(path, "w") as f:
+                f.write(TWO_SERVICES.replace("serve: {", "serv: {"))
+            code, stdout, stderr = run("plan", path)
+            self.assertEqual(code, 2)
+            self.assertIn("unknown node pool 'serv'", stderr)
+
+    def test_constraints_that_cannot_be_met_exit_3(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "tight.yaml")
+            with open(path, "w") as f:
+                f.write(TWO_SERVICES +
+                        "  constraints:\n    cluster: {max_gpus: 1}\n")
+            code, stdout, stderr = run("plan", "--quiet", path)
+            self.assertEqual(code, 3, stderr)
+            self.assertIn("none meets them all", " ".join(stdout.split()))
+            self.assertIn("Missed:", stdout)
+
+
+if __name__ == "__main__":
+    main()
