@@ -50,27 +50,25 @@ void Plan(const PlanArgs& args, GlobalOptions& options) {
   const Catalog catalog = LoadCatalog(options);
   const std::string file =
       args.scenario.empty() ? kDefaultScenarioFile : args.scenario;
-  const std::string text = args.scenario.empty()
-                               ? DefaultScenarioYaml()
-                               : ReadInputFile(args.scenario);
+  const std::string text = args.scenario.empty() ? DefaultScenarioYaml()
+                                                 : ReadInputFile(args.scenario);
   const Scenario scenario = ReadScenarioYaml(text, file, catalog);
   const ComparisonSpec spec = ReadComparisonSpec(text, file, scenario);
-  const PlanSpec plan_spec =
-      ReadPlanSpec(text, file, scenario, spec.selection);
+  const PlanSpec plan_spec = ReadPlanSpec(text, file, scenario, spec.selection);
   const auto begin = std::chrono::steady_clock::now();
   ProgressAggregate progress;
   PlanResult result;
   {
     ProgressBar bar(&progress, ShouldShowProgress(args.quiet));
-    result = RunPlanner(
-        scenario, spec, plan_spec, catalog, args.threads, args.budget_s,
-        [&progress]() -> std::unique_ptr<SimulationObserver> {
-          return std::make_unique<ProgressObserver>(&progress);
-        });
+    result = RunPlanner(scenario, spec, plan_spec, catalog, args.threads,
+                        args.budget_s,
+                        [&progress]() -> std::unique_ptr<SimulationObserver> {
+                          return std::make_unique<ProgressObserver>(&progress);
+                        });
   }
-  const double wall_s = std::chrono::duration<double>(
-                            std::chrono::steady_clock::now() - begin)
-                            .count();
+  const double wall_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - begin)
+          .count();
   OutputBatch outputs;
   std::vector<std::string> written;
   if (!args.out_dir.empty()) {
@@ -92,8 +90,8 @@ void Plan(const PlanArgs& args, GlobalOptions& options) {
   }
   std::string report = PlanReport(result, args.quiet ? 0 : wall_s);
   if (!written.empty()) {
-    report += "\nWrote the plan's configuration (apply order: " +
-              args.out_dir + "/README.md):\n";
+    report += "\nWrote the plan's configuration (apply order: " + args.out_dir +
+              "/README.md):\n";
     for (const std::string& w : written) report += "  " + w + "\n";
   }
   outputs.Commit();

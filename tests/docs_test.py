@@ -254,7 +254,8 @@ class ReferenceTest(TempDirTestCase):
         doc = read_doc("docs/scenario.md")
         keys = set()
         for source in ("sim/scenario_reader.cc", "sim/patrol_reader.cc",
-                       "decide/comparison_spec_reader.cc"):
+                       "decide/comparison_spec_reader.cc",
+                       "decide/plan_spec_reader.cc"):
             keys |= allowed_keys(source)
         self.assertIn("mig_reapply_s", keys)
         # A key is documented when it is a word of some `code` span: `key`
@@ -288,6 +289,21 @@ class DocSnippetsTest(TempDirTestCase):
         blocks = fenced_blocks(read_doc("docs/scenario.md"), "yaml")
         self.assertGreaterEqual(len(blocks), 2)
         for n, block in enumerate(blocks):
+            if block.startswith("plan:"):
+                # The plan: snippet, on the pools and classes it names.
+                block = (
+                    "cluster:\n  pools:\n"
+                    "    - {name: serve, gpu: H100-80GB, nodes: 1}\n"
+                    "    - {name: tune, gpu: A100-80GB, nodes: 1}\n"
+                    "workload:\n  classes:\n"
+                    "    - {name: services, class: inference, count: 2,"
+                    " work_s: 0, lifetime_s: 60}\n"
+                    "    - {name: evaluation, class: batch, count: 2,"
+                    " work_s: 60}\n" + block)
+                path = self.write("snippet%d.yaml" % n, block)
+                code, _, err = run("plan", path, "--quiet")
+                self.assertIn(code, (0, 3), err)
+                continue
             if "cluster:" not in block:
                 # A partial snippet (compare:, selection:): a cluster and
                 # the tenant classes its selection names.

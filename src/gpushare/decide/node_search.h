@@ -31,8 +31,8 @@ class NodeSearch {
  private:
   void Advance();
 
-  int lo_;            // every count below lo_ is infeasible
-  int hi_;            // the smallest count known feasible (if hi_ok_)
+  int lo_;  // every count below lo_ is infeasible
+  int hi_;  // the smallest count known feasible (if hi_ok_)
   const int max_;
   bool hi_ok_ = false;
   bool step_down_ = false;  // after a feasible guess: try one fewer

@@ -1,9 +1,9 @@
 #include "gpushare/decide/plan_candidates.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "gpushare/catalog/mig_config.h"
 #include "gpushare/catalog/mig_layout.h"
@@ -86,7 +86,8 @@ std::string SharingLabel(const SharingConfig& s, const GpuModel& model) {
     } else if (s.mig.layouts.size() == 1 && model.mig_capable()) {
       try {
         const std::vector<MigLayout> layouts = s.Validate(model, 1);
-        out += " " + FormatMigCounts(model, MigProfileCounts(model, layouts[0]));
+        out +=
+            " " + FormatMigCounts(model, MigProfileCounts(model, layouts[0]));
       } catch (const InputError&) {
         out += " custom layout";
       }
@@ -119,8 +120,8 @@ std::vector<PoolCandidate> PoolCandidates(const NodePoolSpec& pool,
   }
   if (Allows(spec, SharingScheme::kExclusive)) list.Add(ExclusiveSharing(), 0);
   if (Allows(spec, SharingScheme::kTimeSlicing)) {
-    for (int r : WithCount(spec.time_slicing_replicas,
-                           compare.time_slicing_replicas)) {
+    for (int r :
+         WithCount(spec.time_slicing_replicas, compare.time_slicing_replicas)) {
       SharingConfig s = current == SharingScheme::kTimeSlicing
                             ? written
                             : TimeSlicingSharing(r);
@@ -137,7 +138,8 @@ std::vector<PoolCandidate> PoolCandidates(const NodePoolSpec& pool,
     }
   }
   if (Allows(spec, SharingScheme::kHami)) {
-    for (int split : WithCount(spec.hami_split_counts, compare.hami_split_count)) {
+    for (int split :
+         WithCount(spec.hami_split_counts, compare.hami_split_count)) {
       SharingConfig s = hami_now ? written : HamiSharing();
       s.hami.split_count = split;
       list.Add(s, hami_now ? pool.licence_per_gpu_hour : vgpu_licence);
@@ -151,8 +153,7 @@ std::vector<PoolCandidate> PoolCandidates(const NodePoolSpec& pool,
       list.Add(MigSharing(MigStrategy::kMixed, c.name), 0);
     }
     if (spec.mig_layouts == MigLayoutChoice::kAll) {
-      std::set<std::vector<int>> seen(named_counts.begin(),
-                                      named_counts.end());
+      std::set<std::vector<int>> seen(named_counts.begin(), named_counts.end());
       for (const MigLayout& layout : EnumerateMaximalMigLayouts(model)) {
         const std::vector<int> counts = MigProfileCounts(model, layout);
         if (HasMediaExtension(model, counts)) continue;
@@ -164,8 +165,8 @@ std::vector<PoolCandidate> PoolCandidates(const NodePoolSpec& pool,
     }
   } else if (Allows(spec, SharingScheme::kMig) && notes != nullptr &&
              spec.schemes.size() > 1) {
-    notes->push_back(fmt::format("pool {}: {} has no MIG", pool.name,
-                                 model.name));
+    notes->push_back(
+        fmt::format("pool {}: {} has no MIG", pool.name, model.name));
   }
   return list.Take();
 }

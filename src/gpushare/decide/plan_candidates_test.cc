@@ -44,10 +44,10 @@ TEST(PlanCandidatesTest, EverySchemeWithEachCountAndEveryMigLayout) {
                      CompareSpec{}, 1.5, &notes);
   const std::vector<std::string> labels = Labels(c);
   EXPECT_EQ(labels[0], "exclusive");
-  for (const char* l : {"time-slicing x2", "time-slicing x4", "time-slicing x8",
-                        "MPS x2", "MPS x4", "MPS x8", "vGPU (HAMi) split 4",
-                        "vGPU (HAMi) split 10", "MIG all-balanced",
-                        "MIG all-3g.40gb", "MIG 4g.40gb + 3g.40gb"}) {
+  for (const char* l :
+       {"time-slicing x2", "time-slicing x4", "time-slicing x8", "MPS x2",
+        "MPS x4", "MPS x8", "vGPU (HAMi) split 4", "vGPU (HAMi) split 10",
+        "MIG all-balanced", "MIG all-3g.40gb", "MIG 4g.40gb + 3g.40gb"}) {
     EXPECT_TRUE(Has(labels, l)) << l;
   }
   EXPECT_FALSE(Has(labels, "MIG all-enabled"));

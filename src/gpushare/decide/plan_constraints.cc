@@ -1,8 +1,8 @@
 #include "gpushare/decide/plan_constraints.h"
 
-#include <cmath>
-
 #include <fmt/format.h>
+
+#include <cmath>
 
 namespace gpushare {
 namespace {
@@ -19,8 +19,8 @@ bool IsMinimum(const std::string& constraint) {
 
 }  // namespace
 
-std::vector<ConstraintCheck> CheckClassConstraints(
-    const ClassConstraints& c, const ClassMetrics& m) {
+std::vector<ConstraintCheck> CheckClassConstraints(const ClassConstraints& c,
+                                                   const ClassMetrics& m) {
   std::vector<ConstraintCheck> out;
   if (m.pods == 0) return out;
   const std::string& name = c.tenant_class;
@@ -58,7 +58,8 @@ bool AllMet(const std::vector<ConstraintCheck>& checks) {
   return true;
 }
 
-std::vector<ConstraintCheck> Missed(const std::vector<ConstraintCheck>& checks) {
+std::vector<ConstraintCheck> Missed(
+    const std::vector<ConstraintCheck>& checks) {
   std::vector<ConstraintCheck> out;
   for (const ConstraintCheck& c : checks) {
     if (!c.met()) out.push_back(c);

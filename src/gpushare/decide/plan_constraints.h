@@ -21,8 +21,8 @@
 namespace gpushare {
 
 struct ConstraintCheck {
-  std::string tenant_class;   // "" for a cluster-wide limit
-  std::string constraint;     // the scenario key: "max_mean_wait_s", ...
+  std::string tenant_class;  // "" for a cluster-wide limit
+  std::string constraint;    // the scenario key: "max_mean_wait_s", ...
   double value = 0;
   double limit = 0;
   double margin = 0;

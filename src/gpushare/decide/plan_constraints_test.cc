@@ -43,7 +43,8 @@ TEST(PlanConstraintsTest, TheSloTargetNeedsLatencySamples) {
 }
 
 TEST(PlanConstraintsTest, AClassWithoutPodsMeetsEverything) {
-  EXPECT_TRUE(CheckClassConstraints(ClassConstraints{}, ClassMetrics{}).empty());
+  EXPECT_TRUE(
+      CheckClassConstraints(ClassConstraints{}, ClassMetrics{}).empty());
 }
 
 TEST(PlanConstraintsTest, ClusterLimits) {
@@ -59,10 +60,13 @@ TEST(PlanConstraintsTest, ClusterLimits) {
 }
 
 TEST(PlanConstraintsTest, DefaultsPerWorkloadClass) {
-  EXPECT_EQ(DefaultClassConstraints(WorkloadClass::kInference).max_mean_wait_s, 60);
+  EXPECT_EQ(DefaultClassConstraints(WorkloadClass::kInference).max_mean_wait_s,
+            60);
   EXPECT_EQ(DefaultClassConstraints(WorkloadClass::kDev).max_mean_wait_s, 300);
-  EXPECT_EQ(DefaultClassConstraints(WorkloadClass::kBatch).max_mean_wait_s, 1800);
-  EXPECT_EQ(DefaultClassConstraints(WorkloadClass::kTraining).max_mean_wait_s, 3600);
+  EXPECT_EQ(DefaultClassConstraints(WorkloadClass::kBatch).max_mean_wait_s,
+            1800);
+  EXPECT_EQ(DefaultClassConstraints(WorkloadClass::kTraining).max_mean_wait_s,
+            3600);
 }
 
 }  // namespace

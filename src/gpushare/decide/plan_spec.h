@@ -29,9 +29,9 @@ enum class MigLayoutChoice {
 };
 
 struct PlanPoolSpec {
-  std::string pool;            // a pool of the scenario's cluster
-  int min_nodes = 0;           // the range the planner sizes it in; both
-  int max_nodes = 0;           // the written count when not given
+  std::string pool;   // a pool of the scenario's cluster
+  int min_nodes = 0;  // the range the planner sizes it in; both
+  int max_nodes = 0;  // the written count when not given
   // Schemes it may run (default: all five; those the GPU cannot run are
   // skipped).
   std::vector<SharingScheme> schemes = {
@@ -53,7 +53,7 @@ struct ClassConstraints {
   int64_t max_oom_kills = 0;
   int64_t max_failed = 0;
   int64_t max_cannot_run = 0;
-  int64_t max_pending = 0;   // pods never started by the horizon
+  int64_t max_pending = 0;  // pods never started by the horizon
 };
 
 // The defaults of a workload class: no OOM kills, failed, unrunnable or

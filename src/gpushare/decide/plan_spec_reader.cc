@@ -1,10 +1,10 @@
 #include "gpushare/decide/plan_spec_reader.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "gpushare/decide/tenant_classes.h"
 #include "gpushare/io/input_error.h"
@@ -124,7 +124,8 @@ PlanPoolSpec ReadPool(const YamlMap& m, const NodePoolSpec& pool) {
   }
   if (m.Has("mig_layouts")) {
     const YAML::Node v = m.Get("mig_layouts");
-    const std::string text = ScalarString(m.file(), v, m.what() + ".mig_layouts");
+    const std::string text =
+        ScalarString(m.file(), v, m.what() + ".mig_layouts");
     if (text == "all") {
       out.mig_layouts = MigLayoutChoice::kAll;
     } else if (text == "named") {
@@ -157,10 +158,11 @@ std::vector<PlanPoolSpec> ReadPools(const YamlMap& plan,
   for (const NodePoolSpec& pool : scenario.pools) names.push_back(pool.name);
   std::set<std::string> seen;
   for (const auto& kv : pools.node()) {
-    const std::string name = ScalarString(plan.file(), kv.first, "plan.pools key");
-    const auto it = std::find_if(
-        scenario.pools.begin(), scenario.pools.end(),
-        [&](const NodePoolSpec& p) { return p.name == name; });
+    const std::string name =
+        ScalarString(plan.file(), kv.first, "plan.pools key");
+    const auto it =
+        std::find_if(scenario.pools.begin(), scenario.pools.end(),
+                     [&](const NodePoolSpec& p) { return p.name == name; });
     if (it == scenario.pools.end()) {
       FailAt(plan.file(), kv.first,
              fmt::format("plan.pools: unknown node pool '{}'{} (the "
@@ -179,21 +181,21 @@ std::vector<PlanPoolSpec> ReadPools(const YamlMap& plan,
     }
     YAML::Node value = kv.second;
     if (value.IsNull()) value = YAML::Node(YAML::NodeType::Map);
-    out.push_back(ReadPool(YamlMap(plan.file(), value, "plan.pools." + name), *it));
+    out.push_back(
+        ReadPool(YamlMap(plan.file(), value, "plan.pools." + name), *it));
   }
   // In cluster order, whatever the file's order.
-  std::sort(out.begin(), out.end(), [&](const PlanPoolSpec& a,
-                                        const PlanPoolSpec& b) {
-    return std::find(names.begin(), names.end(), a.pool) <
-           std::find(names.begin(), names.end(), b.pool);
-  });
+  std::sort(out.begin(), out.end(),
+            [&](const PlanPoolSpec& a, const PlanPoolSpec& b) {
+              return std::find(names.begin(), names.end(), a.pool) <
+                     std::find(names.begin(), names.end(), b.pool);
+            });
   return out;
 }
 
 void ReadClassEntry(const YamlMap& m, ClassConstraints* c) {
   m.AllowOnly({"min_slo_attainment", "max_mean_wait_s", "max_p99_wait_s",
-               "max_oom_kills", "max_failed", "max_cannot_run",
-               "max_pending"});
+               "max_oom_kills", "max_failed", "max_cannot_run", "max_pending"});
   constexpr double kMaxWait = 1e9;
   constexpr int64_t kMaxCount = 1000000000000;
   if (m.Has("min_slo_attainment")) {
@@ -205,7 +207,8 @@ void ReadClassEntry(const YamlMap& m, ClassConstraints* c) {
   if (m.Has("max_p99_wait_s")) {
     c->max_p99_wait_s = m.Double("max_p99_wait_s", 0, kMaxWait);
   }
-  if (m.Has("max_oom_kills")) c->max_oom_kills = m.Int("max_oom_kills", 0, kMaxCount);
+  if (m.Has("max_oom_kills"))
+    c->max_oom_kills = m.Int("max_oom_kills", 0, kMaxCount);
   if (m.Has("max_failed")) c->max_failed = m.Int("max_failed", 0, kMaxCount);
   if (m.Has("max_cannot_run")) {
     c->max_cannot_run = m.Int("max_cannot_run", 0, kMaxCount);
@@ -248,19 +251,20 @@ void ReadConstraints(const YamlMap& plan, const Scenario& scenario,
                            JoinNames(class_names)));
       }
       if (!seen.insert(name).second) {
-        FailAt(plan.file(), kv.first,
-               fmt::format("plan.constraints.classes: '{}' is given twice",
-                           name));
+        FailAt(
+            plan.file(), kv.first,
+            fmt::format("plan.constraints.classes: '{}' is given twice", name));
       }
-      ReadClassEntry(YamlMap(plan.file(), kv.second,
-                             "plan.constraints.classes." + name),
-                     &spec->classes[it - class_names.begin()]);
+      ReadClassEntry(
+          YamlMap(plan.file(), kv.second, "plan.constraints.classes." + name),
+          &spec->classes[it - class_names.begin()]);
     }
   }
   if (m.Has("cluster")) {
     const YamlMap c = m.Map("cluster", "plan.constraints.cluster");
     c.AllowOnly({"max_gpus", "max_cost_per_hour"});
-    if (c.Has("max_gpus")) spec->cluster.max_gpus = c.Int("max_gpus", 1, 100000000);
+    if (c.Has("max_gpus"))
+      spec->cluster.max_gpus = c.Int("max_gpus", 1, 100000000);
     if (c.Has("max_cost_per_hour")) {
       spec->cluster.max_cost_per_hour = c.Double("max_cost_per_hour", 0, 1e9);
     }
@@ -273,7 +277,8 @@ PlanSearchSpec ReadSearch(const YamlMap& plan) {
   const YamlMap m = plan.Map("search", "plan.search");
   m.AllowOnly({"pilot_pods", "finalists", "rounds"});
   if (m.Has("pilot_pods")) s.pilot_pods = m.Int("pilot_pods", 0, 1000000000);
-  if (m.Has("finalists")) s.finalists = static_cast<int>(m.Int("finalists", 1, 100));
+  if (m.Has("finalists"))
+    s.finalists = static_cast<int>(m.Int("finalists", 1, 100));
   if (m.Has("rounds")) s.rounds = static_cast<int>(m.Int("rounds", 1, 20));
   return s;
 }
@@ -284,7 +289,8 @@ PlanSpec ReadPlanSpec(const std::string& text, const std::string& file,
                       const Scenario& scenario,
                       const SelectionSpec& selection) {
   YAML::Node root = ParseYaml(text, file);
-  if (!root.IsDefined() || root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
+  if (!root.IsDefined() || root.IsNull())
+    root = YAML::Node(YAML::NodeType::Map);
   const YamlMap top(file, root, "scenario");
   YAML::Node section = YAML::Node(YAML::NodeType::Map);
   if (top.Has("plan")) {

@@ -30,8 +30,7 @@
 namespace gpushare {
 
 PlanSpec ReadPlanSpec(const std::string& text, const std::string& file,
-                      const Scenario& scenario,
-                      const SelectionSpec& selection);
+                      const Scenario& scenario, const SelectionSpec& selection);
 
 }  // namespace gpushare
 

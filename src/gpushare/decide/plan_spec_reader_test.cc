@@ -16,18 +16,18 @@ const Catalog& TestCatalog() {
 
 // A valid scenario (lines 1-13) with two pools and two classes, then `extra`.
 std::string Text(const std::string& extra) {
-  return "name: s\n"                                      // 1
-         "cluster:\n"                                     // 2
-         "  pools:\n"                                     // 3
-         "    - {name: gpu, gpu: A100-80GB, nodes: 3}\n"  // 4
-         "    - {name: cpu, nodes: 2, gpus_per_node: 0}\n"  // 5
-         "workload:\n"                                    // 6
-         "  classes:\n"                                   // 7
-         "    - name: web\n"                              // 8
-         "      class: inference\n"                       // 9
-         "      count: 3\n"                               // 10
-         "      work_s: 0\n"                              // 11
-         "      lifetime_s: 60\n"                         // 12
+  return "name: s\n"                                          // 1
+         "cluster:\n"                                         // 2
+         "  pools:\n"                                         // 3
+         "    - {name: gpu, gpu: A100-80GB, nodes: 3}\n"      // 4
+         "    - {name: cpu, nodes: 2, gpus_per_node: 0}\n"    // 5
+         "workload:\n"                                        // 6
+         "  classes:\n"                                       // 7
+         "    - name: web\n"                                  // 8
+         "      class: inference\n"                           // 9
+         "      count: 3\n"                                   // 10
+         "      work_s: 0\n"                                  // 11
+         "      lifetime_s: 60\n"                             // 12
          "    - {name: notebooks, class: dev, count: 3}\n" +  // 13
          extra;
 }
@@ -117,9 +117,10 @@ TEST(PlanSpecReaderTest, AFixedNodeCount) {
 }
 
 TEST(PlanSpecReaderTest, BadInputIsLocated) {
-  EXPECT_EQ(Error("plan:\n  pool: {}\n"),
-            "s.yaml:15:3: plan: unknown key 'pool'; did you mean pools? (allowed: "
-            "pools, constraints, search)");
+  EXPECT_EQ(
+      Error("plan:\n  pool: {}\n"),
+      "s.yaml:15:3: plan: unknown key 'pool'; did you mean pools? (allowed: "
+      "pools, constraints, search)");
   EXPECT_EQ(Error("plan:\n  pools:\n    gpus: {}\n"),
             "s.yaml:16:5: plan.pools: unknown node pool 'gpus'; did you mean "
             "gpu? (the cluster's pools: gpu, cpu)");

@@ -1,12 +1,12 @@
 #include "gpushare/decide/planner.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <map>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "gpushare/base/parallel.h"
 #include "gpushare/decide/node_search.h"
@@ -30,7 +30,7 @@ struct ProbeRecord {
 
 // The search of one candidate of one pool.
 struct Track {
-  int pool = 0;        // index into Planner::pools_
+  int pool = 0;  // index into Planner::pools_
   int candidate = 0;
   NodeSearch search;
   std::map<int, ProbeRecord> records;  // by node count
@@ -38,12 +38,12 @@ struct Track {
 
 // A planned pool.
 struct PoolState {
-  int index = 0;                  // in the scenario's pools
+  int index = 0;  // in the scenario's pools
   const PlanPoolSpec* spec = nullptr;
   const GpuModel* model = nullptr;
   std::vector<PoolCandidate> candidates;
-  std::vector<int> classes;       // tenant classes judged with it
-  int chosen = -1;                // candidate; -1: as written
+  std::vector<int> classes;  // tenant classes judged with it
+  int chosen = -1;           // candidate; -1: as written
   int chosen_nodes = 0;
   // The confirmed feasible settings of the last pass: (candidate, nodes),
   // the chosen one first, and their probes.
@@ -65,8 +65,8 @@ double ScenarioCostPerHour(const Scenario& scenario, const Catalog& catalog) {
   double cost = 0;
   for (const NodePoolSpec& p : scenario.pools) {
     if (p.gpus_per_node == 0 || p.gpu_model.empty()) continue;
-    cost += PoolCostPerHour(p, catalog.Get(p.gpu_model),
-                            p.licence_per_gpu_hour, p.nodes);
+    cost += PoolCostPerHour(p, catalog.Get(p.gpu_model), p.licence_per_gpu_hour,
+                            p.nodes);
   }
   return cost;
 }
@@ -127,10 +127,10 @@ class Planner {
 
   Scenario pilot_;
   bool has_pilot_ = false;
-  std::vector<std::string> classes_;         // tenant class names
+  std::vector<std::string> classes_;                  // tenant class names
   std::vector<std::set<std::string>> class_targets_;  // per class
   std::vector<PoolState> pools_;
-  std::vector<Scenario> reference_plans_;    // parallel to result_.references
+  std::vector<Scenario> reference_plans_;  // parallel to result_.references
   PlanResult result_;
 };
 
@@ -154,18 +154,20 @@ void Planner::MakePools() {
   const double vgpu_licence = VgpuLicencePerGpuHour(scenario_, spec_.compare);
   for (const PlanPoolSpec& p : plan_spec_.pools) {
     PoolState s;
-    const auto it = std::find_if(
-        scenario_.pools.begin(), scenario_.pools.end(),
-        [&](const NodePoolSpec& n) { return n.name == p.pool; });
+    const auto it =
+        std::find_if(scenario_.pools.begin(), scenario_.pools.end(),
+                     [&](const NodePoolSpec& n) { return n.name == p.pool; });
     if (it == scenario_.pools.end() || it->gpus_per_node == 0) {
-      throw InputError(fmt::format("plan: pool '{}' is not a GPU pool of the "
-                                   "scenario", p.pool));
+      throw InputError(
+          fmt::format("plan: pool '{}' is not a GPU pool of the "
+                      "scenario",
+                      p.pool));
     }
     s.index = static_cast<int>(it - scenario_.pools.begin());
     s.spec = &p;
     s.model = &catalog_.Get(it->gpu_model);
-    s.candidates = PoolCandidates(*it, *s.model, p, spec_.compare,
-                                  vgpu_licence, &result_.notes);
+    s.candidates = PoolCandidates(*it, *s.model, p, spec_.compare, vgpu_licence,
+                                  &result_.notes);
     if (s.candidates.empty()) {
       throw InputError(fmt::format(
           "plan.pools.{}: no allowed scheme can run on {} (its schemes: "
@@ -192,8 +194,8 @@ Scenario Planner::WithChoices(const Scenario& base) const {
   Scenario s = base;
   for (const PoolState& p : pools_) {
     if (p.chosen < 0) continue;
-    s.pools[p.index] = ApplyCandidate(s.pools[p.index],
-                                      p.candidates[p.chosen], p.chosen_nodes);
+    s.pools[p.index] = ApplyCandidate(s.pools[p.index], p.candidates[p.chosen],
+                                      p.chosen_nodes);
   }
   DropWrittenRequestsIfChanged(s);
   return s;
@@ -226,8 +228,8 @@ ProbeRecord Planner::Judge(const std::vector<ClassMetrics>& metrics,
                            const PoolState& pool) const {
   ProbeRecord r;
   for (size_t i = 0; i < pool.classes.size(); ++i) {
-    const std::vector<ConstraintCheck> c = CheckClassConstraints(
-        plan_spec_.classes[pool.classes[i]], metrics[i]);
+    const std::vector<ConstraintCheck> c =
+        CheckClassConstraints(plan_spec_.classes[pool.classes[i]], metrics[i]);
     r.checks.insert(r.checks.end(), c.begin(), c.end());
   }
   r.feasible = AllMet(r.checks);
@@ -271,9 +273,9 @@ void Planner::RunTracks(std::vector<Track>& tracks, const Scenario& base,
       for (int t : probes[i]) {
         const Track& track = tracks[t];
         const PoolState& pool = pools_[track.pool];
-        s.pools[pool.index] =
-            ApplyCandidate(s.pools[pool.index],
-                           pool.candidates[track.candidate], track.search.Next());
+        s.pools[pool.index] = ApplyCandidate(s.pools[pool.index],
+                                             pool.candidates[track.candidate],
+                                             track.search.Next());
       }
       DropWrittenRequestsIfChanged(s);
       const SimulationResult result = SimulateScenario(s, catalog_, observe_);
@@ -321,9 +323,10 @@ double Planner::TieScore(const PoolState& pool, int candidate,
   double score = 0;
   for (size_t i = 0; i < metrics.size(); ++i) {
     const int k = pool.classes[i];
-    const SelectionWeights& w = k < static_cast<int>(spec_.selection.classes.size())
-                                    ? spec_.selection.classes[k].weights
-                                    : SelectionWeights{};
+    const SelectionWeights& w =
+        k < static_cast<int>(spec_.selection.classes.size())
+            ? spec_.selection.classes[k].weights
+            : SelectionWeights{};
     score += WeightedTotal(ScoreDimensions(metrics[i], ratings, lowest[i]), w);
   }
   return score;
@@ -331,30 +334,32 @@ double Planner::TieScore(const PoolState& pool, int candidate,
 
 // Searches the pools of `group` (indexes into pools_) together.
 void Planner::SearchPools(const std::vector<int>& group, bool lockstep) {
-  auto make_tracks = [&](bool from_guess,
-                         const std::vector<std::vector<std::pair<int, int>>>&
-                             guesses) {
-    std::vector<Track> tracks;
-    for (size_t g = 0; g < group.size(); ++g) {
-      const PoolState& pool = pools_[group[g]];
-      if (!from_guess) {
-        for (size_t c = 0; c < pool.candidates.size(); ++c) {
-          tracks.push_back({group[g], static_cast<int>(c),
-                            NodeSearch(pool.spec->min_nodes,
-                                       pool.spec->max_nodes),
-                            {}});
+  auto make_tracks =
+      [&](bool from_guess,
+          const std::vector<std::vector<std::pair<int, int>>>& guesses) {
+        std::vector<Track> tracks;
+        for (size_t g = 0; g < group.size(); ++g) {
+          const PoolState& pool = pools_[group[g]];
+          if (!from_guess) {
+            for (size_t c = 0; c < pool.candidates.size(); ++c) {
+              tracks.push_back(
+                  {group[g],
+                   static_cast<int>(c),
+                   NodeSearch(pool.spec->min_nodes, pool.spec->max_nodes),
+                   {}});
+            }
+          } else {
+            for (const auto& [c, n] : guesses[g]) {
+              tracks.push_back(
+                  {group[g],
+                   c,
+                   NodeSearch(pool.spec->min_nodes, pool.spec->max_nodes, n),
+                   {}});
+            }
+          }
         }
-      } else {
-        for (const auto& [c, n] : guesses[g]) {
-          tracks.push_back({group[g], c,
-                            NodeSearch(pool.spec->min_nodes,
-                                       pool.spec->max_nodes, n),
-                            {}});
-        }
-      }
-    }
-    return tracks;
-  };
+        return tracks;
+      };
   // Orders a pool's tracks: feasible first, then cost, then how badly they
   // miss, then candidate order.
   auto ranked = [&](const std::vector<Track>& tracks, int pool_index) {
@@ -374,23 +379,22 @@ void Planner::SearchPools(const std::vector<int>& group, bool lockstep) {
       return std::make_tuple(!ok, CostOf(pool, t->candidate, n), violation,
                              t->candidate);
     };
-    std::stable_sort(out.begin(), out.end(),
-                     [&](const Track* a, const Track* b) {
-                       const auto ka = key(a);
-                       const auto kb = key(b);
-                       if (std::get<0>(ka) != std::get<0>(kb)) {
-                         return std::get<0>(ka) < std::get<0>(kb);
-                       }
-                       if (!std::get<0>(ka)) {
-                         if (std::abs(std::get<1>(ka) - std::get<1>(kb)) >
-                             kCostEpsilon) {
-                           return std::get<1>(ka) < std::get<1>(kb);
-                         }
-                       } else if (std::get<2>(ka) != std::get<2>(kb)) {
-                         return std::get<2>(ka) < std::get<2>(kb);
-                       }
-                       return std::get<3>(ka) < std::get<3>(kb);
-                     });
+    std::stable_sort(
+        out.begin(), out.end(), [&](const Track* a, const Track* b) {
+          const auto ka = key(a);
+          const auto kb = key(b);
+          if (std::get<0>(ka) != std::get<0>(kb)) {
+            return std::get<0>(ka) < std::get<0>(kb);
+          }
+          if (!std::get<0>(ka)) {
+            if (std::abs(std::get<1>(ka) - std::get<1>(kb)) > kCostEpsilon) {
+              return std::get<1>(ka) < std::get<1>(kb);
+            }
+          } else if (std::get<2>(ka) != std::get<2>(kb)) {
+            return std::get<2>(ka) < std::get<2>(kb);
+          }
+          return std::get<3>(ka) < std::get<3>(kb);
+        });
     return out;
   };
 
@@ -402,7 +406,8 @@ void Planner::SearchPools(const std::vector<int>& group, bool lockstep) {
     for (size_t g = 0; g < group.size(); ++g) {
       const PoolState& pool = pools_[group[g]];
       for (const Track* t : ranked(first, group[g])) {
-        if (static_cast<int>(guesses[g].size()) >= plan_spec_.search.finalists) {
+        if (static_cast<int>(guesses[g].size()) >=
+            plan_spec_.search.finalists) {
           break;
         }
         const bool ok = t->search.feasible();
@@ -447,9 +452,9 @@ void Planner::SearchPools(const std::vector<int>& group, bool lockstep) {
         }
         double best_score = -1;
         for (const Track* t : tied) {
-          const double score = TieScore(
-              pool, t->candidate, t->records.at(t->search.nodes()).metrics,
-              lowest);
+          const double score =
+              TieScore(pool, t->candidate,
+                       t->records.at(t->search.nodes()).metrics, lowest);
           if (score > best_score + 1e-12) {
             best_score = score;
             best = t;
@@ -584,7 +589,8 @@ bool Planner::InSpace(const Scenario& plan) const {
     const PlanPoolSpec* spec = plan_spec_.FindPool(written.name);
     if (spec == nullptr) {
       if (p.nodes != written.nodes ||
-          SharingLabel(p.sharing, model) != SharingLabel(written.sharing, model)) {
+          SharingLabel(p.sharing, model) !=
+              SharingLabel(written.sharing, model)) {
         return false;
       }
       continue;
@@ -618,8 +624,7 @@ void Planner::AddReferences(const SimulationResult& today) {
     if (v.plan) continue;  // the scenario as written: "today"
     const SchemeVariant variant = MakeSchemeVariant(
         scenario_, v.scheme, spec_.compare, catalog_, families);
-    result_.references.push_back(
-        Evaluate(v.name, variant.scenario, v.classes));
+    result_.references.push_back(Evaluate(v.name, variant.scenario, v.classes));
     reference_plans_.push_back(variant.scenario);
   }
 }
@@ -670,7 +675,8 @@ PlanResult Planner::Run() {
     classes_.push_back(c.name);
   }
   result_.tenant_classes = classes_;
-  const SimulationResult today = SimulateScenario(scenario_, catalog_, observe_);
+  const SimulationResult today =
+      SimulateScenario(scenario_, catalog_, observe_);
   ++result_.simulations;
   result_.pods = today.pods;
   FindRouting(today);
@@ -714,8 +720,8 @@ PlanResult Planner::Run() {
     const PlanOutcome& r = result_.references[i];
     if (!r.in_space) continue;
     const bool better =
-        r.feasible && (!best.feasible ||
-                       r.cost_per_hour < best.cost_per_hour - kCostEpsilon);
+        r.feasible &&
+        (!best.feasible || r.cost_per_hour < best.cost_per_hour - kCostEpsilon);
     const bool closer = !r.feasible && !best.feasible &&
                         ViolationScore(r.checks) < ViolationScore(best.checks);
     if (better || closer) {

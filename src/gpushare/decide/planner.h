@@ -55,11 +55,11 @@ namespace gpushare {
 // One simulation of one pool's candidate at one node count.
 struct PlanProbe {
   std::string pool;
-  std::string candidate;      // PoolCandidate::label
+  std::string candidate;  // PoolCandidate::label
   int nodes = 0;
-  bool pilot = false;         // on the pilot workload
-  bool feasible = false;      // its classes met their constraints
-  double cost_per_hour = 0;   // of the pool
+  bool pilot = false;        // on the pilot workload
+  bool feasible = false;     // its classes met their constraints
+  double cost_per_hour = 0;  // of the pool
   std::vector<ConstraintCheck> missed;
   // The pool's classes, worst case: lowest SLO attainment (-1: no SLO
   // samples) and longest mean wait.
@@ -72,17 +72,17 @@ struct PoolPlan {
   std::string pool;
   std::string model;
   int gpus_per_node = 0;
-  bool planned = false;       // listed in plan.pools (others stay)
-  std::string written;        // the scenario's setting ("MIG all-balanced")
+  bool planned = false;  // listed in plan.pools (others stay)
+  std::string written;   // the scenario's setting ("MIG all-balanced")
   int written_nodes = 0;
-  std::string setting;        // the plan's
+  std::string setting;  // the plan's
   int nodes = 0;
   int min_nodes = 0;
   int max_nodes = 0;
   double licence_per_gpu_hour = 0;
   double cost_per_hour = 0;
   std::vector<std::string> tenant_classes;  // routed to it
-  int candidates = 0;         // settings tried
+  int candidates = 0;                       // settings tried
   // What fails with one node fewer ("" when not known); `at_minimum` when
   // the pool is at the bottom of its range.
   std::vector<ConstraintCheck> binding;
@@ -91,8 +91,8 @@ struct PoolPlan {
 
 // A whole plan run on the whole workload.
 struct PlanOutcome {
-  std::string name;           // "plan (searched)", "exclusive", ..., "today"
-  bool in_space = true;       // a plan the spec allows
+  std::string name;      // "plan (searched)", "exclusive", ..., "today"
+  bool in_space = true;  // a plan the spec allows
   bool feasible = false;
   int64_t gpus = 0;
   double cost_per_hour = 0;
@@ -105,18 +105,18 @@ struct PlanResult {
   std::string scenario;
   uint64_t seed = 0;
   int64_t pods = 0;
-  int64_t pilot_pods = 0;     // pods of the pilot (== pods: no pilot)
+  int64_t pilot_pods = 0;  // pods of the pilot (== pods: no pilot)
   bool separable = true;
   std::vector<std::string> tenant_classes;
-  std::vector<PoolPlan> pools;          // every pool, in cluster order
+  std::vector<PoolPlan> pools;  // every pool, in cluster order
   PlanOutcome chosen;
-  std::string chosen_from;    // "search" or a reference's name
+  std::string chosen_from;              // "search" or a reference's name
   std::vector<PlanOutcome> references;  // compare's variants and today's
   std::vector<PlanProbe> log;           // every probe, in search order
   int simulations = 0;
   bool budget_exhausted = false;
   std::vector<std::string> notes;
-  Scenario plan;              // the chosen plan as a scenario
+  Scenario plan;  // the chosen plan as a scenario
 };
 
 PlanResult RunPlanner(const Scenario& scenario, const ComparisonSpec& spec,

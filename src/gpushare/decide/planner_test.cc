@@ -120,8 +120,8 @@ TEST(PlannerTest, AClusterLimitThatCannotBeMetIsReportedWithItsMiss) {
   ASSERT_FALSE(missed.empty());
   bool gpus_or_class = false;
   for (const ConstraintCheck& c : missed) {
-    gpus_or_class = gpus_or_class || c.constraint == "max_gpus" ||
-                    c.tenant_class == "svc";
+    gpus_or_class =
+        gpus_or_class || c.constraint == "max_gpus" || c.tenant_class == "svc";
   }
   EXPECT_TRUE(gpus_or_class);
 }

@@ -1,10 +1,10 @@
 #include "gpushare/emit/plan_scenario_yaml.h"
 
-#include <filesystem>
-#include <sstream>
-
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <sstream>
 
 #include "gpushare/io/input_error.h"
 #include "gpushare/io/yaml_input.h"
@@ -79,7 +79,8 @@ void MakeAbsolute(YAML::Node parent, const std::string& key,
   if (!parent.IsMap() || !parent[key] || !parent[key].IsScalar()) return;
   const std::filesystem::path p(parent[key].Scalar());
   if (p.is_absolute()) return;
-  parent[key] = (std::filesystem::absolute(dir / p)).lexically_normal().string();
+  parent[key] =
+      (std::filesystem::absolute(dir / p)).lexically_normal().string();
 }
 
 }  // namespace

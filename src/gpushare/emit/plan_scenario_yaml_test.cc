@@ -50,15 +50,14 @@ TEST(PlanScenarioYamlTest, ReadingItBackGivesThePlansPools) {
     plan.pools[1].licence_per_gpu_hour =
         s.scheme() == SharingScheme::kHami ? 2.5 : 0;
     plan.workload.classes[0].requests.clear();
-    const std::string yaml = PlanScenarioYaml(kText, "dir/s.yaml", plan,
-                                              "header line\nsecond");
+    const std::string yaml =
+        PlanScenarioYaml(kText, "dir/s.yaml", plan, "header line\nsecond");
     EXPECT_EQ(yaml.rfind("# header line\n# second\n", 0), 0u);
     const Scenario back = ReadScenarioYaml(yaml, "plan.yaml", TestCatalog());
     const GpuModel& h100 = TestCatalog().Get("H100-80GB");
     ASSERT_EQ(back.pools.size(), 2u);
     EXPECT_EQ(back.pools[1].nodes, 3);
-    EXPECT_EQ(SharingLabel(back.pools[1].sharing, h100),
-              SharingLabel(s, h100));
+    EXPECT_EQ(SharingLabel(back.pools[1].sharing, h100), SharingLabel(s, h100));
     EXPECT_EQ(back.pools[1].sharing.mig.strategy, s.mig.strategy);
     EXPECT_EQ(back.pools[1].sharing.mig.layouts, s.mig.layouts);
     EXPECT_EQ(back.pools[1].sharing.replicas.rename_by_default,

@@ -18,7 +18,8 @@ std::string Money(double per_hour) {
 std::string Frontier(const PlanResult& r, const PoolPlan& pool) {
   bool slo = false;
   for (const PlanProbe& p : r.log) {
-    if (p.pool == pool.pool && !p.pilot && p.min_slo_attainment >= 0) slo = true;
+    if (p.pool == pool.pool && !p.pilot && p.min_slo_attainment >= 0)
+      slo = true;
   }
   std::vector<ScatterPoint> points;
   for (const PlanProbe& p : r.log) {
@@ -59,14 +60,15 @@ std::string PlanHtmlReport(const PlanResult& r) {
       c.feasible ? "meeting every constraint"
                  : "the closest to the constraints (none meets them all)");
   if (const PlanOutcome* best = BestSingleScheme(r)) {
-    answer += fmt::format(" The cheapest single scheme that meets them: {} "
-                          "at {}.",
-                          PlanOutcomeLabel(*best), Money(best->cost_per_hour));
+    answer += fmt::format(
+        " The cheapest single scheme that meets them: {} "
+        "at {}.",
+        PlanOutcomeLabel(*best), Money(best->cost_per_hour));
   }
   if (const PlanOutcome* today = TodaysPlan(r)) {
-    answer += fmt::format(" Today's plan: {} ({} constraints missed).",
-                          Money(today->cost_per_hour),
-                          Missed(today->checks).size());
+    answer +=
+        fmt::format(" Today's plan: {} ({} constraints missed).",
+                    Money(today->cost_per_hour), Missed(today->checks).size());
   }
   page.AddParagraph(answer);
   std::vector<std::vector<std::string>> rows;
@@ -77,11 +79,10 @@ std::string PlanHtmlReport(const PlanResult& r) {
       binding += (binding.empty() ? "" : "; ") + DescribeCheck(k);
     }
     if (p.at_minimum) binding = "at the minimum of its range";
-    rows.push_back({p.pool, fmt::format("{}x{}", p.gpus_per_node, p.model),
-                    std::to_string(p.nodes), p.setting,
-                    FormatMoney(p.cost_per_hour),
-                    fmt::format("{} x{}", p.written, p.written_nodes),
-                    binding});
+    rows.push_back(
+        {p.pool, fmt::format("{}x{}", p.gpus_per_node, p.model),
+         std::to_string(p.nodes), p.setting, FormatMoney(p.cost_per_hour),
+         fmt::format("{} x{}", p.written, p.written_nodes), binding});
   }
   page.AddHtml(HtmlTable({"pool", "GPUs per node", "nodes", "setting", "$/h",
                           "today", "one node fewer"},
@@ -89,11 +90,10 @@ std::string PlanHtmlReport(const PlanResult& r) {
   page.AddHeading("Constraints", "constraints");
   rows.clear();
   for (const ConstraintCheck& k : c.checks) {
-    rows.push_back({k.tenant_class.empty() ? "(cluster)" : k.tenant_class,
-                    k.constraint, fmt::format("{:.4g}", k.value),
-                    fmt::format("{:.4g}", k.limit),
-                    fmt::format("{:.4g}", k.margin),
-                    k.met() ? "met" : "MISSED"});
+    rows.push_back(
+        {k.tenant_class.empty() ? "(cluster)" : k.tenant_class, k.constraint,
+         fmt::format("{:.4g}", k.value), fmt::format("{:.4g}", k.limit),
+         fmt::format("{:.4g}", k.margin), k.met() ? "met" : "MISSED"});
   }
   page.AddHtml(
       HtmlTable({"class", "constraint", "value", "limit", "margin", ""}, rows));
@@ -102,14 +102,16 @@ std::string PlanHtmlReport(const PlanResult& r) {
   for (const PlanOutcome& o : r.references) {
     const std::vector<ConstraintCheck> missed = Missed(o.checks);
     std::string pools;
-    for (const std::string& p : o.pools) pools += (pools.empty() ? "" : "; ") + p;
-    rows.push_back({PlanOutcomeLabel(o), std::to_string(o.gpus),
-                    FormatMoney(o.cost_per_hour),
-                    missed.empty() ? "all met"
-                                   : fmt::format("{} missed", missed.size()),
-                    pools});
+    for (const std::string& p : o.pools)
+      pools += (pools.empty() ? "" : "; ") + p;
+    rows.push_back(
+        {PlanOutcomeLabel(o), std::to_string(o.gpus),
+         FormatMoney(o.cost_per_hour),
+         missed.empty() ? "all met" : fmt::format("{} missed", missed.size()),
+         pools});
   }
-  page.AddHtml(HtmlTable({"plan", "GPUs", "$/h", "constraints", "pools"}, rows));
+  page.AddHtml(
+      HtmlTable({"plan", "GPUs", "$/h", "constraints", "pools"}, rows));
   page.AddHeading("Search frontier per pool", "frontier");
   page.AddParagraph(
       "Each point is one setting at one node count, run on the whole "

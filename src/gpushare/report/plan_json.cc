@@ -8,8 +8,8 @@ namespace {
 using nlohmann::json;
 
 json CheckJson(const ConstraintCheck& c) {
-  return {{"tenant_class", c.tenant_class.empty() ? json(nullptr)
-                                                  : json(c.tenant_class)},
+  return {{"tenant_class",
+           c.tenant_class.empty() ? json(nullptr) : json(c.tenant_class)},
           {"constraint", c.constraint},
           {"value", c.value},
           {"limit", c.limit},
@@ -24,14 +24,10 @@ json ChecksJson(const std::vector<ConstraintCheck>& checks) {
 }
 
 json OutcomeJson(const PlanOutcome& o) {
-  return {{"name", o.name},
-          {"label", PlanOutcomeLabel(o)},
-          {"in_space", o.in_space},
-          {"feasible", o.feasible},
-          {"gpus", o.gpus},
-          {"cost_per_hour", o.cost_per_hour},
-          {"pools", o.pools},
-          {"checks", ChecksJson(o.checks)}};
+  return {{"name", o.name},         {"label", PlanOutcomeLabel(o)},
+          {"in_space", o.in_space}, {"feasible", o.feasible},
+          {"gpus", o.gpus},         {"cost_per_hour", o.cost_per_hour},
+          {"pools", o.pools},       {"checks", ChecksJson(o.checks)}};
 }
 
 json PoolJson(const PoolPlan& p) {
@@ -54,16 +50,17 @@ json PoolJson(const PoolPlan& p) {
 }
 
 json ProbeJson(const PlanProbe& p) {
-  return {{"pool", p.pool},
-          {"setting", p.candidate},
-          {"nodes", p.nodes},
-          {"pilot", p.pilot},
-          {"feasible", p.feasible},
-          {"cost_per_hour", p.cost_per_hour},
-          {"min_slo_attainment",
-           p.min_slo_attainment < 0 ? json(nullptr) : json(p.min_slo_attainment)},
-          {"max_mean_wait_s", p.max_mean_wait_s},
-          {"missed", ChecksJson(p.missed)}};
+  return {
+      {"pool", p.pool},
+      {"setting", p.candidate},
+      {"nodes", p.nodes},
+      {"pilot", p.pilot},
+      {"feasible", p.feasible},
+      {"cost_per_hour", p.cost_per_hour},
+      {"min_slo_attainment",
+       p.min_slo_attainment < 0 ? json(nullptr) : json(p.min_slo_attainment)},
+      {"max_mean_wait_s", p.max_mean_wait_s},
+      {"missed", ChecksJson(p.missed)}};
 }
 
 }  // namespace

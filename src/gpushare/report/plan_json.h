@@ -6,9 +6,8 @@
 #ifndef GPUSHARE_REPORT_PLAN_JSON_H_
 #define GPUSHARE_REPORT_PLAN_JSON_H_
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "gpushare/decide/planner.h"
 

@@ -30,7 +30,8 @@ std::string Money(double per_hour) {
 std::string Saving(const PlanOutcome& chosen, const PlanOutcome& other) {
   const double d = other.cost_per_hour - chosen.cost_per_hour;
   if (std::abs(d) < 0.005) return "the same as";
-  const double pct = other.cost_per_hour > 0 ? 100 * d / other.cost_per_hour : 0;
+  const double pct =
+      other.cost_per_hour > 0 ? 100 * d / other.cost_per_hour : 0;
   return d > 0 ? fmt::format("{} ({:.1f}%) less than", Money(d), pct)
                : fmt::format("{} ({:.1f}%) more than", Money(-d), -pct);
 }
@@ -42,21 +43,21 @@ std::string Headline(const PlanResult& r) {
       c.feasible ? ", meeting every constraint"
                  : ", the closest to the constraints (none meets them all)");
   if (const PlanOutcome* best = BestSingleScheme(r)) {
-    out += fmt::format(" It costs {} the cheapest single scheme that meets "
-                       "them ({}, {}).",
-                       Saving(c, *best), PlanOutcomeLabel(*best),
-                       Money(best->cost_per_hour));
+    out += fmt::format(
+        " It costs {} the cheapest single scheme that meets "
+        "them ({}, {}).",
+        Saving(c, *best), PlanOutcomeLabel(*best), Money(best->cost_per_hour));
   } else {
     out += " No single scheme on today's nodes meets them.";
   }
   if (const PlanOutcome* today = TodaysPlan(r)) {
     const size_t missed = Missed(today->checks).size();
-    out += fmt::format(
-        " It costs {} today's plan ({}, which {}).", Saving(c, *today),
-        Money(today->cost_per_hour),
-        missed == 0 ? "meets every constraint"
-                    : fmt::format("misses {} constraint{}", missed,
-                                  missed == 1 ? "" : "s"));
+    out +=
+        fmt::format(" It costs {} today's plan ({}, which {}).",
+                    Saving(c, *today), Money(today->cost_per_hour),
+                    missed == 0 ? "meets every constraint"
+                                : fmt::format("misses {} constraint{}", missed,
+                                              missed == 1 ? "" : "s"));
   }
   return WrapText(out, kWidth, 0);
 }
@@ -156,8 +157,8 @@ std::string PlanOutcomeLabel(const PlanOutcome& outcome) {
 }
 
 std::string PlanReport(const PlanResult& r, double wall_s) {
-  std::string out = fmt::format(
-      "Plan for {} (seed {}, {} pods)\n\n", r.scenario, r.seed, r.pods);
+  std::string out = fmt::format("Plan for {} (seed {}, {} pods)\n\n",
+                                r.scenario, r.seed, r.pods);
   out += Headline(r) + "\n";
   out += PoolLines(r);
   if (r.chosen_from != "search") {
@@ -172,7 +173,8 @@ std::string PlanReport(const PlanResult& r, double wall_s) {
   }
   out += "\nConstraints of the recommended plan (whole workload):\n";
   out += ConstraintTable(r.chosen);
-  out += "\nPlans compared (whole workload; single schemes on today's nodes):\n";
+  out +=
+      "\nPlans compared (whole workload; single schemes on today's nodes):\n";
   out += ReferenceTable(r);
   int settings = 0;
   for (const PoolPlan& p : r.pools) settings += p.candidates;
@@ -195,9 +197,10 @@ std::string PlanReport(const PlanResult& r, double wall_s) {
                               : "searched one at a time (coordinate descent)"),
       kWidth, 0);
   if (r.budget_exhausted) {
-    out += WrapText("Search stopped at --budget-s: unfinished settings kept "
-                    "their best answer so far.",
-                    kWidth, 0);
+    out += WrapText(
+        "Search stopped at --budget-s: unfinished settings kept "
+        "their best answer so far.",
+        kWidth, 0);
   }
   for (const std::string& note : r.notes) {
     out += WrapText("note: " + note, kWidth, 2);

@@ -1,8 +1,8 @@
 #include "gpushare/report/svg_scatter_chart.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "gpushare/report/html_page.h"
 #include "gpushare/report/svg_scale.h"
@@ -26,7 +26,8 @@ std::string RenderScatterChart(const ScatterChartSpec& spec,
   const auto fy = spec.format_y ? spec.format_y : SvgNumber;
   std::string out = fmt::format(
       "<svg data-chart=\"{}\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" "
-      "role=\"img\">\n<text x=\"{}\" y=\"16\" class=\"chart-title\">{}</text>\n",
+      "role=\"img\">\n<text x=\"{}\" y=\"16\" "
+      "class=\"chart-title\">{}</text>\n",
       HtmlEscape(spec.id), spec.width, spec.height, spec.width, spec.height,
       SvgNumber(kLeft), HtmlEscape(spec.title));
   const double x0 = kLeft, x1 = spec.width - kRight;
@@ -56,11 +57,13 @@ std::string RenderScatterChart(const ScatterChartSpec& spec,
   }
   for (double t : NiceTicks(dy0, dy1, 5)) {
     out += fmt::format(
-        "<text x=\"{}\" y=\"{}\" text-anchor=\"end\" class=\"tick\">{}</text>\n",
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"end\" "
+        "class=\"tick\">{}</text>\n",
         SvgNumber(x0 - 4), SvgNumber(sy(t) + 4), HtmlEscape(fy(t)));
   }
   out += fmt::format(
-      "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" class=\"axis\">{}</text>\n",
+      "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" "
+      "class=\"axis\">{}</text>\n",
       SvgNumber((x0 + x1) / 2), SvgNumber(spec.height - 6),
       HtmlEscape(spec.x_label));
   out += fmt::format(

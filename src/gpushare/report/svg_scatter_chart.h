@@ -20,7 +20,7 @@ struct ScatterPoint {
   double y = 0;
   int color = 0;
   bool highlight = false;
-  std::string title;   // hover text (escaped here)
+  std::string title;  // hover text (escaped here)
 };
 
 struct ScatterChartSpec {

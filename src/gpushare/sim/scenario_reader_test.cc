@@ -86,7 +86,7 @@ TEST(ScenarioReaderTest, EveryExampleParsesBuildsAndIsSmall) {
   EXPECT_EQ(names, (std::vector<std::string>{"default", "dev-time-slicing",
                                              "hami-platform", "kubectl-import",
                                              "mig-inference", "patrol",
-                                             "three-pools"}));
+                                             "plan-sizing", "three-pools"}));
 }
 
 TEST(ScenarioReaderTest, ThreePoolsExampleIsTheTower) {
@@ -498,7 +498,7 @@ INSTANTIATE_TEST_SUITE_P(
                   "horizon_s? (allowed: name, seed, horizon_s, "
                   "sample_interval_s, cluster, workload, scheduler, model, "
                   "translation, faults, device_plugin_stalls, patrol, compare, "
-                  "selection)"},
+                  "selection, plan)"},
         ErrorCase{
             "UnknownPoolKey",
             WithPools("    - {name: p, gpu: L4, nodes: 1, gpu_count: 2}\n"),
