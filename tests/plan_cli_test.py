@@ -144,6 +144,27 @@ class PlanCliTest(unittest.TestCase):
                     texts.append((stdout, f.read()))
             self.assertEqual(texts[0], texts[1])
 
+    def test_budget_stops_the_search_and_falls_back_to_a_reference(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "p.json")
+            code, stdout, stderr = run("plan", "--quiet", SIZING,
+                                       "--budget-s", "0.000001", "--json",
+                                       path)
+            self.assertEqual(code, 0, stderr)
+            with open(path) as f:
+                plan = json.load(f)
+        self.assertTrue(plan["budget_exhausted"])
+        self.assertEqual(plan["search_log"], [])
+        self.assertIn("Search stopped at --budget-s", stdout)
+        # Nothing searched: the cheapest feasible reference is the answer.
+        feasible = [r for r in plan["references"]
+                    if r["feasible"] and r["in_space"]]
+        self.assertTrue(feasible)
+        cheapest = min(r["cost_per_hour"] for r in feasible)
+        self.assertTrue(plan["chosen"]["feasible"])
+        self.assertAlmostEqual(plan["chosen"]["cost_per_hour"], cheapest)
+        self.assertNotEqual(plan["chosen_from"], "search")
+
     def test_bad_plan_input_is_located_and_writes_nothing(self):
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "bad.yaml")
