@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "gpushare/catalog/mig_config.h"
+#include "gpushare/catalog/mig_layout.h"
 #include "gpushare/catalog/mig_layout_spec.h"
 #include "gpushare/io/input_error.h"
 
@@ -50,6 +51,34 @@ std::string_view SharingSchemeDisplayName(SharingScheme scheme) {
       return "vGPU (HAMi)";
   }
   return "";
+}
+
+std::string SharingLabel(const SharingConfig& s, const GpuModel* model) {
+  std::string out(SharingSchemeDisplayName(s.scheme()));
+  if (s.mig_enabled) {
+    if (!s.mig.config_name.empty()) {
+      out += " " + s.mig.config_name;
+    } else if (s.mig.layouts.size() == 1 && model != nullptr &&
+               model->mig_capable()) {
+      try {
+        const std::vector<MigLayout> layouts = s.Validate(*model, 1);
+        out +=
+            " " + FormatMigCounts(*model, MigProfileCounts(*model, layouts[0]));
+      } catch (const InputError&) {
+        out += " custom layout";
+      }
+    } else {
+      out += " custom layout";
+    }
+  }
+  if (s.sharing == DeviceSharing::kTimeSlicing ||
+      s.sharing == DeviceSharing::kMps) {
+    out += fmt::format(" x{}", s.replicas.replicas);
+  }
+  if (s.sharing == DeviceSharing::kHami) {
+    out += fmt::format(" split {}", s.hami.split_count);
+  }
+  return out;
 }
 
 bool ParseSharingScheme(std::string_view text, SharingScheme* scheme) {

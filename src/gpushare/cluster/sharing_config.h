@@ -92,6 +92,13 @@ SharingConfig MpsSharing(int replicas);
 SharingConfig MigSharing(MigStrategy strategy, std::string config_name);
 SharingConfig HamiSharing();
 
+// How reports name a sharing setting: "exclusive", "time-slicing x4",
+// "MPS x2", "vGPU (HAMi) split 10", "MIG all-balanced"; explicit MIG
+// layouts as the profile counts of the one layout of every GPU when `model`
+// is given ("MIG 3g.40gb + 2 x 2g.20gb"), else "MIG custom layout".
+std::string SharingLabel(const SharingConfig& sharing,
+                         const GpuModel* model = nullptr);
+
 }  // namespace gpushare
 
 #endif  // GPUSHARE_CLUSTER_SHARING_CONFIG_H_

@@ -357,5 +357,22 @@ TEST(SharingSchemeDisplayNameTest, NamesUsersKnow) {
   EXPECT_EQ(SharingSchemeDisplayName(SharingScheme::kHami), "vGPU (HAMi)");
 }
 
+TEST(SharingLabelTest, NamesEachSettingAsReportsShowIt) {
+  EXPECT_EQ(SharingLabel(ExclusiveSharing()), "exclusive");
+  EXPECT_EQ(SharingLabel(TimeSlicingSharing(4)), "time-slicing x4");
+  EXPECT_EQ(SharingLabel(MpsSharing(2)), "MPS x2");
+  SharingConfig hami = HamiSharing();
+  hami.hami.split_count = 7;
+  EXPECT_EQ(SharingLabel(hami), "vGPU (HAMi) split 7");
+  EXPECT_EQ(SharingLabel(MigSharing(MigStrategy::kMixed, "all-balanced")),
+            "MIG all-balanced");
+  SharingConfig custom = MigSharing(MigStrategy::kMixed, "");
+  custom.mig.layouts = {{"3g.40gb:1", "2g.20gb:2"}};
+  EXPECT_EQ(SharingLabel(custom), "MIG custom layout");
+  const Catalog catalog = Catalog::Builtin();
+  EXPECT_EQ(SharingLabel(custom, &catalog.Get("A100-80GB")),
+            "MIG 3g.40gb + 2 x 2g.20gb");
+}
+
 }  // namespace
 }  // namespace gpushare

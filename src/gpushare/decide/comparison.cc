@@ -39,20 +39,8 @@ bool ComparesMig(const CompareSpec& spec) {
 
 std::string DescribePool(const NodePoolSpec& pool) {
   if (pool.gpus_per_node == 0) return fmt::format("{} (no GPUs)", pool.name);
-  const SharingConfig& s = pool.sharing;
-  std::string how(SharingSchemeDisplayName(s.scheme()));
-  if (s.mig_enabled) {
-    how += " " + (s.mig.config_name.empty() ? std::string("custom layout")
-                                            : s.mig.config_name);
-  }
-  if (s.sharing == DeviceSharing::kTimeSlicing ||
-      s.sharing == DeviceSharing::kMps) {
-    how += fmt::format(" x{}", s.replicas.replicas);
-  }
-  if (s.sharing == DeviceSharing::kHami) {
-    how += fmt::format(" split {}", s.hami.split_count);
-  }
-  return fmt::format("{} {} {}", pool.name, pool.gpu_model, how);
+  return fmt::format("{} {} {}", pool.name, pool.gpu_model,
+                     SharingLabel(pool.sharing));
 }
 
 }  // namespace

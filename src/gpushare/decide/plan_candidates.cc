@@ -52,7 +52,7 @@ class CandidateList {
       : pool_(pool), model_(model), notes_(notes) {}
 
   void Add(const SharingConfig& sharing, double licence) {
-    const std::string label = SharingLabel(sharing, model_);
+    const std::string label = SharingLabel(sharing, &model_);
     if (!labels_.insert(label).second) return;
     try {
       sharing.Validate(model_, pool_.gpus_per_node);
@@ -77,33 +77,6 @@ class CandidateList {
 };
 
 }  // namespace
-
-std::string SharingLabel(const SharingConfig& s, const GpuModel& model) {
-  std::string out(SharingSchemeDisplayName(s.scheme()));
-  if (s.mig_enabled) {
-    if (!s.mig.config_name.empty()) {
-      out += " " + s.mig.config_name;
-    } else if (s.mig.layouts.size() == 1 && model.mig_capable()) {
-      try {
-        const std::vector<MigLayout> layouts = s.Validate(model, 1);
-        out +=
-            " " + FormatMigCounts(model, MigProfileCounts(model, layouts[0]));
-      } catch (const InputError&) {
-        out += " custom layout";
-      }
-    } else {
-      out += " custom layout";
-    }
-  }
-  if (s.sharing == DeviceSharing::kTimeSlicing ||
-      s.sharing == DeviceSharing::kMps) {
-    out += fmt::format(" x{}", s.replicas.replicas);
-  }
-  if (s.sharing == DeviceSharing::kHami) {
-    out += fmt::format(" split {}", s.hami.split_count);
-  }
-  return out;
-}
 
 std::vector<PoolCandidate> PoolCandidates(const NodePoolSpec& pool,
                                           const GpuModel& model,

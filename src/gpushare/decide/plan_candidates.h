@@ -31,10 +31,7 @@
 namespace gpushare {
 
 struct PoolCandidate {
-  // How reports name it: "exclusive", "time-slicing x4", "MPS x2",
-  // "vGPU (HAMi) split 10", "MIG all-balanced",
-  // "MIG 3g.40gb + 2 x 2g.20gb".
-  std::string label;
+  std::string label;  // SharingLabel(sharing, model)
   SharingConfig sharing;
   double licence_per_gpu_hour = 0;
 };
@@ -45,9 +42,6 @@ std::vector<PoolCandidate> PoolCandidates(const NodePoolSpec& pool,
                                           const CompareSpec& compare,
                                           double vgpu_licence_per_gpu_hour,
                                           std::vector<std::string>* notes);
-
-// The label of a pool's sharing settings (as above).
-std::string SharingLabel(const SharingConfig& sharing, const GpuModel& model);
 
 // The pool with `candidate`'s settings and `nodes` nodes.
 NodePoolSpec ApplyCandidate(const NodePoolSpec& pool,

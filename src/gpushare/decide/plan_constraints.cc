@@ -84,4 +84,12 @@ std::string DescribeCheck(const ConstraintCheck& c) {
                      c.limit);
 }
 
+std::string DescribeChecks(const std::vector<ConstraintCheck>& checks) {
+  std::string out;
+  for (const ConstraintCheck& c : checks) {
+    out += (out.empty() ? "" : "; ") + DescribeCheck(c);
+  }
+  return out;
+}
+
 }  // namespace gpushare

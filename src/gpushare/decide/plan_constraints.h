@@ -46,6 +46,8 @@ double ViolationScore(const std::vector<ConstraintCheck>& checks);
 
 // "prod-inference max_mean_wait_s 75.2 > 60" / "cluster max_gpus 160 > 144".
 std::string DescribeCheck(const ConstraintCheck& check);
+// Each check described, joined by "; " ("" for none).
+std::string DescribeChecks(const std::vector<ConstraintCheck>& checks);
 
 }  // namespace gpushare
 

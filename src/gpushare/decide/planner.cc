@@ -36,6 +36,14 @@ struct Track {
   std::map<int, ProbeRecord> records;  // by node count
 };
 
+// A setting confirmed feasible: the candidate at its fewest nodes, and the
+// probes of its search.
+struct PoolOption {
+  int candidate = 0;
+  int nodes = 0;
+  std::map<int, ProbeRecord> records;
+};
+
 // A planned pool.
 struct PoolState {
   int index = 0;  // in the scenario's pools
@@ -45,28 +53,34 @@ struct PoolState {
   std::vector<int> classes;  // tenant classes judged with it
   int chosen = -1;           // candidate; -1: as written
   int chosen_nodes = 0;
-  // The confirmed feasible settings of the last pass: (candidate, nodes),
-  // the chosen one first, and their probes.
-  std::vector<std::pair<int, int>> options;
-  std::vector<std::map<int, ProbeRecord>> option_records;
+  // The confirmed feasible settings of the last pass, the chosen one
+  // first.
+  std::vector<PoolOption> options;
   std::map<int, ProbeRecord> chosen_records;  // of the chosen candidate
-  int min_nodes = 0;
 };
+
+int64_t PoolGpus(const NodePoolSpec& pool) {
+  return static_cast<int64_t>(pool.nodes) * pool.gpus_per_node;
+}
+
+// The pool's cost per hour as written (0 without GPUs).
+double WrittenPoolCostPerHour(const NodePoolSpec& pool,
+                              const Catalog& catalog) {
+  if (pool.gpus_per_node == 0 || pool.gpu_model.empty()) return 0;
+  return PoolCostPerHour(pool, catalog.Get(pool.gpu_model),
+                         pool.licence_per_gpu_hour, pool.nodes);
+}
 
 int64_t ScenarioGpus(const Scenario& scenario) {
   int64_t gpus = 0;
-  for (const NodePoolSpec& p : scenario.pools) {
-    gpus += static_cast<int64_t>(p.nodes) * p.gpus_per_node;
-  }
+  for (const NodePoolSpec& p : scenario.pools) gpus += PoolGpus(p);
   return gpus;
 }
 
 double ScenarioCostPerHour(const Scenario& scenario, const Catalog& catalog) {
   double cost = 0;
   for (const NodePoolSpec& p : scenario.pools) {
-    if (p.gpus_per_node == 0 || p.gpu_model.empty()) continue;
-    cost += PoolCostPerHour(p, catalog.Get(p.gpu_model), p.licence_per_gpu_hour,
-                            p.nodes);
+    cost += WrittenPoolCostPerHour(p, catalog);
   }
   return cost;
 }
@@ -179,7 +193,6 @@ void Planner::MakePools() {
       if (t.count(p.pool) > 0 || t.count("") > 0) s.classes.push_back(k);
     }
     s.chosen_nodes = it->nodes;
-    s.min_nodes = p.min_nodes;
     if (s.classes.empty()) {
       result_.notes.push_back(fmt::format(
           "pool {}: no tenant class is routed to it; it is sized to its "
@@ -205,8 +218,8 @@ void Planner::DropWrittenRequestsIfChanged(Scenario& s) const {
   bool changed = false;
   for (const PoolState& p : pools_) {
     const NodePoolSpec& written = scenario_.pools[p.index];
-    changed = changed || SharingLabel(s.pools[p.index].sharing, *p.model) !=
-                             SharingLabel(written.sharing, *p.model);
+    changed = changed || SharingLabel(s.pools[p.index].sharing, p.model) !=
+                             SharingLabel(written.sharing, p.model);
   }
   if (!changed) return;
   // Requests written for one scheme's resources cannot follow a change
@@ -425,7 +438,6 @@ void Planner::SearchPools(const std::vector<int>& group, bool lockstep) {
     PoolState& pool = pools_[pool_index];
     const std::vector<const Track*> order = ranked(confirmed, pool_index);
     pool.options.clear();
-    pool.option_records.clear();
     if (order.empty()) continue;
     // Cheapest feasible; ties by the weighted selection score.
     const Track* best = order.front();
@@ -433,8 +445,7 @@ void Planner::SearchPools(const std::vector<int>& group, bool lockstep) {
       std::vector<const Track*> tied;
       for (const Track* t : order) {
         if (!t->search.feasible()) break;
-        pool.options.push_back({t->candidate, t->search.nodes()});
-        pool.option_records.push_back(t->records);
+        pool.options.push_back({t->candidate, t->search.nodes(), t->records});
         if (std::abs(CostOf(pool, t->candidate, t->search.nodes()) -
                      CostOf(pool, best->candidate, best->search.nodes())) <=
             kCostEpsilon) {
@@ -466,12 +477,9 @@ void Planner::SearchPools(const std::vector<int>& group, bool lockstep) {
       // The tie-break's choice first: the cluster limits keep it at equal
       // cost.
       for (size_t k = 0; k < pool.options.size(); ++k) {
-        if (pool.options[k].first == pool.chosen) {
+        if (pool.options[k].candidate == pool.chosen) {
           std::rotate(pool.options.begin(), pool.options.begin() + k,
                       pool.options.begin() + k + 1);
-          std::rotate(pool.option_records.begin(),
-                      pool.option_records.begin() + k,
-                      pool.option_records.begin() + k + 1);
           break;
         }
       }
@@ -504,12 +512,8 @@ void Planner::ChooseCombination() {
   for (const PoolState& p : pools_) planned.insert(p.index);
   for (size_t i = 0; i < scenario_.pools.size(); ++i) {
     if (planned.count(static_cast<int>(i)) > 0) continue;
-    const NodePoolSpec& n = scenario_.pools[i];
-    fixed_gpus += static_cast<int64_t>(n.nodes) * n.gpus_per_node;
-    if (n.gpus_per_node > 0 && !n.gpu_model.empty()) {
-      fixed_cost += PoolCostPerHour(n, catalog_.Get(n.gpu_model),
-                                    n.licence_per_gpu_hour, n.nodes);
-    }
+    fixed_gpus += PoolGpus(scenario_.pools[i]);
+    fixed_cost += WrittenPoolCostPerHour(scenario_.pools[i], catalog_);
   }
   std::vector<size_t> pick(pools_.size(), 0), best_pick;
   double best_cost = -1;
@@ -523,9 +527,10 @@ void Planner::ChooseCombination() {
         complete = false;
         break;
       }
-      const auto [c, n] = p.options[pick[i]];
-      gpus += static_cast<int64_t>(n) * scenario_.pools[p.index].gpus_per_node;
-      cost += CostOf(p, c, n);
+      const PoolOption& o = p.options[pick[i]];
+      gpus += static_cast<int64_t>(o.nodes) *
+              scenario_.pools[p.index].gpus_per_node;
+      cost += CostOf(p, o.candidate, o.nodes);
     }
     if (complete && AllMet(CheckClusterConstraints(limits, gpus, cost)) &&
         (best_cost < 0 || cost < best_cost - kCostEpsilon)) {
@@ -542,11 +547,11 @@ void Planner::ChooseCombination() {
   if (best_pick.empty()) return;
   for (size_t i = 0; i < pools_.size(); ++i) {
     PoolState& p = pools_[i];
-    const auto [c, n] = p.options[best_pick[i]];
-    if (c != p.chosen || n != p.chosen_nodes) {
-      p.chosen = c;
-      p.chosen_nodes = n;
-      p.chosen_records = p.option_records[best_pick[i]];
+    const PoolOption& o = p.options[best_pick[i]];
+    if (o.candidate != p.chosen || o.nodes != p.chosen_nodes) {
+      p.chosen = o.candidate;
+      p.chosen_nodes = o.nodes;
+      p.chosen_records = o.records;
     }
   }
 }
@@ -558,7 +563,6 @@ PlanOutcome Planner::Evaluate(const std::string& name, const Scenario& plan,
   out.in_space = InSpace(plan);
   out.gpus = ScenarioGpus(plan);
   out.cost_per_hour = ScenarioCostPerHour(plan, catalog_);
-  out.classes = classes;
   for (size_t k = 0; k < classes.size() && k < plan_spec_.classes.size(); ++k) {
     const std::vector<ConstraintCheck> c =
         CheckClassConstraints(plan_spec_.classes[k], classes[k]);
@@ -575,7 +579,7 @@ PlanOutcome Planner::Evaluate(const std::string& name, const Scenario& plan,
     }
     out.pools.push_back(
         fmt::format("{} {} x{} {}", p.name, p.gpu_model, p.nodes,
-                    SharingLabel(p.sharing, catalog_.Get(p.gpu_model))));
+                    SharingLabel(p.sharing, &catalog_.Get(p.gpu_model))));
   }
   return out;
 }
@@ -589,8 +593,8 @@ bool Planner::InSpace(const Scenario& plan) const {
     const PlanPoolSpec* spec = plan_spec_.FindPool(written.name);
     if (spec == nullptr) {
       if (p.nodes != written.nodes ||
-          SharingLabel(p.sharing, model) !=
-              SharingLabel(written.sharing, model)) {
+          SharingLabel(p.sharing, &model) !=
+              SharingLabel(written.sharing, &model)) {
         return false;
       }
       continue;
@@ -651,10 +655,9 @@ void Planner::FillPools(const Scenario& plan, bool searched) {
     }
     if (written.gpus_per_node > 0 && !written.gpu_model.empty()) {
       const GpuModel& model = catalog_.Get(written.gpu_model);
-      out.written = SharingLabel(written.sharing, model);
-      out.setting = SharingLabel(p.sharing, model);
-      out.cost_per_hour =
-          PoolCostPerHour(p, model, p.licence_per_gpu_hour, p.nodes);
+      out.written = SharingLabel(written.sharing, &model);
+      out.setting = SharingLabel(p.sharing, &model);
+      out.cost_per_hour = WrittenPoolCostPerHour(p, catalog_);
     }
     for (const PoolState& s : pools_) {
       if (s.index != static_cast<int>(i)) continue;
@@ -685,7 +688,10 @@ PlanResult Planner::Run() {
 
   pilot_ = PilotScenario(scenario_, plan_spec_.search.pilot_pods);
   has_pilot_ = pilot_.workload.horizon_s < scenario_.workload.horizon_s;
-  result_.pilot_pods = result_.pods;
+  result_.pilot_pods =
+      has_pilot_
+          ? static_cast<int64_t>(std::llround(ExpectedPods(pilot_.workload)))
+          : result_.pods;
   if (result_.separable) {
     std::vector<int> all;
     for (size_t i = 0; i < pools_.size(); ++i) all.push_back(i);
@@ -732,10 +738,6 @@ PlanResult Planner::Run() {
   }
   result_.chosen = best;
   result_.plan = *best_plan;
-  if (has_pilot_) {
-    result_.pilot_pods =
-        static_cast<int64_t>(std::llround(ExpectedPods(pilot_.workload)));
-  }
   FillPools(result_.plan, result_.chosen_from == "search");
   return result_;
 }

@@ -97,7 +97,6 @@ struct PlanOutcome {
   int64_t gpus = 0;
   double cost_per_hour = 0;
   std::vector<ConstraintCheck> checks;  // every class's and the cluster's
-  std::vector<ClassMetrics> classes;    // in tenant class order
   std::vector<std::string> pools;       // "prod H100-80GB x6 MIG all-balanced"
 };
 

@@ -105,12 +105,8 @@ std::string DevicePluginConfigMap(const Scenario& scenario,
       scenario.name, options.namespace_name, options.name);
   for (const NamedDevicePluginConfig& c : configs) {
     if (c.pool.empty()) continue;  // `default`: unlabelled nodes
-    for (const std::string& node : nodes.at(c.pool)) {
-      out += fmt::format(
-          "#      kubectl label node {} nvidia.com/device-plugin.config={} "
-          "--overwrite\n",
-          node, c.pool);
-    }
+    out += LabelCommandComments(nodes.at(c.pool),
+                                "nvidia.com/device-plugin.config=" + c.pool);
   }
   out += fmt::format(
       "# 4. The operator does not watch this ConfigMap: after changing it,\n"

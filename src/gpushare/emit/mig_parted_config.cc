@@ -171,12 +171,8 @@ std::string MigPartedConfigMap(const Scenario& scenario, const Catalog& catalog,
       "# 3. Select each pool's layout on its nodes (the MIG manager applies "
       "it and sets\n#    nvidia.com/mig.config.state to success):\n";
   for (const PoolConfig& c : configs) {
-    for (const std::string& node : nodes.at(c.pool)) {
-      out += fmt::format(
-          "#      kubectl label node {} nvidia.com/mig.config={} "
-          "--overwrite\n",
-          node, c.name);
-    }
+    out += LabelCommandComments(nodes.at(c.pool),
+                                "nvidia.com/mig.config=" + c.name);
   }
   out += fmt::format(
       "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {}\n"

@@ -57,7 +57,8 @@ TEST(PlanScenarioYamlTest, ReadingItBackGivesThePlansPools) {
     const GpuModel& h100 = TestCatalog().Get("H100-80GB");
     ASSERT_EQ(back.pools.size(), 2u);
     EXPECT_EQ(back.pools[1].nodes, 3);
-    EXPECT_EQ(SharingLabel(back.pools[1].sharing, h100), SharingLabel(s, h100));
+    EXPECT_EQ(SharingLabel(back.pools[1].sharing, &h100),
+              SharingLabel(s, &h100));
     EXPECT_EQ(back.pools[1].sharing.mig.strategy, s.mig.strategy);
     EXPECT_EQ(back.pools[1].sharing.mig.layouts, s.mig.layouts);
     EXPECT_EQ(back.pools[1].sharing.replicas.rename_by_default,

@@ -1,5 +1,7 @@
 #include "gpushare/emit/pool_node_names.h"
 
+#include <fmt/format.h>
+
 #include "gpushare/cluster/cluster.h"
 
 namespace gpushare {
@@ -16,6 +18,16 @@ std::map<std::string, std::vector<std::string>> PoolNodeNames(
     }
   }
   return names;
+}
+
+std::string LabelCommandComments(const std::vector<std::string>& nodes,
+                                 const std::string& label) {
+  std::string out;
+  for (const std::string& node : nodes) {
+    out += fmt::format("#      kubectl label node {} {} --overwrite\n", node,
+                       label);
+  }
+  return out;
 }
 
 }  // namespace gpushare

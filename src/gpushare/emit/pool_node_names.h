@@ -3,6 +3,8 @@
 // Contract: PoolNodeNames() builds the scenario's cluster (Cluster::AddPool,
 // so names are `<pool>-<i>` or an imported node's own) and returns, per pool
 // name, its nodes' names in node order. Throws InputError as AddPool does.
+// LabelCommandComments() writes, as YAML comment lines, the command that
+// sets `label` ("key=value") on each of `nodes`.
 
 #ifndef GPUSHARE_EMIT_POOL_NODE_NAMES_H_
 #define GPUSHARE_EMIT_POOL_NODE_NAMES_H_
@@ -18,6 +20,10 @@ namespace gpushare {
 
 std::map<std::string, std::vector<std::string>> PoolNodeNames(
     const Scenario& scenario, const Catalog& catalog);
+
+// "#      kubectl label node NODE LABEL --overwrite\n" per node.
+std::string LabelCommandComments(const std::vector<std::string>& nodes,
+                                 const std::string& label);
 
 }  // namespace gpushare
 

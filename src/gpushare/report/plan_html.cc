@@ -11,10 +11,6 @@
 namespace gpushare {
 namespace {
 
-std::string Money(double per_hour) {
-  return fmt::format("${}/h", FormatMoney(per_hour));
-}
-
 std::string Frontier(const PlanResult& r, const PoolPlan& pool) {
   bool slo = false;
   for (const PlanProbe& p : r.log) {
@@ -29,13 +25,10 @@ std::string Frontier(const PlanResult& r, const PoolPlan& pool) {
     s.y = slo ? std::max(0.0, p.min_slo_attainment) : p.max_mean_wait_s;
     s.color = p.feasible ? 2 : -1;
     s.highlight = p.candidate == pool.setting && p.nodes == pool.nodes;
-    std::string missed;
-    for (const ConstraintCheck& c : p.missed) {
-      missed += "; " + DescribeCheck(c);
-    }
-    s.title = fmt::format("{} x{}: {}{}{}", p.candidate, p.nodes,
-                          Money(p.cost_per_hour),
-                          p.feasible ? ", meets its constraints" : "", missed);
+    s.title = fmt::format("{} x{}: {}{}", p.candidate, p.nodes,
+                          FormatMoneyPerHour(p.cost_per_hour),
+                          p.feasible ? ", meets its constraints"
+                                     : "; " + DescribeChecks(p.missed));
     points.push_back(s);
   }
   ScatterChartSpec spec;
@@ -56,28 +49,25 @@ std::string PlanHtmlReport(const PlanResult& r) {
   const PlanOutcome& c = r.chosen;
   page.AddHeading("Recommended plan", "plan");
   std::string answer = fmt::format(
-      "{} for {} GPUs, {}.", Money(c.cost_per_hour), c.gpus,
+      "{} for {} GPUs, {}.", FormatMoneyPerHour(c.cost_per_hour), c.gpus,
       c.feasible ? "meeting every constraint"
                  : "the closest to the constraints (none meets them all)");
   if (const PlanOutcome* best = BestSingleScheme(r)) {
     answer += fmt::format(
         " The cheapest single scheme that meets them: {} "
         "at {}.",
-        PlanOutcomeLabel(*best), Money(best->cost_per_hour));
+        PlanOutcomeLabel(*best), FormatMoneyPerHour(best->cost_per_hour));
   }
   if (const PlanOutcome* today = TodaysPlan(r)) {
-    answer +=
-        fmt::format(" Today's plan: {} ({} constraints missed).",
-                    Money(today->cost_per_hour), Missed(today->checks).size());
+    answer += fmt::format(" Today's plan: {} ({} constraints missed).",
+                          FormatMoneyPerHour(today->cost_per_hour),
+                          Missed(today->checks).size());
   }
   page.AddParagraph(answer);
   std::vector<std::vector<std::string>> rows;
   for (const PoolPlan& p : r.pools) {
     if (p.gpus_per_node == 0) continue;
-    std::string binding;
-    for (const ConstraintCheck& k : p.binding) {
-      binding += (binding.empty() ? "" : "; ") + DescribeCheck(k);
-    }
+    std::string binding = DescribeChecks(p.binding);
     if (p.at_minimum) binding = "at the minimum of its range";
     rows.push_back(
         {p.pool, fmt::format("{}x{}", p.gpus_per_node, p.model),
@@ -90,10 +80,7 @@ std::string PlanHtmlReport(const PlanResult& r) {
   page.AddHeading("Constraints", "constraints");
   rows.clear();
   for (const ConstraintCheck& k : c.checks) {
-    rows.push_back(
-        {k.tenant_class.empty() ? "(cluster)" : k.tenant_class, k.constraint,
-         fmt::format("{:.4g}", k.value), fmt::format("{:.4g}", k.limit),
-         fmt::format("{:.4g}", k.margin), k.met() ? "met" : "MISSED"});
+    rows.push_back(ConstraintCheckCells(k));
   }
   page.AddHtml(
       HtmlTable({"class", "constraint", "value", "limit", "margin", ""}, rows));

@@ -15,38 +15,30 @@ namespace {
 
 constexpr size_t kWidth = 80;
 
-std::string Checks(const std::vector<ConstraintCheck>& checks) {
-  std::string out;
-  for (const ConstraintCheck& c : checks) {
-    out += (out.empty() ? "" : "; ") + DescribeCheck(c);
-  }
-  return out;
-}
-
-std::string Money(double per_hour) {
-  return fmt::format("${}/h", FormatMoney(per_hour));
-}
-
 std::string Saving(const PlanOutcome& chosen, const PlanOutcome& other) {
   const double d = other.cost_per_hour - chosen.cost_per_hour;
   if (std::abs(d) < 0.005) return "the same as";
   const double pct =
       other.cost_per_hour > 0 ? 100 * d / other.cost_per_hour : 0;
-  return d > 0 ? fmt::format("{} ({:.1f}%) less than", Money(d), pct)
-               : fmt::format("{} ({:.1f}%) more than", Money(-d), -pct);
+  return d > 0
+             ? fmt::format("{} ({:.1f}%) less than", FormatMoneyPerHour(d), pct)
+             : fmt::format("{} ({:.1f}%) more than", FormatMoneyPerHour(-d),
+                           -pct);
 }
 
 std::string Headline(const PlanResult& r) {
   const PlanOutcome& c = r.chosen;
   std::string out = fmt::format(
-      "Recommended plan: {} for {} GPUs{}.", Money(c.cost_per_hour), c.gpus,
+      "Recommended plan: {} for {} GPUs{}.",
+      FormatMoneyPerHour(c.cost_per_hour), c.gpus,
       c.feasible ? ", meeting every constraint"
                  : ", the closest to the constraints (none meets them all)");
   if (const PlanOutcome* best = BestSingleScheme(r)) {
     out += fmt::format(
         " It costs {} the cheapest single scheme that meets "
         "them ({}, {}).",
-        Saving(c, *best), PlanOutcomeLabel(*best), Money(best->cost_per_hour));
+        Saving(c, *best), PlanOutcomeLabel(*best),
+        FormatMoneyPerHour(best->cost_per_hour));
   } else {
     out += " No single scheme on today's nodes meets them.";
   }
@@ -54,7 +46,7 @@ std::string Headline(const PlanResult& r) {
     const size_t missed = Missed(today->checks).size();
     out +=
         fmt::format(" It costs {} today's plan ({}, which {}).",
-                    Saving(c, *today), Money(today->cost_per_hour),
+                    Saving(c, *today), FormatMoneyPerHour(today->cost_per_hour),
                     missed == 0 ? "meets every constraint"
                                 : fmt::format("misses {} constraint{}", missed,
                                               missed == 1 ? "" : "s"));
@@ -86,7 +78,7 @@ std::string PoolLines(const PlanResult& r) {
       why = fmt::format("at the minimum of its range ({} nodes)", p.min_nodes);
     } else if (!p.binding.empty()) {
       why = fmt::format("with {} node{}: {}", p.nodes - 1,
-                        p.nodes - 1 == 1 ? "" : "s", Checks(p.binding));
+                        p.nodes - 1 == 1 ? "" : "s", DescribeChecks(p.binding));
     } else if (r.chosen_from != "search") {
       why = "as in the " + PlanOutcomeLabel(r.chosen) + " plan";
     }
@@ -104,12 +96,7 @@ std::string ConstraintTable(const PlanOutcome& c) {
   t.AddColumn("LIMIT", TextTable::Align::kRight);
   t.AddColumn("MARGIN", TextTable::Align::kRight);
   t.AddColumn("");
-  for (const ConstraintCheck& k : c.checks) {
-    t.AddRow({k.tenant_class.empty() ? "(cluster)" : k.tenant_class,
-              k.constraint, fmt::format("{:.4g}", k.value),
-              fmt::format("{:.4g}", k.limit), fmt::format("{:.4g}", k.margin),
-              k.met() ? "met" : "MISSED"});
-  }
+  for (const ConstraintCheck& k : c.checks) t.AddRow(ConstraintCheckCells(k));
   return t.Render();
 }
 
@@ -134,6 +121,15 @@ std::string ReferenceTable(const PlanResult& r) {
 }
 
 }  // namespace
+
+std::vector<std::string> ConstraintCheckCells(const ConstraintCheck& k) {
+  return {k.tenant_class.empty() ? "(cluster)" : k.tenant_class,
+          k.constraint,
+          fmt::format("{:.4g}", k.value),
+          fmt::format("{:.4g}", k.limit),
+          fmt::format("{:.4g}", k.margin),
+          k.met() ? "met" : "MISSED"};
+}
 
 const PlanOutcome* BestSingleScheme(const PlanResult& plan) {
   const PlanOutcome* best = nullptr;
@@ -169,7 +165,7 @@ std::string PlanReport(const PlanResult& r, double wall_s) {
   }
   const std::vector<ConstraintCheck> missed = Missed(r.chosen.checks);
   if (!missed.empty()) {
-    out += WrapText("  Missed: " + Checks(missed), kWidth, 4);
+    out += WrapText("  Missed: " + DescribeChecks(missed), kWidth, 4);
   }
   out += "\nConstraints of the recommended plan (whole workload):\n";
   out += ConstraintTable(r.chosen);

@@ -12,6 +12,7 @@
 #define GPUSHARE_REPORT_PLAN_REPORT_H_
 
 #include <string>
+#include <vector>
 
 #include "gpushare/decide/planner.h"
 
@@ -24,6 +25,10 @@ std::string PlanReport(const PlanResult& plan, double wall_s);
 const PlanOutcome* BestSingleScheme(const PlanResult& plan);
 // The "today" reference (the scenario as written), or null.
 const PlanOutcome* TodaysPlan(const PlanResult& plan);
+
+// One constraint's row of the constraint tables: class ("(cluster)" for a
+// cluster limit), constraint, value, limit, margin, "met" or "MISSED".
+std::vector<std::string> ConstraintCheckCells(const ConstraintCheck& check);
 
 // How a report names a plan: "today's plan", "vGPU (HAMi)", "searched".
 std::string PlanOutcomeLabel(const PlanOutcome& outcome);

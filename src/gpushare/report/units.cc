@@ -18,6 +18,10 @@ std::string FormatSeconds(double s) {
 
 std::string FormatMoney(double amount) { return fmt::format("{:.2f}", amount); }
 
+std::string FormatMoneyPerHour(double amount) {
+  return "$" + FormatMoney(amount) + "/h";
+}
+
 std::string FormatSlowdown(double slowdown) {
   return slowdown > 0 ? fmt::format("{:.2f}x", slowdown) : "-";
 }

@@ -15,6 +15,8 @@ std::string FormatPercent(double fraction);
 std::string FormatSeconds(double seconds);
 // "1234.56" with two decimals.
 std::string FormatMoney(double amount);
+// "$1234.56/h" for a cost per hour.
+std::string FormatMoneyPerHour(double amount);
 
 // Patrol alerts per name: "GpuNoisyNeighbour 4, MigConfigDrift 1"; "-" when
 // none fired.
