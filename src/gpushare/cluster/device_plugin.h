@@ -10,7 +10,9 @@
 // whether the pod's requests can be served by specific free devices now, with
 // a kube-style reason when not. Allocate() is Reserve: it picks the exact
 // devices (GPU index, MIG instance, replica, vGPU share) and must only be
-// called after Fits() returned true. Release() returns them. Single-threaded.
+// called after Fits() returned true. Release() returns them; Reacquire()
+// takes back exactly the devices of an allocation Release() returned (the
+// scheduler's preemption dry run: a victim put back). Single-threaded.
 
 #ifndef GPUSHARE_CLUSTER_DEVICE_PLUGIN_H_
 #define GPUSHARE_CLUSTER_DEVICE_PLUGIN_H_
@@ -85,6 +87,8 @@ class DevicePlugin {
   virtual std::string AdmissionError(const ResourceList& requests) const;
   virtual DeviceAllocation Allocate(const ResourceList& requests) = 0;
   virtual void Release(const DeviceAllocation& allocation) = 0;
+  // Undoes Release(allocation): the same devices are held again.
+  virtual void Reacquire(const DeviceAllocation& allocation) = 0;
   // Aborts (GS_CHECK) when the device bookkeeping is inconsistent: nothing
   // over-allocated, replicas <= R, HAMi slots <= split count, MIG legal.
   virtual void CheckInvariants() const = 0;

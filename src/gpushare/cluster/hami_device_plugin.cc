@@ -258,6 +258,19 @@ void HamiDevicePlugin::Release(const DeviceAllocation& allocation) {
   UpdateSummary();
 }
 
+void HamiDevicePlugin::Reacquire(const DeviceAllocation& allocation) {
+  for (const DeviceGrant& grant : allocation.grants) {
+    Gpu& g = gpus_[grant.gpu];
+    ++g.used;
+    g.used_memory_mib += grant.memory_mib;
+    g.used_cores += grant.cores_percent;
+    ++sum_used_;
+    sum_used_memory_ += grant.memory_mib;
+    sum_used_cores_ += grant.cores_percent;
+  }
+  UpdateSummary();
+}
+
 void HamiDevicePlugin::CheckInvariants() const {
   int64_t used = 0, used_memory = 0, used_cores = 0;
   for (const Gpu& g : gpus_) {

@@ -68,6 +68,7 @@ class HamiDevicePlugin : public DevicePlugin {
                    std::string_view* reason) const override;
   DeviceAllocation Allocate(const ResourceList& requests) override;
   void Release(const DeviceAllocation& allocation) override;
+  void Reacquire(const DeviceAllocation& allocation) override;
   void CheckInvariants() const override;
   const HamiDevicePlugin* AsHami() const override { return this; }
 

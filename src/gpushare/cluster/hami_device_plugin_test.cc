@@ -440,6 +440,22 @@ TEST_F(HamiTest, NodeScore) {
   EXPECT_DOUBLE_EQ(p->NodeScore(), 13.25);
 }
 
+TEST_F(HamiTest, ReacquireUndoesRelease) {
+  auto p = Make(1);
+  const ResourceList big =
+      Req({{"nvidia.com/gpumem", 30000}, {"nvidia.com/gpucores", 70}});
+  const DeviceAllocation a = p->Allocate(big);
+  const double score = p->NodeScore();
+  p->Release(a);
+  p->Reacquire(a);
+  p->CheckInvariants();
+  EXPECT_EQ(p->gpus()[0].used, 1);
+  EXPECT_EQ(p->gpus()[0].used_memory_mib, 30000);
+  EXPECT_EQ(p->gpus()[0].used_cores, 70);
+  EXPECT_DOUBLE_EQ(p->NodeScore(), score);
+  EXPECT_EQ(Reason(*p, big), "CardInsufficientMemory");
+}
+
 TEST_F(HamiTest, ReleaseRestoresState) {
   auto p = Make(1);
   const ResourceList big =

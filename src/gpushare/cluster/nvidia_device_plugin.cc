@@ -295,6 +295,26 @@ void NvidiaDevicePlugin::Release(const DeviceAllocation& allocation) {
   }
 }
 
+void NvidiaDevicePlugin::Reacquire(const DeviceAllocation& allocation) {
+  for (const DeviceGrant& grant : allocation.grants) {
+    ResourceDevices* entry = EntryOf(grant.resource);
+    GS_CHECK(entry != nullptr, "reacquire of a foreign resource");
+    bool found = false;
+    for (int i : entry->devices) {
+      Device& d = devices_[i];
+      if (d.gpu != grant.gpu || d.instance != grant.instance) continue;
+      const int slot = grant.replica < 0 ? 0 : grant.replica;
+      GS_CHECK(!d.replica_used[slot], "reacquire of a held replica");
+      d.replica_used[slot] = true;
+      ++d.used;
+      if (d.healthy) --entry->free;
+      found = true;
+      break;
+    }
+    GS_CHECK(found, "reacquire of an unknown device");
+  }
+}
+
 void NvidiaDevicePlugin::CheckInvariants() const {
   for (const ResourceDevices& entry : by_resource_) {
     int64_t free = 0;

@@ -47,6 +47,7 @@ class NvidiaDevicePlugin : public DevicePlugin {
   std::string AdmissionError(const ResourceList& requests) const override;
   DeviceAllocation Allocate(const ResourceList& requests) override;
   void Release(const DeviceAllocation& allocation) override;
+  void Reacquire(const DeviceAllocation& allocation) override;
   void CheckInvariants() const override;
   const NvidiaDevicePlugin* AsNvidia() const override { return this; }
 

@@ -283,6 +283,28 @@ TEST_F(NvidiaDevicePluginTest, ExclusiveTakesTheLowestFreeIndex) {
   p->CheckInvariants();
 }
 
+// The preemption dry run: Release then Reacquire leaves exactly the state
+// before, replica slots included.
+TEST_F(NvidiaDevicePluginTest, ReacquireUndoesRelease) {
+  auto p = Make("A100-40GB", 2, TimeSlicingSharing(4));
+  const DeviceAllocation a = p->Allocate(Req({{"nvidia.com/gpu", 3}}));
+  const DeviceAllocation b = p->Allocate(Req({{"nvidia.com/gpu", 1}}));
+  const ResourceId gpu = registry_.Find("nvidia.com/gpu");
+  p->Release(a);
+  p->CheckInvariants();
+  p->Reacquire(a);
+  p->CheckInvariants();
+  // 8 replicas, 4 held: the next 4 fit, a fifth does not.
+  const DeviceAllocation c = p->Allocate(Req({{"nvidia.com/gpu", 4}}));
+  EXPECT_EQ(c.grants.size(), 4u);
+  std::string_view reason;
+  EXPECT_FALSE(p->Fits(Req({{"nvidia.com/gpu", 1}}), &reason));
+  EXPECT_GT(p->Allocatable().Get(gpu), 0);
+  p->Release(b);
+  p->Reacquire(b);
+  p->CheckInvariants();
+}
+
 // §3.1: distributed (default) prefers the least-allocated GPU.
 TEST_F(NvidiaDevicePluginTest, DistributedSpreadsReplicas) {
   auto p = Make("A100-40GB", 2, TimeSlicingSharing(4));

@@ -140,6 +140,20 @@ void OpenGpuShareDevicePlugin::Release(const DeviceAllocation& allocation) {
                 -1);
 }
 
+void OpenGpuShareDevicePlugin::Reacquire(const DeviceAllocation& allocation) {
+  if (allocation.grants.empty()) return;
+  for (const DeviceGrant& grant : allocation.grants) {
+    GS_CHECK(milli_left_[grant.gpu] >= grant.gpu_milli,
+             "reacquire of a GPU share now taken");
+    milli_left_[grant.gpu] -= grant.gpu_milli;
+    total_milli_left_ -= grant.gpu_milli;
+  }
+  const int n = static_cast<int>(allocation.grants.size());
+  CountAffinity(OpenGpuShareRequest{n, allocation.grants[0].gpu_milli}
+                    .affinity(),
+                1);
+}
+
 void OpenGpuShareDevicePlugin::CountAffinity(int affinity, int delta) {
   if (affinity == kNoAffinity) return;
   int& pods = affinity_pods_[affinity];

@@ -68,6 +68,7 @@ class OpenGpuShareDevicePlugin : public DevicePlugin {
             std::string_view* reason) const override;
   DeviceAllocation Allocate(const ResourceList& requests) override;
   void Release(const DeviceAllocation& allocation) override;
+  void Reacquire(const DeviceAllocation& allocation) override;
   void CheckInvariants() const override;
   const OpenGpuShareDevicePlugin* AsOpenGpuShare() const override {
     return this;

@@ -46,6 +46,8 @@ void Collector::OnRunStart(const Cluster& cluster,
   result_.pods = static_cast<int64_t>(pods.size());
   result_.pod_records.resize(pods.size());
   attempt_start_.assign(pods.size(), -1);
+  hold_start_.assign(pods.size(), -1);
+  held_s_.assign(pods.size(), 0);
   pod_pool_.assign(pods.size(), -1);
   for (size_t i = 0; i < pods.size(); ++i) {
     const Pod& pod = pods[i];
@@ -143,6 +145,7 @@ void Collector::OnStart(double t, PodIndex pod, int node, double alone_s) {
     r.gpu_share = AllocationGpuEquivalents(simulation_.allocation(pod),
                                            cluster.pools()[pod_pool_[pod]]);
   }
+  if (hold_start_[pod] < 0) hold_start_[pod] = t;
   r.alone_s = alone_s;
   r.outcome = PodOutcome::kRunning;
   r.message.clear();
@@ -161,6 +164,7 @@ void Collector::OnFailure(double /*t*/, PodIndex pod, PodFailure why,
                           const std::string& message, double lost_work_s) {
   PodRecord& r = result_.pod_records[pod];
   result_.lost_work_s += lost_work_s;
+  r.lost_work_s += lost_work_s;
   if (why == PodFailure::kOutOfMemory) {
     ++r.oom_kills;
     ++result_.oom_kills;
@@ -174,6 +178,33 @@ void Collector::OnFailure(double /*t*/, PodIndex pod, PodFailure why,
 void Collector::OnRestart(double t, PodIndex pod) {
   ++result_.pod_records[pod].restarts;
   attempt_start_[pod] = t;
+}
+
+void Collector::OnPreempted(double /*t*/, PodIndex pod, PodIndex preemptor,
+                            double lost_work_s) {
+  PodRecord& r = result_.pod_records[pod];
+  ++r.preemptions;
+  ++result_.preemptions;
+  r.lost_work_s += lost_work_s;
+  result_.lost_work_s += lost_work_s;
+  r.message = "preempted by " + result_.pod_records[preemptor].name;
+}
+
+void Collector::OnRequeued(double t, PodIndex pod) {
+  PodRecord& r = result_.pod_records[pod];
+  r.outcome = PodOutcome::kPending;
+  if (hold_start_[pod] >= 0) {
+    held_s_[pod] += t - hold_start_[pod];
+    hold_start_[pod] = -1;
+  }
+  if (record_devices_ && first_holding_[pod] >= 0) {
+    for (size_t h = first_holding_[pod]; h < result_.device_holdings.size() &&
+                                         result_.device_holdings[h].pod == pod;
+         ++h) {
+      result_.device_holdings[h].end_s = t;
+    }
+    first_holding_[pod] = -1;  // its next binding starts new holdings
+  }
 }
 
 void Collector::OnEnd(double t, PodIndex pod, PodEnd how,
@@ -356,7 +387,10 @@ void Collector::OnFinish(double t, int64_t events, int64_t cycles) {
     PodRecord& r = result_.pod_records[i];
     if (r.start_s < 0 || r.gpu_share <= 0) continue;
     const double end = r.end_s >= 0 ? r.end_s : t;
-    r.gpu_hours = r.gpu_share * std::max(0.0, end - r.start_s) / 3600.0;
+    const double held =
+        held_s_[i] +
+        (hold_start_[i] >= 0 ? std::max(0.0, end - hold_start_[i]) : 0);
+    r.gpu_hours = r.gpu_share * held / 3600.0;
     const NodePool& pool = cluster.pools()[pod_pool_[i]];
     if (pool.model != nullptr) {
       r.cost = r.gpu_hours *

@@ -9,7 +9,8 @@
 // GPU-equivalents (a MIG
 // instance counts its share of the GPU's SMs). Each pod's GPU-hours are the
 // GPU-equivalents of its grants (cluster/gpu_share.h) held from its first
-// start to its end, priced like its pool's GPUs. With `record_devices` the
+// start to its end, less the time it waited again after a preemption,
+// priced like its pool's GPUs. With `record_devices` the
 // Collector also keeps every device's samples, the devices each pod holds
 // from bind to end, every inference pod's latency per interval, the share of
 // its device's time each pod on a time-shared device holds and, at each
@@ -44,6 +45,9 @@ class Collector : public SimulationObserver {
   void OnFailure(double t, PodIndex pod, PodFailure why,
                  const std::string& message, double lost_work_s) override;
   void OnRestart(double t, PodIndex pod) override;
+  void OnPreempted(double t, PodIndex pod, PodIndex preemptor,
+                   double lost_work_s) override;
+  void OnRequeued(double t, PodIndex pod) override;
   void OnEnd(double t, PodIndex pod, PodEnd how,
              const std::string& message) override;
   void OnFault(double t, int domain, int pods_killed) override;
@@ -66,6 +70,10 @@ class Collector : public SimulationObserver {
   PatrolEvaluator patrol_;
   SimulationResult result_;
   std::vector<double> attempt_start_;  // per pod
+  // Per pod: since when it holds its devices (-1: not bound), and how long
+  // it held them before (bindings ended by preemption).
+  std::vector<double> hold_start_;
+  std::vector<double> held_s_;
   std::vector<int> pod_pool_;          // per pod: pool of its node, or -1
   std::vector<int> device_pool_;       // per domain
   // node -> GPU index -> its first domain (MIG instances follow).

@@ -15,6 +15,7 @@ nlohmann::json ResultToJson(const SimulationResult& r) {
   out["unschedulable"] = r.unschedulable;
   out["oom_kills"] = r.oom_kills;
   out["fault_kills"] = r.fault_kills;
+  out["preemptions"] = r.preemptions;
   out["faults"] = r.faults;
   out["max_blast_radius"] = r.max_blast_radius;
   out["mean_wait_s"] = r.mean_wait_s;
@@ -77,6 +78,8 @@ nlohmann::json ResultToJson(const SimulationResult& r) {
                     {"restarts", p.restarts},
                     {"oom_kills", p.oom_kills},
                     {"fault_kills", p.fault_kills},
+                    {"preemptions", p.preemptions},
+                    {"lost_work_s", p.lost_work_s},
                     {"latency_samples", p.latency_samples},
                     {"saturated_samples", p.saturated_samples},
                     {"p50_ms", p.p50_ms},

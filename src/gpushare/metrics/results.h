@@ -65,6 +65,10 @@ struct PodRecord {
   int restarts = 0;
   int oom_kills = 0;
   int fault_kills = 0;
+  // Times DefaultPreemption evicted it, and the work (reference-GPU
+  // seconds) its failures and evictions lost past their last checkpoint.
+  int preemptions = 0;
+  double lost_work_s = 0;
   PodOutcome outcome = PodOutcome::kPending;
   std::string message;    // why it failed or waits
 };
@@ -189,6 +193,7 @@ struct SimulationResult {
   int64_t unschedulable = 0;
   int64_t oom_kills = 0;
   int64_t fault_kills = 0;
+  int64_t preemptions = 0;      // evictions by DefaultPreemption
   int64_t faults = 0;
   double max_blast_radius = 0;  // most pods killed by one fault
   double mean_wait_s = 0;
@@ -196,7 +201,9 @@ struct SimulationResult {
   double mean_slowdown = 0;
   double throughput_per_h = 0;  // completed pods per hour
   double completed_work_s = 0;  // work of the jobs that completed
-  double lost_work_s = 0;       // work done by attempts that then failed
+  // Work done by attempts that then failed or were preempted, past their
+  // last checkpoint.
+  double lost_work_s = 0;
   double goodput = 1;           // completed / (completed + lost) work
   double slo_attainment = -1;   // inference samples meeting their SLO
   double cost = 0;

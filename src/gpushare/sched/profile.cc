@@ -43,6 +43,29 @@ void SchedulerProfile::Validate() const {
           "score plugin '{}' weight must be 1..1000, got {}", name, weight));
     }
   }
+  for (const std::string& name : post_filters) {
+    CheckKnown(name, {"DefaultPreemption"}, "postFilter");
+  }
+  if (post_filters.size() > 1) {
+    throw InputError("postFilter plugin 'DefaultPreemption' is listed twice");
+  }
+  if (min_candidate_nodes_percentage < 0 ||
+      min_candidate_nodes_percentage > 100) {
+    throw InputError(fmt::format(
+        "DefaultPreemption minCandidateNodesPercentage must be 0..100, got {}",
+        min_candidate_nodes_percentage));
+  }
+  if (min_candidate_nodes_absolute < 0) {
+    throw InputError(fmt::format(
+        "DefaultPreemption minCandidateNodesAbsolute must be >= 0, got {}",
+        min_candidate_nodes_absolute));
+  }
+  if (min_candidate_nodes_percentage == 0 && min_candidate_nodes_absolute == 0) {
+    // kube's ValidateDefaultPreemptionArgs.
+    throw InputError(
+        "DefaultPreemption minCandidateNodesPercentage and "
+        "minCandidateNodesAbsolute must not both be 0");
+  }
   if (percentage_of_nodes_to_score < 0 || percentage_of_nodes_to_score > 100) {
     throw InputError(fmt::format(
         "percentageOfNodesToScore must be 0..100 (0: adaptive), got {}",

@@ -46,6 +46,12 @@ struct SchedulerProfile {
       {"NodeResourcesBalancedAllocation", 1},
       {"HAMiNodePolicy", 100}};
   ScoringStrategy scoring_strategy;
+  // PostFilter plugins: "DefaultPreemption" (kube-scheduler's default) or
+  // none.
+  std::vector<std::string> post_filters = {"DefaultPreemption"};
+  // DefaultPreemptionArgs.
+  int min_candidate_nodes_percentage = 10;  // 0..100
+  int min_candidate_nodes_absolute = 100;   // >= 0
   // 0: kube-scheduler's adaptive rule; 1..100 a fixed percentage.
   int percentage_of_nodes_to_score = 0;
   // Among nodes with the best score: seeded random (kube-scheduler) or the

@@ -63,8 +63,12 @@ void ConstraintKey(const Pod& pod, std::string& key) {
 }  // namespace
 
 Scheduler::Scheduler(Cluster& cluster, SchedulerProfile profile)
-    : cluster_(cluster), profile_(std::move(profile)), rng_(profile_.seed) {
+    : cluster_(cluster),
+      profile_(std::move(profile)),
+      rng_(profile_.seed),
+      preemption_rng_(Rng(profile_.seed).Fork(0x9EE3197)) {
   profile_.Validate();
+  preemption_ = !profile_.post_filters.empty();
   auto get = [&](const std::string& name) -> Plugin* {
     for (const auto& p : plugins_) {
       if (p->Name() == name) return p.get();
@@ -162,9 +166,10 @@ void Scheduler::Enqueue(PodId id, const Pod& pod) {
   s.seq = next_seq_++;
   s.shape = InternShape(pod, &s.constraints);
   Group& group = groups_[s.shape];
-  if (!group.waiting.empty() && group.retrying < 0) {
+  if (!group.waiting.empty() && group.retrying < 0 && !MayPreempt(pod)) {
     // Its twins failed and nothing that could help them happened since:
-    // this pod cannot fit either.
+    // this pod cannot fit either (nor preempt: nothing has a lower
+    // priority).
     ++cycles_;
     Park(id, group.message);
     return;
@@ -481,20 +486,26 @@ ScheduleResult Scheduler::ScheduleOne() {
   ScheduleResult result;
   result.pod = entry.id;
 
-  FindFeasibleNodes(entry.id);
   const int num_nodes = static_cast<int>(cluster_.nodes().size());
-
-  if (feasible_.empty()) {
-    result.outcome = ScheduleResult::Outcome::kUnschedulable;
-    result.message = Diagnose(pod);
-    if (group.retrying == entry.id) group.retrying = -1;
-    group.dirty_nodes.clear();  // this scan covered every node
-    group.nodes_at_clear = num_nodes;
-    Park(entry.id, result.message);
-    return result;
+  int chosen = -1;
+  if (s.nominated_node >= 0 && s.nominated_node < num_nodes &&
+      FitsNode(pod, s.constraints, s.nominated_node)) {
+    // kube's evaluateNominatedNode: the node preemption made room on.
+    chosen = s.nominated_node;
+  } else {
+    FindFeasibleNodes(entry.id);
+    if (feasible_.empty()) {
+      result.outcome = ScheduleResult::Outcome::kUnschedulable;
+      result.message = Diagnose(pod);
+      if (group.retrying == entry.id) group.retrying = -1;
+      group.dirty_nodes.clear();  // this scan covered every node
+      group.nodes_at_clear = num_nodes;
+      Preempt(entry.id, &result);
+      Park(entry.id, result.message);
+      return result;
+    }
+    chosen = SelectHost(pod);
   }
-
-  const int chosen = SelectHost(pod);
 
   // Reserve and Bind.
   Node& node = cluster_.nodes()[chosen];
@@ -519,6 +530,7 @@ ScheduleResult Scheduler::ScheduleOne() {
   UpdateFreeNodes(chosen, pod.requests);
   s.state = State::kBound;
   s.node = chosen;
+  NoteBound(entry.id, chosen);
   result.outcome = ScheduleResult::Outcome::kBound;
   result.node = chosen;
   if (profile_.check_invariants) CheckInvariants(chosen);
@@ -586,6 +598,7 @@ ScheduleResult Scheduler::Bind(PodId id, const Pod& pod, int node_index) {
   UpdateFreeNodes(node_index, pod.requests);
   s.state = State::kBound;
   s.node = node_index;
+  NoteBound(id, node_index);
   result.outcome = ScheduleResult::Outcome::kBound;
   if (profile_.check_invariants) CheckInvariants(node_index);
   return result;
@@ -637,6 +650,7 @@ void Scheduler::Release(PodId id) {
   }
   node.Unreserve(s.pod->requests);
   UpdateFreeNodes(s.node, s.pod->requests);
+  NoteUnbound(id);
   s.allocation.grants.clear();
   s.state = State::kDone;
   if (profile_.check_invariants) CheckInvariants(s.node);
@@ -680,6 +694,145 @@ void Scheduler::DevicesChanged(int index, bool recovered) {
   UpdateFreeNodes(index, node.extended());
   if (profile_.check_invariants) CheckInvariants(index);
   if (recovered) WakeGroupsFor(index);
+}
+
+void Scheduler::NoteBound(PodId id, int node) {
+  PodState& s = pods_[id];
+  s.bind_seq = next_bind_seq_++;
+  s.nominated_node = -1;
+  if (!preemption_) return;
+  if (static_cast<int>(node_pods_.size()) <= node) {
+    node_pods_.resize(cluster_.nodes().size());
+    terminating_on_node_.resize(cluster_.nodes().size(), 0);
+  }
+  s.node_slot = static_cast<int>(node_pods_[node].size());
+  node_pods_[node].push_back(id);
+  ++bound_priorities_[s.pod->priority];
+}
+
+void Scheduler::NoteUnbound(PodId id) {
+  PodState& s = pods_[id];
+  if (!preemption_) return;
+  std::vector<PodId>& on_node = node_pods_[s.node];
+  const PodId last = on_node.back();
+  on_node[s.node_slot] = last;
+  pods_[last].node_slot = s.node_slot;
+  on_node.pop_back();
+  s.node_slot = -1;
+  auto it = bound_priorities_.find(s.pod->priority);
+  if (--it->second == 0) bound_priorities_.erase(it);
+  if (s.terminating) {
+    --terminating_on_node_[s.node];
+    s.terminating = false;
+    if (s.preemptor >= 0 &&
+        s.preemptor < static_cast<int>(pods_.size())) {
+      PodState& p = pods_[s.preemptor];
+      if (p.seq == s.preemptor_seq && p.pending_victims > 0) {
+        --p.pending_victims;
+      }
+    }
+    s.preemptor = -1;
+  }
+}
+
+bool Scheduler::MayPreempt(const Pod& pod) const {
+  return preemption_ &&
+         pod.preemption_policy == PreemptionPolicy::kPreemptLowerPriority &&
+         !bound_priorities_.empty() &&
+         bound_priorities_.begin()->first < pod.priority;
+}
+
+// The dry run on one node's real state: a victim's requests and devices
+// leave and come back exactly (DevicePlugin::Reacquire).
+class Scheduler::VictimDryRun : public PreemptionDryRun {
+ public:
+  VictimDryRun(Scheduler& scheduler, PodId preemptor, int node)
+      : scheduler_(scheduler), preemptor_(preemptor), node_(node) {}
+  void Remove(const PreemptionVictim& victim) override {
+    const PodState& v = scheduler_.pods_[victim.id];
+    Node& node = scheduler_.cluster_.nodes()[node_];
+    if (node.devices() != nullptr && !v.allocation.grants.empty()) {
+      node.devices()->Release(v.allocation);
+    }
+    node.Unreserve(v.pod->requests);
+  }
+  void AddBack(const PreemptionVictim& victim) override {
+    const PodState& v = scheduler_.pods_[victim.id];
+    Node& node = scheduler_.cluster_.nodes()[node_];
+    if (node.devices() != nullptr && !v.allocation.grants.empty()) {
+      node.devices()->Reacquire(v.allocation);
+    }
+    node.Reserve(v.pod->requests);
+  }
+  bool PreemptorFits() override {
+    const PodState& p = scheduler_.pods_[preemptor_];
+    return scheduler_.FitsNode(*p.pod, p.constraints, node_);
+  }
+
+ private:
+  Scheduler& scheduler_;
+  PodId preemptor_;
+  int node_;
+};
+
+void Scheduler::Preempt(PodId id, ScheduleResult* result) {
+  PodState& s = pods_[id];
+  const Pod& pod = *s.pod;
+  // kube's PodEligibleToPreemptOthers: not while its victims terminate.
+  if (!MayPreempt(pod) || s.pending_victims > 0) return;
+  const int num_nodes = static_cast<int>(cluster_.nodes().size());
+  const std::vector<uint8_t>& static_fits = StaticFits(s.constraints, pod);
+  // Potential nodes: those the static filters pass (the others fail as
+  // UnschedulableAndUnresolvable, which no eviction can change).
+  int potential = 0;
+  for (int n = 0; n < num_nodes; ++n) potential += static_fits[n];
+  if (potential == 0) return;
+  const int wanted =
+      NumPreemptionCandidates(potential, profile_.min_candidate_nodes_percentage,
+                              profile_.min_candidate_nodes_absolute);
+  int skip = static_cast<int>(preemption_rng_.Below(potential));
+  int start = 0;
+  while (start < num_nodes && (!static_fits[start] || skip-- > 0)) ++start;
+  candidates_scratch_.clear();
+  std::vector<PreemptionVictim> victims;
+  for (int i = 0; i < num_nodes &&
+                  static_cast<int>(candidates_scratch_.size()) < wanted;
+       ++i) {
+    const int n = (start + i) % num_nodes;
+    if (!static_fits[n] || n >= static_cast<int>(node_pods_.size()) ||
+        terminating_on_node_[n] > 0) {
+      continue;
+    }
+    evictable_scratch_.clear();
+    for (PodId v : node_pods_[n]) {
+      const PodState& vs = pods_[v];
+      if (vs.pod->priority < pod.priority) {
+        evictable_scratch_.push_back({v, vs.pod->priority, vs.bind_seq});
+      }
+    }
+    if (evictable_scratch_.empty()) continue;
+    VictimDryRun dry_run(*this, id, n);
+    const bool found =
+        SelectVictimsOnNode(pod.priority, evictable_scratch_, dry_run, &victims);
+    // The node is as it was, but its version moved: refresh the copies.
+    UpdateFreeNodes(n, ResourceList());
+    if (found) candidates_scratch_.push_back({n, victims});
+  }
+  if (candidates_scratch_.empty()) return;
+  const PreemptionCandidate& chosen =
+      candidates_scratch_[PickCandidate(candidates_scratch_)];
+  s.nominated_node = chosen.node;
+  s.pending_victims = static_cast<int>(chosen.victims.size());
+  result->nominated_node = chosen.node;
+  for (const PreemptionVictim& v : chosen.victims) {
+    PodState& vs = pods_[v.id];
+    vs.terminating = true;
+    vs.preemptor = id;
+    vs.preemptor_seq = s.seq;
+    ++terminating_on_node_[chosen.node];
+    result->victims.push_back(v.id);
+  }
+  preemptions_ += static_cast<int64_t>(chosen.victims.size());
 }
 
 ResourceId Scheduler::PivotResource(const Pod& pod) const {

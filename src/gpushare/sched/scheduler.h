@@ -30,7 +30,17 @@
 // constraints wait as one group: the group's first pod is retried; when it
 // binds, the next one is retried if it passes the filters on a node that had
 // an event since the group's last failure; when it fails the group waits
-// again. Pods,
+// again. A pod that fits no node runs the profile's PostFilter: with
+// DefaultPreemption (sched/default_preemption.h) and a preemption policy of
+// PreemptLowerPriority it looks for a node where evicting pods of lower
+// priority makes room, at most NumPreemptionCandidates of the nodes its
+// static filters pass, from a seeded random offset; nodes where earlier
+// victims are still terminating are skipped (their room is promised to the
+// pod nominated there). The victims chosen are marked terminating (they stay
+// bound, holding their devices, until the caller releases them after their
+// grace period) and returned in the result; the preemptor waits with that
+// node nominated, does not preempt again while its victims terminate, and
+// at its next cycle takes its nominated node first when it fits there. Pods,
 // owned by the caller, must outlive the scheduler; their requests are final
 // when enqueued.
 
@@ -38,6 +48,7 @@
 #define GPUSHARE_SCHED_SCHEDULER_H_
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <queue>
 #include <set>
@@ -47,6 +58,7 @@
 
 #include "gpushare/base/rng.h"
 #include "gpushare/cluster/cluster.h"
+#include "gpushare/sched/default_preemption.h"
 #include "gpushare/sched/framework.h"
 #include "gpushare/sched/hami_fit_summary.h"
 #include "gpushare/sched/profile.h"
@@ -67,6 +79,10 @@ struct ScheduleResult {
   Outcome outcome = Outcome::kUnschedulable;
   int node = -1;        // kBound: the node's index in cluster.nodes()
   std::string message;  // kUnschedulable / kAdmissionFailed: why
+  // kUnschedulable: the pods DefaultPreemption evicts for it (now
+  // terminating) and the node nominated for it; empty / -1 when none.
+  std::vector<PodId> victims;
+  int nominated_node = -1;
 };
 
 class Scheduler {
@@ -111,6 +127,10 @@ class Scheduler {
     return pods_[id].allocation;
   }
   bool IsBound(PodId id) const { return pods_[id].state == State::kBound; }
+  // A bound pod that DefaultPreemption chose as a victim.
+  bool IsTerminating(PodId id) const { return pods_[id].terminating; }
+  // Pods chosen as victims so far.
+  int64_t preemptions() const { return preemptions_; }
   // Pods waiting after failing to fit.
   int64_t WaitingCount() const { return waiting_count_; }
   // Scheduling cycles run (including short-cut failures).
@@ -126,7 +146,17 @@ class Scheduler {
     int constraints = -1;
     int node = -1;
     DeviceAllocation allocation;
+    uint64_t bind_seq = 0;  // bind order (the victims' start order)
+    int node_slot = -1;     // index in node_pods_[node] while bound
+    bool terminating = false;
+    // A preemptor: its nominated node and victims not yet released.
+    int nominated_node = -1;
+    int pending_victims = 0;
+    // A victim: its preemptor and that pod's seq (ids are reused).
+    PodId preemptor = -1;
+    uint64_t preemptor_seq = 0;
   };
+  class VictimDryRun;
   struct QueueEntry {
     int32_t priority;
     uint64_t seq;
@@ -191,6 +221,15 @@ class Scheduler {
   // changes a node (Reserve, Release, health changes; NodeChanged rebuilds).
   const uint64_t* NodeVersions();
   void CheckInvariants(int node) const;
+  // Bookkeeping of bound pods per node and by priority.
+  void NoteBound(PodId id, int node);
+  void NoteUnbound(PodId id);
+  // Whether DefaultPreemption could evict anything for `pod`: the plugin is
+  // on, the pod may preempt and some bound pod has a lower priority.
+  bool MayPreempt(const Pod& pod) const;
+  // DefaultPreemption for pod `id`, which fits no node: fills the result's
+  // victims and nominated node when it found a candidate.
+  void Preempt(PodId id, ScheduleResult* result);
 
   Cluster& cluster_;
   SchedulerProfile profile_;
@@ -230,6 +269,17 @@ class Scheduler {
   std::vector<uint64_t> node_versions_;  // by node; empty: not built
   int next_start_node_ = 0;
   int64_t cycles_ = 0;
+
+  // DefaultPreemption.
+  bool preemption_ = false;
+  Rng preemption_rng_;
+  std::vector<std::vector<PodId>> node_pods_;  // bound pods by node
+  std::vector<int> terminating_on_node_;
+  std::map<int32_t, int64_t> bound_priorities_;  // priority → bound pods
+  uint64_t next_bind_seq_ = 0;
+  int64_t preemptions_ = 0;
+  std::vector<PreemptionVictim> evictable_scratch_;
+  std::vector<PreemptionCandidate> candidates_scratch_;
 
   // The last dynamic-filter result of each node: valid while the node's
   // version and the pod's shape are the same.

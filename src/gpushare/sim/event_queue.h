@@ -26,6 +26,7 @@ enum class EventKind {
   kMigReapply,  // a = the GPU's first domain (mig-manager recreates its layout)
   kStallStart,  // a = node (its device plugin stops serving)
   kStallEnd,    // a = node (its device plugin registers again)
+  kTerminated,  // a = pod (a preempted pod's grace period is over)
   kSample,
 };
 

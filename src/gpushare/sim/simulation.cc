@@ -184,6 +184,7 @@ void Simulation::Run(SimulationObserver* observer) {
         PodRun& run = runs_[e.a];
         const Pod& pod = pods_[e.a];
         run.service = pod.needs.work_s <= 0 && pod.needs.lifetime_s > 0;
+        run.lifetime_left = pod.needs.lifetime_s;
         if (observer_) observer_->OnArrival(now, e.a);
         if (!untranslatable_[e.a].empty()) {
           Finish(now, e.a, PodEnd::kUnschedulable, untranslatable_[e.a]);
@@ -248,6 +249,13 @@ void Simulation::Run(SimulationObserver* observer) {
         ReapplyMigLayout(now, e.a);
         Schedule(now);
         break;
+      case EventKind::kTerminated: {
+        PodRun& run = runs_[e.a];
+        if (run.phase != Phase::kTerminating || run.version != e.version) break;
+        Terminated(now, e.a);
+        Schedule(now);
+        break;
+      }
       case EventKind::kStallStart:
         StallDevicePlugin(e.a, true);
         break;
@@ -325,7 +333,8 @@ bool Simulation::WorkLeft() const {
   // without a horizon.
   if (changes_due_ > 0 && active_pods_ > 0) return true;
   for (const PodRun& run : runs_) {
-    if (run.phase == Phase::kRunning || run.phase == Phase::kBackoff) {
+    if (run.phase == Phase::kRunning || run.phase == Phase::kBackoff ||
+        run.phase == Phase::kTerminating) {
       return true;
     }
   }
@@ -341,6 +350,7 @@ void Simulation::Schedule(double now) {
         break;
       case ScheduleResult::Outcome::kUnschedulable:
         if (observer_) observer_->OnUnschedulable(now, r.pod, r.message);
+        for (PodIndex victim : r.victims) Preempted(now, victim, r.pod);
         break;
       case ScheduleResult::Outcome::kAdmissionFailed:
         Finish(now, r.pod, PodEnd::kAdmissionFailed, r.message);
@@ -418,8 +428,10 @@ void Simulation::StartOrFail(double now, PodIndex p) {
   }
   run.phase = Phase::kRunning;
   run.resident = true;
-  run.remaining = run.service ? kInfinity : pod.needs.work_s;
+  run.remaining =
+      run.service ? kInfinity : pod.needs.work_s - run.checkpointed;
   run.last_update = now;
+  run.started_at = now;
   run.rate = 0;
   run.domain_rates.assign(run.domains.size(), 1.0);
   ++run.version;
@@ -428,7 +440,7 @@ void Simulation::StartOrFail(double now, PodIndex p) {
     domains_[d].fb_used_mib += footprint;
   }
   if (run.service) {
-    events_.Push(now + pod.needs.lifetime_s, EventKind::kDeletion, p, -1,
+    events_.Push(now + run.lifetime_left, EventKind::kDeletion, p, -1,
                  run.version);
   }
   if (run.domains.empty()) {
@@ -457,12 +469,8 @@ void Simulation::Stop(double now, PodIndex p) {
 void Simulation::Fail(double now, PodIndex p, PodFailure why,
                       const std::string& message) {
   PodRun& run = runs_[p];
-  const bool was_running = run.resident;
-  Stop(now, p);
+  const double lost = Interrupt(now, p);
   ++run.version;
-  const double lost = was_running && !run.service
-                          ? pods_[p].needs.work_s - run.remaining
-                          : 0;
   if (observer_) observer_->OnFailure(now, p, why, message, lost);
   if (pods_[p].restart_policy == RestartPolicy::kNever ||
       run.restarts >= scenario_.model.max_restarts) {
@@ -475,6 +483,54 @@ void Simulation::Fail(double now, PodIndex p, PodFailure why,
   ++run.restarts;
   run.phase = Phase::kBackoff;
   events_.Push(now + backoff, EventKind::kRestart, p, -1, run.version);
+}
+
+double Simulation::Interrupt(double now, PodIndex p) {
+  PodRun& run = runs_[p];
+  const bool was_running = run.resident;
+  Stop(now, p);
+  if (!was_running || run.service) return 0;
+  const Pod& pod = pods_[p];
+  const double progress = pod.needs.work_s - run.remaining;
+  const double interval = pod.checkpoint_interval_s;
+  if (interval > 0) {
+    run.checkpointed =
+        std::max(run.checkpointed, std::floor(progress / interval) * interval);
+  }
+  return std::max(0.0, progress - run.checkpointed);
+}
+
+void Simulation::Preempted(double now, PodIndex p, PodIndex preemptor) {
+  PodRun& run = runs_[p];
+  if (run.service && run.resident) {
+    run.lifetime_left = std::max(0.0, run.lifetime_left - (now - run.started_at));
+  }
+  const double lost = Interrupt(now, p);
+  // Its completion, deletion or restart events are void.
+  ++run.version;
+  run.phase = Phase::kTerminating;
+  if (observer_) observer_->OnPreempted(now, p, preemptor, lost);
+  events_.Push(now + pods_[p].termination_grace_period_s,
+               EventKind::kTerminated, p, -1, run.version);
+}
+
+void Simulation::Terminated(double now, PodIndex p) {
+  PodRun& run = runs_[p];
+  for (int d : run.domains) --domains_[d].holders;
+  scheduler_->Release(p);
+  run.domains.clear();
+  run.node = -1;
+  ++run.version;
+  if (run.service && run.lifetime_left <= 0) {
+    run.phase = Phase::kDone;
+    --active_pods_;
+    if (observer_) observer_->OnEnd(now, p, PodEnd::kDeleted, "");
+    return;
+  }
+  // Its controller (Job, Deployment) creates it again: it waits anew.
+  run.phase = Phase::kPending;
+  if (observer_) observer_->OnRequeued(now, p);
+  scheduler_->Enqueue(p, pods_[p]);
 }
 
 void Simulation::Finish(double now, PodIndex p, PodEnd how,

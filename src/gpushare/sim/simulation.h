@@ -75,7 +75,9 @@ class Simulation {
   const std::vector<int>& target_pools() const { return target_pool_; }
 
  private:
-  enum class Phase { kWaiting, kPending, kRunning, kBackoff, kDone };
+  enum class Phase {
+    kWaiting, kPending, kRunning, kBackoff, kTerminating, kDone
+  };
   struct PodRun {
     Phase phase = Phase::kWaiting;
     double remaining = 0;   // reference-GPU work seconds left
@@ -88,6 +90,11 @@ class Simulation {
     int restarts = 0;
     bool resident = false;  // executing on its domains (not in back-off)
     bool service = false;
+    // Work saved by its last checkpoint (Pod::checkpoint_interval_s).
+    double checkpointed = 0;
+    // Services: lifetime left, and when the running attempt started.
+    double lifetime_left = 0;
+    double started_at = 0;
   };
   struct DomainRun {
     DomainInfo info;
@@ -112,6 +119,13 @@ class Simulation {
   void StartOrFail(double now, PodIndex p);
   void Stop(double now, PodIndex p);   // leaves its domains
   void Fail(double now, PodIndex p, PodFailure why, const std::string& msg);
+  // Stops a running attempt and returns the work lost since the pod's last
+  // checkpoint (which moves to the latest one reached).
+  double Interrupt(double now, PodIndex p);
+  // DefaultPreemption evicted `p` for `preemptor`: it terminates.
+  void Preempted(double now, PodIndex p, PodIndex preemptor);
+  // Its grace period is over: its devices go and it waits again.
+  void Terminated(double now, PodIndex p);
   void Finish(double now, PodIndex p, PodEnd how, const std::string& msg);
   void Recompute(double now, int domain);
   void Advance(double now, PodIndex p);

@@ -73,6 +73,14 @@ class SimulationObserver {
                          const std::string& /*message*/,
                          double /*lost_work_s*/) {}
   virtual void OnRestart(double /*t*/, PodIndex /*pod*/) {}
+  // DefaultPreemption chose `pod` as a victim of `preemptor`: it stops and
+  // terminates (it holds its devices for its grace period); `lost_work_s`
+  // is the work done since its last checkpoint, now lost.
+  virtual void OnPreempted(double /*t*/, PodIndex /*pod*/,
+                           PodIndex /*preemptor*/, double /*lost_work_s*/) {}
+  // A preempted pod's grace period is over: its devices are free and its
+  // controller's new pod (the same PodIndex) waits to be scheduled again.
+  virtual void OnRequeued(double /*t*/, PodIndex /*pod*/) {}
   virtual void OnEnd(double /*t*/, PodIndex /*pod*/, PodEnd /*how*/,
                      const std::string& /*message*/) {}
   virtual void OnFault(double /*t*/, int /*domain*/, int /*pods_killed*/) {}

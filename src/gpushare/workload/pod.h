@@ -72,6 +72,13 @@ struct PodNeeds {
 // container in place after kubelet's back-off; Never gives up at once.
 enum class RestartPolicy { kAlways, kOnFailure, kNever };
 
+// v1.PodSpec preemptionPolicy (from the pod's PriorityClass): whether a
+// pending pod may evict pods of lower priority to fit.
+enum class PreemptionPolicy { kPreemptLowerPriority, kNever };
+
+// v1 terminationGracePeriodSeconds when a pod does not set it.
+inline constexpr double kDefaultTerminationGracePeriodS = 30;
+
 struct Pod {
   std::string name;
   std::string namespace_name = "default";
@@ -82,6 +89,15 @@ struct Pod {
   std::string tenant_class;
   WorkloadClass workload_class = WorkloadClass::kBatch;
   int32_t priority = 0;
+  std::string priority_class_name;  // "" when none (priority given as such)
+  PreemptionPolicy preemption_policy = PreemptionPolicy::kPreemptLowerPriority;
+  // A preempted pod keeps its devices this long (SIGTERM to SIGKILL) before
+  // they are free.
+  double termination_grace_period_s = kDefaultTerminationGracePeriodS;
+  // The work saves a checkpoint every this many seconds of progress on the
+  // reference GPU (0: never): a preempted or failed attempt loses only the
+  // work since its last checkpoint and resumes from there.
+  double checkpoint_interval_s = 0;
   // spec.nodeName of a pod already running on an imported node: it is bound
   // there on arrival without a scheduling cycle (kubelet admits it), when
   // the cluster has that node; otherwise it is scheduled like any pod.
