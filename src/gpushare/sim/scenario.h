@@ -20,6 +20,7 @@
 #include "gpushare/exec/model_params.h"
 #include "gpushare/sched/profile.h"
 #include "gpushare/workload/generator.h"
+#include "gpushare/workload/priority_class.h"
 #include "gpushare/workload/request_translator.h"
 
 namespace gpushare {
@@ -65,6 +66,7 @@ struct Scenario {
   std::string name = "scenario";
   std::string file;  // where it was read from ("" for built-in)
   std::vector<NodePoolSpec> pools;
+  std::vector<PriorityClass> priority_classes;  // the classes' PriorityClasses
   WorkloadSpec workload;
   SchedulerProfile scheduler;
   ModelParams model;

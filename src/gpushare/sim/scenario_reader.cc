@@ -18,6 +18,7 @@
 #include "gpushare/io/suggest.h"
 #include "gpushare/io/yaml_input.h"
 #include "gpushare/sim/patrol_reader.h"
+#include "gpushare/sim/priority_class_reader.h"
 #include "gpushare/workload/cluster_import.h"
 #include "gpushare/workload/trace_workload.h"
 
@@ -827,13 +828,15 @@ const std::vector<std::string>& ClassNames() {
 WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
                             double horizon_s,
                             const std::vector<NodePoolSpec>& pools,
+                            const std::vector<PriorityClass>& priority_classes,
                             std::vector<std::string>* names) {
   YamlMap c(file, node, NamedWhat(file, node, "class"));
   c.AllowOnly({"name", "class", "tenants", "priority", "arrival_rate_per_s",
                "count", "gpus", "gpu_memory_mib", "sm_demand", "duty", "work_s",
                "lifetime_s", "request_rate", "gpu_ms_per_request", "slo_p99_ms",
                "cpu_milli", "memory_mib", "node_selector", "tolerations",
-               "requests", "restart_policy"});
+               "requests", "restart_policy", "priority_class",
+               "termination_grace_period_s", "checkpoint_interval_s"});
   WorkloadClassSpec spec;
   spec.name = c.String("name");
   if (!IsDnsLabel(spec.name, 50)) {
@@ -880,10 +883,45 @@ WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
       spec.tenants.push_back(tenant);
     }
   }
+  if (c.Has("priority") && c.Has("priority_class")) {
+    FailAt(file, c.Get("priority_class"),
+           "give priority or priority_class, not both (a pod's priority "
+           "comes from its PriorityClass)");
+  }
   if (c.Has("priority")) {
     spec.priority = static_cast<int32_t>(
         c.Int("priority", std::numeric_limits<int32_t>::min(),
               std::numeric_limits<int32_t>::max()));
+  }
+  const PriorityClass* priority_class =
+      GlobalDefaultPriorityClass(priority_classes);
+  if (c.Has("priority_class")) {
+    const std::string name = c.String("priority_class");
+    priority_class = FindPriorityClass(priority_classes, name);
+    if (priority_class == nullptr) {
+      std::vector<std::string> known;
+      for (const PriorityClass& p : priority_classes) known.push_back(p.name);
+      for (const PriorityClass& p : SystemPriorityClasses()) {
+        known.push_back(p.name);
+      }
+      FailAt(file, c.Get("priority_class"),
+             fmt::format("priority_class: no priority class is named '{}'{} "
+                         "(known: {}; define it under priority_classes)",
+                         name, DidYouMean(name, known, 1), JoinNames(known)));
+    }
+  }
+  if (priority_class != nullptr && !c.Has("priority")) {
+    spec.priority_class_name = priority_class->name;
+    spec.priority = priority_class->value;
+    spec.preemption_policy = priority_class->preemption_policy;
+  }
+  if (c.Has("termination_grace_period_s")) {
+    spec.termination_grace_period_s =
+        Number(c, "termination_grace_period_s", 0, kMaxSeconds);
+  }
+  if (c.Has("checkpoint_interval_s")) {
+    spec.checkpoint_interval_s =
+        Number(c, "checkpoint_interval_s", 0, kMaxSeconds);
   }
   if (c.Has("count")) spec.count = c.Int("count", 0, kMaxCount);
   if (c.Has("arrival_rate_per_s")) {
@@ -1015,6 +1053,7 @@ TraceWorkload ReadTrace(const YamlMap& w, const Catalog& catalog) {
 }
 
 WorkloadSpec ReadWorkload(const YamlMap& top, double scenario_horizon_s,
+                          const std::vector<PriorityClass>& priority_classes,
                           const std::vector<NodePoolSpec>& pools,
                           const Catalog& catalog) {
   YamlMap w = top.Map("workload", "workload");
@@ -1032,7 +1071,8 @@ WorkloadSpec ReadWorkload(const YamlMap& top, double scenario_horizon_s,
   if (w.Has("classes")) {
     for (const auto& node : List(w, "classes", true)) {
       spec.classes.push_back(
-          ReadClass(w.file(), node, spec.horizon_s, pools, &names));
+          ReadClass(w.file(), node, spec.horizon_s, pools, priority_classes,
+                    &names));
     }
   }
   if (w.Has("trace")) spec.trace = ReadTrace(w, catalog);
@@ -1113,7 +1153,8 @@ SchedulerProfile ReadScheduler(const YamlMap& top) {
   if (!top.Has("scheduler")) return profile;
   YamlMap m = top.Map("scheduler", "scheduler");
   m.AllowOnly({"percentage_of_nodes_to_score", "tie_break", "filters", "scores",
-               "scoring_strategy", "check_invariants"});
+               "scoring_strategy", "check_invariants", "post_filters",
+               "default_preemption"});
   if (m.Has("percentage_of_nodes_to_score")) {
     profile.percentage_of_nodes_to_score =
         static_cast<int>(m.Int("percentage_of_nodes_to_score", 0, 100));
@@ -1175,6 +1216,39 @@ SchedulerProfile ReadScheduler(const YamlMap& top) {
   }
   if (m.Has("check_invariants")) {
     profile.check_invariants = m.Bool("check_invariants");
+  }
+  if (m.Has("post_filters")) {
+    const std::string label = Label(m, "post_filters");
+    profile.post_filters.clear();
+    for (const auto& item : List(m, "post_filters", false)) {
+      const std::string name = ScalarString(m.file(), item, label);
+      SchedulerProfile one;
+      one.post_filters = {name};
+      ValidateProfileAt(one, m.file(), item, label + ": ");
+      if (!profile.post_filters.empty()) {
+        FailAt(m.file(), item,
+               label + ": postFilter plugin '" + name + "' is listed twice");
+      }
+      profile.post_filters.push_back(name);
+    }
+  }
+  if (m.Has("default_preemption")) {
+    YamlMap p = m.Map("default_preemption", "scheduler default_preemption");
+    p.AllowOnly(
+        {"min_candidate_nodes_percentage", "min_candidate_nodes_absolute"});
+    if (p.Has("min_candidate_nodes_percentage")) {
+      profile.min_candidate_nodes_percentage =
+          static_cast<int>(p.Int("min_candidate_nodes_percentage", 0, 100));
+    }
+    if (p.Has("min_candidate_nodes_absolute")) {
+      profile.min_candidate_nodes_absolute = static_cast<int>(
+          p.Int("min_candidate_nodes_absolute", 0, 1000000));
+    }
+    SchedulerProfile one = profile;
+    one.filters.clear();
+    one.scores.clear();
+    ValidateProfileAt(one, m.file(), KeyNode(m, "default_preemption"),
+                      "scheduler default_preemption: ");
   }
   ValidateProfileAt(profile, m.file(), KeyNode(top, "scheduler"),
                     "scheduler: ");
@@ -1337,7 +1411,7 @@ Scenario ReadScenarioYaml(const std::string& text, const std::string& file,
   YamlMap top(file, root, "scenario");
   top.AllowOnly({"name", "seed", "horizon_s", "sample_interval_s", "cluster",
                  "workload", "scheduler", "model", "translation", "faults",
-                 "device_plugin_stalls", "patrol",
+                 "device_plugin_stalls", "patrol", "priority_classes",
                  // Read by `compare` (decide/comparison_spec_reader.h)
                  // and `plan` (decide/plan_spec_reader.h).
                  "compare", "selection", "plan"});
@@ -1371,8 +1445,10 @@ Scenario ReadScenarioYaml(const std::string& text, const std::string& file,
     }
   }
   scenario.pools = ReadCluster(top, catalog);
+  scenario.priority_classes = ReadPriorityClasses(top);
   scenario.workload =
-      ReadWorkload(top, scenario.horizon_s, scenario.pools, catalog);
+      ReadWorkload(top, scenario.horizon_s, scenario.priority_classes,
+                   scenario.pools, catalog);
   scenario.scheduler = ReadScheduler(top);
   scenario.scheduler.seed = scenario.seed;
   scenario.model = ReadModel(top);

@@ -497,8 +497,8 @@ INSTANTIATE_TEST_SUITE_P(
                   "s.yaml:13:1: scenario: unknown key 'horizon'; did you mean "
                   "horizon_s? (allowed: name, seed, horizon_s, "
                   "sample_interval_s, cluster, workload, scheduler, model, "
-                  "translation, faults, device_plugin_stalls, patrol, compare, "
-                  "selection, plan)"},
+                  "translation, faults, device_plugin_stalls, patrol, "
+                  "priority_classes, compare, selection, plan)"},
         ErrorCase{
             "UnknownPoolKey",
             WithPools("    - {name: p, gpu: L4, nodes: 1, gpu_count: 2}\n"),

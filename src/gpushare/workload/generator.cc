@@ -185,6 +185,10 @@ std::vector<Pod> GenerateClass(const WorkloadClassSpec& c, double horizon_s,
     pod.workload_class = c.workload_class;
     pod.tenant_class = c.name;
     pod.priority = c.priority;
+    pod.priority_class_name = c.priority_class_name;
+    pod.preemption_policy = c.preemption_policy;
+    pod.termination_grace_period_s = c.termination_grace_period_s;
+    pod.checkpoint_interval_s = c.checkpoint_interval_s;
     pod.arrival_s = t;
     DrawPod(c, rng, pod);
     pod.node_selector = c.node_selector;

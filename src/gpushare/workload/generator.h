@@ -31,6 +31,12 @@ struct WorkloadClassSpec {
   WorkloadClass workload_class = WorkloadClass::kBatch;
   std::vector<std::string> tenants = {"default"};
   int32_t priority = 0;
+  // The PriorityClass its pods name ("" none); `priority` and
+  // `preemption_policy` are then that class's.
+  std::string priority_class_name;
+  PreemptionPolicy preemption_policy = PreemptionPolicy::kPreemptLowerPriority;
+  double termination_grace_period_s = kDefaultTerminationGracePeriodS;
+  double checkpoint_interval_s = 0;     // Pod::checkpoint_interval_s
   RestartPolicy restart_policy = RestartPolicy::kOnFailure;
   double arrival_rate_per_s = 0;        // Poisson rate
   int64_t count = 0;                    // > 0: exactly this many pods

@@ -248,6 +248,20 @@ std::vector<Pod> ParseKubectlPods(const std::string& file,
                                    .Int(std::numeric_limits<int32_t>::min(),
                                         std::numeric_limits<int32_t>::max()));
     }
+    pod.priority_class_name = spec.Get("priorityClassName").String("");
+    const std::string preemption =
+        spec.Get("preemptionPolicy").String("PreemptLowerPriority");
+    if (preemption == "Never") {
+      pod.preemption_policy = PreemptionPolicy::kNever;
+    } else if (preemption != "PreemptLowerPriority") {
+      spec.Get("preemptionPolicy")
+          .Fail("expected PreemptLowerPriority or Never, got '" + preemption +
+                "'");
+    }
+    if (!spec.Get("terminationGracePeriodSeconds").Missing()) {
+      pod.termination_grace_period_s = static_cast<double>(
+          spec.Get("terminationGracePeriodSeconds").Int(0, 1000000000));
+    }
     const std::string restart = spec.Get("restartPolicy").String("Always");
     if (restart == "Always") {
       pod.restart_policy = RestartPolicy::kAlways;
