@@ -254,6 +254,7 @@ class ReferenceTest(TempDirTestCase):
         doc = read_doc("docs/scenario.md")
         keys = set()
         for source in ("sim/scenario_reader.cc", "sim/patrol_reader.cc",
+                       "sim/priority_class_reader.cc",
                        "decide/comparison_spec_reader.cc",
                        "decide/plan_spec_reader.cc"):
             keys |= allowed_keys(source)

@@ -278,7 +278,7 @@ class CsvTest(RunTestCase):
             "requests,"
             "arrival_s,start_s,end_s,wait_s,work_s,run_s,alone_s,slowdown,"
             "gpu_share,gpu_hours,cost,restarts,oom_kills,"
-            "fault_kills,latency_samples,saturated_samples,p50_ms,p99_ms,"
+            "fault_kills,preemptions,lost_work_s,latency_samples,saturated_samples,p50_ms,p99_ms,"
             "slo_p99_ms,slo_attainment,outcome,message")
         self.assertEqual(
             expected["device_samples.csv"],

@@ -80,6 +80,9 @@ ClassMetrics Compute(const SimulationResult& result, Selected selected) {
     m.oom_kills += p.oom_kills;
     m.fault_kills += p.fault_kills;
     if (p.oom_kills + p.fault_kills > 0) ++m.killed;
+    m.preemptions += p.preemptions;
+    if (p.preemptions > 0) ++m.preempted;
+    m.lost_work_s += p.lost_work_s;
     if (p.wait_s >= 0) waits.push_back(p.wait_s);
     if (p.outcome == PodOutcome::kSucceeded && p.slowdown > 0) {
       slowdown_sum += p.slowdown;

@@ -39,6 +39,9 @@ struct ClassMetrics {
   int64_t killed = 0;         // pods hit at least once by an OOM or fault kill
   int64_t oom_kills = 0;
   int64_t fault_kills = 0;
+  int64_t preempted = 0;      // pods evicted at least once by preemption
+  int64_t preemptions = 0;    // evictions
+  double lost_work_s = 0;     // work lost by failures and evictions
   double mean_wait_s = 0;     // over pods that started
   double p99_wait_s = 0;
   double mean_slowdown = 0;   // over completed jobs (-1: none)

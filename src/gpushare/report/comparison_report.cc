@@ -105,7 +105,7 @@ std::string ClassTable(const Comparison& c, size_t k) {
   t.AddColumn("SLOWDN", TextTable::Align::kRight);
   t.AddColumn("P99/SLO", TextTable::Align::kRight);
   t.AddColumn("SLO MET", TextTable::Align::kRight);
-  t.AddColumn("OOM", TextTable::Align::kRight);
+  t.AddColumn("OOM/EV", TextTable::Align::kRight);
   t.AddColumn("FAILED", TextTable::Align::kRight);
   t.AddColumn("$/POD", TextTable::Align::kRight);
   for (const VariantOutcome& v : c.variants) {
@@ -117,7 +117,7 @@ std::string ClassTable(const Comparison& c, size_t k) {
     t.AddRow({label, fmt::format("{}/{}", m.served, m.pods),
               FormatSeconds(m.mean_wait_s), FormatSlowdown(m.mean_slowdown),
               P99VsSlo(m), FormatPercent(m.slo_attainment),
-              std::to_string(m.oom_kills),
+              fmt::format("{}/{}", m.oom_kills, m.preemptions),
               std::to_string(m.failed + m.cannot_run),
               FormatMoney(m.cost_per_served_pod)});
   }
@@ -129,7 +129,8 @@ std::string ClassTable(const Comparison& c, size_t k) {
 
 std::string ClassTableLegend() {
   return "WAIT mean queue wait; SLOWDN run time / alone on a whole GPU; "
-         "P99/SLO mean worst-interval p99 and SLO (ms); OOM kills; FAILED "
+         "P99/SLO mean worst-interval p99 and SLO (ms); "
+         "OOM/EV OOM kills / evictions by priority preemption; FAILED "
          "gave up or cannot run under the scheme; $/POD cost per served pod";
 }
 

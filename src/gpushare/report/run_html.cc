@@ -23,6 +23,8 @@ std::string SummaryTable(const SimulationResult& r) {
        {"failed", std::to_string(r.failed)},
        {"unschedulable", std::to_string(r.unschedulable)},
        {"OOM kills", std::to_string(r.oom_kills)},
+       {"preemptions (DefaultPreemption evictions)",
+        std::to_string(r.preemptions)},
        {"GPU faults / pods killed by them",
         fmt::format("{} / {}", r.faults, r.fault_kills)},
        {"mean / p99 queue wait", FormatSeconds(r.mean_wait_s) + " / " +
@@ -115,12 +117,13 @@ std::string RunHtmlReport(const SimulationResult& r) {
                                         : "-",
                     FormatPercent(m.slo_attainment),
                     std::to_string(m.oom_kills),
+                    std::to_string(m.preemptions),
                     std::to_string(m.failed + m.cannot_run),
                     FormatMoney(m.cost_per_served_pod)});
   }
   page.AddHeading("Tenant classes", "classes");
   page.AddHtml(HtmlTable({"tenant class", "kind", "served", "mean wait",
-                          "slowdown", "SLO met", "OOM kills",
+                          "slowdown", "SLO met", "OOM kills", "preemptions",
                           "failed or cannot run", "$ per served pod"},
                          rows));
   page.AddHtml(ClassBarCharts("class-", classes, {r.scenario}, metrics));

@@ -32,10 +32,10 @@ std::string RunSummary(const SimulationResult& r, double wall_s) {
       "  done {}  failed {}  unschedulable {}  pending {}  running {}\n",
       r.succeeded, r.failed, r.unschedulable, pending, running);
   out += fmt::format(
-      "  OOM kills {}  GPU faults {} killing {} (worst blast radius {}); "
-      "goodput {}\n",
+      "  OOM kills {}  GPU faults {} killing {} (worst blast radius {})\n"
+      "  preemptions {}; work lost {}; goodput {}\n",
       r.oom_kills, r.faults, r.fault_kills, r.max_blast_radius,
-      Percent(r.goodput));
+      r.preemptions, Seconds(r.lost_work_s), Percent(r.goodput));
   out += fmt::format(
       "  queue wait mean {}, p99 {}; slowdown mean {}; SLO met {}\n"
       "  {:.1f} pods/h; cost ${:.2f}\n\n",
@@ -63,6 +63,7 @@ std::string RunSummary(const SimulationResult& r, double wall_s) {
 
   struct ClassStats {
     int64_t pods = 0, done = 0, failed = 0, ooms = 0, waits = 0, slowdowns = 0;
+    int64_t preempted = 0;
     int64_t latency_samples = 0, slo_met = 0;
     double wait = 0, slowdown = 0, p99 = -1;
   };
@@ -75,6 +76,7 @@ std::string RunSummary(const SimulationResult& r, double wall_s) {
     c.failed += p.outcome == PodOutcome::kFailed ||
                 p.outcome == PodOutcome::kAdmissionFailed;
     c.ooms += p.oom_kills;
+    c.preempted += p.preemptions;
     if (p.wait_s >= 0) {
       c.wait += p.wait_s;
       ++c.waits;
@@ -93,13 +95,15 @@ std::string RunSummary(const SimulationResult& r, double wall_s) {
   table.AddColumn("DONE", TextTable::Align::kRight);
   table.AddColumn("FAILED", TextTable::Align::kRight);
   table.AddColumn("OOM", TextTable::Align::kRight);
-  table.AddColumn("WAIT MEAN", TextTable::Align::kRight);
+  table.AddColumn("PREEMPT", TextTable::Align::kRight);
+  table.AddColumn("WAIT", TextTable::Align::kRight);
   table.AddColumn("SLOWDOWN", TextTable::Align::kRight);
   table.AddColumn("P99 MAX", TextTable::Align::kRight);
   table.AddColumn("SLO MET", TextTable::Align::kRight);
   for (const auto& [name, c] : classes) {
     table.AddRow({name, std::to_string(c.pods), std::to_string(c.done),
                   std::to_string(c.failed), std::to_string(c.ooms),
+                  std::to_string(c.preempted),
                   c.waits ? Seconds(c.wait / c.waits) : "-",
                   c.slowdowns ? fmt::format("{:.2f}", c.slowdown / c.slowdowns)
                               : "-",
