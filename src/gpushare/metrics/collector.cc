@@ -57,6 +57,7 @@ void Collector::OnRunStart(const Cluster& cluster,
     r.tenant_class = pod.tenant_class;
     r.tenant = pod.tenant;
     r.namespace_name = pod.namespace_name;
+    r.pod_group = pod.pod_group;
     const int target = simulation_.target_pools()[i];
     if (target >= 0) r.target_pool = cluster.pools()[target].spec.name;
     r.arrival_s = pod.arrival_s;
@@ -205,6 +206,13 @@ void Collector::OnRequeued(double t, PodIndex pod) {
     }
     first_holding_[pod] = -1;  // its next binding starts new holdings
   }
+}
+
+void Collector::OnGangTimeout(double /*t*/, PodIndex pod) {
+  ++result_.gang_timeouts;
+  PodRecord& r = result_.pod_records[pod];
+  r.message = "PodGroup " + r.pod_group +
+              ": fewer than minMember members bound within its timeout";
 }
 
 void Collector::OnEnd(double t, PodIndex pod, PodEnd how,

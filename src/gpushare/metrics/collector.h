@@ -48,6 +48,7 @@ class Collector : public SimulationObserver {
   void OnPreempted(double t, PodIndex pod, PodIndex preemptor,
                    double lost_work_s) override;
   void OnRequeued(double t, PodIndex pod) override;
+  void OnGangTimeout(double t, PodIndex pod) override;
   void OnEnd(double t, PodIndex pod, PodEnd how,
              const std::string& message) override;
   void OnFault(double t, int domain, int pods_killed) override;

@@ -16,6 +16,7 @@ nlohmann::json ResultToJson(const SimulationResult& r) {
   out["oom_kills"] = r.oom_kills;
   out["fault_kills"] = r.fault_kills;
   out["preemptions"] = r.preemptions;
+  out["gang_timeouts"] = r.gang_timeouts;
   out["faults"] = r.faults;
   out["max_blast_radius"] = r.max_blast_radius;
   out["mean_wait_s"] = r.mean_wait_s;
@@ -59,6 +60,7 @@ nlohmann::json ResultToJson(const SimulationResult& r) {
                     {"class", p.workload_class},
                     {"tenant_class", p.tenant_class},
                     {"tenant", p.tenant},
+                    {"pod_group", p.pod_group},
                     {"target_pool", p.target_pool},
                     {"pool", p.pool},
                     {"node", p.node},

@@ -32,6 +32,7 @@ struct PodRecord {
   std::string tenant_class;  // the workload class spec ("prod-inference")
   std::string tenant;
   std::string namespace_name;  // metadata.namespace
+  std::string pod_group;       // its gang's PodGroup ("" none)
   std::string target_pool;  // the pool its selectors route it to ("" none)
   std::string pool;       // where it ran ("" if never bound)
   std::string node;
@@ -194,6 +195,7 @@ struct SimulationResult {
   int64_t oom_kills = 0;
   int64_t fault_kills = 0;
   int64_t preemptions = 0;      // evictions by DefaultPreemption
+  int64_t gang_timeouts = 0;    // gang members released at Permit's timeout
   int64_t faults = 0;
   double max_blast_radius = 0;  // most pods killed by one fault
   double mean_wait_s = 0;

@@ -27,6 +27,8 @@ enum class EventKind {
   kStallStart,  // a = node (its device plugin stops serving)
   kStallEnd,    // a = node (its device plugin registers again)
   kTerminated,  // a = pod (a preempted pod's grace period is over)
+  kGangTimeout,     // a = gang (its Permit wait is over), version
+  kGangCompletion,  // a = gang (its job's work is done), version
   kSample,
 };
 

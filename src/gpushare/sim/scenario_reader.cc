@@ -836,7 +836,7 @@ WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
                "lifetime_s", "request_rate", "gpu_ms_per_request", "slo_p99_ms",
                "cpu_milli", "memory_mib", "node_selector", "tolerations",
                "requests", "restart_policy", "priority_class",
-               "termination_grace_period_s", "checkpoint_interval_s"});
+               "termination_grace_period_s", "checkpoint_interval_s", "gang"});
   WorkloadClassSpec spec;
   spec.name = c.String("name");
   if (!IsDnsLabel(spec.name, 50)) {
@@ -923,6 +923,20 @@ WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
     spec.checkpoint_interval_s =
         Number(c, "checkpoint_interval_s", 0, kMaxSeconds);
   }
+  if (c.Has("gang")) {
+    // A PodGroup per arrival (scheduler-plugins Coscheduling).
+    YamlMap g = c.Map("gang", Label(c, "gang"));
+    g.AllowOnly({"size", "min_member", "timeout_s"});
+    spec.gang_size = static_cast<int>(g.Int("size", 1, 10000));
+    spec.gang_min_member = spec.gang_size;
+    if (g.Has("min_member")) {
+      spec.gang_min_member =
+          static_cast<int>(g.Int("min_member", 1, spec.gang_size));
+    }
+    if (g.Has("timeout_s")) {
+      spec.gang_timeout_s = Number(g, "timeout_s", 0, kMaxSeconds, true);
+    }
+  }
   if (c.Has("count")) spec.count = c.Int("count", 0, kMaxCount);
   if (c.Has("arrival_rate_per_s")) {
     spec.arrival_rate_per_s = Number(c, "arrival_rate_per_s", 0, kMaxRate);
@@ -978,6 +992,14 @@ WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
           name, ScalarInt(file, entry.second, Label(c, "requests") + " " + name,
                           1, int64_t{1} << 40));
     }
+  }
+  if (spec.gang_size > 0 &&
+      spec.work_s.kind == Distribution::Kind::kConstant &&
+      spec.work_s.value <= 0) {
+    FailAt(file, c.Get("gang"),
+           Label(c, "gang") +
+               ": gang members must be jobs with work (work_s > 0); a "
+               "PodGroup of services is not modelled");
   }
   // The generator's own checks (value ranges, services without lifetime,
   // ...), located at the key the message names.

@@ -333,6 +333,33 @@ faults:
   EXPECT_EQ(s.faults[2].pool, "");
 }
 
+TEST(ScenarioReaderTest, GangClassesMakePodGroups) {
+  const Scenario s = Read(WithClasses(
+      "    - {name: ddp, class: training, count: 2, work_s: 600,\n"
+      "       gang: {size: 4, min_member: 3, timeout_s: 120}}\n"));
+  const WorkloadClassSpec& c = s.workload.classes[0];
+  EXPECT_EQ(c.gang_size, 4);
+  EXPECT_EQ(c.gang_min_member, 3);
+  EXPECT_EQ(c.gang_timeout_s, 120);
+  const std::vector<Pod> pods = BuildWorkload(s.workload, s.seed);
+  ASSERT_EQ(pods.size(), 8u);
+  EXPECT_EQ(pods[0].name, "ddp-0-0");
+  EXPECT_EQ(pods[3].name, "ddp-0-3");
+  EXPECT_EQ(pods[3].pod_group, "ddp-0");
+  EXPECT_EQ(pods[3].gang_min_member, 3);
+  EXPECT_EQ(pods[0].arrival_s, pods[3].arrival_s);
+  EXPECT_EQ(pods[0].needs.work_s, pods[3].needs.work_s);
+  EXPECT_EQ(pods[4].pod_group, "ddp-1");
+  EXPECT_EQ(Error(WithClasses("    - {name: ddp, class: training, count: 1, "
+                              "work_s: 0, lifetime_s: 60, gang: {size: 2}}\n")),
+            "s.yaml:10:79: class 'ddp' gang: gang members must be jobs with "
+            "work (work_s > 0); a PodGroup of services is not modelled");
+  EXPECT_EQ(Error(WithClasses("    - {name: ddp, class: training, count: 1, "
+                              "gang: {size: 2, min_member: 3}}\n")),
+            "s.yaml:10:74: class 'ddp' gang min_member: 3 is out of range "
+            "(expected 1..2)");
+}
+
 TEST(ScenarioReaderTest, Defaults) {
   const Scenario s = ReadScenarioYaml(
       "cluster:\n  pools:\n    - {name: p, gpu: A10, nodes: 1}\n" +

@@ -74,6 +74,7 @@ Simulation::Simulation(const Scenario& scenario, const Catalog& catalog)
   }
   scheduler_ = std::make_unique<Scheduler>(*cluster_, scenario_.scheduler);
   BuildDomains();
+  BuildGangs();
   for (const FaultSpec& f : scenario_.faults) {
     if (f.pool.empty()) continue;
     bool found = false;
@@ -99,6 +100,29 @@ Simulation::Simulation(const Scenario& scenario, const Catalog& catalog)
 }
 
 Simulation::~Simulation() = default;
+
+void Simulation::BuildGangs() {
+  gang_of_.assign(pods_.size(), -1);
+  std::unordered_map<std::string, int> index;
+  for (size_t i = 0; i < pods_.size(); ++i) {
+    const Pod& pod = pods_[i];
+    if (pod.pod_group.empty()) continue;
+    auto [it, added] = index.emplace(pod.pod_group, static_cast<int>(gangs_.size()));
+    if (added) {
+      if (pod.needs.work_s <= 0) {
+        throw InputError("pod group '" + pod.pod_group +
+                         "': gang members must be jobs (work_s > 0)");
+      }
+      GangRun g;
+      g.min_member = pod.gang_min_member;
+      g.timeout_s = pod.gang_timeout_s;
+      g.work_s = pod.needs.work_s;
+      gangs_.push_back(g);
+    }
+    gang_of_[i] = it->second;
+    gangs_[it->second].members.push_back(static_cast<PodIndex>(i));
+  }
+}
 
 void Simulation::BuildDomains() {
   const auto& nodes = cluster_->nodes();
@@ -256,6 +280,21 @@ void Simulation::Run(SimulationObserver* observer) {
         Schedule(now);
         break;
       }
+      case EventKind::kGangTimeout:
+        if (gangs_[e.a].version != e.version) break;
+        GangTimeout(now, e.a);
+        Schedule(now);
+        break;
+      case EventKind::kGangCompletion: {
+        GangRun& gang = gangs_[e.a];
+        if (gang.done || gang.version != e.version) break;
+        SyncGang(now, e.a);
+        GS_CHECK(gang.remaining <= 1e-6 * std::max(1.0, gang.work_s),
+                 "a gang completed with work left");
+        FinishGang(now, e.a, true, "");
+        Schedule(now);
+        break;
+      }
       case EventKind::kStallStart:
         StallDevicePlugin(e.a, true);
         break;
@@ -334,7 +373,7 @@ bool Simulation::WorkLeft() const {
   if (changes_due_ > 0 && active_pods_ > 0) return true;
   for (const PodRun& run : runs_) {
     if (run.phase == Phase::kRunning || run.phase == Phase::kBackoff ||
-        run.phase == Phase::kTerminating) {
+        run.phase == Phase::kTerminating || run.phase == Phase::kPermit) {
       return true;
     }
   }
@@ -369,14 +408,111 @@ void Simulation::OnBound(double now, const ScheduleResult& r) {
     run.domains.push_back(domain);
     ++domains_[domain].holders;
   }
-  const Pod& pod = pods_[r.pod];
-  const double speed = cluster_->nodes()[r.node].model() != nullptr
-                           ? cluster_->nodes()[r.node].model()->relative_speed
-                           : 1.0;
-  if (observer_) {
-    observer_->OnStart(now, r.pod, r.node, AloneSeconds(pod.needs, speed));
+  const int g = gang_of_[r.pod];
+  if (g >= 0 && !gangs_[g].admitted) {
+    // Coscheduling's Permit: held until minMember of its group are bound.
+    GangRun& gang = gangs_[g];
+    run.phase = Phase::kPermit;
+    ++gang.waiting;
+    if (gang.waiting >= gang.min_member) {
+      gang.admitted = true;
+      ++gang.version;  // the timeout is void
+      gang.waiting = 0;
+      gang.remaining = gang.work_s - gang.checkpointed;
+      gang.last_update = now;
+      gang.rate = 0;
+      for (PodIndex m : gang.members) {
+        if (runs_[m].phase == Phase::kPermit) StartBound(now, m);
+      }
+    } else if (gang.waiting == 1) {
+      events_.Push(now + gang.timeout_s, EventKind::kGangTimeout, g, -1,
+                   ++gang.version);
+    }
+    return;
   }
-  StartOrFail(now, r.pod);
+  StartBound(now, r.pod);
+}
+
+void Simulation::StartBound(double now, PodIndex p) {
+  const PodRun& run = runs_[p];
+  const Pod& pod = pods_[p];
+  const Node& node = cluster_->nodes()[run.node];
+  const double speed =
+      node.model() != nullptr ? node.model()->relative_speed : 1.0;
+  if (observer_) {
+    observer_->OnStart(now, p, run.node, AloneSeconds(pod.needs, speed));
+  }
+  StartOrFail(now, p);
+}
+
+void Simulation::SyncGang(double now, int g) {
+  GangRun& gang = gangs_[g];
+  if (!gang.admitted || gang.done) return;
+  gang.remaining =
+      std::max(0.0, gang.remaining - gang.rate * (now - gang.last_update));
+  gang.last_update = now;
+  int running = 0;
+  double rate = kInfinity;
+  for (PodIndex m : gang.members) {
+    const PodRun& run = runs_[m];
+    if (run.phase != Phase::kRunning || !run.resident) continue;
+    ++running;
+    rate = std::min(rate, run.rate);
+  }
+  // A synchronous job: no progress unless minMember members run, then at
+  // the pace of the slowest.
+  gang.rate = running >= gang.min_member ? rate : 0;
+  ++gang.version;
+  if (gang.rate > 0) {
+    events_.Push(now + gang.remaining / gang.rate, EventKind::kGangCompletion,
+                 g, -1, gang.version);
+  }
+}
+
+void Simulation::GangTimeout(double now, int g) {
+  GangRun& gang = gangs_[g];
+  if (gang.admitted) return;
+  gang.waiting = 0;
+  for (PodIndex m : gang.members) {
+    PodRun& run = runs_[m];
+    if (run.phase != Phase::kPermit) continue;
+    for (int d : run.domains) --domains_[d].holders;
+    scheduler_->Release(m);
+    run.domains.clear();
+    run.node = -1;
+    run.phase = Phase::kPending;
+    if (observer_) observer_->OnGangTimeout(now, m);
+    scheduler_->Enqueue(m, pods_[m]);
+  }
+}
+
+void Simulation::FinishGang(double now, int g, bool succeeded,
+                            const std::string& message) {
+  GangRun& gang = gangs_[g];
+  gang.done = true;
+  // Done, or failed: the job's controller ends every member still there.
+  const PodEnd others = succeeded ? PodEnd::kDeleted : PodEnd::kFailed;
+  for (PodIndex m : gang.members) {
+    PodRun& run = runs_[m];
+    switch (run.phase) {
+      case Phase::kRunning:
+      case Phase::kBackoff:
+        run.remaining = 0;
+        Finish(now, m, succeeded ? PodEnd::kSucceeded : PodEnd::kFailed,
+               message);
+        break;
+      case Phase::kPending:
+        scheduler_->Forget(m);
+        Finish(now, m, others, message);
+        break;
+      case Phase::kTerminating:
+      case Phase::kPermit:
+        Finish(now, m, others, message);
+        break;
+      default:
+        break;
+    }
+  }
 }
 
 void Simulation::StartOrFail(double now, PodIndex p) {
@@ -446,7 +582,11 @@ void Simulation::StartOrFail(double now, PodIndex p) {
   if (run.domains.empty()) {
     // A pod without GPUs runs at its reference rate.
     run.rate = 1;
-    Reschedule(now, p);
+    if (gang_of_[p] >= 0) {
+      SyncGang(now, gang_of_[p]);
+    } else {
+      Reschedule(now, p);
+    }
     return;
   }
   for (int d : run.domains) Recompute(now, d);
@@ -464,6 +604,7 @@ void Simulation::Stop(double now, PodIndex p) {
     dom.fb_used_mib -= pods_[p].needs.gpu_memory_mib;
   }
   for (int d : run.domains) Recompute(now, d);
+  if (gang_of_[p] >= 0) SyncGang(now, gang_of_[p]);
 }
 
 void Simulation::Fail(double now, PodIndex p, PodFailure why,
@@ -488,11 +629,31 @@ void Simulation::Fail(double now, PodIndex p, PodFailure why,
 double Simulation::Interrupt(double now, PodIndex p) {
   PodRun& run = runs_[p];
   const bool was_running = run.resident;
+  const int g = gang_of_[p];
+  int running_members = 0;
+  if (g >= 0 && was_running) {
+    for (PodIndex m : gangs_[g].members) running_members += runs_[m].resident;
+  }
   Stop(now, p);
   if (!was_running || run.service) return 0;
   const Pod& pod = pods_[p];
-  const double progress = pod.needs.work_s - run.remaining;
   const double interval = pod.checkpoint_interval_s;
+  if (g >= 0) {
+    // The whole job goes back to its last checkpoint; every member that
+    // was running loses that work.
+    GangRun& gang = gangs_[g];
+    if (!gang.admitted || gang.done) return 0;
+    const double progress = gang.work_s - gang.remaining;
+    if (interval > 0) {
+      gang.checkpointed = std::max(gang.checkpointed,
+                                   std::floor(progress / interval) * interval);
+    }
+    const double lost = std::max(0.0, progress - gang.checkpointed);
+    gang.remaining = gang.work_s - gang.checkpointed;
+    SyncGang(now, g);
+    return lost * running_members;
+  }
+  const double progress = pod.needs.work_s - run.remaining;
   if (interval > 0) {
     run.checkpointed =
         std::max(run.checkpointed, std::floor(progress / interval) * interval);
@@ -502,6 +663,7 @@ double Simulation::Interrupt(double now, PodIndex p) {
 
 void Simulation::Preempted(double now, PodIndex p, PodIndex preemptor) {
   PodRun& run = runs_[p];
+  if (run.phase == Phase::kPermit) --gangs_[gang_of_[p]].waiting;
   if (run.service && run.resident) {
     run.lifetime_left = std::max(0.0, run.lifetime_left - (now - run.started_at));
   }
@@ -545,6 +707,13 @@ void Simulation::Finish(double now, PodIndex p, PodEnd how,
   ++run.version;
   --active_pods_;
   if (observer_) observer_->OnEnd(now, p, how, message);
+  const int g = gang_of_.empty() ? -1 : gang_of_[p];
+  if (how == PodEnd::kFailed && g >= 0 && gangs_[g].admitted &&
+      !gangs_[g].done) {
+    FinishGang(now, g, false,
+               "PodGroup " + pods_[p].pod_group + ": member " + pods_[p].name +
+                   " failed");
+  }
 }
 
 void Simulation::Advance(double now, PodIndex p) {
@@ -593,13 +762,25 @@ void Simulation::Recompute(double now, int domain) {
     }
     run.rate = *std::min_element(run.domain_rates.begin(),
                                  run.domain_rates.end());
-    if (!run.service) {
+    if (gang_of_[p] >= 0) {
+      // Its gang's pace may change (SyncGang below).
+      const int g = gang_of_[p];
+      if (std::find(dirty_gangs_.begin(), dirty_gangs_.end(), g) ==
+          dirty_gangs_.end()) {
+        dirty_gangs_.push_back(g);
+      }
+    } else if (!run.service) {
       ++run.version;
       if (run.rate > 0) {
         events_.Push(now + run.remaining / run.rate, EventKind::kCompletion, p,
                      -1, run.version);
       }
     }
+  }
+  if (!dirty_gangs_.empty()) {
+    std::vector<int> gangs;
+    gangs.swap(dirty_gangs_);
+    for (int g : gangs) SyncGang(now, g);
   }
 }
 
@@ -776,7 +957,9 @@ void Simulation::Sample(double now) {
     s.mig_config_drift = d.layout_lost && !s.down;
   }
   int pending = 0;
-  for (const PodRun& run : runs_) pending += run.phase == Phase::kPending;
+  for (const PodRun& run : runs_) {
+    pending += run.phase == Phase::kPending || run.phase == Phase::kPermit;
+  }
   observer_->OnSample(now, states, pending);
   for (size_t i = 0; i < domains_.size(); ++i) {
     const DomainRun& d = domains_[i];

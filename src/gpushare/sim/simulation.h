@@ -75,8 +75,10 @@ class Simulation {
   const std::vector<int>& target_pools() const { return target_pool_; }
 
  private:
+  // kPermit: a gang member bound and held at Coscheduling's Permit until
+  // its PodGroup has minMember members bound.
   enum class Phase {
-    kWaiting, kPending, kRunning, kBackoff, kTerminating, kDone
+    kWaiting, kPending, kPermit, kRunning, kBackoff, kTerminating, kDone
   };
   struct PodRun {
     Phase phase = Phase::kWaiting;
@@ -112,7 +114,35 @@ class Simulation {
     double mig_reapply_s = -1;
   };
 
+  // A PodGroup: its members and Coscheduling state. Its job's work is kept
+  // here: it advances at the slowest running member's rate while at least
+  // minMember members run, else not at all.
+  struct GangRun {
+    std::vector<PodIndex> members;
+    int min_member = 0;
+    double timeout_s = 0;
+    double work_s = 0;
+    bool admitted = false;   // minMember were bound once: members start
+    bool done = false;
+    int waiting = 0;         // members held at Permit
+    double remaining = 0;
+    double checkpointed = 0;
+    double rate = 0;
+    double last_update = 0;
+    uint64_t version = 0;    // of its timeout and completion events
+  };
+
   void BuildDomains();
+  void BuildGangs();
+  // A bound pod starts (observer told, memory checked, domains joined).
+  void StartBound(double now, PodIndex p);
+  // Brings the gang's work up to `now` and sets its rate from its members.
+  void SyncGang(double now, int gang);
+  void GangTimeout(double now, int gang);
+  // The gang's job succeeded (its running members succeed) or a member
+  // failed for good (the others fail); members left are ended.
+  void FinishGang(double now, int gang, bool succeeded,
+                  const std::string& message);
   void Schedule(double now);
   // A pod was bound (by a cycle or as already running): it starts.
   void OnBound(double now, const ScheduleResult& r);
@@ -176,6 +206,9 @@ class Simulation {
   // Per node: device-plugin stalls in progress (node from the spec's pool).
   std::vector<int> stalls_;
   std::vector<int> stall_nodes_;  // per device_plugin_stalls entry
+  std::vector<GangRun> gangs_;
+  std::vector<int> gang_of_;      // per pod: its gang, or -1
+  std::vector<int> dirty_gangs_;  // gangs whose members' rates changed
 };
 
 }  // namespace gpushare

@@ -81,6 +81,9 @@ class SimulationObserver {
   // A preempted pod's grace period is over: its devices are free and its
   // controller's new pod (the same PodIndex) waits to be scheduled again.
   virtual void OnRequeued(double /*t*/, PodIndex /*pod*/) {}
+  // A gang member held at Permit is released: its PodGroup did not reach
+  // minMember within its timeout; it waits to be scheduled again.
+  virtual void OnGangTimeout(double /*t*/, PodIndex /*pod*/) {}
   virtual void OnEnd(double /*t*/, PodIndex /*pod*/, PodEnd /*how*/,
                      const std::string& /*message*/) {}
   virtual void OnFault(double /*t*/, int /*domain*/, int /*pods_killed*/) {}

@@ -107,6 +107,14 @@ void ValidateClass(const WorkloadClassSpec& c) {
     throw InputError(
         fmt::format("{}: count must be >= 0, got {}", what, c.count));
   }
+  if (c.gang_size < 0 || c.gang_min_member < 0 ||
+      c.gang_min_member > c.gang_size ||
+      !(c.gang_timeout_s > 0 && std::isfinite(c.gang_timeout_s))) {
+    throw InputError(fmt::format(
+        "{}: gang: size must be >= 1, min_member 1..size and timeout_s > 0 "
+        "(got size {}, min_member {}, timeout_s {})",
+        what, c.gang_size, c.gang_min_member, c.gang_timeout_s));
+  }
   if (c.arrival_rate_per_s == 0) {
     if (c.count == 0) {
       throw InputError(what +
@@ -182,6 +190,12 @@ std::vector<Pod> GenerateClass(const WorkloadClassSpec& c, double horizon_s,
     if (c.count == 0 && !(t < horizon_s)) break;
     Pod pod;
     pod.name = c.name + "-" + std::to_string(n);
+    if (c.gang_size > 0) {
+      pod.pod_group = pod.name;
+      pod.gang_min_member = c.gang_min_member > 0 ? c.gang_min_member
+                                                  : c.gang_size;
+      pod.gang_timeout_s = c.gang_timeout_s;
+    }
     pod.workload_class = c.workload_class;
     pod.tenant_class = c.name;
     pod.priority = c.priority;
@@ -195,6 +209,15 @@ std::vector<Pod> GenerateClass(const WorkloadClassSpec& c, double horizon_s,
     pod.tolerations = c.tolerations;
     pod.explicit_requests = c.requests;
     pod.restart_policy = c.restart_policy;
+    if (c.gang_size > 0) {
+      // The members of one PodGroup: the same needs, arriving together.
+      for (int k = 0; k < c.gang_size; ++k) {
+        Pod member = pod;
+        member.name = pod.pod_group + "-" + std::to_string(k);
+        pods.push_back(std::move(member));
+      }
+      continue;
+    }
     pods.push_back(std::move(pod));
   }
   return pods;
@@ -223,8 +246,9 @@ void WorkloadSpec::Validate() const {
   }
   double expected = 0;
   for (const WorkloadClassSpec& c : classes) {
-    expected += c.count > 0 ? static_cast<double>(c.count)
-                            : c.arrival_rate_per_s * horizon_s;
+    expected += (c.count > 0 ? static_cast<double>(c.count)
+                             : c.arrival_rate_per_s * horizon_s) *
+                std::max(1, c.gang_size);
   }
   if (expected > kMaxExpectedPods) {
     throw InputError(fmt::format(

@@ -37,6 +37,12 @@ struct WorkloadClassSpec {
   PreemptionPolicy preemption_policy = PreemptionPolicy::kPreemptLowerPriority;
   double termination_grace_period_s = kDefaultTerminationGracePeriodS;
   double checkpoint_interval_s = 0;     // Pod::checkpoint_interval_s
+  // Gang jobs: > 0 makes every arrival a PodGroup of this many pods with the
+  // same needs, named <class>-<n>-<k>, admitted when `gang_min_member` of
+  // them are bound, released after `gang_timeout_s` otherwise.
+  int gang_size = 0;
+  int gang_min_member = 0;                // 0: gang_size
+  double gang_timeout_s = 60;             // Coscheduling's default
   RestartPolicy restart_policy = RestartPolicy::kOnFailure;
   double arrival_rate_per_s = 0;        // Poisson rate
   int64_t count = 0;                    // > 0: exactly this many pods

@@ -98,6 +98,11 @@ struct Pod {
   // reference GPU (0: never): a preempted or failed attempt loses only the
   // work since its last checkpoint and resumes from there.
   double checkpoint_interval_s = 0;
+  // Gang scheduling (scheduler-plugins Coscheduling): the PodGroup it belongs
+  // to ("" none), the group's minMember and scheduleTimeoutSeconds.
+  std::string pod_group;
+  int gang_min_member = 0;
+  double gang_timeout_s = 0;
   // spec.nodeName of a pod already running on an imported node: it is bound
   // there on arrival without a scheduling cycle (kubelet admits it), when
   // the cluster has that node; otherwise it is scheduled like any pod.

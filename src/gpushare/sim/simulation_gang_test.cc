@@ -1,0 +1,121 @@
+// Hand-computed gang runs (docs/model.md "Gang scheduling"): members wait at
+// Permit until minMember are bound, never run partly, progress together and
+// go back to the job's checkpoint together.
+
+#include <memory>
+
+#include <gtest/gtest.h>
+
+#include "gpushare/metrics/collector.h"
+#include "gpushare/sim/simulation.h"
+#include "gpushare/sim/test_scenarios.h"
+
+namespace gpushare {
+namespace {
+
+using testing_scenarios::OnePool;
+
+SimulationResult RunIt(const Scenario& scenario) {
+  const Catalog catalog = Catalog::Builtin();
+  Simulation sim(scenario, catalog);
+  Collector collector(sim, scenario.name, scenario.seed, false);
+  sim.Run(&collector);
+  return collector.result();
+}
+
+Pod Job(const std::string& name, double arrival_s, double work_s) {
+  Pod pod;
+  pod.name = name;
+  pod.tenant_class = "train";
+  pod.arrival_s = arrival_s;
+  pod.needs.gpus = 1;
+  pod.needs.gpu_memory_mib = 1000;
+  pod.needs.sm_demand = 1;
+  pod.needs.duty = 1;
+  pod.needs.work_s = work_s;
+  pod.cpu_milli = 1000;
+  pod.memory_mib = 1024;
+  return pod;
+}
+
+void AddGang(std::vector<Pod>& pods, const std::string& group, int size,
+             double arrival_s, double work_s, double checkpoint_s = 0) {
+  for (int k = 0; k < size; ++k) {
+    Pod pod = Job(group + "-" + std::to_string(k), arrival_s, work_s);
+    pod.pod_group = group;
+    pod.gang_min_member = size;
+    pod.gang_timeout_s = 60;
+    pod.checkpoint_interval_s = checkpoint_s;
+    pods.push_back(pod);
+  }
+}
+
+Scenario WithPods(int gpus, std::vector<Pod> pods) {
+  Scenario s = OnePool("A100-40GB", gpus, ExclusiveSharing());
+  s.workload.trace.pods =
+      std::make_shared<const std::vector<Pod>>(std::move(pods));
+  return s;
+}
+
+// 4 GPUs, one taken by a 100 s job: 3 of the 4 members bind and wait at
+// Permit; at 61 s the timeout releases them, they bind again at once; at
+// 100 s the fourth binds, the gang is admitted and all start together:
+// 100..300.
+TEST(SimulationGangTest, FourPodGangNeverHalfRuns) {
+  std::vector<Pod> pods = {Job("blocker", 0, 100)};
+  AddGang(pods, "ddp", 4, 1, 200);
+  const SimulationResult r = RunIt(WithPods(4, pods));
+  ASSERT_EQ(r.succeeded, 5);
+  EXPECT_EQ(r.gang_timeouts, 3);
+  for (int k = 1; k <= 4; ++k) {
+    const PodRecord& m = r.pod_records[k];
+    EXPECT_EQ(m.pod_group, "ddp");
+    EXPECT_NEAR(m.start_s, 100, 1e-6) << m.name;
+    EXPECT_NEAR(m.end_s, 300, 1e-6) << m.name;
+    EXPECT_NEAR(m.wait_s, 99, 1e-6) << m.name;
+  }
+}
+
+// A GPU fault at 500 s kills member 1; the job goes back to its checkpoint
+// at 300 s of work (each of the 2 members loses 200 s); member 0 keeps its
+// GPU idle until member 1 is back with the GPU at 600 s; the 700 s left end
+// at 1300 s.
+TEST(SimulationGangTest, MemberFaultRollsTheJobBackToItsCheckpoint) {
+  std::vector<Pod> pods;
+  AddGang(pods, "ddp", 2, 0, 1000, 300);
+  Scenario s = WithPods(2, pods);
+  FaultSpec fault;
+  fault.pool = "p";
+  fault.at_s = 500;
+  fault.node = 0;
+  fault.gpu = 1;
+  fault.recovery_s = 100;
+  s.faults.push_back(fault);
+  const SimulationResult r = RunIt(s);
+  ASSERT_EQ(r.succeeded, 2);
+  EXPECT_NEAR(r.lost_work_s, 400, 1e-6);
+  EXPECT_NEAR(r.pod_records[0].end_s, 1300, 1e-6);
+  EXPECT_NEAR(r.pod_records[1].end_s, 1300, 1e-6);
+  EXPECT_NEAR(r.goodput, 2000.0 / 2400.0, 1e-9);
+}
+
+// A member that fails for good fails the whole job.
+TEST(SimulationGangTest, AMemberFailingForGoodFailsTheGang) {
+  std::vector<Pod> pods;
+  AddGang(pods, "ddp", 2, 0, 1000);
+  pods[1].restart_policy = RestartPolicy::kNever;
+  Scenario s = WithPods(2, pods);
+  FaultSpec fault;
+  fault.pool = "p";
+  fault.at_s = 500;
+  fault.node = 0;
+  fault.gpu = 1;
+  s.faults.push_back(fault);
+  const SimulationResult r = RunIt(s);
+  EXPECT_EQ(r.failed, 2);
+  EXPECT_NEAR(r.pod_records[0].end_s, 500, 1e-6);
+  EXPECT_EQ(r.pod_records[0].message, "PodGroup ddp: member ddp-1 failed");
+}
+
+}  // namespace
+}  // namespace gpushare
