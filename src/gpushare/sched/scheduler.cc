@@ -615,11 +615,13 @@ void Scheduler::RetryNext(Group& group) {
       break;
     }
   }
-  if (!fits) {
+  if (!fits && !MayPreempt(*s.pod)) {
     group.dirty_nodes.clear();
     group.nodes_at_clear = static_cast<int>(cluster_.nodes().size());
     return;
   }
+  // It fits, or it may make room by preemption (the event may have ended
+  // what stopped it: victims still terminating): it gets a cycle.
   group.waiting.erase(group.waiting.begin());
   --waiting_count_;
   if (group.waiting.empty()) waiting_groups_.erase(s.shape);

@@ -30,7 +30,8 @@
 // constraints wait as one group: the group's first pod is retried; when it
 // binds, the next one is retried if it passes the filters on a node that had
 // an event since the group's last failure; when it fails the group waits
-// again. A pod that fits no node runs the profile's PostFilter: with
+// again (a head that may preempt is retried at every such event, fitting
+// or not). A pod that fits no node runs the profile's PostFilter: with
 // DefaultPreemption (sched/default_preemption.h) and a preemption policy of
 // PreemptLowerPriority it looks for a node where evicting pods of lower
 // priority makes room, at most NumPreemptionCandidates of the nodes its

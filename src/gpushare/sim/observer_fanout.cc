@@ -33,6 +33,21 @@ void ObserverFanout::OnRestart(double t, PodIndex pod) {
   for (SimulationObserver* o : observers_) o->OnRestart(t, pod);
 }
 
+void ObserverFanout::OnPreempted(double t, PodIndex pod, PodIndex preemptor,
+                                 double lost_work_s) {
+  for (SimulationObserver* o : observers_) {
+    o->OnPreempted(t, pod, preemptor, lost_work_s);
+  }
+}
+
+void ObserverFanout::OnRequeued(double t, PodIndex pod) {
+  for (SimulationObserver* o : observers_) o->OnRequeued(t, pod);
+}
+
+void ObserverFanout::OnGangTimeout(double t, PodIndex pod) {
+  for (SimulationObserver* o : observers_) o->OnGangTimeout(t, pod);
+}
+
 void ObserverFanout::OnEnd(double t, PodIndex pod, PodEnd how,
                            const std::string& message) {
   for (SimulationObserver* o : observers_) o->OnEnd(t, pod, how, message);

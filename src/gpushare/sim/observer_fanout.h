@@ -30,6 +30,10 @@ class ObserverFanout : public SimulationObserver {
   void OnFailure(double t, PodIndex pod, PodFailure why,
                  const std::string& message, double lost_work_s) override;
   void OnRestart(double t, PodIndex pod) override;
+  void OnPreempted(double t, PodIndex pod, PodIndex preemptor,
+                   double lost_work_s) override;
+  void OnRequeued(double t, PodIndex pod) override;
+  void OnGangTimeout(double t, PodIndex pod) override;
   void OnEnd(double t, PodIndex pod, PodEnd how,
              const std::string& message) override;
   void OnFault(double t, int domain, int pods_killed) override;

@@ -28,6 +28,16 @@ class Recorder : public SimulationObserver {
     log_->push_back(name_ + ":share " + std::to_string(pod) + "@" +
                     std::to_string(domain) + " " + std::to_string(ratio));
   }
+  void OnPreempted(double, PodIndex pod, PodIndex by, double lost) override {
+    log_->push_back(name_ + ":preempted " + std::to_string(pod) + " by " +
+                    std::to_string(by) + " " + std::to_string(lost));
+  }
+  void OnRequeued(double, PodIndex pod) override {
+    log_->push_back(name_ + ":requeued " + std::to_string(pod));
+  }
+  void OnGangTimeout(double, PodIndex pod) override {
+    log_->push_back(name_ + ":gang-timeout " + std::to_string(pod));
+  }
   void OnFinish(double, int64_t events, int64_t) override {
     log_->push_back(name_ + ":finish " + std::to_string(events));
   }
@@ -48,11 +58,17 @@ TEST(ObserverFanoutTest, ForwardsEveryHookInOrder) {
   observer->OnSample(3, std::vector<DomainState>(2), 4);
   observer->OnPodShare(3, 7, 1, 0.5);
   observer->OnRestart(4, 7);  // neither overrides it
+  observer->OnPreempted(4, 7, 8, 1.5);
+  observer->OnRequeued(4, 7);
+  observer->OnGangTimeout(4, 7);
   observer->OnFinish(5, 9, 1);
   EXPECT_EQ(log, (std::vector<std::string>{
                      "a:arrival 7", "b:arrival 7", "a:end 7 ok", "b:end 7 ok",
                      "a:sample 2 4", "b:sample 2 4", "a:share 7@1 0.500000",
-                     "b:share 7@1 0.500000", "a:finish 9", "b:finish 9"}));
+                     "b:share 7@1 0.500000", "a:preempted 7 by 8 1.500000",
+                     "b:preempted 7 by 8 1.500000", "a:requeued 7",
+                     "b:requeued 7", "a:gang-timeout 7", "b:gang-timeout 7",
+                     "a:finish 9", "b:finish 9"}));
 }
 
 }  // namespace

@@ -85,8 +85,9 @@ TEST(ScenarioReaderTest, EveryExampleParsesBuildsAndIsSmall) {
   std::sort(names.begin(), names.end());
   EXPECT_EQ(names, (std::vector<std::string>{"default", "dev-time-slicing",
                                              "hami-platform", "kubectl-import",
-                                             "mig-inference", "patrol",
-                                             "plan-sizing", "three-pools"}));
+                                             "mig-inference", "multi-tenant",
+                                             "patrol", "plan-sizing",
+                                             "three-pools"}));
 }
 
 TEST(ScenarioReaderTest, ThreePoolsExampleIsTheTower) {

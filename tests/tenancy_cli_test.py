@@ -1,0 +1,120 @@
+"""End-to-end tests of multi-tenant scheduling through `gpushare-sim run`:
+priority preemption and gang scheduling on examples/multi-tenant.yaml
+(preemptions happen, only to lower priorities, and are accounted; no gang
+ever runs partly; device invariants hold; same file, same bytes), and bad
+priority-class and gang input exits 2 at file:line:col with no output.
+
+Run as: python3 tests/tenancy_cli_test.py --binary /path/to/gpushare-sim
+"""
+
+import itertools
+import json
+import os
+import tempfile
+import unittest
+
+from cli_harness import main, run
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+EXAMPLE = os.path.join(ROOT, "examples", "multi-tenant.yaml")
+
+# The example's classes and their priorities (priority_classes there).
+PRIORITY = {"prod-serving": 100000, "research-ddp": 1000, "notebooks": 500,
+            "batch-sweeps": 0}
+
+
+class TenancyTest(unittest.TestCase):
+    def run_json(self, scenario):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "r.json")
+            code, stdout, stderr = run("run", scenario, "--json", out)
+            self.assertEqual(code, 0, stderr)
+            with open(out, "rb") as f:
+                raw = f.read()
+            return json.loads(raw), raw, stdout
+
+    def test_example_preempts_and_keeps_gangs_whole(self):
+        doc, raw, stdout = self.run_json(EXAMPLE)
+        pods = doc["pod_records"]
+        self.assertGreater(doc["preemptions"], 0)
+        self.assertEqual(doc["preemptions"],
+                         sum(p["preemptions"] for p in pods))
+        self.assertIn(f"preemptions {doc['preemptions']};", stdout)
+        # Nobody preempts prod; only lower priorities are evicted: every
+        # victim names a preemptor of a higher priority.
+        by_name = {p["name"]: p for p in pods}
+        for p in pods:
+            if p["tenant_class"] == "prod-serving":
+                self.assertEqual(p["preemptions"], 0, p["name"])
+            if p["preemptions"] and p["message"].startswith("preempted by "):
+                by = by_name[p["message"][len("preempted by "):]]
+                self.assertGreater(PRIORITY[by["tenant_class"]],
+                                   PRIORITY[p["tenant_class"]])
+        # Evictions lose work (batch sweeps do not checkpoint).
+        self.assertGreater(doc["lost_work_s"], 0)
+        self.assertLess(doc["goodput"], 1)
+        # Gangs: 8 members each; all start at the same moment (no partial
+        # gang ever runs) and the job ends for all at once.
+        gangs = [p for p in pods if p["pod_group"]]
+        self.assertGreater(len(gangs), 0)
+        for group, members in itertools.groupby(
+                gangs, key=lambda p: p["pod_group"]):
+            members = list(members)
+            self.assertEqual(len(members), 8, group)
+            starts = {round(m["start_s"], 6) for m in members}
+            self.assertEqual(len(starts), 1, (group, starts))
+            if all(m["outcome"] == "Succeeded" for m in members):
+                self.assertEqual(len({round(m["end_s"], 6)
+                                      for m in members}), 1, group)
+        # Deterministic: the same file gives the same bytes.
+        self.assertEqual(raw, self.run_json(EXAMPLE)[1])
+
+    def test_invariants_hold_under_preemption(self):
+        with open(EXAMPLE) as f:
+            text = f.read()
+        with tempfile.TemporaryDirectory() as tmp:
+            scenario = os.path.join(tmp, "checked.yaml")
+            with open(scenario, "w") as f:
+                f.write(text + "scheduler: {check_invariants: true}\n")
+            doc, _, _ = self.run_json(scenario)
+        self.assertGreater(doc["preemptions"], 0)
+
+    def test_preemption_off_evicts_nobody(self):
+        with open(EXAMPLE) as f:
+            text = f.read()
+        with tempfile.TemporaryDirectory() as tmp:
+            scenario = os.path.join(tmp, "off.yaml")
+            with open(scenario, "w") as f:
+                f.write(text + "scheduler: {post_filters: []}\n")
+            doc, _, _ = self.run_json(scenario)
+        self.assertEqual(doc["preemptions"], 0)
+        self.assertEqual(doc["lost_work_s"], 0)
+
+    def test_bad_input_exits_2_located_with_no_output(self):
+        base = ("cluster: {pools: [{name: p, gpu: A100-80GB, nodes: 1}]}\n"
+                "workload: {classes: [{name: j, class: batch, count: 1")
+        cases = [
+            (base + ", priority_class: nope}]}\n", "s.yaml:2:",
+             "no priority class is named 'nope'"),
+            ("priority_classes: [{name: a, value: 1, colour: red}]\n" + base +
+             "}]}\n", "s.yaml:1:", "unknown key 'colour'"),
+            (base + ", gang: {size: 0}}]}\n", "s.yaml:2:",
+             "gang size: 0 is out of range"),
+            (base + ", gang: {size: 2, timeout_s: 0}}]}\n", "s.yaml:2:",
+             "timeout_s"),
+        ]
+        with tempfile.TemporaryDirectory() as tmp:
+            for text, where, phrase in cases:
+                scenario = os.path.join(tmp, "s.yaml")
+                with open(scenario, "w") as f:
+                    f.write(text)
+                out = os.path.join(tmp, "r.json")
+                code, _, stderr = run("run", scenario, "--json", out)
+                self.assertEqual(code, 2, stderr)
+                self.assertIn(where, stderr)
+                self.assertIn(phrase, stderr)
+                self.assertFalse(os.path.exists(out))
+
+
+if __name__ == "__main__":
+    main()
