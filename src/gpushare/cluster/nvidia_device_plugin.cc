@@ -94,6 +94,7 @@ void NvidiaDevicePlugin::SetHealthy(int gpu, int instance, bool healthy) {
     }
     d.healthy = healthy;
     const int sign = healthy ? 1 : -1;
+    unhealthy_devices_ -= sign;
     EntryOf(d.resource)->free += sign * (d.replicas - d.used);
     allocatable_.Add(d.resource, sign * d.replicas);
   }
@@ -313,6 +314,29 @@ void NvidiaDevicePlugin::Reacquire(const DeviceAllocation& allocation) {
     }
     GS_CHECK(found, "reacquire of an unknown device");
   }
+}
+
+int64_t NvidiaDevicePlugin::FreeDevices(ResourceId resource) const {
+  const ResourceDevices* entry = EntryOf(resource);
+  return entry == nullptr ? -1 : entry->free;
+}
+
+int64_t NvidiaDevicePlugin::HealthyGrants(const DeviceAllocation& allocation,
+                                          ResourceId resource) const {
+  const ResourceDevices* entry = EntryOf(resource);
+  if (entry == nullptr) return 0;
+  int64_t healthy = 0;
+  for (const DeviceGrant& grant : allocation.grants) {
+    if (grant.resource != resource) continue;
+    for (int i : entry->devices) {
+      const Device& d = devices_[i];
+      if (d.gpu == grant.gpu && d.instance == grant.instance) {
+        healthy += d.healthy ? 1 : 0;
+        break;
+      }
+    }
+  }
+  return healthy;
 }
 
 void NvidiaDevicePlugin::CheckInvariants() const {

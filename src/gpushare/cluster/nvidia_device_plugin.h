@@ -64,6 +64,18 @@ class NvidiaDevicePlugin : public DevicePlugin {
     bool healthy = true;
   };
   const std::vector<Device>& devices() const { return devices_; }
+  // Fits() is exactly: for each extended resource requested (none ignored
+  // by the scheduler), FreeDevices(resource) >= the quantity. FreeDevices:
+  // the free replicas of the resource's healthy devices (-1: not served);
+  // HealthyGrants: the grants of `allocation` for `resource` on healthy
+  // devices, i.e. what Release(allocation) adds to FreeDevices(resource).
+  int64_t FreeDevices(ResourceId resource) const;
+  // Whether every device is healthy: then an allocation's grants for a
+  // resource are as many as its request of it (Allocate grants one device
+  // per unit), and HealthyGrants() is that request.
+  bool AllHealthy() const { return unhealthy_devices_ == 0; }
+  int64_t HealthyGrants(const DeviceAllocation& allocation,
+                        ResourceId resource) const;
   const std::vector<MigLayout>& layouts() const { return layouts_; }
   const GpuModel& model() const { return model_; }
 
@@ -76,6 +88,7 @@ class NvidiaDevicePlugin : public DevicePlugin {
   SharingConfig config_;
   std::vector<MigLayout> layouts_;
   std::vector<Device> devices_;
+  int unhealthy_devices_ = 0;
   // The devices advertising one resource, and the free replicas of the
   // healthy ones.
   struct ResourceDevices {

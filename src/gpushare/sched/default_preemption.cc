@@ -14,13 +14,15 @@ bool MoreImportant(const PreemptionVictim& a, const PreemptionVictim& b) {
 bool SelectVictimsOnNode(int32_t preemptor_priority,
                          const std::vector<PreemptionVictim>& pods,
                          PreemptionDryRun& dry_run,
-                         std::vector<PreemptionVictim>* victims) {
+                         std::vector<PreemptionVictim>* victims,
+                         std::vector<PreemptionVictim>* scratch) {
   victims->clear();
-  std::vector<PreemptionVictim> potential;
+  std::vector<PreemptionVictim>& potential = *scratch;
+  potential.clear();
   for (const PreemptionVictim& p : pods) {
     if (p.priority < preemptor_priority) potential.push_back(p);
   }
-  if (potential.empty()) return false;
+  if (potential.empty() || !dry_run.MayFitWithout(potential)) return false;
   for (const PreemptionVictim& p : potential) dry_run.Remove(p);
   if (!dry_run.PreemptorFits()) {
     for (const PreemptionVictim& p : potential) dry_run.AddBack(p);
@@ -30,6 +32,10 @@ bool SelectVictimsOnNode(int32_t preemptor_priority,
   // Reprieve: the most important first; a pod stays when the preemptor
   // still fits with it back.
   for (const PreemptionVictim& p : potential) {
+    if (!dry_run.MayFitWith(p)) {
+      victims->push_back(p);  // it cannot come back
+      continue;
+    }
     dry_run.AddBack(p);
     if (!dry_run.PreemptorFits()) {
       dry_run.Remove(p);
@@ -55,7 +61,7 @@ uint64_t EarliestStartOfMostImportant(const PreemptionCandidate& c) {
 
 }  // namespace
 
-int PickCandidate(const std::vector<PreemptionCandidate>& candidates) {
+int PickCandidate(std::span<const PreemptionCandidate> candidates) {
   std::vector<int> left;
   for (size_t i = 0; i < candidates.size(); ++i) {
     // A node where nothing needs to go wins at once.

@@ -19,6 +19,7 @@
 #define GPUSHARE_SCHED_DEFAULT_PREEMPTION_H_
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace gpushare {
@@ -28,6 +29,7 @@ struct PreemptionVictim {
   int id = -1;
   int32_t priority = 0;
   uint64_t start = 0;  // bind order: lower started earlier
+  int index = -1;      // its position in the list given to the dry run
 };
 
 // What the dry run needs of the scheduler, for one preemptor and one node.
@@ -40,6 +42,13 @@ class PreemptionDryRun {
   virtual void AddBack(const PreemptionVictim& victim) = 0;
   // Whether the preemptor passes the filters on the node now.
   virtual bool PreemptorFits() = 0;
+  // Fast necessary conditions (false only when PreemptorFits() would be
+  // false): with `victims` removed, and with `victim` added back. They let
+  // the dry run skip work without changing its answer.
+  virtual bool MayFitWithout(const std::vector<PreemptionVictim>& /*victims*/) {
+    return true;
+  }
+  virtual bool MayFitWith(const PreemptionVictim& /*victim*/) { return true; }
 };
 
 struct PreemptionCandidate {
@@ -53,14 +62,15 @@ bool MoreImportant(const PreemptionVictim& a, const PreemptionVictim& b);
 // SelectVictimsOnNode: `pods` are the node's evictable pods (any order).
 // Returns false when the preemptor does not fit even with every pod of
 // lower priority gone; otherwise fills `victims`, most important first.
-// The node is left as it was.
+// The node is left as it was. `scratch` is working space.
 bool SelectVictimsOnNode(int32_t preemptor_priority,
                          const std::vector<PreemptionVictim>& pods,
                          PreemptionDryRun& dry_run,
-                         std::vector<PreemptionVictim>* victims);
+                         std::vector<PreemptionVictim>* victims,
+                         std::vector<PreemptionVictim>* scratch);
 
 // pickOneNodeForPreemption over non-empty `candidates`: the index chosen.
-int PickCandidate(const std::vector<PreemptionCandidate>& candidates);
+int PickCandidate(std::span<const PreemptionCandidate> candidates);
 
 // How many candidates the dry run looks for among `nodes` potential nodes:
 // nodes x percentage / 100, at least `absolute`, at most `nodes`

@@ -41,7 +41,8 @@ TEST(SelectVictimsOnNode, ReprievesTheMostImportantFirst) {
   UnitsDryRun dry_run(4, {2, 1, 1}, 2);
   const std::vector<PreemptionVictim> pods = {{0, 0, 1}, {1, 5, 2}, {2, 0, 3}};
   std::vector<PreemptionVictim> victims;
-  ASSERT_TRUE(SelectVictimsOnNode(10, pods, dry_run, &victims));
+  std::vector<PreemptionVictim> scratch;
+  ASSERT_TRUE(SelectVictimsOnNode(10, pods, dry_run, &victims, &scratch));
   ASSERT_EQ(victims.size(), 1u);
   EXPECT_EQ(victims[0].id, 0);
   EXPECT_EQ(dry_run.free(), 0);  // the node as it was
@@ -52,39 +53,44 @@ TEST(SelectVictimsOnNode, OnlyLowerPrioritiesAndOnlyWhenEnough) {
   // B has the preemptor's priority: it is not a potential victim, and A
   // alone frees 2 < 3.
   std::vector<PreemptionVictim> victims;
+  std::vector<PreemptionVictim> scratch;
   EXPECT_FALSE(
-      SelectVictimsOnNode(10, {{0, 0, 1}, {1, 10, 2}}, dry_run, &victims));
+      SelectVictimsOnNode(10, {{0, 0, 1}, {1, 10, 2}}, dry_run, &victims, &scratch));
   EXPECT_TRUE(victims.empty());
   EXPECT_EQ(dry_run.free(), 0);
   // Both lower: both go.
   ASSERT_TRUE(
-      SelectVictimsOnNode(10, {{0, 0, 1}, {1, 9, 2}}, dry_run, &victims));
+      SelectVictimsOnNode(10, {{0, 0, 1}, {1, 9, 2}}, dry_run, &victims, &scratch));
   EXPECT_EQ(victims.size(), 2u);
   EXPECT_EQ(victims[0].id, 1);  // most important first
   EXPECT_EQ(dry_run.free(), 0);
 }
 
+int Pick(std::vector<PreemptionCandidate> candidates) {
+  return PickCandidate(candidates);
+}
+
 TEST(PickCandidate, FollowsPickOneNodeForPreemption) {
   using C = PreemptionCandidate;
   // (1) the lowest highest-victim priority.
-  EXPECT_EQ(PickCandidate({C{0, {{1, 5, 1}}}, C{1, {{2, 3, 1}, {3, 1, 2}}}}),
+  EXPECT_EQ(Pick({C{0, {{1, 5, 1}}}, C{1, {{2, 3, 1}, {3, 1, 2}}}}),
             1);
   // (2) then the lowest sum of priorities.
-  EXPECT_EQ(PickCandidate({C{0, {{1, 3, 1}, {2, 2, 2}}},
+  EXPECT_EQ(Pick({C{0, {{1, 3, 1}, {2, 2, 2}}},
                            C{1, {{3, 3, 1}, {4, 1, 2}}}}),
             1);
   // Negative priorities add up as kube's shifted sums do.
-  EXPECT_EQ(PickCandidate({C{0, {{1, -5, 1}, {2, -5, 2}}}, C{1, {{3, -5, 1}}}}),
+  EXPECT_EQ(Pick({C{0, {{1, -5, 1}, {2, -5, 2}}}, C{1, {{3, -5, 1}}}}),
             1);
   // (3) then the fewest victims.
-  EXPECT_EQ(PickCandidate({C{0, {{1, 0, 1}, {2, 0, 2}}},
+  EXPECT_EQ(Pick({C{0, {{1, 0, 1}, {2, 0, 2}}},
                            C{1, {{3, 0, 1}, {4, 0, 2}, {5, 0, 3}}}}),
             0);
   // (4) then the latest start of the most important victims.
-  EXPECT_EQ(PickCandidate({C{0, {{1, 0, 7}}}, C{1, {{2, 0, 9}}}}), 1);
+  EXPECT_EQ(Pick({C{0, {{1, 0, 7}}}, C{1, {{2, 0, 9}}}}), 1);
   // (5) then the first; and a node needing no eviction at once.
-  EXPECT_EQ(PickCandidate({C{0, {{1, 0, 7}}}, C{1, {{2, 0, 7}}}}), 0);
-  EXPECT_EQ(PickCandidate({C{0, {{1, 0, 7}}}, C{1, {}}}), 1);
+  EXPECT_EQ(Pick({C{0, {{1, 0, 7}}}, C{1, {{2, 0, 7}}}}), 0);
+  EXPECT_EQ(Pick({C{0, {{1, 0, 7}}}, C{1, {}}}), 1);
 }
 
 TEST(NumPreemptionCandidates, TenPercentAtLeastAHundred) {

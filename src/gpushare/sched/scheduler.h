@@ -30,8 +30,8 @@
 // constraints wait as one group: the group's first pod is retried; when it
 // binds, the next one is retried if it passes the filters on a node that had
 // an event since the group's last failure; when it fails the group waits
-// again (a head that may preempt is retried at every such event, fitting
-// or not). A pod that fits no node runs the profile's PostFilter: with
+// again (a head that may preempt is also retried when the last
+// terminating victim on a node where it could preempt is gone). A pod that fits no node runs the profile's PostFilter: with
 // DefaultPreemption (sched/default_preemption.h) and a preemption policy of
 // PreemptLowerPriority it looks for a node where evicting pods of lower
 // priority makes room, at most NumPreemptionCandidates of the nodes its
@@ -158,6 +158,7 @@ class Scheduler {
     uint64_t preemptor_seq = 0;
   };
   class VictimDryRun;
+  class CountingDryRun;
   struct QueueEntry {
     int32_t priority;
     uint64_t seq;
@@ -224,10 +225,21 @@ class Scheduler {
   void CheckInvariants(int node) const;
   // Bookkeeping of bound pods per node and by priority.
   void NoteBound(PodId id, int node);
-  void NoteUnbound(PodId id);
+  // Returns whether the last terminating victim on its node is gone.
+  bool NoteUnbound(PodId id);
+  // The node's last terminating victim is gone: waiting heads that may
+  // preempt there get a cycle (the node was no candidate while its room
+  // was promised).
+  void WakePreemptorsFor(int node);
+  // Takes the group's first waiting pod to the active queue as its retry.
+  void ActivateHead(Group& group);
   // Whether DefaultPreemption could evict anything for `pod`: the plugin is
   // on, the pod may preempt and some bound pod has a lower priority.
   bool MayPreempt(const Pod& pod) const;
+  // Whether `node` could be a preemption candidate for pod `id`: its static
+  // filters pass, no victim terminates there, and it has a pod of lower
+  // priority (a necessary condition).
+  bool MayBeCandidate(PodId id, int node);
   // DefaultPreemption for pod `id`, which fits no node: fills the result's
   // victims and nominated node when it found a candidate.
   void Preempt(PodId id, ScheduleResult* result);
@@ -274,7 +286,26 @@ class Scheduler {
   // DefaultPreemption.
   bool preemption_ = false;
   Rng preemption_rng_;
-  std::vector<std::vector<PodId>> node_pods_;  // bound pods by node
+  // A bound pod as the preemption dry run reads it, kept contiguous per node
+  // (index unused): its priority, bind order and, inline when it has at most
+  // kInlineRequests items, its requests.
+  static constexpr int kInlineRequests = 4;
+  struct BoundPod {
+    PreemptionVictim victim;
+    int request_count = -1;  // -1: more than kInlineRequests (read the pod)
+    std::pair<ResourceId, int64_t> requests[kInlineRequests];
+    int64_t Request(ResourceId id) const {
+      for (int i = 0; i < request_count; ++i) {
+        if (requests[i].first == id) return requests[i].second;
+      }
+      return 0;
+    }
+  };
+  std::vector<std::vector<BoundPod>> node_pods_;
+  std::vector<const BoundPod*> evictable_pods_;  // parallel to evictable_scratch_
+  std::vector<PreemptionVictim> victims_scratch_;
+  std::vector<PreemptionVictim> potential_scratch_;
+  size_t num_candidates_ = 0;  // used entries of candidates_scratch_
   std::vector<int> terminating_on_node_;
   std::map<int32_t, int64_t> bound_priorities_;  // priority → bound pods
   uint64_t next_bind_seq_ = 0;

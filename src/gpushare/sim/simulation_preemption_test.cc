@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include "gpushare/metrics/collector.h"
+#include "gpushare/metrics/json_writer.h"
+#include "gpushare/sim/scenario_reader.h"
 #include "gpushare/sim/simulation.h"
 #include "gpushare/sim/test_scenarios.h"
 
@@ -120,6 +122,22 @@ TEST(SimulationPreemptionTest, ServiceKeepsItsRemainingLifetime) {
   // Up 0..400, back at 530 for the 600 s left.
   EXPECT_NEAR(s.end_s, 1130, 1e-6);
   EXPECT_EQ(s.outcome, PodOutcome::kDeleted);
+}
+
+// The counting dry run (NVIDIA devices, fit filters only) gives the same
+// victims as the dry run on the real nodes: the multi-tenant example, with
+// its preemptions and gangs, gives the same JSON both ways.
+TEST(SimulationPreemptionTest, CountingDryRunMatchesTheRealOne) {
+  const Catalog catalog = Catalog::Builtin();
+  Scenario fast = ReadScenarioFile(
+      GS_TESTDATA_DIR "/../../examples/multi-tenant.yaml", catalog);
+  Scenario slow = fast;
+  slow.scheduler.reuse_node_results = false;
+  slow.scheduler.check_invariants = true;
+  const SimulationResult a = RunIt(fast);
+  const SimulationResult b = RunIt(slow);
+  EXPECT_GT(a.preemptions, 0);
+  EXPECT_EQ(ResultToJson(a).dump(), ResultToJson(b).dump());
 }
 
 }  // namespace
