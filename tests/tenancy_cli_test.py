@@ -69,6 +69,23 @@ class TenancyTest(unittest.TestCase):
         # Deterministic: the same file gives the same bytes.
         self.assertEqual(raw, self.run_json(EXAMPLE)[1])
 
+    def test_openmetrics_counts_the_evictions_per_class(self):
+        doc, _, _ = self.run_json(EXAMPLE)
+        with tempfile.TemporaryDirectory() as tmp:
+            om = os.path.join(tmp, "m.om")
+            code, _, stderr = run("run", EXAMPLE, "--quiet",
+                                  "--openmetrics", om)
+            self.assertEqual(code, 0, stderr)
+            with open(om) as f:
+                text = f.read()
+        self.assertIn("# TYPE gpushare_preemptions counter\n", text)
+        last = {}
+        for line in text.splitlines():
+            if line.startswith("gpushare_preemptions_total{"):
+                labels, value, _ = line.rsplit(" ", 2)
+                last[labels] = float(value)
+        self.assertEqual(sum(last.values()), doc["preemptions"])
+
     def test_invariants_hold_under_preemption(self):
         with open(EXAMPLE) as f:
             text = f.read()

@@ -39,6 +39,8 @@ std::vector<ConstraintCheck> CheckClassConstraints(const ClassConstraints& c,
          static_cast<double>(c.max_cannot_run), &out);
   AddMax(name, "max_pending", static_cast<double>(m.pending),
          static_cast<double>(c.max_pending), &out);
+  AddMax(name, "max_preemptions", static_cast<double>(m.preemptions),
+         static_cast<double>(c.max_preemptions), &out);
   return out;
 }
 

@@ -31,6 +31,19 @@ TEST(PlanConstraintsTest, ChecksEverySetLimitWithItsMargin) {
   EXPECT_EQ(DescribeCheck(checks[0]), "web min_slo_attainment 0.995 >= 0.99");
 }
 
+TEST(PlanConstraintsTest, PreemptionsAreCheckedWhenLimited) {
+  ClassConstraints c = DefaultClassConstraints(WorkloadClass::kTraining);
+  c.tenant_class = "ddp";
+  ClassMetrics m;
+  m.pods = 8;
+  m.preemptions = 3;
+  EXPECT_TRUE(AllMet(CheckClassConstraints(c, m)));  // no limit by default
+  c.max_preemptions = 2;
+  const std::vector<ConstraintCheck> checks = CheckClassConstraints(c, m);
+  EXPECT_FALSE(AllMet(checks));
+  EXPECT_EQ(DescribeCheck(checks.back()), "ddp max_preemptions 3 > 2");
+}
+
 TEST(PlanConstraintsTest, TheSloTargetNeedsLatencySamples) {
   ClassConstraints c;
   c.min_slo_attainment = 0.99;

@@ -54,6 +54,7 @@ struct ClassConstraints {
   int64_t max_failed = 0;
   int64_t max_cannot_run = 0;
   int64_t max_pending = 0;  // pods never started by the horizon
+  int64_t max_preemptions = -1;  // evictions its pods suffer (-1: any)
 };
 
 // The defaults of a workload class: no OOM kills, failed, unrunnable or

@@ -195,7 +195,8 @@ std::vector<PlanPoolSpec> ReadPools(const YamlMap& plan,
 
 void ReadClassEntry(const YamlMap& m, ClassConstraints* c) {
   m.AllowOnly({"min_slo_attainment", "max_mean_wait_s", "max_p99_wait_s",
-               "max_oom_kills", "max_failed", "max_cannot_run", "max_pending"});
+               "max_oom_kills", "max_failed", "max_cannot_run", "max_pending",
+               "max_preemptions"});
   constexpr double kMaxWait = 1e9;
   constexpr int64_t kMaxCount = 1000000000000;
   if (m.Has("min_slo_attainment")) {
@@ -214,6 +215,9 @@ void ReadClassEntry(const YamlMap& m, ClassConstraints* c) {
     c->max_cannot_run = m.Int("max_cannot_run", 0, kMaxCount);
   }
   if (m.Has("max_pending")) c->max_pending = m.Int("max_pending", 0, kMaxCount);
+  if (m.Has("max_preemptions")) {
+    c->max_preemptions = m.Int("max_preemptions", 0, kMaxCount);
+  }
 }
 
 void ReadConstraints(const YamlMap& plan, const Scenario& scenario,

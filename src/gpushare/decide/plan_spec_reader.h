@@ -7,7 +7,8 @@
 //                 hami_split_counts: [...], mig_layouts: all | named}}
 //   constraints: {classes: {<class>: {min_slo_attainment, max_mean_wait_s,
 //                 max_p99_wait_s, max_oom_kills, max_failed, max_cannot_run,
-//                 max_pending}}, cluster: {max_gpus, max_cost_per_hour}}
+//                 max_pending, max_preemptions}},
+//                 cluster: {max_gpus, max_cost_per_hour}}
 //   search:      {pilot_pods, finalists, rounds}
 // Without `pools` (or without the section) every pool with GPUs may change,
 // sized in [1, 2 x its written count]; a pool imported from a cluster keeps

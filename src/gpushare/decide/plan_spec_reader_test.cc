@@ -81,7 +81,8 @@ TEST(PlanSpecReaderTest, ReadsEveryKey) {
       "  constraints:\n"
       "    classes:\n"
       "      web: {max_mean_wait_s: 10, max_p99_wait_s: 30, max_oom_kills: 1,"
-      " max_failed: 2, max_cannot_run: 3, max_pending: 4}\n"
+      " max_failed: 2, max_cannot_run: 3, max_pending: 4,"
+      " max_preemptions: 5}\n"
       "      notebooks: {min_slo_attainment: 0.5}\n"
       "    cluster: {max_gpus: 16, max_cost_per_hour: 100.5}\n"
       "  search: {pilot_pods: 500, finalists: 2, rounds: 3}\n");
@@ -102,6 +103,7 @@ TEST(PlanSpecReaderTest, ReadsEveryKey) {
   EXPECT_EQ(web.max_failed, 2);
   EXPECT_EQ(web.max_cannot_run, 3);
   EXPECT_EQ(web.max_pending, 4);
+  EXPECT_EQ(web.max_preemptions, 5);
   EXPECT_DOUBLE_EQ(spec.classes[1].min_slo_attainment, 0.5);
   EXPECT_EQ(spec.cluster.max_gpus, 16);
   EXPECT_DOUBLE_EQ(spec.cluster.max_cost_per_hour, 100.5);

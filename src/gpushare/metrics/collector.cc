@@ -181,8 +181,9 @@ void Collector::OnRestart(double t, PodIndex pod) {
   attempt_start_[pod] = t;
 }
 
-void Collector::OnPreempted(double /*t*/, PodIndex pod, PodIndex preemptor,
+void Collector::OnPreempted(double t, PodIndex pod, PodIndex preemptor,
                             double lost_work_s) {
+  result_.preemption_events.push_back({t, pod, preemptor});
   PodRecord& r = result_.pod_records[pod];
   ++r.preemptions;
   ++result_.preemptions;

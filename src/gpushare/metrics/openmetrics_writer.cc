@@ -313,6 +313,7 @@ class Writer {
                "Share of the pool's GPU-equivalents held by pods.",
                [](const PoolSample& s) { return s.allocation; });
     SucceededFamily();
+    PreemptionFamily();
     out_.BeginFamily("gpushare_pending_pods", MetricType::kGauge, "",
                      "Pods in the scheduling queue (arrived, not bound), "
                      "cluster-wide.");
@@ -339,6 +340,28 @@ class Writer {
       size_t count = 0;
       for (const PoolSample& s : pool.samples) {
         while (count < ends.size() && ends[count] <= s.time_s) ++count;
+        out_.Sample(labels, static_cast<double>(count), s.time_s);
+      }
+    }
+  }
+
+  // Evictions by priority preemption per tenant class of the victims, by
+  // each sample time (only when any happened).
+  void PreemptionFamily() {
+    if (r_.preemption_events.empty()) return;
+    out_.BeginFamily("gpushare_preemptions", MetricType::kCounter, "",
+                     "Pods of the tenant class evicted by DefaultPreemption "
+                     "(each eviction counts).");
+    std::map<std::string, std::vector<double>> by_class;
+    for (const PodRecord& p : r_.pod_records) by_class[p.tenant_class];
+    for (const SimulationResult::Preemption& e : r_.preemption_events) {
+      by_class[r_.pod_records[e.pod].tenant_class].push_back(e.time_s);
+    }
+    for (const auto& [tenant_class, times] : by_class) {
+      const std::string labels = FormatLabels({{"tenant_class", tenant_class}});
+      size_t count = 0;
+      for (const PoolSample& s : r_.pools[0].samples) {
+        while (count < times.size() && times[count] <= s.time_s) ++count;
         out_.Sample(labels, static_cast<double>(count), s.time_s);
       }
     }

@@ -211,6 +211,14 @@ struct SimulationResult {
   double cost = 0;
   std::vector<PoolSummary> pools;
   std::vector<PodRecord> pod_records;
+  // Every eviction by DefaultPreemption: when, the victim, the preemptor
+  // (indexes into pod_records), in time order.
+  struct Preemption {
+    double time_s = 0;
+    int pod = -1;
+    int preemptor = -1;
+  };
+  std::vector<Preemption> preemption_events;
   std::vector<DeviceInfo> devices;
   // When recorded (Collector's record_devices): samples of every device,
   // the devices each pod held, inference latency per interval and the
