@@ -86,24 +86,22 @@ class TenancyTest(unittest.TestCase):
                 last[labels] = float(value)
         self.assertEqual(sum(last.values()), doc["preemptions"])
 
-    def test_invariants_hold_under_preemption(self):
+    def run_example_with(self, extra):
+        """The JSON of the example with `extra` appended to it."""
         with open(EXAMPLE) as f:
             text = f.read()
         with tempfile.TemporaryDirectory() as tmp:
-            scenario = os.path.join(tmp, "checked.yaml")
+            scenario = os.path.join(tmp, "example.yaml")
             with open(scenario, "w") as f:
-                f.write(text + "scheduler: {check_invariants: true}\n")
-            doc, _, _ = self.run_json(scenario)
+                f.write(text + extra)
+            return self.run_json(scenario)[0]
+
+    def test_invariants_hold_under_preemption(self):
+        doc = self.run_example_with("scheduler: {check_invariants: true}\n")
         self.assertGreater(doc["preemptions"], 0)
 
     def test_preemption_off_evicts_nobody(self):
-        with open(EXAMPLE) as f:
-            text = f.read()
-        with tempfile.TemporaryDirectory() as tmp:
-            scenario = os.path.join(tmp, "off.yaml")
-            with open(scenario, "w") as f:
-                f.write(text + "scheduler: {post_filters: []}\n")
-            doc, _, _ = self.run_json(scenario)
+        doc = self.run_example_with("scheduler: {post_filters: []}\n")
         self.assertEqual(doc["preemptions"], 0)
         self.assertEqual(doc["lost_work_s"], 0)
 

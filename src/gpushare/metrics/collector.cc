@@ -190,6 +190,8 @@ void Collector::OnPreempted(double t, PodIndex pod, PodIndex preemptor,
   r.lost_work_s += lost_work_s;
   result_.lost_work_s += lost_work_s;
   r.message = "preempted by " + result_.pod_records[preemptor].name;
+  // Terminating, then waiting again: no longer running.
+  r.outcome = PodOutcome::kPending;
 }
 
 void Collector::OnRequeued(double t, PodIndex pod) {

@@ -3,10 +3,10 @@
 
 #include "gpushare/sched/default_preemption.h"
 
+#include <gtest/gtest.h>
+
 #include <deque>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "gpushare/cluster/nvidia_device_plugin.h"
 #include "gpushare/sched/scheduler.h"
@@ -54,13 +54,13 @@ TEST(SelectVictimsOnNode, OnlyLowerPrioritiesAndOnlyWhenEnough) {
   // alone frees 2 < 3.
   std::vector<PreemptionVictim> victims;
   std::vector<PreemptionVictim> scratch;
-  EXPECT_FALSE(
-      SelectVictimsOnNode(10, {{0, 0, 1}, {1, 10, 2}}, dry_run, &victims, &scratch));
+  EXPECT_FALSE(SelectVictimsOnNode(10, {{0, 0, 1}, {1, 10, 2}}, dry_run,
+                                   &victims, &scratch));
   EXPECT_TRUE(victims.empty());
   EXPECT_EQ(dry_run.free(), 0);
   // Both lower: both go.
-  ASSERT_TRUE(
-      SelectVictimsOnNode(10, {{0, 0, 1}, {1, 9, 2}}, dry_run, &victims, &scratch));
+  ASSERT_TRUE(SelectVictimsOnNode(10, {{0, 0, 1}, {1, 9, 2}}, dry_run, &victims,
+                                  &scratch));
   EXPECT_EQ(victims.size(), 2u);
   EXPECT_EQ(victims[0].id, 1);  // most important first
   EXPECT_EQ(dry_run.free(), 0);
@@ -73,18 +73,15 @@ int Pick(std::vector<PreemptionCandidate> candidates) {
 TEST(PickCandidate, FollowsPickOneNodeForPreemption) {
   using C = PreemptionCandidate;
   // (1) the lowest highest-victim priority.
-  EXPECT_EQ(Pick({C{0, {{1, 5, 1}}}, C{1, {{2, 3, 1}, {3, 1, 2}}}}),
-            1);
+  EXPECT_EQ(Pick({C{0, {{1, 5, 1}}}, C{1, {{2, 3, 1}, {3, 1, 2}}}}), 1);
   // (2) then the lowest sum of priorities.
-  EXPECT_EQ(Pick({C{0, {{1, 3, 1}, {2, 2, 2}}},
-                           C{1, {{3, 3, 1}, {4, 1, 2}}}}),
+  EXPECT_EQ(Pick({C{0, {{1, 3, 1}, {2, 2, 2}}}, C{1, {{3, 3, 1}, {4, 1, 2}}}}),
             1);
   // Negative priorities add up as kube's shifted sums do.
-  EXPECT_EQ(Pick({C{0, {{1, -5, 1}, {2, -5, 2}}}, C{1, {{3, -5, 1}}}}),
-            1);
+  EXPECT_EQ(Pick({C{0, {{1, -5, 1}, {2, -5, 2}}}, C{1, {{3, -5, 1}}}}), 1);
   // (3) then the fewest victims.
   EXPECT_EQ(Pick({C{0, {{1, 0, 1}, {2, 0, 2}}},
-                           C{1, {{3, 0, 1}, {4, 0, 2}, {5, 0, 3}}}}),
+                  C{1, {{3, 0, 1}, {4, 0, 2}, {5, 0, 3}}}}),
             0);
   // (4) then the latest start of the most important victims.
   EXPECT_EQ(Pick({C{0, {{1, 0, 7}}}, C{1, {{2, 0, 9}}}}), 1);
@@ -153,9 +150,9 @@ TEST_F(PreemptionTest, MigVictimFreesExactlyItsInstance) {
   AddPool("prod", "H100-80GB", 1, 1,
           MigSharing(MigStrategy::kMixed, "all-balanced"));
   Scheduler scheduler(cluster_, Profile());
-  NewPod("nvidia.com/mig-1g.10gb", 5);   // 0
-  NewPod("nvidia.com/mig-1g.10gb", 0);   // 1: the least important
-  NewPod("nvidia.com/mig-3g.40gb", 0);   // 2: other profile, untouched
+  NewPod("nvidia.com/mig-1g.10gb", 5);  // 0
+  NewPod("nvidia.com/mig-1g.10gb", 0);  // 1: the least important
+  NewPod("nvidia.com/mig-3g.40gb", 0);  // 2: other profile, untouched
   RunAll(scheduler);
   ASSERT_TRUE(scheduler.IsBound(1));
   const DeviceGrant freed = scheduler.AllocationOf(1).grants[0];

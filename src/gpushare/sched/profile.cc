@@ -60,7 +60,8 @@ void SchedulerProfile::Validate() const {
         "DefaultPreemption minCandidateNodesAbsolute must be >= 0, got {}",
         min_candidate_nodes_absolute));
   }
-  if (min_candidate_nodes_percentage == 0 && min_candidate_nodes_absolute == 0) {
+  if (min_candidate_nodes_percentage == 0 &&
+      min_candidate_nodes_absolute == 0) {
     // kube's ValidateDefaultPreemptionArgs.
     throw InputError(
         "DefaultPreemption minCandidateNodesPercentage and "

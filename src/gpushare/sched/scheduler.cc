@@ -768,7 +768,8 @@ void Scheduler::WakePreemptorsFor(int node) {
 bool Scheduler::MayBeCandidate(PodId id, int node) {
   const PodState& s = pods_[id];
   if (node >= static_cast<int>(node_pods_.size()) ||
-      terminating_on_node_[node] > 0 || !StaticFits(s.constraints, *s.pod)[node]) {
+      terminating_on_node_[node] > 0 ||
+      !StaticFits(s.constraints, *s.pod)[node]) {
     return false;
   }
   for (const BoundPod& b : node_pods_[node]) {
@@ -915,7 +916,8 @@ class Scheduler::CountingDryRun : public PreemptionDryRun {
   // Whether the arithmetic is exact for `preemptor` on `node`.
   static bool Applies(const Scheduler& scheduler, const Pod& preemptor,
                       const Node& node) {
-    if (!scheduler.profile_.reuse_node_results || !scheduler.only_fit_filters_) {
+    if (!scheduler.profile_.reuse_node_results ||
+        !scheduler.only_fit_filters_) {
       return false;
     }
     const ResourceRegistry& registry = scheduler.cluster_.resources();
@@ -985,7 +987,8 @@ void Scheduler::Preempt(PodId id, ScheduleResult* result) {
   for (int n = 0; n < num_nodes; ++n) potential += static_fits[n];
   if (potential == 0) return;
   const int wanted =
-      NumPreemptionCandidates(potential, profile_.min_candidate_nodes_percentage,
+      NumPreemptionCandidates(potential,
+                              profile_.min_candidate_nodes_percentage,
                               profile_.min_candidate_nodes_absolute);
   int skip = static_cast<int>(preemption_rng_.Below(potential));
   int start = 0;

@@ -31,8 +31,8 @@
 // binds, the next one is retried if it passes the filters on a node that had
 // an event since the group's last failure; when it fails the group waits
 // again (a head that may preempt is also retried when the last
-// terminating victim on a node where it could preempt is gone). A pod that fits no node runs the profile's PostFilter: with
-// DefaultPreemption (sched/default_preemption.h) and a preemption policy of
+// terminating victim on a node where it could preempt is gone). A pod that
+// fits no node runs the profile's PostFilter: with DefaultPreemption (sched/default_preemption.h) and a preemption policy of
 // PreemptLowerPriority it looks for a node where evicting pods of lower
 // priority makes room, at most NumPreemptionCandidates of the nodes its
 // static filters pass, from a seeded random offset; nodes where earlier
@@ -302,7 +302,8 @@ class Scheduler {
     }
   };
   std::vector<std::vector<BoundPod>> node_pods_;
-  std::vector<const BoundPod*> evictable_pods_;  // parallel to evictable_scratch_
+  // Parallel to evictable_scratch_.
+  std::vector<const BoundPod*> evictable_pods_;
   std::vector<PreemptionVictim> victims_scratch_;
   std::vector<PreemptionVictim> potential_scratch_;
   size_t num_candidates_ = 0;  // used entries of candidates_scratch_

@@ -1,9 +1,9 @@
 #include "gpushare/sim/priority_class_reader.h"
 
+#include <fmt/format.h>
+
 #include <limits>
 #include <string>
-
-#include <fmt/format.h>
 
 #include "gpushare/io/suggest.h"
 
@@ -41,7 +41,8 @@ std::vector<PriorityClass> ReadPriorityClasses(const YamlMap& top) {
     c.name = m.String("name");
     if (!IsDnsSubdomain(c.name)) {
       m.Fail(m.Get("name"),
-             "name '" + c.name + "' must be a DNS subdomain (lowercase letters, digits, '-' "
+             "name '" + c.name +
+                 "' must be a DNS subdomain (lowercase letters, digits, '-' "
                  "and '.', at most 253)");
     }
     if (c.name.rfind("system-", 0) == 0) {
@@ -54,9 +55,9 @@ std::vector<PriorityClass> ReadPriorityClasses(const YamlMap& top) {
         m.Fail(m.Get("name"), "'" + c.name + "' is defined twice");
       }
     }
-    c.value = static_cast<int32_t>(m.Int(
-        "value", std::numeric_limits<int32_t>::min(),
-        kHighestUserDefinablePriority));
+    c.value =
+        static_cast<int32_t>(m.Int("value", std::numeric_limits<int32_t>::min(),
+                                   kHighestUserDefinablePriority));
     if (m.Has("preemption_policy")) {
       const std::string policy = m.String("preemption_policy");
       if (policy == "Never") {

@@ -80,11 +80,13 @@ workload: {classes: [{name: j, class: batch, count: 1}]}
 }
 
 TEST(PriorityClassReaderTest, LocatedErrors) {
-  const std::string job = "workload: {classes: [{name: j, class: batch, "
-                          "count: 1";
+  const std::string job =
+      "workload: {classes: [{name: j, class: batch, "
+      "count: 1";
   EXPECT_EQ(Error(job + ", priority_class: prd}]}\n"),
             "s.yaml:4:72: priority_class: no priority class is named 'prd'; "
-            "did you mean system-node-critical? (known: system-cluster-critical, system-node-critical; define it "
+            "did you mean system-node-critical? (known: "
+            "system-cluster-critical, system-node-critical; define it "
             "under priority_classes)");
   EXPECT_EQ(Error("priority_classes: [{name: prod, value: 5}]\n" + job +
                   ", priority: 3, priority_class: prod}]}\n"),
@@ -98,18 +100,22 @@ TEST(PriorityClassReaderTest, LocatedErrors) {
       Error("priority_classes:\n  - {name: a, value: 1, global_default: true}\n"
             "  - {name: b, value: 2, global_default: true}\n" +
             job + "}]}\n"),
-      "s.yaml:6:41: priority class: global_default: 'a' is already the global default (at "
+      "s.yaml:6:41: priority class: global_default: 'a' is already the global "
+      "default (at "
       "most one class may be)");
-  EXPECT_EQ(Error("priority_classes: [{name: a, value: 1}, {name: a, value: 2}]\n" +
-                  job + "}]}\n"),
-            "s.yaml:4:48: priority class: 'a' is defined twice");
-  EXPECT_EQ(Error("priority_classes: [{name: system-x, value: 1}]\n" + job +
-                  "}]}\n"),
-            "s.yaml:4:27: priority class: name 'system-x': the prefix "
-            "'system-' is reserved for the system classes");
+  EXPECT_EQ(
+      Error("priority_classes: [{name: a, value: 1}, {name: a, value: 2}]\n" +
+            job + "}]}\n"),
+      "s.yaml:4:48: priority class: 'a' is defined twice");
+  EXPECT_EQ(
+      Error("priority_classes: [{name: system-x, value: 1}]\n" + job + "}]}\n"),
+      "s.yaml:4:27: priority class: name 'system-x': the prefix "
+      "'system-' is reserved for the system classes");
   EXPECT_EQ(Error("priority_classes: [{name: a, value: 1, preemption_policy: "
-                  "never}]\n" + job + "}]}\n"),
-            "s.yaml:4:59: priority class: preemption_policy: unknown policy 'never'; did you "
+                  "never}]\n" +
+                  job + "}]}\n"),
+            "s.yaml:4:59: priority class: preemption_policy: unknown policy "
+            "'never'; did you "
             "mean Never? (PreemptLowerPriority or Never)");
   EXPECT_EQ(Error("scheduler: {post_filters: [Preemption]}\n" + job + "}]}\n"),
             "s.yaml:4:28: scheduler post_filters: unknown postFilter plugin "

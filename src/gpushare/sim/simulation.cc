@@ -107,7 +107,8 @@ void Simulation::BuildGangs() {
   for (size_t i = 0; i < pods_.size(); ++i) {
     const Pod& pod = pods_[i];
     if (pod.pod_group.empty()) continue;
-    auto [it, added] = index.emplace(pod.pod_group, static_cast<int>(gangs_.size()));
+    auto [it, added] =
+        index.emplace(pod.pod_group, static_cast<int>(gangs_.size()));
     if (added) {
       if (pod.needs.work_s <= 0) {
         throw InputError("pod group '" + pod.pod_group +
@@ -665,7 +666,8 @@ void Simulation::Preempted(double now, PodIndex p, PodIndex preemptor) {
   PodRun& run = runs_[p];
   if (run.phase == Phase::kPermit) --gangs_[gang_of_[p]].waiting;
   if (run.service && run.resident) {
-    run.lifetime_left = std::max(0.0, run.lifetime_left - (now - run.started_at));
+    run.lifetime_left =
+        std::max(0.0, run.lifetime_left - (now - run.started_at));
   }
   const double lost = Interrupt(now, p);
   // Its completion, deletion or restart events are void.

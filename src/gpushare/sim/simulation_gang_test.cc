@@ -2,9 +2,9 @@
 // Permit until minMember are bound, never run partly, progress together and
 // go back to the job's checkpoint together.
 
-#include <memory>
-
 #include <gtest/gtest.h>
+
+#include <memory>
 
 #include "gpushare/metrics/collector.h"
 #include "gpushare/sim/simulation.h"
@@ -13,7 +13,8 @@
 namespace gpushare {
 namespace {
 
-using testing_scenarios::OnePool;
+using testing_scenarios::ExclusiveWithPods;
+using testing_scenarios::TraceJob;
 
 SimulationResult RunIt(const Scenario& scenario) {
   const Catalog catalog = Catalog::Builtin();
@@ -23,25 +24,11 @@ SimulationResult RunIt(const Scenario& scenario) {
   return collector.result();
 }
 
-Pod Job(const std::string& name, double arrival_s, double work_s) {
-  Pod pod;
-  pod.name = name;
-  pod.tenant_class = "train";
-  pod.arrival_s = arrival_s;
-  pod.needs.gpus = 1;
-  pod.needs.gpu_memory_mib = 1000;
-  pod.needs.sm_demand = 1;
-  pod.needs.duty = 1;
-  pod.needs.work_s = work_s;
-  pod.cpu_milli = 1000;
-  pod.memory_mib = 1024;
-  return pod;
-}
-
 void AddGang(std::vector<Pod>& pods, const std::string& group, int size,
              double arrival_s, double work_s, double checkpoint_s = 0) {
   for (int k = 0; k < size; ++k) {
-    Pod pod = Job(group + "-" + std::to_string(k), arrival_s, work_s);
+    Pod pod = TraceJob(group + "-" + std::to_string(k), arrival_s, work_s);
+    pod.tenant_class = "train";
     pod.pod_group = group;
     pod.gang_min_member = size;
     pod.gang_timeout_s = 60;
@@ -51,9 +38,18 @@ void AddGang(std::vector<Pod>& pods, const std::string& group, int size,
 }
 
 Scenario WithPods(int gpus, std::vector<Pod> pods) {
-  Scenario s = OnePool("A100-40GB", gpus, ExclusiveSharing());
-  s.workload.trace.pods =
-      std::make_shared<const std::vector<Pod>>(std::move(pods));
+  return ExclusiveWithPods(gpus, std::move(pods));
+}
+
+// A GPU fault at 500 s on GPU 1 of the pool's node, down `recovery_s`.
+Scenario WithFaultOnGpu1(Scenario s, double recovery_s) {
+  FaultSpec fault;
+  fault.pool = "p";
+  fault.at_s = 500;
+  fault.node = 0;
+  fault.gpu = 1;
+  fault.recovery_s = recovery_s;
+  s.faults.push_back(fault);
   return s;
 }
 
@@ -62,7 +58,7 @@ Scenario WithPods(int gpus, std::vector<Pod> pods) {
 // 100 s the fourth binds, the gang is admitted and all start together:
 // 100..300.
 TEST(SimulationGangTest, FourPodGangNeverHalfRuns) {
-  std::vector<Pod> pods = {Job("blocker", 0, 100)};
+  std::vector<Pod> pods = {TraceJob("blocker", 0, 100)};
   AddGang(pods, "ddp", 4, 1, 200);
   const SimulationResult r = RunIt(WithPods(4, pods));
   ASSERT_EQ(r.succeeded, 5);
@@ -83,15 +79,7 @@ TEST(SimulationGangTest, FourPodGangNeverHalfRuns) {
 TEST(SimulationGangTest, MemberFaultRollsTheJobBackToItsCheckpoint) {
   std::vector<Pod> pods;
   AddGang(pods, "ddp", 2, 0, 1000, 300);
-  Scenario s = WithPods(2, pods);
-  FaultSpec fault;
-  fault.pool = "p";
-  fault.at_s = 500;
-  fault.node = 0;
-  fault.gpu = 1;
-  fault.recovery_s = 100;
-  s.faults.push_back(fault);
-  const SimulationResult r = RunIt(s);
+  const SimulationResult r = RunIt(WithFaultOnGpu1(WithPods(2, pods), 100));
   ASSERT_EQ(r.succeeded, 2);
   EXPECT_NEAR(r.lost_work_s, 400, 1e-6);
   EXPECT_NEAR(r.pod_records[0].end_s, 1300, 1e-6);
@@ -104,14 +92,7 @@ TEST(SimulationGangTest, AMemberFailingForGoodFailsTheGang) {
   std::vector<Pod> pods;
   AddGang(pods, "ddp", 2, 0, 1000);
   pods[1].restart_policy = RestartPolicy::kNever;
-  Scenario s = WithPods(2, pods);
-  FaultSpec fault;
-  fault.pool = "p";
-  fault.at_s = 500;
-  fault.node = 0;
-  fault.gpu = 1;
-  s.faults.push_back(fault);
-  const SimulationResult r = RunIt(s);
+  const SimulationResult r = RunIt(WithFaultOnGpu1(WithPods(2, pods), 600));
   EXPECT_EQ(r.failed, 2);
   EXPECT_NEAR(r.pod_records[0].end_s, 500, 1e-6);
   EXPECT_EQ(r.pod_records[0].message, "PodGroup ddp: member ddp-1 failed");

@@ -2,9 +2,9 @@
 // preemption"): the victim stops, holds its GPU for its grace period, waits
 // again and resumes from its last checkpoint.
 
-#include <memory>
-
 #include <gtest/gtest.h>
+
+#include <memory>
 
 #include "gpushare/metrics/collector.h"
 #include "gpushare/metrics/json_writer.h"
@@ -15,7 +15,8 @@
 namespace gpushare {
 namespace {
 
-using testing_scenarios::OnePool;
+using testing_scenarios::ExclusiveWithPods;
+using testing_scenarios::TraceJob;
 
 SimulationResult RunIt(const Scenario& scenario) {
   const Catalog catalog = Catalog::Builtin();
@@ -25,28 +26,12 @@ SimulationResult RunIt(const Scenario& scenario) {
   return collector.result();
 }
 
-// A one-GPU batch job arriving at `arrival_s`.
 Pod Job(const char* name, double arrival_s, double work_s, int32_t priority) {
-  Pod pod;
-  pod.name = name;
-  pod.tenant_class = name;
-  pod.arrival_s = arrival_s;
-  pod.priority = priority;
-  pod.needs.gpus = 1;
-  pod.needs.gpu_memory_mib = 1000;
-  pod.needs.sm_demand = 1;
-  pod.needs.duty = 1;
-  pod.needs.work_s = work_s;
-  pod.cpu_milli = 1000;
-  pod.memory_mib = 1024;
-  return pod;
+  return TraceJob(name, arrival_s, work_s, priority);
 }
 
 Scenario WithPods(std::vector<Pod> pods) {
-  Scenario s = OnePool("A100-40GB", 1, ExclusiveSharing());
-  s.workload.trace.pods =
-      std::make_shared<const std::vector<Pod>>(std::move(pods));
-  return s;
+  return ExclusiveWithPods(1, std::move(pods));
 }
 
 // low runs 0..400 (checkpoint at 300); high arrives at 400 and preempts it;
@@ -55,8 +40,7 @@ Scenario WithPods(std::vector<Pod> pods) {
 TEST(SimulationPreemptionTest, VictimResumesFromItsCheckpoint) {
   Pod low = Job("low", 0, 1000, 0);
   low.checkpoint_interval_s = 300;
-  const SimulationResult r =
-      RunIt(WithPods({low, Job("high", 400, 100, 100)}));
+  const SimulationResult r = RunIt(WithPods({low, Job("high", 400, 100, 100)}));
   ASSERT_EQ(r.succeeded, 2);
   EXPECT_EQ(r.preemptions, 1);
   const PodRecord& l = r.pod_records[0];
@@ -89,8 +73,7 @@ TEST(SimulationPreemptionTest, VictimResumesFromItsCheckpoint) {
 TEST(SimulationPreemptionTest, WithoutCheckpointsTheAttemptIsLost) {
   Pod low = Job("low", 0, 1000, 0);
   low.termination_grace_period_s = 0;
-  const SimulationResult r =
-      RunIt(WithPods({low, Job("high", 400, 100, 100)}));
+  const SimulationResult r = RunIt(WithPods({low, Job("high", 400, 100, 100)}));
   ASSERT_EQ(r.succeeded, 2);
   EXPECT_NEAR(r.pod_records[0].lost_work_s, 400, 1e-6);
   EXPECT_NEAR(r.pod_records[1].start_s, 400, 1e-6);

@@ -6,8 +6,10 @@
 #define GPUSHARE_SIM_TEST_SCENARIOS_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "gpushare/sim/scenario.h"
 
@@ -48,6 +50,33 @@ inline WorkloadClassSpec Jobs(const std::string& name, int64_t count,
   c.cpu_milli = Distribution::Constant(1000);
   c.memory_mib = Distribution::Constant(1024);
   return c;
+}
+
+// A trace pod: a one-GPU batch job of `work_s` arriving at `arrival_s`
+// (footprint 1000 MiB, duty and SM demand 1, 1 CPU and 1 GiB).
+inline Pod TraceJob(const std::string& name, double arrival_s, double work_s,
+                    int32_t priority = 0) {
+  Pod pod;
+  pod.name = name;
+  pod.tenant_class = name;
+  pod.arrival_s = arrival_s;
+  pod.priority = priority;
+  pod.needs.gpus = 1;
+  pod.needs.gpu_memory_mib = 1000;
+  pod.needs.sm_demand = 1;
+  pod.needs.duty = 1;
+  pod.needs.work_s = work_s;
+  pod.cpu_milli = 1000;
+  pod.memory_mib = 1024;
+  return pod;
+}
+
+// OnePool of exclusive A100-40GB GPUs replaying `pods` as a trace.
+inline Scenario ExclusiveWithPods(int gpus, std::vector<Pod> pods) {
+  Scenario s = OnePool("A100-40GB", gpus, ExclusiveSharing());
+  s.workload.trace.pods =
+      std::make_shared<const std::vector<Pod>>(std::move(pods));
+  return s;
 }
 
 }  // namespace gpushare::testing_scenarios

@@ -12,8 +12,8 @@ const std::vector<PriorityClass>& SystemPriorityClasses() {
   return kSystem;
 }
 
-const PriorityClass* FindPriorityClass(const std::vector<PriorityClass>& classes,
-                                       const std::string& name) {
+const PriorityClass* FindPriorityClass(
+    const std::vector<PriorityClass>& classes, const std::string& name) {
   for (const PriorityClass& c : classes) {
     if (c.name == name) return &c;
   }

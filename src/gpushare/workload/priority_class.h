@@ -32,8 +32,8 @@ struct PriorityClass {
 const std::vector<PriorityClass>& SystemPriorityClasses();
 
 // The class named `name` among `classes` and the system ones, or null.
-const PriorityClass* FindPriorityClass(const std::vector<PriorityClass>& classes,
-                                       const std::string& name);
+const PriorityClass* FindPriorityClass(
+    const std::vector<PriorityClass>& classes, const std::string& name);
 
 // The global default among `classes`, or null.
 const PriorityClass* GlobalDefaultPriorityClass(
