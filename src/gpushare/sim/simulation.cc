@@ -267,11 +267,13 @@ void Simulation::Run(SimulationObserver* observer) {
       case EventKind::kRecovery:
         --changes_due_;
         Recover(now, e.a);
+        WakeDormantGangs();
         Schedule(now);
         break;
       case EventKind::kMigReapply:
         --changes_due_;
         ReapplyMigLayout(now, e.a);
+        WakeDormantGangs();
         Schedule(now);
         break;
       case EventKind::kTerminated: {
@@ -302,6 +304,7 @@ void Simulation::Run(SimulationObserver* observer) {
       case EventKind::kStallEnd:
         --changes_due_;
         StallDevicePlugin(e.a, false);
+        WakeDormantGangs();
         Schedule(now);
         break;
       case EventKind::kSample:
@@ -374,7 +377,7 @@ bool Simulation::WorkLeft() const {
   if (changes_due_ > 0 && active_pods_ > 0) return true;
   for (const PodRun& run : runs_) {
     if (run.phase == Phase::kRunning || run.phase == Phase::kBackoff ||
-        run.phase == Phase::kTerminating || run.phase == Phase::kPermit) {
+        run.phase == Phase::kTerminating) {
       return true;
     }
   }
@@ -481,9 +484,22 @@ void Simulation::GangTimeout(double now, int g) {
     scheduler_->Release(m);
     run.domains.clear();
     run.node = -1;
-    run.phase = Phase::kPending;
+    run.phase = Phase::kGangDormant;
     if (observer_) observer_->OnGangTimeout(now, m);
-    scheduler_->Enqueue(m, pods_[m]);
+  }
+  dormant_gangs_.push_back(g);
+}
+
+void Simulation::WakeDormantGangs() {
+  if (dormant_gangs_.empty()) return;
+  std::vector<int> gangs;
+  gangs.swap(dormant_gangs_);
+  for (int g : gangs) {
+    for (PodIndex m : gangs_[g].members) {
+      if (runs_[m].phase != Phase::kGangDormant) continue;
+      runs_[m].phase = Phase::kPending;
+      scheduler_->Enqueue(m, pods_[m]);
+    }
   }
 }
 
@@ -508,6 +524,7 @@ void Simulation::FinishGang(double now, int g, bool succeeded,
         break;
       case Phase::kTerminating:
       case Phase::kPermit:
+      case Phase::kGangDormant:
         Finish(now, m, others, message);
         break;
       default:
@@ -682,6 +699,7 @@ void Simulation::Terminated(double now, PodIndex p) {
   PodRun& run = runs_[p];
   for (int d : run.domains) --domains_[d].holders;
   scheduler_->Release(p);
+  WakeDormantGangs();
   run.domains.clear();
   run.node = -1;
   ++run.version;
@@ -709,6 +727,7 @@ void Simulation::Finish(double now, PodIndex p, PodEnd how,
   ++run.version;
   --active_pods_;
   if (observer_) observer_->OnEnd(now, p, how, message);
+  WakeDormantGangs();
   const int g = gang_of_.empty() ? -1 : gang_of_[p];
   if (how == PodEnd::kFailed && g >= 0 && gangs_[g].admitted &&
       !gangs_[g].done) {
@@ -960,7 +979,8 @@ void Simulation::Sample(double now) {
   }
   int pending = 0;
   for (const PodRun& run : runs_) {
-    pending += run.phase == Phase::kPending || run.phase == Phase::kPermit;
+    pending += run.phase == Phase::kPending || run.phase == Phase::kPermit ||
+               run.phase == Phase::kGangDormant;
   }
   observer_->OnSample(now, states, pending);
   for (size_t i = 0; i < domains_.size(); ++i) {

@@ -78,7 +78,11 @@ class Simulation {
   // kPermit: a gang member bound and held at Coscheduling's Permit until
   // its PodGroup has minMember members bound.
   enum class Phase {
-    kWaiting, kPending, kPermit, kRunning, kBackoff, kTerminating, kDone
+    kWaiting, kPending, kPermit, kRunning, kBackoff, kTerminating, kDone,
+    // A gang member released at its PodGroup's timeout: it waits outside
+    // the queue until another pod leaves or a device comes back (then it is
+    // queued again), so that a gang that cannot fit does not loop.
+    kGangDormant
   };
   struct PodRun {
     Phase phase = Phase::kWaiting;
@@ -139,6 +143,8 @@ class Simulation {
   // Brings the gang's work up to `now` and sets its rate from its members.
   void SyncGang(double now, int gang);
   void GangTimeout(double now, int gang);
+  // Something left or came back: dormant gangs' members are queued again.
+  void WakeDormantGangs();
   // The gang's job succeeded (its running members succeed) or a member
   // failed for good (the others fail); members left are ended.
   void FinishGang(double now, int gang, bool succeeded,
@@ -209,6 +215,7 @@ class Simulation {
   std::vector<GangRun> gangs_;
   std::vector<int> gang_of_;      // per pod: its gang, or -1
   std::vector<int> dirty_gangs_;  // gangs whose members' rates changed
+  std::vector<int> dormant_gangs_;
 };
 
 }  // namespace gpushare
