@@ -807,6 +807,10 @@ void Simulation::Recompute(double now, int domain) {
 
 void Simulation::Fault(double now, int domain, int spec_index) {
   const FaultSpec& spec = scenario_.faults[spec_index];
+  // The process goes on while there is work this fault did not create: its
+  // own recovery must not keep it alive, or pods that can never fit (a gang
+  // larger than its pool) would see faults for ever.
+  const bool more_faults = spec.at_s < 0 && WorkLeft();
   // Candidate domains: the pool's (and node's, GPU's) domains.
   std::vector<int> candidates;
   for (size_t i = 0; i < domains_.size(); ++i) {
@@ -847,7 +851,7 @@ void Simulation::Fault(double now, int domain, int spec_index) {
       observer_->OnFault(now, domain, static_cast<int>(victims.size()));
     }
   }
-  if (spec.at_s < 0 && WorkLeft()) ScheduleNextFault(now, spec_index);
+  if (more_faults) ScheduleNextFault(now, spec_index);
 }
 
 std::pair<int, int> Simulation::GpuDomains(int domain) const {

@@ -98,5 +98,24 @@ TEST(SimulationGangTest, AMemberFailingForGoodFailsTheGang) {
   EXPECT_EQ(r.pod_records[0].message, "PodGroup ddp: member ddp-1 failed");
 }
 
+// A gang of 4 on 2 GPUs can never be admitted. With GPU faults at a rate,
+// the run still ends: each fault's own recovery does not keep the fault
+// process going, so the members are left Pending and the run stops.
+TEST(SimulationGangTest, AGangLargerThanItsPoolEndsPendingUnderFaults) {
+  std::vector<Pod> pods = {TraceJob("job", 0, 600)};
+  AddGang(pods, "ddp", 4, 0, 1000);
+  Scenario s = WithPods(2, pods);
+  FaultSpec fault;
+  fault.pool = "p";
+  fault.rate_per_gpu_hour = 0.2;
+  fault.recovery_s = 120;
+  s.faults.push_back(fault);
+  const SimulationResult r = RunIt(s);
+  EXPECT_EQ(r.succeeded, 1);
+  for (int k = 1; k <= 4; ++k) {
+    EXPECT_EQ(r.pod_records[k].outcome, PodOutcome::kPending);
+  }
+}
+
 }  // namespace
 }  // namespace gpushare
