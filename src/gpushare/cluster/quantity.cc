@@ -134,4 +134,11 @@ bool Quantity::CeilIn(int unit_exp10, int unit_exp2, int64_t* out) const {
   return true;
 }
 
+bool QuantityInUnitsOf(const Quantity& q, std::string_view resource,
+                       int64_t* out) {
+  if (resource == "cpu") return q.MilliValue(out);
+  if (resource == "memory") return q.Mebibytes(out);
+  return q.Value(out);
+}
+
 }  // namespace gpushare

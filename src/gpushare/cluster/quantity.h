@@ -51,6 +51,11 @@ class Quantity {
   int exp2_ = 0;
 };
 
+// `q` in the simulator's unit of `resource` (cpu: millicores, memory: MiB,
+// anything else: whole units), rounded up; false when it does not fit.
+bool QuantityInUnitsOf(const Quantity& q, std::string_view resource,
+                       int64_t* out);
+
 }  // namespace gpushare
 
 #endif  // GPUSHARE_CLUSTER_QUANTITY_H_

@@ -48,6 +48,23 @@ void ObserverFanout::OnGangTimeout(double t, PodIndex pod) {
   for (SimulationObserver* o : observers_) o->OnGangTimeout(t, pod);
 }
 
+void ObserverFanout::OnWorkloadAdmitted(double t, int cluster_queue,
+                                        std::span<const PodIndex> pods,
+                                        bool borrowed) {
+  for (SimulationObserver* o : observers_) {
+    o->OnWorkloadAdmitted(t, cluster_queue, pods, borrowed);
+  }
+}
+
+void ObserverFanout::OnWorkloadEvicted(double t, int cluster_queue,
+                                       int preemptor_queue,
+                                       KueueEvictionReason reason,
+                                       std::span<const PodIndex> pods) {
+  for (SimulationObserver* o : observers_) {
+    o->OnWorkloadEvicted(t, cluster_queue, preemptor_queue, reason, pods);
+  }
+}
+
 void ObserverFanout::OnEnd(double t, PodIndex pod, PodEnd how,
                            const std::string& message) {
   for (SimulationObserver* o : observers_) o->OnEnd(t, pod, how, message);

@@ -34,6 +34,12 @@ class ObserverFanout : public SimulationObserver {
                    double lost_work_s) override;
   void OnRequeued(double t, PodIndex pod) override;
   void OnGangTimeout(double t, PodIndex pod) override;
+  void OnWorkloadAdmitted(double t, int cluster_queue,
+                          std::span<const PodIndex> pods,
+                          bool borrowed) override;
+  void OnWorkloadEvicted(double t, int cluster_queue, int preemptor_queue,
+                         KueueEvictionReason reason,
+                         std::span<const PodIndex> pods) override;
   void OnEnd(double t, PodIndex pod, PodEnd how,
              const std::string& message) override;
   void OnFault(double t, int domain, int pods_killed) override;

@@ -6,25 +6,9 @@
 #include <string>
 
 #include "gpushare/io/suggest.h"
+#include "gpushare/sim/kubernetes_names.h"
 
 namespace gpushare {
-namespace {
-
-// A DNS subdomain (RFC 1123), as metadata.name of a PriorityClass.
-bool IsDnsSubdomain(const std::string& s) {
-  if (s.empty() || s.size() > 253) return false;
-  auto alnum = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-  };
-  if (!alnum(s.front()) || !alnum(s.back())) return false;
-  for (char c : s) {
-    if (!alnum(c) && c != '-' && c != '.') return false;
-  }
-  return true;
-}
-
-}  // namespace
-
 std::vector<PriorityClass> ReadPriorityClasses(const YamlMap& top) {
   std::vector<PriorityClass> classes;
   if (!top.Has("priority_classes")) return classes;

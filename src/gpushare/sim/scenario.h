@@ -18,6 +18,7 @@
 
 #include "gpushare/cluster/cluster.h"
 #include "gpushare/exec/model_params.h"
+#include "gpushare/sched/kueue/kueue_config.h"
 #include "gpushare/sched/profile.h"
 #include "gpushare/workload/generator.h"
 #include "gpushare/workload/priority_class.h"
@@ -67,6 +68,7 @@ struct Scenario {
   std::string file;  // where it was read from ("" for built-in)
   std::vector<NodePoolSpec> pools;
   std::vector<PriorityClass> priority_classes;  // the classes' PriorityClasses
+  KueueConfig queues;  // Kueue's objects; none: every pod goes straight on
   WorkloadSpec workload;
   SchedulerProfile scheduler;
   ModelParams model;

@@ -17,8 +17,10 @@
 #include "gpushare/io/input_error.h"
 #include "gpushare/io/suggest.h"
 #include "gpushare/io/yaml_input.h"
+#include "gpushare/sim/kubernetes_names.h"
 #include "gpushare/sim/patrol_reader.h"
 #include "gpushare/sim/priority_class_reader.h"
+#include "gpushare/sim/queue_reader.h"
 #include "gpushare/workload/cluster_import.h"
 #include "gpushare/workload/trace_workload.h"
 
@@ -176,71 +178,9 @@ bool MentionsWord(std::string_view text, std::string_view word, size_t* at) {
 // ---------------------------------------------------------------------------
 // Kubernetes names, labels, taints and tolerations.
 
-// Node pool and class names: DNS-label-like.
-bool IsDnsLabel(const std::string& s, size_t max_size) {
-  static const std::regex kName(R"([a-z0-9]([-a-z0-9]*[a-z0-9])?)");
-  return s.size() <= max_size && std::regex_match(s, kName);
-}
-
-// A label key: [DNS-subdomain prefix '/'] name (k8s qualified name).
-bool IsLabelKey(const std::string& s) {
-  static const std::regex kName(
-      R"([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)");
-  static const std::regex kPrefix(
-      R"([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)");
-  const size_t slash = s.find('/');
-  if (slash == std::string::npos) return std::regex_match(s, kName);
-  const std::string prefix = s.substr(0, slash);
-  const std::string name = s.substr(slash + 1);
-  return prefix.size() <= 253 && std::regex_match(prefix, kPrefix) &&
-         std::regex_match(name, kName);
-}
-
-bool IsLabelValue(const std::string& s) {
-  static const std::regex kValue(
-      R"(([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?)");
-  return std::regex_match(s, kValue);
-}
-
-constexpr const char* kLabelKeyRule =
-    "letters, digits, '-', '_' and '.', at most 63, starting and ending with "
-    "a letter or digit, after an optional DNS prefix and '/'";
-constexpr const char* kLabelValueRule =
-    "empty, or letters, digits, '-', '_' and '.', at most 63, starting and "
-    "ending with a letter or digit";
-
-void CheckLabelKey(const std::string& file, const YAML::Node& at,
-                   const std::string& label, const std::string& key) {
-  if (!IsLabelKey(key)) {
-    FailAt(file, at,
-           fmt::format("{}: invalid key '{}' ({})", label, key, kLabelKeyRule));
-  }
-}
-
-void CheckLabelValue(const std::string& file, const YAML::Node& at,
-                     const std::string& label, const std::string& value) {
-  if (!IsLabelValue(value)) {
-    FailAt(file, at,
-           fmt::format("{}: invalid value '{}' ({})", label, value,
-                       kLabelValueRule));
-  }
-}
-
 // A mapping of label keys to values (pool labels, node selectors).
 Labels ReadLabels(const YamlMap& m, std::string_view key) {
-  const std::string label = Label(m, key);
-  YamlMap map(m.file(), Value(m, key, "a mapping"), label);
-  Labels labels;
-  for (const auto& entry : map.node()) {
-    const std::string k = ScalarString(m.file(), entry.first, label + " key");
-    CheckLabelKey(m.file(), entry.first, label, k);
-    if (labels.count(k) > 0) map.Fail(entry.first, "duplicate key '" + k + "'");
-    const std::string v =
-        ScalarString(m.file(), entry.second, label + " '" + k + "'");
-    CheckLabelValue(m.file(), entry.second, label + " '" + k + "'", v);
-    labels[k] = v;
-  }
-  return labels;
+  return ReadLabelMap(m.file(), Value(m, key, "a mapping"), Label(m, key));
 }
 
 const std::vector<std::string>& TaintEffectNames() {
@@ -829,6 +769,7 @@ WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
                             double horizon_s,
                             const std::vector<NodePoolSpec>& pools,
                             const std::vector<PriorityClass>& priority_classes,
+                            const KueueConfig& queues,
                             std::vector<std::string>* names) {
   YamlMap c(file, node, NamedWhat(file, node, "class"));
   c.AllowOnly({"name", "class", "tenants", "priority", "arrival_rate_per_s",
@@ -836,7 +777,8 @@ WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
                "lifetime_s", "request_rate", "gpu_ms_per_request", "slo_p99_ms",
                "cpu_milli", "memory_mib", "node_selector", "tolerations",
                "requests", "restart_policy", "priority_class",
-               "termination_grace_period_s", "checkpoint_interval_s", "gang"});
+               "termination_grace_period_s", "checkpoint_interval_s", "gang",
+               "queue"});
   WorkloadClassSpec spec;
   spec.name = c.String("name");
   if (!IsDnsLabel(spec.name, 50)) {
@@ -975,6 +917,27 @@ WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
     }
   }
   if (c.Has("tolerations")) spec.tolerations = ReadTolerations(c);
+  if (c.Has("queue")) {
+    // The kueue.x-k8s.io/queue-name label: a LocalQueue in each tenant's
+    // namespace.
+    spec.queue_name = c.String("queue");
+    for (const std::string& tenant : spec.tenants) {
+      bool found = false;
+      std::vector<std::string> known;
+      for (const LocalQueueSpec& lq : queues.local_queues) {
+        found |= lq.name == spec.queue_name && lq.namespace_name == tenant;
+        if (lq.namespace_name == tenant) known.push_back(lq.name);
+      }
+      if (!found) {
+        FailAt(file, c.Get("queue"),
+               fmt::format("{}: namespace '{}' has no LocalQueue '{}'{} "
+                           "(define it under queues.local_queues with "
+                           "namespace: {})",
+                           Label(c, "queue"), tenant, spec.queue_name,
+                           DidYouMean(spec.queue_name, known, 1), tenant));
+      }
+    }
+  }
   if (c.Has("requests")) {
     // Extended resources written by hand; they replace translated requests.
     YamlMap r = c.Map("requests", Label(c, "requests"));
@@ -1076,6 +1039,7 @@ TraceWorkload ReadTrace(const YamlMap& w, const Catalog& catalog) {
 
 WorkloadSpec ReadWorkload(const YamlMap& top, double scenario_horizon_s,
                           const std::vector<PriorityClass>& priority_classes,
+                          const KueueConfig& queues,
                           const std::vector<NodePoolSpec>& pools,
                           const Catalog& catalog) {
   YamlMap w = top.Map("workload", "workload");
@@ -1094,7 +1058,7 @@ WorkloadSpec ReadWorkload(const YamlMap& top, double scenario_horizon_s,
     for (const auto& node : List(w, "classes", true)) {
       spec.classes.push_back(
           ReadClass(w.file(), node, spec.horizon_s, pools, priority_classes,
-                    &names));
+                    queues, &names));
     }
   }
   if (w.Has("trace")) spec.trace = ReadTrace(w, catalog);
@@ -1433,7 +1397,7 @@ Scenario ReadScenarioYaml(const std::string& text, const std::string& file,
   YamlMap top(file, root, "scenario");
   top.AllowOnly({"name", "seed", "horizon_s", "sample_interval_s", "cluster",
                  "workload", "scheduler", "model", "translation", "faults",
-                 "device_plugin_stalls", "patrol", "priority_classes",
+                 "device_plugin_stalls", "patrol", "priority_classes", "queues",
                  // Read by `compare` (decide/comparison_spec_reader.h)
                  // and `plan` (decide/plan_spec_reader.h).
                  "compare", "selection", "plan"});
@@ -1468,9 +1432,10 @@ Scenario ReadScenarioYaml(const std::string& text, const std::string& file,
   }
   scenario.pools = ReadCluster(top, catalog);
   scenario.priority_classes = ReadPriorityClasses(top);
+  scenario.queues = ReadQueues(top, scenario.pools);
   scenario.workload =
       ReadWorkload(top, scenario.horizon_s, scenario.priority_classes,
-                   scenario.pools, catalog);
+                   scenario.queues, scenario.pools, catalog);
   scenario.scheduler = ReadScheduler(top);
   scenario.scheduler.seed = scenario.seed;
   scenario.model = ReadModel(top);

@@ -75,6 +75,7 @@ Simulation::Simulation(const Scenario& scenario, const Catalog& catalog)
   scheduler_ = std::make_unique<Scheduler>(*cluster_, scenario_.scheduler);
   BuildDomains();
   BuildGangs();
+  BuildKueueWorkloads();
   for (const FaultSpec& f : scenario_.faults) {
     if (f.pool.empty()) continue;
     bool found = false;
@@ -213,6 +214,11 @@ void Simulation::Run(SimulationObserver* observer) {
         if (observer_) observer_->OnArrival(now, e.a);
         if (!untranslatable_[e.a].empty()) {
           Finish(now, e.a, PodEnd::kUnschedulable, untranslatable_[e.a]);
+          break;
+        }
+        if (KueueArrival(now, e.a)) {
+          // Suspended until Kueue admits its workload.
+          Schedule(now);
           break;
         }
         auto bound_to = pod.node_name.empty() ? node_index_.end()
@@ -385,7 +391,9 @@ bool Simulation::WorkLeft() const {
 }
 
 void Simulation::Schedule(double now) {
-  while (scheduler_->HasActive()) {
+  for (;;) {
+    if (kueue_dirty_) RunKueue(now);
+    if (!scheduler_->HasActive()) break;
     const ScheduleResult r = scheduler_->ScheduleOne();
     switch (r.outcome) {
       case ScheduleResult::Outcome::kBound:
@@ -707,6 +715,13 @@ void Simulation::Terminated(double now, PodIndex p) {
     run.phase = Phase::kDone;
     --active_pods_;
     if (observer_) observer_->OnEnd(now, p, PodEnd::kDeleted, "");
+    KueuePodDone(p);
+    return;
+  }
+  if (run.kueue_evicted) {
+    // Kueue suspended its workload: it waits for admission again.
+    if (observer_) observer_->OnRequeued(now, p);
+    KueueEvictedPodGone(p);
     return;
   }
   // Its controller (Job, Deployment) creates it again: it waits anew.
@@ -727,6 +742,7 @@ void Simulation::Finish(double now, PodIndex p, PodEnd how,
   ++run.version;
   --active_pods_;
   if (observer_) observer_->OnEnd(now, p, how, message);
+  KueuePodDone(p);
   WakeDormantGangs();
   const int g = gang_of_.empty() ? -1 : gang_of_[p];
   if (how == PodEnd::kFailed && g >= 0 && gangs_[g].admitted &&
@@ -984,7 +1000,7 @@ void Simulation::Sample(double now) {
   int pending = 0;
   for (const PodRun& run : runs_) {
     pending += run.phase == Phase::kPending || run.phase == Phase::kPermit ||
-               run.phase == Phase::kGangDormant;
+               run.phase == Phase::kGangDormant || run.phase == Phase::kQueued;
   }
   observer_->OnSample(now, states, pending);
   for (size_t i = 0; i < domains_.size(); ++i) {

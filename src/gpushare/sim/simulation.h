@@ -46,6 +46,7 @@
 #include "gpushare/catalog/catalog.h"
 #include "gpushare/cluster/cluster.h"
 #include "gpushare/exec/share_model.h"
+#include "gpushare/sched/kueue/kueue.h"
 #include "gpushare/sched/scheduler.h"
 #include "gpushare/sim/event_queue.h"
 #include "gpushare/sim/scenario.h"
@@ -71,6 +72,8 @@ class Simulation {
   const DeviceAllocation& allocation(PodIndex pod) const {
     return scheduler_->AllocationOf(pod);
   }
+  // Kueue when the scenario has queues, else null.
+  const Kueue* kueue() const { return kueue_.get(); }
   // The target pool of each pod (-1: none admits it).
   const std::vector<int>& target_pools() const { return target_pool_; }
 
@@ -82,7 +85,10 @@ class Simulation {
     // A gang member released at its PodGroup's timeout: it waits outside
     // the queue until another pod leaves or a device comes back (then it is
     // queued again), so that a gang that cannot fit does not loop.
-    kGangDormant
+    kGangDormant,
+    // Managed by Kueue and not (or no longer) admitted: its workload waits
+    // in its ClusterQueue; the pod is not in kube-scheduler's queue.
+    kQueued
   };
   struct PodRun {
     Phase phase = Phase::kWaiting;
@@ -101,6 +107,8 @@ class Simulation {
     // Services: lifetime left, and when the running attempt started.
     double lifetime_left = 0;
     double started_at = 0;
+    // Kueue evicted its workload: once terminated it waits for admission.
+    bool kueue_evicted = false;
   };
   struct DomainRun {
     DomainInfo info;
@@ -138,6 +146,28 @@ class Simulation {
 
   void BuildDomains();
   void BuildGangs();
+  // Kueue (sim/simulation_kueue.cc): one workload per PodGroup or plain pod
+  // that names a LocalQueue.
+  struct KueueWorkloadRun {
+    std::vector<PodIndex> pods;
+    int arrivals_left = 0;  // pods still to arrive before it is created
+    int live = 0;           // pods not done
+    int evicting = 0;       // pods of an eviction still terminating
+    int id = -1;            // Kueue's id once created
+    Labels base_selector;   // the pods' own node selector
+    KueueWorkloadSpec spec;
+  };
+  void BuildKueueWorkloads();
+  // A pod of a Kueue workload arrived; its workload is created with its
+  // last pod. False when the pod is not Kueue's.
+  bool KueueArrival(double now, PodIndex p);
+  // Runs Kueue's cycles and applies them: admitted pods enter the
+  // scheduler's queue, victims' pods terminate.
+  void RunKueue(double now);
+  void EvictWorkload(double now, int w, int preemptor);
+  // A pod of an evicted workload is gone; the last one frees its quota.
+  void KueueEvictedPodGone(PodIndex p);
+  void KueuePodDone(PodIndex p);
   // A bound pod starts (observer told, memory checked, domains joined).
   void StartBound(double now, PodIndex p);
   // Brings the gang's work up to `now` and sets its rate from its members.
@@ -216,6 +246,11 @@ class Simulation {
   std::vector<int> gang_of_;      // per pod: its gang, or -1
   std::vector<int> dirty_gangs_;  // gangs whose members' rates changed
   std::vector<int> dormant_gangs_;
+  std::unique_ptr<Kueue> kueue_;
+  std::vector<KueueWorkloadRun> kueue_workloads_;
+  std::vector<int> kueue_workload_of_;  // per pod: its workload, or -1
+  std::vector<int> kueue_run_of_;       // Kueue id → kueue_workloads_ index
+  bool kueue_dirty_ = false;            // a cycle may admit or evict
 };
 
 }  // namespace gpushare

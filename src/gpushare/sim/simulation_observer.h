@@ -8,11 +8,13 @@
 #define GPUSHARE_SIM_SIMULATION_OBSERVER_H_
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "gpushare/cluster/cluster.h"
 #include "gpushare/exec/latency_model.h"
+#include "gpushare/sched/kueue/kueue.h"
 #include "gpushare/workload/pod.h"
 
 namespace gpushare {
@@ -84,6 +86,19 @@ class SimulationObserver {
   // A gang member held at Permit is released: its PodGroup did not reach
   // minMember within its timeout; it waits to be scheduled again.
   virtual void OnGangTimeout(double /*t*/, PodIndex /*pod*/) {}
+  // Kueue admitted the workload of `pods` in ClusterQueue `cluster_queue`
+  // (its index in the scenario's queues), borrowing from its cohort when
+  // `borrowed`: the pods go to kube-scheduler.
+  virtual void OnWorkloadAdmitted(double /*t*/, int /*cluster_queue*/,
+                                  std::span<const PodIndex> /*pods*/,
+                                  bool /*borrowed*/) {}
+  // Kueue evicted the workload of `pods` (queue `cluster_queue`) so that one
+  // of `preemptor_queue` fits: its running pods terminate (OnPreempted),
+  // then it waits in its queue again.
+  virtual void OnWorkloadEvicted(double /*t*/, int /*cluster_queue*/,
+                                 int /*preemptor_queue*/,
+                                 KueueEvictionReason /*reason*/,
+                                 std::span<const PodIndex> /*pods*/) {}
   virtual void OnEnd(double /*t*/, PodIndex /*pod*/, PodEnd /*how*/,
                      const std::string& /*message*/) {}
   virtual void OnFault(double /*t*/, int /*domain*/, int /*pods_killed*/) {}

@@ -203,6 +203,7 @@ std::vector<Pod> GenerateClass(const WorkloadClassSpec& c, double horizon_s,
     pod.preemption_policy = c.preemption_policy;
     pod.termination_grace_period_s = c.termination_grace_period_s;
     pod.checkpoint_interval_s = c.checkpoint_interval_s;
+    pod.queue_name = c.queue_name;
     pod.arrival_s = t;
     DrawPod(c, rng, pod);
     pod.node_selector = c.node_selector;

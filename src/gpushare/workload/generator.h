@@ -40,6 +40,8 @@ struct WorkloadClassSpec {
   // Gang jobs: > 0 makes every arrival a PodGroup of this many pods with the
   // same needs, named <class>-<n>-<k>, admitted when `gang_min_member` of
   // them are bound, released after `gang_timeout_s` otherwise.
+  // Its LocalQueue (the kueue.x-k8s.io/queue-name label; "" none).
+  std::string queue_name;
   int gang_size = 0;
   int gang_min_member = 0;                // 0: gang_size
   double gang_timeout_s = 60;             // Coscheduling's default

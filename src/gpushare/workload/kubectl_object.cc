@@ -55,15 +55,9 @@ int64_t ReadResourceAmount(const JsonValue& value,
   const Quantity q = ReadQuantity(value);
   if (q.negative()) value.Fail("a resource quantity must not be negative");
   int64_t amount = 0;
-  bool ok = false;
-  if (resource == "cpu") {
-    ok = q.MilliValue(&amount);
-  } else if (resource == "memory") {
-    ok = q.Mebibytes(&amount);
-  } else {
-    ok = q.Value(&amount);
+  if (!QuantityInUnitsOf(q, resource, &amount)) {
+    value.Fail("quantity too large");
   }
-  if (!ok) value.Fail("quantity too large");
   return amount;
 }
 

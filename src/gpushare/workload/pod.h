@@ -101,6 +101,9 @@ struct Pod {
   // Gang scheduling (scheduler-plugins Coscheduling): the PodGroup it belongs
   // to ("" none), the group's minMember and scheduleTimeoutSeconds.
   std::string pod_group;
+  // Its LocalQueue in its namespace (label kueue.x-k8s.io/queue-name; ""
+  // none: Kueue does not manage it).
+  std::string queue_name;
   int gang_min_member = 0;
   double gang_timeout_s = 0;
   // spec.nodeName of a pod already running on an imported node: it is bound

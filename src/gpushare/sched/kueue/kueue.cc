@@ -1,0 +1,469 @@
+#include "gpushare/sched/kueue/kueue.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <tuple>
+
+#include "gpushare/io/check.h"
+#include "gpushare/sched/kueue/kueue_preemption.h"
+
+namespace gpushare {
+
+std::string_view KueueEvictionReasonName(KueueEvictionReason r) {
+  switch (r) {
+    case KueueEvictionReason::kInClusterQueue:
+      return "InClusterQueue";
+    case KueueEvictionReason::kInCohortReclamation:
+      return "InCohortReclamation";
+    case KueueEvictionReason::kInCohortReclaimWhileBorrowing:
+      return "InCohortReclaimWhileBorrowing";
+  }
+  return "InClusterQueue";
+}
+
+Kueue::Kueue(const KueueConfig& config, ResourceRegistry& registry)
+    : registry_(registry),
+      flavors_(config.resource_flavors),
+      local_queues_(config.local_queues) {
+  auto flavor_index = [&](const std::string& name) {
+    for (size_t f = 0; f < flavors_.size(); ++f) {
+      if (flavors_[f].name == name) return static_cast<int>(f);
+    }
+    return -1;
+  };
+  std::vector<int> cohort_of;
+  for (const ClusterQueueSpec& spec : config.cluster_queues) {
+    Queue q;
+    q.spec = spec;
+    if (!spec.cohort.empty()) {
+      auto it = std::find(cohorts_.begin(), cohorts_.end(), spec.cohort);
+      q.cohort = static_cast<int>(it - cohorts_.begin());
+      if (it == cohorts_.end()) cohorts_.push_back(spec.cohort);
+    }
+    cohort_of.push_back(q.cohort);
+    for (const ResourceGroupSpec& g : spec.resource_groups) {
+      Group group;
+      for (const std::string& r : g.covered_resources) {
+        group.covered.push_back(registry.Intern(r));
+      }
+      for (const FlavorQuotasSpec& fq : g.flavors) {
+        GroupFlavor gf;
+        gf.flavor = flavor_index(fq.flavor);
+        GS_CHECK(gf.flavor >= 0, "a ClusterQueue names an unknown flavor");
+        for (const ResourceQuotaSpec& rq : fq.resources) {
+          const ResourceId id = registry.Intern(rq.resource);
+          int pair = Pair(gf.flavor, id);
+          if (pair < 0) {
+            pair = static_cast<int>(pairs_.size());
+            pairs_.push_back({gf.flavor, id});
+          }
+          gf.pairs.push_back(pair);
+        }
+        group.flavors.push_back(std::move(gf));
+      }
+      q.groups.push_back(std::move(group));
+    }
+    queues_.push_back(std::move(q));
+  }
+  book_ = QuotaBook(cohort_of, static_cast<int>(pairs_.size()));
+  for (size_t qi = 0; qi < queues_.size(); ++qi) {
+    const ClusterQueueSpec& spec = queues_[qi].spec;
+    for (size_t g = 0; g < spec.resource_groups.size(); ++g) {
+      const ResourceGroupSpec& group = spec.resource_groups[g];
+      for (size_t f = 0; f < group.flavors.size(); ++f) {
+        const FlavorQuotasSpec& fq = group.flavors[f];
+        for (size_t r = 0; r < fq.resources.size(); ++r) {
+          const ResourceQuotaSpec& rq = fq.resources[r];
+          book_.Define(static_cast<int>(qi), queues_[qi].groups[g].flavors[f].pairs[r],
+                       rq.nominal_quota,
+                       rq.borrowing_limit.value_or(QuotaBook::kUnlimited),
+                       rq.lending_limit.value_or(rq.nominal_quota));
+        }
+      }
+    }
+  }
+  for (const LocalQueueSpec& lq : local_queues_) {
+    int cq = -1;
+    for (size_t q = 0; q < queues_.size(); ++q) {
+      if (queues_[q].spec.name == lq.cluster_queue) cq = static_cast<int>(q);
+    }
+    GS_CHECK(cq >= 0, "a LocalQueue names an unknown ClusterQueue");
+    local_queue_cq_.push_back(cq);
+  }
+}
+
+int Kueue::Pair(int flavor, ResourceId resource) const {
+  for (size_t i = 0; i < pairs_.size(); ++i) {
+    if (pairs_[i].flavor == flavor && pairs_[i].resource == resource) {
+      return static_cast<int>(i);
+    }
+  }
+  return -1;
+}
+
+int Kueue::ClusterQueueOf(const std::string& namespace_name,
+                          const std::string& name) const {
+  for (size_t i = 0; i < local_queues_.size(); ++i) {
+    if (local_queues_[i].name == name &&
+        local_queues_[i].namespace_name == namespace_name) {
+      return local_queue_cq_[i];
+    }
+  }
+  return -1;
+}
+
+std::string Kueue::UncoveredResource(int cluster_queue,
+                                     const ResourceList& requests) const {
+  for (const auto& [id, quantity] : requests.items()) {
+    bool covered = false;
+    for (const Group& g : queues_[cluster_queue].groups) {
+      covered |= std::find(g.covered.begin(), g.covered.end(), id) !=
+                 g.covered.end();
+    }
+    if (!covered) return registry_.Name(id);
+  }
+  return "";
+}
+
+int Kueue::Add(const KueueWorkloadSpec& spec) {
+  const int wl = static_cast<int>(workloads_.size());
+  Workload w;
+  w.spec = spec;
+  workloads_.push_back(std::move(w));
+  queues_[spec.cluster_queue].active.insert(
+      {spec.priority, spec.creation_s, wl});
+  return wl;
+}
+
+Kueue::Assignment Kueue::Assign(const Workload& w) const {
+  Assignment a;
+  a.fit = QuotaBook::Fit::kFits;
+  const Queue& q = queues_[w.spec.cluster_queue];
+  for (const Group& g : q.groups) {
+    // The workload's requests of this group's resources.
+    std::vector<std::pair<size_t, int64_t>> wanted;
+    for (size_t r = 0; r < g.covered.size(); ++r) {
+      const int64_t quantity = w.spec.requests.Get(g.covered[r]);
+      if (quantity > 0) wanted.push_back({r, quantity});
+    }
+    if (wanted.empty()) continue;
+    int chosen = -1;
+    int fallback = -1;
+    QuotaBook::Fit fit = QuotaBook::Fit::kNoFit;
+    std::vector<QuotaAmount> amounts;
+    std::string why;
+    for (size_t f = 0; f < g.flavors.size(); ++f) {
+      const GroupFlavor& gf = g.flavors[f];
+      if (!w.spec.flavor_ok[gf.flavor]) continue;
+      std::vector<QuotaAmount> trial;
+      for (const auto& [r, quantity] : wanted) {
+        trial.push_back({gf.pairs[r], quantity});
+      }
+      fit = book_.Fits(w.spec.cluster_queue, trial);
+      if (fit != QuotaBook::Fit::kNoFit) {
+        chosen = static_cast<int>(f);
+        amounts = std::move(trial);
+        break;
+      }
+      if (fallback < 0) {
+        fallback = static_cast<int>(f);
+        amounts = trial;
+        for (const QuotaAmount& t : trial) {
+          const int64_t left = book_.Available(w.spec.cluster_queue,
+                                               t.flavor_resource);
+          if (t.quantity > left && why.empty()) {
+            why = fmt::format(
+                "insufficient unused quota for {} in flavor {}, {} more "
+                "needed",
+                registry_.Name(pairs_[t.flavor_resource].resource),
+                flavors_[gf.flavor].name, t.quantity - left);
+          }
+        }
+      }
+    }
+    if (chosen < 0 && fallback < 0) {
+      a.fit = QuotaBook::Fit::kNoFit;
+      a.message = fmt::format(
+          "couldn't assign flavors: no flavor of {} matches the pods' nodes",
+          registry_.Name(g.covered[wanted.front().first]));
+      a.amounts.clear();
+      return a;
+    }
+    if (chosen < 0) {
+      a.fit = QuotaBook::Fit::kNoFit;
+      if (a.message.empty()) a.message = "couldn't assign flavors: " + why;
+      chosen = fallback;
+    } else if (fit == QuotaBook::Fit::kFitsBorrowing &&
+               a.fit == QuotaBook::Fit::kFits) {
+      a.fit = QuotaBook::Fit::kFitsBorrowing;
+    }
+    a.flavors.push_back(g.flavors[chosen].flavor);
+    a.amounts.insert(a.amounts.end(), amounts.begin(), amounts.end());
+  }
+  return a;
+}
+
+void Kueue::Reserve(int wl, const Assignment& a, double now) {
+  Workload& w = workloads_[wl];
+  Queue& q = queues_[w.spec.cluster_queue];
+  w.usage = a.amounts;
+  w.borrowed = a.fit == QuotaBook::Fit::kFitsBorrowing;
+  w.node_labels.clear();
+  for (int f : a.flavors) {
+    for (const auto& [key, value] : flavors_[f].node_labels) {
+      w.node_labels[key] = value;
+    }
+  }
+  book_.Add(w.spec.cluster_queue, w.usage, +1);
+  failed_preemptions_.clear();
+  w.state = State::kAdmitted;
+  w.admitted_s = now;
+  w.admitted_seq = ++admissions_;
+  w.message.clear();
+  w.admitted_slot = static_cast<int>(q.admitted.size());
+  q.admitted.push_back(wl);
+}
+
+void Kueue::AdmitRunning(int wl, double now) {
+  Workload& w = workloads_[wl];
+  queues_[w.spec.cluster_queue].active.erase(
+      {w.spec.priority, w.spec.creation_s, wl});
+  // Its flavors as Kueue would assign them now (or the first its nodes
+  // match when none has room): the usage may go beyond the quota.
+  Assignment a = Assign(w);
+  a.fit = book_.Fits(w.spec.cluster_queue, a.amounts) ==
+                  QuotaBook::Fit::kFits
+              ? QuotaBook::Fit::kFits
+              : QuotaBook::Fit::kFitsBorrowing;
+  Reserve(wl, a, now);
+}
+
+void Kueue::Release(int wl) {
+  Workload& w = workloads_[wl];
+  Queue& q = queues_[w.spec.cluster_queue];
+  book_.Add(w.spec.cluster_queue, w.usage, -1);
+  failed_preemptions_.clear();
+  w.usage.clear();
+  const int slot = w.admitted_slot;
+  q.admitted[slot] = q.admitted.back();
+  workloads_[q.admitted[slot]].admitted_slot = slot;
+  q.admitted.pop_back();
+  w.admitted_slot = -1;
+  Requeue(w.spec.cluster_queue);
+}
+
+void Kueue::Finished(int wl) {
+  Workload& w = workloads_[wl];
+  if (w.state == State::kAdmitted || w.state == State::kEvicting) {
+    Release(wl);
+  } else if (w.state == State::kPending) {
+    queues_[w.spec.cluster_queue].active.erase(
+        {w.spec.priority, w.spec.creation_s, wl});
+  } else if (w.state == State::kInadmissible) {
+    std::vector<int>& list = queues_[w.spec.cluster_queue].inadmissible;
+    list.erase(std::find(list.begin(), list.end(), wl));
+  }
+  w.state = State::kDone;
+}
+
+void Kueue::EvictionDone(int wl) {
+  Workload& w = workloads_[wl];
+  GS_CHECK(w.state == State::kEvicting, "eviction of a workload not evicted");
+  Release(wl);
+  w.state = State::kPending;
+  queues_[w.spec.cluster_queue].active.insert(
+      {w.spec.priority, w.spec.creation_s, wl});
+  for (int preemptor : w.waiters) --workloads_[preemptor].awaiting_victims;
+  w.waiters.clear();
+}
+
+void Kueue::Requeue(int q) {
+  const int cohort = queues_[q].cohort;
+  for (size_t i = 0; i < queues_.size(); ++i) {
+    Queue& other = queues_[i];
+    if (static_cast<int>(i) != q && (cohort < 0 || other.cohort != cohort)) {
+      continue;
+    }
+    other.blocked = false;
+    for (int wl : other.inadmissible) {
+      Workload& w = workloads_[wl];
+      w.state = State::kPending;
+      other.active.insert({w.spec.priority, w.spec.creation_s, wl});
+    }
+    other.inadmissible.clear();
+  }
+}
+
+void Kueue::Schedule(double now, Decisions* out) {
+  struct Entry {
+    int queue;
+    int wl;
+    Assignment a;
+  };
+  for (;;) {
+    std::vector<Entry> entries;
+    for (size_t qi = 0; qi < queues_.size(); ++qi) {
+      const Queue& q = queues_[qi];
+      if (q.blocked || q.active.empty()) continue;
+      const int wl = q.active.begin()->wl;
+      // A preemptor waits for its victims' quota; its queue waits with it.
+      if (workloads_[wl].awaiting_victims > 0) continue;
+      entries.push_back({static_cast<int>(qi), wl, Assign(workloads_[wl])});
+    }
+    if (entries.empty()) return;
+    // Kueue's entry order: no borrowing first, then priority, then age.
+    std::sort(entries.begin(), entries.end(),
+              [&](const Entry& x, const Entry& y) {
+                const Workload& a = workloads_[x.wl];
+                const Workload& b = workloads_[y.wl];
+                const bool xb = x.a.fit == QuotaBook::Fit::kFitsBorrowing;
+                const bool yb = y.a.fit == QuotaBook::Fit::kFitsBorrowing;
+                return std::make_tuple(xb, -a.spec.priority, a.spec.creation_s,
+                                       x.wl) <
+                       std::make_tuple(yb, -b.spec.priority, b.spec.creation_s,
+                                       y.wl);
+              });
+    bool progress = false;
+    for (Entry& e : entries) {
+      Workload& w = workloads_[e.wl];
+      Queue& q = queues_[e.queue];
+      const Key key{w.spec.priority, w.spec.creation_s, e.wl};
+      if (e.a.fit != QuotaBook::Fit::kNoFit) {
+        // Admissions earlier in this cycle may have taken the cohort's
+        // quota: such an entry waits for the next cycle.
+        const QuotaBook::Fit fit = book_.Fits(e.queue, e.a.amounts);
+        if (fit == QuotaBook::Fit::kNoFit) continue;
+        e.a.fit = fit;
+        q.active.erase(key);
+        Reserve(e.wl, e.a, now);
+        out->admitted.push_back(e.wl);
+        progress = true;
+        continue;
+      }
+      if (Preempt(e.wl, e.a, out)) {
+        w.message = "pending the preemption of " +
+                    std::to_string(w.awaiting_victims) + " workload(s)";
+        progress = true;
+        continue;
+      }
+      w.message = e.a.message;
+      if (q.spec.queueing_strategy == QueueingStrategy::kStrictFifo) {
+        q.blocked = true;
+      } else {
+        q.active.erase(key);
+        w.state = State::kInadmissible;
+        q.inadmissible.push_back(e.wl);
+      }
+      progress = true;
+    }
+    if (!progress) return;
+  }
+}
+
+bool Kueue::Preempt(int wl, const Assignment& a, Decisions* out) {
+  Workload& w = workloads_[wl];
+  const int qi = w.spec.cluster_queue;
+  const Queue& q = queues_[qi];
+  const int32_t p = w.spec.priority;
+  if (a.amounts.empty()) return false;
+  for (const FailedPreemption& f : failed_preemptions_) {
+    if (f.queue == qi && f.priority == p && f.amounts == a.amounts) {
+      return false;
+    }
+  }
+  std::vector<KueuePreemptionCandidate> own, reclaim, borrow;
+  auto candidate = [&](int v) {
+    const Workload& c = workloads_[v];
+    KueuePreemptionCandidate k;
+    k.workload = v;
+    k.queue = c.spec.cluster_queue;
+    k.priority = c.spec.priority;
+    k.admitted_seq = c.admitted_seq;
+    k.evicting = c.state == State::kEvicting;
+    k.usage = c.usage;
+    return k;
+  };
+  if (q.spec.within_cluster_queue != KueuePreemptionPolicy::kNever) {
+    for (int v : q.admitted) {
+      const Workload& c = workloads_[v];
+      const bool lower = c.spec.priority < p;
+      const bool newer_equal =
+          c.spec.priority == p &&
+          std::make_pair(c.spec.creation_s, v) >
+              std::make_pair(w.spec.creation_s, wl);
+      if (lower || (q.spec.within_cluster_queue ==
+                        KueuePreemptionPolicy::kLowerOrNewerEqualPriority &&
+                    newer_equal)) {
+        own.push_back(candidate(v));
+      }
+    }
+  }
+  const bool may_reclaim =
+      q.spec.reclaim_within_cohort != KueuePreemptionPolicy::kNever;
+  const bool may_borrow =
+      q.spec.borrow_within_cohort != KueuePreemptionPolicy::kNever;
+  if (q.cohort >= 0 && (may_reclaim || may_borrow)) {
+    for (size_t oi = 0; oi < queues_.size(); ++oi) {
+      const Queue& other = queues_[oi];
+      if (static_cast<int>(oi) == qi || other.cohort != q.cohort) continue;
+      if (!book_.BorrowingIn(static_cast<int>(oi), a.amounts)) continue;
+      for (int v : other.admitted) {
+        const int32_t vp = workloads_[v].spec.priority;
+        if (may_reclaim &&
+            (q.spec.reclaim_within_cohort == KueuePreemptionPolicy::kAny ||
+             vp < p)) {
+          reclaim.push_back(candidate(v));
+        }
+        if (may_borrow && vp < p &&
+            (!q.spec.borrow_max_priority_threshold ||
+             vp <= *q.spec.borrow_max_priority_threshold)) {
+          borrow.push_back(candidate(v));
+        }
+      }
+    }
+  }
+  struct Attempt {
+    bool allow_borrowing;
+    const std::vector<KueuePreemptionCandidate>* cohort;
+    KueueEvictionReason reason;
+  };
+  const Attempt reclaiming{false, &reclaim,
+                           KueueEvictionReason::kInCohortReclamation};
+  const Attempt borrowing{true, &borrow,
+                          KueueEvictionReason::kInCohortReclaimWhileBorrowing};
+  std::vector<Attempt> attempts = {reclaiming, borrowing};
+  if (may_borrow) std::swap(attempts[0], attempts[1]);
+  for (const Attempt& t : attempts) {
+    std::vector<KueuePreemptionCandidate> all = own;
+    all.insert(all.end(), t.cohort->begin(), t.cohort->end());
+    if (all.empty()) continue;
+    const std::vector<int> chosen =
+        MinimalPreemptionSet(book_, qi, a.amounts, t.allow_borrowing, all);
+    if (chosen.empty()) continue;
+    for (int i : chosen) {
+      Workload& v = workloads_[all[i].workload];
+      v.waiters.push_back(wl);
+      ++w.awaiting_victims;
+      if (all[i].evicting) continue;
+      v.state = State::kEvicting;
+      out->evictions.push_back(
+          {all[i].workload, wl,
+           all[i].queue == qi ? KueueEvictionReason::kInClusterQueue
+                              : t.reason});
+    }
+    return true;
+  }
+  failed_preemptions_.push_back({qi, p, a.amounts});
+  return false;
+}
+
+int64_t Kueue::PendingActive(int q) const {
+  return static_cast<int64_t>(queues_[q].active.size());
+}
+
+int64_t Kueue::PendingInadmissible(int q) const {
+  return static_cast<int64_t>(queues_[q].inadmissible.size());
+}
+
+}  // namespace gpushare

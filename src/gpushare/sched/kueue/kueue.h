@@ -1,0 +1,203 @@
+// Kueue: quota-based admission in front of kube-scheduler (Kueue v1beta1
+// semantics, docs/model.md §4.3).
+//
+// Contract: a workload (a Job's pods, a PodGroup, a plain pod) is queued in
+// the ClusterQueue its LocalQueue points to and admitted as a unit: its
+// total requests get one ResourceFlavor per resource group (the first, in
+// the group's order, whose nodes can run it and where it fits, borrowing
+// from the cohort if need be) and are reserved in the QuotaBook; only then
+// do its pods go to kube-scheduler, with the flavor's node labels as node
+// selector. Each queue is ordered by priority, then creation time.
+// Schedule() runs Kueue's scheduling cycles: the head of every queue is
+// tried, heads that need no borrowing first, then by priority and age;
+// under BestEffortFIFO a head that cannot be admitted is set aside
+// (inadmissible) and the next one tried, under StrictFIFO it blocks its
+// queue; inadmissible workloads are retried when quota is released in their
+// cohort. A head that does not fit may preempt (kueue_preemption.h): its
+// victims are evicted and it waits until their quota is released
+// (EvictionDone), then is tried again. Deterministic; throws only InputError
+// from the constructor (unknown flavor, queue, cohort arithmetic).
+
+#ifndef GPUSHARE_SCHED_KUEUE_KUEUE_H_
+#define GPUSHARE_SCHED_KUEUE_KUEUE_H_
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "gpushare/cluster/labels.h"
+#include "gpushare/cluster/resources.h"
+#include "gpushare/sched/kueue/kueue_config.h"
+#include "gpushare/sched/kueue/quota_book.h"
+
+namespace gpushare {
+
+// What a workload asks of Kueue.
+struct KueueWorkloadSpec {
+  int cluster_queue = -1;
+  int32_t priority = 0;
+  double creation_s = 0;
+  ResourceList requests;       // the sum over its pods
+  std::vector<bool> flavor_ok; // per flavor: its nodes can run the pods
+};
+
+// Why Kueue evicted a workload (kueue_preempted_workloads_total's reason).
+enum class KueueEvictionReason {
+  kInClusterQueue,
+  kInCohortReclamation,
+  kInCohortReclaimWhileBorrowing,
+};
+std::string_view KueueEvictionReasonName(KueueEvictionReason r);
+
+class Kueue {
+ public:
+  // Validates `config` against itself (flavors and queues named, one
+  // resource in at most one group, quotas ≥ 0): InputError otherwise.
+  Kueue(const KueueConfig& config, ResourceRegistry& registry);
+
+  // The ClusterQueue of LocalQueue `name` in `namespace_name`, or -1.
+  int ClusterQueueOf(const std::string& namespace_name,
+                     const std::string& name) const;
+  // "" when every resource of `requests` is covered by a resource group of
+  // `cluster_queue`; otherwise the first that is not, by name.
+  std::string UncoveredResource(int cluster_queue,
+                                const ResourceList& requests) const;
+  int flavor_count() const { return static_cast<int>(flavors_.size()); }
+  const ResourceFlavorSpec& flavor(int f) const { return flavors_[f]; }
+  int queue_count() const { return static_cast<int>(queues_.size()); }
+  const ClusterQueueSpec& queue(int q) const { return queues_[q].spec; }
+
+  // Adds a pending workload; returns its id (dense, from 0).
+  int Add(const KueueWorkloadSpec& spec);
+  // Admits workload `wl` without a quota check (its pods already run:
+  // kubectl import); its flavors are assigned as for a real admission.
+  void AdmitRunning(int wl, double now);
+
+  struct Eviction {
+    int victim = -1;
+    int preemptor = -1;
+    KueueEvictionReason reason = KueueEvictionReason::kInClusterQueue;
+  };
+  struct Decisions {
+    std::vector<int> admitted;
+    std::vector<Eviction> evictions;
+  };
+  // Runs scheduling cycles until none admits or evicts; appends to `out`.
+  void Schedule(double now, Decisions* out);
+  // The workload's pods are all done: its quota is released.
+  void Finished(int wl);
+  // An evicted workload's pods are all gone: its quota is released and it
+  // waits in its queue again.
+  void EvictionDone(int wl);
+
+  enum class State { kPending, kInadmissible, kAdmitted, kEvicting, kDone };
+  State state(int wl) const { return workloads_[wl].state; }
+  int cluster_queue_of(int wl) const { return workloads_[wl].spec.cluster_queue; }
+  // Of an admitted workload: the node labels of its flavors.
+  const Labels& node_labels(int wl) const { return workloads_[wl].node_labels; }
+  // Of an admitted workload: whether it borrowed at admission.
+  bool borrowed(int wl) const { return workloads_[wl].borrowed; }
+  // Of a pending workload: why it is not admitted ("" none yet).
+  const std::string& message(int wl) const { return workloads_[wl].message; }
+
+  // (flavor, resource) pairs the queues define, for reports.
+  struct FlavorResource {
+    int flavor = -1;
+    ResourceId resource = -1;
+  };
+  const std::vector<FlavorResource>& flavor_resources() const {
+    return pairs_;
+  }
+  const QuotaBook& book() const { return book_; }
+  // Pending workloads of a queue: active (to be tried) and inadmissible.
+  int64_t PendingActive(int q) const;
+  int64_t PendingInadmissible(int q) const;
+  // The queue's cohort name ("" none).
+  const std::string& cohort(int q) const { return queues_[q].spec.cohort; }
+
+ private:
+  struct Key {
+    int32_t priority;
+    double creation_s;
+    int wl;
+    bool operator<(const Key& o) const {
+      if (priority != o.priority) return priority > o.priority;
+      if (creation_s != o.creation_s) return creation_s < o.creation_s;
+      return wl < o.wl;
+    }
+  };
+  // One flavor of a resource group of a queue: its pairs per covered
+  // resource (parallel to the group's covered resources).
+  struct GroupFlavor {
+    int flavor = -1;
+    std::vector<int> pairs;
+  };
+  struct Group {
+    std::vector<ResourceId> covered;
+    std::vector<GroupFlavor> flavors;
+  };
+  struct Queue {
+    ClusterQueueSpec spec;
+    int cohort = -1;
+    std::vector<Group> groups;
+    std::set<Key> active;
+    std::vector<int> inadmissible;
+    bool blocked = false;        // StrictFIFO: its head cannot be admitted
+    std::vector<int> admitted;   // workloads holding quota (evicting too)
+  };
+  struct Workload {
+    KueueWorkloadSpec spec;
+    State state = State::kPending;
+    std::vector<QuotaAmount> usage;  // reserved while admitted / evicting
+    Labels node_labels;
+    bool borrowed = false;
+    double admitted_s = 0;
+    uint64_t admitted_seq = 0;
+    int admitted_slot = -1;    // in its queue's `admitted`
+    int awaiting_victims = 0;  // a preemptor waiting for victims to go
+    std::vector<int> waiters;  // a victim: the preemptors waiting for it
+    std::string message;
+  };
+  // The flavor assignment of a workload's requests, or why none fits.
+  struct Assignment {
+    QuotaBook::Fit fit = QuotaBook::Fit::kNoFit;
+    std::vector<QuotaAmount> amounts;
+    std::vector<int> flavors;  // per group used
+    std::string message;       // kNoFit: Kueue's reason
+  };
+  Assignment Assign(const Workload& w) const;
+  // Evicts the victims that let `wl` fit (appended to `out`) or finds that
+  // it waits on workloads already being evicted: true; false when no
+  // preemption helps.
+  bool Preempt(int wl, const Assignment& a, Decisions* out);
+  void Reserve(int wl, const Assignment& a, double now);
+  void Release(int wl);
+  // Moves the inadmissible workloads of `q`'s cohort (or of `q` alone)
+  // back to their active queues.
+  void Requeue(int q);
+  int Pair(int flavor, ResourceId resource) const;
+
+  const ResourceRegistry& registry_;
+  std::vector<ResourceFlavorSpec> flavors_;
+  std::vector<Queue> queues_;
+  std::vector<LocalQueueSpec> local_queues_;
+  std::vector<int> local_queue_cq_;
+  std::vector<FlavorResource> pairs_;
+  std::vector<std::string> cohorts_;
+  QuotaBook book_;
+  std::vector<Workload> workloads_;
+  uint64_t admissions_ = 0;
+  // Preemptions that found no victims since the book last changed: heads
+  // of the same queue, priority and request fail alike.
+  struct FailedPreemption {
+    int queue;
+    int32_t priority;
+    std::vector<QuotaAmount> amounts;
+  };
+  std::vector<FailedPreemption> failed_preemptions_;
+};
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_SCHED_KUEUE_KUEUE_H_

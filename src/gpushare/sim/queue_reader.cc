@@ -1,0 +1,326 @@
+#include "gpushare/sim/queue_reader.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+#include <optional>
+#include <string>
+
+#include "gpushare/cluster/quantity.h"
+#include "gpushare/io/suggest.h"
+#include "gpushare/sim/kubernetes_names.h"
+
+namespace gpushare {
+namespace {
+
+YAML::Node ListAt(const YamlMap& m, std::string_view key) {
+  const YAML::Node list = m.Get(key);
+  if (!list.IsSequence()) {
+    m.Fail(list, std::string(key) + ": expected a list, got " +
+                     DescribeYamlNode(list));
+  }
+  return list;
+}
+
+std::string ReadName(const YamlMap& m, const std::string& noun) {
+  const std::string name = m.String("name");
+  if (!IsDnsSubdomain(name)) {
+    m.Fail(m.Get("name"),
+           fmt::format("{} name '{}' must be a DNS subdomain (lowercase "
+                       "letters, digits, '-' and '.', at most 253)",
+                       noun, name));
+  }
+  return name;
+}
+
+// A Kubernetes quantity ("8", 8, "500m", "64Gi") of `resource`, ≥ 0.
+int64_t ReadQuota(const YamlMap& m, std::string_view key,
+                  const std::string& resource) {
+  const YAML::Node value = m.Get(key);
+  const std::string text = ScalarString(m.file(), value, std::string(key));
+  Quantity q;
+  std::string error;
+  if (!Quantity::Parse(text, &q, &error)) {
+    m.Fail(value, fmt::format("{}: '{}' is not a quantity ({})", key, text,
+                              error));
+  }
+  if (q.negative()) {
+    m.Fail(value, fmt::format("{}: {} must not be negative", key, text));
+  }
+  int64_t out = 0;
+  if (!QuantityInUnitsOf(q, resource, &out) || out > (int64_t{1} << 50)) {
+    m.Fail(value, fmt::format("{}: {} is too large", key, text));
+  }
+  return out;
+}
+
+KueuePreemptionPolicy ReadPolicy(const YamlMap& m, std::string_view key,
+                                 const std::vector<std::string>& allowed) {
+  const std::string text = m.String(key);
+  for (KueuePreemptionPolicy p :
+       {KueuePreemptionPolicy::kNever, KueuePreemptionPolicy::kLowerPriority,
+        KueuePreemptionPolicy::kLowerOrNewerEqualPriority,
+        KueuePreemptionPolicy::kAny}) {
+    if (text == KueuePreemptionPolicyName(p) &&
+        std::find(allowed.begin(), allowed.end(), text) != allowed.end()) {
+      return p;
+    }
+  }
+  m.Fail(m.Get(key), fmt::format("{}: unknown policy '{}'{} (allowed: {})",
+                                 key, text, DidYouMean(text, allowed, 1),
+                                 JoinNames(allowed)));
+}
+
+void ReadPreemption(const YamlMap& cq, ClusterQueueSpec* spec) {
+  const YamlMap p = cq.Map("preemption", cq.what() + " preemption");
+  p.AllowOnly({"within_cluster_queue", "reclaim_within_cohort",
+               "borrow_within_cohort"});
+  if (p.Has("within_cluster_queue")) {
+    spec->within_cluster_queue =
+        ReadPolicy(p, "within_cluster_queue",
+                   {"Never", "LowerPriority", "LowerOrNewerEqualPriority"});
+  }
+  if (p.Has("reclaim_within_cohort")) {
+    spec->reclaim_within_cohort = ReadPolicy(
+        p, "reclaim_within_cohort", {"Never", "LowerPriority", "Any"});
+  }
+  if (p.Has("borrow_within_cohort")) {
+    const YamlMap b =
+        p.Map("borrow_within_cohort", p.what() + " borrow_within_cohort");
+    b.AllowOnly({"policy", "max_priority_threshold"});
+    spec->borrow_within_cohort =
+        ReadPolicy(b, "policy", {"Never", "LowerPriority"});
+    if (b.Has("max_priority_threshold")) {
+      spec->borrow_max_priority_threshold = static_cast<int32_t>(
+          b.Int("max_priority_threshold", std::numeric_limits<int32_t>::min(),
+                std::numeric_limits<int32_t>::max()));
+    }
+    if (spec->borrow_within_cohort != KueuePreemptionPolicy::kNever &&
+        spec->reclaim_within_cohort == KueuePreemptionPolicy::kNever) {
+      b.Fail(b.Get("policy"),
+             "policy: borrowing within the cohort by preemption needs "
+             "reclaim_within_cohort other than Never (as Kueue validates)");
+    }
+  }
+}
+
+ResourceGroupSpec ReadGroup(const YamlMap& cq, const YAML::Node& node,
+                            const std::vector<ResourceFlavorSpec>& flavors,
+                            bool in_cohort) {
+  YamlMap g(cq.file(), node, cq.what() + " resource group");
+  g.AllowOnly({"covered_resources", "flavors"});
+  ResourceGroupSpec group;
+  const YAML::Node list = ListAt(g, "flavors");
+  if (list.size() == 0 || list.size() > 16) {
+    g.Fail(list, "flavors: expected 1 to 16 flavors");
+  }
+  if (g.Has("covered_resources")) {
+    group.covered_resources = g.StringList("covered_resources");
+  }
+  for (const YAML::Node& item : list) {
+    YamlMap f(g.file(), item, "flavor quota");
+    f.AllowOnly({"name", "resources"});
+    FlavorQuotasSpec fq;
+    fq.flavor = f.String("name");
+    std::vector<std::string> names;
+    for (const ResourceFlavorSpec& known : flavors) names.push_back(known.name);
+    if (std::find(names.begin(), names.end(), fq.flavor) == names.end()) {
+      f.Fail(f.Get("name"),
+             fmt::format("no resource flavor is named '{}'{} (flavors: {})",
+                         fq.flavor, DidYouMean(fq.flavor, names, 1),
+                         JoinNames(names)));
+    }
+    const YAML::Node resources = ListAt(f, "resources");
+    if (resources.size() == 0 || resources.size() > 16) {
+      f.Fail(resources, "resources: expected 1 to 16 resources");
+    }
+    std::vector<std::string> listed;
+    for (const YAML::Node& r : resources) {
+      YamlMap rm(f.file(), r, "resource quota");
+      rm.AllowOnly({"name", "nominal_quota", "borrowing_limit",
+                    "lending_limit"});
+      ResourceQuotaSpec q;
+      q.resource = rm.String("name");
+      if (!IsLabelKey(q.resource)) {
+        rm.Fail(rm.Get("name"), "name '" + q.resource +
+                                    "' is not a resource name (cpu, memory, "
+                                    "nvidia.com/gpu, ...)");
+      }
+      q.nominal_quota = ReadQuota(rm, "nominal_quota", q.resource);
+      for (std::string_view key : {"borrowing_limit", "lending_limit"}) {
+        if (!rm.Has(key)) continue;
+        if (!in_cohort) {
+          rm.Fail(rm.Get(key), std::string(key) +
+                                   ": only a ClusterQueue in a cohort may "
+                                   "borrow or lend");
+        }
+        const int64_t v = ReadQuota(rm, key, q.resource);
+        if (key == "borrowing_limit") {
+          q.borrowing_limit = v;
+        } else {
+          if (v > q.nominal_quota) {
+            rm.Fail(rm.Get(key), "lending_limit: must not exceed "
+                                 "nominal_quota");
+          }
+          q.lending_limit = v;
+        }
+      }
+      listed.push_back(q.resource);
+      fq.resources.push_back(q);
+    }
+    if (group.covered_resources.empty()) group.covered_resources = listed;
+    if (listed != group.covered_resources) {
+      f.Fail(resources,
+             fmt::format("resources: must list the group's covered resources "
+                         "in order ({}), got {}",
+                         JoinNames(group.covered_resources),
+                         JoinNames(listed)));
+    }
+    group.flavors.push_back(fq);
+  }
+  return group;
+}
+
+ClusterQueueSpec ReadClusterQueue(
+    const YamlMap& q, const std::vector<ResourceFlavorSpec>& flavors) {
+  q.AllowOnly({"name", "cohort", "queueing_strategy", "resource_groups",
+               "preemption"});
+  ClusterQueueSpec spec;
+  spec.name = ReadName(q, "ClusterQueue");
+  if (q.Has("cohort")) {
+    spec.cohort = q.String("cohort");
+    if (!IsDnsSubdomain(spec.cohort)) {
+      q.Fail(q.Get("cohort"), "cohort '" + spec.cohort +
+                                  "' must be a DNS subdomain");
+    }
+  }
+  if (q.Has("queueing_strategy")) {
+    const std::string s = q.String("queueing_strategy");
+    if (s == "StrictFIFO") {
+      spec.queueing_strategy = QueueingStrategy::kStrictFifo;
+    } else if (s != "BestEffortFIFO") {
+      q.Fail(q.Get("queueing_strategy"),
+             fmt::format("queueing_strategy: unknown strategy '{}'{} "
+                         "(BestEffortFIFO or StrictFIFO)",
+                         s,
+                         DidYouMean(s,
+                                    std::vector<std::string>{"BestEffortFIFO",
+                                                             "StrictFIFO"},
+                                    1)));
+    }
+  }
+  const YAML::Node groups = ListAt(q, "resource_groups");
+  if (groups.size() == 0 || groups.size() > 16) {
+    q.Fail(groups, "resource_groups: expected 1 to 16 groups");
+  }
+  std::vector<std::string> covered, used_flavors;
+  for (const YAML::Node& g : groups) {
+    ResourceGroupSpec group =
+        ReadGroup(q, g, flavors, !spec.cohort.empty());
+    for (const std::string& r : group.covered_resources) {
+      if (std::find(covered.begin(), covered.end(), r) != covered.end()) {
+        q.Fail(g, "resource '" + r + "' is covered by two resource groups");
+      }
+      covered.push_back(r);
+    }
+    for (const FlavorQuotasSpec& f : group.flavors) {
+      if (std::find(used_flavors.begin(), used_flavors.end(), f.flavor) !=
+          used_flavors.end()) {
+        q.Fail(g, "flavor '" + f.flavor + "' is listed twice");
+      }
+      used_flavors.push_back(f.flavor);
+    }
+    spec.resource_groups.push_back(std::move(group));
+  }
+  if (q.Has("preemption")) ReadPreemption(q, &spec);
+  return spec;
+}
+
+}  // namespace
+
+KueueConfig ReadQueues(const YamlMap& top,
+                       const std::vector<NodePoolSpec>& pools) {
+  KueueConfig config;
+  if (!top.Has("queues")) return config;
+  const YamlMap m = top.Map("queues", "queues");
+  m.AllowOnly({"resource_flavors", "cluster_queues", "local_queues"});
+  if (m.Has("resource_flavors")) {
+    for (const YAML::Node& item : ListAt(m, "resource_flavors")) {
+      YamlMap f(m.file(), item, "resource flavor");
+      f.AllowOnly({"name", "node_labels"});
+      ResourceFlavorSpec flavor;
+      flavor.name = ReadName(f, "flavor");
+      for (const ResourceFlavorSpec& other : config.resource_flavors) {
+        if (other.name == flavor.name) {
+          f.Fail(f.Get("name"), "'" + flavor.name + "' is defined twice");
+        }
+      }
+      if (f.Has("node_labels")) {
+        flavor.node_labels = ReadLabelMap(f.file(), f.Get("node_labels"),
+                                          "flavor node_labels");
+      }
+      config.resource_flavors.push_back(flavor);
+    }
+  } else {
+    for (const NodePoolSpec& pool : pools) {
+      config.resource_flavors.push_back(
+          {pool.name, {{kNodePoolLabel, pool.name}}});
+    }
+  }
+  const YAML::Node queues = ListAt(m, "cluster_queues");
+  if (queues.size() == 0) m.Fail(queues, "cluster_queues: expected at least one");
+  for (const YAML::Node& item : queues) {
+    YamlMap q(m.file(), item, "ClusterQueue");
+    ClusterQueueSpec spec = ReadClusterQueue(q, config.resource_flavors);
+    for (const ClusterQueueSpec& other : config.cluster_queues) {
+      if (other.name == spec.name) {
+        q.Fail(q.Get("name"), "'" + spec.name + "' is defined twice");
+      }
+    }
+    config.cluster_queues.push_back(std::move(spec));
+  }
+  if (m.Has("local_queues")) {
+    std::vector<std::string> names;
+    for (const ClusterQueueSpec& q : config.cluster_queues) {
+      names.push_back(q.name);
+    }
+    for (const YAML::Node& item : ListAt(m, "local_queues")) {
+      YamlMap l(m.file(), item, "LocalQueue");
+      l.AllowOnly({"name", "namespace", "cluster_queue"});
+      LocalQueueSpec lq;
+      lq.name = ReadName(l, "LocalQueue");
+      if (l.Has("namespace")) {
+        lq.namespace_name = l.String("namespace");
+        if (!IsDnsLabel(lq.namespace_name, 63)) {
+          l.Fail(l.Get("namespace"),
+                 "namespace '" + lq.namespace_name +
+                     "' must be lowercase letters, digits and '-' (at most "
+                     "63)");
+        }
+      }
+      lq.cluster_queue = l.String("cluster_queue");
+      if (std::find(names.begin(), names.end(), lq.cluster_queue) ==
+          names.end()) {
+        l.Fail(l.Get("cluster_queue"),
+               fmt::format("no ClusterQueue is named '{}'{} (ClusterQueues: "
+                           "{})",
+                           lq.cluster_queue,
+                           DidYouMean(lq.cluster_queue, names, 1),
+                           JoinNames(names)));
+      }
+      for (const LocalQueueSpec& other : config.local_queues) {
+        if (other.name == lq.name && other.namespace_name == lq.namespace_name) {
+          l.Fail(l.Get("name"),
+                 fmt::format("LocalQueue '{}' is defined twice in namespace "
+                             "'{}'",
+                             lq.name, lq.namespace_name));
+        }
+      }
+      config.local_queues.push_back(lq);
+    }
+  }
+  return config;
+}
+
+}  // namespace gpushare

@@ -1,0 +1,241 @@
+// Simulation's side of Kueue (docs/model.md §4.3): workloads are created
+// when their pods arrive, wait in their ClusterQueue, and reach
+// kube-scheduler only once admitted.
+
+#include <fmt/format.h>
+
+#include "gpushare/io/input_error.h"
+#include "gpushare/sim/simulation.h"
+
+namespace gpushare {
+namespace {
+
+// Whether some node of pool `pool` carries all of `labels` and the pod's
+// own selector agrees with them.
+bool FlavorFits(const Cluster& cluster, int pool, const Labels& labels,
+                const Labels& selector) {
+  for (const auto& [key, value] : labels) {
+    auto it = selector.find(key);
+    if (it != selector.end() && it->second != value) return false;
+  }
+  const NodePool& p = cluster.pools()[pool];
+  for (int n = p.first_node; n < p.first_node + p.node_count; ++n) {
+    const Labels& node = cluster.nodes()[n].labels();
+    bool all = true;
+    for (const auto& [key, value] : labels) {
+      auto it = node.find(key);
+      if (it == node.end() || it->second != value) {
+        all = false;
+        break;
+      }
+    }
+    if (all) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void Simulation::BuildKueueWorkloads() {
+  if (!scenario_.queues.enabled()) return;
+  kueue_ = std::make_unique<Kueue>(scenario_.queues, cluster_->resources());
+  kueue_workload_of_.assign(pods_.size(), -1);
+  std::vector<int> of_gang(gangs_.size(), -1);
+  for (size_t i = 0; i < pods_.size(); ++i) {
+    const Pod& pod = pods_[i];
+    if (pod.queue_name.empty() || !untranslatable_[i].empty()) continue;
+    const int cq = kueue_->ClusterQueueOf(pod.namespace_name, pod.queue_name);
+    if (cq < 0) {
+      throw InputError(fmt::format(
+          "pod {} names LocalQueue '{}' (label {}), which namespace '{}' "
+          "does not have",
+          pod.name, pod.queue_name, kKueueQueueNameLabel, pod.namespace_name));
+    }
+    const int g = gang_of_[i];
+    int w = g >= 0 ? of_gang[g] : -1;
+    if (w < 0) {
+      w = static_cast<int>(kueue_workloads_.size());
+      kueue_workloads_.emplace_back();
+      KueueWorkloadRun& run = kueue_workloads_.back();
+      run.spec.cluster_queue = cq;
+      run.spec.priority = pod.priority;
+      run.base_selector = pod.node_selector;
+      run.spec.flavor_ok.resize(kueue_->flavor_count());
+      for (int f = 0; f < kueue_->flavor_count(); ++f) {
+        run.spec.flavor_ok[f] =
+            FlavorFits(*cluster_, target_pool_[i],
+                       kueue_->flavor(f).node_labels, pod.node_selector);
+      }
+      if (g >= 0) of_gang[g] = w;
+    }
+    KueueWorkloadRun& run = kueue_workloads_[w];
+    run.pods.push_back(static_cast<PodIndex>(i));
+    ++run.arrivals_left;
+    ++run.live;
+    for (const auto& [id, quantity] : pod.requests.items()) {
+      run.spec.requests.Add(id, quantity);
+    }
+    kueue_workload_of_[i] = w;
+  }
+  for (const KueueWorkloadRun& run : kueue_workloads_) {
+    const std::string missing =
+        kueue_->UncoveredResource(run.spec.cluster_queue, run.spec.requests);
+    if (!missing.empty()) {
+      const Pod& pod = pods_[run.pods.front()];
+      throw InputError(fmt::format(
+          "class '{}': its pods request {}, which no resource group of "
+          "ClusterQueue '{}' covers (Kueue would leave them pending for "
+          "ever); add {} to the queue's resources",
+          pod.tenant_class, missing,
+          kueue_->queue(run.spec.cluster_queue).name, missing));
+    }
+  }
+}
+
+bool Simulation::KueueArrival(double now, PodIndex p) {
+  if (!kueue_ || kueue_workload_of_[p] < 0) return false;
+  KueueWorkloadRun& run = kueue_workloads_[kueue_workload_of_[p]];
+  runs_[p].phase = Phase::kQueued;
+  if (--run.arrivals_left > 0) return true;
+  run.spec.creation_s = now;
+  run.id = kueue_->Add(run.spec);
+  kueue_run_of_.resize(run.id + 1, -1);
+  kueue_run_of_[run.id] = kueue_workload_of_[p];
+  const Pod& pod = pods_[p];
+  if (!pod.node_name.empty() && node_index_.count(pod.node_name) > 0) {
+    // Already running (kubectl import): Kueue had admitted it.
+    kueue_->AdmitRunning(run.id, now);
+    return false;
+  }
+  kueue_dirty_ = true;
+  return true;
+}
+
+void Simulation::RunKueue(double now) {
+  while (kueue_dirty_) {
+    kueue_dirty_ = false;
+    Kueue::Decisions d;
+    kueue_->Schedule(now, &d);
+    for (const Kueue::Eviction& e : d.evictions) {
+      EvictWorkload(now, kueue_run_of_[e.victim], kueue_run_of_[e.preemptor]);
+      if (observer_) {
+        const KueueWorkloadRun& v = kueue_workloads_[kueue_run_of_[e.victim]];
+        observer_->OnWorkloadEvicted(now, v.spec.cluster_queue,
+                                     kueue_->cluster_queue_of(e.preemptor),
+                                     e.reason, v.pods);
+      }
+    }
+    for (int id : d.admitted) {
+      KueueWorkloadRun& run = kueue_workloads_[kueue_run_of_[id]];
+      if (observer_) {
+        observer_->OnWorkloadAdmitted(now, run.spec.cluster_queue, run.pods,
+                                      kueue_->borrowed(id));
+      }
+      for (PodIndex p : run.pods) {
+        if (runs_[p].phase != Phase::kQueued) continue;
+        // Kueue's flavor assignment becomes the pods' node selector.
+        Pod& pod = pods_[p];
+        pod.node_selector = run.base_selector;
+        for (const auto& [key, value] : kueue_->node_labels(id)) {
+          pod.node_selector[key] = value;
+        }
+        runs_[p].phase = Phase::kPending;
+        scheduler_->Enqueue(p, pod);
+      }
+    }
+  }
+  // Why the workloads left waiting wait.
+  if (observer_) {
+    for (const KueueWorkloadRun& run : kueue_workloads_) {
+      if (run.id < 0) continue;
+      const Kueue::State s = kueue_->state(run.id);
+      if (s != Kueue::State::kPending && s != Kueue::State::kInadmissible) {
+        continue;
+      }
+      const std::string& why = kueue_->message(run.id);
+      if (why.empty()) continue;
+      for (PodIndex p : run.pods) {
+        if (runs_[p].phase == Phase::kQueued) {
+          observer_->OnUnschedulable(now, p, "Kueue: " + why);
+        }
+      }
+    }
+  }
+}
+
+void Simulation::EvictWorkload(double now, int w, int preemptor) {
+  KueueWorkloadRun& run = kueue_workloads_[w];
+  const PodIndex by = kueue_workloads_[preemptor].pods.front();
+  run.evicting = 0;
+  for (PodIndex p : run.pods) {
+    PodRun& r = runs_[p];
+    switch (r.phase) {
+      case Phase::kRunning:
+      case Phase::kPermit:
+      case Phase::kBackoff:
+        r.kueue_evicted = true;
+        ++run.evicting;
+        Preempted(now, p, by);
+        break;
+      case Phase::kTerminating:
+        r.kueue_evicted = true;
+        ++run.evicting;
+        break;
+      case Phase::kPending:
+        scheduler_->Forget(p);
+        r.phase = Phase::kQueued;
+        break;
+      case Phase::kGangDormant:
+        r.phase = Phase::kQueued;
+        break;
+      default:
+        break;
+    }
+  }
+  if (run.evicting == 0) {
+    KueueEvictedPodGone(-1 - w);
+  }
+}
+
+void Simulation::KueueEvictedPodGone(PodIndex p) {
+  // p < 0: workload -1 - p, none of whose pods held anything.
+  const int w = p >= 0 ? kueue_workload_of_[p] : -1 - p;
+  KueueWorkloadRun& run = kueue_workloads_[w];
+  if (p >= 0) {
+    runs_[p].kueue_evicted = false;
+    runs_[p].phase = Phase::kQueued;
+    if (--run.evicting > 0) return;
+  }
+  const int g = gang_of_[run.pods.front()];
+  if (g >= 0) {
+    // The whole PodGroup went: Coscheduling starts over when it is
+    // admitted again.
+    GangRun& gang = gangs_[g];
+    gang.admitted = false;
+    gang.waiting = 0;
+    gang.rate = 0;
+    ++gang.version;
+  }
+  kueue_->EvictionDone(run.id);
+  kueue_dirty_ = true;
+}
+
+void Simulation::KueuePodDone(PodIndex p) {
+  if (!kueue_ || kueue_workload_of_[p] < 0) return;
+  KueueWorkloadRun& run = kueue_workloads_[kueue_workload_of_[p]];
+  // A pod ended while its workload's eviction waited for it.
+  const bool was_evicted = runs_[p].kueue_evicted;
+  runs_[p].kueue_evicted = false;
+  if (was_evicted) --run.evicting;
+  if (--run.live > 0) {
+    if (was_evicted && run.evicting == 0) {
+      KueueEvictedPodGone(-1 - kueue_workload_of_[p]);
+    }
+    return;
+  }
+  if (run.id < 0) return;
+  kueue_->Finished(run.id);
+  kueue_dirty_ = true;
+}
+
+}  // namespace gpushare
