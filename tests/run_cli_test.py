@@ -18,7 +18,7 @@ OUTPUT_DOC = os.path.join(ROOT, "docs", "output.md")
 TIME_SLICING_EXAMPLE = os.path.join(ROOT, "examples", "dev-time-slicing.yaml")
 
 CSV_FILES = ["pods.csv", "pools.csv", "devices.csv", "device_samples.csv",
-             "pod_shares.csv", "alerts.csv"]
+             "pod_shares.csv", "alerts.csv", "queues.csv"]
 
 # Outcomes counted by the JSON's summary counters (docs/output.md).
 SUCCEEDED = {"Succeeded", "Deleted"}
@@ -274,7 +274,8 @@ class CsvTest(RunTestCase):
         # As documented; guards against a change of docs/output.md's layout.
         self.assertEqual(
             expected["pods.csv"],
-            "name,class,tenant_class,tenant,target_pool,pool,node,devices,"
+            "name,class,tenant_class,tenant,pod_group,cluster_queue,"
+            "target_pool,pool,node,devices,"
             "requests,"
             "arrival_s,start_s,end_s,wait_s,work_s,run_s,alone_s,slowdown,"
             "gpu_share,gpu_hours,cost,restarts,oom_kills,"

@@ -45,6 +45,7 @@ void Collector::OnRunStart(const Cluster& cluster,
   patrol_.OnRunStart(cluster, pods, domains);
   result_.pods = static_cast<int64_t>(pods.size());
   result_.pod_records.resize(pods.size());
+  queues_.Start(simulation_.kueue(), cluster.resources(), pods);
   attempt_start_.assign(pods.size(), -1);
   hold_start_.assign(pods.size(), -1);
   held_s_.assign(pods.size(), 0);
@@ -58,6 +59,11 @@ void Collector::OnRunStart(const Cluster& cluster,
     r.tenant = pod.tenant;
     r.namespace_name = pod.namespace_name;
     r.pod_group = pod.pod_group;
+    if (const Kueue* kueue = simulation_.kueue();
+        kueue != nullptr && !pod.queue_name.empty()) {
+      const int cq = kueue->ClusterQueueOf(pod.namespace_name, pod.queue_name);
+      if (cq >= 0) r.cluster_queue = kueue->queue(cq).name;
+    }
     const int target = simulation_.target_pools()[i];
     if (target >= 0) r.target_pool = cluster.pools()[target].spec.name;
     r.arrival_s = pod.arrival_s;
@@ -192,6 +198,19 @@ void Collector::OnPreempted(double t, PodIndex pod, PodIndex preemptor,
   r.message = "preempted by " + result_.pod_records[preemptor].name;
   // Terminating, then waiting again: no longer running.
   r.outcome = PodOutcome::kPending;
+}
+
+void Collector::OnWorkloadAdmitted(double t, int cluster_queue,
+                                   std::span<const PodIndex> pods,
+                                   bool borrowed) {
+  queues_.Admitted(t, cluster_queue, pods, borrowed);
+}
+
+void Collector::OnWorkloadEvicted(double t, int cluster_queue,
+                                  int preemptor_queue,
+                                  KueueEvictionReason reason,
+                                  std::span<const PodIndex> /*pods*/) {
+  queues_.Evicted(t, cluster_queue, preemptor_queue, reason);
 }
 
 void Collector::OnRequeued(double t, PodIndex pod) {
@@ -331,6 +350,7 @@ void Collector::OnSample(double t, const std::vector<DomainState>& domains,
     }
     result_.pools[p].samples.push_back(ps);
   }
+  queues_.Sample();
 }
 
 void Collector::OnPodShare(double t, PodIndex pod, int domain,
@@ -416,6 +436,7 @@ void Collector::OnFinish(double t, int64_t events, int64_t cycles) {
   const double done = result_.completed_work_s + result_.lost_work_s;
   result_.goodput = done > 0 ? result_.completed_work_s / done : 1;
   if (t > 0) result_.throughput_per_h = result_.succeeded * 3600.0 / t;
+  queues_.Finish(result_.pod_records, &result_.queues);
 }
 
 }  // namespace gpushare

@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "gpushare/metrics/queue_collector.h"
 #include "gpushare/metrics/patrol_evaluator.h"
 #include "gpushare/metrics/results.h"
 #include "gpushare/sim/simulation.h"
@@ -49,6 +50,12 @@ class Collector : public SimulationObserver {
                    double lost_work_s) override;
   void OnRequeued(double t, PodIndex pod) override;
   void OnGangTimeout(double t, PodIndex pod) override;
+  void OnWorkloadAdmitted(double t, int cluster_queue,
+                          std::span<const PodIndex> pods,
+                          bool borrowed) override;
+  void OnWorkloadEvicted(double t, int cluster_queue, int preemptor_queue,
+                         KueueEvictionReason reason,
+                         std::span<const PodIndex> pods) override;
   void OnEnd(double t, PodIndex pod, PodEnd how,
              const std::string& message) override;
   void OnFault(double t, int domain, int pods_killed) override;
@@ -75,6 +82,7 @@ class Collector : public SimulationObserver {
   // it held them before (bindings ended by preemption).
   std::vector<double> hold_start_;
   std::vector<double> held_s_;
+  QueueCollector queues_;
   std::vector<int> pod_pool_;          // per pod: pool of its node, or -1
   std::vector<int> device_pool_;       // per domain
   // node -> GPU index -> its first domain (MIG instances follow).

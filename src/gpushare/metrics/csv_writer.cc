@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+
 
 namespace gpushare {
 namespace {
@@ -24,7 +26,8 @@ std::string Num(double v) { return fmt::format("{}", v); }
 
 std::string PodsCsv(const SimulationResult& r) {
   std::string out =
-      "name,class,tenant_class,tenant,target_pool,pool,node,devices,requests,"
+      "name,class,tenant_class,tenant,pod_group,cluster_queue,target_pool,"
+      "pool,node,devices,requests,"
       "arrival_s,start_s,"
       "end_s,wait_s,work_s,run_s,alone_s,slowdown,gpu_share,gpu_hours,cost,"
       "restarts,oom_kills,fault_kills,preemptions,lost_work_s,"
@@ -33,9 +36,10 @@ std::string PodsCsv(const SimulationResult& r) {
   for (const PodRecord& p : r.pod_records) {
     out += fmt::format(
         "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},"
-        "{},{},{},{},{},{},{},{},{}\n",
+        "{},{},{},{},{},{},{},{},{},{},{}\n",
                        Field(p.name), Field(p.workload_class),
                        Field(p.tenant_class), Field(p.tenant),
+                       Field(p.pod_group), Field(p.cluster_queue),
                        Field(p.target_pool), Field(p.pool), Field(p.node),
                        fmt::format("{}", fmt::join(p.devices, ";")),
                        Field(p.requests),
@@ -112,6 +116,27 @@ std::string AlertsCsv(const SimulationResult& r) {
   return out;
 }
 
+std::string QueuesCsv(const SimulationResult& r) {
+  std::string out =
+      "cluster_queue,cohort,flavor,resource,time_s,used,nominal_quota,"
+      "borrowed\n";
+  const std::vector<PoolSample>* times =
+      r.pools.empty() ? nullptr : &r.pools[0].samples;
+  for (const QueueSummary& q : r.queues) {
+    for (const QueueQuota& k : q.quotas) {
+      for (size_t i = 0; i < k.used.size(); ++i) {
+        const double t =
+            times != nullptr && i < times->size() ? (*times)[i].time_s : -1;
+        out += fmt::format("{},{},{},{},{},{},{},{}\n", Field(q.name),
+                           Field(q.cohort), Field(k.flavor), Field(k.resource),
+                           Num(t), Num(k.used[i]), Num(k.nominal),
+                           Num(std::max(0.0, k.used[i] - k.nominal)));
+      }
+    }
+  }
+  return out;
+}
+
 void AddResultCsv(const SimulationResult& result, const std::string& directory,
                   OutputBatch* batch) {
   batch->AddDirectory(directory);
@@ -121,6 +146,7 @@ void AddResultCsv(const SimulationResult& result, const std::string& directory,
   batch->Add(directory + "/device_samples.csv", DeviceSamplesCsv(result));
   batch->Add(directory + "/pod_shares.csv", PodSharesCsv(result));
   batch->Add(directory + "/alerts.csv", AlertsCsv(result));
+  batch->Add(directory + "/queues.csv", QueuesCsv(result));
 }
 
 }  // namespace gpushare

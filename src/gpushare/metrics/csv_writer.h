@@ -19,6 +19,8 @@ std::string PodsCsv(const SimulationResult& result);
 std::string PoolsCsv(const SimulationResult& result);
 std::string DevicesCsv(const SimulationResult& result);
 std::string DeviceSamplesCsv(const SimulationResult& result);
+// Kueue's quota usage per ClusterQueue, flavor, resource and sample.
+std::string QueuesCsv(const SimulationResult& result);
 
 // Adds the four files in `directory` (created if needed) to `batch`.
 void AddResultCsv(const SimulationResult& result, const std::string& directory,

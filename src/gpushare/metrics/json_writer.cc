@@ -61,6 +61,7 @@ nlohmann::json ResultToJson(const SimulationResult& r) {
                     {"tenant_class", p.tenant_class},
                     {"tenant", p.tenant},
                     {"pod_group", p.pod_group},
+                    {"cluster_queue", p.cluster_queue},
                     {"target_pool", p.target_pool},
                     {"pool", p.pool},
                     {"node", p.node},
@@ -92,6 +93,41 @@ nlohmann::json ResultToJson(const SimulationResult& r) {
                     {"message", p.message}});
   }
   out["pod_records"] = pods;
+  json queues = json::array();
+  for (const QueueSummary& q : r.queues) {
+    json quotas = json::array();
+    for (const QueueQuota& k : q.quotas) {
+      quotas.push_back({{"flavor", k.flavor},
+                        {"resource", k.resource},
+                        {"nominal_quota", k.nominal},
+                        {"borrowing_limit", k.borrowing_limit},
+                        {"lending_limit", k.lending_limit},
+                        {"mean_used", k.mean_used},
+                        {"peak_used", k.peak_used},
+                        {"mean_borrowed", k.mean_borrowed},
+                        {"peak_borrowed", k.peak_borrowed},
+                        {"used", k.used}});
+    }
+    json by_reason = json::object();
+    for (const auto& [reason, n] : q.preempted_by_reason) by_reason[reason] = n;
+    queues.push_back({{"name", q.name},
+                      {"cohort", q.cohort},
+                      {"queueing_strategy", q.queueing_strategy},
+                      {"workloads", q.workloads},
+                      {"admissions", q.admissions},
+                      {"borrowing_admissions", q.borrowing_admissions},
+                      {"evictions", q.evictions},
+                      {"preempted_by_reason", by_reason},
+                      {"pending_at_end", q.pending_at_end},
+                      {"mean_admission_wait_s", q.mean_admission_wait_s},
+                      {"p99_admission_wait_s", q.p99_admission_wait_s},
+                      {"pod_preemptions", q.pod_preemptions},
+                      {"lost_work_s", q.lost_work_s},
+                      {"quotas", quotas},
+                      {"pending_active", q.pending_active},
+                      {"pending_inadmissible", q.pending_inadmissible}});
+  }
+  out["queues"] = queues;
   json alerts = json::array();
   for (const PatrolAlert& a : r.alerts) {
     alerts.push_back({{"alert", a.name},

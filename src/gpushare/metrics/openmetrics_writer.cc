@@ -314,6 +314,7 @@ class Writer {
                [](const PoolSample& s) { return s.allocation; });
     SucceededFamily();
     PreemptionFamily();
+    KueueFamilies();
     out_.BeginFamily("gpushare_pending_pods", MetricType::kGauge, "",
                      "Pods in the scheduling queue (arrived, not bound), "
                      "cluster-wide.");
@@ -363,6 +364,95 @@ class Writer {
       for (const PoolSample& s : r_.pools[0].samples) {
         while (count < times.size() && times[count] <= s.time_s) ++count;
         out_.Sample(labels, static_cast<double>(count), s.time_s);
+      }
+    }
+  }
+
+  // A counter of `times` (sorted) at each sample time.
+  void CountAtSamples(const std::string& labels,
+                      const std::vector<double>& times) {
+    size_t count = 0;
+    for (const PoolSample& s : r_.pools[0].samples) {
+      while (count < times.size() && times[count] <= s.time_s) ++count;
+      out_.Sample(labels, static_cast<double>(count), s.time_s);
+    }
+  }
+
+  // Kueue's own metric names (kueue_*), one point per sample.
+  void KueueFamilies() {
+    if (r_.queues.empty()) return;
+    const auto& samples = r_.pools[0].samples;
+    out_.BeginFamily("kueue_admitted_workloads", MetricType::kCounter, "",
+                     "Workloads admitted by the ClusterQueue.");
+    for (const QueueSummary& q : r_.queues) {
+      CountAtSamples(FormatLabels({{"cluster_queue", q.name}}), q.admitted_at);
+    }
+    out_.BeginFamily("kueue_evicted_workloads", MetricType::kCounter, "",
+                     "Workloads of the ClusterQueue evicted (reason "
+                     "Preempted: by Kueue's preemption).");
+    for (const QueueSummary& q : r_.queues) {
+      CountAtSamples(
+          FormatLabels({{"cluster_queue", q.name}, {"reason", "Preempted"}}),
+          q.evicted_at);
+    }
+    out_.BeginFamily("kueue_pending_workloads", MetricType::kGauge, "",
+                     "Workloads waiting in the ClusterQueue, by status "
+                     "(active: to be tried; inadmissible: until quota is "
+                     "released).");
+    for (const QueueSummary& q : r_.queues) {
+      for (const auto& [status, series] :
+           {std::pair{"active", &q.pending_active},
+            std::pair{"inadmissible", &q.pending_inadmissible}}) {
+        const std::string labels =
+            FormatLabels({{"cluster_queue", q.name}, {"status", status}});
+        for (size_t i = 0; i < series->size() && i < samples.size(); ++i) {
+          out_.Sample(labels, static_cast<double>((*series)[i]),
+                      samples[i].time_s);
+        }
+      }
+    }
+    auto quota_labels = [](const QueueSummary& q, const QueueQuota& k) {
+      return FormatLabels({{"cohort", q.cohort},
+                           {"cluster_queue", q.name},
+                           {"flavor", k.flavor},
+                           {"resource", k.resource}});
+    };
+    out_.BeginFamily("kueue_cluster_queue_resource_usage", MetricType::kGauge,
+                     "",
+                     "Quota the ClusterQueue's admitted workloads hold, per "
+                     "flavor and resource (cpu in cores, memory in bytes).");
+    for (const QueueSummary& q : r_.queues) {
+      for (const QueueQuota& k : q.quotas) {
+        const std::string labels = quota_labels(q, k);
+        for (size_t i = 0; i < k.used.size() && i < samples.size(); ++i) {
+          out_.Sample(labels, k.used[i], samples[i].time_s);
+        }
+      }
+    }
+    using Limit = double QueueQuota::*;
+    for (const auto& [name, member, help] :
+         {std::tuple<const char*, Limit, const char*>{
+              "kueue_cluster_queue_nominal_quota", &QueueQuota::nominal,
+              "The ClusterQueue's nominal quota per flavor and resource."},
+          {"kueue_cluster_queue_borrowing_limit",
+           &QueueQuota::borrowing_limit,
+           "The ClusterQueue's borrowing limit per flavor and resource."},
+          {"kueue_cluster_queue_lending_limit", &QueueQuota::lending_limit,
+           "The ClusterQueue's lending limit per flavor and resource."}}) {
+      bool any = false;
+      for (const QueueSummary& q : r_.queues) {
+        for (const QueueQuota& k : q.quotas) any |= k.*member >= 0;
+      }
+      if (!any) continue;
+      out_.BeginFamily(name, MetricType::kGauge, "", help);
+      for (const QueueSummary& q : r_.queues) {
+        for (const QueueQuota& k : q.quotas) {
+          if (k.*member < 0) continue;
+          const std::string labels = quota_labels(q, k);
+          for (const PoolSample& s : samples) {
+            out_.Sample(labels, k.*member, s.time_s);
+          }
+        }
       }
     }
   }

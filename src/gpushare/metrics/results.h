@@ -33,6 +33,7 @@ struct PodRecord {
   std::string tenant;
   std::string namespace_name;  // metadata.namespace
   std::string pod_group;       // its gang's PodGroup ("" none)
+  std::string cluster_queue;   // Kueue's ClusterQueue ("" not Kueue's)
   std::string target_pool;  // the pool its selectors route it to ("" none)
   std::string pool;       // where it ran ("" if never bound)
   std::string node;
@@ -184,6 +185,51 @@ struct PoolSummary {
   std::vector<PoolSample> samples;
 };
 
+// One (flavor, resource) quota of a ClusterQueue. Quantities are in the
+// resource's base unit, as Kueue's metrics give them: cpu in cores, memory
+// in bytes, anything else in units.
+struct QueueQuota {
+  std::string flavor;
+  std::string resource;
+  double nominal = 0;
+  double borrowing_limit = -1;  // -1: none
+  double lending_limit = -1;    // -1: none
+  double mean_used = 0;         // over the samples
+  double peak_used = 0;
+  double mean_borrowed = 0;     // usage above nominal
+  double peak_borrowed = 0;
+  std::vector<double> used;     // per sample (the pools' sample times)
+};
+
+// A Kueue ClusterQueue over the run.
+struct QueueSummary {
+  std::string name;
+  std::string cohort;
+  std::string queueing_strategy;
+  int64_t workloads = 0;          // created
+  int64_t admissions = 0;         // re-admissions after eviction included
+  int64_t borrowing_admissions = 0;
+  int64_t evictions = 0;          // of its workloads, by Kueue's preemption
+  // Evictions its workloads caused, by kueue_preempted_workloads_total's
+  // reason (InClusterQueue, InCohortReclamation, ...).
+  std::vector<std::pair<std::string, int64_t>> preempted_by_reason;
+  int64_t pending_at_end = 0;     // workloads never or no longer admitted
+  // From creation to first admission, over the admitted workloads.
+  double mean_admission_wait_s = 0;
+  double p99_admission_wait_s = 0;
+  // Its pods' evictions (Kueue's and DefaultPreemption's) and work lost.
+  int64_t pod_preemptions = 0;
+  double lost_work_s = 0;
+  std::vector<QueueQuota> quotas;
+  // Per sample: workloads waiting to be tried (active) and set aside until
+  // quota is released (inadmissible), as kueue_pending_workloads' status.
+  std::vector<int64_t> pending_active;
+  std::vector<int64_t> pending_inadmissible;
+  // When its workloads were admitted and evicted (for the counters).
+  std::vector<double> admitted_at;
+  std::vector<double> evicted_at;
+};
+
 struct SimulationResult {
   std::string scenario;
   uint64_t seed = 0;
@@ -219,6 +265,7 @@ struct SimulationResult {
     int preemptor = -1;
   };
   std::vector<Preemption> preemption_events;
+  std::vector<QueueSummary> queues;  // Kueue's ClusterQueues (none: off)
   std::vector<DeviceInfo> devices;
   // When recorded (Collector's record_devices): samples of every device,
   // the devices each pod held, inference latency per interval and the

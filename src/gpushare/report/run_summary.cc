@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "gpushare/report/queue_table.h"
 #include "gpushare/report/text_table.h"
 #include "gpushare/report/units.h"
 
@@ -114,6 +115,7 @@ std::string RunSummary(const SimulationResult& r, double wall_s) {
                       : "-"});
   }
   out += "\n" + table.Render();
+  out += QueueTable(r.queues);
   out += PatrolAlertsSummary(r.alerts);
   return out;
 }

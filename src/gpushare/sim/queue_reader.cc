@@ -42,8 +42,7 @@ int64_t ReadQuota(const YamlMap& m, std::string_view key,
   Quantity q;
   std::string error;
   if (!Quantity::Parse(text, &q, &error)) {
-    m.Fail(value, fmt::format("{}: '{}' is not a quantity ({})", key, text,
-                              error));
+    m.Fail(value, fmt::format("{}: {}", key, error));
   }
   if (q.negative()) {
     m.Fail(value, fmt::format("{}: {} must not be negative", key, text));

@@ -92,6 +92,7 @@ class Kueue {
   void EvictionDone(int wl);
 
   enum class State { kPending, kInadmissible, kAdmitted, kEvicting, kDone };
+  int workload_count() const { return static_cast<int>(workloads_.size()); }
   State state(int wl) const { return workloads_[wl].state; }
   int cluster_queue_of(int wl) const { return workloads_[wl].spec.cluster_queue; }
   // Of an admitted workload: the node labels of its flavors.

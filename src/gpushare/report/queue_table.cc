@@ -1,0 +1,60 @@
+#include "gpushare/report/queue_table.h"
+
+#include <fmt/format.h>
+
+#include "gpushare/report/text_table.h"
+#include "gpushare/report/units.h"
+
+namespace gpushare {
+namespace {
+
+std::string Quantity(double v) {
+  return v == static_cast<int64_t>(v) ? fmt::format("{}", v)
+                                      : fmt::format("{:.1f}", v);
+}
+
+}  // namespace
+
+std::string QueueTable(const std::vector<QueueSummary>& queues) {
+  if (queues.empty()) return "";
+  TextTable table;
+  table.AddColumn("QUEUE");
+  table.AddColumn("COHORT");
+  table.AddColumn("WLS", TextTable::Align::kRight);
+  table.AddColumn("ADMIT", TextTable::Align::kRight);
+  table.AddColumn("BORROW", TextTable::Align::kRight);
+  table.AddColumn("EVICT", TextTable::Align::kRight);
+  table.AddColumn("CAUSED", TextTable::Align::kRight);
+  table.AddColumn("PEND", TextTable::Align::kRight);
+  table.AddColumn("WAIT", TextTable::Align::kRight);
+  table.AddColumn("QUOTA", TextTable::Align::kRight);
+  for (const QueueSummary& q : queues) {
+    int64_t caused = 0;
+    for (const auto& [reason, n] : q.preempted_by_reason) caused += n;
+    // Extended resources summed over flavors: mean used / nominal, peak
+    // borrowed.
+    double used = 0, nominal = 0, borrowed = 0;
+    for (const QueueQuota& k : q.quotas) {
+      if (k.resource == "cpu" || k.resource == "memory") continue;
+      used += k.mean_used;
+      nominal += k.nominal;
+      borrowed = std::max(borrowed, k.peak_borrowed);
+    }
+    std::string quota = "-";
+    if (nominal > 0 || used > 0) {
+      quota = fmt::format("{:.1f}/{}", used, Quantity(nominal));
+      if (borrowed > 0) quota += fmt::format(" +{}", Quantity(borrowed));
+    }
+    table.AddRow({q.name, q.cohort.empty() ? "-" : q.cohort,
+                  std::to_string(q.workloads), std::to_string(q.admissions),
+                  std::to_string(q.borrowing_admissions),
+                  std::to_string(q.evictions), std::to_string(caused),
+                  std::to_string(q.pending_at_end),
+                  FormatSeconds(q.mean_admission_wait_s), quota});
+  }
+  return "\nKueue ClusterQueues (QUOTA: GPUs mean used/nominal +peak "
+         "borrowed)\n" +
+         table.Render();
+}
+
+}  // namespace gpushare

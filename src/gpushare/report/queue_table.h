@@ -1,0 +1,24 @@
+// The terminal table of Kueue's ClusterQueues over a run.
+//
+// Contract: "" without queues; otherwise a blank line, a title and one row
+// per ClusterQueue: cohort, workloads created, admissions (of which
+// borrowing), evictions suffered and caused, workloads pending at the end,
+// the mean admission wait, and its extended-resource quota (GPUs, MIG
+// devices, vGPU memory; cpu and memory are left to the JSON) as mean used /
+// nominal with the peak borrowed.
+
+#ifndef GPUSHARE_REPORT_QUEUE_TABLE_H_
+#define GPUSHARE_REPORT_QUEUE_TABLE_H_
+
+#include <string>
+#include <vector>
+
+#include "gpushare/metrics/results.h"
+
+namespace gpushare {
+
+std::string QueueTable(const std::vector<QueueSummary>& queues);
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_REPORT_QUEUE_TABLE_H_
