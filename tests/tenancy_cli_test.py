@@ -1,8 +1,10 @@
 """End-to-end tests of multi-tenant scheduling through `gpushare-sim run`:
-priority preemption and gang scheduling on examples/multi-tenant.yaml
-(preemptions happen, only to lower priorities, and are accounted; no gang
-ever runs partly; device invariants hold; same file, same bytes), and bad
-priority-class and gang input exits 2 at file:line:col with no output.
+priority preemption, gang scheduling and Kueue quotas on
+examples/multi-tenant.yaml (preemptions happen, only to lower priorities,
+and are accounted; no gang ever runs partly; quota is never exceeded but by
+borrowing within the limits, and borrowed quota is reclaimed; device
+invariants hold; same file, same bytes), and bad priority-class, gang and
+queue input exits 2 at file:line:col with no output.
 
 Run as: python3 tests/tenancy_cli_test.py --binary /path/to/gpushare-sim
 """
@@ -86,6 +88,78 @@ class TenancyTest(unittest.TestCase):
                 last[labels] = float(value)
         self.assertEqual(sum(last.values()), doc["preemptions"])
 
+    def test_kueue_quota_holds_and_borrowed_quota_is_reclaimed(self):
+        doc, _, stdout = self.run_json(EXAMPLE)
+        queues = {q["name"]: q for q in doc["queues"]}
+        self.assertEqual(sorted(queues), ["batch", "research"])
+        self.assertIn("Kueue ClusterQueues", stdout)
+        gpu = {name: next(k for k in q["quotas"]
+                          if k["resource"] == "nvidia.com/gpu")
+               for name, q in queues.items()}
+        samples = len(doc["pools"][0]["samples"])
+        for name, k in gpu.items():
+            self.assertEqual(len(k["used"]), samples)
+            limit = k["nominal_quota"] + (k["borrowing_limit"]
+                                          if k["borrowing_limit"] >= 0
+                                          else 1e18)
+            for used in k["used"]:
+                self.assertLessEqual(used, limit, name)
+        # One cohort, no lending limits: together within the nominal sum.
+        nominal = sum(k["nominal_quota"] for k in gpu.values())
+        for i in range(samples):
+            self.assertLessEqual(sum(k["used"][i] for k in gpu.values()),
+                                 nominal)
+        # batch borrowed; research reclaimed by eviction (and only that).
+        self.assertGreater(gpu["batch"]["peak_borrowed"], 0)
+        self.assertGreater(queues["batch"]["borrowing_admissions"], 0)
+        self.assertEqual(queues["research"]["preempted_by_reason"],
+                         {"InCohortReclamation":
+                          queues["batch"]["evictions"]})
+        self.assertGreater(queues["batch"]["evictions"], 0)
+        # Every Kueue pod names its queue; classes outside Kueue do not.
+        for p in doc["pod_records"]:
+            expected = {"research-ddp": "research",
+                        "batch-sweeps": "batch"}.get(p["tenant_class"], "")
+            self.assertEqual(p["cluster_queue"], expected, p["name"])
+        # A pod that started was admitted (some admitted ones still wait
+        # for a GPU in kube-scheduler: quota is not capacity).
+        for name, q in queues.items():
+            self.assertGreaterEqual(q["workloads"] - q["pending_at_end"],
+                             len({p["pod_group"] or p["name"]
+                                  for p in doc["pod_records"]
+                                  if p["cluster_queue"] == name
+                                  and p["start_s"] >= 0}), name)
+
+    def test_openmetrics_has_kueue_series(self):
+        doc, _, _ = self.run_json(EXAMPLE)
+        with tempfile.TemporaryDirectory() as tmp:
+            om = os.path.join(tmp, "m.om")
+            code, _, stderr = run("run", EXAMPLE, "--quiet",
+                                  "--openmetrics", om)
+            self.assertEqual(code, 0, stderr)
+            with open(om) as f:
+                text = f.read()
+        for family in ("kueue_admitted_workloads counter",
+                       "kueue_evicted_workloads counter",
+                       "kueue_pending_workloads gauge",
+                       "kueue_cluster_queue_resource_usage gauge",
+                       "kueue_cluster_queue_nominal_quota gauge",
+                       "kueue_cluster_queue_borrowing_limit gauge"):
+            self.assertIn("# TYPE " + family + "\n", text)
+        last = {}
+        for line in text.splitlines():
+            if line.startswith("kueue_admitted_workloads_total{"):
+                labels, value, _ = line.rsplit(" ", 2)
+                last[labels] = float(value)
+        self.assertEqual(
+            last['kueue_admitted_workloads_total{cluster_queue="batch"}'],
+            next(q["admissions"] for q in doc["queues"]
+                 if q["name"] == "batch"))
+
+    def test_invariants_hold_with_kueue_and_same_bytes(self):
+        doc = self.run_example_with("scheduler: {check_invariants: true}\n")
+        self.assertGreater(sum(q["evictions"] for q in doc["queues"]), 0)
+
     def run_example_with(self, extra):
         """The JSON of the example with `extra` appended to it."""
         with open(EXAMPLE) as f:
@@ -117,6 +191,18 @@ class TenancyTest(unittest.TestCase):
              "gang size: 0 is out of range"),
             (base + ", gang: {size: 2, timeout_s: 0}}]}\n", "s.yaml:2:",
              "timeout_s"),
+            (base + ", queue: lq}]}\n", "s.yaml:2:",
+             "namespace 'default' has no LocalQueue 'lq'"),
+            ("queues: {cluster_queues: [{name: q, resource_groups: [{flavors:"
+             " [{name: nope, resources: [{name: cpu, nominal_quota: 1}]}]}]}]}"
+             "\n" + base + "}]}\n", "s.yaml:1:",
+             "no resource flavor is named 'nope'"),
+            ("queues: {cluster_queues: [{name: q, resource_groups: [{flavors:"
+             " [{name: p, resources: [{name: nvidia.com/gpu, nominal_quota: "
+             "1}]}]}]}], local_queues: [{name: lq, cluster_queue: q}]}\n" +
+             base + ", queue: lq}]}\n", "",
+             "its pods request cpu, which no resource group of ClusterQueue "
+             "'q' covers"),
         ]
         with tempfile.TemporaryDirectory() as tmp:
             for text, where, phrase in cases:

@@ -352,7 +352,7 @@ class Writer {
     if (r_.preemption_events.empty()) return;
     out_.BeginFamily("gpushare_preemptions", MetricType::kCounter, "",
                      "Pods of the tenant class evicted by DefaultPreemption "
-                     "(each eviction counts).");
+                     "or Kueue (each eviction counts).");
     std::map<std::string, std::vector<double>> by_class;
     for (const PodRecord& p : r_.pod_records) by_class[p.tenant_class];
     for (const SimulationResult::Preemption& e : r_.preemption_events) {

@@ -67,8 +67,9 @@ struct PodRecord {
   int restarts = 0;
   int oom_kills = 0;
   int fault_kills = 0;
-  // Times DefaultPreemption evicted it, and the work (reference-GPU
-  // seconds) its failures and evictions lost past their last checkpoint.
+  // Times DefaultPreemption or Kueue evicted it, and the work
+  // (reference-GPU seconds) its failures and evictions lost past their last
+  // checkpoint.
   int preemptions = 0;
   double lost_work_s = 0;
   PodOutcome outcome = PodOutcome::kPending;
