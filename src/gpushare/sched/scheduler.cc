@@ -522,7 +522,7 @@ ScheduleResult Scheduler::ScheduleOne() {
       result.node = chosen;
       result.message = admission;
       s.state = State::kDone;
-      if (group.retrying == entry.id) group.retrying = -1;
+      if (group.retrying == entry.id) EndRetry(s.shape);
       return result;
     }
     s.allocation = node.devices()->Allocate(pod.requests);
@@ -536,8 +536,11 @@ ScheduleResult Scheduler::ScheduleOne() {
   result.node = chosen;
   if (profile_.check_invariants) CheckInvariants(chosen);
   // The group's next pod may fit as well: try it.
-  if (group.retrying == entry.id) group.retrying = -1;
-  RetryNext(group);
+  if (group.retrying == entry.id) {
+    EndRetry(s.shape);
+  } else {
+    RetryNext(group);
+  }
   return result;
 }
 
@@ -624,12 +627,21 @@ void Scheduler::RetryNext(Group& group) {
   ActivateHead(group);
 }
 
+void Scheduler::EndRetry(int shape) {
+  Group& group = groups_[shape];
+  group.retrying = -1;
+  RetryNext(group);
+  if (group.waiting.empty() && group.retrying < 0) {
+    waiting_groups_.erase(shape);
+  }
+}
+
 void Scheduler::ActivateHead(Group& group) {
   const WaitKey head = *group.waiting.begin();
-  const PodState& s = pods_[head.id];
   group.waiting.erase(group.waiting.begin());
   --waiting_count_;
-  if (group.waiting.empty()) waiting_groups_.erase(s.shape);
+  // The group stays tracked while its retry is in flight: events until the
+  // retried pod's cycle must reach its dirty nodes.
   group.retrying = head.id;
   Activate(head.id);
 }
@@ -639,7 +651,7 @@ void Scheduler::WakeGroupsFor(int node) {
   wake_scratch_.assign(waiting_groups_.begin(), waiting_groups_.end());
   for (int shape : wake_scratch_) {
     Group& group = groups_[shape];
-    if (group.waiting.empty()) continue;
+    if (group.waiting.empty() && group.retrying < 0) continue;
     if (std::find(group.dirty_nodes.begin(), group.dirty_nodes.end(), node) ==
         group.dirty_nodes.end()) {
       group.dirty_nodes.push_back(node);
@@ -670,7 +682,9 @@ void Scheduler::Forget(PodId id) {
   if (s.state == State::kWaiting) {
     Group& group = groups_[s.shape];
     group.waiting.erase({s.pod->priority, s.seq, id});
-    if (group.waiting.empty()) waiting_groups_.erase(s.shape);
+    if (group.waiting.empty() && group.retrying < 0) {
+      waiting_groups_.erase(s.shape);
+    }
     --waiting_count_;
     s.state = State::kDone;
   } else if (s.state == State::kActive) {
@@ -679,9 +693,8 @@ void Scheduler::Forget(PodId id) {
     --active_count_;
     Group& group = groups_[s.shape];
     if (group.retrying == id) {
-      group.retrying = -1;
       // Its twins wait for an event; this pod's retry was one, pass it on.
-      RetryNext(group);
+      EndRetry(s.shape);
     }
   }
 }

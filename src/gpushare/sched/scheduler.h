@@ -233,6 +233,9 @@ class Scheduler {
   void WakePreemptorsFor(int node);
   // Takes the group's first waiting pod to the active queue as its retry.
   void ActivateHead(Group& group);
+  // The group's retried member is done (bound, failed for good, gone): the
+  // next may be retried; the group is untracked once nothing waits.
+  void EndRetry(int shape);
   // Whether DefaultPreemption could evict anything for `pod`: the plugin is
   // on, the pod may preempt and some bound pod has a lower priority.
   bool MayPreempt(const Pod& pod) const;
@@ -261,7 +264,8 @@ class Scheduler {
   std::string key_scratch_;  // InternShape's key buffer
   std::unordered_map<std::string, int> constraint_ids_;
   std::vector<Group> groups_;     // by shape
-  std::set<int> waiting_groups_;  // shapes with waiting pods
+  // Shapes with waiting pods or with a member's retry in flight.
+  std::set<int> waiting_groups_;
   std::vector<int> wake_scratch_;
   std::vector<std::vector<uint8_t>> static_fits_;  // by constraints
   int64_t waiting_count_ = 0;

@@ -311,6 +311,27 @@ TEST_F(SchedulerTest, WaitingTwinsAreRetriedOneAtATime) {
   EXPECT_EQ(scheduler.WaitingCount(), 7);
 }
 
+// A release while a waiting pod's retry is in flight is not lost: node 0
+// frees, its waiting twin is activated; node 1 frees before its cycle and a
+// higher-priority pod takes node 0 first; the twin binds on node 1.
+TEST_F(SchedulerTest, ReleaseDuringARetryReachesTheRetriedPod) {
+  cluster_.AddPool(Pool("p", "A100-80GB", 2, 1, ExclusiveSharing()));
+  Scheduler scheduler(cluster_, Profile());
+  for (int i = 0; i < 3; ++i) NewPod({{"nvidia.com/gpu", 1}});
+  Run(scheduler);
+  ASSERT_EQ(scheduler.WaitingCount(), 1);  // pod 2
+  scheduler.Release(0);                    // node of pod 0: pod 2 retried
+  scheduler.Release(1);                    // and the other node frees
+  NewPod({{"nvidia.com/gpu", 1}}, /*priority=*/100);
+  const auto results = Run(scheduler);
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(results[0].pod, 3);
+  EXPECT_EQ(results[0].outcome, Outcome::kBound);
+  EXPECT_EQ(results[1].pod, 2);
+  EXPECT_EQ(results[1].outcome, Outcome::kBound);
+  EXPECT_EQ(scheduler.WaitingCount(), 0);
+}
+
 TEST_F(SchedulerTest, LowestNameTieBreakAndSeededRandomIsDeterministic) {
   cluster_.AddPool(Pool("a", "L4", 12, 1, ExclusiveSharing()));
   {

@@ -1,7 +1,9 @@
 // Random small multi-tenant runs (priorities, preemption policies, gangs,
-// checkpoints, faults, every NVIDIA scheme) under the scheduler's invariant
+// checkpoints, faults, every NVIDIA scheme, Kueue queues with random
+// policies and limits) under the scheduler's invariant
 // checks: nothing is over-allocated after any bind, no gang ever runs
-// partly, every eviction is of a lower priority, the counting dry run agrees
+// partly, quota holds but for borrowing within the limits, every eviction
+// by DefaultPreemption is of a lower priority, the counting dry run agrees
 // with the one on the real nodes, and the same scenario gives the same
 // bytes.
 
@@ -87,13 +89,89 @@ Scenario RandomScenario(uint64_t seed) {
     f.recovery_s = 120;
     s.faults.push_back(f);
   }
+  // Kueue in front for some: two ClusterQueues of one cohort splitting the
+  // pool's GPUs, random policies, each class in one of them.
+  const bool whole_gpus = s.pools[0].sharing.scheme() != SharingScheme::kMig;
+  if (whole_gpus && rng.Below(2) == 0) {
+    const int64_t gpus = s.pools[0].nodes * s.pools[0].gpus_per_node;
+    s.queues.resource_flavors = {{"p", {{kNodePoolLabel, "p"}}}};
+    for (int q = 0; q < 2; ++q) {
+      ClusterQueueSpec cq;
+      cq.name = "q" + std::to_string(q);
+      cq.cohort = "org";
+      if (rng.Below(2) == 0) cq.queueing_strategy = QueueingStrategy::kStrictFifo;
+      ResourceGroupSpec g;
+      g.covered_resources = {"cpu", "memory", "nvidia.com/gpu"};
+      ResourceQuotaSpec gpu{"nvidia.com/gpu", gpus / 2 + q, {}, {}};
+      if (rng.Below(2) == 0) gpu.borrowing_limit = rng.Below(3);
+      if (rng.Below(2) == 0) gpu.lending_limit = rng.Below(2);
+      g.flavors.push_back(
+          {"p", {{"cpu", 1000000, {}, {}}, {"memory", 1 << 24, {}, {}}, gpu}});
+      cq.resource_groups.push_back(g);
+      const KueuePreemptionPolicy policies[] = {
+          KueuePreemptionPolicy::kNever, KueuePreemptionPolicy::kLowerPriority,
+          KueuePreemptionPolicy::kAny};
+      cq.reclaim_within_cohort = policies[rng.Below(3)];
+      cq.within_cluster_queue = rng.Below(2) == 0
+                                    ? KueuePreemptionPolicy::kNever
+                                    : KueuePreemptionPolicy::kLowerPriority;
+      if (cq.reclaim_within_cohort != KueuePreemptionPolicy::kNever &&
+          rng.Below(2) == 0) {
+        cq.borrow_within_cohort = KueuePreemptionPolicy::kLowerPriority;
+      }
+      s.queues.cluster_queues.push_back(cq);
+      s.queues.local_queues.push_back({cq.name, "default", cq.name});
+    }
+    for (WorkloadClassSpec& k : s.workload.classes) {
+      if (rng.Below(4) != 0) k.queue_name = "q" + std::to_string(rng.Below(2));
+    }
+  }
   s.scheduler.check_invariants = true;
   return s;
+}
+
+// Kueue's quota: within nominal + borrowing limit per queue, and the
+// cohort within what its queues lend plus what they keep, at every sample.
+void ExpectQuotaHeld(const Scenario& scenario, const SimulationResult& r) {
+  if (r.queues.empty()) return;
+  double capacity = 0;
+  std::vector<double> cohort_used;
+  for (size_t q = 0; q < r.queues.size(); ++q) {
+    const QueueQuota* gpu = nullptr;
+    for (const QueueQuota& k : r.queues[q].quotas) {
+      if (k.resource == "nvidia.com/gpu") gpu = &k;
+    }
+    ASSERT_NE(gpu, nullptr);
+    capacity += gpu->nominal;
+    cohort_used.resize(gpu->used.size());
+    for (size_t i = 0; i < gpu->used.size(); ++i) {
+      if (gpu->borrowing_limit >= 0) {
+        EXPECT_LE(gpu->used[i], gpu->nominal + gpu->borrowing_limit);
+      }
+      cohort_used[i] += gpu->used[i];
+    }
+  }
+  for (double u : cohort_used) EXPECT_LE(u, capacity);
+  (void)scenario;
+}
+
+// Equal JSON, or the first difference in context (not megabytes of it).
+void ExpectSameJson(const std::string& got, const std::string& want,
+                    const char* what) {
+  if (got == want) return;
+  size_t at = 0;
+  while (at < got.size() && at < want.size() && got[at] == want[at]) ++at;
+  const size_t from = at > 200 ? at - 200 : 0;
+  ADD_FAILURE() << what << " differs at byte " << at << ":\n  got  ..."
+                << got.substr(from, 300) << "\n  want ..."
+                << want.substr(from, 300);
 }
 
 TEST(TenancyPropertyTest, RandomRunsKeepTheInvariants) {
   int64_t preemptions = 0;
   int64_t gangs = 0;
+  int64_t kueue_runs = 0;
+  int64_t kueue_evictions = 0;
   for (uint64_t seed = 1; seed <= 300; ++seed) {
     SCOPED_TRACE("seed " + std::to_string(seed));
     const Scenario scenario = RandomScenario(seed);
@@ -105,14 +183,23 @@ TEST(TenancyPropertyTest, RandomRunsKeepTheInvariants) {
       continue;
     }
     preemptions += r.preemptions;
+    ExpectQuotaHeld(scenario, r);
+    kueue_runs += !r.queues.empty();
+    for (const QueueSummary& q : r.queues) kueue_evictions += q.evictions;
     std::map<std::string, int32_t> priority;
     for (const WorkloadClassSpec& c : scenario.workload.classes) {
       priority[c.name] = c.priority;
     }
-    // Every eviction is of a lower priority than its preemptor's.
+    // Every eviction is of a lower priority than its preemptor's, but
+    // Kueue's reclaim of quota another queue borrowed.
     for (const SimulationResult::Preemption& e : r.preemption_events) {
-      EXPECT_LT(priority[r.pod_records[e.pod].tenant_class],
-                priority[r.pod_records[e.preemptor].tenant_class]);
+      const PodRecord& victim = r.pod_records[e.pod];
+      const PodRecord& by = r.pod_records[e.preemptor];
+      if (!victim.cluster_queue.empty() && !by.cluster_queue.empty() &&
+          victim.cluster_queue != by.cluster_queue) {
+        continue;
+      }
+      EXPECT_LT(priority[victim.tenant_class], priority[by.tenant_class]);
     }
     // Gang members (minMember = size) first start at one moment, or none
     // starts; each pod is in one final state.
@@ -139,12 +226,14 @@ TEST(TenancyPropertyTest, RandomRunsKeepTheInvariants) {
     Scenario slow = scenario;
     slow.scheduler.reuse_node_results = false;
     const std::string json = ResultToJson(r).dump();
-    EXPECT_EQ(ResultToJson(RunIt(slow)).dump(), json);
-    EXPECT_EQ(ResultToJson(RunIt(scenario)).dump(), json);
+    ExpectSameJson(ResultToJson(RunIt(slow)).dump(), json, "real dry run");
+    ExpectSameJson(ResultToJson(RunIt(scenario)).dump(), json, "second run");
   }
   // The draw exercises what it claims to.
   EXPECT_GT(preemptions, 150);
   EXPECT_GT(gangs, 150);
+  EXPECT_GT(kueue_runs, 80);
+  EXPECT_GT(kueue_evictions, 20);
 }
 
 }  // namespace
