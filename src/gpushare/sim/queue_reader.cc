@@ -3,12 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <limits>
 #include <optional>
 #include <string>
 
 #include "gpushare/cluster/quantity.h"
 #include "gpushare/io/suggest.h"
+#include "gpushare/sim/kubectl_queue_import.h"
 #include "gpushare/sim/kubernetes_names.h"
 
 namespace gpushare {
@@ -243,7 +245,23 @@ KueueConfig ReadQueues(const YamlMap& top,
   KueueConfig config;
   if (!top.Has("queues")) return config;
   const YamlMap m = top.Map("queues", "queues");
-  m.AllowOnly({"resource_flavors", "cluster_queues", "local_queues"});
+  m.AllowOnly({"resource_flavors", "cluster_queues", "local_queues", "import"});
+  std::string imported[3];  // flavors, ClusterQueues, LocalQueues files
+  if (m.Has("import")) {
+    const YamlMap im = m.Map("import", "queues import");
+    im.AllowOnly({"resource_flavors", "cluster_queues", "local_queues"});
+    const char* keys[3] = {"resource_flavors", "cluster_queues",
+                           "local_queues"};
+    for (int k = 0; k < 3; ++k) {
+      if (!im.Has(keys[k])) continue;
+      const std::filesystem::path p(im.String(keys[k]));
+      imported[k] = p.is_absolute()
+                        ? p.string()
+                        : (std::filesystem::path(m.file()).parent_path() / p)
+                              .lexically_normal()
+                              .string();
+    }
+  }
   if (m.Has("resource_flavors")) {
     for (const YAML::Node& item : ListAt(m, "resource_flavors")) {
       YamlMap f(m.file(), item, "resource flavor");
@@ -261,14 +279,20 @@ KueueConfig ReadQueues(const YamlMap& top,
       }
       config.resource_flavors.push_back(flavor);
     }
-  } else {
+  }
+  ImportKubectlQueues(imported[0], "", "", &config);
+  if (config.resource_flavors.empty()) {
     for (const NodePoolSpec& pool : pools) {
       config.resource_flavors.push_back(
           {pool.name, {{kNodePoolLabel, pool.name}}});
     }
   }
-  const YAML::Node queues = ListAt(m, "cluster_queues");
-  if (queues.size() == 0) m.Fail(queues, "cluster_queues: expected at least one");
+  const YAML::Node queues = m.Has("cluster_queues") || imported[1].empty()
+                                ? ListAt(m, "cluster_queues")
+                                : YAML::Node(YAML::NodeType::Sequence);
+  if (queues.size() == 0 && imported[1].empty()) {
+    m.Fail(queues, "cluster_queues: expected at least one");
+  }
   for (const YAML::Node& item : queues) {
     YamlMap q(m.file(), item, "ClusterQueue");
     ClusterQueueSpec spec = ReadClusterQueue(q, config.resource_flavors);
@@ -279,6 +303,7 @@ KueueConfig ReadQueues(const YamlMap& top,
     }
     config.cluster_queues.push_back(std::move(spec));
   }
+  ImportKubectlQueues("", imported[1], "", &config);
   if (m.Has("local_queues")) {
     std::vector<std::string> names;
     for (const ClusterQueueSpec& q : config.cluster_queues) {
@@ -319,6 +344,7 @@ KueueConfig ReadQueues(const YamlMap& top,
       config.local_queues.push_back(lq);
     }
   }
+  ImportKubectlQueues("", "", imported[2], &config);
   return config;
 }
 

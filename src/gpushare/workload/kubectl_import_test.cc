@@ -189,6 +189,19 @@ TEST_F(KubectlImportTest, TenantClassFromALabelAndGpuPodsOnly) {
   EXPECT_EQ(pods[0].needs.lifetime_s, 0);
 }
 
+TEST_F(KubectlImportTest, KueueQueueNameLabelNamesTheLocalQueue) {
+  const std::string text = R"({"kind": "Pod", "metadata": {"name": "j",
+      "namespace": "team-a", "labels": {"kueue.x-k8s.io/queue-name":
+      "user-queue"}}, "spec": {"containers": [{"name": "c", "resources":
+      {"requests": {"nvidia.com/gpu": "1"}}}]}, "status": {"phase":
+      "Pending"}})";
+  const std::vector<Pod> pods =
+      ParseKubectlPods("p.json", text, catalog_, KubectlPodOptions());
+  ASSERT_EQ(pods.size(), 1u);
+  EXPECT_EQ(pods[0].queue_name, "user-queue");
+  EXPECT_EQ(pods[0].namespace_name, "team-a");
+}
+
 TEST_F(KubectlImportTest, NodeErrorsNameTheLineAndJsonPath) {
   EXPECT_EQ(NodeError(catalog_, "{\"kind\": \"PodList\", \"items\": []}"),
             "n.json:1:10: kind: expected kind List, NodeList or Node, got "

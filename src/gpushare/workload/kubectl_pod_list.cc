@@ -242,6 +242,11 @@ std::vector<Pod> ParseKubectlPods(const std::string& file,
       }
     }
     pod.workload_class = options.defaults.workload_class;
+    // Kueue's kueue.x-k8s.io/queue-name label: its LocalQueue (used when the
+    // scenario has queues).
+    if (auto q = labels.find("kueue.x-k8s.io/queue-name"); q != labels.end()) {
+      pod.queue_name = q->second;
+    }
     if (!spec.Get("priority").Missing()) {
       pod.priority =
           static_cast<int32_t>(spec.Get("priority")
