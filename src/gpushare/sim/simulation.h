@@ -165,6 +165,8 @@ class Simulation {
   // scheduler's queue, victims' pods terminate.
   void RunKueue(double now);
   void EvictWorkload(double now, int w, int preemptor);
+  // Tells the observer why Kueue workloads `ids` (Kueue's ids) still wait.
+  void ReportKueueWaits(double now, const std::vector<int>& ids);
   // A pod of an evicted workload is gone; the last one frees its quota.
   void KueueEvictedPodGone(PodIndex p);
   void KueuePodDone(PodIndex p);

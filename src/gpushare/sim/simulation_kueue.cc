@@ -116,6 +116,7 @@ void Simulation::RunKueue(double now) {
     kueue_dirty_ = false;
     Kueue::Decisions d;
     kueue_->Schedule(now, &d);
+    ReportKueueWaits(now, d.waiting);
     for (const Kueue::Eviction& e : d.evictions) {
       EvictWorkload(now, kueue_run_of_[e.victim], kueue_run_of_[e.preemptor]);
       if (observer_) {
@@ -144,10 +145,13 @@ void Simulation::RunKueue(double now) {
       }
     }
   }
-  // Why the workloads left waiting wait.
+}
+
+void Simulation::ReportKueueWaits(double now, const std::vector<int>& ids) {
+  // Why the workloads tried and left waiting wait.
   if (observer_) {
-    for (const KueueWorkloadRun& run : kueue_workloads_) {
-      if (run.id < 0) continue;
+    for (int id : ids) {
+      const KueueWorkloadRun& run = kueue_workloads_[kueue_run_of_[id]];
       const Kueue::State s = kueue_->state(run.id);
       if (s != Kueue::State::kPending && s != Kueue::State::kInadmissible) {
         continue;

@@ -130,6 +130,14 @@ int Kueue::Add(const KueueWorkloadSpec& spec) {
   const int wl = static_cast<int>(workloads_.size());
   Workload w;
   w.spec = spec;
+  std::string key = fmt::format("{}|{}|", spec.cluster_queue, spec.priority);
+  for (const auto& [id, quantity] : spec.requests.items()) {
+    key += fmt::format("{}={};", id, quantity);
+  }
+  for (bool ok : spec.flavor_ok) key += ok ? '1' : '0';
+  auto [it, added] = shape_ids_.emplace(key, static_cast<int>(shapes_.size()));
+  if (added) shapes_.push_back({spec.cluster_queue, {}, false});
+  w.shape = it->second;
   workloads_.push_back(std::move(w));
   queues_[spec.cluster_queue].active.insert(
       {spec.priority, spec.creation_s, wl});
@@ -261,8 +269,11 @@ void Kueue::Finished(int wl) {
     queues_[w.spec.cluster_queue].active.erase(
         {w.spec.priority, w.spec.creation_s, wl});
   } else if (w.state == State::kInadmissible) {
-    std::vector<int>& list = queues_[w.spec.cluster_queue].inadmissible;
-    list.erase(std::find(list.begin(), list.end(), wl));
+    Queue& q = queues_[w.spec.cluster_queue];
+    ShapeGroup& group = shapes_[w.shape];
+    group.waiting.erase({w.spec.priority, w.spec.creation_s, wl});
+    --q.inadmissible;
+    if (group.waiting.empty()) q.inadmissible_shapes.erase(w.shape);
   }
   w.state = State::kDone;
 }
@@ -286,13 +297,56 @@ void Kueue::Requeue(int q) {
       continue;
     }
     other.blocked = false;
-    for (int wl : other.inadmissible) {
-      Workload& w = workloads_[wl];
-      w.state = State::kPending;
-      other.active.insert({w.spec.priority, w.spec.creation_s, wl});
+    const bool may_preempt = MayPreempt(static_cast<int>(i));
+    // WakeNext may empty a shape: walk a snapshot.
+    const std::vector<int> shapes(other.inadmissible_shapes.begin(),
+                                  other.inadmissible_shapes.end());
+    for (int shape : shapes) {
+      ShapeGroup& group = shapes_[shape];
+      if (group.woken || group.waiting.empty()) continue;
+      if (!may_preempt &&
+          Assign(workloads_[group.waiting.begin()->wl]).fit ==
+              QuotaBook::Fit::kNoFit) {
+        continue;  // none of the shape fits now, nor later in the cycle
+      }
+      WakeNext(shape);
     }
-    other.inadmissible.clear();
   }
+}
+
+bool Kueue::MayPreempt(int q) const {
+  const ClusterQueueSpec& spec = queues_[q].spec;
+  return spec.within_cluster_queue != KueuePreemptionPolicy::kNever ||
+         (queues_[q].cohort >= 0 &&
+          (spec.reclaim_within_cohort != KueuePreemptionPolicy::kNever ||
+           spec.borrow_within_cohort != KueuePreemptionPolicy::kNever));
+}
+
+void Kueue::SetAside(int wl) {
+  Workload& w = workloads_[wl];
+  Queue& q = queues_[w.spec.cluster_queue];
+  ShapeGroup& group = shapes_[w.shape];
+  w.state = State::kInadmissible;
+  group.waiting.insert({w.spec.priority, w.spec.creation_s, wl});
+  group.woken = false;
+  ++q.inadmissible;
+  q.inadmissible_shapes.insert(w.shape);
+}
+
+void Kueue::WakeNext(int shape) {
+  ShapeGroup& group = shapes_[shape];
+  if (group.waiting.empty()) {
+    group.woken = false;
+    return;
+  }
+  const Key key = *group.waiting.begin();
+  group.waiting.erase(group.waiting.begin());
+  Queue& q = queues_[group.queue];
+  --q.inadmissible;
+  if (group.waiting.empty()) q.inadmissible_shapes.erase(shape);
+  group.woken = true;
+  workloads_[key.wl].state = State::kPending;
+  q.active.insert(key);
 }
 
 void Kueue::Schedule(double now, Decisions* out) {
@@ -338,9 +392,12 @@ void Kueue::Schedule(double now, Decisions* out) {
         q.active.erase(key);
         Reserve(e.wl, e.a, now);
         out->admitted.push_back(e.wl);
+        // The next of its shape may fit as well.
+        if (shapes_[w.shape].woken) WakeNext(w.shape);
         progress = true;
         continue;
       }
+      out->waiting.push_back(e.wl);
       if (Preempt(e.wl, e.a, out)) {
         w.message = "pending the preemption of " +
                     std::to_string(w.awaiting_victims) + " workload(s)";
@@ -352,8 +409,7 @@ void Kueue::Schedule(double now, Decisions* out) {
         q.blocked = true;
       } else {
         q.active.erase(key);
-        w.state = State::kInadmissible;
-        q.inadmissible.push_back(e.wl);
+        SetAside(e.wl);
       }
       progress = true;
     }
@@ -366,13 +422,12 @@ bool Kueue::Preempt(int wl, const Assignment& a, Decisions* out) {
   const int qi = w.spec.cluster_queue;
   const Queue& q = queues_[qi];
   const int32_t p = w.spec.priority;
-  if (a.amounts.empty()) return false;
+  if (a.amounts.empty() || !MayPreempt(qi)) return false;
   for (const FailedPreemption& f : failed_preemptions_) {
     if (f.queue == qi && f.priority == p && f.amounts == a.amounts) {
       return false;
     }
   }
-  std::vector<KueuePreemptionCandidate> own, reclaim, borrow;
   auto candidate = [&](int v) {
     const Workload& c = workloads_[v];
     KueuePreemptionCandidate k;
@@ -384,6 +439,11 @@ bool Kueue::Preempt(int wl, const Assignment& a, Decisions* out) {
     k.usage = c.usage;
     return k;
   };
+  std::vector<KueuePreemptionCandidate>& own = own_scratch_;
+  own.clear();
+  // What evicting all of its own candidates would give back, per pair of
+  // the request.
+  std::vector<int64_t> own_back(a.amounts.size(), 0);
   if (q.spec.within_cluster_queue != KueuePreemptionPolicy::kNever) {
     for (int v : q.admitted) {
       const Workload& c = workloads_[v];
@@ -396,47 +456,67 @@ bool Kueue::Preempt(int wl, const Assignment& a, Decisions* out) {
                         KueuePreemptionPolicy::kLowerOrNewerEqualPriority &&
                     newer_equal)) {
         own.push_back(candidate(v));
-      }
-    }
-  }
-  const bool may_reclaim =
-      q.spec.reclaim_within_cohort != KueuePreemptionPolicy::kNever;
-  const bool may_borrow =
-      q.spec.borrow_within_cohort != KueuePreemptionPolicy::kNever;
-  if (q.cohort >= 0 && (may_reclaim || may_borrow)) {
-    for (size_t oi = 0; oi < queues_.size(); ++oi) {
-      const Queue& other = queues_[oi];
-      if (static_cast<int>(oi) == qi || other.cohort != q.cohort) continue;
-      if (!book_.BorrowingIn(static_cast<int>(oi), a.amounts)) continue;
-      for (int v : other.admitted) {
-        const int32_t vp = workloads_[v].spec.priority;
-        if (may_reclaim &&
-            (q.spec.reclaim_within_cohort == KueuePreemptionPolicy::kAny ||
-             vp < p)) {
-          reclaim.push_back(candidate(v));
-        }
-        if (may_borrow && vp < p &&
-            (!q.spec.borrow_max_priority_threshold ||
-             vp <= *q.spec.borrow_max_priority_threshold)) {
-          borrow.push_back(candidate(v));
+        for (const QuotaAmount& u : c.usage) {
+          for (size_t k = 0; k < a.amounts.size(); ++k) {
+            if (a.amounts[k].flavor_resource == u.flavor_resource) {
+              own_back[k] += u.quantity;
+            }
+          }
         }
       }
     }
   }
+  // Whether the request can fit the queue's own limit at all, with its own
+  // candidates gone (the cohort's workloads do not lower its usage): a
+  // necessary condition that spares the search.
+  auto may_fit = [&](bool allow_borrowing) {
+    for (size_t k = 0; k < a.amounts.size(); ++k) {
+      const int fr = a.amounts[k].flavor_resource;
+      int64_t limit = book_.Nominal(qi, fr);
+      if (allow_borrowing && q.cohort >= 0) {
+        const int64_t b = book_.BorrowingLimit(qi, fr);
+        limit = b == QuotaBook::kUnlimited ? QuotaBook::kUnlimited
+                                           : limit + b;
+      }
+      if (book_.Usage(qi, fr) - own_back[k] + a.amounts[k].quantity > limit) {
+        return false;
+      }
+    }
+    return true;
+  };
   struct Attempt {
     bool allow_borrowing;
-    const std::vector<KueuePreemptionCandidate>* cohort;
+    KueuePreemptionPolicy policy;  // of the cohort's candidates
     KueueEvictionReason reason;
   };
-  const Attempt reclaiming{false, &reclaim,
-                           KueueEvictionReason::kInCohortReclamation};
-  const Attempt borrowing{true, &borrow,
-                          KueueEvictionReason::kInCohortReclaimWhileBorrowing};
-  std::vector<Attempt> attempts = {reclaiming, borrowing};
-  if (may_borrow) std::swap(attempts[0], attempts[1]);
+  std::vector<Attempt> attempts = {
+      {false, q.spec.reclaim_within_cohort,
+       KueueEvictionReason::kInCohortReclamation},
+      {true, q.spec.borrow_within_cohort,
+       KueueEvictionReason::kInCohortReclaimWhileBorrowing}};
+  if (q.spec.borrow_within_cohort != KueuePreemptionPolicy::kNever) {
+    std::swap(attempts[0], attempts[1]);
+  }
+  std::vector<KueuePreemptionCandidate>& all = all_scratch_;
   for (const Attempt& t : attempts) {
-    std::vector<KueuePreemptionCandidate> all = own;
-    all.insert(all.end(), t.cohort->begin(), t.cohort->end());
+    if (!may_fit(t.allow_borrowing)) continue;
+    all = own;
+    if (q.cohort >= 0 && t.policy != KueuePreemptionPolicy::kNever) {
+      for (size_t oi = 0; oi < queues_.size(); ++oi) {
+        const Queue& other = queues_[oi];
+        if (static_cast<int>(oi) == qi || other.cohort != q.cohort) continue;
+        if (!book_.BorrowingIn(static_cast<int>(oi), a.amounts)) continue;
+        for (int v : other.admitted) {
+          const int32_t vp = workloads_[v].spec.priority;
+          const bool eligible =
+              t.allow_borrowing
+                  ? vp < p && (!q.spec.borrow_max_priority_threshold ||
+                               vp <= *q.spec.borrow_max_priority_threshold)
+                  : t.policy == KueuePreemptionPolicy::kAny || vp < p;
+          if (eligible) all.push_back(candidate(v));
+        }
+      }
+    }
     if (all.empty()) continue;
     const std::vector<int> chosen =
         MinimalPreemptionSet(book_, qi, a.amounts, t.allow_borrowing, all);
@@ -463,7 +543,7 @@ int64_t Kueue::PendingActive(int q) const {
 }
 
 int64_t Kueue::PendingInadmissible(int q) const {
-  return static_cast<int64_t>(queues_[q].inadmissible.size());
+  return queues_[q].inadmissible;
 }
 
 }  // namespace gpushare

@@ -23,12 +23,14 @@
 
 #include <cstdint>
 #include <set>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
 #include "gpushare/cluster/labels.h"
 #include "gpushare/cluster/resources.h"
 #include "gpushare/sched/kueue/kueue_config.h"
+#include "gpushare/sched/kueue/kueue_preemption.h"
 #include "gpushare/sched/kueue/quota_book.h"
 
 namespace gpushare {
@@ -82,6 +84,8 @@ class Kueue {
   struct Decisions {
     std::vector<int> admitted;
     std::vector<Eviction> evictions;
+    // Workloads that were tried and wait on (their message() says why).
+    std::vector<int> waiting;
   };
   // Runs scheduling cycles until none admits or evicts; appends to `out`.
   void Schedule(double now, Decisions* out);
@@ -143,12 +147,15 @@ class Kueue {
     int cohort = -1;
     std::vector<Group> groups;
     std::set<Key> active;
-    std::vector<int> inadmissible;
+    // Shapes with inadmissible workloads (ShapeGroup::waiting non-empty).
+    std::set<int> inadmissible_shapes;
+    int64_t inadmissible = 0;
     bool blocked = false;        // StrictFIFO: its head cannot be admitted
     std::vector<int> admitted;   // workloads holding quota (evicting too)
   };
   struct Workload {
     KueueWorkloadSpec spec;
+    int shape = -1;
     State state = State::kPending;
     std::vector<QuotaAmount> usage;  // reserved while admitted / evicting
     Labels node_labels;
@@ -174,9 +181,17 @@ class Kueue {
   bool Preempt(int wl, const Assignment& a, Decisions* out);
   void Reserve(int wl, const Assignment& a, double now);
   void Release(int wl);
-  // Moves the inadmissible workloads of `q`'s cohort (or of `q` alone)
-  // back to their active queues.
+  // Retries the inadmissible workloads of `q`'s cohort (or of `q` alone).
+  // Workloads of one queue, priority, requests and flavor eligibility (a
+  // shape) fare alike: quota only shrinks during Schedule(), so when the
+  // first of a shape cannot fit none can, and only that first one is
+  // moved back to the active queue — unless its queue may preempt, where
+  // it is moved back as Kueue would; when it is admitted the next of its
+  // shape follows (WakeNext). The outcome is Kueue's requeue of them all.
   void Requeue(int q);
+  void SetAside(int wl);
+  void WakeNext(int shape);
+  bool MayPreempt(int q) const;
   int Pair(int flavor, ResourceId resource) const;
 
   const ResourceRegistry& registry_;
@@ -189,6 +204,13 @@ class Kueue {
   QuotaBook book_;
   std::vector<Workload> workloads_;
   uint64_t admissions_ = 0;
+  struct ShapeGroup {
+    int queue = -1;
+    std::set<Key> waiting;  // inadmissible members
+    bool woken = false;     // a member is back in the active queue
+  };
+  std::vector<ShapeGroup> shapes_;
+  std::unordered_map<std::string, int> shape_ids_;
   // Preemptions that found no victims since the book last changed: heads
   // of the same queue, priority and request fail alike.
   struct FailedPreemption {
@@ -197,6 +219,7 @@ class Kueue {
     std::vector<QuotaAmount> amounts;
   };
   std::vector<FailedPreemption> failed_preemptions_;
+  std::vector<KueuePreemptionCandidate> own_scratch_, all_scratch_;
 };
 
 }  // namespace gpushare

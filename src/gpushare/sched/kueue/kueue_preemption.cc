@@ -10,7 +10,9 @@ std::vector<int> MinimalPreemptionSet(
     std::vector<KueuePreemptionCandidate>& candidates) {
   std::vector<int> order(candidates.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
-  std::sort(order.begin(), order.end(), [&](int x, int y) {
+  // Candidates in Kueue's order, taken lazily from a heap: usually few are
+  // needed.
+  auto before = [&](int x, int y) {
     const KueuePreemptionCandidate& a = candidates[x];
     const KueuePreemptionCandidate& b = candidates[y];
     if (a.evicting != b.evicting) return a.evicting;
@@ -22,10 +24,15 @@ std::vector<int> MinimalPreemptionSet(
       return a.admitted_seq > b.admitted_seq;
     }
     return a.workload < b.workload;
-  });
+  };
+  auto after = [&](int x, int y) { return before(y, x); };
+  std::make_heap(order.begin(), order.end(), after);
   std::vector<int> removed;
   bool fits = false;
-  for (int i : order) {
+  while (!order.empty()) {
+    std::pop_heap(order.begin(), order.end(), after);
+    const int i = order.back();
+    order.pop_back();
     const KueuePreemptionCandidate& c = candidates[i];
     if (c.queue != preemptor_queue && !book.BorrowingIn(c.queue, request)) {
       continue;
