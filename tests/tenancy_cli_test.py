@@ -156,6 +156,17 @@ class TenancyTest(unittest.TestCase):
             next(q["admissions"] for q in doc["queues"]
                  if q["name"] == "batch"))
 
+    def test_html_report_has_the_queues(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            html = os.path.join(tmp, "r.html")
+            code, _, stderr = run("run", EXAMPLE, "--quiet", "--html", html)
+            self.assertEqual(code, 0, stderr)
+            with open(html) as f:
+                text = f.read()
+        self.assertIn("Kueue ClusterQueues", text)
+        for queue in ("research", "batch"):
+            self.assertIn('data-chart="queue-%s"' % queue, text)
+
     def test_invariants_hold_with_kueue_and_same_bytes(self):
         doc = self.run_example_with("scheduler: {check_invariants: true}\n")
         self.assertGreater(sum(q["evictions"] for q in doc["queues"]), 0)

@@ -9,6 +9,7 @@
 #include "gpushare/report/gpu_timeline.h"
 #include "gpushare/report/html_page.h"
 #include "gpushare/report/pool_charts.h"
+#include "gpushare/report/queue_html.h"
 #include "gpushare/report/units.h"
 
 namespace gpushare {
@@ -23,7 +24,7 @@ std::string SummaryTable(const SimulationResult& r) {
        {"failed", std::to_string(r.failed)},
        {"unschedulable", std::to_string(r.unschedulable)},
        {"OOM kills", std::to_string(r.oom_kills)},
-       {"preemptions (DefaultPreemption evictions)",
+       {"preemptions (DefaultPreemption and Kueue evictions)",
         std::to_string(r.preemptions)},
        {"GPU faults / pods killed by them",
         fmt::format("{} / {}", r.faults, r.fault_kills)},
@@ -127,6 +128,18 @@ std::string RunHtmlReport(const SimulationResult& r) {
                           "failed or cannot run", "$ per served pod"},
                          rows));
   page.AddHtml(ClassBarCharts("class-", classes, {r.scenario}, metrics));
+
+  if (!r.queues.empty()) {
+    page.AddHeading("Kueue ClusterQueues", "queues");
+    page.AddParagraph(
+        "Admission by quota before kube-scheduler: per ClusterQueue, its "
+        "workloads, admissions (borrowing from the cohort), evictions it "
+        "suffered and caused by Kueue's reason, workloads still pending, the "
+        "wait from creation to admission and the work its pods lost; the "
+        "charts show the GPU quota its admitted workloads hold at each "
+        "sample against the nominal quota (dashed): above it, borrowed.");
+    page.AddHtml(QueueHtml(r));
+  }
 
   page.AddHeading("Patrol alerts", "alerts");
   page.AddParagraph(fmt::format(
