@@ -92,6 +92,22 @@ void Simulation::BuildKueueWorkloads() {
   }
 }
 
+bool Simulation::LabelOnEveryNode(const std::string& key,
+                                  const std::string& value) {
+  auto [it, added] = label_on_every_node_.try_emplace(key + "=" + value);
+  if (added) {
+    it->second = true;
+    for (const Node& node : cluster_->nodes()) {
+      auto l = node.labels().find(key);
+      if (l == node.labels().end() || l->second != value) {
+        it->second = false;
+        break;
+      }
+    }
+  }
+  return it->second;
+}
+
 bool Simulation::KueueArrival(double now, PodIndex p) {
   if (!kueue_ || kueue_workload_of_[p] < 0) return false;
   KueueWorkloadRun& run = kueue_workloads_[kueue_workload_of_[p]];
@@ -128,6 +144,7 @@ void Simulation::RunKueue(double now) {
     }
     for (int id : d.admitted) {
       KueueWorkloadRun& run = kueue_workloads_[kueue_run_of_[id]];
+      run.reported.clear();
       if (observer_) {
         observer_->OnWorkloadAdmitted(now, run.spec.cluster_queue, run.pods,
                                       kueue_->borrowed(id));
@@ -135,9 +152,12 @@ void Simulation::RunKueue(double now) {
       for (PodIndex p : run.pods) {
         if (runs_[p].phase != Phase::kQueued) continue;
         // Kueue's flavor assignment becomes the pods' node selector.
+        // A label every node has restricts nothing: it is left out, so
+        // that the pods keep the scheduler's cheaper path (same result).
         Pod& pod = pods_[p];
         pod.node_selector = run.base_selector;
         for (const auto& [key, value] : kueue_->node_labels(id)) {
+          if (LabelOnEveryNode(key, value)) continue;
           pod.node_selector[key] = value;
         }
         runs_[p].phase = Phase::kPending;
@@ -148,16 +168,17 @@ void Simulation::RunKueue(double now) {
 }
 
 void Simulation::ReportKueueWaits(double now, const std::vector<int>& ids) {
-  // Why the workloads tried and left waiting wait.
+  // Why the workloads tried and left waiting wait (when that changed).
   if (observer_) {
     for (int id : ids) {
-      const KueueWorkloadRun& run = kueue_workloads_[kueue_run_of_[id]];
+      KueueWorkloadRun& run = kueue_workloads_[kueue_run_of_[id]];
       const Kueue::State s = kueue_->state(run.id);
       if (s != Kueue::State::kPending && s != Kueue::State::kInadmissible) {
         continue;
       }
       const std::string& why = kueue_->message(run.id);
-      if (why.empty()) continue;
+      if (why.empty() || why == run.reported) continue;
+      run.reported = why;
       for (PodIndex p : run.pods) {
         if (runs_[p].phase == Phase::kQueued) {
           observer_->OnUnschedulable(now, p, "Kueue: " + why);

@@ -67,6 +67,18 @@ Kueue::Kueue(const KueueConfig& config, ResourceRegistry& registry)
     queues_.push_back(std::move(q));
   }
   book_ = QuotaBook(cohort_of, static_cast<int>(pairs_.size()));
+  // A queue's admitted workloads are kept in preemption order only where
+  // some policy can make them victims.
+  for (Queue& q : queues_) {
+    q.preemptible =
+        q.spec.within_cluster_queue != KueuePreemptionPolicy::kNever;
+    for (const Queue& other : queues_) {
+      if (&other == &q || q.cohort < 0 || other.cohort != q.cohort) continue;
+      q.preemptible |=
+          other.spec.reclaim_within_cohort != KueuePreemptionPolicy::kNever ||
+          other.spec.borrow_within_cohort != KueuePreemptionPolicy::kNever;
+    }
+  }
   for (size_t qi = 0; qi < queues_.size(); ++qi) {
     const ClusterQueueSpec& spec = queues_[qi].spec;
     for (size_t g = 0; g < spec.resource_groups.size(); ++g) {
@@ -229,8 +241,7 @@ void Kueue::Reserve(int wl, const Assignment& a, double now) {
   w.admitted_s = now;
   w.admitted_seq = ++admissions_;
   w.message.clear();
-  w.admitted_slot = static_cast<int>(q.admitted.size());
-  q.admitted.push_back(wl);
+  if (q.preemptible) q.admitted.insert({w.spec.priority, w.admitted_seq, wl});
 }
 
 void Kueue::AdmitRunning(int wl, double now) {
@@ -253,11 +264,8 @@ void Kueue::Release(int wl) {
   book_.Add(w.spec.cluster_queue, w.usage, -1);
   failed_preemptions_.clear();
   w.usage.clear();
-  const int slot = w.admitted_slot;
-  q.admitted[slot] = q.admitted.back();
-  workloads_[q.admitted[slot]].admitted_slot = slot;
-  q.admitted.pop_back();
-  w.admitted_slot = -1;
+  if (q.preemptible) q.admitted.erase({w.spec.priority, w.admitted_seq, wl});
+  evicting_.erase(wl);
   Requeue(w.spec.cluster_queue);
 }
 
@@ -445,8 +453,10 @@ bool Kueue::Preempt(int wl, const Assignment& a, Decisions* out) {
   // the request.
   std::vector<int64_t> own_back(a.amounts.size(), 0);
   if (q.spec.within_cluster_queue != KueuePreemptionPolicy::kNever) {
-    for (int v : q.admitted) {
+    for (const Queue::AdmittedKey& entry : q.admitted) {
+      const int v = entry.wl;
       const Workload& c = workloads_[v];
+      if (c.spec.priority > p) break;
       const bool lower = c.spec.priority < p;
       const bool newer_equal =
           c.spec.priority == p &&
@@ -500,26 +510,87 @@ bool Kueue::Preempt(int wl, const Assignment& a, Decisions* out) {
   std::vector<KueuePreemptionCandidate>& all = all_scratch_;
   for (const Attempt& t : attempts) {
     if (!may_fit(t.allow_borrowing)) continue;
-    all = own;
+    // The cohort's candidates, lazily in Kueue's order: each borrowing
+    // queue's admitted set is already ordered (priority, then newest), and
+    // the queues are merged by that key.
+    auto eligible = [&](int32_t vp) {
+      return t.allow_borrowing
+                 ? vp < p && (!q.spec.borrow_max_priority_threshold ||
+                              vp <= *q.spec.borrow_max_priority_threshold)
+                 : t.policy == KueuePreemptionPolicy::kAny || vp < p;
+    };
+    using Iter = std::set<Queue::AdmittedKey>::const_iterator;
+    std::vector<std::pair<Iter, Iter>> cursors;
     if (q.cohort >= 0 && t.policy != KueuePreemptionPolicy::kNever) {
       for (size_t oi = 0; oi < queues_.size(); ++oi) {
         const Queue& other = queues_[oi];
         if (static_cast<int>(oi) == qi || other.cohort != q.cohort) continue;
         if (!book_.BorrowingIn(static_cast<int>(oi), a.amounts)) continue;
-        for (int v : other.admitted) {
-          const int32_t vp = workloads_[v].spec.priority;
-          const bool eligible =
-              t.allow_borrowing
-                  ? vp < p && (!q.spec.borrow_max_priority_threshold ||
-                               vp <= *q.spec.borrow_max_priority_threshold)
-                  : t.policy == KueuePreemptionPolicy::kAny || vp < p;
-          if (eligible) all.push_back(candidate(v));
-        }
+        cursors.push_back({other.admitted.begin(), other.admitted.end()});
       }
     }
-    if (all.empty()) continue;
-    const std::vector<int> chosen =
-        MinimalPreemptionSet(book_, qi, a.amounts, t.allow_borrowing, all);
+    // Candidates already being evicted come first, wherever they are.
+    std::vector<KueuePreemptionCandidate> evicting;
+    for (int v : evicting_) {
+      const Workload& c = workloads_[v];
+      const int cq = c.spec.cluster_queue;
+      if (cq != qi && queues_[cq].cohort == q.cohort && q.cohort >= 0 &&
+          t.policy != KueuePreemptionPolicy::kNever &&
+          book_.BorrowingIn(cq, a.amounts) && eligible(c.spec.priority)) {
+        evicting.push_back(candidate(v));
+      }
+    }
+    for (const KueuePreemptionCandidate& c : own) {
+      if (c.evicting) evicting.push_back(c);
+    }
+    // A prefix of the order suffices when the search ends inside it (it
+    // removes in order and stops at the first fit): grow it until the
+    // search succeeds or the candidates run out.
+    std::vector<int> chosen;
+    bool exhausted = false;
+    size_t limit = 64;
+    while (chosen.empty() && !exhausted) {
+      all = evicting;
+      std::vector<std::pair<Iter, Iter>> at = cursors;
+      while (all.size() < limit) {
+        int best = -1;
+        for (size_t c = 0; c < at.size(); ++c) {
+          while (at[c].first != at[c].second &&
+                 (workloads_[at[c].first->wl].state == State::kEvicting ||
+                  !eligible(at[c].first->priority))) {
+            // Evicting ones are in front already; the ineligible are of
+            // higher priority: none after them is eligible either, unless
+            // the policy is Any.
+            if (workloads_[at[c].first->wl].state != State::kEvicting &&
+                !eligible(at[c].first->priority)) {
+              at[c].first = at[c].second;
+              break;
+            }
+            ++at[c].first;
+          }
+          if (at[c].first == at[c].second) continue;
+          if (best < 0 || *at[c].first < *at[best].first) {
+            best = static_cast<int>(c);
+          }
+        }
+        if (best < 0) break;
+        all.push_back(candidate(at[best].first->wl));
+        ++at[best].first;
+      }
+      const bool cohort_done =
+          std::all_of(at.begin(), at.end(),
+                      [](const auto& c) { return c.first == c.second; });
+      if (cohort_done) {
+        for (const KueuePreemptionCandidate& c : own) {
+          if (!c.evicting) all.push_back(c);
+        }
+        exhausted = true;
+      }
+      if (all.empty()) break;
+      chosen =
+          MinimalPreemptionSet(book_, qi, a.amounts, t.allow_borrowing, all);
+      limit *= 4;
+    }
     if (chosen.empty()) continue;
     for (int i : chosen) {
       Workload& v = workloads_[all[i].workload];
@@ -527,6 +598,7 @@ bool Kueue::Preempt(int wl, const Assignment& a, Decisions* out) {
       ++w.awaiting_victims;
       if (all[i].evicting) continue;
       v.state = State::kEvicting;
+      evicting_.insert(all[i].workload);
       out->evictions.push_back(
           {all[i].workload, wl,
            all[i].queue == qi ? KueueEvictionReason::kInClusterQueue

@@ -151,7 +151,19 @@ class Kueue {
     std::set<int> inadmissible_shapes;
     int64_t inadmissible = 0;
     bool blocked = false;        // StrictFIFO: its head cannot be admitted
-    std::vector<int> admitted;   // workloads holding quota (evicting too)
+    // Workloads holding quota (evicting too), in Kueue's preemption order:
+    // lower priority first, then the most recently admitted.
+    struct AdmittedKey {
+      int32_t priority;
+      uint64_t seq;
+      int wl;
+      bool operator<(const AdmittedKey& o) const {
+        if (priority != o.priority) return priority < o.priority;
+        return seq > o.seq;
+      }
+    };
+    std::set<AdmittedKey> admitted;  // only when `preemptible`
+    bool preemptible = false;  // some policy may evict its workloads
   };
   struct Workload {
     KueueWorkloadSpec spec;
@@ -162,7 +174,6 @@ class Kueue {
     bool borrowed = false;
     double admitted_s = 0;
     uint64_t admitted_seq = 0;
-    int admitted_slot = -1;    // in its queue's `admitted`
     int awaiting_victims = 0;  // a preemptor waiting for victims to go
     std::vector<int> waiters;  // a victim: the preemptors waiting for it
     std::string message;
@@ -220,6 +231,7 @@ class Kueue {
   };
   std::vector<FailedPreemption> failed_preemptions_;
   std::vector<KueuePreemptionCandidate> own_scratch_, all_scratch_;
+  std::set<int> evicting_;  // workloads being evicted
 };
 
 }  // namespace gpushare
