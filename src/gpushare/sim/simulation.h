@@ -171,9 +171,6 @@ class Simulation {
   // A pod of an evicted workload is gone; the last one frees its quota.
   void KueueEvictedPodGone(PodIndex p);
   void KueuePodDone(PodIndex p);
-  // Whether every node carries label `key`=`value` (cached; nodes do not
-  // change their labels during a run).
-  bool LabelOnEveryNode(const std::string& key, const std::string& value);
   // A bound pod starts (observer told, memory checked, domains joined).
   void StartBound(double now, PodIndex p);
   // Brings the gang's work up to `now` and sets its rate from its members.
@@ -257,7 +254,6 @@ class Simulation {
   std::vector<int> kueue_workload_of_;  // per pod: its workload, or -1
   std::vector<int> kueue_run_of_;       // Kueue id → kueue_workloads_ index
   bool kueue_dirty_ = false;            // a cycle may admit or evict
-  std::unordered_map<std::string, bool> label_on_every_node_;
 };
 
 }  // namespace gpushare

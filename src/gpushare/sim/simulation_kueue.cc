@@ -92,22 +92,6 @@ void Simulation::BuildKueueWorkloads() {
   }
 }
 
-bool Simulation::LabelOnEveryNode(const std::string& key,
-                                  const std::string& value) {
-  auto [it, added] = label_on_every_node_.try_emplace(key + "=" + value);
-  if (added) {
-    it->second = true;
-    for (const Node& node : cluster_->nodes()) {
-      auto l = node.labels().find(key);
-      if (l == node.labels().end() || l->second != value) {
-        it->second = false;
-        break;
-      }
-    }
-  }
-  return it->second;
-}
-
 bool Simulation::KueueArrival(double now, PodIndex p) {
   if (!kueue_ || kueue_workload_of_[p] < 0) return false;
   KueueWorkloadRun& run = kueue_workloads_[kueue_workload_of_[p]];
@@ -152,12 +136,9 @@ void Simulation::RunKueue(double now) {
       for (PodIndex p : run.pods) {
         if (runs_[p].phase != Phase::kQueued) continue;
         // Kueue's flavor assignment becomes the pods' node selector.
-        // A label every node has restricts nothing: it is left out, so
-        // that the pods keep the scheduler's cheaper path (same result).
         Pod& pod = pods_[p];
         pod.node_selector = run.base_selector;
         for (const auto& [key, value] : kueue_->node_labels(id)) {
-          if (LabelOnEveryNode(key, value)) continue;
           pod.node_selector[key] = value;
         }
         runs_[p].phase = Phase::kPending;
