@@ -167,6 +167,16 @@ class TenancyTest(unittest.TestCase):
         for queue in ("research", "batch"):
             self.assertIn('data-chart="queue-%s"' % queue, text)
 
+    def test_compare_carries_the_quotas_to_every_scheme(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "c.json")
+            code, stdout, stderr = run("compare", EXAMPLE, "--json", out)
+            self.assertEqual(code, 0, stderr)
+        self.assertIn("note: ClusterQueue research flavor shared: quota "
+                      "nvidia.com/gpu 16 becomes", stdout)
+        self.assertIn("nvidia.com/mig-", stdout)
+        self.assertIn("nvidia.com/gpumem", stdout)
+
     def test_invariants_hold_with_kueue_and_same_bytes(self):
         doc = self.run_example_with("scheduler: {check_invariants: true}\n")
         self.assertGreater(sum(q["evictions"] for q in doc["queues"]), 0)

@@ -1,3 +1,4 @@
+#include "gpushare/decide/queue_quota_conversion.h"
 #include "gpushare/decide/planner.h"
 
 #include <fmt/format.h>
@@ -226,6 +227,9 @@ void Planner::DropWrittenRequestsIfChanged(Scenario& s) const {
   // (as in compare's variants): pods are translated from their needs.
   for (WorkloadClassSpec& c : s.workload.classes) c.requests.clear();
   s.workload.trace.keep_explicit_requests = false;
+  // Kueue quotas follow the pools' new schemes (from the written ones).
+  s.queues = scenario_.queues;
+  ConvertQueueQuotas(scenario_, &s, catalog_);
 }
 
 std::vector<ClassMetrics> Planner::JudgedMetrics(const SimulationResult& result,

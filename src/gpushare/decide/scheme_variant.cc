@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "gpushare/catalog/mig_config.h"
+#include "gpushare/decide/queue_quota_conversion.h"
 #include "gpushare/io/input_error.h"
 
 namespace gpushare {
@@ -122,6 +123,9 @@ SchemeVariant MakeSchemeVariant(const Scenario& scenario, SharingScheme scheme,
               pool.sharing.mig.config_name != before.mig.config_name;
   }
   if (changed) {
+    for (std::string& note : ConvertQueueQuotas(scenario, &v.scenario, catalog)) {
+      v.notes.push_back(std::move(note));
+    }
     const auto& trace = v.scenario.workload.trace;
     if (trace.pods != nullptr && trace.keep_explicit_requests &&
         std::any_of(trace.pods->begin(), trace.pods->end(), [](const Pod& p) {

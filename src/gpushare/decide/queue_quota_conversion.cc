@@ -1,0 +1,199 @@
+#include "gpushare/decide/queue_quota_conversion.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "gpushare/cluster/cluster.h"
+
+namespace gpushare {
+namespace {
+
+// Per pool: what one GPU advertises of each extended resource.
+using PerGpu = std::map<std::string, double>;
+
+std::vector<PerGpu> Advertised(const Cluster& cluster) {
+  std::vector<PerGpu> out;
+  for (const NodePool& pool : cluster.pools()) {
+    PerGpu per;
+    if (pool.node_count > 0 && pool.spec.gpus_per_node > 0) {
+      const Node& node = cluster.nodes()[pool.first_node];
+      if (node.devices() != nullptr) {
+        for (const auto& [id, quantity] : node.devices()->Capacity().items()) {
+          per[cluster.resources().Name(id)] =
+              static_cast<double>(quantity) / pool.spec.gpus_per_node;
+        }
+      }
+    }
+    out.push_back(std::move(per));
+  }
+  return out;
+}
+
+// The pools some node of which carries all of `labels`.
+std::vector<int> PoolsOf(const Cluster& cluster, const Labels& labels) {
+  std::vector<int> pools;
+  for (size_t p = 0; p < cluster.pools().size(); ++p) {
+    const NodePool& pool = cluster.pools()[p];
+    for (int n = pool.first_node; n < pool.first_node + pool.node_count; ++n) {
+      const Labels& node = cluster.nodes()[n].labels();
+      const bool all = std::all_of(labels.begin(), labels.end(),
+                                   [&](const auto& kv) {
+                                     auto it = node.find(kv.first);
+                                     return it != node.end() &&
+                                            it->second == kv.second;
+                                   });
+      if (all) {
+        pools.push_back(static_cast<int>(p));
+        break;
+      }
+    }
+  }
+  return pools;
+}
+
+bool SameSharing(const SharingConfig& a, const SharingConfig& b) {
+  return a.scheme() == b.scheme() &&
+         a.replicas.replicas == b.replicas.replicas &&
+         a.replicas.rename_by_default == b.replicas.rename_by_default &&
+         a.mig.config_name == b.mig.config_name &&
+         a.mig.layouts == b.mig.layouts &&
+         a.hami.split_count == b.hami.split_count;
+}
+
+// Whole GPUs a quota figure stands for: the largest over the device
+// resources it names.
+double Gpus(const FlavorQuotasSpec& fq, const PerGpu& old,
+            std::optional<int64_t> ResourceQuotaSpec::*limit,
+            bool nominal) {
+  double gpus = 0;
+  for (const ResourceQuotaSpec& r : fq.resources) {
+    auto it = old.find(r.resource);
+    if (it == old.end() || it->second <= 0) continue;
+    const double q = nominal ? static_cast<double>(r.nominal_quota)
+                             : (r.*limit ? static_cast<double>(*(r.*limit))
+                                         : -1);
+    if (q < 0) return -1;  // no limit on one of them: none after
+    gpus = std::max(gpus, q / it->second);
+  }
+  return gpus;
+}
+
+}  // namespace
+
+std::vector<std::string> ConvertQueueQuotas(const Scenario& original,
+                                            Scenario* variant,
+                                            const Catalog& catalog) {
+  std::vector<std::string> notes;
+  if (!variant->queues.enabled()) return notes;
+  Cluster before(catalog);
+  for (const NodePoolSpec& p : original.pools) before.AddPool(p);
+  Cluster after(catalog);
+  for (const NodePoolSpec& p : variant->pools) after.AddPool(p);
+  const std::vector<PerGpu> old_per = Advertised(before);
+  const std::vector<PerGpu> new_per = Advertised(after);
+  std::map<std::string, Labels> flavor_labels;
+  for (const ResourceFlavorSpec& f : variant->queues.resource_flavors) {
+    flavor_labels[f.name] = f.node_labels;
+  }
+  for (ClusterQueueSpec& cq : variant->queues.cluster_queues) {
+    for (ResourceGroupSpec& group : cq.resource_groups) {
+      bool converted = false;
+      for (FlavorQuotasSpec& fq : group.flavors) {
+        const std::vector<int> pools =
+            PoolsOf(before, flavor_labels[fq.flavor]);
+        std::set<int> changed;
+        for (int p : pools) {
+          if (!SameSharing(original.pools[p].sharing,
+                           variant->pools[p].sharing)) {
+            changed.insert(p);
+          }
+        }
+        if (changed.empty()) continue;
+        if (pools.size() != 1) {
+          notes.push_back(fmt::format(
+              "ClusterQueue {} flavor {}: its nodes are in pools of different "
+              "schemes; its quota is left as written",
+              cq.name, fq.flavor));
+          continue;
+        }
+        const PerGpu& old = old_per[pools[0]];
+        const PerGpu& now = new_per[pools[0]];
+        const double gpus = Gpus(fq, old, nullptr, true);
+        const double borrow =
+            Gpus(fq, old, &ResourceQuotaSpec::borrowing_limit, false);
+        const double lend =
+            Gpus(fq, old, &ResourceQuotaSpec::lending_limit, false);
+        std::vector<ResourceQuotaSpec> kept;
+        std::string from, to;
+        for (const ResourceQuotaSpec& r : fq.resources) {
+          if (old.count(r.resource) > 0) {
+            from += fmt::format("{}{} {}", from.empty() ? "" : ", ",
+                                r.resource, r.nominal_quota);
+          } else {
+            kept.push_back(r);
+          }
+        }
+        for (const auto& [name, per_gpu] : now) {
+          ResourceQuotaSpec r;
+          r.resource = name;
+          r.nominal_quota = static_cast<int64_t>(std::floor(gpus * per_gpu));
+          if (borrow >= 0) {
+            r.borrowing_limit =
+                static_cast<int64_t>(std::floor(borrow * per_gpu));
+          }
+          if (lend >= 0) {
+            r.lending_limit = std::min(
+                r.nominal_quota,
+                static_cast<int64_t>(std::floor(lend * per_gpu)));
+          }
+          to += fmt::format("{}{} {}", to.empty() ? "" : ", ", name,
+                            r.nominal_quota);
+          kept.push_back(r);
+        }
+        fq.resources = std::move(kept);
+        converted = true;
+        notes.push_back(fmt::format(
+            "ClusterQueue {} flavor {}: quota {} becomes {} ({:g} GPUs)",
+            cq.name, fq.flavor, from.empty() ? "none" : from,
+            to.empty() ? "none" : to, gpus));
+      }
+      if (!converted) continue;
+      // One covered set for the group: the resources kept in their order,
+      // then the new device resources; missing ones at 0.
+      std::vector<std::string> covered;
+      for (const FlavorQuotasSpec& fq : group.flavors) {
+        for (const ResourceQuotaSpec& r : fq.resources) {
+          if (std::find(covered.begin(), covered.end(), r.resource) ==
+              covered.end()) {
+            covered.push_back(r.resource);
+          }
+        }
+      }
+      for (FlavorQuotasSpec& fq : group.flavors) {
+        std::vector<ResourceQuotaSpec> ordered;
+        for (const std::string& name : covered) {
+          auto it = std::find_if(
+              fq.resources.begin(), fq.resources.end(),
+              [&](const ResourceQuotaSpec& r) { return r.resource == name; });
+          if (it != fq.resources.end()) {
+            ordered.push_back(*it);
+          } else {
+            ResourceQuotaSpec zero;
+            zero.resource = name;
+            ordered.push_back(zero);
+          }
+        }
+        fq.resources = std::move(ordered);
+      }
+      group.covered_resources = covered;
+    }
+  }
+  return notes;
+}
+
+}  // namespace gpushare
