@@ -71,21 +71,31 @@ class TenancyTest(unittest.TestCase):
         # Deterministic: the same file gives the same bytes.
         self.assertEqual(raw, self.run_json(EXAMPLE)[1])
 
-    def test_openmetrics_counts_the_evictions_per_class(self):
-        doc, _, _ = self.run_json(EXAMPLE)
+    def openmetrics(self):
+        """The example's OpenMetrics text."""
         with tempfile.TemporaryDirectory() as tmp:
             om = os.path.join(tmp, "m.om")
             code, _, stderr = run("run", EXAMPLE, "--quiet",
                                   "--openmetrics", om)
             self.assertEqual(code, 0, stderr)
             with open(om) as f:
-                text = f.read()
-        self.assertIn("# TYPE gpushare_preemptions counter\n", text)
+                return f.read()
+
+    @staticmethod
+    def last_values(text, prefix):
+        """The last value of each series whose line starts with `prefix`."""
         last = {}
         for line in text.splitlines():
-            if line.startswith("gpushare_preemptions_total{"):
+            if line.startswith(prefix):
                 labels, value, _ = line.rsplit(" ", 2)
                 last[labels] = float(value)
+        return last
+
+    def test_openmetrics_counts_the_evictions_per_class(self):
+        doc, _, _ = self.run_json(EXAMPLE)
+        text = self.openmetrics()
+        self.assertIn("# TYPE gpushare_preemptions counter\n", text)
+        last = self.last_values(text, "gpushare_preemptions_total{")
         self.assertEqual(sum(last.values()), doc["preemptions"])
 
     def test_kueue_quota_holds_and_borrowed_quota_is_reclaimed(self):
@@ -132,13 +142,7 @@ class TenancyTest(unittest.TestCase):
 
     def test_openmetrics_has_kueue_series(self):
         doc, _, _ = self.run_json(EXAMPLE)
-        with tempfile.TemporaryDirectory() as tmp:
-            om = os.path.join(tmp, "m.om")
-            code, _, stderr = run("run", EXAMPLE, "--quiet",
-                                  "--openmetrics", om)
-            self.assertEqual(code, 0, stderr)
-            with open(om) as f:
-                text = f.read()
+        text = self.openmetrics()
         for family in ("kueue_admitted_workloads counter",
                        "kueue_evicted_workloads counter",
                        "kueue_pending_workloads gauge",
@@ -146,11 +150,7 @@ class TenancyTest(unittest.TestCase):
                        "kueue_cluster_queue_nominal_quota gauge",
                        "kueue_cluster_queue_borrowing_limit gauge"):
             self.assertIn("# TYPE " + family + "\n", text)
-        last = {}
-        for line in text.splitlines():
-            if line.startswith("kueue_admitted_workloads_total{"):
-                labels, value, _ = line.rsplit(" ", 2)
-                last[labels] = float(value)
+        last = self.last_values(text, "kueue_admitted_workloads_total{")
         self.assertEqual(
             last['kueue_admitted_workloads_total{cluster_queue="batch"}'],
             next(q["admissions"] for q in doc["queues"]

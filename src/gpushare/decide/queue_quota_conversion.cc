@@ -41,12 +41,11 @@ std::vector<int> PoolsOf(const Cluster& cluster, const Labels& labels) {
     const NodePool& pool = cluster.pools()[p];
     for (int n = pool.first_node; n < pool.first_node + pool.node_count; ++n) {
       const Labels& node = cluster.nodes()[n].labels();
-      const bool all = std::all_of(labels.begin(), labels.end(),
-                                   [&](const auto& kv) {
-                                     auto it = node.find(kv.first);
-                                     return it != node.end() &&
-                                            it->second == kv.second;
-                                   });
+      const bool all =
+          std::all_of(labels.begin(), labels.end(), [&](const auto& kv) {
+            auto it = node.find(kv.first);
+            return it != node.end() && it->second == kv.second;
+          });
       if (all) {
         pools.push_back(static_cast<int>(p));
         break;
@@ -68,15 +67,14 @@ bool SameSharing(const SharingConfig& a, const SharingConfig& b) {
 // Whole GPUs a quota figure stands for: the largest over the device
 // resources it names.
 double Gpus(const FlavorQuotasSpec& fq, const PerGpu& old,
-            std::optional<int64_t> ResourceQuotaSpec::*limit,
-            bool nominal) {
+            std::optional<int64_t> ResourceQuotaSpec::*limit, bool nominal) {
   double gpus = 0;
   for (const ResourceQuotaSpec& r : fq.resources) {
     auto it = old.find(r.resource);
     if (it == old.end() || it->second <= 0) continue;
-    const double q = nominal ? static_cast<double>(r.nominal_quota)
-                             : (r.*limit ? static_cast<double>(*(r.*limit))
-                                         : -1);
+    const double q = nominal
+                         ? static_cast<double>(r.nominal_quota)
+                         : (r.*limit ? static_cast<double>(*(r.*limit)) : -1);
     if (q < 0) return -1;  // no limit on one of them: none after
     gpus = std::max(gpus, q / it->second);
   }
@@ -132,8 +130,8 @@ std::vector<std::string> ConvertQueueQuotas(const Scenario& original,
         std::string from, to;
         for (const ResourceQuotaSpec& r : fq.resources) {
           if (old.count(r.resource) > 0) {
-            from += fmt::format("{}{} {}", from.empty() ? "" : ", ",
-                                r.resource, r.nominal_quota);
+            from += fmt::format("{}{} {}", from.empty() ? "" : ", ", r.resource,
+                                r.nominal_quota);
           } else {
             kept.push_back(r);
           }
@@ -147,9 +145,9 @@ std::vector<std::string> ConvertQueueQuotas(const Scenario& original,
                 static_cast<int64_t>(std::floor(borrow * per_gpu));
           }
           if (lend >= 0) {
-            r.lending_limit = std::min(
-                r.nominal_quota,
-                static_cast<int64_t>(std::floor(lend * per_gpu)));
+            r.lending_limit =
+                std::min(r.nominal_quota,
+                         static_cast<int64_t>(std::floor(lend * per_gpu)));
           }
           to += fmt::format("{}{} {}", to.empty() ? "" : ", ", name,
                             r.nominal_quota);

@@ -25,10 +25,11 @@ Scenario TwoPools() {
   q.cohort = "org";
   ResourceGroupSpec g;
   g.covered_resources = {"cpu", "nvidia.com/gpu"};
-  g.flavors.push_back({"fa", {{"cpu", 8000, {}, {}},
-                              {"nvidia.com/gpu", 4, int64_t{2}, int64_t{1}}}});
-  g.flavors.push_back({"fb", {{"cpu", 8000, {}, {}},
-                              {"nvidia.com/gpu", 3, {}, {}}}});
+  g.flavors.push_back(
+      {"fa",
+       {{"cpu", 8000, {}, {}}, {"nvidia.com/gpu", 4, int64_t{2}, int64_t{1}}}});
+  g.flavors.push_back(
+      {"fb", {{"cpu", 8000, {}, {}}, {"nvidia.com/gpu", 3, {}, {}}}});
   q.resource_groups.push_back(g);
   s.queues.cluster_queues.push_back(q);
   return s;

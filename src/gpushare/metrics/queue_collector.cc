@@ -6,8 +6,7 @@
 
 namespace gpushare {
 
-void QueueCollector::Start(const Kueue* kueue,
-                           const ResourceRegistry& registry,
+void QueueCollector::Start(const Kueue* kueue, const ResourceRegistry& registry,
                            const std::vector<Pod>& pods) {
   kueue_ = kueue;
   if (kueue_ == nullptr) return;
@@ -22,7 +21,8 @@ void QueueCollector::Start(const Kueue* kueue,
     const ClusterQueueSpec& spec = kueue_->queue(q);
     s.name = spec.name;
     s.cohort = spec.cohort;
-    s.queueing_strategy = std::string(QueueingStrategyName(spec.queueing_strategy));
+    s.queueing_strategy =
+        std::string(QueueingStrategyName(spec.queueing_strategy));
     std::vector<int> defined;
     for (size_t k = 0; k < pairs.size(); ++k) {
       const int fr = static_cast<int>(k);
@@ -103,8 +103,8 @@ void QueueCollector::Finish(const std::vector<PodRecord>& pods,
     QueueSummary& s = queues_[kueue_->cluster_queue_of(w)];
     ++s.workloads;
     const Kueue::State state = kueue_->state(w);
-    s.pending_at_end += state == Kueue::State::kPending ||
-                        state == Kueue::State::kInadmissible;
+    s.pending_at_end +=
+        state == Kueue::State::kPending || state == Kueue::State::kInadmissible;
   }
   for (size_t q = 0; q < queues_.size(); ++q) {
     QueueSummary& s = queues_[q];

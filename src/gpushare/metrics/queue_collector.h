@@ -34,11 +34,11 @@ class QueueCollector {
  private:
   const Kueue* kueue_ = nullptr;
   std::vector<QueueSummary> queues_;
-  std::vector<std::vector<int>> pairs_;  // per queue: the pairs it defines
-  std::vector<double> scale_;            // per pair: to the base unit
+  std::vector<std::vector<int>> pairs_;     // per queue: the pairs it defines
+  std::vector<double> scale_;               // per pair: to the base unit
   std::vector<std::vector<double>> waits_;  // per queue
-  std::vector<bool> admitted_once_;      // per pod (first of a workload)
-  std::vector<double> arrival_s_;        // per pod
+  std::vector<bool> admitted_once_;         // per pod (first of a workload)
+  std::vector<double> arrival_s_;           // per pod
 };
 
 }  // namespace gpushare

@@ -16,21 +16,21 @@ std::string QueueHtml(const SimulationResult& r) {
     for (const auto& [reason, n] : q.preempted_by_reason) {
       caused += fmt::format("{}{} {}", caused.empty() ? "" : ", ", reason, n);
     }
-    rows.push_back({q.name, q.cohort.empty() ? "-" : q.cohort,
-                    q.queueing_strategy, std::to_string(q.workloads),
-                    fmt::format("{} ({} borrowing)", q.admissions,
-                                q.borrowing_admissions),
-                    std::to_string(q.evictions), caused.empty() ? "-" : caused,
-                    std::to_string(q.pending_at_end),
-                    FormatSeconds(q.mean_admission_wait_s) + " / " +
-                        FormatSeconds(q.p99_admission_wait_s),
-                    FormatSeconds(q.lost_work_s)});
+    rows.push_back(
+        {q.name, q.cohort.empty() ? "-" : q.cohort, q.queueing_strategy,
+         std::to_string(q.workloads),
+         fmt::format("{} ({} borrowing)", q.admissions, q.borrowing_admissions),
+         std::to_string(q.evictions), caused.empty() ? "-" : caused,
+         std::to_string(q.pending_at_end),
+         FormatSeconds(q.mean_admission_wait_s) + " / " +
+             FormatSeconds(q.p99_admission_wait_s),
+         FormatSeconds(q.lost_work_s)});
   }
-  std::string html = HtmlTable(
-      {"ClusterQueue", "cohort", "strategy", "workloads", "admissions",
-       "evicted", "evictions caused", "pending at end",
-       "admission wait mean / p99", "work lost"},
-      rows);
+  std::string html =
+      HtmlTable({"ClusterQueue", "cohort", "strategy", "workloads",
+                 "admissions", "evicted", "evictions caused", "pending at end",
+                 "admission wait mean / p99", "work lost"},
+                rows);
   html += "<div class=\"charts\">\n";
   const std::vector<PoolSample>* times =
       r.pools.empty() ? nullptr : &r.pools[0].samples;
@@ -46,9 +46,8 @@ std::string QueueHtml(const SimulationResult& r) {
       nominal.name = used.name + " nominal";
       nominal.color = color++;
       nominal.dashed = true;
-      for (size_t i = 0; times != nullptr && i < k.used.size() &&
-                         i < times->size();
-           ++i) {
+      for (size_t i = 0;
+           times != nullptr && i < k.used.size() && i < times->size(); ++i) {
         used.points.push_back({(*times)[i].time_s, k.used[i]});
         nominal.points.push_back({(*times)[i].time_s, k.nominal});
       }

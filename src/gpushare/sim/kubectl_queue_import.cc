@@ -72,7 +72,8 @@ ClusterQueueSpec ReadClusterQueue(const JsonValue& item,
       for (const JsonValue& r : f.Get("resources").Items()) {
         ResourceQuotaSpec rq;
         rq.resource = r.Get("name").String();
-        rq.nominal_quota = ReadResourceAmount(r.Get("nominalQuota"), rq.resource);
+        rq.nominal_quota =
+            ReadResourceAmount(r.Get("nominalQuota"), rq.resource);
         if (!r.Get("borrowingLimit").Missing()) {
           rq.borrowing_limit =
               ReadResourceAmount(r.Get("borrowingLimit"), rq.resource);
@@ -91,10 +92,11 @@ ClusterQueueSpec ReadClusterQueue(const JsonValue& item,
         fq.resources.push_back(rq);
       }
       if (listed != group.covered_resources) {
-        f.Get("resources").Fail(fmt::format(
-            "must list the group's coveredResources in order ({}), got {}",
-            fmt::join(group.covered_resources, ", "),
-            fmt::join(listed, ", ")));
+        f.Get("resources")
+            .Fail(fmt::format(
+                "must list the group's coveredResources in order ({}), got {}",
+                fmt::join(group.covered_resources, ", "),
+                fmt::join(listed, ", ")));
       }
       group.flavors.push_back(std::move(fq));
     }
@@ -109,17 +111,17 @@ ClusterQueueSpec ReadClusterQueue(const JsonValue& item,
     q.within_cluster_queue =
         Policy(p.Get("withinClusterQueue"),
                {"Never", "LowerPriority", "LowerOrNewerEqualPriority"});
-    q.reclaim_within_cohort = Policy(p.Get("reclaimWithinCohort"),
-                                     {"Never", "LowerPriority", "Any"});
+    q.reclaim_within_cohort =
+        Policy(p.Get("reclaimWithinCohort"), {"Never", "LowerPriority", "Any"});
     const JsonValue b = p.Get("borrowWithinCohort");
     if (!b.Missing()) {
       q.borrow_within_cohort =
           Policy(b.Get("policy"), {"Never", "LowerPriority"});
       if (!b.Get("maxPriorityThreshold").Missing()) {
-        q.borrow_max_priority_threshold = static_cast<int32_t>(
-            b.Get("maxPriorityThreshold")
-                .Int(std::numeric_limits<int32_t>::min(),
-                     std::numeric_limits<int32_t>::max()));
+        q.borrow_max_priority_threshold =
+            static_cast<int32_t>(b.Get("maxPriorityThreshold")
+                                     .Int(std::numeric_limits<int32_t>::min(),
+                                          std::numeric_limits<int32_t>::max()));
       }
     }
   }
@@ -139,8 +141,9 @@ void ImportKubectlQueues(const std::string& resource_flavors_file,
       ResourceFlavorSpec f;
       f.name = item.Get("metadata").Get("name").String();
       if (Named(config->resource_flavors, f.name)) {
-        item.Get("metadata").Get("name").Fail("'" + f.name +
-                                              "' is defined twice");
+        item.Get("metadata")
+            .Get("name")
+            .Fail("'" + f.name + "' is defined twice");
       }
       f.node_labels = ReadStringMap(item.Get("spec").Get("nodeLabels"));
       config->resource_flavors.push_back(std::move(f));
@@ -152,8 +155,9 @@ void ImportKubectlQueues(const std::string& resource_flavors_file,
                       "ClusterQueue")) {
       ClusterQueueSpec q = ReadClusterQueue(item, *config);
       if (Named(config->cluster_queues, q.name)) {
-        item.Get("metadata").Get("name").Fail("'" + q.name +
-                                              "' is defined twice");
+        item.Get("metadata")
+            .Get("name")
+            .Fail("'" + q.name + "' is defined twice");
       }
       config->cluster_queues.push_back(std::move(q));
     }
@@ -168,14 +172,18 @@ void ImportKubectlQueues(const std::string& resource_flavors_file,
           item.Get("metadata").Get("namespace").String("default");
       lq.cluster_queue = item.Get("spec").Get("clusterQueue").String();
       if (!Named(config->cluster_queues, lq.cluster_queue)) {
-        item.Get("spec").Get("clusterQueue").Fail(
-            "no ClusterQueue is named '" + lq.cluster_queue + "'");
+        item.Get("spec")
+            .Get("clusterQueue")
+            .Fail("no ClusterQueue is named '" + lq.cluster_queue + "'");
       }
       for (const LocalQueueSpec& other : config->local_queues) {
-        if (other.name == lq.name && other.namespace_name == lq.namespace_name) {
-          item.Get("metadata").Get("name").Fail(
-              "LocalQueue '" + lq.name + "' is defined twice in namespace '" +
-              lq.namespace_name + "'");
+        if (other.name == lq.name &&
+            other.namespace_name == lq.namespace_name) {
+          item.Get("metadata")
+              .Get("name")
+              .Fail("LocalQueue '" + lq.name +
+                    "' is defined twice in namespace '" + lq.namespace_name +
+                    "'");
         }
       }
       config->local_queues.push_back(std::move(lq));

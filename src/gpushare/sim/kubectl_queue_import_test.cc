@@ -29,8 +29,8 @@ TEST(KubectlQueueImportTest, ReadsFlavorsQueuesAndLocalQueues) {
   EXPECT_EQ(a.reclaim_within_cohort, KueuePreemptionPolicy::kAny);
   EXPECT_EQ(a.within_cluster_queue, KueuePreemptionPolicy::kLowerPriority);
   const auto& r = a.resource_groups[0].flavors[0].resources;
-  EXPECT_EQ(r[0].nominal_quota, 96000);         // millicores
-  EXPECT_EQ(r[1].nominal_quota, 1024 * 1024);   // MiB
+  EXPECT_EQ(r[0].nominal_quota, 96000);        // millicores
+  EXPECT_EQ(r[1].nominal_quota, 1024 * 1024);  // MiB
   EXPECT_EQ(r[2].nominal_quota, 8);
   EXPECT_EQ(r[2].borrowing_limit, 4);
   EXPECT_EQ(r[2].lending_limit, 2);
@@ -51,9 +51,12 @@ TEST(KubectlQueueImportTest, AScenarioImportsThemAndClassesNameTheirQueues) {
       labels: {nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3}
 queues:
   import:
-    resource_flavors: )" + kDir + R"(resourceflavors.json
-    cluster_queues: )" + kDir + R"(clusterqueues.json
-    local_queues: )" + kDir + R"(localqueues.json
+    resource_flavors: )" + kDir +
+                           R"(resourceflavors.json
+    cluster_queues: )" + kDir +
+                           R"(clusterqueues.json
+    local_queues: )" + kDir +
+                           R"(localqueues.json
 workload:
   classes:
     - {name: j, class: training, count: 4, tenants: [team-a, team-b],

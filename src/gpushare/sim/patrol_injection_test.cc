@@ -23,12 +23,7 @@ WorkloadClassSpec Jobs(int64_t count, double footprint_mib, double work_s) {
 }
 
 SimulationResult RunIt(const Scenario& scenario) {
-  const Catalog catalog = Catalog::Builtin();
-  Simulation sim(scenario, catalog);
-  Collector collector(sim, scenario.name, scenario.seed,
-                      /*record_devices=*/true);
-  sim.Run(&collector);
-  return collector.result();
+  return testing_scenarios::RunAndCollect(scenario, /*record_devices=*/true);
 }
 
 FaultSpec ResetAt(double at_s, double recovery_s) {

@@ -68,9 +68,9 @@ KueuePreemptionPolicy ReadPolicy(const YamlMap& m, std::string_view key,
       return p;
     }
   }
-  m.Fail(m.Get(key), fmt::format("{}: unknown policy '{}'{} (allowed: {})",
-                                 key, text, DidYouMean(text, allowed, 1),
-                                 JoinNames(allowed)));
+  m.Fail(m.Get(key),
+         fmt::format("{}: unknown policy '{}'{} (allowed: {})", key, text,
+                     DidYouMean(text, allowed, 1), JoinNames(allowed)));
 }
 
 void ReadPreemption(const YamlMap& cq, ClusterQueueSpec* spec) {
@@ -83,8 +83,8 @@ void ReadPreemption(const YamlMap& cq, ClusterQueueSpec* spec) {
                    {"Never", "LowerPriority", "LowerOrNewerEqualPriority"});
   }
   if (p.Has("reclaim_within_cohort")) {
-    spec->reclaim_within_cohort = ReadPolicy(
-        p, "reclaim_within_cohort", {"Never", "LowerPriority", "Any"});
+    spec->reclaim_within_cohort = ReadPolicy(p, "reclaim_within_cohort",
+                                             {"Never", "LowerPriority", "Any"});
   }
   if (p.Has("borrow_within_cohort")) {
     const YamlMap b =
@@ -139,8 +139,8 @@ ResourceGroupSpec ReadGroup(const YamlMap& cq, const YAML::Node& node,
     std::vector<std::string> listed;
     for (const YAML::Node& r : resources) {
       YamlMap rm(f.file(), r, "resource quota");
-      rm.AllowOnly({"name", "nominal_quota", "borrowing_limit",
-                    "lending_limit"});
+      rm.AllowOnly(
+          {"name", "nominal_quota", "borrowing_limit", "lending_limit"});
       ResourceQuotaSpec q;
       q.resource = rm.String("name");
       if (!IsLabelKey(q.resource)) {
@@ -161,8 +161,9 @@ ResourceGroupSpec ReadGroup(const YamlMap& cq, const YAML::Node& node,
           q.borrowing_limit = v;
         } else {
           if (v > q.nominal_quota) {
-            rm.Fail(rm.Get(key), "lending_limit: must not exceed "
-                                 "nominal_quota");
+            rm.Fail(rm.Get(key),
+                    "lending_limit: must not exceed "
+                    "nominal_quota");
           }
           q.lending_limit = v;
         }
@@ -172,11 +173,11 @@ ResourceGroupSpec ReadGroup(const YamlMap& cq, const YAML::Node& node,
     }
     if (group.covered_resources.empty()) group.covered_resources = listed;
     if (listed != group.covered_resources) {
-      f.Fail(resources,
-             fmt::format("resources: must list the group's covered resources "
-                         "in order ({}), got {}",
-                         JoinNames(group.covered_resources),
-                         JoinNames(listed)));
+      f.Fail(
+          resources,
+          fmt::format("resources: must list the group's covered resources "
+                      "in order ({}), got {}",
+                      JoinNames(group.covered_resources), JoinNames(listed)));
     }
     group.flavors.push_back(fq);
   }
@@ -185,15 +186,15 @@ ResourceGroupSpec ReadGroup(const YamlMap& cq, const YAML::Node& node,
 
 ClusterQueueSpec ReadClusterQueue(
     const YamlMap& q, const std::vector<ResourceFlavorSpec>& flavors) {
-  q.AllowOnly({"name", "cohort", "queueing_strategy", "resource_groups",
-               "preemption"});
+  q.AllowOnly(
+      {"name", "cohort", "queueing_strategy", "resource_groups", "preemption"});
   ClusterQueueSpec spec;
   spec.name = ReadName(q, "ClusterQueue");
   if (q.Has("cohort")) {
     spec.cohort = q.String("cohort");
     if (!IsDnsSubdomain(spec.cohort)) {
-      q.Fail(q.Get("cohort"), "cohort '" + spec.cohort +
-                                  "' must be a DNS subdomain");
+      q.Fail(q.Get("cohort"),
+             "cohort '" + spec.cohort + "' must be a DNS subdomain");
     }
   }
   if (q.Has("queueing_strategy")) {
@@ -217,8 +218,7 @@ ClusterQueueSpec ReadClusterQueue(
   }
   std::vector<std::string> covered, used_flavors;
   for (const YAML::Node& g : groups) {
-    ResourceGroupSpec group =
-        ReadGroup(q, g, flavors, !spec.cohort.empty());
+    ResourceGroupSpec group = ReadGroup(q, g, flavors, !spec.cohort.empty());
     for (const std::string& r : group.covered_resources) {
       if (std::find(covered.begin(), covered.end(), r) != covered.end()) {
         q.Fail(g, "resource '" + r + "' is covered by two resource groups");
@@ -274,8 +274,8 @@ KueueConfig ReadQueues(const YamlMap& top,
         }
       }
       if (f.Has("node_labels")) {
-        flavor.node_labels = ReadLabelMap(f.file(), f.Get("node_labels"),
-                                          "flavor node_labels");
+        flavor.node_labels =
+            ReadLabelMap(f.file(), f.Get("node_labels"), "flavor node_labels");
       }
       config.resource_flavors.push_back(flavor);
     }
@@ -334,7 +334,8 @@ KueueConfig ReadQueues(const YamlMap& top,
                            JoinNames(names)));
       }
       for (const LocalQueueSpec& other : config.local_queues) {
-        if (other.name == lq.name && other.namespace_name == lq.namespace_name) {
+        if (other.name == lq.name &&
+            other.namespace_name == lq.namespace_name) {
           l.Fail(l.Get("name"),
                  fmt::format("LocalQueue '{}' is defined twice in namespace "
                              "'{}'",

@@ -82,7 +82,7 @@ TEST(QueueReaderTest, ReadsFlavorsQueuesAndLocalQueues) {
   EXPECT_EQ(g.covered_resources,
             (std::vector<std::string>{"cpu", "memory", "nvidia.com/gpu"}));
   const ResourceQuotaSpec& cpu = g.flavors[0].resources[0];
-  EXPECT_EQ(cpu.nominal_quota, 500);  // millicores
+  EXPECT_EQ(cpu.nominal_quota, 500);                         // millicores
   EXPECT_EQ(g.flavors[0].resources[1].nominal_quota, 2048);  // MiB
   const ResourceQuotaSpec& gpu = g.flavors[0].resources[2];
   EXPECT_EQ(gpu.nominal_quota, 8);
@@ -120,12 +120,14 @@ TEST(QueueReaderTest, RefusesWhatKueueRejects) {
                       "order (cpu, memory, nvidia.com/gpu), got cpu, mem, "
                       "nvidia.com/gpu"),
             std::string::npos);
-  EXPECT_NE(Error(With("cohort: org\n      ", "")).find(
-                "borrowing_limit: only a ClusterQueue in a cohort may borrow "
+  EXPECT_NE(
+      Error(With("cohort: org\n      ", ""))
+          .find("borrowing_limit: only a ClusterQueue in a cohort may borrow "
                 "or lend"),
-            std::string::npos);
-  EXPECT_NE(Error(With("reclaim_within_cohort: Any", "reclaim_within_cohort: "
-                                                     "Never"))
+      std::string::npos);
+  EXPECT_NE(Error(With("reclaim_within_cohort: Any",
+                       "reclaim_within_cohort: "
+                       "Never"))
                 .find("needs reclaim_within_cohort other than Never"),
             std::string::npos);
   EXPECT_NE(Error(With("within_cluster_queue: LowerOrNewerEqualPriority",

@@ -86,8 +86,8 @@ void Simulation::BuildKueueWorkloads() {
           "class '{}': its pods request {}, which no resource group of "
           "ClusterQueue '{}' covers (Kueue would leave them pending for "
           "ever); add {} to the queue's resources",
-          pod.tenant_class, missing,
-          kueue_->queue(run.spec.cluster_queue).name, missing));
+          pod.tenant_class, missing, kueue_->queue(run.spec.cluster_queue).name,
+          missing));
     }
   }
 }

@@ -16,11 +16,7 @@ using testing_scenarios::ExclusiveWithPods;
 using testing_scenarios::TraceJob;
 
 SimulationResult RunIt(const Scenario& scenario) {
-  const Catalog catalog = Catalog::Builtin();
-  Simulation sim(scenario, catalog);
-  Collector collector(sim, scenario.name, scenario.seed, false);
-  sim.Run(&collector);
-  return collector.result();
+  return testing_scenarios::RunAndCollect(scenario);
 }
 
 ClusterQueueSpec Team(const std::string& name, int64_t gpus,

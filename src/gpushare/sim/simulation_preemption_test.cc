@@ -19,11 +19,7 @@ using testing_scenarios::ExclusiveWithPods;
 using testing_scenarios::TraceJob;
 
 SimulationResult RunIt(const Scenario& scenario) {
-  const Catalog catalog = Catalog::Builtin();
-  Simulation sim(scenario, catalog);
-  Collector collector(sim, scenario.name, scenario.seed, true);
-  sim.Run(&collector);
-  return collector.result();
+  return testing_scenarios::RunAndCollect(scenario, /*record_devices=*/true);
 }
 
 Pod Job(const char* name, double arrival_s, double work_s, int32_t priority) {

@@ -15,11 +15,7 @@ using testing_scenarios::Jobs;
 using testing_scenarios::OnePool;
 
 SimulationResult RunIt(const Scenario& scenario) {
-  const Catalog catalog = Catalog::Builtin();
-  Simulation sim(scenario, catalog);
-  Collector collector(sim, scenario.name, scenario.seed, false);
-  sim.Run(&collector);
-  return collector.result();
+  return testing_scenarios::RunAndCollect(scenario);
 }
 
 TEST(SimulationTest, ExclusivePodRunsAtFullSpeed) {

@@ -7,26 +7,23 @@
 // with the one on the real nodes, and the same scenario gives the same
 // bytes.
 
+#include <gtest/gtest.h>
+
 #include <map>
 #include <set>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "gpushare/base/rng.h"
 #include "gpushare/metrics/collector.h"
 #include "gpushare/metrics/json_writer.h"
 #include "gpushare/sim/simulation.h"
+#include "gpushare/sim/test_scenarios.h"
 
 namespace gpushare {
 namespace {
 
 SimulationResult RunIt(const Scenario& scenario) {
-  static const Catalog catalog = Catalog::Builtin();
-  Simulation sim(scenario, catalog);
-  Collector collector(sim, scenario.name, scenario.seed, false);
-  sim.Run(&collector);
-  return collector.result();
+  return testing_scenarios::RunAndCollect(scenario);
 }
 
 Scenario RandomScenario(uint64_t seed) {
@@ -99,7 +96,8 @@ Scenario RandomScenario(uint64_t seed) {
       ClusterQueueSpec cq;
       cq.name = "q" + std::to_string(q);
       cq.cohort = "org";
-      if (rng.Below(2) == 0) cq.queueing_strategy = QueueingStrategy::kStrictFifo;
+      if (rng.Below(2) == 0)
+        cq.queueing_strategy = QueueingStrategy::kStrictFifo;
       ResourceGroupSpec g;
       g.covered_resources = {"cpu", "memory", "nvidia.com/gpu"};
       ResourceQuotaSpec gpu{"nvidia.com/gpu", gpus / 2 + q, {}, {}};

@@ -11,9 +11,22 @@
 #include <utility>
 #include <vector>
 
+#include "gpushare/metrics/collector.h"
 #include "gpushare/sim/scenario.h"
+#include "gpushare/sim/simulation.h"
 
 namespace gpushare::testing_scenarios {
+
+// Runs `scenario` once with a Collector (`record_devices` as Collector's)
+// on the built-in catalog; returns what it collected.
+inline SimulationResult RunAndCollect(const Scenario& scenario,
+                                      bool record_devices = false) {
+  static const Catalog catalog = Catalog::Builtin();
+  Simulation sim(scenario, catalog);
+  Collector collector(sim, scenario.name, scenario.seed, record_devices);
+  sim.Run(&collector);
+  return collector.result();
+}
 
 // One pool "p" of one node with `gpus` GPUs of `model`; arrivals over the
 // first second; samples every 10 s.

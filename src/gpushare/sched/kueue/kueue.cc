@@ -87,7 +87,8 @@ Kueue::Kueue(const KueueConfig& config, ResourceRegistry& registry)
         const FlavorQuotasSpec& fq = group.flavors[f];
         for (size_t r = 0; r < fq.resources.size(); ++r) {
           const ResourceQuotaSpec& rq = fq.resources[r];
-          book_.Define(static_cast<int>(qi), queues_[qi].groups[g].flavors[f].pairs[r],
+          book_.Define(static_cast<int>(qi),
+                       queues_[qi].groups[g].flavors[f].pairs[r],
                        rq.nominal_quota,
                        rq.borrowing_limit.value_or(QuotaBook::kUnlimited),
                        rq.lending_limit.value_or(rq.nominal_quota));
@@ -130,8 +131,8 @@ std::string Kueue::UncoveredResource(int cluster_queue,
   for (const auto& [id, quantity] : requests.items()) {
     bool covered = false;
     for (const Group& g : queues_[cluster_queue].groups) {
-      covered |= std::find(g.covered.begin(), g.covered.end(), id) !=
-                 g.covered.end();
+      covered |=
+          std::find(g.covered.begin(), g.covered.end(), id) != g.covered.end();
     }
     if (!covered) return registry_.Name(id);
   }
@@ -190,8 +191,8 @@ Kueue::Assignment Kueue::Assign(const Workload& w) const {
         fallback = static_cast<int>(f);
         amounts = trial;
         for (const QuotaAmount& t : trial) {
-          const int64_t left = book_.Available(w.spec.cluster_queue,
-                                               t.flavor_resource);
+          const int64_t left =
+              book_.Available(w.spec.cluster_queue, t.flavor_resource);
           if (t.quantity > left && why.empty()) {
             why = fmt::format(
                 "insufficient unused quota for {} in flavor {}, {} more "
@@ -251,8 +252,7 @@ void Kueue::AdmitRunning(int wl, double now) {
   // Its flavors as Kueue would assign them now (or the first its nodes
   // match when none has room): the usage may go beyond the quota.
   Assignment a = Assign(w);
-  a.fit = book_.Fits(w.spec.cluster_queue, a.amounts) ==
-                  QuotaBook::Fit::kFits
+  a.fit = book_.Fits(w.spec.cluster_queue, a.amounts) == QuotaBook::Fit::kFits
               ? QuotaBook::Fit::kFits
               : QuotaBook::Fit::kFitsBorrowing;
   Reserve(wl, a, now);
@@ -312,9 +312,8 @@ void Kueue::Requeue(int q) {
     for (int shape : shapes) {
       ShapeGroup& group = shapes_[shape];
       if (group.woken || group.waiting.empty()) continue;
-      if (!may_preempt &&
-          Assign(workloads_[group.waiting.begin()->wl]).fit ==
-              QuotaBook::Fit::kNoFit) {
+      if (!may_preempt && Assign(workloads_[group.waiting.begin()->wl]).fit ==
+                              QuotaBook::Fit::kNoFit) {
         continue;  // none of the shape fits now, nor later in the cycle
       }
       WakeNext(shape);
@@ -375,17 +374,16 @@ void Kueue::Schedule(double now, Decisions* out) {
     }
     if (entries.empty()) return;
     // Kueue's entry order: no borrowing first, then priority, then age.
-    std::sort(entries.begin(), entries.end(),
-              [&](const Entry& x, const Entry& y) {
-                const Workload& a = workloads_[x.wl];
-                const Workload& b = workloads_[y.wl];
-                const bool xb = x.a.fit == QuotaBook::Fit::kFitsBorrowing;
-                const bool yb = y.a.fit == QuotaBook::Fit::kFitsBorrowing;
-                return std::make_tuple(xb, -a.spec.priority, a.spec.creation_s,
-                                       x.wl) <
-                       std::make_tuple(yb, -b.spec.priority, b.spec.creation_s,
-                                       y.wl);
-              });
+    std::sort(
+        entries.begin(), entries.end(), [&](const Entry& x, const Entry& y) {
+          const Workload& a = workloads_[x.wl];
+          const Workload& b = workloads_[y.wl];
+          const bool xb = x.a.fit == QuotaBook::Fit::kFitsBorrowing;
+          const bool yb = y.a.fit == QuotaBook::Fit::kFitsBorrowing;
+          return std::make_tuple(xb, -a.spec.priority, a.spec.creation_s,
+                                 x.wl) <
+                 std::make_tuple(yb, -b.spec.priority, b.spec.creation_s, y.wl);
+        });
     bool progress = false;
     for (Entry& e : entries) {
       Workload& w = workloads_[e.wl];
@@ -459,9 +457,8 @@ bool Kueue::Preempt(int wl, const Assignment& a, Decisions* out) {
       if (c.spec.priority > p) break;
       const bool lower = c.spec.priority < p;
       const bool newer_equal =
-          c.spec.priority == p &&
-          std::make_pair(c.spec.creation_s, v) >
-              std::make_pair(w.spec.creation_s, wl);
+          c.spec.priority == p && std::make_pair(c.spec.creation_s, v) >
+                                      std::make_pair(w.spec.creation_s, wl);
       if (lower || (q.spec.within_cluster_queue ==
                         KueuePreemptionPolicy::kLowerOrNewerEqualPriority &&
                     newer_equal)) {
@@ -485,8 +482,7 @@ bool Kueue::Preempt(int wl, const Assignment& a, Decisions* out) {
       int64_t limit = book_.Nominal(qi, fr);
       if (allow_borrowing && q.cohort >= 0) {
         const int64_t b = book_.BorrowingLimit(qi, fr);
-        limit = b == QuotaBook::kUnlimited ? QuotaBook::kUnlimited
-                                           : limit + b;
+        limit = b == QuotaBook::kUnlimited ? QuotaBook::kUnlimited : limit + b;
       }
       if (book_.Usage(qi, fr) - own_back[k] + a.amounts[k].quantity > limit) {
         return false;
@@ -599,10 +595,10 @@ bool Kueue::Preempt(int wl, const Assignment& a, Decisions* out) {
       if (all[i].evicting) continue;
       v.state = State::kEvicting;
       evicting_.insert(all[i].workload);
-      out->evictions.push_back(
-          {all[i].workload, wl,
-           all[i].queue == qi ? KueueEvictionReason::kInClusterQueue
-                              : t.reason});
+      out->evictions.push_back({all[i].workload, wl,
+                                all[i].queue == qi
+                                    ? KueueEvictionReason::kInClusterQueue
+                                    : t.reason});
     }
     return true;
   }

@@ -23,8 +23,8 @@
 
 #include <cstdint>
 #include <set>
-#include <unordered_map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "gpushare/cluster/labels.h"
@@ -40,8 +40,8 @@ struct KueueWorkloadSpec {
   int cluster_queue = -1;
   int32_t priority = 0;
   double creation_s = 0;
-  ResourceList requests;       // the sum over its pods
-  std::vector<bool> flavor_ok; // per flavor: its nodes can run the pods
+  ResourceList requests;        // the sum over its pods
+  std::vector<bool> flavor_ok;  // per flavor: its nodes can run the pods
 };
 
 // Why Kueue evicted a workload (kueue_preempted_workloads_total's reason).
@@ -98,7 +98,9 @@ class Kueue {
   enum class State { kPending, kInadmissible, kAdmitted, kEvicting, kDone };
   int workload_count() const { return static_cast<int>(workloads_.size()); }
   State state(int wl) const { return workloads_[wl].state; }
-  int cluster_queue_of(int wl) const { return workloads_[wl].spec.cluster_queue; }
+  int cluster_queue_of(int wl) const {
+    return workloads_[wl].spec.cluster_queue;
+  }
   // Of an admitted workload: the node labels of its flavors.
   const Labels& node_labels(int wl) const { return workloads_[wl].node_labels; }
   // Of an admitted workload: whether it borrowed at admission.
@@ -111,9 +113,7 @@ class Kueue {
     int flavor = -1;
     ResourceId resource = -1;
   };
-  const std::vector<FlavorResource>& flavor_resources() const {
-    return pairs_;
-  }
+  const std::vector<FlavorResource>& flavor_resources() const { return pairs_; }
   const QuotaBook& book() const { return book_; }
   // Pending workloads of a queue: active (to be tried) and inadmissible.
   int64_t PendingActive(int q) const;
@@ -150,7 +150,7 @@ class Kueue {
     // Shapes with inadmissible workloads (ShapeGroup::waiting non-empty).
     std::set<int> inadmissible_shapes;
     int64_t inadmissible = 0;
-    bool blocked = false;        // StrictFIFO: its head cannot be admitted
+    bool blocked = false;  // StrictFIFO: its head cannot be admitted
     // Workloads holding quota (evicting too), in Kueue's preemption order:
     // lower priority first, then the most recently admitted.
     struct AdmittedKey {
@@ -163,7 +163,7 @@ class Kueue {
       }
     };
     std::set<AdmittedKey> admitted;  // only when `preemptible`
-    bool preemptible = false;  // some policy may evict its workloads
+    bool preemptible = false;        // some policy may evict its workloads
   };
   struct Workload {
     KueueWorkloadSpec spec;

@@ -5,9 +5,8 @@
 namespace gpushare {
 
 std::vector<int> MinimalPreemptionSet(
-    QuotaBook& book, int preemptor_queue,
-    std::span<const QuotaAmount> request, bool allow_borrowing,
-    std::vector<KueuePreemptionCandidate>& candidates) {
+    QuotaBook& book, int preemptor_queue, std::span<const QuotaAmount> request,
+    bool allow_borrowing, std::vector<KueuePreemptionCandidate>& candidates) {
   std::vector<int> order(candidates.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
   // Candidates in Kueue's order, taken lazily from a heap: usually few are

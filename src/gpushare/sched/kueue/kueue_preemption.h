@@ -35,9 +35,8 @@ struct KueuePreemptionCandidate {
 };
 
 std::vector<int> MinimalPreemptionSet(
-    QuotaBook& book, int preemptor_queue,
-    std::span<const QuotaAmount> request, bool allow_borrowing,
-    std::vector<KueuePreemptionCandidate>& candidates);
+    QuotaBook& book, int preemptor_queue, std::span<const QuotaAmount> request,
+    bool allow_borrowing, std::vector<KueuePreemptionCandidate>& candidates);
 
 }  // namespace gpushare
 

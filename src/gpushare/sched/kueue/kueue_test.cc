@@ -33,9 +33,7 @@ KueueConfig Config(std::vector<ClusterQueueSpec> queues) {
 
 class KueueTest : public testing::Test {
  protected:
-  void Make(const KueueConfig& config) {
-    kueue_.emplace(config, registry_);
-  }
+  void Make(const KueueConfig& config) { kueue_.emplace(config, registry_); }
   int Add(int queue, int64_t gpus, int32_t priority = 0, double t = 0) {
     KueueWorkloadSpec s;
     s.cluster_queue = queue;

@@ -60,8 +60,7 @@ QuotaBook::Fit QuotaBook::Fits(int queue, std::span<const QuotaAmount> request,
   return borrows ? Fit::kFitsBorrowing : Fit::kFits;
 }
 
-void QuotaBook::Add(int queue, std::span<const QuotaAmount> amounts,
-                    int sign) {
+void QuotaBook::Add(int queue, std::span<const QuotaAmount> amounts, int sign) {
   const int cohort = cohort_of_[queue];
   for (const QuotaAmount& a : amounts) {
     Slot& s = slot(queue, a.flavor_resource);
