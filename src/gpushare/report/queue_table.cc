@@ -13,6 +13,13 @@ std::string Quantity(double v) {
                                       : fmt::format("{:.1f}", v);
 }
 
+// A resource counted in devices: whole GPUs, replicas, MIG instances, HAMi
+// vGPUs (not HAMi's memory and cores, nor cpu and memory).
+bool IsGpuDevice(const std::string& r) {
+  return r == "nvidia.com/gpu" || r == "nvidia.com/gpu.shared" ||
+         r.rfind("nvidia.com/mig-", 0) == 0;
+}
+
 }  // namespace
 
 std::string QueueTable(const std::vector<QueueSummary>& queues) {
@@ -35,7 +42,7 @@ std::string QueueTable(const std::vector<QueueSummary>& queues) {
     // borrowed.
     double used = 0, nominal = 0, borrowed = 0;
     for (const QueueQuota& k : q.quotas) {
-      if (k.resource == "cpu" || k.resource == "memory") continue;
+      if (!IsGpuDevice(k.resource)) continue;
       used += k.mean_used;
       nominal += k.nominal;
       borrowed = std::max(borrowed, k.peak_borrowed);
@@ -52,7 +59,7 @@ std::string QueueTable(const std::vector<QueueSummary>& queues) {
                   std::to_string(q.pending_at_end),
                   FormatSeconds(q.mean_admission_wait_s), quota});
   }
-  return "\nKueue ClusterQueues (QUOTA: GPUs mean used/nominal +peak "
+  return "\nKueue ClusterQueues (QUOTA: GPU devices mean used/nominal +peak "
          "borrowed)\n" +
          table.Render();
 }

@@ -3,9 +3,10 @@
 // Contract: "" without queues; otherwise a blank line, a title and one row
 // per ClusterQueue: cohort, workloads created, admissions (of which
 // borrowing), evictions suffered and caused, workloads pending at the end,
-// the mean admission wait, and its extended-resource quota (GPUs, MIG
-// devices, vGPU memory; cpu and memory are left to the JSON) as mean used /
-// nominal with the peak borrowed.
+// the mean admission wait, and its quota of GPU devices (whole GPUs,
+// replicas, MIG instances, HAMi vGPUs, summed over flavors; HAMi memory and
+// cores, cpu and memory are left to the JSON) as mean used / nominal with
+// the peak borrowed.
 
 #ifndef GPUSHARE_REPORT_QUEUE_TABLE_H_
 #define GPUSHARE_REPORT_QUEUE_TABLE_H_
