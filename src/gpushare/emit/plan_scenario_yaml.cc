@@ -74,6 +74,94 @@ YAML::Node SharingNode(const SharingConfig& s) {
   return node;
 }
 
+// The scenario's `queues` section (docs/scenario.md) for `config`, whole:
+// the quotas as the plan converted them, imports written out.
+YAML::Node QueuesNode(const KueueConfig& config) {
+  YAML::Node node(YAML::NodeType::Map);
+  YAML::Node flavors(YAML::NodeType::Sequence);
+  for (const ResourceFlavorSpec& f : config.resource_flavors) {
+    YAML::Node flavor(YAML::NodeType::Map);
+    flavor["name"] = f.name;
+    if (!f.node_labels.empty()) {
+      YAML::Node labels(YAML::NodeType::Map);
+      for (const auto& [key, value] : f.node_labels) labels[key] = value;
+      flavor["node_labels"] = labels;
+    }
+    flavors.push_back(flavor);
+  }
+  node["resource_flavors"] = flavors;
+  YAML::Node queues(YAML::NodeType::Sequence);
+  for (const ClusterQueueSpec& q : config.cluster_queues) {
+    YAML::Node cq(YAML::NodeType::Map);
+    cq["name"] = q.name;
+    if (!q.cohort.empty()) cq["cohort"] = q.cohort;
+    cq["queueing_strategy"] =
+        std::string(QueueingStrategyName(q.queueing_strategy));
+    YAML::Node preemption(YAML::NodeType::Map);
+    preemption["within_cluster_queue"] =
+        std::string(KueuePreemptionPolicyName(q.within_cluster_queue));
+    preemption["reclaim_within_cohort"] =
+        std::string(KueuePreemptionPolicyName(q.reclaim_within_cohort));
+    if (q.borrow_within_cohort != KueuePreemptionPolicy::kNever) {
+      YAML::Node borrow(YAML::NodeType::Map);
+      borrow["policy"] =
+          std::string(KueuePreemptionPolicyName(q.borrow_within_cohort));
+      if (q.borrow_max_priority_threshold) {
+        borrow["max_priority_threshold"] = *q.borrow_max_priority_threshold;
+      }
+      preemption["borrow_within_cohort"] = borrow;
+    }
+    cq["preemption"] = preemption;
+    YAML::Node groups(YAML::NodeType::Sequence);
+    for (const ResourceGroupSpec& g : q.resource_groups) {
+      YAML::Node group(YAML::NodeType::Map);
+      YAML::Node covered(YAML::NodeType::Sequence);
+      for (const std::string& r : g.covered_resources) covered.push_back(r);
+      covered.SetStyle(YAML::EmitterStyle::Flow);
+      group["covered_resources"] = covered;
+      YAML::Node fqs(YAML::NodeType::Sequence);
+      for (const FlavorQuotasSpec& fq : g.flavors) {
+        YAML::Node f(YAML::NodeType::Map);
+        f["name"] = fq.flavor;
+        YAML::Node resources(YAML::NodeType::Sequence);
+        for (const ResourceQuotaSpec& r : fq.resources) {
+          YAML::Node rn(YAML::NodeType::Map);
+          rn["name"] = r.resource;
+          rn["nominal_quota"] = KueueQuantityText(r.resource, r.nominal_quota);
+          if (r.borrowing_limit) {
+            rn["borrowing_limit"] =
+                KueueQuantityText(r.resource, *r.borrowing_limit);
+          }
+          if (r.lending_limit) {
+            rn["lending_limit"] =
+                KueueQuantityText(r.resource, *r.lending_limit);
+          }
+          rn.SetStyle(YAML::EmitterStyle::Flow);
+          resources.push_back(rn);
+        }
+        f["resources"] = resources;
+        fqs.push_back(f);
+      }
+      group["flavors"] = fqs;
+      groups.push_back(group);
+    }
+    cq["resource_groups"] = groups;
+    queues.push_back(cq);
+  }
+  node["cluster_queues"] = queues;
+  YAML::Node locals(YAML::NodeType::Sequence);
+  for (const LocalQueueSpec& l : config.local_queues) {
+    YAML::Node lq(YAML::NodeType::Map);
+    lq["name"] = l.name;
+    lq["namespace"] = l.namespace_name;
+    lq["cluster_queue"] = l.cluster_queue;
+    lq.SetStyle(YAML::EmitterStyle::Flow);
+    locals.push_back(lq);
+  }
+  node["local_queues"] = locals;
+  return node;
+}
+
 void MakeAbsolute(YAML::Node parent, const std::string& key,
                   const std::filesystem::path& dir) {
   if (!parent.IsMap() || !parent[key] || !parent[key].IsScalar()) return;
@@ -121,6 +209,8 @@ std::string PlanScenarioYaml(const std::string& text, const std::string& file,
       }
     }
   }
+  // Kueue quotas follow the pools' schemes (decide/queue_quota_conversion.h).
+  if (plan.queues.enabled()) root["queues"] = QueuesNode(plan.queues);
   const std::filesystem::path dir =
       std::filesystem::path(file).parent_path().empty()
           ? std::filesystem::path(".")

@@ -6,7 +6,9 @@
 // (docs/scenario.md, written from the SharingConfig with every setting the
 // reader would otherwise default) and `licence_per_gpu_hour`; workload
 // classes lose `requests:` the plan dropped (their pods are translated from
-// their needs, as the planner ran them); relative trace and import paths
+// their needs, as the planner ran them); a `queues` section is written
+// whole from `plan`'s Kueue objects (quotas converted to the plan's
+// schemes, imports written out); relative trace and import paths
 // become absolute so the file works from any directory. Every other section
 // (including `plan:`) is kept; comments are not. Reading the result back
 // gives `plan`'s pools exactly. Throws InputError when `text` is not a

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "gpushare/decide/plan_candidates.h"
+#include "gpushare/decide/queue_quota_conversion.h"
 #include "gpushare/emit/emit_test_scenarios.h"
 #include "gpushare/sim/scenario_reader.h"
 
@@ -91,6 +92,63 @@ workload:
   const std::string yaml = PlanScenarioYaml(text, "some/dir/t.yaml", plan, "");
   EXPECT_EQ(yaml.find("file: jobs.csv"), std::string::npos);
   EXPECT_NE(yaml.find("some/dir/jobs.csv"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpushare
+
+namespace gpushare {
+namespace {
+
+// The plan's Kueue quotas, converted to its schemes, are what the written
+// scenario reads back: a MIG plan's queue covers the MIG resources.
+TEST(PlanScenarioYamlTest, QueuesAreWrittenAsThePlanConvertedThem) {
+  const char* text = R"(cluster:
+  pools:
+    - {name: a, gpu: A100-80GB, nodes: 2, gpus_per_node: 4}
+queues:
+  cluster_queues:
+    - name: q
+      cohort: org
+      preemption: {reclaim_within_cohort: Any,
+                   borrow_within_cohort: {policy: LowerPriority,
+                                          max_priority_threshold: 5}}
+      resource_groups:
+        - flavors:
+            - name: a
+              resources:
+                - {name: cpu, nominal_quota: 1500m}
+                - {name: memory, nominal_quota: 3Gi}
+                - {name: nvidia.com/gpu, nominal_quota: 4, lending_limit: 2}
+  local_queues:
+    - {name: q, namespace: team, cluster_queue: q}
+workload:
+  classes:
+    - {name: c, class: batch, count: 1, tenants: [team], queue: q}
+)";
+  const Scenario written = ReadScenarioYaml(text, "s.yaml", TestCatalog());
+  Scenario plan = written;
+  plan.pools[0].sharing = MigSharing(MigStrategy::kMixed, "all-balanced");
+  ConvertQueueQuotas(written, &plan, TestCatalog());
+  const Scenario back = ReadScenarioYaml(
+      PlanScenarioYaml(text, "s.yaml", plan, "h"), "p.yaml", TestCatalog());
+  ASSERT_EQ(back.queues.cluster_queues.size(), 1u);
+  const ClusterQueueSpec& q = back.queues.cluster_queues[0];
+  const ClusterQueueSpec& want = plan.queues.cluster_queues[0];
+  EXPECT_EQ(q.borrow_max_priority_threshold, 5);
+  EXPECT_EQ(q.reclaim_within_cohort, KueuePreemptionPolicy::kAny);
+  EXPECT_EQ(q.resource_groups[0].covered_resources,
+            want.resource_groups[0].covered_resources);
+  const auto& got = q.resource_groups[0].flavors[0].resources;
+  const auto& expected = want.resource_groups[0].flavors[0].resources;
+  ASSERT_EQ(got.size(), expected.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    EXPECT_EQ(got[i].resource, expected[i].resource);
+    EXPECT_EQ(got[i].nominal_quota, expected[i].nominal_quota);
+    EXPECT_EQ(got[i].lending_limit, expected[i].lending_limit);
+  }
+  EXPECT_EQ(got[0].nominal_quota, 1500);  // 1500m
+  EXPECT_EQ(back.queues.local_queues[0].namespace_name, "team");
 }
 
 }  // namespace

@@ -1,9 +1,23 @@
 #include "gpushare/sched/kueue/kueue_config.h"
 
+#include <string>
+
 namespace gpushare {
 
 std::string_view QueueingStrategyName(QueueingStrategy s) {
   return s == QueueingStrategy::kStrictFifo ? "StrictFIFO" : "BestEffortFIFO";
+}
+
+std::string KueueQuantityText(std::string_view resource, int64_t value) {
+  if (resource == "cpu") {
+    return value % 1000 == 0 ? std::to_string(value / 1000)
+                             : std::to_string(value) + "m";
+  }
+  if (resource == "memory") {
+    return value % 1024 == 0 ? std::to_string(value / 1024) + "Gi"
+                             : std::to_string(value) + "Mi";
+  }
+  return std::to_string(value);
 }
 
 std::string_view KueuePreemptionPolicyName(KueuePreemptionPolicy p) {

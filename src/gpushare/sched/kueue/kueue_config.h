@@ -90,6 +90,10 @@ struct KueueConfig {
 };
 
 std::string_view QueueingStrategyName(QueueingStrategy s);
+// A quota in the simulator's unit of `resource` as a Kubernetes quantity:
+// cpu millicores as cores or "<n>m", memory MiB as "<n>Gi" or "<n>Mi",
+// anything else as a count.
+std::string KueueQuantityText(std::string_view resource, int64_t value);
 std::string_view KueuePreemptionPolicyName(KueuePreemptionPolicy p);
 
 }  // namespace gpushare
