@@ -7,7 +7,9 @@
 // `device-plugin --scenario FILE` (the ConfigMap of NVIDIA device-plugin
 // configs, one per pool), `hami --scenario FILE` (HAMi's Helm values),
 // `pod-patches --scenario FILE` (per tenant class, the pod-template patches
-// with the requests its pods need). To stdout, or whole to FILE. `k8s
+// with the requests its pods need), `kueue --scenario FILE` (Kueue's
+// ResourceFlavors, ClusterQueues and LocalQueues). To stdout, or whole to
+// FILE. `k8s
 // --scenario FILE --out DIR` writes all of them that apply, with a README.
 
 #include <functional>
@@ -20,6 +22,7 @@
 #include "gpushare/emit/grafana_dashboard.h"
 #include "gpushare/emit/hami_values.h"
 #include "gpushare/emit/k8s_config.h"
+#include "gpushare/emit/kueue_manifests.h"
 #include "gpushare/emit/mig_parted_config.h"
 #include "gpushare/emit/pod_template_patches.h"
 #include "gpushare/emit/prometheus_rules.h"
@@ -120,6 +123,13 @@ void RegisterEmitCommand(CLI::App& app, GlobalOptions& options) {
                      "The scenario whose tenant classes to write",
                      [](const Scenario& s, const Catalog& c) {
                        return PodTemplatePatchesYaml(s, c);
+                     });
+  AddScenarioEmitter(emit, options, "kueue",
+                     "Kueue ResourceFlavors, ClusterQueues and LocalQueues of "
+                     "the scenario's queues section",
+                     "The scenario whose queues to write",
+                     [](const Scenario& s, const Catalog&) {
+                       return KueueManifestsYaml(s);
                      });
   auto k8s = std::make_shared<EmitArgs>();
   CLI::App* cmd = emit->add_subcommand(

@@ -177,6 +177,24 @@ class TenancyTest(unittest.TestCase):
         self.assertIn("nvidia.com/mig-", stdout)
         self.assertIn("nvidia.com/gpumem", stdout)
 
+    def test_emit_k8s_writes_the_kueue_objects_and_queue_labels(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "k8s")
+            code, _, stderr = run("emit", "k8s", "--scenario", EXAMPLE,
+                                  "--out", out)
+            self.assertEqual(code, 0, stderr)
+            with open(os.path.join(out, "kueue-queues.yaml")) as f:
+                kueue = f.read()
+            with open(os.path.join(out, "pod-patches.yaml")) as f:
+                patches = f.read()
+            with open(os.path.join(out, "README.md")) as f:
+                readme = f.read()
+        self.assertEqual(kueue.count("kind: ClusterQueue\n"), 2)
+        self.assertEqual(kueue.count("kind: LocalQueue\n"), 3)
+        self.assertIn('"kueue.x-k8s.io/queue-name": "batch"', patches)
+        self.assertIn("kubectl apply --server-side -f kueue-queues.yaml",
+                      readme)
+
     def test_invariants_hold_with_kueue_and_same_bytes(self):
         doc = self.run_example_with("scheduler: {check_invariants: true}\n")
         self.assertGreater(sum(q["evictions"] for q in doc["queues"]), 0)

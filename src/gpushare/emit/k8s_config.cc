@@ -1,3 +1,4 @@
+#include "gpushare/emit/kueue_manifests.h"
 #include "gpushare/emit/k8s_config.h"
 
 #include <fmt/format.h>
@@ -65,6 +66,13 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
         "the scheduler profile's scoring (NodeResourcesFit scoringStrategy)",
         "kube-scheduler --config kube-scheduler-config.yaml   # or your "
         "distribution's way to set it");
+  }
+  if (scenario.queues.enabled()) {
+    add("kueue-queues.yaml", KueueManifestsYaml(scenario),
+        "Kueue's ResourceFlavors, ClusterQueues and LocalQueues (install "
+        "Kueue first); pods name their LocalQueue with the "
+        "kueue.x-k8s.io/queue-name label the pod patches set",
+        "kubectl apply --server-side -f kueue-queues.yaml");
   }
   add("pod-patches.yaml", PodTemplatePatchesYaml(scenario, catalog),
       "per tenant class, what its workloads' pod templates request; patch "

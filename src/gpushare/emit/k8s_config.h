@@ -10,6 +10,8 @@
 // MIG (emit/mig_parted_config.h), `hami-values.yaml` when a pool runs HAMi
 // (emit/hami_values.h), `kube-scheduler-config.yaml` when the scheduler
 // profile departs from the defaults (emit/kube_scheduler_config.h),
+// `kueue-queues.yaml` when the scenario has Kueue queues
+// (emit/kueue_manifests.h),
 // `pod-patches.yaml` (emit/pod_template_patches.h), and a `README.md`
 // listing them with the commands that apply them in order. Throws
 // InputError as the emitters do. Deterministic.

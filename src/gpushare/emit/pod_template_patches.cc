@@ -42,7 +42,15 @@ std::string Quote(const std::string& s) {
 }
 
 std::string Patch(const Pod& pod, const NodePool& pool, const RequestKey& key) {
-  std::string out = "spec:\n  template:\n    spec:\n";
+  std::string out = "spec:\n  template:\n";
+  if (!pod.queue_name.empty()) {
+    // Kueue's plain-pod integration reads the label on the pod; a Job
+    // carries it on its own metadata.
+    out += fmt::format("    metadata:\n      labels:\n        {}: {}\n",
+                       Quote("kueue.x-k8s.io/queue-name"),
+                       Quote(pod.queue_name));
+  }
+  out += "    spec:\n";
   if (pool.spec.sharing.sharing == DeviceSharing::kHami) {
     out += "      schedulerName: hami-scheduler\n";
   }

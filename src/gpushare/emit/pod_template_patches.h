@@ -9,7 +9,8 @@
 // ScenarioTenantClasses) are grouped by their extended-resource requests
 // (cpu and memory left out: they do not depend on the scheme). Each group,
 // most pods first (ties: by request text), is one YAML document: a strategic
-// merge patch of a workload's pod template (`spec.template`) with
+// merge patch of a workload's pod template (`spec.template`) with the
+// `kueue.x-k8s.io/queue-name` label when the class names a LocalQueue,
 // `nodeSelector` and `tolerations` (the class's), `schedulerName:
 // hami-scheduler` for HAMi pools, and the requests as container `limits`
 // of a container named `main` (device-plugin resources are set as limits).

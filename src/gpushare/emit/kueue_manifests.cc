@@ -1,0 +1,111 @@
+#include "gpushare/emit/kueue_manifests.h"
+
+#include <fmt/format.h>
+
+#include "gpushare/io/input_error.h"
+
+namespace gpushare {
+namespace {
+
+constexpr const char* kApiVersion = "kueue.x-k8s.io/v1beta1";
+
+std::string Quoted(const std::string& s) { return "\"" + s + "\""; }
+
+std::string Flavor(const ResourceFlavorSpec& f) {
+  std::string out = fmt::format(
+      "apiVersion: {}\nkind: ResourceFlavor\nmetadata:\n  name: {}\n",
+      kApiVersion, f.name);
+  if (!f.node_labels.empty()) {
+    out += "spec:\n  nodeLabels:\n";
+    for (const auto& [key, value] : f.node_labels) {
+      out += fmt::format("    {}: {}\n", key, Quoted(value));
+    }
+  }
+  return out;
+}
+
+std::string ClusterQueue(const ClusterQueueSpec& q) {
+  std::string out = fmt::format(
+      "apiVersion: {}\nkind: ClusterQueue\nmetadata:\n  name: {}\nspec:\n"
+      "  namespaceSelector: {{}}\n",
+      kApiVersion, q.name);
+  if (!q.cohort.empty()) out += fmt::format("  cohort: {}\n", q.cohort);
+  out += fmt::format("  queueingStrategy: {}\n",
+                     QueueingStrategyName(q.queueing_strategy));
+  out += fmt::format(
+      "  preemption:\n    withinClusterQueue: {}\n    reclaimWithinCohort: "
+      "{}\n    borrowWithinCohort:\n      policy: {}\n",
+      KueuePreemptionPolicyName(q.within_cluster_queue),
+      KueuePreemptionPolicyName(q.reclaim_within_cohort),
+      KueuePreemptionPolicyName(q.borrow_within_cohort));
+  if (q.borrow_max_priority_threshold) {
+    out += fmt::format("      maxPriorityThreshold: {}\n",
+                       *q.borrow_max_priority_threshold);
+  }
+  out += "  resourceGroups:\n";
+  for (const ResourceGroupSpec& g : q.resource_groups) {
+    out += "  - coveredResources:\n";
+    for (const std::string& r : g.covered_resources) {
+      out += fmt::format("    - {}\n", r);
+    }
+    out += "    flavors:\n";
+    for (const FlavorQuotasSpec& f : g.flavors) {
+      out += fmt::format("    - name: {}\n      resources:\n", f.flavor);
+      for (const ResourceQuotaSpec& r : f.resources) {
+        out += fmt::format(
+            "      - name: {}\n        nominalQuota: {}\n", r.resource,
+            Quoted(KueueQuantityText(r.resource, r.nominal_quota)));
+        if (r.borrowing_limit) {
+          out += fmt::format(
+              "        borrowingLimit: {}\n",
+              Quoted(KueueQuantityText(r.resource, *r.borrowing_limit)));
+        }
+        if (r.lending_limit) {
+          out += fmt::format(
+              "        lendingLimit: {}\n",
+              Quoted(KueueQuantityText(r.resource, *r.lending_limit)));
+        }
+      }
+    }
+  }
+  return out;
+}
+
+std::string LocalQueue(const LocalQueueSpec& l) {
+  return fmt::format(
+      "apiVersion: {}\nkind: LocalQueue\nmetadata:\n  name: {}\n  namespace: "
+      "{}\nspec:\n  clusterQueue: {}\n",
+      kApiVersion, l.name, l.namespace_name, l.cluster_queue);
+}
+
+}  // namespace
+
+std::string KueueManifestsYaml(const Scenario& scenario) {
+  const KueueConfig& c = scenario.queues;
+  if (!c.enabled()) {
+    throw InputError(
+        "scenario '" + scenario.name +
+        "' has no queues section: there are no Kueue objects to write");
+  }
+  std::string out = fmt::format(
+      "# Kueue objects of scenario '{}' (Kueue v1beta1), written by "
+      "gpushare-sim.\n"
+      "# Install Kueue first, then:\n"
+      "#   kubectl apply --server-side -f kueue-queues.yaml\n"
+      "# Pods (or their Jobs) name their LocalQueue with the label\n"
+      "#   {}: <LocalQueue>\n"
+      "# (emit pod-patches adds it per tenant class).\n",
+      scenario.name, kKueueQueueNameLabel);
+  for (const ResourceFlavorSpec& f : c.resource_flavors) {
+    out += "---\n" + Flavor(f);
+  }
+  for (const ClusterQueueSpec& q : c.cluster_queues) {
+    out += "---\n" + ClusterQueue(q);
+  }
+  for (const LocalQueueSpec& l : c.local_queues) {
+    out += "---\n" + LocalQueue(l);
+  }
+  return out;
+}
+
+}  // namespace gpushare
