@@ -152,10 +152,10 @@ int Kueue::Add(const KueueWorkloadSpec& spec) {
   if (added) shapes_.push_back({spec.cluster_queue, {}, false});
   w.shape = it->second;
   workloads_.push_back(std::move(w));
-  queues_[spec.cluster_queue].active.insert(
-      {spec.priority, spec.creation_s, wl});
+  Activate(wl);
   return wl;
 }
+
 
 Kueue::Assignment Kueue::Assign(const Workload& w) const {
   Assignment a;
@@ -273,6 +273,9 @@ void Kueue::Finished(int wl) {
   Workload& w = workloads_[wl];
   if (w.state == State::kAdmitted || w.state == State::kEvicting) {
     Release(wl);
+    // A victim that ended while being evicted: its preemptors wait no more.
+    for (int preemptor : w.waiters) --workloads_[preemptor].awaiting_victims;
+    w.waiters.clear();
   } else if (w.state == State::kPending) {
     queues_[w.spec.cluster_queue].active.erase(
         {w.spec.priority, w.spec.creation_s, wl});
@@ -291,10 +294,17 @@ void Kueue::EvictionDone(int wl) {
   GS_CHECK(w.state == State::kEvicting, "eviction of a workload not evicted");
   Release(wl);
   w.state = State::kPending;
-  queues_[w.spec.cluster_queue].active.insert(
-      {w.spec.priority, w.spec.creation_s, wl});
+  Activate(wl);
   for (int preemptor : w.waiters) --workloads_[preemptor].awaiting_victims;
   w.waiters.clear();
+}
+
+void Kueue::Activate(int wl) {
+  const Workload& w = workloads_[wl];
+  Queue& q = queues_[w.spec.cluster_queue];
+  q.active.insert({w.spec.priority, w.spec.creation_s, wl});
+  // A new head of a StrictFIFO queue is tried even if the old one blocked.
+  if (q.blocked && q.active.begin()->wl == wl) q.blocked = false;
 }
 
 void Kueue::Requeue(int q) {

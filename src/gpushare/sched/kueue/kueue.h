@@ -200,6 +200,9 @@ class Kueue {
   // it is moved back as Kueue would; when it is admitted the next of its
   // shape follows (WakeNext). The outcome is Kueue's requeue of them all.
   void Requeue(int q);
+  // Puts `wl` in its queue's active set (unblocking a StrictFIFO queue it
+  // now heads).
+  void Activate(int wl);
   void SetAside(int wl);
   void WakeNext(int shape);
   bool MayPreempt(int q) const;

@@ -147,6 +147,34 @@ TEST_F(KueueTest, HigherPriorityFirstAndPreemptsWithinItsQueue) {
   EXPECT_EQ(kueue_->state(low0), State::kAdmitted);
 }
 
+// Under StrictFIFO a blocked head does not stop a new, higher-priority
+// workload that now heads the queue.
+TEST_F(KueueTest, StrictFifoTriesANewHead) {
+  ClusterQueueSpec strict = Team("a", 8, "");
+  strict.queueing_strategy = QueueingStrategy::kStrictFifo;
+  Make(Config({strict}));
+  Add(0, 6, 0, 0);
+  const int big = Add(0, 4, 0, 1);
+  Run();
+  const int urgent = Add(0, 2, 10, 2);
+  const Kueue::Decisions d = Run();
+  EXPECT_EQ(d.admitted, std::vector<int>{urgent});
+  EXPECT_EQ(kueue_->state(big), State::kPending);
+}
+
+// A victim whose pods end while it is being evicted frees its preemptor.
+TEST_F(KueueTest, AVictimEndingDuringItsEvictionFreesThePreemptor) {
+  ClusterQueueSpec q = Team("a", 4, "");
+  q.within_cluster_queue = KueuePreemptionPolicy::kLowerPriority;
+  Make(Config({q}));
+  const int low = Add(0, 4, 0, 0);
+  Run();
+  const int high = Add(0, 4, 5, 1);
+  ASSERT_EQ(Run().evictions.size(), 1u);
+  kueue_->Finished(low);
+  EXPECT_EQ(Run().admitted, std::vector<int>{high});
+}
+
 // Flavors are tried in order; one whose nodes cannot run the pods is
 // skipped.
 TEST_F(KueueTest, TriesFlavorsInOrder) {
