@@ -202,6 +202,7 @@ void Simulation::Run(SimulationObserver* observer) {
       break;
     }
     now = e.time;
+    clock_ = now;
     ++event_count_;
     switch (e.kind) {
       case EventKind::kArrival: {
@@ -391,6 +392,8 @@ bool Simulation::WorkLeft() const {
 }
 
 void Simulation::Schedule(double now) {
+  // Workloads evicted at an earlier time may be admitted now.
+  if (kueue_ && kueue_->HasDeferred()) kueue_dirty_ = true;
   for (;;) {
     if (kueue_dirty_) RunKueue(now);
     if (!scheduler_->HasActive()) break;

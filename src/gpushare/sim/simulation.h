@@ -254,6 +254,7 @@ class Simulation {
   std::vector<int> kueue_workload_of_;  // per pod: its workload, or -1
   std::vector<int> kueue_run_of_;       // Kueue id → kueue_workloads_ index
   bool kueue_dirty_ = false;            // a cycle may admit or evict
+  double clock_ = 0;                    // the time of the event handled
 };
 
 }  // namespace gpushare

@@ -222,7 +222,7 @@ void Simulation::KueueEvictedPodGone(PodIndex p) {
     gang.rate = 0;
     ++gang.version;
   }
-  kueue_->EvictionDone(run.id);
+  kueue_->EvictionDone(run.id, clock_);
   kueue_dirty_ = true;
 }
 

@@ -156,7 +156,6 @@ int Kueue::Add(const KueueWorkloadSpec& spec) {
   return wl;
 }
 
-
 Kueue::Assignment Kueue::Assign(const Workload& w) const {
   Assignment a;
   a.fit = QuotaBook::Fit::kFits;
@@ -289,10 +288,12 @@ void Kueue::Finished(int wl) {
   w.state = State::kDone;
 }
 
-void Kueue::EvictionDone(int wl) {
+void Kueue::EvictionDone(int wl, double now) {
   Workload& w = workloads_[wl];
   GS_CHECK(w.state == State::kEvicting, "eviction of a workload not evicted");
   Release(wl);
+  w.released_s = now;
+  if (now >= 0) ++deferred_;
   w.state = State::kPending;
   Activate(wl);
   for (int preemptor : w.waiters) --workloads_[preemptor].awaiting_victims;
@@ -367,6 +368,14 @@ void Kueue::WakeNext(int shape) {
 }
 
 void Kueue::Schedule(double now, Decisions* out) {
+  // Workloads released before `now` are no longer held back.
+  if (deferred_ > 0) {
+    deferred_ = 0;
+    for (Workload& w : workloads_) {
+      if (w.released_s >= 0 && w.released_s < now) w.released_s = -1;
+      if (w.released_s >= now) ++deferred_;
+    }
+  }
   struct Entry {
     int queue;
     int wl;
@@ -380,6 +389,8 @@ void Kueue::Schedule(double now, Decisions* out) {
       const int wl = q.active.begin()->wl;
       // A preemptor waits for its victims' quota; its queue waits with it.
       if (workloads_[wl].awaiting_victims > 0) continue;
+      // A workload evicted at this very time waits for time to pass.
+      if (workloads_[wl].released_s >= now) continue;
       entries.push_back({static_cast<int>(qi), wl, Assign(workloads_[wl])});
     }
     if (entries.empty()) return;

@@ -93,7 +93,13 @@ class Kueue {
   void Finished(int wl);
   // An evicted workload's pods are all gone: its quota is released and it
   // waits in its queue again.
-  void EvictionDone(int wl);
+  // It is not admitted again before a later time than `now` (its Job is
+  // re-created and requeued after the eviction): the quota it freed goes
+  // to its preemptor first.
+  void EvictionDone(int wl, double now = -1);
+  // Whether an evicted workload waits for time to pass (Schedule at a
+  // later time may admit it).
+  bool HasDeferred() const { return deferred_ > 0; }
 
   enum class State { kPending, kInadmissible, kAdmitted, kEvicting, kDone };
   int workload_count() const { return static_cast<int>(workloads_.size()); }
@@ -173,6 +179,7 @@ class Kueue {
     Labels node_labels;
     bool borrowed = false;
     double admitted_s = 0;
+    double released_s = -1;  // evicted: when its quota was freed
     uint64_t admitted_seq = 0;
     int awaiting_victims = 0;  // a preemptor waiting for victims to go
     std::vector<int> waiters;  // a victim: the preemptors waiting for it
@@ -218,6 +225,7 @@ class Kueue {
   QuotaBook book_;
   std::vector<Workload> workloads_;
   uint64_t admissions_ = 0;
+  int64_t deferred_ = 0;  // evicted workloads released at the last time
   struct ShapeGroup {
     int queue = -1;
     std::set<Key> waiting;  // inadmissible members
