@@ -9,6 +9,7 @@
 #include <set>
 
 #include "gpushare/cluster/cluster.h"
+#include "gpushare/workload/pod.h"
 
 namespace gpushare {
 namespace {
@@ -40,13 +41,7 @@ std::vector<int> PoolsOf(const Cluster& cluster, const Labels& labels) {
   for (size_t p = 0; p < cluster.pools().size(); ++p) {
     const NodePool& pool = cluster.pools()[p];
     for (int n = pool.first_node; n < pool.first_node + pool.node_count; ++n) {
-      const Labels& node = cluster.nodes()[n].labels();
-      const bool all =
-          std::all_of(labels.begin(), labels.end(), [&](const auto& kv) {
-            auto it = node.find(kv.first);
-            return it != node.end() && it->second == kv.second;
-          });
-      if (all) {
+      if (MatchesSelector(labels, cluster.nodes()[n].labels())) {
         pools.push_back(static_cast<int>(p));
         break;
       }

@@ -20,16 +20,7 @@ bool FlavorFits(const Cluster& cluster, int pool, const Labels& labels,
   }
   const NodePool& p = cluster.pools()[pool];
   for (int n = p.first_node; n < p.first_node + p.node_count; ++n) {
-    const Labels& node = cluster.nodes()[n].labels();
-    bool all = true;
-    for (const auto& [key, value] : labels) {
-      auto it = node.find(key);
-      if (it == node.end() || it->second != value) {
-        all = false;
-        break;
-      }
-    }
-    if (all) return true;
+    if (MatchesSelector(labels, cluster.nodes()[n].labels())) return true;
   }
   return false;
 }

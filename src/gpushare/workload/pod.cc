@@ -74,6 +74,14 @@ bool Matches(const NodeSelectorRequirement& r, const Labels& labels) {
   return false;
 }
 
+bool MatchesSelector(const Labels& selector, const Labels& labels) {
+  for (const auto& [key, value] : selector) {
+    auto it = labels.find(key);
+    if (it == labels.end() || it->second != value) return false;
+  }
+  return true;
+}
+
 bool Matches(const NodeSelectorTerm& term, const Labels& labels) {
   // An empty term matches nothing (v1: "empty or null ... matches no
   // objects").

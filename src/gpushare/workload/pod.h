@@ -131,6 +131,9 @@ struct Pod {
 // compare integers; a missing key fails In, Exists, Gt and Lt).
 bool Matches(const NodeSelectorRequirement& requirement, const Labels& labels);
 bool Matches(const NodeSelectorTerm& term, const Labels& labels);
+// Whether `labels` carry every key of `selector` with its value (a
+// nodeSelector; a ResourceFlavor's nodeLabels).
+bool MatchesSelector(const Labels& selector, const Labels& labels);
 
 }  // namespace gpushare
 

@@ -151,10 +151,7 @@ namespace {
 
 // Whether `node`'s labels and NoSchedule/NoExecute taints admit the pod.
 bool Admits(const Pod& pod, const Node& node) {
-  for (const auto& [key, value] : pod.node_selector) {
-    auto it = node.labels().find(key);
-    if (it == node.labels().end() || it->second != value) return false;
-  }
+  if (!MatchesSelector(pod.node_selector, node.labels())) return false;
   if (!pod.required_affinity.empty() &&
       std::none_of(pod.required_affinity.begin(), pod.required_affinity.end(),
                    [&](const NodeSelectorTerm& t) {

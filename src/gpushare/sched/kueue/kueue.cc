@@ -247,7 +247,7 @@ void Kueue::Reserve(int wl, const Assignment& a, double now) {
 void Kueue::AdmitRunning(int wl, double now) {
   Workload& w = workloads_[wl];
   queues_[w.spec.cluster_queue].active.erase(
-      {w.spec.priority, w.spec.creation_s, wl});
+      KeyOf(wl));
   // Its flavors as Kueue would assign them now (or the first its nodes
   // match when none has room): the usage may go beyond the quota.
   Assignment a = Assign(w);
@@ -277,11 +277,11 @@ void Kueue::Finished(int wl) {
     w.waiters.clear();
   } else if (w.state == State::kPending) {
     queues_[w.spec.cluster_queue].active.erase(
-        {w.spec.priority, w.spec.creation_s, wl});
+        KeyOf(wl));
   } else if (w.state == State::kInadmissible) {
     Queue& q = queues_[w.spec.cluster_queue];
     ShapeGroup& group = shapes_[w.shape];
-    group.waiting.erase({w.spec.priority, w.spec.creation_s, wl});
+    group.waiting.erase(KeyOf(wl));
     --q.inadmissible;
     if (group.waiting.empty()) q.inadmissible_shapes.erase(w.shape);
   }
@@ -293,17 +293,22 @@ void Kueue::EvictionDone(int wl, double now) {
   GS_CHECK(w.state == State::kEvicting, "eviction of a workload not evicted");
   Release(wl);
   w.released_s = now;
-  if (now >= 0) ++deferred_;
+  if (now >= 0) deferred_.push_back(wl);
   w.state = State::kPending;
   Activate(wl);
   for (int preemptor : w.waiters) --workloads_[preemptor].awaiting_victims;
   w.waiters.clear();
 }
 
+Kueue::Key Kueue::KeyOf(int wl) const {
+  const Workload& w = workloads_[wl];
+  return {w.spec.priority, w.spec.creation_s, wl};
+}
+
 void Kueue::Activate(int wl) {
   const Workload& w = workloads_[wl];
   Queue& q = queues_[w.spec.cluster_queue];
-  q.active.insert({w.spec.priority, w.spec.creation_s, wl});
+  q.active.insert(KeyOf(wl));
   // A new head of a StrictFIFO queue is tried even if the old one blocked.
   if (q.blocked && q.active.begin()->wl == wl) q.blocked = false;
 }
@@ -345,7 +350,7 @@ void Kueue::SetAside(int wl) {
   Queue& q = queues_[w.spec.cluster_queue];
   ShapeGroup& group = shapes_[w.shape];
   w.state = State::kInadmissible;
-  group.waiting.insert({w.spec.priority, w.spec.creation_s, wl});
+  group.waiting.insert(KeyOf(wl));
   group.woken = false;
   ++q.inadmissible;
   q.inadmissible_shapes.insert(w.shape);
@@ -369,13 +374,12 @@ void Kueue::WakeNext(int shape) {
 
 void Kueue::Schedule(double now, Decisions* out) {
   // Workloads released before `now` are no longer held back.
-  if (deferred_ > 0) {
-    deferred_ = 0;
-    for (Workload& w : workloads_) {
-      if (w.released_s >= 0 && w.released_s < now) w.released_s = -1;
-      if (w.released_s >= now) ++deferred_;
-    }
-  }
+  std::erase_if(deferred_, [&](int wl) {
+    Workload& w = workloads_[wl];
+    if (w.released_s >= now) return false;
+    w.released_s = -1;
+    return true;
+  });
   struct Entry {
     int queue;
     int wl;
@@ -409,7 +413,7 @@ void Kueue::Schedule(double now, Decisions* out) {
     for (Entry& e : entries) {
       Workload& w = workloads_[e.wl];
       Queue& q = queues_[e.queue];
-      const Key key{w.spec.priority, w.spec.creation_s, e.wl};
+      const Key key = KeyOf(e.wl);
       if (e.a.fit != QuotaBook::Fit::kNoFit) {
         // Admissions earlier in this cycle may have taken the cohort's
         // quota: such an entry waits for the next cycle.

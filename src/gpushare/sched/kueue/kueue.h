@@ -15,8 +15,9 @@
 // queue; inadmissible workloads are retried when quota is released in their
 // cohort. A head that does not fit may preempt (kueue_preemption.h): its
 // victims are evicted and it waits until their quota is released
-// (EvictionDone), then is tried again. Deterministic; throws only InputError
-// from the constructor (unknown flavor, queue, cohort arithmetic).
+// (EvictionDone), then is tried again. Deterministic. The configuration is
+// validated by its readers (sim/queue_reader.h, sim/kubectl_queue_import.h);
+// the constructor only checks that what they guarantee holds.
 
 #ifndef GPUSHARE_SCHED_KUEUE_KUEUE_H_
 #define GPUSHARE_SCHED_KUEUE_KUEUE_H_
@@ -54,8 +55,8 @@ std::string_view KueueEvictionReasonName(KueueEvictionReason r);
 
 class Kueue {
  public:
-  // Validates `config` against itself (flavors and queues named, one
-  // resource in at most one group, quotas ≥ 0): InputError otherwise.
+  // `config` as its readers validated it (names resolve, one resource in at
+  // most one group, quotas ≥ 0); an internal error otherwise.
   Kueue(const KueueConfig& config, ResourceRegistry& registry);
 
   // The ClusterQueue of LocalQueue `name` in `namespace_name`, or -1.
@@ -99,7 +100,7 @@ class Kueue {
   void EvictionDone(int wl, double now = -1);
   // Whether an evicted workload waits for time to pass (Schedule at a
   // later time may admit it).
-  bool HasDeferred() const { return deferred_ > 0; }
+  bool HasDeferred() const { return !deferred_.empty(); }
 
   enum class State { kPending, kInadmissible, kAdmitted, kEvicting, kDone };
   int workload_count() const { return static_cast<int>(workloads_.size()); }
@@ -210,6 +211,7 @@ class Kueue {
   // Puts `wl` in its queue's active set (unblocking a StrictFIFO queue it
   // now heads).
   void Activate(int wl);
+  Key KeyOf(int wl) const;  // its place in its queue
   void SetAside(int wl);
   void WakeNext(int shape);
   bool MayPreempt(int q) const;
@@ -225,7 +227,7 @@ class Kueue {
   QuotaBook book_;
   std::vector<Workload> workloads_;
   uint64_t admissions_ = 0;
-  int64_t deferred_ = 0;  // evicted workloads released at the last time
+  std::vector<int> deferred_;  // evicted workloads not yet re-admissible
   struct ShapeGroup {
     int queue = -1;
     std::set<Key> waiting;  // inadmissible members

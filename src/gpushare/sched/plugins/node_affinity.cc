@@ -3,14 +3,6 @@
 namespace gpushare {
 namespace {
 
-bool MatchesSelector(const Labels& selector, const Labels& labels) {
-  for (const auto& [key, value] : selector) {
-    auto it = labels.find(key);
-    if (it == labels.end() || it->second != value) return false;
-  }
-  return true;
-}
-
 bool MatchesRequired(const std::vector<NodeSelectorTerm>& terms,
                      const Labels& labels) {
   if (terms.empty()) return true;  // no required affinity
