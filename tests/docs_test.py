@@ -256,6 +256,7 @@ class ReferenceTest(TempDirTestCase):
         for source in ("sim/scenario_reader.cc", "sim/patrol_reader.cc",
                        "sim/priority_class_reader.cc",
                        "sim/queue_reader.cc",
+                       "sim/kai_queue_reader.cc",
                        "decide/comparison_spec_reader.cc",
                        "decide/plan_spec_reader.cc"):
             keys |= allowed_keys(source)

@@ -45,7 +45,10 @@ void Collector::OnRunStart(const Cluster& cluster,
   patrol_.OnRunStart(cluster, pods, domains);
   result_.pods = static_cast<int64_t>(pods.size());
   result_.pod_records.resize(pods.size());
-  queues_.Start(simulation_.kueue(), cluster.resources(), pods);
+  queues_.Start(simulation_.admission(), pods);
+  if (simulation_.admission() != nullptr) {
+    result_.queue_system = simulation_.admission()->system_name();
+  }
   attempt_start_.assign(pods.size(), -1);
   hold_start_.assign(pods.size(), -1);
   held_s_.assign(pods.size(), 0);
@@ -59,10 +62,10 @@ void Collector::OnRunStart(const Cluster& cluster,
     r.tenant = pod.tenant;
     r.namespace_name = pod.namespace_name;
     r.pod_group = pod.pod_group;
-    if (const Kueue* kueue = simulation_.kueue();
-        kueue != nullptr && !pod.queue_name.empty()) {
-      const int cq = kueue->ClusterQueueOf(pod.namespace_name, pod.queue_name);
-      if (cq >= 0) r.cluster_queue = kueue->queue(cq).name;
+    if (const QueueAdmission* queues = simulation_.admission();
+        queues != nullptr && !pod.queue_name.empty()) {
+      const int q = queues->QueueOf(pod.namespace_name, pod.queue_name);
+      if (q >= 0) r.cluster_queue = queues->queue_name(q);
     }
     const int target = simulation_.target_pools()[i];
     if (target >= 0) r.target_pool = cluster.pools()[target].spec.name;
@@ -208,7 +211,7 @@ void Collector::OnWorkloadAdmitted(double t, int cluster_queue,
 
 void Collector::OnWorkloadEvicted(double t, int cluster_queue,
                                   int preemptor_queue,
-                                  KueueEvictionReason reason,
+                                  std::string_view reason,
                                   std::span<const PodIndex> /*pods*/) {
   queues_.Evicted(t, cluster_queue, preemptor_queue, reason);
 }

@@ -54,7 +54,7 @@ class Collector : public SimulationObserver {
                           std::span<const PodIndex> pods,
                           bool borrowed) override;
   void OnWorkloadEvicted(double t, int cluster_queue, int preemptor_queue,
-                         KueueEvictionReason reason,
+                         std::string_view reason,
                          std::span<const PodIndex> pods) override;
   void OnEnd(double t, PodIndex pod, PodEnd how,
              const std::string& message) override;

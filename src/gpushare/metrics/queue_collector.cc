@@ -1,48 +1,40 @@
 #include "gpushare/metrics/queue_collector.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "gpushare/base/statistics.h"
 
 namespace gpushare {
 
-void QueueCollector::Start(const Kueue* kueue, const ResourceRegistry& registry,
+void QueueCollector::Start(const QueueAdmission* queues,
                            const std::vector<Pod>& pods) {
-  kueue_ = kueue;
-  if (kueue_ == nullptr) return;
-  const auto& pairs = kueue_->flavor_resources();
-  for (const Kueue::FlavorResource& fr : pairs) {
-    const std::string& name = registry.Name(fr.resource);
-    scale_.push_back(name == "cpu" ? 1e-3 : name == "memory" ? 1048576.0 : 1);
-  }
-  const QuotaBook& book = kueue_->book();
-  for (int q = 0; q < kueue_->queue_count(); ++q) {
+  queues_in_ = queues;
+  if (queues_in_ == nullptr) return;
+  for (int q = 0; q < queues_in_->queue_count(); ++q) {
     QueueSummary s;
-    const ClusterQueueSpec& spec = kueue_->queue(q);
-    s.name = spec.name;
-    s.cohort = spec.cohort;
-    s.queueing_strategy =
-        std::string(QueueingStrategyName(spec.queueing_strategy));
-    std::vector<int> defined;
-    for (size_t k = 0; k < pairs.size(); ++k) {
-      const int fr = static_cast<int>(k);
-      if (!book.Defines(q, fr)) continue;
-      defined.push_back(fr);
+    s.name = queues_in_->queue_name(q);
+    s.cohort = queues_in_->queue_parent(q);
+    s.queueing_strategy = queues_in_->queue_strategy(q);
+    std::vector<double> scales;
+    for (const QueueQuotaInfo& info : queues_in_->queue_quotas(q)) {
+      const double scale = info.resource == "cpu"      ? 1e-3
+                           : info.resource == "memory" ? 1048576.0
+                                                       : 1;
       QueueQuota quota;
-      quota.flavor = kueue_->flavor(pairs[k].flavor).name;
-      quota.resource = registry.Name(pairs[k].resource);
-      quota.nominal = static_cast<double>(book.Nominal(q, fr)) * scale_[k];
-      if (book.BorrowingLimit(q, fr) != QuotaBook::kUnlimited) {
-        quota.borrowing_limit =
-            static_cast<double>(book.BorrowingLimit(q, fr)) * scale_[k];
+      quota.flavor = info.flavor;
+      quota.resource = info.resource;
+      quota.nominal = info.quota * scale;
+      if (info.borrowing_limit) {
+        quota.borrowing_limit = *info.borrowing_limit * scale;
       }
-      if (!spec.cohort.empty()) {
-        quota.lending_limit =
-            static_cast<double>(book.LendingLimit(q, fr)) * scale_[k];
+      if (info.lending_limit) {
+        quota.lending_limit = *info.lending_limit * scale;
       }
       s.quotas.push_back(std::move(quota));
+      scales.push_back(scale);
     }
-    pairs_.push_back(std::move(defined));
+    scale_.push_back(std::move(scales));
     queues_.push_back(std::move(s));
   }
   waits_.assign(queues_.size(), {});
@@ -51,25 +43,25 @@ void QueueCollector::Start(const Kueue* kueue, const ResourceRegistry& registry,
   for (size_t i = 0; i < pods.size(); ++i) arrival_s_[i] = pods[i].arrival_s;
 }
 
-void QueueCollector::Admitted(double t, int cluster_queue,
-                              std::span<const int> pods, bool borrowed) {
-  QueueSummary& s = queues_[cluster_queue];
+void QueueCollector::Admitted(double t, int queue, std::span<const int> pods,
+                              bool borrowed) {
+  QueueSummary& s = queues_[queue];
   ++s.admissions;
   s.admitted_at.push_back(t);
   if (borrowed) ++s.borrowing_admissions;
   const int first = pods.front();
   if (!admitted_once_[first]) {
     admitted_once_[first] = true;
-    waits_[cluster_queue].push_back(t - arrival_s_[first]);
+    waits_[queue].push_back(t - arrival_s_[first]);
   }
 }
 
-void QueueCollector::Evicted(double t, int cluster_queue, int preemptor_queue,
-                             KueueEvictionReason reason) {
-  ++queues_[cluster_queue].evictions;
-  queues_[cluster_queue].evicted_at.push_back(t);
+void QueueCollector::Evicted(double t, int queue, int preemptor_queue,
+                             std::string_view reason) {
+  ++queues_[queue].evictions;
+  queues_[queue].evicted_at.push_back(t);
   auto& by = queues_[preemptor_queue].preempted_by_reason;
-  const std::string name(KueueEvictionReasonName(reason));
+  const std::string name(reason);
   auto it = std::find_if(by.begin(), by.end(),
                          [&](const auto& e) { return e.first == name; });
   if (it == by.end()) {
@@ -80,31 +72,32 @@ void QueueCollector::Evicted(double t, int cluster_queue, int preemptor_queue,
 }
 
 void QueueCollector::Sample() {
-  if (kueue_ == nullptr) return;
-  const QuotaBook& book = kueue_->book();
+  if (queues_in_ == nullptr) return;
   for (size_t q = 0; q < queues_.size(); ++q) {
     QueueSummary& s = queues_[q];
     const int qi = static_cast<int>(q);
-    for (size_t k = 0; k < pairs_[q].size(); ++k) {
-      const int fr = pairs_[q][k];
-      s.quotas[k].used.push_back(static_cast<double>(book.Usage(qi, fr)) *
-                                 scale_[fr]);
+    for (size_t k = 0; k < s.quotas.size(); ++k) {
+      const int ki = static_cast<int>(k);
+      s.quotas[k].used.push_back(
+          static_cast<double>(queues_in_->QuotaUsed(qi, ki)) * scale_[q][k]);
+      const double fair = queues_in_->FairShare(qi, ki);
+      if (fair >= 0) s.quotas[k].fair_share.push_back(fair * scale_[q][k]);
     }
-    s.pending_active.push_back(kueue_->PendingActive(qi));
-    s.pending_inadmissible.push_back(kueue_->PendingInadmissible(qi));
+    s.pending_active.push_back(queues_in_->PendingActive(qi));
+    s.pending_inadmissible.push_back(queues_in_->PendingInadmissible(qi));
   }
 }
 
 void QueueCollector::Finish(const std::vector<PodRecord>& pods,
                             std::vector<QueueSummary>* out) {
   out->clear();
-  if (kueue_ == nullptr) return;
-  for (int w = 0; w < kueue_->workload_count(); ++w) {
-    QueueSummary& s = queues_[kueue_->cluster_queue_of(w)];
+  if (queues_in_ == nullptr) return;
+  using State = QueueAdmission::State;
+  for (int w = 0; w < queues_in_->workload_count(); ++w) {
+    QueueSummary& s = queues_[queues_in_->queue_of(w)];
     ++s.workloads;
-    const Kueue::State state = kueue_->state(w);
-    s.pending_at_end +=
-        state == Kueue::State::kPending || state == Kueue::State::kInadmissible;
+    const State state = queues_in_->state(w);
+    s.pending_at_end += state == State::kPending || state == State::kInadmissible;
   }
   for (size_t q = 0; q < queues_.size(); ++q) {
     QueueSummary& s = queues_[q];
@@ -122,6 +115,16 @@ void QueueCollector::Finish(const std::vector<PodRecord>& pods,
       const double n = static_cast<double>(quota.used.size());
       quota.mean_used = used / n;
       quota.mean_borrowed = borrowed / n;
+      if (quota.fair_share.size() == quota.used.size()) {
+        double fair = 0;
+        double deviation = 0;
+        for (size_t i = 0; i < quota.used.size(); ++i) {
+          fair += quota.fair_share[i];
+          deviation += std::abs(quota.used[i] - quota.fair_share[i]);
+        }
+        quota.mean_fair_share = fair / n;
+        quota.fair_share_deviation = deviation / n;
+      }
     }
     if (!waits_[q].empty()) {
       s.mean_admission_wait_s = Mean(waits_[q]);

@@ -186,7 +186,8 @@ struct PoolSummary {
   std::vector<PoolSample> samples;
 };
 
-// One (flavor, resource) quota of a ClusterQueue. Quantities are in the
+// One (flavor, resource) quota of a ClusterQueue, or a KAI queue's GPU
+// quota (flavor "", resource "gpu", in GPU units). Quantities are in the
 // resource's base unit, as Kueue's metrics give them: cpu in cores, memory
 // in bytes, anything else in units.
 struct QueueQuota {
@@ -200,12 +201,17 @@ struct QueueQuota {
   double mean_borrowed = 0;     // usage above nominal
   double peak_borrowed = 0;
   std::vector<double> used;     // per sample (the pools' sample times)
+  // KAI only (empty for Kueue): the queue's fair share per sample, its mean
+  // and the fair-share deviation, the mean of |used - fair share|.
+  std::vector<double> fair_share;
+  double mean_fair_share = 0;
+  double fair_share_deviation = 0;
 };
 
-// A Kueue ClusterQueue over the run.
+// A Kueue ClusterQueue or a KAI-Scheduler queue over the run.
 struct QueueSummary {
   std::string name;
-  std::string cohort;
+  std::string cohort;  // KAI: the parent queue
   std::string queueing_strategy;
   int64_t workloads = 0;          // created
   int64_t admissions = 0;         // re-admissions after eviction included
@@ -266,7 +272,9 @@ struct SimulationResult {
     int preemptor = -1;
   };
   std::vector<Preemption> preemption_events;
-  std::vector<QueueSummary> queues;  // Kueue's ClusterQueues (none: off)
+  // Kueue's ClusterQueues or KAI's queues (none: off), and which.
+  std::string queue_system;  // "Kueue", "KAI-Scheduler" or ""
+  std::vector<QueueSummary> queues;
   std::vector<DeviceInfo> devices;
   // When recorded (Collector's record_devices): samples of every device,
   // the devices each pod held, inference latency per interval and the

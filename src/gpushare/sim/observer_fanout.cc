@@ -58,7 +58,7 @@ void ObserverFanout::OnWorkloadAdmitted(double t, int cluster_queue,
 
 void ObserverFanout::OnWorkloadEvicted(double t, int cluster_queue,
                                        int preemptor_queue,
-                                       KueueEvictionReason reason,
+                                       std::string_view reason,
                                        std::span<const PodIndex> pods) {
   for (SimulationObserver* o : observers_) {
     o->OnWorkloadEvicted(t, cluster_queue, preemptor_queue, reason, pods);

@@ -18,6 +18,7 @@
 
 #include "gpushare/cluster/cluster.h"
 #include "gpushare/exec/model_params.h"
+#include "gpushare/sched/kai/kai_config.h"
 #include "gpushare/sched/kueue/kueue_config.h"
 #include "gpushare/sched/profile.h"
 #include "gpushare/workload/generator.h"
@@ -69,6 +70,7 @@ struct Scenario {
   std::vector<NodePoolSpec> pools;
   std::vector<PriorityClass> priority_classes;  // the classes' PriorityClasses
   KueueConfig queues;  // Kueue's objects; none: every pod goes straight on
+  KaiConfig kai_queues;  // or KAI-Scheduler's queues (never both)
   WorkloadSpec workload;
   SchedulerProfile scheduler;
   ModelParams model;

@@ -20,6 +20,7 @@
 #include "gpushare/sim/kubernetes_names.h"
 #include "gpushare/sim/patrol_reader.h"
 #include "gpushare/sim/priority_class_reader.h"
+#include "gpushare/sim/kai_queue_reader.h"
 #include "gpushare/sim/queue_reader.h"
 #include "gpushare/workload/cluster_import.h"
 #include "gpushare/workload/trace_workload.h"
@@ -770,6 +771,7 @@ WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
                             const std::vector<NodePoolSpec>& pools,
                             const std::vector<PriorityClass>& priority_classes,
                             const KueueConfig& queues,
+                            const KaiConfig& kai_queues,
                             std::vector<std::string>* names) {
   YamlMap c(file, node, NamedWhat(file, node, "class"));
   c.AllowOnly({"name", "class", "tenants", "priority", "arrival_rate_per_s",
@@ -917,7 +919,26 @@ WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
     }
   }
   if (c.Has("tolerations")) spec.tolerations = ReadTolerations(c);
-  if (c.Has("queue")) {
+  if (c.Has("queue") && kai_queues.enabled()) {
+    // The kai.scheduler/queue label: a leaf queue of kai_queues.
+    spec.queue_name = c.String("queue");
+    const std::vector<std::string> leaves = KaiLeafQueues(kai_queues);
+    if (std::find(leaves.begin(), leaves.end(), spec.queue_name) ==
+        leaves.end()) {
+      const bool parent =
+          std::any_of(kai_queues.queues.begin(), kai_queues.queues.end(),
+                      [&](const KaiQueueSpec& q) {
+                        return q.name == spec.queue_name;
+                      });
+      FailAt(file, c.Get("queue"),
+             fmt::format("{}: '{}' is {} (leaf queues: {})", Label(c, "queue"),
+                         spec.queue_name,
+                         parent ? "a parent queue; only leaf queues take jobs"
+                                : "not a queue of kai_queues" +
+                                      DidYouMean(spec.queue_name, leaves, 1),
+                         JoinNames(leaves)));
+    }
+  } else if (c.Has("queue")) {
     // The kueue.x-k8s.io/queue-name label: a LocalQueue in each tenant's
     // namespace.
     spec.queue_name = c.String("queue");
@@ -1040,6 +1061,7 @@ TraceWorkload ReadTrace(const YamlMap& w, const Catalog& catalog) {
 WorkloadSpec ReadWorkload(const YamlMap& top, double scenario_horizon_s,
                           const std::vector<PriorityClass>& priority_classes,
                           const KueueConfig& queues,
+                          const KaiConfig& kai_queues,
                           const std::vector<NodePoolSpec>& pools,
                           const Catalog& catalog) {
   YamlMap w = top.Map("workload", "workload");
@@ -1058,7 +1080,7 @@ WorkloadSpec ReadWorkload(const YamlMap& top, double scenario_horizon_s,
     for (const auto& node : List(w, "classes", true)) {
       spec.classes.push_back(
           ReadClass(w.file(), node, spec.horizon_s, pools, priority_classes,
-                    queues, &names));
+                    queues, kai_queues, &names));
     }
   }
   if (w.Has("trace")) spec.trace = ReadTrace(w, catalog);
@@ -1398,6 +1420,7 @@ Scenario ReadScenarioYaml(const std::string& text, const std::string& file,
   top.AllowOnly({"name", "seed", "horizon_s", "sample_interval_s", "cluster",
                  "workload", "scheduler", "model", "translation", "faults",
                  "device_plugin_stalls", "patrol", "priority_classes", "queues",
+                 "kai_queues",
                  // Read by `compare` (decide/comparison_spec_reader.h)
                  // and `plan` (decide/plan_spec_reader.h).
                  "compare", "selection", "plan"});
@@ -1433,9 +1456,16 @@ Scenario ReadScenarioYaml(const std::string& text, const std::string& file,
   scenario.pools = ReadCluster(top, catalog);
   scenario.priority_classes = ReadPriorityClasses(top);
   scenario.queues = ReadQueues(top, scenario.pools);
+  scenario.kai_queues = ReadKaiQueues(top);
+  if (scenario.queues.enabled() && scenario.kai_queues.enabled()) {
+    FailAt(file, top.Get("kai_queues"),
+           "kai_queues: the scenario has queues (Kueue) as well; a cluster "
+           "admits through one queueing system, so keep one of the two");
+  }
   scenario.workload =
       ReadWorkload(top, scenario.horizon_s, scenario.priority_classes,
-                   scenario.queues, scenario.pools, catalog);
+                   scenario.queues, scenario.kai_queues, scenario.pools,
+                   catalog);
   scenario.scheduler = ReadScheduler(top);
   scenario.scheduler.seed = scenario.seed;
   scenario.model = ReadModel(top);

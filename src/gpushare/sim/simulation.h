@@ -46,7 +46,7 @@
 #include "gpushare/catalog/catalog.h"
 #include "gpushare/cluster/cluster.h"
 #include "gpushare/exec/share_model.h"
-#include "gpushare/sched/kueue/kueue.h"
+#include "gpushare/sched/queue_admission.h"
 #include "gpushare/sched/scheduler.h"
 #include "gpushare/sim/event_queue.h"
 #include "gpushare/sim/scenario.h"
@@ -72,8 +72,8 @@ class Simulation {
   const DeviceAllocation& allocation(PodIndex pod) const {
     return scheduler_->AllocationOf(pod);
   }
-  // Kueue when the scenario has queues, else null.
-  const Kueue* kueue() const { return kueue_.get(); }
+  // Kueue or KAI-Scheduler when the scenario has queues, else null.
+  const QueueAdmission* admission() const { return kueue_.get(); }
   // The target pool of each pod (-1: none admits it).
   const std::vector<int>& target_pools() const { return target_pool_; }
 
@@ -146,8 +146,8 @@ class Simulation {
 
   void BuildDomains();
   void BuildGangs();
-  // Kueue (sim/simulation_kueue.cc): one workload per PodGroup or plain pod
-  // that names a LocalQueue.
+  // Kueue or KAI (sim/simulation_kueue.cc): one workload per PodGroup or
+  // plain pod that names a queue.
   struct KueueWorkloadRun {
     std::vector<PodIndex> pods;
     int arrivals_left = 0;  // pods still to arrive before it is created
@@ -156,7 +156,7 @@ class Simulation {
     int id = -1;            // Kueue's id once created
     Labels base_selector;   // the pods' own node selector
     std::string reported;   // the last wait reason told the observer
-    KueueWorkloadSpec spec;
+    QueuedWorkloadSpec spec;
   };
   void BuildKueueWorkloads();
   // A pod of a Kueue workload arrived; its workload is created with its
@@ -249,7 +249,7 @@ class Simulation {
   std::vector<int> gang_of_;      // per pod: its gang, or -1
   std::vector<int> dirty_gangs_;  // gangs whose members' rates changed
   std::vector<int> dormant_gangs_;
-  std::unique_ptr<Kueue> kueue_;
+  std::unique_ptr<QueueAdmission> kueue_;
   std::vector<KueueWorkloadRun> kueue_workloads_;
   std::vector<int> kueue_workload_of_;  // per pod: its workload, or -1
   std::vector<int> kueue_run_of_;       // Kueue id → kueue_workloads_ index

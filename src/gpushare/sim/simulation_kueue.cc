@@ -1,10 +1,13 @@
-// Simulation's side of Kueue (docs/model.md §4.3): workloads are created
-// when their pods arrive, wait in their ClusterQueue, and reach
-// kube-scheduler only once admitted.
+// Simulation's side of Kueue and KAI-Scheduler's queues (docs/model.md
+// §4.3): workloads are created when their pods arrive, wait in their queue
+// (a ClusterQueue or a KAI leaf queue), and reach kube-scheduler only once
+// admitted.
 
 #include <fmt/format.h>
 
 #include "gpushare/io/input_error.h"
+#include "gpushare/sched/kai/kai_queues.h"
+#include "gpushare/sched/kueue/kueue.h"
 #include "gpushare/sim/simulation.h"
 
 namespace gpushare {
@@ -28,14 +31,33 @@ bool FlavorFits(const Cluster& cluster, int pool, const Labels& labels,
 }  // namespace
 
 void Simulation::BuildKueueWorkloads() {
-  if (!scenario_.queues.enabled()) return;
-  kueue_ = std::make_unique<Kueue>(scenario_.queues, cluster_->resources());
+  if (scenario_.queues.enabled()) {
+    kueue_ = std::make_unique<Kueue>(scenario_.queues, cluster_->resources());
+  } else if (scenario_.kai_queues.enabled()) {
+    // KAI divides the GPU units its nodes advertise.
+    int64_t units = 0;
+    const ResourceRegistry& registry = cluster_->resources();
+    for (const Node& node : cluster_->nodes()) {
+      for (const auto& [id, quantity] : node.extended().items()) {
+        units += GpuUnitsOf(registry.Name(id)) * quantity;
+      }
+    }
+    kueue_ = std::make_unique<KaiQueues>(scenario_.kai_queues, registry, units);
+  } else {
+    return;
+  }
   kueue_workload_of_.assign(pods_.size(), -1);
   std::vector<int> of_gang(gangs_.size(), -1);
   for (size_t i = 0; i < pods_.size(); ++i) {
     const Pod& pod = pods_[i];
     if (pod.queue_name.empty() || !untranslatable_[i].empty()) continue;
-    const int cq = kueue_->ClusterQueueOf(pod.namespace_name, pod.queue_name);
+    const int cq = kueue_->QueueOf(pod.namespace_name, pod.queue_name);
+    if (cq < 0 && scenario_.kai_queues.enabled()) {
+      throw InputError(fmt::format(
+          "pod {} names queue '{}' (label {}), which is not a leaf queue of "
+          "kai_queues",
+          pod.name, pod.queue_name, kKaiQueueLabel));
+    }
     if (cq < 0) {
       throw InputError(fmt::format(
           "pod {} names LocalQueue '{}' (label {}), which namespace '{}' "
@@ -48,14 +70,14 @@ void Simulation::BuildKueueWorkloads() {
       w = static_cast<int>(kueue_workloads_.size());
       kueue_workloads_.emplace_back();
       KueueWorkloadRun& run = kueue_workloads_.back();
-      run.spec.cluster_queue = cq;
+      run.spec.queue = cq;
       run.spec.priority = pod.priority;
       run.base_selector = pod.node_selector;
       run.spec.flavor_ok.resize(kueue_->flavor_count());
       for (int f = 0; f < kueue_->flavor_count(); ++f) {
         run.spec.flavor_ok[f] =
             FlavorFits(*cluster_, target_pool_[i],
-                       kueue_->flavor(f).node_labels, pod.node_selector);
+                       kueue_->flavor_node_labels(f), pod.node_selector);
       }
       if (g >= 0) of_gang[g] = w;
     }
@@ -70,14 +92,14 @@ void Simulation::BuildKueueWorkloads() {
   }
   for (const KueueWorkloadRun& run : kueue_workloads_) {
     const std::string missing =
-        kueue_->UncoveredResource(run.spec.cluster_queue, run.spec.requests);
+        kueue_->UncoveredResource(run.spec.queue, run.spec.requests);
     if (!missing.empty()) {
       const Pod& pod = pods_[run.pods.front()];
       throw InputError(fmt::format(
           "class '{}': its pods request {}, which no resource group of "
           "ClusterQueue '{}' covers (Kueue would leave them pending for "
           "ever); add {} to the queue's resources",
-          pod.tenant_class, missing, kueue_->queue(run.spec.cluster_queue).name,
+          pod.tenant_class, missing, kueue_->queue_name(run.spec.queue),
           missing));
     }
   }
@@ -105,15 +127,15 @@ bool Simulation::KueueArrival(double now, PodIndex p) {
 void Simulation::RunKueue(double now) {
   while (kueue_dirty_) {
     kueue_dirty_ = false;
-    Kueue::Decisions d;
+    QueueAdmission::Decisions d;
     kueue_->Schedule(now, &d);
     ReportKueueWaits(now, d.waiting);
-    for (const Kueue::Eviction& e : d.evictions) {
+    for (const QueueAdmission::Eviction& e : d.evictions) {
       EvictWorkload(now, kueue_run_of_[e.victim], kueue_run_of_[e.preemptor]);
       if (observer_) {
         const KueueWorkloadRun& v = kueue_workloads_[kueue_run_of_[e.victim]];
-        observer_->OnWorkloadEvicted(now, v.spec.cluster_queue,
-                                     kueue_->cluster_queue_of(e.preemptor),
+        observer_->OnWorkloadEvicted(now, v.spec.queue,
+                                     kueue_->queue_of(e.preemptor),
                                      e.reason, v.pods);
       }
     }
@@ -121,7 +143,7 @@ void Simulation::RunKueue(double now) {
       KueueWorkloadRun& run = kueue_workloads_[kueue_run_of_[id]];
       run.reported.clear();
       if (observer_) {
-        observer_->OnWorkloadAdmitted(now, run.spec.cluster_queue, run.pods,
+        observer_->OnWorkloadAdmitted(now, run.spec.queue, run.pods,
                                       kueue_->borrowed(id));
       }
       for (PodIndex p : run.pods) {
@@ -144,8 +166,8 @@ void Simulation::ReportKueueWaits(double now, const std::vector<int>& ids) {
   if (observer_) {
     for (int id : ids) {
       KueueWorkloadRun& run = kueue_workloads_[kueue_run_of_[id]];
-      const Kueue::State s = kueue_->state(run.id);
-      if (s != Kueue::State::kPending && s != Kueue::State::kInadmissible) {
+      const QueueAdmission::State s = kueue_->state(run.id);
+      if (s != QueueAdmission::State::kPending && s != QueueAdmission::State::kInadmissible) {
         continue;
       }
       const std::string& why = kueue_->message(run.id);
@@ -153,7 +175,8 @@ void Simulation::ReportKueueWaits(double now, const std::vector<int>& ids) {
       run.reported = why;
       for (PodIndex p : run.pods) {
         if (runs_[p].phase == Phase::kQueued) {
-          observer_->OnUnschedulable(now, p, "Kueue: " + why);
+          observer_->OnUnschedulable(
+              now, p, fmt::format("{}: {}", kueue_->system_name(), why));
         }
       }
     }

@@ -10,11 +10,11 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpushare/cluster/cluster.h"
 #include "gpushare/exec/latency_model.h"
-#include "gpushare/sched/kueue/kueue.h"
 #include "gpushare/workload/pod.h"
 
 namespace gpushare {
@@ -97,7 +97,7 @@ class SimulationObserver {
   // then it waits in its queue again.
   virtual void OnWorkloadEvicted(double /*t*/, int /*cluster_queue*/,
                                  int /*preemptor_queue*/,
-                                 KueueEvictionReason /*reason*/,
+                                 std::string_view /*reason*/,
                                  std::span<const PodIndex> /*pods*/) {}
   virtual void OnEnd(double /*t*/, PodIndex /*pod*/, PodEnd /*how*/,
                      const std::string& /*message*/) {}

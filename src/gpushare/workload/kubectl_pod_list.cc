@@ -246,6 +246,9 @@ std::vector<Pod> ParseKubectlPods(const std::string& file,
     // scenario has queues).
     if (auto q = labels.find("kueue.x-k8s.io/queue-name"); q != labels.end()) {
       pod.queue_name = q->second;
+    } else if (auto k = labels.find("kai.scheduler/queue"); k != labels.end()) {
+      // KAI-Scheduler's queue label (used when the scenario has kai_queues).
+      pod.queue_name = k->second;
     }
     if (!spec.Get("priority").Missing()) {
       pod.priority =

@@ -104,6 +104,15 @@ Kueue::Kueue(const KueueConfig& config, ResourceRegistry& registry)
     GS_CHECK(cq >= 0, "a LocalQueue names an unknown ClusterQueue");
     local_queue_cq_.push_back(cq);
   }
+  defined_pairs_.resize(queues_.size());
+  for (size_t q = 0; q < queues_.size(); ++q) {
+    for (size_t k = 0; k < pairs_.size(); ++k) {
+      const int fr = static_cast<int>(k);
+      if (book_.Defines(static_cast<int>(q), fr)) {
+        defined_pairs_[q].push_back(fr);
+      }
+    }
+  }
 }
 
 int Kueue::Pair(int flavor, ResourceId resource) const {
@@ -115,7 +124,7 @@ int Kueue::Pair(int flavor, ResourceId resource) const {
   return -1;
 }
 
-int Kueue::ClusterQueueOf(const std::string& namespace_name,
+int Kueue::QueueOf(const std::string& namespace_name,
                           const std::string& name) const {
   for (size_t i = 0; i < local_queues_.size(); ++i) {
     if (local_queues_[i].name == name &&
@@ -143,13 +152,13 @@ int Kueue::Add(const KueueWorkloadSpec& spec) {
   const int wl = static_cast<int>(workloads_.size());
   Workload w;
   w.spec = spec;
-  std::string key = fmt::format("{}|{}|", spec.cluster_queue, spec.priority);
+  std::string key = fmt::format("{}|{}|", spec.queue, spec.priority);
   for (const auto& [id, quantity] : spec.requests.items()) {
     key += fmt::format("{}={};", id, quantity);
   }
   for (bool ok : spec.flavor_ok) key += ok ? '1' : '0';
   auto [it, added] = shape_ids_.emplace(key, static_cast<int>(shapes_.size()));
-  if (added) shapes_.push_back({spec.cluster_queue, {}, false});
+  if (added) shapes_.push_back({spec.queue, {}, false});
   w.shape = it->second;
   workloads_.push_back(std::move(w));
   Activate(wl);
@@ -159,7 +168,7 @@ int Kueue::Add(const KueueWorkloadSpec& spec) {
 Kueue::Assignment Kueue::Assign(const Workload& w) const {
   Assignment a;
   a.fit = QuotaBook::Fit::kFits;
-  const Queue& q = queues_[w.spec.cluster_queue];
+  const Queue& q = queues_[w.spec.queue];
   for (const Group& g : q.groups) {
     // The workload's requests of this group's resources.
     std::vector<std::pair<size_t, int64_t>> wanted;
@@ -180,7 +189,7 @@ Kueue::Assignment Kueue::Assign(const Workload& w) const {
       for (const auto& [r, quantity] : wanted) {
         trial.push_back({gf.pairs[r], quantity});
       }
-      fit = book_.Fits(w.spec.cluster_queue, trial);
+      fit = book_.Fits(w.spec.queue, trial);
       if (fit != QuotaBook::Fit::kNoFit) {
         chosen = static_cast<int>(f);
         amounts = std::move(trial);
@@ -191,7 +200,7 @@ Kueue::Assignment Kueue::Assign(const Workload& w) const {
         amounts = trial;
         for (const QuotaAmount& t : trial) {
           const int64_t left =
-              book_.Available(w.spec.cluster_queue, t.flavor_resource);
+              book_.Available(w.spec.queue, t.flavor_resource);
           if (t.quantity > left && why.empty()) {
             why = fmt::format(
                 "insufficient unused quota for {} in flavor {}, {} more "
@@ -226,7 +235,7 @@ Kueue::Assignment Kueue::Assign(const Workload& w) const {
 
 void Kueue::Reserve(int wl, const Assignment& a, double now) {
   Workload& w = workloads_[wl];
-  Queue& q = queues_[w.spec.cluster_queue];
+  Queue& q = queues_[w.spec.queue];
   w.usage = a.amounts;
   w.borrowed = a.fit == QuotaBook::Fit::kFitsBorrowing;
   w.node_labels.clear();
@@ -235,7 +244,7 @@ void Kueue::Reserve(int wl, const Assignment& a, double now) {
       w.node_labels[key] = value;
     }
   }
-  book_.Add(w.spec.cluster_queue, w.usage, +1);
+  book_.Add(w.spec.queue, w.usage, +1);
   failed_preemptions_.clear();
   w.state = State::kAdmitted;
   w.admitted_s = now;
@@ -246,12 +255,12 @@ void Kueue::Reserve(int wl, const Assignment& a, double now) {
 
 void Kueue::AdmitRunning(int wl, double now) {
   Workload& w = workloads_[wl];
-  queues_[w.spec.cluster_queue].active.erase(
+  queues_[w.spec.queue].active.erase(
       KeyOf(wl));
   // Its flavors as Kueue would assign them now (or the first its nodes
   // match when none has room): the usage may go beyond the quota.
   Assignment a = Assign(w);
-  a.fit = book_.Fits(w.spec.cluster_queue, a.amounts) == QuotaBook::Fit::kFits
+  a.fit = book_.Fits(w.spec.queue, a.amounts) == QuotaBook::Fit::kFits
               ? QuotaBook::Fit::kFits
               : QuotaBook::Fit::kFitsBorrowing;
   Reserve(wl, a, now);
@@ -259,13 +268,13 @@ void Kueue::AdmitRunning(int wl, double now) {
 
 void Kueue::Release(int wl) {
   Workload& w = workloads_[wl];
-  Queue& q = queues_[w.spec.cluster_queue];
-  book_.Add(w.spec.cluster_queue, w.usage, -1);
+  Queue& q = queues_[w.spec.queue];
+  book_.Add(w.spec.queue, w.usage, -1);
   failed_preemptions_.clear();
   w.usage.clear();
   if (q.preemptible) q.admitted.erase({w.spec.priority, w.admitted_seq, wl});
   evicting_.erase(wl);
-  Requeue(w.spec.cluster_queue);
+  Requeue(w.spec.queue);
 }
 
 void Kueue::Finished(int wl) {
@@ -276,10 +285,10 @@ void Kueue::Finished(int wl) {
     for (int preemptor : w.waiters) --workloads_[preemptor].awaiting_victims;
     w.waiters.clear();
   } else if (w.state == State::kPending) {
-    queues_[w.spec.cluster_queue].active.erase(
+    queues_[w.spec.queue].active.erase(
         KeyOf(wl));
   } else if (w.state == State::kInadmissible) {
-    Queue& q = queues_[w.spec.cluster_queue];
+    Queue& q = queues_[w.spec.queue];
     ShapeGroup& group = shapes_[w.shape];
     group.waiting.erase(KeyOf(wl));
     --q.inadmissible;
@@ -307,7 +316,7 @@ Kueue::Key Kueue::KeyOf(int wl) const {
 
 void Kueue::Activate(int wl) {
   const Workload& w = workloads_[wl];
-  Queue& q = queues_[w.spec.cluster_queue];
+  Queue& q = queues_[w.spec.queue];
   q.active.insert(KeyOf(wl));
   // A new head of a StrictFIFO queue is tried even if the old one blocked.
   if (q.blocked && q.active.begin()->wl == wl) q.blocked = false;
@@ -347,7 +356,7 @@ bool Kueue::MayPreempt(int q) const {
 
 void Kueue::SetAside(int wl) {
   Workload& w = workloads_[wl];
-  Queue& q = queues_[w.spec.cluster_queue];
+  Queue& q = queues_[w.spec.queue];
   ShapeGroup& group = shapes_[w.shape];
   w.state = State::kInadmissible;
   group.waiting.insert(KeyOf(wl));
@@ -450,7 +459,7 @@ void Kueue::Schedule(double now, Decisions* out) {
 
 bool Kueue::Preempt(int wl, const Assignment& a, Decisions* out) {
   Workload& w = workloads_[wl];
-  const int qi = w.spec.cluster_queue;
+  const int qi = w.spec.queue;
   const Queue& q = queues_[qi];
   const int32_t p = w.spec.priority;
   if (a.amounts.empty() || !MayPreempt(qi)) return false;
@@ -463,7 +472,7 @@ bool Kueue::Preempt(int wl, const Assignment& a, Decisions* out) {
     const Workload& c = workloads_[v];
     KueuePreemptionCandidate k;
     k.workload = v;
-    k.queue = c.spec.cluster_queue;
+    k.queue = c.spec.queue;
     k.priority = c.spec.priority;
     k.admitted_seq = c.admitted_seq;
     k.evicting = c.state == State::kEvicting;
@@ -554,7 +563,7 @@ bool Kueue::Preempt(int wl, const Assignment& a, Decisions* out) {
     std::vector<KueuePreemptionCandidate> evicting;
     for (int v : evicting_) {
       const Workload& c = workloads_[v];
-      const int cq = c.spec.cluster_queue;
+      const int cq = c.spec.queue;
       if (cq != qi && queues_[cq].cohort == q.cohort && q.cohort >= 0 &&
           t.policy != KueuePreemptionPolicy::kNever &&
           book_.BorrowingIn(cq, a.amounts) && eligible(c.spec.priority)) {
@@ -620,15 +629,42 @@ bool Kueue::Preempt(int wl, const Assignment& a, Decisions* out) {
       if (all[i].evicting) continue;
       v.state = State::kEvicting;
       evicting_.insert(all[i].workload);
-      out->evictions.push_back({all[i].workload, wl,
-                                all[i].queue == qi
-                                    ? KueueEvictionReason::kInClusterQueue
-                                    : t.reason});
+      out->evictions.push_back(
+          {all[i].workload, wl,
+           KueueEvictionReasonName(all[i].queue == qi
+                                       ? KueueEvictionReason::kInClusterQueue
+                                       : t.reason)});
     }
     return true;
   }
   failed_preemptions_.push_back({qi, p, a.amounts});
   return false;
+}
+
+std::string Kueue::queue_strategy(int q) const {
+  return std::string(QueueingStrategyName(queues_[q].spec.queueing_strategy));
+}
+
+std::vector<QueueQuotaInfo> Kueue::queue_quotas(int q) const {
+  std::vector<QueueQuotaInfo> out;
+  for (int fr : defined_pairs_[q]) {
+    QueueQuotaInfo info;
+    info.flavor = flavors_[pairs_[fr].flavor].name;
+    info.resource = registry_.Name(pairs_[fr].resource);
+    info.quota = static_cast<double>(book_.Nominal(q, fr));
+    if (book_.BorrowingLimit(q, fr) != QuotaBook::kUnlimited) {
+      info.borrowing_limit = static_cast<double>(book_.BorrowingLimit(q, fr));
+    }
+    if (!queues_[q].spec.cohort.empty()) {
+      info.lending_limit = static_cast<double>(book_.LendingLimit(q, fr));
+    }
+    out.push_back(std::move(info));
+  }
+  return out;
+}
+
+int64_t Kueue::QuotaUsed(int q, int k) const {
+  return book_.Usage(q, defined_pairs_[q][k]);
 }
 
 int64_t Kueue::PendingActive(int q) const {

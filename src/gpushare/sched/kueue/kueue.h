@@ -33,17 +33,12 @@
 #include "gpushare/sched/kueue/kueue_config.h"
 #include "gpushare/sched/kueue/kueue_preemption.h"
 #include "gpushare/sched/kueue/quota_book.h"
+#include "gpushare/sched/queue_admission.h"
 
 namespace gpushare {
 
-// What a workload asks of Kueue.
-struct KueueWorkloadSpec {
-  int cluster_queue = -1;
-  int32_t priority = 0;
-  double creation_s = 0;
-  ResourceList requests;        // the sum over its pods
-  std::vector<bool> flavor_ok;  // per flavor: its nodes can run the pods
-};
+// What a workload asks of Kueue: `queue` is its ClusterQueue.
+using KueueWorkloadSpec = QueuedWorkloadSpec;
 
 // Why Kueue evicted a workload (kueue_preempted_workloads_total's reason).
 enum class KueueEvictionReason {
@@ -53,67 +48,62 @@ enum class KueueEvictionReason {
 };
 std::string_view KueueEvictionReasonName(KueueEvictionReason r);
 
-class Kueue {
+class Kueue : public QueueAdmission {
  public:
   // `config` as its readers validated it (names resolve, one resource in at
   // most one group, quotas ≥ 0); an internal error otherwise.
   Kueue(const KueueConfig& config, ResourceRegistry& registry);
 
+  std::string_view system_name() const override { return "Kueue"; }
   // The ClusterQueue of LocalQueue `name` in `namespace_name`, or -1.
-  int ClusterQueueOf(const std::string& namespace_name,
-                     const std::string& name) const;
+  int QueueOf(const std::string& namespace_name,
+              const std::string& name) const override;
   // "" when every resource of `requests` is covered by a resource group of
   // `cluster_queue`; otherwise the first that is not, by name.
   std::string UncoveredResource(int cluster_queue,
-                                const ResourceList& requests) const;
-  int flavor_count() const { return static_cast<int>(flavors_.size()); }
+                                const ResourceList& requests) const override;
+  int flavor_count() const override { return static_cast<int>(flavors_.size()); }
   const ResourceFlavorSpec& flavor(int f) const { return flavors_[f]; }
-  int queue_count() const { return static_cast<int>(queues_.size()); }
+  const Labels& flavor_node_labels(int f) const override {
+    return flavors_[f].node_labels;
+  }
   const ClusterQueueSpec& queue(int q) const { return queues_[q].spec; }
 
   // Adds a pending workload; returns its id (dense, from 0).
-  int Add(const KueueWorkloadSpec& spec);
+  int Add(const KueueWorkloadSpec& spec) override;
   // Admits workload `wl` without a quota check (its pods already run:
   // kubectl import); its flavors are assigned as for a real admission.
-  void AdmitRunning(int wl, double now);
+  void AdmitRunning(int wl, double now) override;
 
-  struct Eviction {
-    int victim = -1;
-    int preemptor = -1;
-    KueueEvictionReason reason = KueueEvictionReason::kInClusterQueue;
-  };
-  struct Decisions {
-    std::vector<int> admitted;
-    std::vector<Eviction> evictions;
-    // Workloads that were tried and wait on (their message() says why).
-    std::vector<int> waiting;
-  };
   // Runs scheduling cycles until none admits or evicts; appends to `out`.
-  void Schedule(double now, Decisions* out);
+  void Schedule(double now, Decisions* out) override;
   // The workload's pods are all done: its quota is released.
-  void Finished(int wl);
+  void Finished(int wl) override;
   // An evicted workload's pods are all gone: its quota is released and it
   // waits in its queue again.
   // It is not admitted again before a later time than `now` (its Job is
   // re-created and requeued after the eviction): the quota it freed goes
   // to its preemptor first.
-  void EvictionDone(int wl, double now = -1);
+  void EvictionDone(int wl, double now) override;
   // Whether an evicted workload waits for time to pass (Schedule at a
   // later time may admit it).
-  bool HasDeferred() const { return !deferred_.empty(); }
+  bool HasDeferred() const override { return !deferred_.empty(); }
 
-  enum class State { kPending, kInadmissible, kAdmitted, kEvicting, kDone };
-  int workload_count() const { return static_cast<int>(workloads_.size()); }
-  State state(int wl) const { return workloads_[wl].state; }
-  int cluster_queue_of(int wl) const {
-    return workloads_[wl].spec.cluster_queue;
+  int workload_count() const override {
+    return static_cast<int>(workloads_.size());
   }
+  State state(int wl) const override { return workloads_[wl].state; }
+  int queue_of(int wl) const override { return workloads_[wl].spec.queue; }
   // Of an admitted workload: the node labels of its flavors.
-  const Labels& node_labels(int wl) const { return workloads_[wl].node_labels; }
+  const Labels& node_labels(int wl) const override {
+    return workloads_[wl].node_labels;
+  }
   // Of an admitted workload: whether it borrowed at admission.
-  bool borrowed(int wl) const { return workloads_[wl].borrowed; }
+  bool borrowed(int wl) const override { return workloads_[wl].borrowed; }
   // Of a pending workload: why it is not admitted ("" none yet).
-  const std::string& message(int wl) const { return workloads_[wl].message; }
+  const std::string& message(int wl) const override {
+    return workloads_[wl].message;
+  }
 
   // (flavor, resource) pairs the queues define, for reports.
   struct FlavorResource {
@@ -122,11 +112,23 @@ class Kueue {
   };
   const std::vector<FlavorResource>& flavor_resources() const { return pairs_; }
   const QuotaBook& book() const { return book_; }
-  // Pending workloads of a queue: active (to be tried) and inadmissible.
-  int64_t PendingActive(int q) const;
-  int64_t PendingInadmissible(int q) const;
+
+  int queue_count() const override { return static_cast<int>(queues_.size()); }
+  const std::string& queue_name(int q) const override {
+    return queues_[q].spec.name;
+  }
   // The queue's cohort name ("" none).
-  const std::string& cohort(int q) const { return queues_[q].spec.cohort; }
+  const std::string& queue_parent(int q) const override {
+    return queues_[q].spec.cohort;
+  }
+  std::string queue_strategy(int q) const override;
+  // The (flavor, resource) pairs queue `q` defines, in flavor_resources()
+  // order.
+  std::vector<QueueQuotaInfo> queue_quotas(int q) const override;
+  int64_t QuotaUsed(int q, int k) const override;
+  // Pending workloads of a queue: active (to be tried) and inadmissible.
+  int64_t PendingActive(int q) const override;
+  int64_t PendingInadmissible(int q) const override;
 
  private:
   struct Key {
@@ -245,6 +247,8 @@ class Kueue {
   std::vector<FailedPreemption> failed_preemptions_;
   std::vector<KueuePreemptionCandidate> own_scratch_, all_scratch_;
   std::set<int> evicting_;  // workloads being evicted
+  // Per queue: the pairs it defines (indexes into pairs_).
+  std::vector<std::vector<int>> defined_pairs_;
 };
 
 }  // namespace gpushare

@@ -36,7 +36,7 @@ class KueueTest : public testing::Test {
   void Make(const KueueConfig& config) { kueue_.emplace(config, registry_); }
   int Add(int queue, int64_t gpus, int32_t priority = 0, double t = 0) {
     KueueWorkloadSpec s;
-    s.cluster_queue = queue;
+    s.queue = queue;
     s.priority = priority;
     s.creation_s = t;
     s.requests.Set(registry_.Intern("nvidia.com/gpu"), gpus);
@@ -87,10 +87,10 @@ TEST_F(KueueTest, BorrowThenReclaim) {
   ASSERT_EQ(d.evictions.size(), 1u);
   EXPECT_EQ(d.evictions[0].victim, a2);
   EXPECT_EQ(d.evictions[0].preemptor, b0);
-  EXPECT_EQ(d.evictions[0].reason, KueueEvictionReason::kInCohortReclamation);
+  EXPECT_EQ(d.evictions[0].reason, "InCohortReclamation");
   EXPECT_TRUE(d.admitted.empty());
   EXPECT_EQ(kueue_->state(b0), State::kPending);
-  kueue_->EvictionDone(a2);
+  kueue_->EvictionDone(a2, -1);
   d = Run(20);
   EXPECT_EQ(d.admitted, std::vector<int>{b0});
   EXPECT_EQ(kueue_->state(a2), State::kInadmissible);
@@ -138,10 +138,10 @@ TEST_F(KueueTest, HigherPriorityFirstAndPreemptsWithinItsQueue) {
   Kueue::Decisions d = Run(2);
   ASSERT_EQ(d.evictions.size(), 1u);
   EXPECT_EQ(d.evictions[0].victim, low1);  // admitted later
-  EXPECT_EQ(d.evictions[0].reason, KueueEvictionReason::kInClusterQueue);
+  EXPECT_EQ(d.evictions[0].reason, "InClusterQueue");
   // Its queue waits for the victim (the equal-priority one is not tried).
   EXPECT_EQ(kueue_->state(same), State::kPending);
-  kueue_->EvictionDone(low1);
+  kueue_->EvictionDone(low1, -1);
   d = Run(3);
   EXPECT_EQ(d.admitted, std::vector<int>{high});
   EXPECT_EQ(kueue_->state(low0), State::kAdmitted);
@@ -192,7 +192,7 @@ TEST_F(KueueTest, TriesFlavorsInOrder) {
   EXPECT_EQ(kueue_->node_labels(first).at("gpu"), "h100");
   EXPECT_TRUE(kueue_->node_labels(second).empty());  // a100: no labels
   KueueWorkloadSpec only_a100;
-  only_a100.cluster_queue = 0;
+  only_a100.queue = 0;
   only_a100.requests.Set(registry_.Intern("nvidia.com/gpu"), 1);
   only_a100.flavor_ok = {false, true};
   kueue_->Finished(first);
