@@ -119,7 +119,7 @@ std::string AlertsCsv(const SimulationResult& r) {
 std::string QueuesCsv(const SimulationResult& r) {
   std::string out =
       "cluster_queue,cohort,flavor,resource,time_s,used,nominal_quota,"
-      "borrowed\n";
+      "borrowed,fair_share\n";
   const std::vector<PoolSample>* times =
       r.pools.empty() ? nullptr : &r.pools[0].samples;
   for (const QueueSummary& q : r.queues) {
@@ -127,10 +127,14 @@ std::string QueuesCsv(const SimulationResult& r) {
       for (size_t i = 0; i < k.used.size(); ++i) {
         const double t =
             times != nullptr && i < times->size() ? (*times)[i].time_s : -1;
-        out += fmt::format("{},{},{},{},{},{},{},{}\n", Field(q.name),
-                           Field(q.cohort), Field(k.flavor), Field(k.resource),
-                           Num(t), Num(k.used[i]), Num(k.nominal),
-                           Num(std::max(0.0, k.used[i] - k.nominal)));
+        // KAI's quota -1 is unlimited: nothing is above it.
+        const double over =
+            k.nominal < 0 ? 0 : std::max(0.0, k.used[i] - k.nominal);
+        out += fmt::format(
+            "{},{},{},{},{},{},{},{},{}\n", Field(q.name), Field(q.cohort),
+            Field(k.flavor), Field(k.resource), Num(t), Num(k.used[i]),
+            Num(k.nominal), Num(over),
+            i < k.fair_share.size() ? Num(k.fair_share[i]) : std::string());
       }
     }
   }

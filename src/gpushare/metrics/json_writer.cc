@@ -107,6 +107,11 @@ nlohmann::json ResultToJson(const SimulationResult& r) {
                         {"mean_borrowed", k.mean_borrowed},
                         {"peak_borrowed", k.peak_borrowed},
                         {"used", k.used}});
+      if (!k.fair_share.empty()) {
+        quotas.back()["mean_fair_share"] = k.mean_fair_share;
+        quotas.back()["fair_share_deviation"] = k.fair_share_deviation;
+        quotas.back()["fair_share"] = k.fair_share;
+      }
     }
     json by_reason = json::object();
     for (const auto& [reason, n] : q.preempted_by_reason) by_reason[reason] = n;
@@ -127,6 +132,7 @@ nlohmann::json ResultToJson(const SimulationResult& r) {
                       {"pending_active", q.pending_active},
                       {"pending_inadmissible", q.pending_inadmissible}});
   }
+  out["queue_system"] = r.queue_system;
   out["queues"] = queues;
   json alerts = json::array();
   for (const PatrolAlert& a : r.alerts) {

@@ -379,8 +379,48 @@ class Writer {
   }
 
   // Kueue's own metric names (kueue_*), one point per sample.
+  // KAI-Scheduler's queue metric names (queue_*; docs/metrics/METRICS.md
+  // of kai-scheduler), one point per sample, in GPU units.
+  void KaiFamilies() {
+    const auto& samples = r_.pools[0].samples;
+    using Series = const std::vector<double> QueueQuota::*;
+    for (const auto& [name, series, help] :
+         {std::tuple<const char*, Series, const char*>{
+              "queue_allocated_gpus", &QueueQuota::used,
+              "GPU units allocated to the queue (its subtree)."},
+          {"queue_fair_share_gpu", &QueueQuota::fair_share,
+           "The queue's fair share of the cluster's GPU units."}}) {
+      out_.BeginFamily(name, MetricType::kGauge, "", help);
+      for (const QueueSummary& q : r_.queues) {
+        for (const QueueQuota& k : q.quotas) {
+          const std::string labels = FormatLabels({{"queue_name", q.name}});
+          const std::vector<double>& v = k.*series;
+          for (size_t i = 0; i < v.size() && i < samples.size(); ++i) {
+            out_.Sample(labels, v[i], samples[i].time_s);
+          }
+        }
+      }
+    }
+    out_.BeginFamily("queue_deserved_gpus", MetricType::kGauge, "",
+                     "The queue's deserved GPU quota (-1 unlimited).");
+    for (const QueueSummary& q : r_.queues) {
+      for (const QueueQuota& k : q.quotas) {
+        const std::string labels = FormatLabels({{"queue_name", q.name}});
+        for (const PoolSample& s : samples) {
+          out_.Sample(labels, k.nominal, s.time_s);
+        }
+      }
+    }
+  }
+
+  // Kueue's own metric names (kueue_*), one point per sample; for KAI its
+  // queue_* names.
   void KueueFamilies() {
     if (r_.queues.empty()) return;
+    if (r_.queue_system == "KAI-Scheduler") {
+      KaiFamilies();
+      return;
+    }
     const auto& samples = r_.pools[0].samples;
     out_.BeginFamily("kueue_admitted_workloads", MetricType::kCounter, "",
                      "Workloads admitted by the ClusterQueue.");

@@ -106,11 +106,13 @@ void QueueCollector::Finish(const std::vector<PodRecord>& pods,
       double used = 0;
       double borrowed = 0;
       for (double u : quota.used) {
+        // Above the quota (none above KAI's unlimited quota, -1).
+        const double over =
+            quota.nominal < 0 ? 0 : std::max(0.0, u - quota.nominal);
         used += u;
-        borrowed += std::max(0.0, u - quota.nominal);
+        borrowed += over;
         quota.peak_used = std::max(quota.peak_used, u);
-        quota.peak_borrowed =
-            std::max(quota.peak_borrowed, std::max(0.0, u - quota.nominal));
+        quota.peak_borrowed = std::max(quota.peak_borrowed, over);
       }
       const double n = static_cast<double>(quota.used.size());
       quota.mean_used = used / n;

@@ -22,11 +22,13 @@ bool IsGpuDevice(const std::string& r) {
 
 }  // namespace
 
-std::string QueueTable(const std::vector<QueueSummary>& queues) {
+std::string QueueTable(const std::vector<QueueSummary>& queues,
+                       const std::string& system) {
   if (queues.empty()) return "";
+  const bool kai = system == "KAI-Scheduler";
   TextTable table;
   table.AddColumn("QUEUE");
-  table.AddColumn("COHORT");
+  table.AddColumn(kai ? "PARENT" : "COHORT");
   table.AddColumn("WLS", TextTable::Align::kRight);
   table.AddColumn("ADMIT", TextTable::Align::kRight);
   table.AddColumn("BORROW", TextTable::Align::kRight);
@@ -34,7 +36,8 @@ std::string QueueTable(const std::vector<QueueSummary>& queues) {
   table.AddColumn("CAUSED", TextTable::Align::kRight);
   table.AddColumn("PEND", TextTable::Align::kRight);
   table.AddColumn("WAIT", TextTable::Align::kRight);
-  table.AddColumn("QUOTA", TextTable::Align::kRight);
+  table.AddColumn(kai ? "GPU" : "QUOTA", TextTable::Align::kRight);
+  if (kai) table.AddColumn("DEV", TextTable::Align::kRight);
   for (const QueueSummary& q : queues) {
     int64_t caused = 0;
     for (const auto& [reason, n] : q.preempted_by_reason) caused += n;
@@ -48,16 +51,33 @@ std::string QueueTable(const std::vector<QueueSummary>& queues) {
       borrowed = std::max(borrowed, k.peak_borrowed);
     }
     std::string quota = "-";
-    if (nominal > 0 || used > 0) {
+    if (kai && !q.quotas.empty()) {
+      const QueueQuota& k = q.quotas.front();
+      quota = fmt::format("{:.1f}/{:.1f}/{}", k.mean_used, k.mean_fair_share,
+                          k.nominal < 0 ? "inf" : Quantity(k.nominal));
+    } else if (nominal > 0 || used > 0) {
       quota = fmt::format("{:.1f}/{}", used, Quantity(nominal));
       if (borrowed > 0) quota += fmt::format(" +{}", Quantity(borrowed));
     }
-    table.AddRow({q.name, q.cohort.empty() ? "-" : q.cohort,
-                  std::to_string(q.workloads), std::to_string(q.admissions),
-                  std::to_string(q.borrowing_admissions),
-                  std::to_string(q.evictions), std::to_string(caused),
-                  std::to_string(q.pending_at_end),
-                  FormatSeconds(q.mean_admission_wait_s), quota});
+    std::vector<std::string> row = {
+        q.name, q.cohort.empty() ? "-" : q.cohort,
+        std::to_string(q.workloads), std::to_string(q.admissions),
+        std::to_string(q.borrowing_admissions), std::to_string(q.evictions),
+        std::to_string(caused), std::to_string(q.pending_at_end),
+        FormatSeconds(q.mean_admission_wait_s), quota};
+    if (kai) {
+      row.push_back(q.quotas.empty()
+                        ? "-"
+                        : fmt::format("{:.1f}",
+                                      q.quotas.front().fair_share_deviation));
+    }
+    table.AddRow(row);
+  }
+  if (kai) {
+    return "\nKAI-Scheduler queues (GPU: units mean allocated/fair "
+           "share/deserved;\nDEV: mean |allocated - fair share|; BORROW: "
+           "over-quota admissions)\n" +
+           table.Render();
   }
   return "\nKueue ClusterQueues (QUOTA: GPU devices mean used/nominal +peak "
          "borrowed)\n" +

@@ -1,4 +1,5 @@
-// The terminal table of Kueue's ClusterQueues over a run.
+// The terminal table of Kueue's ClusterQueues, or KAI-Scheduler's queues,
+// over a run.
 //
 // Contract: "" without queues; otherwise a blank line, a title and one row
 // per ClusterQueue: cohort, workloads created, admissions (of which
@@ -6,7 +7,9 @@
 // the mean admission wait, and its quota of GPU devices (whole GPUs,
 // replicas, MIG instances, HAMi vGPUs, summed over flavors; HAMi memory and
 // cores, cpu and memory are left to the JSON) as mean used / nominal with
-// the peak borrowed.
+// the peak borrowed. For KAI (`system` "KAI-Scheduler") the cohort column
+// is the parent queue and the quota is GPU units as mean allocated / mean
+// fair share / deserved quota, with the fair-share deviation.
 
 #ifndef GPUSHARE_REPORT_QUEUE_TABLE_H_
 #define GPUSHARE_REPORT_QUEUE_TABLE_H_
@@ -18,7 +21,8 @@
 
 namespace gpushare {
 
-std::string QueueTable(const std::vector<QueueSummary>& queues);
+std::string QueueTable(const std::vector<QueueSummary>& queues,
+                       const std::string& system);
 
 }  // namespace gpushare
 

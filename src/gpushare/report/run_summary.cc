@@ -115,7 +115,7 @@ std::string RunSummary(const SimulationResult& r, double wall_s) {
                       : "-"});
   }
   out += "\n" + table.Render();
-  out += QueueTable(r.queues);
+  out += QueueTable(r.queues, r.queue_system);
   out += PatrolAlertsSummary(r.alerts);
   return out;
 }
