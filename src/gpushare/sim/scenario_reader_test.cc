@@ -84,7 +84,8 @@ TEST(ScenarioReaderTest, EveryExampleParsesBuildsAndIsSmall) {
   }
   std::sort(names.begin(), names.end());
   EXPECT_EQ(names, (std::vector<std::string>{"default", "dev-time-slicing",
-                                             "hami-platform", "kubectl-import",
+                                             "hami-platform", "kai-fair-share",
+                                             "kubectl-import",
                                              "mig-inference", "multi-tenant",
                                              "patrol", "plan-sizing",
                                              "three-pools"}));

@@ -88,6 +88,10 @@ void KaiQueues::AddAllocated(int q, int64_t delta) {
   for (; q >= 0; q = queues_[q].parent) queues_[q].allocated += delta;
 }
 
+void KaiQueues::AddEvicting(int q, int64_t delta) {
+  for (; q >= 0; q = queues_[q].parent) queues_[q].evicting += delta;
+}
+
 void KaiQueues::AddRequested(int q, int64_t delta) {
   if (delta != 0) fair_dirty_ = true;
   for (; q >= 0; q = queues_[q].parent) queues_[q].requested += delta;
@@ -142,6 +146,7 @@ void KaiQueues::Release(int wl) {
   Queue& q = queues_[w.spec.queue];
   q.admitted.erase({w.spec.priority, -w.admitted_seq, wl});
   AddAllocated(w.spec.queue, -w.units);
+  if (w.state == State::kEvicting) AddEvicting(w.spec.queue, -w.units);
 }
 
 void KaiQueues::Finished(int wl) {
@@ -274,28 +279,32 @@ void KaiQueues::Schedule(double now, Decisions* out) {
       best_wl = wl;
     }
     if (best < 0) break;
-    if (!TryJob(best_wl, out)) {
+    const Try t = TryJob(best_wl, out);
+    if (t != Try::kProgress) {
       const Workload& w = workloads_[best_wl];
       Cursor& c = cursors[best];
       c.after = PendingKeyOf(best_wl);
-      int64_t& failed = c.failed_units[Preemptible(w.spec.priority)];
-      failed = std::min(failed, w.units);
+      if (t == Try::kNoRoom) {
+        int64_t& failed = c.failed_units[Preemptible(w.spec.priority)];
+        failed = std::min(failed, w.units);
+      }
     }
   }
 }
 
-bool KaiQueues::TryJob(int wl, Decisions* out) {
+KaiQueues::Try KaiQueues::TryJob(int wl, Decisions* out) {
   Workload& w = workloads_[wl];
   const int qi = w.spec.queue;
   Queue& q = queues_[qi];
   auto wait = [&](std::string why) {
     if (w.message != why) w.message = std::move(why);
     out->waiting.push_back(wl);
-    return false;
+    return Try::kNoRoom;
   };
   if (w.awaiting_victims > 0) {
-    return wait(fmt::format("waiting for {} evicted job(s) to terminate",
-                            w.awaiting_victims));
+    wait(fmt::format("waiting for {} evicted job(s) to terminate",
+                     w.awaiting_victims));
+    return Try::kAwaitingVictims;
   }
   // Limits on the queue and its ancestors.
   for (int a = qi; a >= 0; a = queues_[a].parent) {
@@ -320,10 +329,12 @@ bool KaiQueues::TryJob(int wl, Decisions* out) {
   if (w.units <= Free()) {
     Allocate(wl);
     out->admitted.push_back(wl);
-    return true;
+    return Try::kProgress;
   }
   const int64_t needed = w.units - Free();
-  if (Reclaim(wl, needed, out) || Preempt(wl, needed, out)) return true;
+  if (Reclaim(wl, needed, out) || Preempt(wl, needed, out)) {
+    return Try::kProgress;
+  }
   return wait(fmt::format(
       "insufficient GPU units: needs {}, {} free of {}; queue {} has {} "
       "allocated of a fair share of {:.4g} and nothing to reclaim or preempt",
@@ -368,10 +379,11 @@ bool KaiQueues::Reclaim(int wl, int64_t needed, Decisions* out) {
   }
   std::stable_sort(leaves.begin(), leaves.end(),
                    [&](int a, int b) { return Ratio(a, 0) > Ratio(b, 0); });
-  // Allocations after the victims chosen so far leave.
+  // Allocations after the jobs being evicted and the victims chosen so far
+  // leave.
   std::vector<int64_t> remaining(queues_.size());
   for (size_t i = 0; i < queues_.size(); ++i) {
-    remaining[i] = queues_[i].allocated;
+    remaining[i] = queues_[i].allocated - queues_[i].evicting;
   }
   std::vector<int> victims;
   int64_t freed = 0;
@@ -415,7 +427,8 @@ bool KaiQueues::Reclaim(int wl, int64_t needed, Decisions* out) {
     for (size_t s = 0; s < queues_.size(); ++s) {
       const int si = static_cast<int>(s);
       if (si == a || queues_[s].parent != queues_[a].parent ||
-          remaining[s] == queues_[s].allocated || fair_[s] <= kEpsilon) {
+          remaining[s] == queues_[s].allocated - queues_[s].evicting ||
+          fair_[s] <= kEpsilon) {
         continue;
       }
       const double ratio_s = static_cast<double>(remaining[s]) / fair_[s];
@@ -448,6 +461,7 @@ void KaiQueues::Evict(int victim, int preemptor, std::string_view reason,
                       Decisions* out) {
   Workload& v = workloads_[victim];
   v.state = State::kEvicting;
+  AddEvicting(v.spec.queue, v.units);
   v.waiters.push_back(preemptor);
   ++workloads_[preemptor].awaiting_victims;
   workloads_[preemptor].message =

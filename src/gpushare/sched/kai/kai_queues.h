@@ -118,6 +118,7 @@ class KaiQueues : public QueueAdmission {
     bool leaf = true;
     int64_t allocated = 0;  // subtree
     int64_t requested = 0;  // subtree: allocated plus pending
+    int64_t evicting = 0;   // subtree: of jobs being evicted
     std::set<PendingKey> pending;
     std::set<AdmittedKey> admitted;
     int64_t deferred = 0;  // evicted, waiting for time to pass
@@ -126,12 +127,14 @@ class KaiQueues : public QueueAdmission {
   PendingKey PendingKeyOf(int wl) const;
   void AddAllocated(int q, int64_t delta);
   void AddRequested(int q, int64_t delta);
+  void AddEvicting(int q, int64_t delta);
   void RefreshFairShares();
   double Ratio(int q, int64_t extra) const;
   int64_t Free() const { return capacity_ - total_allocated_; }
-  // Tries pending job `wl`; true when it was allocated or evictions were
-  // started for it.
-  bool TryJob(int wl, Decisions* out);
+  // Tries pending job `wl`: allocated or evictions started for it
+  // (kProgress), still waiting for its victims, or no room for it.
+  enum class Try { kProgress, kAwaitingVictims, kNoRoom };
+  Try TryJob(int wl, Decisions* out);
   void Allocate(int wl);
   // Frees `wl`'s units (finished or evicted).
   void Release(int wl);
