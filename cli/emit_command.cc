@@ -22,6 +22,7 @@
 #include "gpushare/emit/grafana_dashboard.h"
 #include "gpushare/emit/hami_values.h"
 #include "gpushare/emit/k8s_config.h"
+#include "gpushare/emit/kai_queue_manifests.h"
 #include "gpushare/emit/kueue_manifests.h"
 #include "gpushare/emit/mig_parted_config.h"
 #include "gpushare/emit/pod_template_patches.h"
@@ -130,6 +131,13 @@ void RegisterEmitCommand(CLI::App& app, GlobalOptions& options) {
                      "The scenario whose queues to write",
                      [](const Scenario& s, const Catalog&) {
                        return KueueManifestsYaml(s);
+                     });
+  AddScenarioEmitter(emit, options, "kai-queues",
+                     "KAI-Scheduler Queues (scheduling.run.ai/v2) of the "
+                     "scenario's kai_queues section",
+                     "The scenario whose KAI queues to write",
+                     [](const Scenario& s, const Catalog&) {
+                       return KaiQueueManifestsYaml(s);
                      });
   auto k8s = std::make_shared<EmitArgs>();
   CLI::App* cmd = emit->add_subcommand(

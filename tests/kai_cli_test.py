@@ -116,6 +116,26 @@ class KaiTest(unittest.TestCase):
         self.assertEqual({r["resource"] for r in ci}, {"gpu"})
         self.assertTrue(all(r["fair_share"] != "" for r in ci))
 
+    def test_emit_k8s_writes_the_queues_and_queue_labels(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "k8s")
+            code, _, stderr = run("emit", "k8s", "--scenario", EXAMPLE,
+                                  "--out", out)
+            self.assertEqual(code, 0, stderr)
+            with open(os.path.join(out, "kai-queues.yaml")) as f:
+                queues = f.read()
+            with open(os.path.join(out, "pod-patches.yaml")) as f:
+                patches = f.read()
+            with open(os.path.join(out, "README.md")) as f:
+                readme = f.read()
+        self.assertEqual(queues.count("kind: Queue\n"), 6)
+        self.assertIn("  name: serving\nspec:\n  parentQueue: platform\n",
+                      queues)
+        self.assertNotIn("kueue", queues)
+        self.assertIn('"kai.scheduler/queue": "team-b"', patches)
+        self.assertIn("schedulerName: kai-scheduler", patches)
+        self.assertIn("kubectl apply -f kai-queues.yaml", readme)
+
     def test_bad_input_exits_2_located_with_no_output(self):
         base = ("cluster: {pools: [{name: p, gpu: A100-80GB, nodes: 1}]}\n"
                 "workload: {classes: [{name: j, class: batch, count: 1, "

@@ -1,5 +1,7 @@
-#include "gpushare/decide/queue_quota_conversion.h"
 #include "gpushare/decide/planner.h"
+
+#include "gpushare/decide/kai_quota_conversion.h"
+#include "gpushare/decide/queue_quota_conversion.h"
 
 #include <fmt/format.h>
 
@@ -230,6 +232,8 @@ void Planner::DropWrittenRequestsIfChanged(Scenario& s) const {
   // Kueue quotas follow the pools' new schemes (from the written ones).
   s.queues = scenario_.queues;
   ConvertQueueQuotas(scenario_, &s, catalog_);
+  s.kai_queues = scenario_.kai_queues;
+  ConvertKaiQuotas(scenario_, &s, catalog_);
 }
 
 std::vector<ClassMetrics> Planner::JudgedMetrics(const SimulationResult& result,

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "gpushare/catalog/mig_config.h"
+#include "gpushare/decide/kai_quota_conversion.h"
 #include "gpushare/decide/queue_quota_conversion.h"
 #include "gpushare/io/input_error.h"
 
@@ -124,6 +125,9 @@ SchemeVariant MakeSchemeVariant(const Scenario& scenario, SharingScheme scheme,
   }
   if (changed) {
     for (std::string& note : ConvertQueueQuotas(scenario, &v.scenario, catalog)) {
+      v.notes.push_back(std::move(note));
+    }
+    for (std::string& note : ConvertKaiQuotas(scenario, &v.scenario, catalog)) {
       v.notes.push_back(std::move(note));
     }
     const auto& trace = v.scenario.workload.trace;

@@ -1,11 +1,12 @@
-#include "gpushare/emit/kueue_manifests.h"
 #include "gpushare/emit/k8s_config.h"
 
 #include <fmt/format.h>
 
 #include "gpushare/emit/device_plugin_config.h"
 #include "gpushare/emit/hami_values.h"
+#include "gpushare/emit/kai_queue_manifests.h"
 #include "gpushare/emit/kube_scheduler_config.h"
+#include "gpushare/emit/kueue_manifests.h"
 #include "gpushare/emit/mig_parted_config.h"
 #include "gpushare/emit/node_setup_script.h"
 #include "gpushare/emit/pod_template_patches.h"
@@ -73,6 +74,13 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
         "Kueue first); pods name their LocalQueue with the "
         "kueue.x-k8s.io/queue-name label the pod patches set",
         "kubectl apply --server-side -f kueue-queues.yaml");
+  }
+  if (scenario.kai_queues.enabled()) {
+    add("kai-queues.yaml", KaiQueueManifestsYaml(scenario),
+        "KAI-Scheduler's Queues (install KAI-Scheduler first); pods name "
+        "their leaf queue with the kai.scheduler/queue label and "
+        "schedulerName kai-scheduler, which the pod patches set",
+        "kubectl apply -f kai-queues.yaml");
   }
   add("pod-patches.yaml", PodTemplatePatchesYaml(scenario, catalog),
       "per tenant class, what its workloads' pod templates request; patch "

@@ -74,6 +74,31 @@ YAML::Node SharingNode(const SharingConfig& s) {
   return node;
 }
 
+// The scenario's `kai_queues` section (docs/scenario.md) for `config`,
+// whole: the quotas and limits as the plan scaled them.
+YAML::Node KaiQueuesNode(const KaiConfig& config) {
+  YAML::Node node(YAML::NodeType::Map);
+  if (config.reclaimer_utilization_multiplier != 1) {
+    node["reclaimer_utilization_multiplier"] =
+        config.reclaimer_utilization_multiplier;
+  }
+  YAML::Node queues(YAML::NodeType::Sequence);
+  for (const KaiQueueSpec& q : config.queues) {
+    YAML::Node queue(YAML::NodeType::Map);
+    queue["name"] = q.name;
+    if (!q.parent.empty()) queue["parent"] = q.parent;
+    if (q.priority != 0) queue["priority"] = q.priority;
+    YAML::Node gpu(YAML::NodeType::Map);
+    gpu["quota"] = q.gpu_quota;
+    gpu["over_quota_weight"] = q.gpu_over_quota_weight;
+    gpu["limit"] = q.gpu_limit;
+    queue["gpu"] = gpu;
+    queues.push_back(queue);
+  }
+  node["queues"] = queues;
+  return node;
+}
+
 // The scenario's `queues` section (docs/scenario.md) for `config`, whole:
 // the quotas as the plan converted them, imports written out.
 YAML::Node QueuesNode(const KueueConfig& config) {
@@ -211,6 +236,9 @@ std::string PlanScenarioYaml(const std::string& text, const std::string& file,
   }
   // Kueue quotas follow the pools' schemes (decide/queue_quota_conversion.h).
   if (plan.queues.enabled()) root["queues"] = QueuesNode(plan.queues);
+  if (plan.kai_queues.enabled()) {
+    root["kai_queues"] = KaiQueuesNode(plan.kai_queues);
+  }
   const std::filesystem::path dir =
       std::filesystem::path(file).parent_path().empty()
           ? std::filesystem::path(".")

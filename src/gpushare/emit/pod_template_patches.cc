@@ -10,6 +10,8 @@
 
 #include "gpushare/cluster/cluster.h"
 #include "gpushare/decide/tenant_classes.h"
+#include "gpushare/sched/kai/kai_config.h"
+#include "gpushare/sched/kueue/kueue_config.h"
 #include "gpushare/workload/generator.h"
 #include "gpushare/workload/request_translator.h"
 
@@ -41,18 +43,23 @@ std::string Quote(const std::string& s) {
   return out + "\"";
 }
 
-std::string Patch(const Pod& pod, const NodePool& pool, const RequestKey& key) {
+std::string Patch(const Pod& pod, const NodePool& pool, const RequestKey& key,
+                  bool kai) {
   std::string out = "spec:\n  template:\n";
   if (!pod.queue_name.empty()) {
-    // Kueue's plain-pod integration reads the label on the pod; a Job
-    // carries it on its own metadata.
+    // Kueue's plain-pod integration reads the label on the pod (a Job
+    // carries it on its own metadata); KAI-Scheduler reads its queue label
+    // on the pod or its PodGroup.
     out += fmt::format("    metadata:\n      labels:\n        {}: {}\n",
-                       Quote("kueue.x-k8s.io/queue-name"),
+                       Quote(kai ? std::string(kKaiQueueLabel)
+                                 : std::string(kKueueQueueNameLabel)),
                        Quote(pod.queue_name));
   }
   out += "    spec:\n";
   if (pool.spec.sharing.sharing == DeviceSharing::kHami) {
     out += "      schedulerName: hami-scheduler\n";
+  } else if (kai && !pod.queue_name.empty()) {
+    out += "      schedulerName: kai-scheduler\n";
   }
   if (!pod.node_selector.empty()) {
     out += "      nodeSelector:\n";
@@ -146,7 +153,8 @@ std::string PodTemplatePatchesYaml(const Scenario& scenario,
           info.name, WorkloadClassName(info.workload_class), pool.spec.name,
           SharingSchemeDisplayName(pool.spec.sharing.scheme()),
           groups[g].second, c.pods, 100.0 * groups[g].second / c.pods,
-          Patch(*c.example, pool, groups[g].first));
+          Patch(*c.example, pool, groups[g].first,
+                scenario.kai_queues.enabled()));
     }
     if (static_cast<int>(groups.size()) > shown) {
       int64_t rest = 0;
