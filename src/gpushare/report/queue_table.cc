@@ -29,9 +29,9 @@ std::string QueueTable(const std::vector<QueueSummary>& queues,
   TextTable table;
   table.AddColumn("QUEUE");
   table.AddColumn(kai ? "PARENT" : "COHORT");
-  table.AddColumn("WLS", TextTable::Align::kRight);
+  if (!kai) table.AddColumn("WLS", TextTable::Align::kRight);
   table.AddColumn("ADMIT", TextTable::Align::kRight);
-  table.AddColumn("BORROW", TextTable::Align::kRight);
+  table.AddColumn(kai ? "OVER" : "BORROW", TextTable::Align::kRight);
   table.AddColumn("EVICT", TextTable::Align::kRight);
   table.AddColumn("CAUSED", TextTable::Align::kRight);
   table.AddColumn("PEND", TextTable::Align::kRight);
@@ -59,24 +59,25 @@ std::string QueueTable(const std::vector<QueueSummary>& queues,
       quota = fmt::format("{:.1f}/{}", used, Quantity(nominal));
       if (borrowed > 0) quota += fmt::format(" +{}", Quantity(borrowed));
     }
-    std::vector<std::string> row = {
-        q.name, q.cohort.empty() ? "-" : q.cohort,
-        std::to_string(q.workloads), std::to_string(q.admissions),
-        std::to_string(q.borrowing_admissions), std::to_string(q.evictions),
-        std::to_string(caused), std::to_string(q.pending_at_end),
-        FormatSeconds(q.mean_admission_wait_s), quota};
+    std::vector<std::string> row = {q.name, q.cohort.empty() ? "-" : q.cohort};
+    if (!kai) row.push_back(std::to_string(q.workloads));
+    row.insert(row.end(), {std::to_string(q.admissions),
+                           std::to_string(q.borrowing_admissions),
+                           std::to_string(q.evictions), std::to_string(caused),
+                           std::to_string(q.pending_at_end),
+                           FormatSeconds(q.mean_admission_wait_s), quota});
     if (kai) {
-      row.push_back(q.quotas.empty()
-                        ? "-"
-                        : fmt::format("{:.1f}",
-                                      q.quotas.front().fair_share_deviation));
+      row.push_back(
+          q.quotas.empty()
+              ? "-"
+              : fmt::format("{:.1f}", q.quotas.front().fair_share_deviation));
     }
     table.AddRow(row);
   }
   if (kai) {
     return "\nKAI-Scheduler queues (GPU: units mean allocated/fair "
-           "share/deserved;\nDEV: mean |allocated - fair share|; BORROW: "
-           "over-quota admissions)\n" +
+           "share/deserved;\nDEV: mean |allocated - fair share|; OVER: "
+           "admissions over quota)\n" +
            table.Render();
   }
   return "\nKueue ClusterQueues (QUOTA: GPU devices mean used/nominal +peak "

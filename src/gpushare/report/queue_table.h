@@ -9,7 +9,8 @@
 // cores, cpu and memory are left to the JSON) as mean used / nominal with
 // the peak borrowed. For KAI (`system` "KAI-Scheduler") the cohort column
 // is the parent queue and the quota is GPU units as mean allocated / mean
-// fair share / deserved quota, with the fair-share deviation.
+// fair share / deserved quota, with the fair-share deviation, and the
+// admissions over quota; jobs created are left to the JSON.
 
 #ifndef GPUSHARE_REPORT_QUEUE_TABLE_H_
 #define GPUSHARE_REPORT_QUEUE_TABLE_H_

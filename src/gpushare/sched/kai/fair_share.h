@@ -1,5 +1,5 @@
 // KAI-Scheduler's fair share of a queue tree (docs/fairness/README.md,
-// docs/model.md §4.3): at each level the parent's share is divided among
+// docs/model.md §4.4): at each level the parent's share is divided among
 // its children in two phases. First each child gets its deserved quota, as
 // far as it requests it, whatever its priority. Then what is left goes to
 // the children by queue priority, highest first; within one priority it is

@@ -1,5 +1,5 @@
 // KAI-Scheduler's scheduling queues, as a scenario describes them (Queue
-// CRD scheduling.run.ai/v2, docs/model.md §4.3): a tree of queues, each with
+// CRD scheduling.run.ai/v2, docs/model.md §4.4): a tree of queues, each with
 // a GPU quota (its deserved share), an over-quota weight and a limit, and a
 // queue priority. Only leaf queues take jobs; a pod names its leaf queue
 // with the kai.scheduler/queue label.

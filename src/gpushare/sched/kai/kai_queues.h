@@ -1,4 +1,4 @@
-// KaiQueues: KAI-Scheduler's queue-based admission (docs/model.md §4.3;
+// KaiQueues: KAI-Scheduler's queue-based admission (docs/model.md §4.4;
 // kai-scheduler docs/queues, docs/fairness, docs/scheduling-deep-dive).
 // Jobs wait in leaf queues; a cycle computes every queue's fair share of
 // the cluster's GPU units (fair_share.h), then tries the queues in order of
