@@ -5,6 +5,7 @@
 #include <benchmark/benchmark.h>
 
 #include "gpushare/catalog/catalog.h"
+#include "gpushare/decide/kai_quota_conversion.h"
 #include "gpushare/metrics/collector.h"
 #include "gpushare/sim/simulation.h"
 #include "bench/big_scenario.h"
@@ -47,7 +48,9 @@ BENCHMARK(BM_Run)->DenseRange(0, 4)->Unit(benchmark::kMillisecond)->Iterations(1
 // with every pod at priority 0 (the bookkeeping alone), 3 keeps it on and
 // puts Kueue in front: each class in its own ClusterQueue of one cohort
 // (low 60 % of the GPUs, high 40 %, each may borrow the other's idle quota,
-// reclaimed by eviction). Target (issue: tenancy): "on" no more than 1.5x
+// reclaimed by eviction), 4 puts KAI-Scheduler's queues in front instead
+// (low deserves 60 % of the GPU units, high 40 %, idle units go over quota
+// and are reclaimed). Target (issue: tenancy): "on" no more than 1.5x
 // "off".
 void BM_RunTenancy(benchmark::State& state) {
   const Catalog catalog = Catalog::Builtin();
@@ -108,6 +111,19 @@ void BM_RunTenancy(benchmark::State& state) {
     scenario.workload.classes[0].queue_name = "low";
     scenario.workload.classes[1].queue_name = "high";
   }
+  if (state.range(1) == 4) {
+    const double units = KaiUnitsPerGpu(scenario.pools, catalog) *
+                         scenario.pools[0].nodes *
+                         scenario.pools[0].gpus_per_node;
+    for (int q = 0; q < 2; ++q) {
+      KaiQueueSpec queue;
+      queue.name = q == 0 ? "low" : "high";
+      queue.gpu_quota = q == 0 ? units * 0.6 : units * 0.4;
+      scenario.kai_queues.queues.push_back(queue);
+    }
+    scenario.workload.classes[0].queue_name = "low";
+    scenario.workload.classes[1].queue_name = "high";
+  }
   int64_t succeeded = 0;
   int64_t preemptions = 0;
   int64_t cycles = 0;
@@ -127,11 +143,12 @@ void BM_RunTenancy(benchmark::State& state) {
       (state.range(1) == 0   ? " preemption off"
        : state.range(1) == 1 ? " preemption on"
        : state.range(1) == 2 ? " preemption on, one priority"
-                             : " preemption and Kueue quotas on"));
+       : state.range(1) == 3 ? " preemption and Kueue quotas on"
+                             : " preemption and KAI queues on"));
 }
 
 BENCHMARK(BM_RunTenancy)
-    ->ArgsProduct({{0, 1, 2}, {0, 1, 2, 3}})
+    ->ArgsProduct({{0, 1, 2}, {0, 1, 2, 3, 4}})
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1);
 

@@ -73,7 +73,7 @@ int KaiQueues::Add(const QueuedWorkloadSpec& spec) {
     w.units += GpuUnitsOf(registry_.Name(id)) * quantity;
   }
   workloads_.push_back(std::move(w));
-  queues_[spec.queue].pending.insert(PendingKeyOf(wl));
+  AddPending(wl);
   AddRequested(spec.queue, workloads_[wl].units);
   return wl;
 }
@@ -81,6 +81,23 @@ int KaiQueues::Add(const QueuedWorkloadSpec& spec) {
 KaiQueues::PendingKey KaiQueues::PendingKeyOf(int wl) const {
   const Workload& w = workloads_[wl];
   return {-w.spec.priority, w.spec.creation_s, wl};
+}
+
+void KaiQueues::AddPending(int wl) {
+  const Workload& w = workloads_[wl];
+  Queue& q = queues_[w.spec.queue];
+  q.pending.insert(PendingKeyOf(wl));
+  ++q.pending_units[Preemptible(w.spec.priority)][w.units];
+}
+
+bool KaiQueues::RemovePending(int wl) {
+  const Workload& w = workloads_[wl];
+  Queue& q = queues_[w.spec.queue];
+  if (q.pending.erase(PendingKeyOf(wl)) == 0) return false;
+  auto& units = q.pending_units[Preemptible(w.spec.priority)];
+  auto it = units.find(w.units);
+  if (--it->second == 0) units.erase(it);
+  return true;
 }
 
 void KaiQueues::AddAllocated(int q, int64_t delta) {
@@ -118,7 +135,13 @@ double KaiQueues::FairShare(int q, int /*k*/) const { return fair_[q]; }
 double KaiQueues::Ratio(int q, int64_t extra) const {
   const double allocated = static_cast<double>(queues_[q].allocated + extra);
   if (fair_[q] > kEpsilon) return allocated / fair_[q];
-  return allocated > 0 ? std::numeric_limits<double>::infinity() : 0;
+  // No fair share: only what others leave, after them.
+  return std::numeric_limits<double>::infinity();
+}
+
+void KaiQueues::Reserve(Workload& w, int64_t units) {
+  reserved_ += units - w.reserved;
+  w.reserved = units;
 }
 
 bool KaiQueues::Within(double value, double cap) const {
@@ -128,7 +151,8 @@ bool KaiQueues::Within(double value, double cap) const {
 void KaiQueues::Allocate(int wl) {
   Workload& w = workloads_[wl];
   Queue& q = queues_[w.spec.queue];
-  q.pending.erase(PendingKeyOf(wl));
+  RemovePending(wl);
+  Reserve(w, 0);
   w.over_quota =
       q.spec.gpu_quota >= 0 &&
       static_cast<double>(q.allocated + w.units) > q.spec.gpu_quota + kEpsilon;
@@ -159,7 +183,8 @@ void KaiQueues::Finished(int wl) {
     }
     w.waiters.clear();
   } else if (w.state == State::kPending) {
-    if (q.pending.erase(PendingKeyOf(wl)) == 0) {
+    Reserve(w, 0);
+    if (!RemovePending(wl)) {
       auto it = std::find_if(deferred_.begin(), deferred_.end(),
                              [&](const Deferred& d) { return d.wl == wl; });
       if (it != deferred_.end()) {
@@ -213,9 +238,8 @@ void KaiQueues::Schedule(double now, Decisions* out) {
   for (size_t i = 0; i < deferred_.size();) {
     if (deferred_[i].not_before < now) {
       const int wl = deferred_[i].wl;
-      Queue& q = queues_[workloads_[wl].spec.queue];
-      q.pending.insert(PendingKeyOf(wl));
-      --q.deferred;
+      AddPending(wl);
+      --queues_[workloads_[wl].spec.queue].deferred;
       deferred_[i] = deferred_.back();
       deferred_.pop_back();
     } else {
@@ -228,11 +252,10 @@ void KaiQueues::Schedule(double now, Decisions* out) {
   nominated.swap(nominated_);
   std::sort(nominated.begin(), nominated.end());
   for (int wl : nominated) {
-    Workload& w = workloads_[wl];
-    if (w.state != State::kPending || w.awaiting_victims > 0) continue;
-    if (w.units <= Free()) {
-      Allocate(wl);
-      out->admitted.push_back(wl);
+    const Workload& w = workloads_[wl];
+    // Checked again: its queue may have taken units meanwhile.
+    if (w.state == State::kPending && w.awaiting_victims == 0) {
+      TryJob(wl, out);
     }
   }
   // Per queue: where its next untried job is, and the smallest job (by
@@ -247,8 +270,28 @@ void KaiQueues::Schedule(double now, Decisions* out) {
   std::vector<Cursor> cursors(queues_.size());
   auto next_job = [&](int q) -> int {
     Cursor& c = cursors[q];
+    // Every job left at least as large as one that could not run: done.
+    bool any = false;
+    for (int p = 0; p < 2; ++p) {
+      const auto& units = queues_[q].pending_units[p];
+      any |= !units.empty() && units.begin()->first < c.failed_units[p];
+    }
+    if (!any) {
+      c.done = true;
+      return -1;
+    }
     const auto& pending = queues_[q].pending;
     auto it = c.after ? pending.upper_bound(*c.after) : pending.begin();
+    // Non-preemptible jobs (priority >= 100) come first; when none of them
+    // is left to try, go straight to the preemptible ones.
+    const auto& fixed = queues_[q].pending_units[0];
+    if (fixed.empty() || fixed.begin()->first >= c.failed_units[0]) {
+      const PendingKey first_preemptible = {-(kKaiNonPreemptiblePriority - 1),
+                                            -std::numeric_limits<double>::max(),
+                                            std::numeric_limits<int>::min()};
+      auto p = pending.lower_bound(first_preemptible);
+      if (it != pending.end() && (p == pending.end() || *p > *it)) it = p;
+    }
     for (; it != pending.end(); ++it) {
       const int wl = std::get<2>(*it);
       const Workload& w = workloads_[wl];
@@ -296,16 +339,20 @@ KaiQueues::Try KaiQueues::TryJob(int wl, Decisions* out) {
   Workload& w = workloads_[wl];
   const int qi = w.spec.queue;
   Queue& q = queues_[qi];
+  if (w.awaiting_victims > 0) {
+    std::string why = fmt::format("waiting for {} evicted job(s) to terminate",
+                                  w.awaiting_victims);
+    if (w.message != why) w.message = std::move(why);
+    out->waiting.push_back(wl);
+    return Try::kAwaitingVictims;
+  }
+  // It cannot run now: nothing is kept for it.
   auto wait = [&](std::string why) {
+    Reserve(w, 0);
     if (w.message != why) w.message = std::move(why);
     out->waiting.push_back(wl);
     return Try::kNoRoom;
   };
-  if (w.awaiting_victims > 0) {
-    wait(fmt::format("waiting for {} evicted job(s) to terminate",
-                     w.awaiting_victims));
-    return Try::kAwaitingVictims;
-  }
   // Limits on the queue and its ancestors.
   for (int a = qi; a >= 0; a = queues_[a].parent) {
     const Queue& anc = queues_[a];
@@ -326,13 +373,17 @@ KaiQueues::Try KaiQueues::TryJob(int wl, Decisions* out) {
         w.spec.priority, kKaiNonPreemptiblePriority, q.spec.name, q.allocated,
         w.units, q.spec.gpu_quota));
   }
-  if (w.units <= Free()) {
+  // The units kept for it count as free for it.
+  const int64_t free = Free() + w.reserved;
+  if (w.units <= free) {
     Allocate(wl);
     out->admitted.push_back(wl);
     return Try::kProgress;
   }
-  const int64_t needed = w.units - Free();
+  const int64_t needed = w.units - free;
   if (Reclaim(wl, needed, out) || Preempt(wl, needed, out)) {
+    // What is free now waits for it with what its victims free.
+    Reserve(w, free);
     return Try::kProgress;
   }
   return wait(fmt::format(

@@ -31,6 +31,7 @@
 #define GPUSHARE_SCHED_KAI_KAI_QUEUES_H_
 
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <tuple>
@@ -104,6 +105,7 @@ class KaiQueues : public QueueAdmission {
     bool over_quota = false;
     int64_t admitted_seq = 0;
     int awaiting_victims = 0;  // evicted for it, not yet gone
+    int64_t reserved = 0;      // free units kept for it meanwhile
     std::vector<int> waiters;  // while evicting: who waits for it
     std::string message;
   };
@@ -120,17 +122,24 @@ class KaiQueues : public QueueAdmission {
     int64_t requested = 0;  // subtree: allocated plus pending
     int64_t evicting = 0;   // subtree: of jobs being evicted
     std::set<PendingKey> pending;
+    // Per preemptibility (index 1: preemptible): pending jobs by units.
+    std::map<int64_t, int> pending_units[2];
     std::set<AdmittedKey> admitted;
     int64_t deferred = 0;  // evicted, waiting for time to pass
   };
 
   PendingKey PendingKeyOf(int wl) const;
+  void AddPending(int wl);
+  // False when `wl` was not in its queue's pending set.
+  bool RemovePending(int wl);
   void AddAllocated(int q, int64_t delta);
   void AddRequested(int q, int64_t delta);
   void AddEvicting(int q, int64_t delta);
   void RefreshFairShares();
   double Ratio(int q, int64_t extra) const;
-  int64_t Free() const { return capacity_ - total_allocated_; }
+  // Units neither allocated nor kept for a job waiting for its victims.
+  int64_t Free() const { return capacity_ - total_allocated_ - reserved_; }
+  void Reserve(Workload& w, int64_t units);
   // Tries pending job `wl`: allocated or evictions started for it
   // (kProgress), still waiting for its victims, or no room for it.
   enum class Try { kProgress, kAwaitingVictims, kNoRoom };
@@ -152,6 +161,7 @@ class KaiQueues : public QueueAdmission {
   int64_t capacity_;
   std::vector<Queue> queues_;
   int64_t total_allocated_ = 0;
+  int64_t reserved_ = 0;  // sum of the jobs' reserved
   std::vector<double> fair_;
   bool fair_dirty_ = true;
   std::vector<Workload> workloads_;
