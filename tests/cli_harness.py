@@ -63,6 +63,22 @@ class TempDirTestCase(unittest.TestCase):
         return path
 
 
+def check_bad_scenarios(test, cases):
+    """Runs `run s.yaml --json out` on each (text, where, phrase) of
+    `cases`: exit 2, `where` and `phrase` in stderr, no output left."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for text, where, phrase in cases:
+            scenario = os.path.join(tmp, "s.yaml")
+            with open(scenario, "w") as f:
+                f.write(text)
+            out = os.path.join(tmp, "r.json")
+            code, _, stderr = run("run", scenario, "--json", out)
+            test.assertEqual(code, 2, stderr)
+            test.assertIn(where, stderr)
+            test.assertIn(phrase, stderr)
+            test.assertFalse(os.path.exists(out))
+
+
 def main():
     """Reads --binary, then runs the calling module's unittest cases."""
     global _binary

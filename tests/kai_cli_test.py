@@ -15,7 +15,7 @@ import os
 import tempfile
 import unittest
 
-from cli_harness import main, run
+from cli_harness import check_bad_scenarios, main, run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLE = os.path.join(ROOT, "examples", "kai-fair-share.yaml")
@@ -150,17 +150,8 @@ class KaiTest(unittest.TestCase):
             ("kai_queues: {queues: [{name: q}], fairness: DRF}\n", "s.yaml:3:",
              "unknown key 'fairness'"),
         ]
-        with tempfile.TemporaryDirectory() as tmp:
-            for extra, where, phrase in cases:
-                scenario = os.path.join(tmp, "s.yaml")
-                with open(scenario, "w") as f:
-                    f.write(base + extra)
-                out = os.path.join(tmp, "r.json")
-                code, _, stderr = run("run", scenario, "--json", out)
-                self.assertEqual(code, 2, stderr)
-                self.assertIn(where, stderr)
-                self.assertIn(phrase, stderr)
-                self.assertFalse(os.path.exists(out))
+        check_bad_scenarios(self, [(base + extra, where, phrase)
+                                   for extra, where, phrase in cases])
 
 
 if __name__ == "__main__":

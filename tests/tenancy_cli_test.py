@@ -15,7 +15,7 @@ import os
 import tempfile
 import unittest
 
-from cli_harness import main, run
+from cli_harness import check_bad_scenarios, main, run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLE = os.path.join(ROOT, "examples", "multi-tenant.yaml")
@@ -243,17 +243,7 @@ class TenancyTest(unittest.TestCase):
              "its pods request cpu, which no resource group of ClusterQueue "
              "'q' covers"),
         ]
-        with tempfile.TemporaryDirectory() as tmp:
-            for text, where, phrase in cases:
-                scenario = os.path.join(tmp, "s.yaml")
-                with open(scenario, "w") as f:
-                    f.write(text)
-                out = os.path.join(tmp, "r.json")
-                code, _, stderr = run("run", scenario, "--json", out)
-                self.assertEqual(code, 2, stderr)
-                self.assertIn(where, stderr)
-                self.assertIn(phrase, stderr)
-                self.assertFalse(os.path.exists(out))
+        check_bad_scenarios(self, cases)
 
 
 if __name__ == "__main__":
