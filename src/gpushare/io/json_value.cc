@@ -1,6 +1,9 @@
 #include "gpushare/io/json_value.h"
 
+#include <fmt/format.h>
+
 #include <charconv>
+#include <cmath>
 
 #include "gpushare/io/yaml_input.h"
 
@@ -103,6 +106,22 @@ int64_t JsonValue::Int(int64_t min, int64_t max) const {
   if (v < min || v > max) {
     Fail("" + s + " is out of range (expected " + std::to_string(min) + ".." +
          std::to_string(max) + ")");
+  }
+  return v;
+}
+
+double JsonValue::Double(double min, double max) const {
+  if (Missing()) Fail("expected a number, got nothing");
+  if (!node_.IsScalar()) Fail("expected a number, got " + Describe());
+  const std::string& s = node_.Scalar();
+  double v = 0;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc() || ptr != s.data() + s.size() ||
+      !std::isfinite(v)) {
+    Fail("expected a number, got '" + s + "'");
+  }
+  if (v < min || v > max) {
+    Fail(fmt::format("{} is out of range (expected {:g}..{:g})", s, min, max));
   }
   return v;
 }

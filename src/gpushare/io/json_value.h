@@ -47,6 +47,8 @@ class JsonValue {
   std::string String(const std::string& if_missing = "") const;
   // An integer in [min, max].
   int64_t Int(int64_t min, int64_t max) const;
+  // A finite number in [min, max].
+  double Double(double min, double max) const;
   bool Bool() const;
 
   // Throws InputError at this value (or its parent when absent):

@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "gpushare/io/suggest.h"
+#include "gpushare/sim/kubectl_kai_queue_import.h"
 #include "gpushare/sim/kubernetes_names.h"
 
 namespace gpushare {
@@ -72,13 +74,24 @@ KaiConfig ReadKaiQueues(const YamlMap& top) {
   KaiConfig config;
   if (!top.Has("kai_queues")) return config;
   const YamlMap m = top.Map("kai_queues", "kai_queues");
-  m.AllowOnly({"queues", "reclaimer_utilization_multiplier"});
+  m.AllowOnly({"queues", "reclaimer_utilization_multiplier", "import"});
   if (m.Has("reclaimer_utilization_multiplier")) {
     config.reclaimer_utilization_multiplier =
         m.Double("reclaimer_utilization_multiplier", 1, 1e6);
   }
-  const YAML::Node list = m.Get("queues");
-  if (!list.IsSequence() || list.size() == 0) {
+  std::string imported;  // `kubectl get queues.scheduling.run.ai -o json`
+  if (m.Has("import")) {
+    const std::filesystem::path p(m.String("import"));
+    imported = p.is_absolute()
+                   ? p.string()
+                   : (std::filesystem::path(m.file()).parent_path() / p)
+                         .lexically_normal()
+                         .string();
+  }
+  const YAML::Node list = m.Has("queues") || imported.empty()
+                              ? m.Get("queues")
+                              : YAML::Node(YAML::NodeType::Sequence);
+  if (!list.IsSequence() || (list.size() == 0 && imported.empty())) {
     m.Fail(list, "queues: expected a list of at least one queue, got " +
                      DescribeYamlNode(list));
   }
@@ -94,9 +107,14 @@ KaiConfig ReadKaiQueues(const YamlMap& top) {
     parent_nodes.push_back(q.Has("parent") ? q.Get("parent") : item);
     config.queues.push_back(std::move(spec));
   }
+  const size_t written = config.queues.size();
+  ImportKubectlKaiQueues(imported, &config);
+  if (config.queues.empty()) {
+    m.Fail(m.Get("import"), "import: " + imported + " holds no Queue");
+  }
   std::vector<std::string> names;
   for (const KaiQueueSpec& q : config.queues) names.push_back(q.name);
-  for (size_t i = 0; i < config.queues.size(); ++i) {
+  for (size_t i = 0; i < written; ++i) {
     const std::string& parent = config.queues[i].parent;
     if (parent.empty()) continue;
     if (std::find(names.begin(), names.end(), parent) == names.end()) {
@@ -106,7 +124,7 @@ KaiConfig ReadKaiQueues(const YamlMap& top) {
                          DidYouMean(parent, names, 1), JoinNames(names)));
     }
   }
-  for (size_t i = 0; i < config.queues.size(); ++i) {
+  for (size_t i = 0; i < written; ++i) {
     const std::string& parent = config.queues[i].parent;
     // Walk up: a cycle returns to this queue.
     std::string at = parent;

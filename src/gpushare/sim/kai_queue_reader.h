@@ -6,7 +6,10 @@
 // is not a DNS subdomain or is taken, a parent that is not defined or that
 // makes a cycle, a quota or limit below -1 or not a number, a limit below
 // its quota, an over-quota weight below 0, a multiplier below 1, or no
-// queue at all. Only leaf queues take jobs: a class's `queue` must name one
+// queue at all. `import` adds the Queues of `kubectl get
+// queues.scheduling.run.ai -o json` (sim/kubectl_kai_queue_import.h; a
+// path relative to the scenario file) after those written. Only leaf
+// queues take jobs: a class's `queue` must name one
 // (checked by the workload reader).
 
 #ifndef GPUSHARE_SIM_KAI_QUEUE_READER_H_
