@@ -3,12 +3,20 @@
 #               job: compare on the built-in default scenario
 #   make test   the same, then every test through CTest
 #   make bench  build and run the benchmarks in bench/
+#   make sanitize  build with clang, ASan + UBSan, and run every test
+#   make fuzz   build the libFuzzer targets and run each FUZZ_SECONDS
+#   make soak   the property tests over many more seeds
 BUILD_DIR ?= build
 BUILD_TYPE ?= Release
 JOBS ?= 2
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build demo test bench format clean
+SANITIZE_DIR ?= build-sanitize
+FUZZ_DIR ?= build-fuzz
+FUZZ_SECONDS ?= 60
+SOAK_SEEDS ?= 1-3000
+
+.PHONY: all deps configure build demo test bench sanitize fuzz soak format clean
 
 all: build
 
@@ -32,6 +40,28 @@ test: build
 bench: build
 	cmake --build $(BUILD_DIR) -j$(JOBS) --target gs_bench
 	./$(BUILD_DIR)/gs_bench
+
+# clang, ASan + UBSan, -fno-sanitize-recover, libc malloc (jemalloc off);
+# Debug-free -O1 keeps the suite fast. Benchmarks are not built.
+sanitize: deps
+	CXX=clang++ cmake -S . -B $(SANITIZE_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DGS_SANITIZE=ON \
+	  -DGS_JEMALLOC=OFF -DGS_BUILD_BENCH=OFF -DGS_WERROR=ON $(CMAKE_FLAGS)
+	cmake --build $(SANITIZE_DIR) -j$(JOBS)
+	cd $(SANITIZE_DIR) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --output-on-failure -j$(JOBS)
+
+fuzz: deps
+	CXX=clang++ cmake -S . -B $(FUZZ_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DGS_FUZZ=ON \
+	  -DGS_JEMALLOC=OFF -DGS_BUILD_TESTS=OFF -DGS_BUILD_BENCH=OFF $(CMAKE_FLAGS)
+	cmake --build $(FUZZ_DIR) -j$(JOBS) --target gs_fuzzers
+	bash scripts/fuzz run $(FUZZ_DIR) $(FUZZ_SECONDS)
+
+soak: build
+	GS_PROPERTY_SEEDS=$(SOAK_SEEDS) ./$(BUILD_DIR)/gs_unit_tests \
+	  --gtest_filter='*PropertyTest*'
 
 format:
 	find src cli bench -name '*.h' -o -name '*.cc' | xargs clang-format -i

@@ -53,6 +53,9 @@ uint64_t ParseSeed(std::string_view text) {
   return value;
 }
 
+// At most this many seeds in one experiment (each is a full replay).
+constexpr uint64_t kMaxSeeds = 100000;
+
 // "42-51", "42,45" or "7".
 std::vector<uint64_t> ParseSeeds(const std::string& text) {
   std::vector<uint64_t> seeds;
@@ -67,10 +70,23 @@ std::vector<uint64_t> ParseSeeds(const std::string& text) {
     } else {
       const uint64_t first = ParseSeed(item.substr(0, dash));
       const uint64_t last = ParseSeed(item.substr(dash + 1));
-      if (last < first || last - first >= 100000) {
-        throw InputError("--seeds: bad range '" + std::string(item) + "'");
+      if (last < first) {
+        throw InputError("--seeds: bad range '" + std::string(item) +
+                         "' (expected A-B with A <= B)");
       }
-      for (uint64_t s = first; s <= last; ++s) seeds.push_back(s);
+      if (last - first >= kMaxSeeds) {
+        throw InputError(fmt::format(
+            "--seeds: range '{}' has more than {} seeds", item, kMaxSeeds));
+      }
+      // Up to `last` inclusive without overflowing at 2^64 - 1.
+      for (uint64_t s = first;; ++s) {
+        seeds.push_back(s);
+        if (s == last) break;
+      }
+    }
+    if (seeds.size() > kMaxSeeds) {
+      throw InputError(
+          fmt::format("--seeds: more than {} seeds in all", kMaxSeeds));
     }
     if (comma == std::string::npos) break;
     start = comma + 1;

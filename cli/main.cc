@@ -1,10 +1,12 @@
 // gpushare-sim: simulator and planner for sharing GPUs in Kubernetes.
 // Entry point: parses the command line, dispatches to a subcommand and turns
-// input errors into "error: ..." on stderr with exit status 2.
+// input errors into "error: ..." on stderr with exit status 2 (and any
+// other exception, a bug, into "error: internal error: ..." with 70).
 
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <new>
 
 #include <CLI/CLI.hpp>
 
@@ -49,6 +51,18 @@ int main(int argc, char** argv) {
     std::cout.flush();
     std::cerr << "error: " << e.what() << "\n";
     return 2;
+  } catch (const std::bad_alloc&) {
+    std::cout.flush();
+    std::cerr << "error: out of memory (the input asks for more than this "
+                 "machine has)\n";
+    return 2;
+  } catch (const std::exception& e) {
+    // Not an input error: a bug. Say so rather than abort.
+    std::cout.flush();
+    std::cerr << "error: internal error: " << e.what()
+              << "\nThis is a bug in gpushare-sim; please report it with "
+                 "the input that caused it.\n";
+    return 70;  // EX_SOFTWARE
   }
   return options.exit_code;
 }

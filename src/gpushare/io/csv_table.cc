@@ -5,6 +5,8 @@
 #include <sstream>
 
 #include "gpushare/io/input_error.h"
+#include "gpushare/io/utf8.h"
+#include "gpushare/io/yaml_input.h"
 
 namespace gpushare {
 namespace {
@@ -34,16 +36,15 @@ std::vector<std::string> SplitHeader(std::string_view header) {
 
 CsvTable CsvTable::FromFile(const std::string& path,
                             const std::vector<std::string>& headers) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot read the file");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return CsvTable(path, std::move(buffer).str(), headers);
+  return CsvTable(path, ReadInputFile(path), headers);
 }
 
 CsvTable::CsvTable(std::string file, std::string text,
                    const std::vector<std::string>& headers)
     : file_(std::move(file)), text_(std::move(text)) {
+  CheckUtf8(file_, text_);
+  // A byte-order mark (spreadsheets write one) is not part of the header.
+  if (text_.starts_with("\xEF\xBB\xBF")) pos_ = 3;
   const std::string_view header = NextLine(text_, &pos_);
   line_ = 1;
   for (size_t i = 0; i < headers.size(); ++i) {

@@ -12,6 +12,7 @@
 
 #include "gpushare/io/input_error.h"
 #include "gpushare/io/suggest.h"
+#include "gpushare/io/utf8.h"
 
 namespace gpushare {
 namespace {
@@ -35,6 +36,7 @@ std::string DescribeYamlNode(const YAML::Node& node) {
 }
 
 YAML::Node ParseYaml(const std::string& text, const std::string& file) {
+  CheckUtf8(file, text);
   std::vector<YAML::Node> documents;
   try {
     documents = YAML::LoadAll(text);
@@ -52,9 +54,20 @@ YAML::Node ParseYaml(const std::string& text, const std::string& file) {
 }
 
 std::string ReadInputFile(const std::string& path) {
+  // A FIFO or a device would block or never end: only regular files (or
+  // links to them) are read.
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    throw InputError(path, 0, 0, "not a regular file");
+  const std::filesystem::file_status status = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(status)) {
+    throw InputError(path, 0, 0, "no such file");
+  }
+  if (std::filesystem::is_directory(status)) {
+    throw InputError(path, 0, 0, "is a directory, expected a file");
+  }
+  if (!std::filesystem::is_regular_file(status)) {
+    throw InputError(path, 0, 0,
+                     "not a regular file (a FIFO, socket or device is not "
+                     "read)");
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, 0, 0, "cannot open file");

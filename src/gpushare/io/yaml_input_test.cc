@@ -2,6 +2,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <cmath>
 #include <cstdint>
@@ -565,8 +566,8 @@ TEST(LoadYamlFileTest, MissingFile) {
     EXPECT_EQ(e.file(), path);
     EXPECT_EQ(e.line(), 0);
     EXPECT_EQ(e.column(), 0);
-    EXPECT_EQ(e.message(), "cannot open file");
-    EXPECT_EQ(std::string(e.what()), path + ": cannot open file");
+    EXPECT_EQ(e.message(), "no such file");
+    EXPECT_EQ(std::string(e.what()), path + ": no such file");
   }
 }
 
@@ -578,7 +579,33 @@ TEST(LoadYamlFileTest, Directory) {
   } catch (const InputError& e) {
     EXPECT_EQ(e.file(), path);
     EXPECT_EQ(e.line(), 0);
-    EXPECT_EQ(e.message(), "not a regular file");
+    EXPECT_EQ(e.message(), "is a directory, expected a file");
+  }
+}
+
+TEST(LoadYamlFileTest, FifoIsRefusedNotWaitedOn) {
+  const std::string path = ::testing::TempDir() + "gs_yaml_input_fifo";
+  std::remove(path.c_str());
+  ASSERT_EQ(mkfifo(path.c_str(), 0600), 0);
+  try {
+    LoadYamlFile(path);
+    ADD_FAILURE() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.message(),
+              "not a regular file (a FIFO, socket or device is not read)");
+  }
+  std::remove(path.c_str());
+}
+
+TEST(LoadYamlFileTest, InvalidUtf8IsLocated) {
+  const std::string path =
+      WriteTempFile("gs_yaml_input_utf8.yaml", "name: ok\nclass: x\xFF\n");
+  try {
+    LoadYamlFile(path);
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.line(), 2);
+    EXPECT_EQ(e.column(), 9);
   }
 }
 

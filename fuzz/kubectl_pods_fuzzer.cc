@@ -1,0 +1,12 @@
+// Fuzz target `kubectl_pods`: `kubectl get pods -A -o json` as a workload.
+
+#include "fuzz/fuzz_target.h"
+#include "gpushare/catalog/catalog.h"
+#include "gpushare/workload/kubectl_pod_list.h"
+
+GS_FUZZ_TARGET(kubectl_pods) {
+  static const gpushare::Catalog catalog = gpushare::Catalog::Builtin();
+  gpushare::KubectlPodOptions options;
+  options.tenant_class_label = data.size() % 2 ? "team" : "";
+  gpushare::ParseKubectlPods("pods.json", data, catalog, options);
+}

@@ -1,0 +1,76 @@
+#include "gpushare/io/utf8.h"
+
+#include <algorithm>
+#include <cstdint>
+
+#include <fmt/format.h>
+
+#include "gpushare/io/input_error.h"
+
+namespace gpushare {
+namespace {
+
+// The length of the well-formed sequence starting at `at`, or 0.
+size_t SequenceLength(std::string_view text, size_t at) {
+  const auto byte = [&](size_t i) {
+    return static_cast<uint8_t>(text[at + i]);
+  };
+  const uint8_t lead = byte(0);
+  if (lead < 0x80) return 1;
+  size_t length = 0;
+  uint8_t low = 0x80, high = 0xBF;  // bounds of the second byte
+  if (lead >= 0xC2 && lead <= 0xDF) {
+    length = 2;
+  } else if (lead >= 0xE0 && lead <= 0xEF) {
+    length = 3;
+    if (lead == 0xE0) low = 0xA0;   // overlong
+    if (lead == 0xED) high = 0x9F;  // surrogates
+  } else if (lead >= 0xF0 && lead <= 0xF4) {
+    length = 4;
+    if (lead == 0xF0) low = 0x90;   // overlong
+    if (lead == 0xF4) high = 0x8F;  // above U+10FFFF
+  } else {
+    return 0;
+  }
+  if (at + length > text.size()) return 0;
+  if (byte(1) < low || byte(1) > high) return 0;
+  for (size_t i = 2; i < length; ++i) {
+    if ((byte(i) & 0xC0) != 0x80) return 0;
+  }
+  return length;
+}
+
+}  // namespace
+
+size_t FindInvalidUtf8(std::string_view text) {
+  size_t at = 0;
+  while (at < text.size()) {
+    // ASCII runs are the common case.
+    if (static_cast<uint8_t>(text[at]) < 0x80) {
+      ++at;
+      continue;
+    }
+    const size_t length = SequenceLength(text, at);
+    if (length == 0) return at;
+    at += length;
+  }
+  return std::string_view::npos;
+}
+
+void CheckUtf8(const std::string& file, std::string_view text) {
+  const size_t bad = FindInvalidUtf8(text);
+  if (bad == std::string_view::npos) return;
+  const std::string_view before = text.substr(0, bad);
+  const int line =
+      1 + static_cast<int>(std::count(before.begin(), before.end(), '\n'));
+  const size_t line_start = before.rfind('\n');
+  const int column = static_cast<int>(
+      line_start == std::string_view::npos ? bad + 1 : bad - line_start);
+  throw InputError(
+      file, line, column,
+      fmt::format("invalid UTF-8 (byte 0x{:02X}); input files must be "
+                  "UTF-8 text",
+                  static_cast<uint8_t>(text[bad])));
+}
+
+}  // namespace gpushare

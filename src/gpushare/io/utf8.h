@@ -1,0 +1,31 @@
+// UTF-8 validation of user input text.
+//
+// Contract: names read from a user's files (a scenario, a pod, a node, a
+// class) end up in JSON, CSV, HTML and OpenMetrics output, all of which are
+// UTF-8. Every reader of a text file checks it here first, so a file that is
+// not UTF-8 is an InputError at the line and column (1-based, in bytes) of
+// its first ill-formed byte rather than an abort when the report is written.
+// Well-formed means RFC 3629: no overlong forms, no surrogates (U+D800..
+// U+DFFF), nothing above U+10FFFF. A leading byte-order mark is well-formed
+// (the YAML and CSV readers skip it).
+
+#ifndef GPUSHARE_IO_UTF8_H_
+#define GPUSHARE_IO_UTF8_H_
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace gpushare {
+
+// The byte offset of the first ill-formed sequence in `text`, or
+// std::string_view::npos when all of it is well-formed UTF-8.
+size_t FindInvalidUtf8(std::string_view text);
+
+// Throws InputError "FILE:LINE:COL: invalid UTF-8 (byte 0xNN); ..." at the
+// first ill-formed byte of `text`, read from `file`.
+void CheckUtf8(const std::string& file, std::string_view text);
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_IO_UTF8_H_

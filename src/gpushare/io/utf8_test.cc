@@ -1,0 +1,44 @@
+#include "gpushare/io/utf8.h"
+
+#include <gtest/gtest.h>
+
+#include "gpushare/io/input_error.h"
+
+namespace gpushare {
+namespace {
+
+TEST(Utf8Test, AcceptsWellFormedText) {
+  EXPECT_EQ(FindInvalidUtf8(""), std::string_view::npos);
+  EXPECT_EQ(FindInvalidUtf8("name: 推理"), std::string_view::npos);
+  EXPECT_EQ(FindInvalidUtf8("\xEF\xBB\xBFkey"), std::string_view::npos);
+  EXPECT_EQ(FindInvalidUtf8("\xF0\x9F\x9A\x80 \xF4\x8F\xBF\xBF"),
+            std::string_view::npos);  // U+1F680, U+10FFFF
+}
+
+TEST(Utf8Test, FindsTheFirstIllFormedByte) {
+  EXPECT_EQ(FindInvalidUtf8("ab\xFF"), 2u);
+  EXPECT_EQ(FindInvalidUtf8("\x80"), 0u);             // lone continuation
+  EXPECT_EQ(FindInvalidUtf8("x\xC3"), 1u);            // truncated
+  EXPECT_EQ(FindInvalidUtf8("\xC0\xAF"), 0u);         // overlong '/'
+  EXPECT_EQ(FindInvalidUtf8("\xE0\x80\xAF"), 0u);     // overlong
+  EXPECT_EQ(FindInvalidUtf8("\xED\xA0\x80"), 0u);     // surrogate U+D800
+  EXPECT_EQ(FindInvalidUtf8("\xF4\x90\x80\x80"), 0u);  // above U+10FFFF
+  EXPECT_EQ(FindInvalidUtf8("\xF5\x80\x80\x80"), 0u);
+  EXPECT_EQ(FindInvalidUtf8("\xE2\x82"), 0u);
+}
+
+TEST(Utf8Test, ErrorNamesLineAndColumn) {
+  try {
+    CheckUtf8("s.yaml", "name: a\nclasses: b\xC3(\n");
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.line(), 2);
+    EXPECT_EQ(e.column(), 11);
+    EXPECT_STREQ(e.what(),
+                 "s.yaml:2:11: invalid UTF-8 (byte 0xC3); input files must "
+                 "be UTF-8 text");
+  }
+}
+
+}  // namespace
+}  // namespace gpushare
