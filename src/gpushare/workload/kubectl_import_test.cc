@@ -202,6 +202,74 @@ TEST_F(KubectlImportTest, KueueQueueNameLabelNamesTheLocalQueue) {
   EXPECT_EQ(pods[0].namespace_name, "team-a");
 }
 
+// HAMi's device plugin advertises GPUs x deviceSplitCount; before it
+// writes its registration annotation, gpu=on and GFD's count tell the split.
+TEST_F(KubectlImportTest, HamiNodeWithoutRegistrationReadFromItsLabels) {
+  const std::vector<ImportedNode> nodes = ParseKubectlNodes(
+      "n.json",
+      OneNode("\"gpu\": \"on\", \"nvidia.com/gpu.product\": \"NVIDIA-L4\", "
+              "\"nvidia.com/gpu.count\": \"4\"",
+              ", \"nvidia.com/gpu\": \"40\""),
+      catalog_);
+  ASSERT_EQ(nodes.size(), 1u);
+  EXPECT_EQ(nodes[0].gpu_model, "L4");
+  EXPECT_EQ(nodes[0].gpus, 4);
+  EXPECT_EQ(nodes[0].sharing.scheme(), SharingScheme::kHami);
+  EXPECT_EQ(nodes[0].sharing.hami.split_count, 10);
+  EXPECT_DOUBLE_EQ(nodes[0].sharing.hami.memory_scaling, 1.0);
+  EXPECT_DOUBLE_EQ(nodes[0].sharing.hami.core_scaling, 1.0);
+  // gpu=on with as many devices as GPUs: nothing is split.
+  const std::vector<ImportedNode> whole = ParseKubectlNodes(
+      "n.json",
+      OneNode("\"gpu\": \"on\", \"nvidia.com/gpu.product\": \"NVIDIA-L4\", "
+              "\"nvidia.com/gpu.count\": \"4\"",
+              ", \"nvidia.com/gpu\": \"4\""),
+      catalog_);
+  EXPECT_EQ(whole[0].sharing.scheme(), SharingScheme::kExclusive);
+  EXPECT_EQ(whole[0].gpus, 4);
+}
+
+TEST_F(KubectlImportTest, AdvertisedAbovePhysicalNamesTheLabelThatSettlesIt) {
+  const std::string no_count = NodeError(
+      catalog_,
+      OneNode("\"gpu\": \"on\", \"nvidia.com/gpu.product\": \"NVIDIA-L4\"",
+              ", \"nvidia.com/gpu\": \"40\""));
+  EXPECT_NE(no_count.find("node 'n1' carries gpu=on (HAMi) and advertises 40 "
+                          "nvidia.com/gpu, but nothing tells its physical "
+                          "GPUs: add the label nvidia.com/gpu.count"),
+            std::string::npos)
+      << no_count;
+  const std::string uneven = NodeError(
+      catalog_,
+      OneNode("\"gpu\": \"on\", \"nvidia.com/gpu.product\": \"NVIDIA-L4\", "
+              "\"nvidia.com/gpu.count\": \"4\"",
+              ", \"nvidia.com/gpu\": \"42\""));
+  EXPECT_NE(uneven.find("42 nvidia.com/gpu is not a whole number of devices "
+                        "per GPU over nvidia.com/gpu.count 4"),
+            std::string::npos)
+      << uneven;
+  const std::string unlabelled = NodeError(
+      catalog_,
+      OneNode("\"nvidia.com/gpu.product\": \"NVIDIA-L4\", "
+              "\"nvidia.com/gpu.count\": \"4\"",
+              ", \"nvidia.com/gpu\": \"40\""));
+  EXPECT_NE(unlabelled.find("advertises 40 GPU devices on 4 GPUs "
+                            "(nvidia.com/gpu.count) but no label says how "
+                            "they are shared: time-slicing and MPS nodes "
+                            "carry nvidia.com/gpu.replicas"),
+            std::string::npos)
+      << unlabelled;
+  const std::string many = NodeError(
+      catalog_, OneNode("\"nvidia.com/gpu.product\": \"NVIDIA-L4\"",
+                        ", \"nvidia.com/gpu\": \"40\""));
+  EXPECT_NE(many.find("advertises 40 nvidia.com/gpu, more than the 16 GPUs a "
+                      "node has: if they are shared, the label "
+                      "nvidia.com/gpu.count"),
+            std::string::npos)
+      << many;
+  EXPECT_EQ(many.rfind("n.json:2:", 0), 0u) << many;
+}
+
 TEST_F(KubectlImportTest, NodeErrorsNameTheLineAndJsonPath) {
   EXPECT_EQ(NodeError(catalog_, "{\"kind\": \"PodList\", \"items\": []}"),
             "n.json:1:10: kind: expected kind List, NodeList or Node, got "

@@ -19,6 +19,8 @@ namespace {
 
 constexpr int kMaxGpus = 16;  // as cluster/cluster.cc
 constexpr const char* kHamiRegister = "hami.io/node-nvidia-register";
+// The label HAMi's device plugin DaemonSet selects (HAMi install guide).
+constexpr const char* kHamiNodeLabel = "gpu";
 constexpr const char* kMigPrefix = "nvidia.com/mig-";
 
 bool ParseInt(std::string_view s, int64_t* v) {
@@ -278,6 +280,11 @@ ImportedNode ReadNode(const JsonValue& item, const Catalog& catalog) {
     }
   }
   const bool hami = annotations.count(kHamiRegister) > 0;
+  // HAMi's device plugin runs on nodes labelled gpu=on; a node that has
+  // not registered yet (or whose annotation was stripped) is still HAMi.
+  auto gpu_on = node.labels.find(kHamiNodeLabel);
+  const bool hami_label = !hami && gpu_on != node.labels.end() &&
+                          gpu_on->second == "on" && mig_counts.empty();
   if (!hami && gpu == 0 && gpu_shared == 0 && mig_counts.empty()) {
     return node;  // CPU-only
   }
@@ -323,6 +330,31 @@ ImportedNode ReadNode(const JsonValue& item, const Catalog& catalog) {
         100.0;
     sharing.hami.core_scaling =
         static_cast<double>(hami_gpus[0].devcore) / 100.0;
+  } else if (hami_label && advertised > count_label && replicas == 1) {
+    // allocatable nvidia.com/gpu = GPUs x deviceSplitCount.
+    if (count_label < 1) {
+      labels_at.Fail(fmt::format(
+          "node '{}' carries {}=on (HAMi) and advertises {} nvidia.com/gpu, "
+          "but nothing tells its physical GPUs: add the label "
+          "nvidia.com/gpu.count (gpu-feature-discovery) or HAMi's "
+          "registration annotation {}",
+          node.name, kHamiNodeLabel, advertised, kHamiRegister));
+    }
+    if (advertised % count_label != 0) {
+      status.Get("allocatable")
+          .Get("nvidia.com/gpu")
+          .Fail(fmt::format(
+              "HAMi node '{}': {} nvidia.com/gpu is not a whole number of "
+              "devices per GPU over nvidia.com/gpu.count {} (HAMi "
+              "advertises GPUs x deviceSplitCount)",
+              node.name, advertised, count_label));
+    }
+    node.gpus = count_label;
+    sharing = HamiSharing();
+    sharing.hami.split_count = static_cast<int>(advertised / count_label);
+    // Without the annotation the scalings are HAMi's defaults (1).
+    sharing.hami.memory_scaling = 1.0;
+    sharing.hami.core_scaling = 1.0;
   } else if (!mig_counts.empty()) {
     if (advertised > 0) {
       status.Get("allocatable")
@@ -397,8 +429,29 @@ ImportedNode ReadNode(const JsonValue& item, const Catalog& catalog) {
                           advertised, replicas));
     }
   } else {
+    if (count_label > 0 && advertised > count_label) {
+      // More devices than GPUs, and no label says how they are shared.
+      status.Get("allocatable")
+          .Get(renamed ? "nvidia.com/gpu.shared" : "nvidia.com/gpu")
+          .Fail(fmt::format(
+              "node '{}' advertises {} GPU devices on {} GPUs "
+              "(nvidia.com/gpu.count) but no label says how they are "
+              "shared: time-slicing and MPS nodes carry "
+              "nvidia.com/gpu.replicas (gpu-feature-discovery), HAMi nodes "
+              "{}=on or the annotation {}",
+              node.name, advertised, count_label, kHamiNodeLabel,
+              kHamiRegister));
+    }
     sharing = ExclusiveSharing();
     node.gpus = static_cast<int>(std::min<int64_t>(advertised, 1000));
+    if (node.gpus > kMaxGpus && count_label == 0) {
+      labels_at.Fail(fmt::format(
+          "node '{}' advertises {} nvidia.com/gpu, more than the {} GPUs a "
+          "node has: if they are shared, the label nvidia.com/gpu.count "
+          "(physical GPUs) with nvidia.com/gpu.replicas (time-slicing, MPS) "
+          "or {}=on (HAMi) settles it",
+          node.name, advertised, kMaxGpus, kHamiNodeLabel));
+    }
   }
   if (node.gpus < 1 || node.gpus > kMaxGpus) {
     item.Get("status")

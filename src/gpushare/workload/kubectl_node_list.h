@@ -11,7 +11,9 @@
 // catalog.Find (names and aliases). The sharing configuration is read from
 // the signals the NVIDIA and HAMi components leave (k8s-gpu-specs.md §2–4):
 //   HAMi      annotation hami.io/node-nvidia-register: GPUs, split count,
-//             memory and core scaling
+//             memory and core scaling; or, before HAMi registers, the label
+//             gpu=on with nvidia.com/gpu.count below the advertised
+//             nvidia.com/gpu: split = advertised / count, scalings 1
 //   MIG mixed nvidia.com/mig-<profile> resources: the layout named by the
 //             label nvidia.com/mig.config when it matches the counts, else
 //             the counts spread evenly over nvidia.com/gpu.count GPUs
@@ -21,7 +23,9 @@
 //             nvidia.com/gpu.sharing-strategy=mps; renamed when the node has
 //             nvidia.com/gpu.shared
 //   otherwise exclusive: nvidia.com/gpu GPUs.
-// A node without any GPU resource is CPU-only. Every problem (bad JSON, a
+// More devices than physical GPUs without a label that says why, or more
+// than 16 without nvidia.com/gpu.count, is an error naming the label that
+// would settle it. A node without any GPU resource is CPU-only. Every problem (bad JSON, a
 // wrong type, a bad quantity, an unknown product, counts that no layout
 // explains, a configuration the model rejects) is an InputError at
 // FILE:LINE:COL naming the JSON path.
