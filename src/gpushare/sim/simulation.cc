@@ -14,6 +14,13 @@
 namespace gpushare {
 namespace {
 
+// Whether domains[k] is the first entry of its domain (a pod may hold two
+// time-slicing replicas of one GPU).
+bool FirstOccurrence(const std::vector<int>& domains, size_t k) {
+  return std::find(domains.begin(), domains.begin() + k, domains[k]) ==
+         domains.begin() + k;
+}
+
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 // Wall seconds of `work_s` alone on a whole GPU of relative speed `speed`:
@@ -569,11 +576,14 @@ void Simulation::StartOrFail(double now, PodIndex p) {
     return;
   }
   // Memory: the grant's limit, then what is left on the device (time-slicing
-  // has no isolation: the pod that allocates last fails).
+  // has no isolation: the pod that allocates last fails). Two replicas of
+  // one GPU (the device plugin may hand out both) are one device to the
+  // pod's process: its memory and its context are there once.
   const int64_t footprint = pod.needs.gpu_memory_mib;
   const auto& grants = scheduler_->AllocationOf(p).grants;
   for (size_t k = 0; k < run.domains.size(); ++k) {
     const DomainRun& d = domains_[run.domains[k]];
+    if (!FirstOccurrence(run.domains, k)) continue;
     const int64_t limit = k < grants.size() ? grants[k].memory_mib
                                             : d.info.memory_mib;
     if (footprint > limit) {
@@ -600,9 +610,10 @@ void Simulation::StartOrFail(double now, PodIndex p) {
   run.rate = 0;
   run.domain_rates.assign(run.domains.size(), 1.0);
   ++run.version;
-  for (int d : run.domains) {
-    domains_[d].residents.push_back(p);
-    domains_[d].fb_used_mib += footprint;
+  for (size_t k = 0; k < run.domains.size(); ++k) {
+    if (!FirstOccurrence(run.domains, k)) continue;
+    domains_[run.domains[k]].residents.push_back(p);
+    domains_[run.domains[k]].fb_used_mib += footprint;
   }
   if (run.service) {
     events_.Push(now + run.lifetime_left, EventKind::kDeletion, p, -1,
@@ -626,8 +637,9 @@ void Simulation::Stop(double now, PodIndex p) {
   if (!run.resident) return;
   Advance(now, p);
   run.resident = false;
-  for (int d : run.domains) {
-    DomainRun& dom = domains_[d];
+  for (size_t k = 0; k < run.domains.size(); ++k) {
+    if (!FirstOccurrence(run.domains, k)) continue;
+    DomainRun& dom = domains_[run.domains[k]];
     dom.residents.erase(
         std::find(dom.residents.begin(), dom.residents.end(), p));
     dom.fb_used_mib -= pods_[p].needs.gpu_memory_mib;

@@ -1,5 +1,7 @@
 #include "gpushare/workload/kubectl_object.h"
 
+#include "gpushare/io/json_syntax.h"
+#include "gpushare/io/utf8.h"
 #include "gpushare/io/yaml_input.h"
 
 namespace gpushare {
@@ -7,6 +9,8 @@ namespace gpushare {
 std::vector<JsonValue> KubectlItems(const std::string& file,
                                     const std::string& text,
                                     const std::string& kind) {
+  CheckUtf8(file, text);
+  CheckJsonSyntax(file, text);
   const YAML::Node root_node = ParseYaml(text, file);
   const JsonValue root(file, root_node);
   if (root.Missing() || !root.IsObject()) {
