@@ -245,7 +245,7 @@ SelectionSpec ReadSelection(const YamlMap& top, const Scenario& scenario) {
         YAML::Node profile_node;
         bool weights_given = false;
         if (kv.second.IsScalar()) {
-          profile_node = kv.second;
+          profile_node.reset(kv.second);
         } else {
           const YamlMap entry(m.file(), kv.second, what);
           entry.AllowOnly({"isolation", "overhead", "compatibility", "cost",
@@ -262,11 +262,11 @@ SelectionSpec ReadSelection(const YamlMap& top, const Scenario& scenario) {
               entry.Fail(entry.Get("profile"),
                          "give a profile or weights, not both");
             }
-            profile_node = entry.Get("profile");
+            profile_node.reset(entry.Get("profile"));
             (void)ScalarString(m.file(), profile_node, what + ".profile");
           } else if (!weights_given) {
             // Only the SLO target: the default profile of its kind.
-            profile_node = YAML::Node();
+            profile_node.reset(YAML::Node());
           }
         }
         if (profile_node.IsDefined() && !profile_node.IsNull()) {
@@ -314,7 +314,7 @@ ComparisonSpec ReadComparisonSpec(const std::string& text,
                                   const Scenario& scenario) {
   YAML::Node root = ParseYaml(text, file);
   if (!root.IsDefined() || root.IsNull())
-    root = YAML::Node(YAML::NodeType::Map);
+    root.reset(YAML::Node(YAML::NodeType::Map));
   ComparisonSpec spec;
   const YamlMap top(file, root, "scenario");
   spec.compare = ReadCompare(top);

@@ -294,12 +294,12 @@ PlanSpec ReadPlanSpec(const std::string& text, const std::string& file,
                       const SelectionSpec& selection) {
   YAML::Node root = ParseYaml(text, file);
   if (!root.IsDefined() || root.IsNull())
-    root = YAML::Node(YAML::NodeType::Map);
+    root.reset(YAML::Node(YAML::NodeType::Map));
   const YamlMap top(file, root, "scenario");
   YAML::Node section = YAML::Node(YAML::NodeType::Map);
   if (top.Has("plan")) {
-    section = top.Get("plan");
-    if (section.IsNull()) section = YAML::Node(YAML::NodeType::Map);
+    section.reset(top.Get("plan"));
+    if (section.IsNull()) section.reset(YAML::Node(YAML::NodeType::Map));
   }
   const YamlMap plan(file, section, "plan");
   plan.AllowOnly({"pools", "constraints", "search"});

@@ -50,10 +50,10 @@ YAML::Node SharingNode(const SharingConfig& s) {
     case DeviceSharing::kNone:
       break;
     case DeviceSharing::kTimeSlicing:
-      node = ReplicaFields(s.replicas, false, node);
+      node.reset(ReplicaFields(s.replicas, false, node));
       break;
     case DeviceSharing::kMps:
-      node = ReplicaFields(s.replicas, true, node);
+      node.reset(ReplicaFields(s.replicas, true, node));
       break;
     case DeviceSharing::kHami: {
       YAML::Node h(YAML::NodeType::Map);

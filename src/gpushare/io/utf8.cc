@@ -57,8 +57,18 @@ size_t FindInvalidUtf8(std::string_view text) {
   return std::string_view::npos;
 }
 
+size_t FindControlCharacter(std::string_view text) {
+  for (size_t at = 0; at < text.size(); ++at) {
+    const uint8_t c = static_cast<uint8_t>(text[at]);
+    if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') return at;
+  }
+  return std::string_view::npos;
+}
+
 void CheckUtf8(const std::string& file, std::string_view text) {
-  const size_t bad = FindInvalidUtf8(text);
+  const size_t invalid = FindInvalidUtf8(text);
+  const size_t control = FindControlCharacter(text);
+  const size_t bad = std::min(invalid, control);
   if (bad == std::string_view::npos) return;
   const std::string_view before = text.substr(0, bad);
   const int line =
@@ -66,11 +76,17 @@ void CheckUtf8(const std::string& file, std::string_view text) {
   const size_t line_start = before.rfind('\n');
   const int column = static_cast<int>(
       line_start == std::string_view::npos ? bad + 1 : bad - line_start);
+  const uint8_t byte = static_cast<uint8_t>(text[bad]);
   throw InputError(
       file, line, column,
-      fmt::format("invalid UTF-8 (byte 0x{:02X}); input files must be "
-                  "UTF-8 text",
-                  static_cast<uint8_t>(text[bad])));
+      bad == control
+          ? fmt::format("control character 0x{:02X}; input files must be "
+                        "text (tab, LF and CR are the only control "
+                        "characters allowed)",
+                        byte)
+          : fmt::format("invalid UTF-8 (byte 0x{:02X}); input files must be "
+                        "UTF-8 text",
+                        byte));
 }
 
 }  // namespace gpushare

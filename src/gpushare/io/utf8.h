@@ -7,7 +7,9 @@
 // its first ill-formed byte rather than an abort when the report is written.
 // Well-formed means RFC 3629: no overlong forms, no surrogates (U+D800..
 // U+DFFF), nothing above U+10FFFF. A leading byte-order mark is well-formed
-// (the YAML and CSV readers skip it).
+// (the YAML and CSV readers skip it). C0 control characters other than tab,
+// LF and CR are refused too: YAML and JSON text cannot hold them raw, and
+// yaml-cpp loops on some (a NUL found by the fuzzers).
 
 #ifndef GPUSHARE_IO_UTF8_H_
 #define GPUSHARE_IO_UTF8_H_
@@ -22,8 +24,13 @@ namespace gpushare {
 // std::string_view::npos when all of it is well-formed UTF-8.
 size_t FindInvalidUtf8(std::string_view text);
 
+// The byte offset of the first C0 control character other than tab, LF and
+// CR in `text`, or std::string_view::npos.
+size_t FindControlCharacter(std::string_view text);
+
 // Throws InputError "FILE:LINE:COL: invalid UTF-8 (byte 0xNN); ..." at the
-// first ill-formed byte of `text`, read from `file`.
+// first ill-formed byte of `text`, read from `file`, or "...: control
+// character 0xNN; ..." at the first control character, whichever is first.
 void CheckUtf8(const std::string& file, std::string_view text);
 
 }  // namespace gpushare

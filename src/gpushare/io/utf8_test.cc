@@ -40,5 +40,20 @@ TEST(Utf8Test, ErrorNamesLineAndColumn) {
   }
 }
 
+TEST(Utf8Test, ControlCharactersOtherThanTabLfCrAreRefused) {
+  EXPECT_EQ(FindControlCharacter("a:\tb\r\n"), std::string_view::npos);
+  EXPECT_EQ(FindControlCharacter(std::string_view("ab\0c", 4)), 2u);
+  EXPECT_EQ(FindControlCharacter("\x1B[0m"), 0u);
+  try {
+    CheckUtf8("q.json", std::string_view("{\n \"a\"\0\xFF", 8));
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(),
+                 "q.json:2:5: control character 0x00; input files must be "
+                 "text (tab, LF and CR are the only control characters "
+                 "allowed)");
+  }
+}
+
 }  // namespace
 }  // namespace gpushare

@@ -7,8 +7,13 @@
 #include <fstream>
 #include <sstream>
 #include <system_error>
+#include <unordered_set>
 
 #include <fmt/format.h>
+#include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/exceptions.h>
+#include <yaml-cpp/parser.h>
 
 #include "gpushare/io/input_error.h"
 #include "gpushare/io/suggest.h"
@@ -35,22 +40,96 @@ std::string DescribeYamlNode(const YAML::Node& node) {
   }
 }
 
+namespace {
+
+// Records where each document's first node starts, for counting documents
+// without building them.
+class DocumentStarts : public YAML::EventHandler {
+ public:
+  void OnDocumentStart(const YAML::Mark&) override { first_ = true; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { Node(mark); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { Node(mark); }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                const std::string&) override {
+    Node(mark);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&,
+                       YAML::anchor_t, YAML::EmitterStyle::value) override {
+    Node(mark);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {
+    Node(mark);
+  }
+  void OnMapEnd() override {}
+
+  const std::vector<YAML::Mark>& starts() const { return starts_; }
+
+ private:
+  void Node(const YAML::Mark& mark) {
+    if (first_) starts_.push_back(mark);
+    first_ = false;
+  }
+
+  bool first_ = false;
+  std::vector<YAML::Mark> starts_;
+};
+
+[[noreturn]] void FailAtMark(const std::string& file, const YAML::Mark& mark,
+                             const std::string& message) {
+  throw InputError(file, mark.line + 1, mark.column + 1, message);
+}
+
+// yaml-cpp's parser, translated: a syntax error at its mark, too deep a
+// nesting (its depth guard says only "bad file") with the limit.
+template <typename Parse>
+auto Parsed(const std::string& file, Parse parse) {
+  try {
+    return parse();
+  } catch (const YAML::DeepRecursion& e) {
+    FailAtMark(file, e.mark,
+               fmt::format("invalid YAML: nested deeper than {} levels",
+                           e.depth()));
+  } catch (const YAML::ParserException& e) {
+    FailAtMark(file, e.mark, "invalid YAML: " + e.msg);
+  }
+}
+
+}  // namespace
+
 YAML::Node ParseYaml(const std::string& text, const std::string& file) {
   CheckUtf8(file, text);
-  std::vector<YAML::Node> documents;
-  try {
-    documents = YAML::LoadAll(text);
-  } catch (const YAML::ParserException& e) {
-    throw InputError(file, e.mark.line + 1, e.mark.column + 1,
-                     "invalid YAML: " + e.msg);
+  // yaml-cpp 0.7's LoadAll() never ends on some text (a document that starts
+  // with ','), so documents are counted here, stopping where the parser
+  // makes no progress; YAML::Load() builds the first one.
+  const std::vector<YAML::Mark> starts = Parsed(file, [&] {
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    DocumentStarts handler;
+    while (parser.HandleNextDocument(handler)) {
+      const auto& s = handler.starts();
+      if (s.size() >= 2 && s[s.size() - 1].pos <= s[s.size() - 2].pos) {
+        const YAML::Mark& at = s.back();
+        FailAtMark(file, at,
+                   fmt::format("invalid YAML: no value can start with '{}'",
+                               text.substr(at.pos, 1)));
+      }
+    }
+    return handler.starts();
+  });
+  if (starts.size() > 1) {
+    FailAtMark(file, starts[1],
+               fmt::format("expected one YAML document, found {}",
+                           starts.size()));
   }
-  if (documents.empty()) return YAML::Node(YAML::NodeType::Null);
-  if (documents.size() > 1) {
-    FailAt(
-        file, documents[1],
-        fmt::format("expected one YAML document, found {}", documents.size()));
-  }
-  return documents.front();
+  if (starts.empty()) return YAML::Node(YAML::NodeType::Null);
+  return Parsed(file, [&] { return YAML::Load(text); });
+}
+
+YAML::Node ParseCheckedJson(const std::string& text, const std::string& file) {
+  return Parsed(file, [&] { return YAML::Load(text); });
 }
 
 std::string ReadInputFile(const std::string& path) {
@@ -145,6 +224,55 @@ double ScalarDouble(const std::string& file, const YAML::Node& node,
                        max));
   }
   return value;
+}
+
+std::string YamlMap::InputPath(std::string_view key) const {
+  const std::string written = String(key);
+  if (written.empty()) {
+    Fail(Get(key), std::string(key) + ": expected a file path, got ''");
+  }
+  const std::filesystem::path p(written);
+  const std::string path =
+      p.is_absolute()
+          ? written
+          : (std::filesystem::path(file_).parent_path() / p)
+                .lexically_normal()
+                .string();
+  std::error_code error;
+  const auto status = std::filesystem::status(path, error);
+  std::string problem;
+  if (!std::filesystem::exists(status)) {
+    problem = "no such file '" + path + "'";
+  } else if (std::filesystem::is_directory(status)) {
+    problem = "'" + path + "' is a directory, expected a file";
+  } else if (!std::filesystem::is_regular_file(status)) {
+    problem = "'" + path +
+              "' is not a regular file (a FIFO, socket or device is not read)";
+  }
+  if (!problem.empty()) Fail(Get(key), std::string(key) + ": " + problem);
+  return path;
+}
+
+void CheckNoDuplicateKeys(const std::string& file, const YAML::Node& node) {
+  std::vector<YAML::Node> pending = {node};
+  std::unordered_set<std::string> keys;
+  while (!pending.empty()) {
+    const YAML::Node current = pending.back();
+    pending.pop_back();
+    if (current.IsMap()) {
+      keys.clear();
+      for (const auto& entry : current) {
+        if (entry.first.IsScalar() &&
+            !keys.insert(entry.first.Scalar()).second) {
+          FailAt(file, entry.first,
+                 "duplicate key '" + entry.first.Scalar() + "'");
+        }
+        pending.push_back(entry.second);
+      }
+    } else if (current.IsSequence()) {
+      for (const auto& item : current) pending.push_back(item);
+    }
+  }
 }
 
 YamlMap::YamlMap(const std::string& file, const YAML::Node& node,

@@ -26,6 +26,11 @@ namespace gpushare {
 // document (empty, or only comments) gives a null node.
 YAML::Node ParseYaml(const std::string& text, const std::string& file);
 
+// Parses text that CheckJsonSyntax() (json_syntax.h) accepted — one JSON
+// value — into a node with yaml-cpp's line and column marks, without
+// counting documents again.
+YAML::Node ParseCheckedJson(const std::string& text, const std::string& file);
+
 // The bytes of a file; a missing, unreadable or directory path is an
 // InputError naming it.
 std::string ReadInputFile(const std::string& path);
@@ -37,6 +42,11 @@ YAML::Node LoadYamlFile(const std::string& path);
 // How an error message names a value: "nothing", "a list", "a mapping" or
 // the scalar in quotes.
 std::string DescribeYamlNode(const YAML::Node& node);
+
+// Throws InputError "duplicate key 'K'" at the second occurrence of a key in
+// any mapping under `node` (JSON's RFC 8259 wants names unique; yaml-cpp
+// keeps both and reading would silently take one).
+void CheckNoDuplicateKeys(const std::string& file, const YAML::Node& node);
 
 // Throws InputError at `node`'s position in `file`.
 [[noreturn]] void FailAt(const std::string& file, const YAML::Node& node,
@@ -63,6 +73,11 @@ class YamlMap {
   double Double(std::string_view key, double min, double max) const;
   bool Bool(std::string_view key) const;
   std::vector<std::string> StringList(std::string_view key) const;
+  // A path to an input file written at `key`: relative paths are taken from
+  // the directory of file(). It must name an existing regular file; a missing
+  // file, a directory or a FIFO is an error at the value, before anything is
+  // read.
+  std::string InputPath(std::string_view key) const;
   std::vector<int64_t> IntList(std::string_view key, int64_t min,
                                int64_t max) const;
 

@@ -71,6 +71,26 @@ TEST(ParseYamlTest, UnclosedFlowSequence) {
             "in.yaml:3:1: invalid YAML: end of sequence flow not found");
 }
 
+TEST(ParseYamlTest, DeepNestingIsALocatedError) {
+  const std::string deep = "a: " + std::string(5000, '[') +
+                           std::string(5000, ']') + "\n";
+  const std::string error = ErrorOf([&] { ParseYaml(deep, kFile); });
+  EXPECT_EQ(error.rfind("in.yaml:1:", 0), 0u) << error;
+  EXPECT_NE(error.find("invalid YAML: nested deeper than"), std::string::npos)
+      << error;
+}
+
+TEST(CheckNoDuplicateKeysTest, FindsTheSecondKeyAtAnyDepth) {
+  EXPECT_NO_THROW(CheckNoDuplicateKeys(
+      kFile, ParseYaml("{\"a\": [{\"b\": 1}, {\"b\": 2}]}", kFile)));
+  EXPECT_EQ(ErrorOf([] {
+              CheckNoDuplicateKeys(
+                  kFile,
+                  ParseYaml("{\"a\": [{\"b\": 1,\n \"b\": 2}]}", kFile));
+            }),
+            "in.yaml:2:2: duplicate key 'b'");
+}
+
 TEST(ParseYamlTest, EmptyTextIsANullNode) {
   EXPECT_TRUE(ParseYaml("", kFile).IsNull());
   EXPECT_TRUE(ParseYaml("# only a comment\n", kFile).IsNull());

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -80,14 +79,7 @@ KaiConfig ReadKaiQueues(const YamlMap& top) {
         m.Double("reclaimer_utilization_multiplier", 1, 1e6);
   }
   std::string imported;  // `kubectl get queues.scheduling.run.ai -o json`
-  if (m.Has("import")) {
-    const std::filesystem::path p(m.String("import"));
-    imported = p.is_absolute()
-                   ? p.string()
-                   : (std::filesystem::path(m.file()).parent_path() / p)
-                         .lexically_normal()
-                         .string();
-  }
+  if (m.Has("import")) imported = m.InputPath("import");
   const YAML::Node list = m.Has("queues") || imported.empty()
                               ? m.Get("queues")
                               : YAML::Node(YAML::NodeType::Sequence);

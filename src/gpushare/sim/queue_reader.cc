@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <limits>
 #include <optional>
 #include <string>
@@ -254,12 +253,7 @@ KueueConfig ReadQueues(const YamlMap& top,
                            "local_queues"};
     for (int k = 0; k < 3; ++k) {
       if (!im.Has(keys[k])) continue;
-      const std::filesystem::path p(im.String(keys[k]));
-      imported[k] = p.is_absolute()
-                        ? p.string()
-                        : (std::filesystem::path(m.file()).parent_path() / p)
-                              .lexically_normal()
-                              .string();
+      imported[k] = im.InputPath(keys[k]);
     }
   }
   if (m.Has("resource_flavors")) {

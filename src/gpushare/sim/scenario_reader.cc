@@ -170,7 +170,7 @@ bool MentionsWord(std::string_view text, std::string_view word, size_t* at) {
     size_t pos = 0;
     if (!skip && MentionsWord(rest, key, &pos) && pos < best) {
       best = pos;
-      at = entry.second.IsNull() ? entry.first : entry.second;
+      at.reset(entry.second.IsNull() ? entry.first : entry.second);
     }
   }
   FailAt(m.file(), at, message);
@@ -554,17 +554,6 @@ NodePoolSpec ReadPool(const std::string& file, const YAML::Node& node,
   return spec;
 }
 
-// A path written in the scenario, relative to the scenario's directory.
-std::string ResolvePath(const YamlMap& m, std::string_view key) {
-  const std::string path = m.String(key);
-  if (path.empty()) FailKey(m, key, "expected a file path, got ''");
-  const std::filesystem::path p(path);
-  if (p.is_absolute()) return path;
-  return (std::filesystem::path(m.file()).parent_path() / p)
-      .lexically_normal()
-      .string();
-}
-
 // A mapping of the trace's GPU model names to catalog models, over the
 // default table.
 GpuModelMap ReadModelMap(const YamlMap& m, const Catalog& catalog) {
@@ -606,7 +595,7 @@ std::vector<NodePoolSpec> ReadImport(const YamlMap& cluster,
       Choice(im, "format", "node list format", {"kubectl", "openb"});
   spec.format =
       format == "kubectl" ? NodeListFormat::kKubectl : NodeListFormat::kOpenb;
-  spec.file = ResolvePath(im, "file");
+  spec.file = im.InputPath("file");
   if (im.Has("prefix")) {
     spec.prefix = im.String("prefix");
     if (!spec.prefix.empty() &&
@@ -681,7 +670,7 @@ Distribution ReadDistributionNode(const std::string& file,
       YAML::Node second = node;
       for (const auto& entry : node) {
         keys.push_back(entry.first.Scalar());
-        if (keys.size() == 2) second = entry.first;
+        if (keys.size() == 2) second.reset(entry.first);
       }
       FailAt(file, second,
              fmt::format("{}: expected exactly one of {}, got {}", label,
@@ -1028,7 +1017,7 @@ TraceWorkload ReadTrace(const YamlMap& w, const Catalog& catalog) {
   ParseTraceFormat(
       Choice(t, "format", "trace format", {"openb", "kubectl", "jobs"}),
       &spec.format);
-  spec.file = ResolvePath(t, "file");
+  spec.file = t.InputPath("file");
   if (spec.format != TraceFormat::kOpenb) {
     Refuse(t, {"tenant_class", "model_map"}, "applies to openb traces only");
   }

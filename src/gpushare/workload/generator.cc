@@ -65,28 +65,57 @@ bool AlwaysZero(const Distribution& d) {
   return false;
 }
 
+// The largest values a class may ask for (docs/scenario.md): a pod's GPUs are
+// on one node (at most 16); the rest are far above any real pod and keep
+// 1e308 and the like from passing as a request nothing can serve.
+constexpr double kMaxPodGpus = 16;
+constexpr double kMaxMib = 1e8;       // ~95 TiB
+constexpr double kMaxMilli = 1e9;     // a million cores
+constexpr double kMaxSeconds = 1e9;   // ~31 years, as horizon_s
+constexpr double kMaxRate = 1e6;      // requests per second
+constexpr double kMaxMs = 1e9;
+
 std::string ClassWhat(const WorkloadClassSpec& c) {
   return "class '" + c.name + "'";
 }
 
-// Validates `d` as the class's field `field`; values must be >= 0 and, when
-// `unit_interval`, at most 1.
+// Validates `d` as the class's field `field`; its explicit values (constants,
+// bounds, means, choices) must lie in [0, max].
 void CheckNeed(const WorkloadClassSpec& c, const char* field,
-               const Distribution& d, bool unit_interval) {
+               const Distribution& d, double max) {
   const std::string what = ClassWhat(c) + " " + field;
   d.Validate(what);
   for (double v : ExplicitValues(d)) {
     if (v < 0) {
       throw InputError(fmt::format("{}: value {} is negative", what, v));
     }
-    if (unit_interval && v > 1) {
+    if (max == 1 && v > 1) {
       throw InputError(fmt::format("{}: value {} is outside [0, 1]", what, v));
     }
+    if (v > max) {
+      throw InputError(
+          fmt::format("{}: value {} is above the largest accepted, {}", what,
+                      v, max));
+    }
+  }
+  // An exponential mean or a lognormal median above the bound (1e300 MiB):
+  // nearly every pod would ask for more than anything holds. Unit-interval
+  // fields are clamped to [0, 1] by design, so their centres are not checked.
+  const double centre = d.kind == Distribution::Kind::kExponential ? d.mean
+                        : d.kind == Distribution::Kind::kLogNormal ? d.median
+                                                                   : 0;
+  if (max > 1 && centre > max) {
+    throw InputError(fmt::format("{}: {} {} is above the largest accepted, {}",
+                                 what,
+                                 d.kind == Distribution::Kind::kExponential
+                                     ? "mean"
+                                     : "median",
+                                 centre, max));
   }
 }
 
 void CheckGpus(const WorkloadClassSpec& c) {
-  CheckNeed(c, "gpus", c.gpus, /*unit_interval=*/false);
+  CheckNeed(c, "gpus", c.gpus, kMaxPodGpus);
   for (double v : ExplicitValues(c.gpus)) {
     if (v >= 1 && v != std::floor(v)) {
       throw InputError(fmt::format(
@@ -130,16 +159,16 @@ void ValidateClass(const WorkloadClassSpec& c) {
     if (tenant.empty()) throw InputError(what + ": empty tenant name");
   }
   CheckGpus(c);
-  CheckNeed(c, "gpu_memory_mib", c.gpu_memory_mib, false);
-  CheckNeed(c, "sm_demand", c.sm_demand, /*unit_interval=*/true);
-  CheckNeed(c, "duty", c.duty, /*unit_interval=*/true);
-  CheckNeed(c, "work_s", c.work_s, false);
-  CheckNeed(c, "lifetime_s", c.lifetime_s, false);
-  CheckNeed(c, "request_rate", c.request_rate, false);
-  CheckNeed(c, "gpu_ms_per_request", c.gpu_ms_per_request, false);
-  CheckNeed(c, "slo_p99_ms", c.slo_p99_ms, false);
-  CheckNeed(c, "cpu_milli", c.cpu_milli, false);
-  CheckNeed(c, "memory_mib", c.memory_mib, false);
+  CheckNeed(c, "gpu_memory_mib", c.gpu_memory_mib, kMaxMib);
+  CheckNeed(c, "sm_demand", c.sm_demand, 1);
+  CheckNeed(c, "duty", c.duty, 1);
+  CheckNeed(c, "work_s", c.work_s, kMaxSeconds);
+  CheckNeed(c, "lifetime_s", c.lifetime_s, kMaxSeconds);
+  CheckNeed(c, "request_rate", c.request_rate, kMaxRate);
+  CheckNeed(c, "gpu_ms_per_request", c.gpu_ms_per_request, kMaxMs);
+  CheckNeed(c, "slo_p99_ms", c.slo_p99_ms, kMaxMs);
+  CheckNeed(c, "cpu_milli", c.cpu_milli, kMaxMilli);
+  CheckNeed(c, "memory_mib", c.memory_mib, kMaxMib);
   if (AlwaysZero(c.work_s) && AlwaysZero(c.lifetime_s)) {
     throw InputError(what +
                      ": a service class (work_s 0) needs lifetime_s > 0");

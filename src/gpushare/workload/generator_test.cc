@@ -363,6 +363,31 @@ TEST(WorkloadSpecTest, DistributionErrors) {
             "class 'dev' work_s: value -10 is negative");
 }
 
+TEST(WorkloadSpecTest, AbsurdlyLargeNeedsAreErrors) {
+  WorkloadClassSpec c = Class("dev", 1);
+  c.gpu_memory_mib = Distribution::Constant(1e308);
+  EXPECT_EQ(ValidationError(Spec({c})),
+            "class 'dev' gpu_memory_mib: value 1e+308 is above the largest "
+            "accepted, 100000000");
+  c = Class("dev", 1);
+  c.gpus = Distribution::Constant(17);
+  EXPECT_EQ(ValidationError(Spec({c})),
+            "class 'dev' gpus: value 17 is above the largest accepted, 16");
+  c = Class("dev", 1);
+  c.memory_mib = Distribution::Exponential(1e300);
+  EXPECT_EQ(ValidationError(Spec({c})),
+            "class 'dev' memory_mib: mean 1e+300 is above the largest "
+            "accepted, 100000000");
+  c = Class("dev", 1);
+  c.work_s = Distribution::LogNormal(2e9, 0.5);
+  EXPECT_EQ(ValidationError(Spec({c})),
+            "class 'dev' work_s: median 2000000000 is above the largest "
+            "accepted, 1000000000");
+  c = Class("dev", 1);
+  c.duty = Distribution::Exponential(2);  // clamped to 1 by design
+  EXPECT_EQ(ValidationError(Spec({c})), "");
+}
+
 TEST(WorkloadSpecTest, ServiceNeedsALifetime) {
   WorkloadClassSpec c = Class("svc", 1);
   c.work_s = Distribution::Constant(0);

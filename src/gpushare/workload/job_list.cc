@@ -6,6 +6,8 @@
 #include <limits>
 #include <unordered_set>
 
+#include <fmt/format.h>
+
 #include "gpushare/io/csv_table.h"
 
 namespace gpushare {
@@ -46,9 +48,8 @@ double Number(const CsvTable& table, int column, double min, double max) {
     table.Fail(column, "expected a number, got '" + std::string(text) + "'");
   }
   if (v < min || v > max) {
-    table.Fail(column, "value " + std::string(text) + " is out of range (" +
-                           std::to_string(min) + ".." + std::to_string(max) +
-                           ")");
+    table.Fail(column, fmt::format("value {} is out of range ({}..{})", text,
+                                   min, max));
   }
   return v;
 }

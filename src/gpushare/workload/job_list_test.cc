@@ -46,7 +46,7 @@ TEST(JobListTest, MalformedFieldsNameFileLineAndColumn) {
             "inference, batch or dev, got 'serving'");
   EXPECT_EQ(Error("a,t,batch,0,1,0,1.2,0,10,0,0,0,0,"),
             "jobs.csv:2:17: column 'sm_demand': value 1.2 is out of range "
-            "(0.000000..1.000000)");
+            "(0..1)");
   EXPECT_EQ(Error("a,t,batch,x,1,0,0,0,10,0,0,0,0,"),
             "jobs.csv:2:11: column 'arrival_s': expected a number, got 'x'");
   EXPECT_EQ(Error("a,t,batch,0,1,0,0,0,0,0,0,0,0,"),

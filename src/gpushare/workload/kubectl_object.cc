@@ -11,7 +11,8 @@ std::vector<JsonValue> KubectlItems(const std::string& file,
                                     const std::string& kind) {
   CheckUtf8(file, text);
   CheckJsonSyntax(file, text);
-  const YAML::Node root_node = ParseYaml(text, file);
+  const YAML::Node root_node = ParseCheckedJson(text, file);
+  CheckNoDuplicateKeys(file, root_node);
   const JsonValue root(file, root_node);
   if (root.Missing() || !root.IsObject()) {
     root.Fail("expected the JSON object of `kubectl get " + kind +

@@ -81,6 +81,13 @@ std::vector<OpenbPod> Parse(CsvTable table, const GpuModelMap& models) {
       p.pod_phase = std::string(table.Field(kPhase));
       p.creation_time_s = table.Int(kCreation, 0, kMax);
       p.deletion_time_s = table.OptionalInt(kDeletion, 0, kMax, kNoTime);
+      if (p.deletion_time_s != kNoTime &&
+          p.deletion_time_s < p.creation_time_s) {
+        table.Fail(kDeletion, "deletion_time " +
+                                  std::to_string(p.deletion_time_s) +
+                                  " is before creation_time " +
+                                  std::to_string(p.creation_time_s));
+      }
       p.scheduled_time_s = table.OptionalInt(kScheduled, 0, kMax, kNoTime);
     }
     pods.push_back(std::move(p));

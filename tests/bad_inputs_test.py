@@ -1,0 +1,146 @@
+"""The bad-input corpus (tests/bad_inputs/, docs/reliability.md).
+
+Each case of tests/bad_inputs/cases.json is a malformed file or command line.
+gpushare-sim must answer every one with exit status 2, `error: ` and the
+expected location (`file:line:col` for a file, the flag for a command line)
+and phrase on stderr, nothing on stdout, and no output file: the case's
+{out} folder stays empty.
+
+A case's fields:
+  name       what it is
+  args       the command line; {bad} is tests/bad_inputs, {data} tests/data,
+             {examples} examples/, {tmp} a fresh folder, {out} a folder that
+             must stay empty, {scenario} the wrapper scenario below
+  wrap       optional {kind, file}: a scenario that reads file as its
+             kubectl nodes or pods, openb or job-list trace, KAI Queues or
+             Kueue ClusterQueues, written to {tmp}/scenario.yaml
+  generate   optional: an input made at run time instead of kept in git
+             (long_line_csv, long_line_yaml: a 50 MB line; fifo)
+  where      the location stderr must show, e.g. "x.yaml:3:12"
+  message    a phrase of the message
+"""
+
+import json
+import os
+import subprocess
+import tempfile
+import unittest
+
+import cli_harness
+from cli_harness import main
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BAD = os.path.join(HERE, "bad_inputs")
+DATA = os.path.join(HERE, "data")
+EXAMPLES = os.path.join(os.path.dirname(HERE), "examples")
+
+TINY_CLUSTER = """cluster:
+  pools:
+    - {name: gpu, gpu: A100-40GB, nodes: 2, gpus_per_node: 2}
+"""
+TINY_WORKLOAD = """workload:
+  classes:
+    - {name: jobs, class: batch, count: 5, work_s: 60}
+"""
+HEADER = "name: bad-input\nseed: 1\n"
+
+
+def wrapper(kind, path):
+    """The scenario text that reads `path` as input of `kind`."""
+    if kind == "kubectl_nodes":
+        return (HEADER + f"cluster:\n  import: {{format: kubectl, file: '{path}'}}\n"
+                + TINY_WORKLOAD)
+    trace = {"kubectl_pods": "kubectl", "openb_pods": "openb", "jobs": "jobs"}
+    if kind in trace:
+        return (HEADER + TINY_CLUSTER + "workload:\n  trace: "
+                f"{{format: {trace[kind]}, file: '{path}'}}\n")
+    if kind == "kai_queues":
+        return (HEADER + TINY_CLUSTER + TINY_WORKLOAD
+                + f"kai_queues: {{import: '{path}'}}\n")
+    if kind == "kueue_cluster_queues":
+        kueue = os.path.join(DATA, "kueue")
+        return (HEADER + TINY_CLUSTER + TINY_WORKLOAD + "queues:\n  import:\n"
+                f"    resource_flavors: '{kueue}/resourceflavors.json'\n"
+                f"    cluster_queues: '{path}'\n"
+                f"    local_queues: '{kueue}/localqueues.json'\n")
+    raise ValueError(f"cases.json: unknown wrap kind {kind!r}")
+
+
+def generate(kind, tmp):
+    """Makes a run-time input in `tmp`; returns nothing (args name it)."""
+    line = "x" * (50 * 1024 * 1024)
+    if kind == "long_line_csv":
+        with open(os.path.join(tmp, "long_line.csv"), "w") as f:
+            f.write("name,tenant_class,workload_class,arrival_s,gpus,"
+                    "gpu_memory_mib,sm_demand,duty,work_s,lifetime_s,cpu_milli,"
+                    "memory_mib,priority,node_selector\n" + line + "\n")
+    elif kind == "long_line_yaml":
+        with open(os.path.join(tmp, "long_line.yaml"), "w") as f:
+            f.write("name: " + line + "\nseed: [\n")
+    elif kind == "fifo":
+        os.mkfifo(os.path.join(tmp, "fifo.yaml"))
+    elif kind == "directory":
+        os.mkdir(os.path.join(tmp, "a-directory.yaml"))
+    else:
+        raise ValueError(f"cases.json: unknown generate kind {kind!r}")
+
+
+def load_cases():
+    with open(os.path.join(BAD, "cases.json")) as f:
+        return json.load(f)
+
+
+class BadInputCorpusTest(unittest.TestCase):
+
+    def test_corpus_is_large_and_every_file_is_used(self):
+        cases = load_cases()
+        self.assertGreaterEqual(len(cases), 60)
+        self.assertEqual(len({c["name"] for c in cases}), len(cases),
+                         "case names must be unique")
+        used = set()
+        for c in cases:
+            text = json.dumps(c)
+            used.update(f for f in os.listdir(BAD) if f in text)
+        unused = set(os.listdir(BAD)) - used - {"cases.json"}
+        self.assertEqual(unused, set(), "files no case reads")
+
+    def test_every_case_is_a_located_error_with_no_output(self):
+        for c in load_cases():
+            with self.subTest(c["name"]):
+                self.check(c)
+
+    def check(self, c):
+        result, stderr, left = run_case(c)
+        self.assertEqual(result.returncode, 2, stderr)
+        self.assertEqual(result.stdout, b"", "output before the error")
+        self.assertIn("error: ", stderr)
+        self.assertIn(c["where"], stderr)
+        self.assertIn(c["message"], stderr)
+        self.assertNotIn("internal error", stderr)
+        self.assertEqual(left, [], "an output file was left")
+
+
+def run_case(c):
+    """Runs case `c`; returns (CompletedProcess, stderr text with the
+    temporary folder written {tmp}, files left in {out})."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "out")
+        os.mkdir(out)
+        scenario = os.path.join(tmp, "scenario.yaml")
+        names = dict(bad=BAD, data=DATA, examples=EXAMPLES, tmp=tmp, out=out,
+                     scenario=scenario)
+        if "generate" in c:
+            generate(c["generate"], tmp)
+        if "wrap" in c:
+            with open(scenario, "w") as f:
+                f.write(wrapper(c["wrap"]["kind"],
+                                c["wrap"]["file"].format(**names)))
+        args = [a.format(**names) for a in c["args"]]
+        result = subprocess.run([cli_harness.binary(), *args],
+                                capture_output=True, timeout=120, check=False)
+        stderr = result.stderr.decode("utf-8", "replace").replace(tmp, "{tmp}")
+        return result, stderr, sorted(os.listdir(out))
+
+
+if __name__ == "__main__":
+    main()
