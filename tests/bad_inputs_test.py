@@ -103,6 +103,10 @@ class BadInputCorpusTest(unittest.TestCase):
             used.update(f for f in os.listdir(BAD) if f in text)
         unused = set(os.listdir(BAD)) - used - {"cases.json"}
         self.assertEqual(unused, set(), "files no case reads")
+        for c in cases:
+            self.assertNotIn(os.path.dirname(HERE), c["where"] + c["message"],
+                             c["name"] + ": expectations must not name the "
+                             "checkout's absolute path (CI clones elsewhere)")
 
     def test_every_case_is_a_located_error_with_no_output(self):
         for c in load_cases():
