@@ -48,7 +48,8 @@ sanitize: deps
 	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DGS_SANITIZE=ON \
 	  -DGS_JEMALLOC=OFF -DGS_BUILD_BENCH=OFF -DGS_WERROR=ON $(CMAKE_FLAGS)
 	cmake --build $(SANITIZE_DIR) -j$(JOBS)
-	cd $(SANITIZE_DIR) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	cd $(SANITIZE_DIR) && GS_TEST_TIMEOUT_S=600 \
+	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j$(JOBS)
 

@@ -12,6 +12,9 @@ import unittest
 
 DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 _binary = None
+# Seconds one command may take; `make sanitize` raises it (ASan and UBSan
+# slow the binary several times).
+_TIMEOUT_S = float(os.environ.get("GS_TEST_TIMEOUT_S", "60"))
 
 
 def binary():
@@ -21,7 +24,7 @@ def binary():
 
 def run_raw(*args):
     """Runs gpushare-sim with `args`; returns the CompletedProcess (bytes)."""
-    return subprocess.run([_binary, *args], capture_output=True, timeout=60,
+    return subprocess.run([_binary, *args], capture_output=True, timeout=_TIMEOUT_S,
                           check=False)
 
 

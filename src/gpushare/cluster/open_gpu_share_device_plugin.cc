@@ -52,7 +52,7 @@ void OpenGpuShareDevicePlugin::AddNodeLabels(Labels* labels) const {
   (*labels)[std::string(kOpenGpuShareCardModelLabel)] = card_model_;
 }
 
-bool OpenGpuShareDevicePlugin::FitsRequest(
+bool OpenGpuShareDevicePlugin::FitsShare(
     const OpenGpuShareRequest& request) const {
   int found = 0;
   for (int g = 0; g < gpu_count(); ++g) {
@@ -67,7 +67,7 @@ bool OpenGpuShareDevicePlugin::FitsRequest(
 bool OpenGpuShareDevicePlugin::Fits(const ResourceList& requests,
                                     std::string_view* reason) const {
   const bool fits =
-      FitsRequest(OpenGpuShareRequestOf(requests.Get(gpu_milli_id_)));
+      FitsShare(OpenGpuShareRequestOf(requests.Get(gpu_milli_id_)));
   if (!fits && reason != nullptr) *reason = kInsufficientGpu;
   return fits;
 }

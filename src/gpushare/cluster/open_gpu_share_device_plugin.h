@@ -75,7 +75,7 @@ class OpenGpuShareDevicePlugin : public DevicePlugin {
   }
 
   // Whether `request` fits the idle shares now.
-  bool FitsRequest(const OpenGpuShareRequest& request) const;
+  bool FitsShare(const OpenGpuShareRequest& request) const;
   // Gives `request` exactly `gpus` (one index per requested GPU, each with
   // enough idle share; GS_CHECK).
   DeviceAllocation AllocateGpus(const OpenGpuShareRequest& request,

@@ -21,14 +21,19 @@ class FitError {
  public:
   explicit FitError(int num_all_nodes) : num_all_nodes_(num_all_nodes) {}
 
-  void AddReason(std::string_view reason) {
+  // `reason` on `nodes` more nodes.
+  void AddReason(std::string_view reason, int nodes = 1) {
     for (auto& [r, count] : counts_) {
       if (r == reason) {
-        ++count;
+        count += nodes;
         return;
       }
     }
-    counts_.emplace_back(std::string(reason), 1);
+    counts_.emplace_back(std::string(reason), nodes);
+  }
+  // The distinct reasons and their node counts, in first-seen order.
+  const std::vector<std::pair<std::string, int>>& counts() const {
+    return counts_;
   }
   std::string Message() const;
 

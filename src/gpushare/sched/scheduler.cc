@@ -85,6 +85,10 @@ Scheduler::Scheduler(Cluster& cluster, SchedulerProfile profile)
     if (name == GpuDeviceFit::kName) device_fit_filter_ = true;
     if (name == NodeResourcesFit::kName) resources_fit_filter_ = true;
   }
+  while (static_prefix_ < filters_in_order_.size() &&
+         filters_in_order_[static_prefix_]->Static()) {
+    ++static_prefix_;
+  }
   only_fit_filters_ = true;
   for (const FilterPlugin* f : dynamic_filters_) {
     only_fit_filters_ =
@@ -110,6 +114,7 @@ int Scheduler::InternShape(const Pod& pod, int* constraints) {
     cit = constraint_ids_.emplace(key, static_cast<int>(constraint_ids_.size()))
               .first;
     static_fits_.emplace_back();
+    static_diagnoses_.emplace_back();
   }
   *constraints = cit->second;
   key += "|r";
@@ -213,19 +218,136 @@ int NumFeasibleNodesToFind(int num_nodes, int percentage) {
   return found < kMinFeasibleNodesToFind ? kMinFeasibleNodesToFind : found;
 }
 
-std::string Scheduler::Diagnose(const Pod& pod) {
+const Scheduler::StaticDiagnosis& Scheduler::StaticDiagnosisFor(
+    int constraints, const Pod& pod) {
+  StaticDiagnosis& d = static_diagnoses_[constraints];
+  const auto& nodes = cluster_.nodes();
+  if (d.nodes == static_cast<int>(nodes.size())) return d;
+  d.nodes = static_cast<int>(nodes.size());
+  d.epoch = ++static_epoch_;
+  d.rejected = FitError(0);
+  d.passed.clear();
+  d.position.assign(nodes.size(), -1);
+  std::vector<std::string_view> reasons;
+  for (size_t k = 0; k < static_prefix_; ++k) {
+    filters_in_order_[k]->PreFilter(pod);
+  }
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    reasons.clear();
+    bool passed = true;
+    for (size_t k = 0; k < static_prefix_ && passed; ++k) {
+      passed = filters_in_order_[k]->Filter(pod, nodes[n], &reasons);
+    }
+    if (passed) {
+      d.position[n] = static_cast<int>(d.passed.size());
+      d.passed.push_back(static_cast<int>(n));
+    } else {
+      for (std::string_view r : reasons) d.rejected.AddReason(r);
+    }
+  }
+  return d;
+}
+
+std::string Scheduler::Diagnose(const Pod& pod, int constraints,
+                                Group& group) {
   const auto& nodes = cluster_.nodes();
   FitError error(static_cast<int>(nodes.size()));
+  // The nodes the static prefix rejects have the same reasons until a node
+  // changes; the others go through the remaining filters, in order.
+  const StaticDiagnosis& prefix = StaticDiagnosisFor(constraints, pod);
+  for (const auto& [reason, count] : prefix.rejected.counts()) {
+    error.AddReason(reason, count);
+  }
+  for (size_t k = static_prefix_; k < filters_in_order_.size(); ++k) {
+    filters_in_order_[k]->PreFilter(pod);
+  }
   std::vector<std::string_view> reasons;
-  for (FilterPlugin* f : filters_in_order_) f->PreFilter(pod);
-  for (const Node& node : nodes) {
+  auto judge = [&](int n) {
     reasons.clear();
-    for (FilterPlugin* f : filters_in_order_) {
-      if (!f->Filter(pod, node, &reasons)) break;
+    for (size_t k = static_prefix_; k < filters_in_order_.size(); ++k) {
+      if (!filters_in_order_[k]->Filter(pod, nodes[n], &reasons)) break;
     }
-    for (std::string_view r : reasons) error.AddReason(r);
+  };
+  Group::DiagnosisMemo& memo = group.diagnosis;
+  constexpr uint16_t kMaxSets = 0xFFFF;
+  constexpr uint64_t kNoLogEnd = ~uint64_t{0};
+  if (!profile_.reuse_node_results) {
+    for (int n : prefix.passed) {
+      judge(n);
+      for (std::string_view r : reasons) error.AddReason(r);
+    }
+    return error.Message();
+  }
+  if (memo.epoch != prefix.epoch) {
+    memo.epoch = prefix.epoch;
+    memo.log_end = kNoLogEnd;  // every node is judged
+    memo.versions.assign(prefix.passed.size(), 0);
+    memo.node_set.assign(prefix.passed.size(), 0);
+    memo.reason_sets.clear();
+    memo.set_nodes.clear();
+  }
+  const uint64_t* versions = NodeVersions();
+  // Brings node `i` of `passed` up to date; false when there are too many
+  // distinct reason lists to memoize.
+  auto update = [&](size_t i) {
+    const int n = prefix.passed[i];
+    // Node versions start at 1: 0 is never a live version.
+    const uint64_t version = versions[n];
+    if (memo.versions[i] == version) return true;
+    judge(n);
+    size_t set = 0;
+    while (set < memo.reason_sets.size() &&
+           !std::equal(reasons.begin(), reasons.end(),
+                       memo.reason_sets[set].begin(),
+                       memo.reason_sets[set].end())) {
+      ++set;
+    }
+    if (set == memo.reason_sets.size()) {
+      if (set == kMaxSets) return false;
+      memo.reason_sets.emplace_back(reasons.begin(), reasons.end());
+      memo.set_nodes.push_back(0);
+    }
+    if (memo.versions[i] != 0) --memo.set_nodes[memo.node_set[i]];
+    ++memo.set_nodes[set];
+    memo.node_set[i] = static_cast<uint16_t>(set);
+    memo.versions[i] = version;
+    return true;
+  };
+  const uint64_t log_end = change_log_base_ + change_log_.size();
+  bool ok = true;
+  if (memo.log_end != kNoLogEnd && memo.log_end >= change_log_base_ &&
+      log_end - memo.log_end <= prefix.passed.size()) {
+    // Only the nodes logged since the last diagnosis can have changed.
+    for (uint64_t k = memo.log_end; k < log_end && ok; ++k) {
+      const int i = prefix.position[change_log_[k - change_log_base_]];
+      if (i >= 0) ok = update(static_cast<size_t>(i));
+    }
+  } else {
+    for (size_t i = 0; i < prefix.passed.size() && ok; ++i) ok = update(i);
+  }
+  memo.log_end = log_end;
+  if (!ok) {
+    // Too many distinct reason lists to memoize: judge every node.
+    memo.epoch = 0;
+    for (int m : prefix.passed) {
+      judge(m);
+      for (std::string_view r : reasons) error.AddReason(r);
+    }
+    return error.Message();
+  }
+  for (size_t set = 0; set < memo.reason_sets.size(); ++set) {
+    if (memo.set_nodes[set] == 0) continue;
+    for (const std::string& r : memo.reason_sets[set]) {
+      error.AddReason(r, memo.set_nodes[set]);
+    }
   }
   return error.Message();
+}
+
+void Scheduler::UntrackGroup(int shape) {
+  waiting_groups_.erase(shape);
+  Group::DiagnosisMemo& memo = groups_[shape].diagnosis;
+  memo = Group::DiagnosisMemo();
 }
 
 void Scheduler::FindFeasibleNodes(PodId id) {
@@ -497,7 +619,7 @@ ScheduleResult Scheduler::ScheduleOne() {
     FindFeasibleNodes(entry.id);
     if (feasible_.empty()) {
       result.outcome = ScheduleResult::Outcome::kUnschedulable;
-      result.message = Diagnose(pod);
+      result.message = Diagnose(pod, s.constraints, group);
       if (group.retrying == entry.id) group.retrying = -1;
       group.dirty_nodes.clear();  // this scan covered every node
       group.nodes_at_clear = num_nodes;
@@ -631,9 +753,7 @@ void Scheduler::EndRetry(int shape) {
   Group& group = groups_[shape];
   group.retrying = -1;
   RetryNext(group);
-  if (group.waiting.empty() && group.retrying < 0) {
-    waiting_groups_.erase(shape);
-  }
+  if (group.waiting.empty() && group.retrying < 0) UntrackGroup(shape);
 }
 
 void Scheduler::ActivateHead(Group& group) {
@@ -682,9 +802,7 @@ void Scheduler::Forget(PodId id) {
   if (s.state == State::kWaiting) {
     Group& group = groups_[s.shape];
     group.waiting.erase({s.pod->priority, s.seq, id});
-    if (group.waiting.empty() && group.retrying < 0) {
-      waiting_groups_.erase(s.shape);
-    }
+    if (group.waiting.empty() && group.retrying < 0) UntrackGroup(s.shape);
     --waiting_count_;
     s.state = State::kDone;
   } else if (s.state == State::kActive) {
@@ -701,6 +819,7 @@ void Scheduler::Forget(PodId id) {
 
 void Scheduler::NodeChanged(int node) {
   for (auto& fits : static_fits_) fits.clear();  // recomputed lazily
+  for (StaticDiagnosis& d : static_diagnoses_) d.nodes = -1;
   notified_nodes_ = -1;
   for (auto& bits : free_nodes_) bits.clear();
   hami_summaries_.clear();
@@ -1143,6 +1262,12 @@ void Scheduler::UpdateFreeNodes(int node, const ResourceList& requests) {
   if (node < static_cast<int>(node_versions_.size())) {
     node_versions_[node] = n.version();
   }
+  if (change_log_.size() >= std::max<size_t>(size_t{1} << 20,
+                                             8 * cluster_.nodes().size())) {
+    change_log_base_ += change_log_.size();
+    change_log_.clear();
+  }
+  change_log_.push_back(node);
   for (const auto& [id, quantity] : requests.items()) {
     if (id >= static_cast<int>(free_nodes_.size()) || free_nodes_[id].empty()) {
       continue;  // not built yet: built whole on first use

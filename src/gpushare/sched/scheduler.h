@@ -12,7 +12,12 @@
 // nodes it rejects are skipped, and where it is exact it stands for
 // NodeResourcesFit and GpuDeviceFit. A group's retried member is first checked
 // on the group's dirty nodes only: if none passes, no node can (binds only
-// take resources away) and the cycle fails without the full scan.)
+// take resources away) and the cycle fails without the full scan. The FitError
+// message of a failed cycle counts the reasons of every node: the reasons of
+// the static filters that come first (node affinity, taints) are counted
+// once per set of constraints until a node changes, and each shape keeps the
+// reasons of the nodes those pass, judging again only the nodes changed since
+// its last failure; the message is the one a full evaluation gives.)
 //
 // Contract (DESIGN §4.4, k8s-gpu-specs.md §5): pods wait in an active queue
 // ordered by priority (higher first), then arrival (PrioritySort). Each
@@ -60,6 +65,7 @@
 #include "gpushare/base/rng.h"
 #include "gpushare/cluster/cluster.h"
 #include "gpushare/sched/default_preemption.h"
+#include "gpushare/sched/fit_error.h"
 #include "gpushare/sched/framework.h"
 #include "gpushare/sched/hami_fit_summary.h"
 #include "gpushare/sched/profile.h"
@@ -188,12 +194,31 @@ class Scheduler {
     // are not in it unless NodeChanged told).
     int nodes_at_clear = -1;
     std::string message;  // the last FitError message
+    // Diagnose's memo for this shape over the nodes the static prefix
+    // passes (StaticDiagnosis::passed, by position): the version of the
+    // node it judged (0: not judged) and the index of the
+    // node's reasons in `reason_sets`, with how many nodes have each. A node
+    // whose version did not change keeps its reasons (reuse_node_results).
+    // Freed when the group has no waiting member.
+    struct DiagnosisMemo {
+      uint64_t epoch = 0;  // static_epoch_ it was built in; 0: none
+      std::vector<uint64_t> versions;
+      std::vector<uint16_t> node_set;
+      std::vector<std::vector<std::string>> reason_sets;
+      std::vector<int> set_nodes;
+      // Scheduler::change_log_'s absolute length when it was last brought
+      // up to date: only the nodes logged since can have changed.
+      uint64_t log_end = 0;
+    } diagnosis;
   };
 
   int InternShape(const Pod& pod, int* constraints);
   const std::vector<uint8_t>& StaticFits(int constraints, const Pod& pod);
   bool FitsNode(const Pod& pod, int constraints, int node);
-  std::string Diagnose(const Pod& pod);
+  std::string Diagnose(const Pod& pod, int constraints, Group& group);
+  // The group of `shape` has no waiting member left: it stops being
+  // tracked and its memo is freed.
+  void UntrackGroup(int shape);
   // Filter: the feasible nodes for pod `id` into feasible_, at most
   // NumFeasibleNodesToFind, visited circularly from next_start_node_, which
   // advances past the last node examined (kube's findNodesThatPassFilters).
@@ -268,6 +293,28 @@ class Scheduler {
   std::set<int> waiting_groups_;
   std::vector<int> wake_scratch_;
   std::vector<std::vector<uint8_t>> static_fits_;  // by constraints
+  // Diagnose's view of the static filters that come before every dynamic
+  // one in the profile's order (they depend on the pod's constraints and the
+  // nodes' labels and taints only): the reasons of the nodes they reject,
+  // counted, and the nodes they pass, for the remaining filters to judge.
+  struct StaticDiagnosis {
+    int nodes = -1;  // the node count it was built for; -1: not built
+    uint64_t epoch = 0;  // static_epoch_ when it was built
+    FitError rejected{0};
+    std::vector<int> passed;
+    std::vector<int> position;  // by node: its index in `passed`, or -1
+  };
+  const StaticDiagnosis& StaticDiagnosisFor(int constraints, const Pod& pod);
+  std::vector<StaticDiagnosis> static_diagnoses_;  // by constraints
+  // The number of filters in that static prefix.
+  size_t static_prefix_ = 0;
+  // Counts the rebuilds of static diagnoses (Group::DiagnosisMemo::epoch).
+  uint64_t static_epoch_ = 0;
+  // Every node whose state the scheduler changed (UpdateFreeNodes), in
+  // order, from absolute index change_log_base_ on (trimmed when long;
+  // a memo older than the base judges every node's version instead).
+  std::vector<int> change_log_;
+  uint64_t change_log_base_ = 0;
   int64_t waiting_count_ = 0;
   // By resource id; empty: not built yet.
   std::vector<std::vector<uint64_t>> free_nodes_;

@@ -495,6 +495,93 @@ TEST_F(SchedulerTest, ReusingNodeResultsChangesNothingUnderHami) {
   EXPECT_EQ(reused, recomputed);
 }
 
+TEST_F(SchedulerTest, DiagnosisCachesChangeNoMessage) {
+  // Three pools told apart by labels and a taint, pods of many shapes that
+  // select a pool (or none) and tolerate the taint (or not), arriving and
+  // leaving while GPUs fail and recover and node labels change: the
+  // FitError messages (Diagnose: the static filters' reasons cached per
+  // constraints, each shape's reasons per unchanged node) are those of a
+  // scheduler that recomputes every node's reasons at every failure.
+  auto replay = [](bool reuse, bool refresh_every_cycle) {
+    Cluster cluster(Catalog::Builtin());
+    NodePoolSpec a;
+    a.name = "a";
+    a.gpu_model = "A100-80GB";
+    a.nodes = 60;
+    a.gpus_per_node = 4;
+    a.sharing = HamiSharing();
+    cluster.AddPool(a);
+    NodePoolSpec b = a;
+    b.name = "b";
+    b.nodes = 30;
+    b.sharing = ExclusiveSharing();
+    b.taints = {{"dedicated", "b", TaintEffect::kNoSchedule}};
+    cluster.AddPool(b);
+    NodePoolSpec c = a;
+    c.name = "c";
+    c.nodes = 30;
+    c.sharing = TimeSlicingSharing(2);
+    cluster.AddPool(c);
+    const int num_nodes = 120;
+    SchedulerProfile profile;
+    profile.seed = 21;
+    profile.reuse_node_results = reuse;
+    profile.check_invariants = true;
+    Scheduler scheduler(cluster, profile);
+    std::deque<Pod> pods;
+    std::vector<std::string> log;
+    Rng rng(23);
+    std::vector<PodId> bound;
+    const char* pools[] = {"a", "b", "c"};
+    for (int i = 0; i < 2500; ++i) {
+      Pod& pod = pods.emplace_back();
+      pod.requests.Set(ResourceRegistry::kCpuId, 1000 * (1 + rng.Below(8)));
+      pod.requests.Set(ResourceRegistry::kMemoryId, 4096);
+      pod.requests.Set(cluster.resources().Intern("nvidia.com/gpu"),
+                       1 + static_cast<int64_t>(rng.Below(2)));
+      if (rng.Below(2) == 0) {
+        pod.requests.Set(cluster.resources().Intern("nvidia.com/gpumem"),
+                         1000 + 1000 * static_cast<int64_t>(rng.Below(60)));
+      }
+      const uint64_t pool = rng.Below(4);
+      if (pool < 3) pod.node_selector[kNodePoolLabel] = pools[pool];
+      if (rng.Below(2) == 0) {
+        Toleration t;
+        t.key = "dedicated";
+        t.value = "b";
+        pod.tolerations.push_back(t);
+      }
+      if (refresh_every_cycle) scheduler.NodeChanged(0);
+      ScheduleAndChurn(scheduler, i, pod, rng, &bound, &log);
+      if (rng.Below(40) == 0) {
+        const int node = static_cast<int>(rng.Below(num_nodes));
+        const bool healthy = rng.Below(2) == 0;
+        cluster.nodes()[node].devices()->SetHealthy(
+            static_cast<int>(rng.Below(4)), -1, healthy);
+        scheduler.DevicesChanged(node, healthy);
+      }
+      if (rng.Below(200) == 0) {
+        // A node moves to another pool's label (kubectl label --overwrite).
+        const int node = static_cast<int>(rng.Below(num_nodes));
+        Labels labels = cluster.nodes()[node].labels();
+        labels[kNodePoolLabel] = pools[rng.Below(3)];
+        cluster.nodes()[node].SetLabels(labels);
+        scheduler.NodeChanged(node);
+      }
+    }
+    return log;
+  };
+  const std::vector<std::string> cached = replay(true, false);
+  const std::vector<std::string> fresh = replay(false, true);
+  ASSERT_EQ(cached.size(), fresh.size());
+  EXPECT_EQ(cached, fresh);
+  int failures = 0;
+  for (const std::string& line : cached) {
+    failures += line.find("nodes are available") != std::string::npos;
+  }
+  EXPECT_GT(failures, 1000);  // the caches were exercised
+}
+
 TEST_F(SchedulerTest, PruningByHamiFreeSummaryChangesNothing) {
   // HAMi pods of many shapes (vGPU count, gpumem or gpumem-percentage,
   // gpucores, defaults) on a HAMi pool and a time-slicing pool, arriving and

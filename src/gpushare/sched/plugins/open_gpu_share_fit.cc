@@ -89,7 +89,7 @@ bool OpenGpuShareFit::Check(int64_t cpu, int64_t memory,
     fail(kWrongModel);
     return false;
   }
-  if (!ogs->FitsRequest(gpu)) {
+  if (!ogs->FitsShare(gpu)) {
     fail(kInsufficientGpu);
     return false;
   }
