@@ -271,13 +271,14 @@ std::string Scheduler::Diagnose(const Pod& pod, int constraints,
   Group::DiagnosisMemo& memo = group.diagnosis;
   constexpr uint16_t kMaxSets = 0xFFFF;
   constexpr uint64_t kNoLogEnd = ~uint64_t{0};
-  if (!profile_.reuse_node_results) {
+  auto judge_all = [&] {
     for (int n : prefix.passed) {
       judge(n);
       for (std::string_view r : reasons) error.AddReason(r);
     }
     return error.Message();
-  }
+  };
+  if (!profile_.reuse_node_results) return judge_all();
   if (memo.epoch != prefix.epoch) {
     memo.epoch = prefix.epoch;
     memo.log_end = kNoLogEnd;  // every node is judged
@@ -329,11 +330,7 @@ std::string Scheduler::Diagnose(const Pod& pod, int constraints,
   if (!ok) {
     // Too many distinct reason lists to memoize: judge every node.
     memo.epoch = 0;
-    for (int m : prefix.passed) {
-      judge(m);
-      for (std::string_view r : reasons) error.AddReason(r);
-    }
-    return error.Message();
+    return judge_all();
   }
   for (size_t set = 0; set < memo.reason_sets.size(); ++set) {
     if (memo.set_nodes[set] == 0) continue;
