@@ -32,6 +32,8 @@ int main(int argc, char** argv) {
   gpushare::cli::RegisterCompareCommand(app, options);
   gpushare::cli::RegisterPlanCommand(app, options);
   gpushare::cli::RegisterExperimentCommand(app, options);
+  gpushare::cli::RegisterSweepCommand(app, options);
+  gpushare::cli::RegisterMergeCommand(app, options);
   gpushare::cli::RegisterEmitCommand(app, options);
 
   try {

@@ -312,7 +312,11 @@ SelectionSpec ReadSelection(const YamlMap& top, const Scenario& scenario) {
 ComparisonSpec ReadComparisonSpec(const std::string& text,
                                   const std::string& file,
                                   const Scenario& scenario) {
-  YAML::Node root = ParseYaml(text, file);
+  return ReadComparisonSpecNode(ParseYaml(text, file), file, scenario);
+}
+
+ComparisonSpec ReadComparisonSpecNode(YAML::Node root, const std::string& file,
+                                      const Scenario& scenario) {
   if (!root.IsDefined() || root.IsNull())
     root.reset(YAML::Node(YAML::NodeType::Map));
   ComparisonSpec spec;

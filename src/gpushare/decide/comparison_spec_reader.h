@@ -15,6 +15,8 @@
 
 #include <string>
 
+#include <yaml-cpp/yaml.h>
+
 #include "gpushare/decide/comparison_spec.h"
 #include "gpushare/sim/scenario.h"
 
@@ -23,6 +25,10 @@ namespace gpushare {
 ComparisonSpec ReadComparisonSpec(const std::string& text,
                                   const std::string& file,
                                   const Scenario& scenario);
+
+// The same from the scenario's parsed YAML tree (ParseYaml()).
+ComparisonSpec ReadComparisonSpecNode(YAML::Node root, const std::string& file,
+                                      const Scenario& scenario);
 
 // The spec a scenario without those sections gets.
 ComparisonSpec DefaultComparisonSpec(const Scenario& scenario);

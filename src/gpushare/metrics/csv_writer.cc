@@ -5,19 +5,12 @@
 
 #include <algorithm>
 
+#include "gpushare/io/csv_field.h"
 
 namespace gpushare {
 namespace {
 
-std::string Field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
+std::string Field(const std::string& s) { return CsvField(s); }
 
 // Shortest round-trip form, as in the JSON output.
 std::string Num(double v) { return fmt::format("{}", v); }

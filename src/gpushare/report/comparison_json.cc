@@ -51,6 +51,35 @@ json SchemeScoreJson(const SchemeScore& s) {
 
 }  // namespace
 
+json VariantOutcomeToJson(const VariantOutcome& v,
+                          const std::vector<std::string>& tenant_classes) {
+  json classes = json::object();
+  for (size_t k = 0; k < tenant_classes.size(); ++k) {
+    json m = MetricsJson(v.classes[k]);
+    if (v.plan) m["scheme"] = v.class_schemes[k];
+    classes[tenant_classes[k]] = m;
+  }
+  return {{"name", v.name},
+          {"label",
+           v.plan ? std::string("plan (mixed)") : VariantDisplayName(v.name)},
+          {"plan", v.plan},
+          {"scheme", v.plan ? std::string("mixed")
+                            : std::string(SharingSchemeName(v.scheme))},
+          {"notes", v.notes},
+          {"pools", v.pools},
+          {"cluster", MetricsJson(v.cluster)},
+          {"classes", classes},
+          {"end_s", v.end_s},
+          {"faults", v.faults},
+          {"max_blast_radius", v.max_blast_radius},
+          {"alerts", v.alerts},
+          {"mean_allocation", v.mean_allocation},
+          {"mean_sm_active", v.mean_sm_active},
+          {"mean_gpu_util", v.mean_gpu_util},
+          {"cluster_cost", v.cluster_cost},
+          {"goodput", v.goodput}};
+}
+
 json ComparisonToJson(const Comparison& c, const Selection& selection) {
   json out;
   out["schema"] = "gpushare-sim/compare/v1";
@@ -77,32 +106,7 @@ json ComparisonToJson(const Comparison& c, const Selection& selection) {
       {"pilot", c.mig_pilot}, {"pilot_pods", c.mig_pilot_pods}, {"pools", mig}};
   json variants = json::array();
   for (const VariantOutcome& v : c.variants) {
-    json classes = json::object();
-    for (size_t k = 0; k < c.tenant_classes.size(); ++k) {
-      json m = MetricsJson(v.classes[k]);
-      if (v.plan) m["scheme"] = v.class_schemes[k];
-      classes[c.tenant_classes[k]] = m;
-    }
-    variants.push_back(
-        {{"name", v.name},
-         {"label",
-          v.plan ? std::string("plan (mixed)") : VariantDisplayName(v.name)},
-         {"plan", v.plan},
-         {"scheme", v.plan ? std::string("mixed")
-                           : std::string(SharingSchemeName(v.scheme))},
-         {"notes", v.notes},
-         {"pools", v.pools},
-         {"cluster", MetricsJson(v.cluster)},
-         {"classes", classes},
-         {"end_s", v.end_s},
-         {"faults", v.faults},
-         {"max_blast_radius", v.max_blast_radius},
-         {"alerts", v.alerts},
-         {"mean_allocation", v.mean_allocation},
-         {"mean_sm_active", v.mean_sm_active},
-         {"mean_gpu_util", v.mean_gpu_util},
-         {"cluster_cost", v.cluster_cost},
-         {"goodput", v.goodput}});
+    variants.push_back(VariantOutcomeToJson(v, c.tenant_classes));
   }
   out["variants"] = variants;
   json choices = json::array();

@@ -6,6 +6,7 @@
 #define GPUSHARE_REPORT_COMPARISON_JSON_H_
 
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -13,6 +14,12 @@
 #include "gpushare/decide/selection.h"
 
 namespace gpushare {
+
+// One variant's entry of the "variants" list, its classes keyed by
+// `tenant_classes` (the comparison's, in order).
+nlohmann::json VariantOutcomeToJson(
+    const VariantOutcome& variant,
+    const std::vector<std::string>& tenant_classes);
 
 nlohmann::json ComparisonToJson(const Comparison& comparison,
                                 const Selection& selection);

@@ -1399,7 +1399,11 @@ std::string DefaultName(const std::string& file) {
 
 Scenario ReadScenarioYaml(const std::string& text, const std::string& file,
                           const Catalog& catalog) {
-  const YAML::Node root = ParseYaml(text, file);
+  return ReadScenarioNode(ParseYaml(text, file), file, catalog);
+}
+
+Scenario ReadScenarioNode(const YAML::Node& root, const std::string& file,
+                          const Catalog& catalog) {
   if (!root.IsDefined() || root.IsNull()) {
     throw InputError(file, 1, 1,
                      "empty scenario file (expected 'cluster:' and "

@@ -14,6 +14,8 @@
 
 #include <string>
 
+#include <yaml-cpp/yaml.h>
+
 #include "gpushare/catalog/catalog.h"
 #include "gpushare/sim/scenario.h"
 
@@ -25,6 +27,11 @@ Scenario ReadScenarioFile(const std::string& path, const Catalog& catalog);
 // Reads a scenario from YAML `text`; `file` names it in errors and becomes
 // Scenario::file.
 Scenario ReadScenarioYaml(const std::string& text, const std::string& file,
+                          const Catalog& catalog);
+
+// Reads a scenario from its parsed YAML tree (ParseYaml()), as a sweep's
+// points do after setting their values; `file` names it in errors.
+Scenario ReadScenarioNode(const YAML::Node& root, const std::string& file,
                           const Catalog& catalog);
 
 }  // namespace gpushare

@@ -1,0 +1,99 @@
+#include "gpushare/decide/sweep.h"
+
+#include <set>
+
+#include "gpushare/base/parallel.h"
+#include "gpushare/decide/scheme_variant.h"
+#include "gpushare/decide/selection.h"
+#include "gpushare/decide/sweep_point.h"
+#include "gpushare/decide/tenant_classes.h"
+
+namespace gpushare {
+namespace {
+
+// The scheme of the scenario's GPU pools: one scheme's name, or "mixed".
+std::string ScenarioScheme(const Scenario& scenario) {
+  std::set<std::string> schemes;
+  for (const NodePoolSpec& pool : scenario.pools) {
+    if (pool.gpus_per_node > 0) {
+      schemes.insert(std::string(SharingSchemeName(pool.sharing.scheme())));
+    }
+  }
+  if (schemes.size() == 1) return *schemes.begin();
+  return schemes.empty() ? "none" : "mixed";
+}
+
+std::vector<std::string> TenantClassNames(const Scenario& scenario) {
+  std::vector<std::string> names;
+  for (const TenantClassInfo& c : ScenarioTenantClasses(scenario)) {
+    names.push_back(c.name);
+  }
+  return names;
+}
+
+}  // namespace
+
+Sweep::Sweep(const SweepGrid& grid, const std::string& scenario_text,
+             const std::string& scenario_file, std::vector<int64_t> points,
+             const Catalog& catalog)
+    : grid_(grid),
+      scenario_text_(scenario_text),
+      scenario_file_(scenario_file),
+      points_(std::move(points)),
+      catalog_(catalog) {
+  for (const int64_t p : points_) {
+    const SweepPoint point =
+        ReadSweepPoint(grid_, scenario_text_, scenario_file_, p, catalog_);
+    runs_ += grid_.command == SweepCommand::kCompare
+                 ? ComparisonRunCount(point.scenario, point.spec.compare)
+                 : 1;
+  }
+}
+
+SweepPointResult Sweep::Evaluate(int64_t index,
+                                 const RunObserverFactory& observe,
+                                 std::mutex& read_lock) const {
+  SweepPoint point;
+  {
+    std::lock_guard<std::mutex> lock(read_lock);
+    point =
+        ReadSweepPoint(grid_, scenario_text_, scenario_file_, index, catalog_);
+  }
+  SweepPointResult r;
+  r.point = index;
+  r.values = grid_.ValueTexts(index);
+  r.tenant_classes = TenantClassNames(point.scenario);
+  r.scheme = ScenarioScheme(point.scenario);
+  if (grid_.command == SweepCommand::kRun) {
+    SchemeVariant variant = MakePlanVariant(point.scenario);
+    variant.name = "scenario";
+    r.variants.push_back(SummarizeVariant(
+        variant, SimulateScenario(point.scenario, catalog_, observe),
+        r.tenant_classes));
+    return r;
+  }
+  Comparison comparison = RunComparison(point.scenario, point.spec.compare,
+                                        catalog_, /*threads=*/1, observe);
+  const Selection selection = Select(comparison, point.spec.selection);
+  r.tenant_classes = comparison.tenant_classes;
+  r.variants = std::move(comparison.variants);
+  for (const ClassChoice& c : selection.classes) {
+    r.winners.push_back(c.has_winner() ? c.ranking.front().variant : "");
+  }
+  return r;
+}
+
+void Sweep::Run(int threads,
+                const std::function<void(const SweepPointResult&)>& done,
+                const RunObserverFactory& observe) const {
+  std::mutex read_lock;
+  std::mutex done_lock;
+  ParallelFor(static_cast<int>(points_.size()), threads, [&](int i) {
+    SweepPointResult r = Evaluate(points_[i], observe, read_lock);
+    for (VariantOutcome& v : r.variants) v.pool_summaries.clear();
+    std::lock_guard<std::mutex> lock(done_lock);
+    done(r);
+  });
+}
+
+}  // namespace gpushare

@@ -1,0 +1,70 @@
+// Sweep: a scenario evaluated at every point of a grid (docs/sweep.md).
+//
+// Contract: a Sweep reads every point of `points` first
+// (decide/sweep_point.h; the first bad point is an InputError and nothing
+// runs), then evaluates them on `threads` threads: a `run` sweep simulates
+// the point's scenario once (its one variant is named "scenario"); a
+// `compare` sweep runs the comparison (decide/comparison.h) and its
+// selection, and records each tenant class's winner. `done` is called once
+// per point as it finishes, one call at a time (under a lock), in any
+// order; each result depends only on the grid, the scenario and the point,
+// never on the thread count or timing. Points are read one at a time.
+
+#ifndef GPUSHARE_DECIDE_SWEEP_H_
+#define GPUSHARE_DECIDE_SWEEP_H_
+
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "gpushare/catalog/catalog.h"
+#include "gpushare/decide/comparison.h"
+#include "gpushare/decide/sweep_grid.h"
+
+namespace gpushare {
+
+struct SweepPointResult {
+  int64_t point = 0;
+  std::vector<std::string> values;  // per varied key (SweepGrid::VariedKeys)
+  std::vector<std::string> tenant_classes;
+  // run: one, "scenario" (plan = true: each class's scheme is recorded);
+  // compare: every variant of the comparison.
+  std::vector<VariantOutcome> variants;
+  // The point scenario's scheme: one scheme's name, or "mixed".
+  std::string scheme;
+  // compare: per tenant class, the winning variant ("" when none wins).
+  std::vector<std::string> winners;
+};
+
+class Sweep {
+ public:
+  // Reads every point of `points` (`grid` and `catalog` must outlive the
+  // Sweep); the first bad point is an InputError.
+  Sweep(const SweepGrid& grid, const std::string& scenario_text,
+        const std::string& scenario_file, std::vector<int64_t> points,
+        const Catalog& catalog);
+
+  // The simulations the points take (1 per `run` point).
+  int64_t runs() const { return runs_; }
+
+  void Run(int threads,
+           const std::function<void(const SweepPointResult&)>& done,
+           const RunObserverFactory& observe = {}) const;
+
+ private:
+  SweepPointResult Evaluate(int64_t point, const RunObserverFactory& observe,
+                            std::mutex& read_lock) const;
+
+  const SweepGrid& grid_;
+  const std::string scenario_text_;
+  const std::string scenario_file_;
+  const std::vector<int64_t> points_;
+  const Catalog& catalog_;
+  int64_t runs_ = 0;
+};
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_DECIDE_SWEEP_H_

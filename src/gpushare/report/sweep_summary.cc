@@ -1,0 +1,164 @@
+#include "gpushare/report/sweep_summary.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
+#include "gpushare/io/csv_field.h"
+#include "gpushare/io/input_error.h"
+
+namespace gpushare {
+namespace {
+
+using nlohmann::json;
+
+// The cluster-wide metrics (ClassMetrics of the whole cluster) and the
+// variant's own figures, in column order.
+constexpr const char* kClusterColumns[] = {
+    "pods",        "served",     "failed",        "cannot_run",
+    "pending",     "oom_kills",  "fault_kills",   "preempted",
+    "mean_wait_s", "p99_wait_s", "mean_slowdown", "slo_attainment",
+    "performance", "gpu_hours",  "cost",          "cost_per_served_pod"};
+constexpr const char* kVariantColumns[] = {
+    "cluster_cost",  "goodput", "mean_allocation", "mean_sm_active",
+    "mean_gpu_util", "end_s",   "faults"};
+constexpr const char* kClassColumns[] = {"pods",
+                                         "served",
+                                         "failed",
+                                         "cannot_run",
+                                         "pending",
+                                         "oom_kills",
+                                         "fault_kills",
+                                         "preempted",
+                                         "mean_wait_s",
+                                         "p99_wait_s",
+                                         "mean_slowdown",
+                                         "mean_p99_ms",
+                                         "slo_attainment",
+                                         "performance",
+                                         "gpu_hours",
+                                         "cost",
+                                         "cost_per_served_pod"};
+
+std::string Cell(const json& value) {
+  if (value.is_null()) return "";
+  if (value.is_string()) return CsvField(value.get<std::string>());
+  return value.dump();
+}
+
+std::string Header(const SweepPointFile& first) {
+  std::string out = "point";
+  for (const std::string& k : first.keys) out += "," + CsvField(k);
+  return out + ",variant,scheme";
+}
+
+std::string Lead(const SweepPointFile& f) {
+  std::string out = std::to_string(f.point);
+  for (const json& v : f.json.at("values")) out += "," + Cell(v);
+  return out;
+}
+
+}  // namespace
+
+std::vector<SweepPointFile> CompleteSweep(std::vector<SweepPointFile> files) {
+  if (files.empty()) throw InputError("no sweep point files to join");
+  std::stable_sort(files.begin(), files.end(),
+                   [](const SweepPointFile& a, const SweepPointFile& b) {
+                     return a.point < b.point;
+                   });
+  const SweepPointFile& first = files.front();
+  for (const SweepPointFile& f : files) {
+    if (f.digest != first.digest || f.points != first.points ||
+        f.keys != first.keys || f.command != first.command) {
+      throw InputError(fmt::format(
+          "{} and {} come from different sweeps (digests {} and {}): join "
+          "only the shards of one grid over one scenario",
+          first.path, f.path, first.digest, f.digest));
+    }
+  }
+  for (size_t i = 1; i < files.size(); ++i) {
+    if (files[i].point == files[i - 1].point) {
+      throw InputError(fmt::format("point {} is there twice: {} and {}",
+                                   files[i].point, files[i - 1].path,
+                                   files[i].path));
+    }
+  }
+  if (static_cast<int64_t>(files.size()) != first.points) {
+    std::vector<int64_t> missing;
+    size_t next = 0;
+    for (int64_t p = 0; p < first.points && missing.size() < 10; ++p) {
+      if (next < files.size() && files[next].point == p) {
+        ++next;
+      } else {
+        missing.push_back(p);
+      }
+    }
+    throw InputError(fmt::format(
+        "the sweep has {} points, {} are here; missing points {}{} (run "
+        "their shards, or sweep again with the same --out to resume)",
+        first.points, files.size(), fmt::join(missing, ", "),
+        first.points - static_cast<int64_t>(files.size()) >
+                static_cast<int64_t>(missing.size())
+            ? ", ..."
+            : ""));
+  }
+  return files;
+}
+
+std::string SweepSummaryCsv(const std::vector<SweepPointFile>& points) {
+  std::string out = Header(points.front());
+  for (const char* c : kClusterColumns) out += std::string(",") + c;
+  for (const char* c : kVariantColumns) out += std::string(",") + c;
+  out += ",wins\n";
+  for (const SweepPointFile& f : points) {
+    const json& winners =
+        f.json.contains("winners") ? f.json.at("winners") : json::object();
+    for (const json& v : f.json.at("variants")) {
+      const std::string name = v.at("name").get<std::string>();
+      out += Lead(f) + "," + CsvField(name) + "," + Cell(v.at("scheme"));
+      for (const char* c : kClusterColumns)
+        out += "," + Cell(v.at("cluster").at(c));
+      for (const char* c : kVariantColumns) out += "," + Cell(v.at(c));
+      std::string wins;
+      for (const json& c : f.json.at("tenant_classes")) {
+        const json& w = winners.contains(c.get<std::string>())
+                            ? winners.at(c.get<std::string>())
+                            : json(nullptr);
+        if (w.is_string() && w.get<std::string>() == name) {
+          wins += (wins.empty() ? "" : ";") + c.get<std::string>();
+        }
+      }
+      out += "," + CsvField(wins) + "\n";
+    }
+  }
+  return out;
+}
+
+std::string SweepClassesCsv(const std::vector<SweepPointFile>& points) {
+  std::string out = Header(points.front()) + ",tenant_class,class_scheme";
+  for (const char* c : kClassColumns) out += std::string(",") + c;
+  out += ",winner\n";
+  for (const SweepPointFile& f : points) {
+    const json& winners =
+        f.json.contains("winners") ? f.json.at("winners") : json::object();
+    for (const json& v : f.json.at("variants")) {
+      const std::string name = v.at("name").get<std::string>();
+      for (const json& c : f.json.at("tenant_classes")) {
+        const std::string cls = c.get<std::string>();
+        const json& m = v.at("classes").at(cls);
+        out += Lead(f) + "," + CsvField(name) + "," + Cell(v.at("scheme")) +
+               "," + CsvField(cls) + "," +
+               Cell(m.contains("scheme") ? m.at("scheme") : v.at("scheme"));
+        for (const char* k : kClassColumns) out += "," + Cell(m.at(k));
+        const bool won = winners.contains(cls) && winners.at(cls).is_string() &&
+                         winners.at(cls).get<std::string>() == name;
+        out += std::string(",") +
+               (f.json.contains("winners") ? (won ? "1" : "0") : "") + "\n";
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace gpushare
