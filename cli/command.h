@@ -37,6 +37,8 @@ void RegisterCompareCommand(CLI::App& app, GlobalOptions& options);
 void RegisterPlanCommand(CLI::App& app, GlobalOptions& options);
 void RegisterExperimentCommand(CLI::App& app, GlobalOptions& options);
 void RegisterEmitCommand(CLI::App& app, GlobalOptions& options);
+// `emit sweep-job`, under the emit command.
+void RegisterEmitSweepJob(CLI::App* emit, GlobalOptions& options);
 void RegisterSweepCommand(CLI::App& app, GlobalOptions& options);
 void RegisterMergeCommand(CLI::App& app, GlobalOptions& options);
 

@@ -8,7 +8,8 @@
 // configs, one per pool), `hami --scenario FILE` (HAMi's Helm values),
 // `pod-patches --scenario FILE` (per tenant class, the pod-template patches
 // with the requests its pods need), `kueue --scenario FILE` (Kueue's
-// ResourceFlavors, ClusterQueues and LocalQueues). To stdout, or whole to
+// ResourceFlavors, ClusterQueues and LocalQueues), `sweep-job` (a sweep as
+// an Indexed Job, cli/emit_sweep_job_command.cc). To stdout, or whole to
 // FILE. `k8s
 // --scenario FILE --out DIR` writes all of them that apply, with a README.
 
@@ -139,6 +140,7 @@ void RegisterEmitCommand(CLI::App& app, GlobalOptions& options) {
                      [](const Scenario& s, const Catalog&) {
                        return KaiQueueManifestsYaml(s);
                      });
+  RegisterEmitSweepJob(emit, options);
   auto k8s = std::make_shared<EmitArgs>();
   CLI::App* cmd = emit->add_subcommand(
       "k8s",
