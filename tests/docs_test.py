@@ -32,9 +32,21 @@ def read_doc(name):
 
 
 def fenced_blocks(text, lang=""):
-    """The bodies of the ``` blocks of `text` opened with exactly `lang`."""
-    return re.findall(r"^```%s\n(.*?)^```$" % re.escape(lang), text,
-                      re.MULTILINE | re.DOTALL)
+    """The bodies of the ``` blocks of `text` opened with exactly `lang`
+    (fences paired in order, so the text between two blocks is never one)."""
+    blocks = []
+    opened = None  # (language, lines) of the block being read
+    for line in text.splitlines(keepends=True):
+        if opened is None:
+            if line.startswith("```"):
+                opened = (line[3:].strip(), [])
+        elif line.rstrip("\n") == "```":
+            if opened[0] == lang:
+                blocks.append("".join(opened[1]))
+            opened = None
+        else:
+            opened[1].append(line)
+    return blocks
 
 
 def help_text(path):
