@@ -13,7 +13,9 @@ import re
 from cli_harness import TempDirTestCase, main, run, run_raw, table_rows
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-EXAMPLES = sorted(glob.glob(os.path.join(ROOT, "examples", "*.yaml")))
+# The example scenarios (examples/sweep-*.yaml are sweep grids).
+EXAMPLES = sorted(p for p in glob.glob(os.path.join(ROOT, "examples", "*.yaml"))
+                  if not os.path.basename(p).startswith("sweep-"))
 OUTPUT_DOC = os.path.join(ROOT, "docs", "output.md")
 TIME_SLICING_EXAMPLE = os.path.join(ROOT, "examples", "dev-time-slicing.yaml")
 

@@ -1,10 +1,10 @@
 #include "gpushare/decide/comparison.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
-
-#include <fmt/format.h>
 
 #include "gpushare/base/parallel.h"
 #include "gpushare/decide/tenant_classes.h"
@@ -28,6 +28,18 @@ SimulationResult SimulateScenario(const Scenario& scenario,
   ObserverFanout observers({&collector, extra.get()});
   simulation.Run(&observers);
   return collector.result();
+}
+
+void SimulateScenarios(int n, int threads, const Catalog& catalog,
+                       const ScenarioOf& scenario_of,
+                       const std::function<void(int, const Scenario&,
+                                                const SimulationResult&)>& use,
+                       const RunObserverFactory& observe) {
+  ParallelFor(n, threads, [&](int i) {
+    Scenario scratch;
+    const Scenario& scenario = scenario_of(i, &scratch);
+    use(i, scenario, SimulateScenario(scenario, catalog, observe));
+  });
 }
 
 namespace {
@@ -63,8 +75,8 @@ Scenario PilotScenario(const Scenario& scenario, int64_t pods) {
   pilot.workload.horizon_s = window * f;
   for (WorkloadClassSpec& c : pilot.workload.classes) {
     if (c.count > 0) {
-      c.count = std::max<int64_t>(
-          1, std::llround(static_cast<double>(c.count) * f));
+      c.count =
+          std::max<int64_t>(1, std::llround(static_cast<double>(c.count) * f));
     }
   }
   if (scenario.horizon_s > 0) {
@@ -76,9 +88,9 @@ Scenario PilotScenario(const Scenario& scenario, int64_t pods) {
   return pilot;
 }
 
-VariantOutcome SummarizeVariant(const SchemeVariant& variant,
-                                const SimulationResult& result,
-                                const std::vector<std::string>& tenant_classes) {
+VariantOutcome SummarizeVariant(
+    const SchemeVariant& variant, const SimulationResult& result,
+    const std::vector<std::string>& tenant_classes) {
   VariantOutcome v;
   v.name = variant.name;
   v.plan = variant.plan;
@@ -157,8 +169,8 @@ Comparison RunComparison(const Scenario& scenario, const CompareSpec& spec,
   std::vector<std::string> mig_families;
   if (has_mig) {
     const Scenario pilot = PilotScenario(scenario, spec.mig_pilot_pods);
-    out.mig_pilot = ExpectedPods(pilot.workload) <
-                    ExpectedPods(scenario.workload);
+    out.mig_pilot =
+        ExpectedPods(pilot.workload) < ExpectedPods(scenario.workload);
     std::vector<SchemeVariant> candidates;
     for (const std::string& family : spec.mig_families) {
       candidates.push_back(MakeSchemeVariant(
@@ -169,15 +181,19 @@ Comparison RunComparison(const Scenario& scenario, const CompareSpec& spec,
     // [candidate][pool]
     std::vector<std::vector<ClassMetrics>> metrics(candidates.size());
     std::vector<int64_t> pilot_pods(candidates.size());
-    ParallelFor(static_cast<int>(candidates.size()), threads, [&](int i) {
-      const SimulationResult result =
-          SimulateScenario(candidates[i].scenario, catalog, observe);
-      pilot_pods[i] = result.pods;
-      for (size_t p = 0; p < pools; ++p) {
-        metrics[i].push_back(ComputePoolMetrics(
-            result, candidates[i].scenario.pools[p].name));
-      }
-    });
+    SimulateScenarios(
+        static_cast<int>(candidates.size()), threads, catalog,
+        [&](int i, Scenario*) -> const Scenario& {
+          return candidates[i].scenario;
+        },
+        [&](int i, const Scenario&, const SimulationResult& result) {
+          pilot_pods[i] = result.pods;
+          for (size_t p = 0; p < pools; ++p) {
+            metrics[i].push_back(ComputePoolMetrics(
+                result, candidates[i].scenario.pools[p].name));
+          }
+        },
+        observe);
     out.mig_pilot_pods = pilot_pods.empty() ? 0 : pilot_pods[0];
     mig_families.assign(pools, "");
     for (size_t p = 0; p < pools; ++p) {
@@ -223,11 +239,15 @@ Comparison RunComparison(const Scenario& scenario, const CompareSpec& spec,
   if (HasMixedPlan(scenario)) variants.push_back(MakePlanVariant(scenario));
   out.variants.resize(variants.size());
   std::vector<int64_t> pods(variants.size());
-  ParallelFor(static_cast<int>(variants.size()), threads, [&](int i) {
-    const SimulationResult result = SimulateScenario(variants[i].scenario, catalog, observe);
-    pods[i] = result.pods;
-    out.variants[i] = SummarizeVariant(variants[i], result, out.tenant_classes);
-  });
+  SimulateScenarios(
+      static_cast<int>(variants.size()), threads, catalog,
+      [&](int i, Scenario*) -> const Scenario& { return variants[i].scenario; },
+      [&](int i, const Scenario&, const SimulationResult& result) {
+        pods[i] = result.pods;
+        out.variants[i] =
+            SummarizeVariant(variants[i], result, out.tenant_classes);
+      },
+      observe);
   out.pods = pods.empty() ? 0 : pods[0];
   return out;
 }

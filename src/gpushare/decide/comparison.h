@@ -11,19 +11,18 @@
 // when it is smaller) and gives each MIG-capable pool the family that served
 // the pods routed to it best (highest mean pod performance, then lowest cost
 // per served pod, then family order); pools are judged apart because pods
-// reach them by their selectors. Each variant keeps the cluster-wide and per-tenant-class
-// metrics (decide/class_metrics.h), the pools' descriptions, summaries
-// and samples and, for the plan,
-// the scheme each class ran under. Throws InputError when a variant's
-// scenario is invalid.
+// reach them by their selectors. Each variant keeps the cluster-wide and
+// per-tenant-class metrics (decide/class_metrics.h), the pools' descriptions,
+// summaries and samples and, for the plan, the scheme each class ran under.
+// Throws InputError when a variant's scenario is invalid.
 
 #ifndef GPUSHARE_DECIDE_COMPARISON_H_
 #define GPUSHARE_DECIDE_COMPARISON_H_
 
 #include <cstdint>
 #include <functional>
-#include <memory>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -40,8 +39,8 @@ namespace gpushare {
 // One family tried on one pool.
 struct MigCandidate {
   std::string family;
-  std::string config;         // the pool model's named config
-  double performance = 0;     // mean over the pods routed to the pool
+  std::string config;      // the pool model's named config
+  double performance = 0;  // mean over the pods routed to the pool
   double cost_per_served_pod = 0;
 };
 
@@ -49,14 +48,14 @@ struct MigCandidate {
 struct MigPoolChoice {
   std::string pool;
   std::string model;
-  std::string family;         // chosen
+  std::string family;  // chosen
   std::string config;
-  int64_t pods = 0;           // pilot pods routed to the pool
+  int64_t pods = 0;  // pilot pods routed to the pool
   std::vector<MigCandidate> candidates;
 };
 
 struct VariantOutcome {
-  std::string name;           // "exclusive", ..., "plan"
+  std::string name;  // "exclusive", ..., "plan"
   bool plan = false;
   SharingScheme scheme = SharingScheme::kExclusive;
   std::vector<std::string> notes;
@@ -72,10 +71,10 @@ struct VariantOutcome {
   double max_blast_radius = 0;
   // Patrol alerts that fired in the run, per alert name (sorted by name).
   std::map<std::string, int> alerts;
-  double mean_allocation = 0;   // over pools, weighted by GPUs
+  double mean_allocation = 0;  // over pools, weighted by GPUs
   double mean_sm_active = 0;
   double mean_gpu_util = 0;
-  double cluster_cost = 0;      // every GPU for the whole run
+  double cluster_cost = 0;  // every GPU for the whole run
   double goodput = 1;
   // The run's pools with their samples (metrics/results.h), for charts.
   std::vector<PoolSummary> pool_summaries;
@@ -85,18 +84,17 @@ struct Comparison {
   std::string scenario;
   uint64_t seed = 0;
   int64_t pods = 0;
-  std::vector<std::string> tenant_classes;  // workload class names
+  std::vector<std::string> tenant_classes;    // workload class names
   std::vector<std::string> workload_classes;  // their kinds
-  std::vector<MigPoolChoice> mig_choices;  // empty without a MIG variant
-  bool mig_pilot = false;       // candidates judged on a scaled-down pilot
-  int64_t mig_pilot_pods = 0;   // pods in the pilot (or the whole workload)
+  std::vector<MigPoolChoice> mig_choices;     // empty without a MIG variant
+  bool mig_pilot = false;      // candidates judged on a scaled-down pilot
+  int64_t mig_pilot_pods = 0;  // pods in the pilot (or the whole workload)
   std::vector<VariantOutcome> variants;
 };
 
 // Makes one more observer for each simulation run (a progress bar's feed);
 // called on the run's thread, the observer lives for the run. May be empty.
-using RunObserverFactory =
-    std::function<std::unique_ptr<SimulationObserver>()>;
+using RunObserverFactory = std::function<std::unique_ptr<SimulationObserver>()>;
 
 Comparison RunComparison(const Scenario& scenario, const CompareSpec& spec,
                          const Catalog& catalog, int threads,
@@ -116,6 +114,21 @@ VariantOutcome SummarizeVariant(const SchemeVariant& variant,
 SimulationResult SimulateScenario(const Scenario& scenario,
                                   const Catalog& catalog,
                                   const RunObserverFactory& observe = {});
+
+// Simulations in a batch, the machinery `compare` (its MIG pilots and
+// variants), `plan` (its probes) and `sweep` (its points) share: runs
+// SimulateScenario() on the scenario `scenario_of(i, &scratch)` returns (one
+// of the caller's, or `scratch` filled on the worker thread) for every i in
+// [0, n) on `threads` threads, and calls `use(i, scenario, result)` on that
+// thread.
+// As ParallelFor (base/parallel.h): each index once, `use` writes only its
+// own slot, results do not depend on the thread count.
+using ScenarioOf = std::function<const Scenario&(int index, Scenario* scratch)>;
+void SimulateScenarios(int n, int threads, const Catalog& catalog,
+                       const ScenarioOf& scenario_of,
+                       const std::function<void(int, const Scenario&,
+                                                const SimulationResult&)>& use,
+                       const RunObserverFactory& observe = {});
 
 // The pods a workload's generator classes are expected to create (counts,
 // or rate x arrival window); trace pods are not counted.

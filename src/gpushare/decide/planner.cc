@@ -1,8 +1,5 @@
 #include "gpushare/decide/planner.h"
 
-#include "gpushare/decide/kai_quota_conversion.h"
-#include "gpushare/decide/queue_quota_conversion.h"
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -11,9 +8,10 @@
 #include <map>
 #include <set>
 
-#include "gpushare/base/parallel.h"
+#include "gpushare/decide/kai_quota_conversion.h"
 #include "gpushare/decide/node_search.h"
 #include "gpushare/decide/plan_candidates.h"
+#include "gpushare/decide/queue_quota_conversion.h"
 #include "gpushare/decide/scheme_variant.h"
 #include "gpushare/decide/selection.h"
 #include "gpushare/decide/tenant_classes.h"
@@ -289,21 +287,26 @@ void Planner::RunTracks(std::vector<Track>& tracks, const Scenario& base,
     }
     const Scenario with_choices = WithChoices(base);
     std::vector<std::vector<std::vector<ClassMetrics>>> metrics(probes.size());
-    ParallelFor(static_cast<int>(probes.size()), threads_, [&](int i) {
-      Scenario s = with_choices;
-      for (int t : probes[i]) {
-        const Track& track = tracks[t];
-        const PoolState& pool = pools_[track.pool];
-        s.pools[pool.index] = ApplyCandidate(s.pools[pool.index],
-                                             pool.candidates[track.candidate],
-                                             track.search.Next());
-      }
-      DropWrittenRequestsIfChanged(s);
-      const SimulationResult result = SimulateScenario(s, catalog_, observe_);
-      for (int t : probes[i]) {
-        metrics[i].push_back(JudgedMetrics(result, pools_[tracks[t].pool]));
-      }
-    });
+    SimulateScenarios(
+        static_cast<int>(probes.size()), threads_, catalog_,
+        [&](int i, Scenario* s) -> const Scenario& {
+          *s = with_choices;
+          for (int t : probes[i]) {
+            const Track& track = tracks[t];
+            const PoolState& pool = pools_[track.pool];
+            s->pools[pool.index] = ApplyCandidate(
+                s->pools[pool.index], pool.candidates[track.candidate],
+                track.search.Next());
+          }
+          DropWrittenRequestsIfChanged(*s);
+          return *s;
+        },
+        [&](int i, const Scenario&, const SimulationResult& result) {
+          for (int t : probes[i]) {
+            metrics[i].push_back(JudgedMetrics(result, pools_[tracks[t].pool]));
+          }
+        },
+        observe_);
     result_.simulations += static_cast<int>(probes.size());
     for (size_t i = 0; i < probes.size(); ++i) {
       for (size_t j = 0; j < probes[i].size(); ++j) {

@@ -50,36 +50,17 @@ Sweep::Sweep(const SweepGrid& grid, const std::string& scenario_text,
   }
 }
 
-SweepPointResult Sweep::Evaluate(int64_t index,
-                                 const RunObserverFactory& observe,
-                                 std::mutex& read_lock) const {
-  SweepPoint point;
-  {
-    std::lock_guard<std::mutex> lock(read_lock);
-    point =
-        ReadSweepPoint(grid_, scenario_text_, scenario_file_, index, catalog_);
-  }
+SweepPoint Sweep::Read(int64_t point, std::mutex& read_lock) const {
+  std::lock_guard<std::mutex> lock(read_lock);
+  return ReadSweepPoint(grid_, scenario_text_, scenario_file_, point, catalog_);
+}
+
+SweepPointResult Sweep::Start(int64_t point, const Scenario& scenario) const {
   SweepPointResult r;
-  r.point = index;
-  r.values = grid_.ValueTexts(index);
-  r.tenant_classes = TenantClassNames(point.scenario);
-  r.scheme = ScenarioScheme(point.scenario);
-  if (grid_.command == SweepCommand::kRun) {
-    SchemeVariant variant = MakePlanVariant(point.scenario);
-    variant.name = "scenario";
-    r.variants.push_back(SummarizeVariant(
-        variant, SimulateScenario(point.scenario, catalog_, observe),
-        r.tenant_classes));
-    return r;
-  }
-  Comparison comparison = RunComparison(point.scenario, point.spec.compare,
-                                        catalog_, /*threads=*/1, observe);
-  const Selection selection = Select(comparison, point.spec.selection);
-  r.tenant_classes = comparison.tenant_classes;
-  r.variants = std::move(comparison.variants);
-  for (const ClassChoice& c : selection.classes) {
-    r.winners.push_back(c.has_winner() ? c.ranking.front().variant : "");
-  }
+  r.point = point;
+  r.values = grid_.ValueTexts(point);
+  r.tenant_classes = TenantClassNames(scenario);
+  r.scheme = ScenarioScheme(scenario);
   return r;
 }
 
@@ -88,11 +69,43 @@ void Sweep::Run(int threads,
                 const RunObserverFactory& observe) const {
   std::mutex read_lock;
   std::mutex done_lock;
-  ParallelFor(static_cast<int>(points_.size()), threads, [&](int i) {
-    SweepPointResult r = Evaluate(points_[i], observe, read_lock);
+  const auto finish = [&](SweepPointResult& r) {
     for (VariantOutcome& v : r.variants) v.pool_summaries.clear();
     std::lock_guard<std::mutex> lock(done_lock);
     done(r);
+  };
+  const int n = static_cast<int>(points_.size());
+  if (grid_.command == SweepCommand::kRun) {
+    SimulateScenarios(
+        n, threads, catalog_,
+        [&](int i, Scenario* s) -> const Scenario& {
+          *s = Read(points_[i], read_lock).scenario;
+          return *s;
+        },
+        [&](int i, const Scenario& scenario, const SimulationResult& result) {
+          SweepPointResult r = Start(points_[i], scenario);
+          SchemeVariant variant = MakePlanVariant(scenario);
+          variant.name = "scenario";
+          r.variants.push_back(
+              SummarizeVariant(variant, result, r.tenant_classes));
+          finish(r);
+        },
+        observe);
+    return;
+  }
+  // A comparison per point, each on one thread (points run side by side).
+  ParallelFor(n, threads, [&](int i) {
+    const SweepPoint point = Read(points_[i], read_lock);
+    SweepPointResult r = Start(points_[i], point.scenario);
+    Comparison comparison = RunComparison(point.scenario, point.spec.compare,
+                                          catalog_, /*threads=*/1, observe);
+    const Selection selection = Select(comparison, point.spec.selection);
+    r.tenant_classes = comparison.tenant_classes;
+    r.variants = std::move(comparison.variants);
+    for (const ClassChoice& c : selection.classes) {
+      r.winners.push_back(c.has_winner() ? c.ranking.front().variant : "");
+    }
+    finish(r);
   });
 }
 

@@ -3,7 +3,8 @@
 // Contract: a Sweep reads every point of `points` first
 // (decide/sweep_point.h; the first bad point is an InputError and nothing
 // runs), then evaluates them on `threads` threads: a `run` sweep simulates
-// the point's scenario once (its one variant is named "scenario"); a
+// the point's scenario once, through SimulateScenarios() as compare and
+// plan run theirs (its one variant is named "scenario"); a
 // `compare` sweep runs the comparison (decide/comparison.h) and its
 // selection, and records each tenant class's winner. `done` is called once
 // per point as it finishes, one call at a time (under a lock), in any
@@ -22,6 +23,7 @@
 #include "gpushare/catalog/catalog.h"
 #include "gpushare/decide/comparison.h"
 #include "gpushare/decide/sweep_grid.h"
+#include "gpushare/decide/sweep_point.h"
 
 namespace gpushare {
 
@@ -54,8 +56,10 @@ class Sweep {
            const RunObserverFactory& observe = {}) const;
 
  private:
-  SweepPointResult Evaluate(int64_t point, const RunObserverFactory& observe,
-                            std::mutex& read_lock) const;
+  // Reads a point's scenario, one thread at a time.
+  SweepPoint Read(int64_t point, std::mutex& read_lock) const;
+  // A point's result before its variants: values, classes, scheme.
+  SweepPointResult Start(int64_t point, const Scenario& scenario) const;
 
   const SweepGrid& grid_;
   const std::string scenario_text_;

@@ -3,8 +3,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "gpushare/decide/sweep_grid_reader.h"
 #include "gpushare/io/input_error.h"
+#include "gpushare/io/yaml_input.h"
 
 namespace gpushare {
 namespace {
@@ -126,6 +129,26 @@ TEST(SweepPointTest, BlamesTheCombination) {
               HasSubstr("grid.yaml:2:3: point 1 (horizon_s=2000000, "
                         "sample_interval_s=1): these values together make "
                         "the scenario invalid: grid.yaml:3:23: "));
+}
+
+TEST(SweepPointTest, EveryExampleGridReadsEachPoint) {
+  int grids = 0;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(GS_TESTDATA_DIR "/../../examples")) {
+    const std::string name = entry.path().filename().string();
+    if (!name.starts_with("sweep-") || !name.ends_with(".yaml")) continue;
+    SCOPED_TRACE(name);
+    ++grids;
+    const SweepGrid grid =
+        ReadSweepGridFile(entry.path().string(), /*scenario_given=*/false);
+    const std::string text = ReadInputFile(grid.scenario);
+    for (int64_t p = 0; p < grid.points; ++p) {
+      const SweepPoint point =
+          ReadSweepPoint(grid, text, grid.scenario, p, TestCatalog());
+      EXPECT_EQ(point.index, p);
+    }
+  }
+  EXPECT_GE(grids, 1);
 }
 
 }  // namespace
