@@ -153,6 +153,9 @@ class GridReader {
              fmt::format("{} '{}': {} values; at most {} per key", k->section,
                          k->key.text, list.size(), kMaxSweepAxisValues));
     }
+    if (k->section == "cross") {
+      CheckPoints(*k, static_cast<int64_t>(list.size()));
+    }
     for (const YAML::Node& v : list) {
       if (v.IsNull()) {
         FailAt(file_, v,
@@ -195,6 +198,7 @@ class GridReader {
              fmt::format("{}: {:.0f} values; at most {} per key", range.what(),
                          count, kMaxSweepAxisValues));
     }
+    CheckPoints(*k, static_cast<int64_t>(count));
     const std::pair<int, int> mark = MarkOf(node);
     for (int64_t i = 0; i < static_cast<int64_t>(count); ++i) {
       const double v = lo + static_cast<double>(i) * step;
@@ -203,6 +207,19 @@ class GridReader {
       k->value_marks.push_back(mark);
     }
     k->written = false;
+  }
+
+  // Counts the points of the cross axes read so far with `values` more
+  // for `k`, before they are made: too many is an error at the key.
+  void CheckPoints(const SweepKey& k, int64_t values) {
+    cross_points_ *= values;
+    if (cross_points_ > kMaxSweepPoints) {
+      throw InputError(
+          file_, k.line, k.column,
+          fmt::format("sweep grid: more than {} points with '{}' (a grid "
+                      "that large is better split into several sweeps)",
+                      kMaxSweepPoints, k.key.text));
+    }
   }
 
   void CheckZipLengths(const std::vector<SweepKey>& zip) {
@@ -238,6 +255,7 @@ class GridReader {
   std::string file_;
   YAML::Node root_;
   std::vector<SweepKey> seen_;
+  int64_t cross_points_ = 1;
 };
 
 }  // namespace

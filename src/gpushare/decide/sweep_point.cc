@@ -98,10 +98,19 @@ class PointReader {
   [[noreturn]] void Blame(int64_t point, const std::vector<Setting>& set,
                           const std::vector<Setting>& varied,
                           const InputError& error) const {
+    // The scenario's own error, when it has one: a value is to blame only
+    // for another error.
+    const std::optional<InputError> own = Fails({});
+    if (own && std::string(own->what()) == error.what()) throw error;
+    const auto fails = [&](const std::vector<Setting>& settings) {
+      std::optional<InputError> e = Fails(settings);
+      if (e && own && std::string(e->what()) == own->what()) e.reset();
+      return e;
+    };
     if (!set.empty()) {
-      if (const std::optional<InputError> e = Fails(set)) {
+      if (const std::optional<InputError> e = fails(set)) {
         for (const Setting& s : set) {
-          if (const std::optional<InputError> alone = Fails({s})) {
+          if (const std::optional<InputError> alone = fails({s})) {
             ThrowAt(s, *alone);
           }
         }
@@ -115,7 +124,7 @@ class PointReader {
     for (const Setting& v : varied) {
       std::vector<Setting> with = set;
       with.push_back(v);
-      if (const std::optional<InputError> e = Fails(with)) ThrowAt(v, *e);
+      if (const std::optional<InputError> e = fails(with)) ThrowAt(v, *e);
     }
     // The reader's place is in the grid when it is one of the values.
     std::string inner = error.what();

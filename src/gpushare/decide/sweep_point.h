@@ -7,7 +7,9 @@
 // comparison spec reader), so a point is checked exactly as a scenario file
 // written with those values would be. A key that leads nowhere in the
 // scenario is an InputError at the key in the grid. When the scenario
-// reader refuses the point, the value to blame is found by setting the
+// reader refuses the point with the error the scenario has on its own,
+// that error is reported as it is (at its place in the scenario). Otherwise
+// the value to blame is found by setting the
 // `set` values alone, then each varied value alone with them: the error is
 // at that value in the grid, with the reader's message (and its place in
 // the scenario when it is not the value itself); when only the combination

@@ -117,6 +117,19 @@ TEST(SweepPointTest, BlamesTheValue) {
                         "nodes': no item named 'h100'"));
 }
 
+TEST(SweepPointTest, TheScenariosOwnErrorIsNotBlamedOnAValue) {
+  const SweepGrid grid = ReadSweepGrid(
+      "set: {horizon_s: 60}\ncross: {seed: [1, 2]}\n", "grid.yaml", true);
+  const std::string bad = std::string(kScenario) + "bogus: 1\n";
+  try {
+    ReadSweepPoint(grid, bad, "tiny.yaml", 1, TestCatalog());
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("tiny.yaml:19:1: scenario: unknown key "
+                                    "'bogus'"));
+  }
+}
+
 TEST(SweepPointTest, BlamesTheCombination) {
   // Each value is fine alone with the written scenario; together they make
   // more than a million samples.
