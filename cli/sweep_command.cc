@@ -59,7 +59,7 @@ std::vector<int64_t> PointsToRun(const std::vector<int64_t>& points,
       todo.push_back(p);
       continue;
     }
-    const SweepPointFile f = ReadSweepPointFile(path);
+    const SweepPointFile f = ReadSweepPointFile(path, /*keep_json=*/false);
     if (f.digest != digest || f.point != p) {
       throw InputError(fmt::format(
           "{} belongs to another sweep (digest {}, point {}; this sweep is "
@@ -74,7 +74,7 @@ std::vector<int64_t> PointsToRun(const std::vector<int64_t>& points,
 std::vector<SweepPointFile> ReadPoints(const std::string& out, int64_t points) {
   std::vector<SweepPointFile> files;
   for (int64_t p = 0; p < points; ++p) {
-    files.push_back(ReadSweepPointFile(PointPath(out, p)));
+    files.push_back(ReadSweepPointFile(PointPath(out, p), /*keep_json=*/false));
   }
   return files;
 }
@@ -209,18 +209,26 @@ void RegisterMergeCommand(CLI::App& app, GlobalOptions& options) {
         }
       }
       std::sort(paths.begin(), paths.end());
-      for (const std::string& p : paths) files.push_back(ReadSweepPointFile(p));
+      for (const std::string& p : paths) {
+        files.push_back(ReadSweepPointFile(p, /*keep_json=*/false));
+      }
     }
     const std::vector<SweepPointFile> sweep = CompleteSweep(std::move(files));
-    OutputBatch batch;
-    batch.AddDirectory((std::filesystem::path(*out) / "points").string());
+    // The tables first (they read every file), then the points are copied
+    // and the tables written last, so a folder with tables is complete.
+    const std::string summary = SweepSummaryCsv(sweep);
+    const std::string classes = SweepClassesCsv(sweep);
+    const std::filesystem::path points = std::filesystem::path(*out) / "points";
+    CreateOutputDirectory(points.string());
     for (const SweepPointFile& f : sweep) {
-      batch.Add(PointPath(*out, f.point), ReadInputFile(f.path));
+      const std::filesystem::path to = points / SweepPointFileName(f.point);
+      std::error_code error;
+      if (std::filesystem::equivalent(f.path, to, error)) continue;
+      WriteOutputFile(to.string(), ReadInputFile(f.path));
     }
-    batch.Add((std::filesystem::path(*out) / "summary.csv").string(),
-              SweepSummaryCsv(sweep));
-    batch.Add((std::filesystem::path(*out) / "classes.csv").string(),
-              SweepClassesCsv(sweep));
+    OutputBatch batch;
+    batch.Add((std::filesystem::path(*out) / "summary.csv").string(), summary);
+    batch.Add((std::filesystem::path(*out) / "classes.csv").string(), classes);
     batch.Commit();
     std::cout << fmt::format(
         "merged {} points of sweep {} from {} folders; wrote {}/summary.csv "

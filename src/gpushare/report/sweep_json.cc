@@ -49,7 +49,7 @@ std::string SweepPointFileName(int64_t point) {
 }
 
 SweepPointFile ParseSweepPointFile(const std::string& text,
-                                   const std::string& path) {
+                                   const std::string& path, bool keep_json) {
   const auto bad = [&path](const std::string& why) {
     return InputError(path, 0, 0,
                       fmt::format("not a sweep point file of "
@@ -90,11 +90,12 @@ SweepPointFile ParseSweepPointFile(const std::string& text,
   } catch (const json::exception& e) {
     throw bad(e.what());
   }
+  if (!keep_json) f.json = nullptr;
   return f;
 }
 
-SweepPointFile ReadSweepPointFile(const std::string& path) {
-  return ParseSweepPointFile(ReadInputFile(path), path);
+SweepPointFile ReadSweepPointFile(const std::string& path, bool keep_json) {
+  return ParseSweepPointFile(ReadInputFile(path), path, keep_json);
 }
 
 }  // namespace gpushare

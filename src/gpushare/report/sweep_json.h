@@ -36,12 +36,16 @@ struct SweepPointFile {
   int64_t points = 0;
   int64_t point = 0;
   std::vector<std::string> keys;
+  // The whole file; null when it was read without it (a large sweep's
+  // tables read each file again when they need it).
   nlohmann::json json;
 };
 
 SweepPointFile ParseSweepPointFile(const std::string& text,
-                                   const std::string& path);
-SweepPointFile ReadSweepPointFile(const std::string& path);
+                                   const std::string& path,
+                                   bool keep_json = true);
+SweepPointFile ReadSweepPointFile(const std::string& path,
+                                  bool keep_json = true);
 
 }  // namespace gpushare
 

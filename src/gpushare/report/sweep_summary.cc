@@ -53,10 +53,20 @@ std::string Header(const SweepPointFile& first) {
   return out + ",variant,scheme";
 }
 
-std::string Lead(const SweepPointFile& f) {
+std::string Lead(const SweepPointFile& f, const json& point) {
   std::string out = std::to_string(f.point);
-  for (const json& v : f.json.at("values")) out += "," + Cell(v);
+  for (const json& v : point.at("values")) out += "," + Cell(v);
   return out;
+}
+
+// The file's JSON: kept, or read again (and checked to be the same point).
+json PointJson(const SweepPointFile& f) {
+  if (!f.json.is_null()) return f.json;
+  SweepPointFile again = ReadSweepPointFile(f.path);
+  if (again.digest != f.digest || again.point != f.point) {
+    throw InputError(f.path + ": changed while the sweep's tables were made");
+  }
+  return std::move(again.json);
 }
 
 }  // namespace
@@ -112,16 +122,18 @@ std::string SweepSummaryCsv(const std::vector<SweepPointFile>& points) {
   for (const char* c : kVariantColumns) out += std::string(",") + c;
   out += ",wins\n";
   for (const SweepPointFile& f : points) {
+    const json point = PointJson(f);
     const json& winners =
-        f.json.contains("winners") ? f.json.at("winners") : json::object();
-    for (const json& v : f.json.at("variants")) {
+        point.contains("winners") ? point.at("winners") : json::object();
+    for (const json& v : point.at("variants")) {
       const std::string name = v.at("name").get<std::string>();
-      out += Lead(f) + "," + CsvField(name) + "," + Cell(v.at("scheme"));
+      out += Lead(f, point) + "," + CsvField(name) + "," +
+             Cell(v.at("scheme"));
       for (const char* c : kClusterColumns)
         out += "," + Cell(v.at("cluster").at(c));
       for (const char* c : kVariantColumns) out += "," + Cell(v.at(c));
       std::string wins;
-      for (const json& c : f.json.at("tenant_classes")) {
+      for (const json& c : point.at("tenant_classes")) {
         const json& w = winners.contains(c.get<std::string>())
                             ? winners.at(c.get<std::string>())
                             : json(nullptr);
@@ -140,21 +152,23 @@ std::string SweepClassesCsv(const std::vector<SweepPointFile>& points) {
   for (const char* c : kClassColumns) out += std::string(",") + c;
   out += ",winner\n";
   for (const SweepPointFile& f : points) {
+    const json point = PointJson(f);
     const json& winners =
-        f.json.contains("winners") ? f.json.at("winners") : json::object();
-    for (const json& v : f.json.at("variants")) {
+        point.contains("winners") ? point.at("winners") : json::object();
+    for (const json& v : point.at("variants")) {
       const std::string name = v.at("name").get<std::string>();
-      for (const json& c : f.json.at("tenant_classes")) {
+      for (const json& c : point.at("tenant_classes")) {
         const std::string cls = c.get<std::string>();
         const json& m = v.at("classes").at(cls);
-        out += Lead(f) + "," + CsvField(name) + "," + Cell(v.at("scheme")) +
+        out += Lead(f, point) + "," + CsvField(name) + "," +
+               Cell(v.at("scheme")) +
                "," + CsvField(cls) + "," +
                Cell(m.contains("scheme") ? m.at("scheme") : v.at("scheme"));
         for (const char* k : kClassColumns) out += "," + Cell(m.at(k));
         const bool won = winners.contains(cls) && winners.at(cls).is_string() &&
                          winners.at(cls).get<std::string>() == name;
         out += std::string(",") +
-               (f.json.contains("winners") ? (won ? "1" : "0") : "") + "\n";
+               (point.contains("winners") ? (won ? "1" : "0") : "") + "\n";
       }
     }
   }

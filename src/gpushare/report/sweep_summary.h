@@ -20,7 +20,8 @@ namespace gpushare {
 
 std::vector<SweepPointFile> CompleteSweep(std::vector<SweepPointFile> files);
 
-// Preconditions: `points` is CompleteSweep()'s result.
+// Preconditions: `points` is CompleteSweep()'s result. Files read without
+// their JSON are read again one at a time (InputError if one changed).
 std::string SweepSummaryCsv(const std::vector<SweepPointFile>& points);
 std::string SweepClassesCsv(const std::vector<SweepPointFile>& points);
 
