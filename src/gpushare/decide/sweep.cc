@@ -41,16 +41,22 @@ Sweep::Sweep(const SweepGrid& grid, const std::string& scenario_text,
       scenario_file_(scenario_file),
       points_(std::move(points)),
       catalog_(catalog) {
+  const bool keep = static_cast<int64_t>(points_.size()) <= kKeptPoints;
   for (const int64_t p : points_) {
-    const SweepPoint point =
+    SweepPoint point =
         ReadSweepPoint(grid_, scenario_text_, scenario_file_, p, catalog_);
     runs_ += grid_.command == SweepCommand::kCompare
                  ? ComparisonRunCount(point.scenario, point.spec.compare)
                  : 1;
+    // A trace's pods are loaded with each point: never kept.
+    if (keep && point.scenario.workload.trace.pods == nullptr) {
+      kept_.emplace(p, std::move(point));
+    }
   }
 }
 
 SweepPoint Sweep::Read(int64_t point, std::mutex& read_lock) const {
+  if (const auto it = kept_.find(point); it != kept_.end()) return it->second;
   std::lock_guard<std::mutex> lock(read_lock);
   return ReadSweepPoint(grid_, scenario_text_, scenario_file_, point, catalog_);
 }

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -67,6 +68,10 @@ class Sweep {
   const std::vector<int64_t> points_;
   const Catalog& catalog_;
   int64_t runs_ = 0;
+  // The points read when checking, kept for the run when there are at most
+  // kKeptPoints and no trace (others are read again: same scenario).
+  static constexpr int64_t kKeptPoints = 10000;
+  std::map<int64_t, SweepPoint> kept_;
 };
 
 }  // namespace gpushare

@@ -127,8 +127,7 @@ std::string SweepSummaryCsv(const std::vector<SweepPointFile>& points) {
         point.contains("winners") ? point.at("winners") : json::object();
     for (const json& v : point.at("variants")) {
       const std::string name = v.at("name").get<std::string>();
-      out += Lead(f, point) + "," + CsvField(name) + "," +
-             Cell(v.at("scheme"));
+      out += Lead(f, point) + "," + CsvField(name) + "," + Cell(v.at("scheme"));
       for (const char* c : kClusterColumns)
         out += "," + Cell(v.at("cluster").at(c));
       for (const char* c : kVariantColumns) out += "," + Cell(v.at(c));
@@ -161,8 +160,7 @@ std::string SweepClassesCsv(const std::vector<SweepPointFile>& points) {
         const std::string cls = c.get<std::string>();
         const json& m = v.at("classes").at(cls);
         out += Lead(f, point) + "," + CsvField(name) + "," +
-               Cell(v.at("scheme")) +
-               "," + CsvField(cls) + "," +
+               Cell(v.at("scheme")) + "," + CsvField(cls) + "," +
                Cell(m.contains("scheme") ? m.at("scheme") : v.at("scheme"));
         for (const char* k : kClassColumns) out += "," + Cell(m.at(k));
         const bool won = winners.contains(cls) && winners.at(cls).is_string() &&
