@@ -80,7 +80,11 @@ class GridReader {
              "at least one key and its values)");
     }
     CheckZipLengths(grid.zip);
-    grid.points = CountPoints(grid);
+    if (!grid.zip.empty()) {
+      CheckPoints(grid.zip.front(),
+                  static_cast<int64_t>(grid.zip.front().values.size()));
+    }
+    grid.points = points_;
     return grid;
   }
 
@@ -209,11 +213,11 @@ class GridReader {
     k->written = false;
   }
 
-  // Counts the points of the cross axes read so far with `values` more
-  // for `k`, before they are made: too many is an error at the key.
+  // Counts the points of the axes read so far with `values` more for `k`
+  // (cross values before they are made): too many is an error at the key.
   void CheckPoints(const SweepKey& k, int64_t values) {
-    cross_points_ *= values;
-    if (cross_points_ > kMaxSweepPoints) {
+    points_ *= values;
+    if (points_ > kMaxSweepPoints) {
       throw InputError(
           file_, k.line, k.column,
           fmt::format("sweep grid: more than {} points with '{}' (a grid "
@@ -235,27 +239,10 @@ class GridReader {
     }
   }
 
-  int64_t CountPoints(const SweepGrid& grid) {
-    int64_t points = 1;
-    const auto times = [&](const SweepKey& k) {
-      points *= static_cast<int64_t>(k.values.size());
-      if (points > kMaxSweepPoints) {
-        throw InputError(
-            file_, k.line, k.column,
-            fmt::format("sweep grid: more than {} points with '{}' (a grid "
-                        "that large is better split into several sweeps)",
-                        kMaxSweepPoints, k.key.text));
-      }
-    };
-    for (const SweepKey& k : grid.cross) times(k);
-    if (!grid.zip.empty()) times(grid.zip.front());
-    return points;
-  }
-
   std::string file_;
   YAML::Node root_;
   std::vector<SweepKey> seen_;
-  int64_t cross_points_ = 1;
+  int64_t points_ = 1;
 };
 
 }  // namespace

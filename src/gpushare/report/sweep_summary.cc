@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <functional>
 
 #include "gpushare/io/csv_field.h"
 #include "gpushare/io/input_error.h"
@@ -69,6 +70,29 @@ json PointJson(const SweepPointFile& f) {
   return std::move(again.json);
 }
 
+// Calls visit(file, point, variant, variant name, winners) for every
+// variant of every point, in order.
+void ForEachVariant(
+    const std::vector<SweepPointFile>& points,
+    const std::function<void(const SweepPointFile&, const json&, const json&,
+                             const std::string&, const json&)>& visit) {
+  for (const SweepPointFile& f : points) {
+    const json point = PointJson(f);
+    const json& winners =
+        point.contains("winners") ? point.at("winners") : json::object();
+    for (const json& v : point.at("variants")) {
+      visit(f, point, v, v.at("name").get<std::string>(), winners);
+    }
+  }
+}
+
+// Whether `winners` names `variant` for tenant class `c`.
+bool Wins(const json& winners, const std::string& c,
+          const std::string& variant) {
+  return winners.contains(c) && winners.at(c).is_string() &&
+         winners.at(c).get<std::string>() == variant;
+}
+
 }  // namespace
 
 std::vector<SweepPointFile> CompleteSweep(std::vector<SweepPointFile> files) {
@@ -121,28 +145,22 @@ std::string SweepSummaryCsv(const std::vector<SweepPointFile>& points) {
   for (const char* c : kClusterColumns) out += std::string(",") + c;
   for (const char* c : kVariantColumns) out += std::string(",") + c;
   out += ",wins\n";
-  for (const SweepPointFile& f : points) {
-    const json point = PointJson(f);
-    const json& winners =
-        point.contains("winners") ? point.at("winners") : json::object();
-    for (const json& v : point.at("variants")) {
-      const std::string name = v.at("name").get<std::string>();
-      out += Lead(f, point) + "," + CsvField(name) + "," + Cell(v.at("scheme"));
-      for (const char* c : kClusterColumns)
-        out += "," + Cell(v.at("cluster").at(c));
-      for (const char* c : kVariantColumns) out += "," + Cell(v.at(c));
-      std::string wins;
-      for (const json& c : point.at("tenant_classes")) {
-        const json& w = winners.contains(c.get<std::string>())
-                            ? winners.at(c.get<std::string>())
-                            : json(nullptr);
-        if (w.is_string() && w.get<std::string>() == name) {
-          wins += (wins.empty() ? "" : ";") + c.get<std::string>();
-        }
-      }
-      out += "," + CsvField(wins) + "\n";
+  ForEachVariant(points, [&](const SweepPointFile& f, const json& point,
+                             const json& v, const std::string& name,
+                             const json& winners) {
+    out += Lead(f, point) + "," + CsvField(name) + "," + Cell(v.at("scheme"));
+    for (const char* c : kClusterColumns) {
+      out += "," + Cell(v.at("cluster").at(c));
     }
-  }
+    for (const char* c : kVariantColumns) out += "," + Cell(v.at(c));
+    std::string wins;
+    for (const json& c : point.at("tenant_classes")) {
+      if (Wins(winners, c.get<std::string>(), name)) {
+        wins += (wins.empty() ? "" : ";") + c.get<std::string>();
+      }
+    }
+    out += "," + CsvField(wins) + "\n";
+  });
   return out;
 }
 
@@ -150,26 +168,23 @@ std::string SweepClassesCsv(const std::vector<SweepPointFile>& points) {
   std::string out = Header(points.front()) + ",tenant_class,class_scheme";
   for (const char* c : kClassColumns) out += std::string(",") + c;
   out += ",winner\n";
-  for (const SweepPointFile& f : points) {
-    const json point = PointJson(f);
-    const json& winners =
-        point.contains("winners") ? point.at("winners") : json::object();
-    for (const json& v : point.at("variants")) {
-      const std::string name = v.at("name").get<std::string>();
-      for (const json& c : point.at("tenant_classes")) {
-        const std::string cls = c.get<std::string>();
-        const json& m = v.at("classes").at(cls);
-        out += Lead(f, point) + "," + CsvField(name) + "," +
-               Cell(v.at("scheme")) + "," + CsvField(cls) + "," +
-               Cell(m.contains("scheme") ? m.at("scheme") : v.at("scheme"));
-        for (const char* k : kClassColumns) out += "," + Cell(m.at(k));
-        const bool won = winners.contains(cls) && winners.at(cls).is_string() &&
-                         winners.at(cls).get<std::string>() == name;
-        out += std::string(",") +
-               (point.contains("winners") ? (won ? "1" : "0") : "") + "\n";
-      }
-    }
-  }
+  ForEachVariant(
+      points, [&](const SweepPointFile& f, const json& point, const json& v,
+                  const std::string& name, const json& winners) {
+        for (const json& c : point.at("tenant_classes")) {
+          const std::string cls = c.get<std::string>();
+          const json& m = v.at("classes").at(cls);
+          out += Lead(f, point) + "," + CsvField(name) + "," +
+                 Cell(v.at("scheme")) + "," + CsvField(cls) + "," +
+                 Cell(m.contains("scheme") ? m.at("scheme") : v.at("scheme"));
+          for (const char* k : kClassColumns) out += "," + Cell(m.at(k));
+          // Empty for `run` sweeps, which select nothing.
+          const char* won = !point.contains("winners") ? ""
+                            : Wins(winners, cls, name) ? "1"
+                                                       : "0";
+          out += std::string(",") + won + "\n";
+        }
+      });
   return out;
 }
 
