@@ -2,7 +2,7 @@
 #   make demo   install missing Debian packages, build (Release), run the main
 #               job: compare on the built-in default scenario
 #   make test   the same, then every test through CTest
-#   make bench  build and run the benchmarks in bench/
+#   make bench  build and run the benchmarks in bench/, then the scale table
 #   make sanitize  build with clang, ASan + UBSan, and run every test
 #   make fuzz   build the libFuzzer targets and run each FUZZ_SECONDS
 #   make soak   the property tests over many more seeds
@@ -37,9 +37,13 @@ demo: build
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j$(JOBS)
 
+# Google Benchmark's micro and macro benchmarks, then the scale table
+# (scripts/bench: one process per case, wall time and peak RSS), written to
+# $(BUILD_DIR)/bench/scale.json and compared with the last run's.
 bench: build
 	cmake --build $(BUILD_DIR) -j$(JOBS) --target gs_bench
 	./$(BUILD_DIR)/gs_bench
+	python3 scripts/bench ./$(BUILD_DIR)/gpushare-sim $(BUILD_DIR)/bench/scale.json
 
 # clang, ASan + UBSan, -fno-sanitize-recover, libc malloc (jemalloc off);
 # Debug-free -O1 keeps the suite fast. Benchmarks are not built.

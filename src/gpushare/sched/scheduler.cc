@@ -114,6 +114,7 @@ int Scheduler::InternShape(const Pod& pod, int* constraints) {
     cit = constraint_ids_.emplace(key, static_cast<int>(constraint_ids_.size()))
               .first;
     static_fits_.emplace_back();
+    static_fit_bits_.emplace_back();
     static_diagnoses_.emplace_back();
   }
   *constraints = cit->second;
@@ -138,6 +139,8 @@ const std::vector<uint8_t>& Scheduler::StaticFits(int constraints,
   const auto& nodes = cluster_.nodes();
   if (fits.size() != nodes.size()) {
     fits.resize(nodes.size());
+    std::vector<uint64_t>& bits = static_fit_bits_[constraints];
+    bits.assign((nodes.size() + 63) / 64, 0);
     for (FilterPlugin* f : static_filters_) f->PreFilter(pod);
     for (size_t n = 0; n < nodes.size(); ++n) {
       bool ok = true;
@@ -148,6 +151,7 @@ const std::vector<uint8_t>& Scheduler::StaticFits(int constraints,
         }
       }
       fits[n] = ok ? 1 : 0;
+      bits[n / 64] |= uint64_t{ok} << (n % 64);
     }
   }
   return fits;
@@ -248,8 +252,7 @@ const Scheduler::StaticDiagnosis& Scheduler::StaticDiagnosisFor(
   return d;
 }
 
-std::string Scheduler::Diagnose(const Pod& pod, int constraints,
-                                Group& group) {
+std::string Scheduler::Diagnose(const Pod& pod, int constraints, Group& group) {
   const auto& nodes = cluster_.nodes();
   FitError error(static_cast<int>(nodes.size()));
   // The nodes the static prefix rejects have the same reasons until a node
@@ -417,6 +420,9 @@ void Scheduler::FindFeasibleNodes(PodId id) {
     // Only nodes with some of the pivot resource free can pass; visit them
     // in the same circular order as the full scan.
     const std::vector<uint64_t>& bits = FreeNodes(pivot);
+    // StaticFits() above built them: nodes the static filters reject are
+    // skipped a word at a time.
+    const std::vector<uint64_t>& static_bits = static_fit_bits_[s.constraints];
     // A HAMi pod also skips the nodes whose HamiFitSummary rejects it, and
     // takes those whose exact summary admits it without running the filters.
     HamiFitNeed need;
@@ -431,7 +437,7 @@ void Scheduler::FindFeasibleNodes(PodId id) {
       const int begin = pass == 0 ? next_start_node_ : 0;
       const int end = pass == 0 ? num_nodes : next_start_node_;
       for (int w = begin / 64; w * 64 < end && !done; ++w) {
-        uint64_t word = bits[w];
+        uint64_t word = bits[w] & static_bits[w];
         if (w == begin / 64) word &= ~uint64_t{0} << (begin % 64);
         if ((w + 1) * 64 > end) word &= (uint64_t{1} << (end % 64)) - 1;
         if (hami != nullptr) {
@@ -868,8 +874,7 @@ bool Scheduler::NoteUnbound(PodId id) {
   if (s.terminating) {
     ended = --terminating_on_node_[s.node] == 0;
     s.terminating = false;
-    if (s.preemptor >= 0 &&
-        s.preemptor < static_cast<int>(pods_.size())) {
+    if (s.preemptor >= 0 && s.preemptor < static_cast<int>(pods_.size())) {
       PodState& p = pods_[s.preemptor];
       if (p.seq == s.preemptor_seq && p.pending_victims > 0) {
         --p.pending_victims;
@@ -1034,10 +1039,10 @@ class Scheduler::CountingDryRun : public PreemptionDryRun {
         freed_[(v * k + i) * 2] = request;
         if (needs_[i].extended && devices != nullptr) {
           freed_[(v * k + i) * 2 + 1] =
-              all_healthy ? request
-                          : devices->HealthyGrants(
-                                scheduler.pods_[b.victim.id].allocation,
-                                needs_[i].id);
+              all_healthy
+                  ? request
+                  : devices->HealthyGrants(
+                        scheduler.pods_[b.victim.id].allocation, needs_[i].id);
         }
       }
     }
@@ -1115,10 +1120,9 @@ void Scheduler::Preempt(PodId id, ScheduleResult* result) {
   int potential = 0;
   for (int n = 0; n < num_nodes; ++n) potential += static_fits[n];
   if (potential == 0) return;
-  const int wanted =
-      NumPreemptionCandidates(potential,
-                              profile_.min_candidate_nodes_percentage,
-                              profile_.min_candidate_nodes_absolute);
+  const int wanted = NumPreemptionCandidates(
+      potential, profile_.min_candidate_nodes_percentage,
+      profile_.min_candidate_nodes_absolute);
   int skip = static_cast<int>(preemption_rng_.Below(potential));
   int start = 0;
   while (start < num_nodes && (!static_fits[start] || skip-- > 0)) ++start;
@@ -1127,8 +1131,7 @@ void Scheduler::Preempt(PodId id, ScheduleResult* result) {
   std::vector<PreemptionVictim>& victims = victims_scratch_;
   for (FilterPlugin* f : dynamic_filters_) f->PreFilter(pod);
   CountingDryRun counting(*this, pod);
-  for (int i = 0; i < num_nodes &&
-                  static_cast<int>(num_candidates_) < wanted;
+  for (int i = 0; i < num_nodes && static_cast<int>(num_candidates_) < wanted;
        ++i) {
     const int n = (start + i) % num_nodes;
     if (!static_fits[n] || n >= static_cast<int>(node_pods_.size()) ||
@@ -1259,8 +1262,8 @@ void Scheduler::UpdateFreeNodes(int node, const ResourceList& requests) {
   if (node < static_cast<int>(node_versions_.size())) {
     node_versions_[node] = n.version();
   }
-  if (change_log_.size() >= std::max<size_t>(size_t{1} << 20,
-                                             8 * cluster_.nodes().size())) {
+  if (change_log_.size() >=
+      std::max<size_t>(size_t{1} << 20, 8 * cluster_.nodes().size())) {
     change_log_base_ += change_log_.size();
     change_log_.clear();
   }

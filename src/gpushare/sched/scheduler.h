@@ -1,23 +1,24 @@
 // Scheduler: kube-scheduler's scheduling cycle over the simulated cluster.
 //
 // (Speed: a pod asking for an extended resource is filtered only on the
-// nodes with some of it free, in the same circular order from the same start
-// index; the nodes skipped are infeasible anyway, so the feasible set, the
-// start index's advance and every outcome equal those of the full scan. Each
-// node remembers its last filter result (for a shape, at a Node::version())
-// and each cacheable score (ScorePlugin::ScoreKey): a node that did not change
-// is not filtered or scored again for the same shape or key; the results are
-// those the plugins would compute. A HAMi pod is first tested against each
-// node's HamiFitSummary (one cache line per node, rebuilt on every change):
-// nodes it rejects are skipped, and where it is exact it stands for
-// NodeResourcesFit and GpuDeviceFit. A group's retried member is first checked
-// on the group's dirty nodes only: if none passes, no node can (binds only
-// take resources away) and the cycle fails without the full scan. The FitError
-// message of a failed cycle counts the reasons of every node: the reasons of
-// the static filters that come first (node affinity, taints) are counted
-// once per set of constraints until a node changes, and each shape keeps the
-// reasons of the nodes those pass, judging again only the nodes changed since
-// its last failure; the message is the one a full evaluation gives.)
+// nodes with some of it free that its static filters (node affinity, taints)
+// pass, in the same circular order from the same start index; the nodes skipped
+// are infeasible anyway, so the feasible set, the start index's advance and
+// every outcome equal those of the full scan. Each node remembers its last
+// filter result (for a shape, at a Node::version()) and each cacheable score
+// (ScorePlugin::ScoreKey): a node that did not change is not filtered or scored
+// again for the same shape or key; the results are those the plugins would
+// compute. A HAMi pod is first tested against each node's HamiFitSummary (one
+// cache line per node, rebuilt on every change): nodes it rejects are skipped,
+// and where it is exact it stands for NodeResourcesFit and GpuDeviceFit. A
+// group's retried member is first checked on the group's dirty nodes only: if
+// none passes, no node can (binds only take resources away) and the cycle fails
+// without the full scan. The FitError message of a failed cycle counts the
+// reasons of every node: the reasons of the static filters that come first
+// (node affinity, taints) are counted once per set of constraints until a node
+// changes, and each shape keeps the reasons of the nodes those pass, judging
+// again only the nodes changed since its last failure; the message is the one a
+// full evaluation gives.)
 //
 // Contract (DESIGN §4.4, k8s-gpu-specs.md §5): pods wait in an active queue
 // ordered by priority (higher first), then arrival (PrioritySort). Each
@@ -37,18 +38,18 @@
 // an event since the group's last failure; when it fails the group waits
 // again (a head that may preempt is also retried when the last
 // terminating victim on a node where it could preempt is gone). A pod that
-// fits no node runs the profile's PostFilter: with DefaultPreemption (sched/default_preemption.h) and a preemption policy of
-// PreemptLowerPriority it looks for a node where evicting pods of lower
-// priority makes room, at most NumPreemptionCandidates of the nodes its
-// static filters pass, from a seeded random offset; nodes where earlier
-// victims are still terminating are skipped (their room is promised to the
-// pod nominated there). The victims chosen are marked terminating (they stay
-// bound, holding their devices, until the caller releases them after their
-// grace period) and returned in the result; the preemptor waits with that
-// node nominated, does not preempt again while its victims terminate, and
-// at its next cycle takes its nominated node first when it fits there. Pods,
-// owned by the caller, must outlive the scheduler; their requests are final
-// when enqueued.
+// fits no node runs the profile's PostFilter: with DefaultPreemption
+// (sched/default_preemption.h) and a preemption policy of PreemptLowerPriority
+// it looks for a node where evicting pods of lower priority makes room, at most
+// NumPreemptionCandidates of the nodes its static filters pass, from a seeded
+// random offset; nodes where earlier victims are still terminating are skipped
+// (their room is promised to the pod nominated there). The victims chosen are
+// marked terminating (they stay bound, holding their devices, until the caller
+// releases them after their grace period) and returned in the result; the
+// preemptor waits with that node nominated, does not preempt again while its
+// victims terminate, and at its next cycle takes its nominated node first when
+// it fits there. Pods, owned by the caller, must outlive the scheduler; their
+// requests are final when enqueued.
 
 #ifndef GPUSHARE_SCHED_SCHEDULER_H_
 #define GPUSHARE_SCHED_SCHEDULER_H_
@@ -288,17 +289,19 @@ class Scheduler {
   std::unordered_map<std::string, int> shape_ids_;
   std::string key_scratch_;  // InternShape's key buffer
   std::unordered_map<std::string, int> constraint_ids_;
-  std::vector<Group> groups_;     // by shape
+  std::vector<Group> groups_;  // by shape
   // Shapes with waiting pods or with a member's retry in flight.
   std::set<int> waiting_groups_;
   std::vector<int> wake_scratch_;
   std::vector<std::vector<uint8_t>> static_fits_;  // by constraints
+  // The same as bitsets over node indexes, built with them.
+  std::vector<std::vector<uint64_t>> static_fit_bits_;
   // Diagnose's view of the static filters that come before every dynamic
   // one in the profile's order (they depend on the pod's constraints and the
   // nodes' labels and taints only): the reasons of the nodes they reject,
   // counted, and the nodes they pass, for the remaining filters to judge.
   struct StaticDiagnosis {
-    int nodes = -1;  // the node count it was built for; -1: not built
+    int nodes = -1;      // the node count it was built for; -1: not built
     uint64_t epoch = 0;  // static_epoch_ when it was built
     FitError rejected{0};
     std::vector<int> passed;

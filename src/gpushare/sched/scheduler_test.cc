@@ -3,10 +3,10 @@
 
 #include "gpushare/sched/scheduler.h"
 
+#include <gtest/gtest.h>
+
 #include <deque>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "gpushare/base/rng.h"
 #include "gpushare/cluster/hami_device_plugin.h"
@@ -73,14 +73,14 @@ class SchedulerTest : public ::testing::Test {
 // Enqueues `pod` as `id` and runs every cycle it allows, logging
 // "pod:node:message[/gpu...]" per cycle; then, half of the time, releases a
 // random bound pod (the churn of the replay tests below).
-void ScheduleAndChurn(Scheduler& scheduler, PodId id, const Pod& pod,
-                      Rng& rng, std::vector<PodId>* bound,
+void ScheduleAndChurn(Scheduler& scheduler, PodId id, const Pod& pod, Rng& rng,
+                      std::vector<PodId>* bound,
                       std::vector<std::string>* log) {
   scheduler.Enqueue(id, pod);
   while (scheduler.HasActive()) {
     const ScheduleResult r = scheduler.ScheduleOne();
-    log->push_back(std::to_string(r.pod) + ":" + std::to_string(r.node) +
-                   ":" + r.message);
+    log->push_back(std::to_string(r.pod) + ":" + std::to_string(r.node) + ":" +
+                   r.message);
     if (r.outcome == ScheduleResult::Outcome::kBound) {
       bound->push_back(r.pod);
       for (const DeviceGrant& g : scheduler.AllocationOf(r.pod).grants) {
@@ -164,8 +164,9 @@ TEST_F(SchedulerTest, MpsRejectsMoreThanOneReplicaAtAdmission) {
   auto results = Run(scheduler);
   EXPECT_EQ(results[0].outcome, Outcome::kBound);
   const DeviceGrant& grant = scheduler.AllocationOf(0).grants[0];
-  EXPECT_EQ(grant.memory_mib, 40960 / 4);  // set_default_device_pinned_mem_limit
-  EXPECT_EQ(grant.cores_percent, 25);      // active thread percentage
+  EXPECT_EQ(grant.memory_mib,
+            40960 / 4);                // set_default_device_pinned_mem_limit
+  EXPECT_EQ(grant.cores_percent, 25);  // active thread percentage
   EXPECT_EQ(results[1].outcome, Outcome::kAdmissionFailed);
   EXPECT_NE(results[1].message.find("maximum request size for shared "
                                     "resources is 1"),
@@ -224,11 +225,14 @@ TEST_F(SchedulerTest, HamiSharesGpusByMemoryAndCores) {
   cluster_.AddPool(Pool("vgpu", "A100-80GB", 1, 2, HamiSharing()));
   Scheduler scheduler(cluster_, Profile());
   // spread (HAMi's default GPU policy): the emptiest GPU first.
-  NewPod({{"nvidia.com/gpu", 1}, {"nvidia.com/gpumem", 30000},
+  NewPod({{"nvidia.com/gpu", 1},
+          {"nvidia.com/gpumem", 30000},
           {"nvidia.com/gpucores", 30}});
-  NewPod({{"nvidia.com/gpu", 1}, {"nvidia.com/gpumem", 30000},
+  NewPod({{"nvidia.com/gpu", 1},
+          {"nvidia.com/gpumem", 30000},
           {"nvidia.com/gpucores", 30}});
-  NewPod({{"nvidia.com/gpu", 1}, {"nvidia.com/gpumem", 60000},
+  NewPod({{"nvidia.com/gpu", 1},
+          {"nvidia.com/gpumem", 60000},
           {"nvidia.com/gpucores", 30}});
   auto results = Run(scheduler);
   ASSERT_EQ(results[0].outcome, Outcome::kBound);
@@ -246,7 +250,8 @@ TEST_F(SchedulerTest, HamiSharesGpusByMemoryAndCores) {
 TEST_F(SchedulerTest, HamiWholeCardIsExclusive) {
   cluster_.AddPool(Pool("vgpu", "A100-80GB", 1, 1, HamiSharing()));
   Scheduler scheduler(cluster_, Profile());
-  NewPod({{"nvidia.com/gpu", 1}, {"nvidia.com/gpumem", 1000},
+  NewPod({{"nvidia.com/gpu", 1},
+          {"nvidia.com/gpumem", 1000},
           {"nvidia.com/gpucores", 10}});
   NewPod({{"nvidia.com/gpu", 1}});  // webhook: 100 % memory, 100 cores
   auto results = Run(scheduler);
@@ -256,7 +261,8 @@ TEST_F(SchedulerTest, HamiWholeCardIsExclusive) {
 
 TEST_F(SchedulerTest, TaintsAndTolerations) {
   NodePoolSpec spec = Pool("gpu", "L4", 2, 1, ExclusiveSharing());
-  spec.taints.push_back({"nvidia.com/gpu", "present", TaintEffect::kNoSchedule});
+  spec.taints.push_back(
+      {"nvidia.com/gpu", "present", TaintEffect::kNoSchedule});
   cluster_.AddPool(spec);
   Scheduler scheduler(cluster_, Profile());
   NewPod({{"nvidia.com/gpu", 1}});
@@ -384,9 +390,10 @@ TEST_F(SchedulerTest, BadProfileIsAnInputError) {
 }
 
 TEST_F(SchedulerTest, PruningByFreeResourcesChangesNothing) {
-  // 300 nodes of two pools, a stream of pods of several shapes arriving and
-  // leaving: binding with and without pruning gives the same nodes, devices
-  // and messages.
+  // 360 nodes of three pools, a stream of pods of several shapes arriving
+  // and leaving, some selecting a pool of nvidia.com/gpu by its label:
+  // binding with and without pruning (free resources and static filters)
+  // gives the same nodes, devices and messages.
   auto replay = [](bool prune, bool reuse = true) {
     Cluster cluster(Catalog::Builtin());
     NodePoolSpec a;
@@ -401,6 +408,11 @@ TEST_F(SchedulerTest, PruningByFreeResourcesChangesNothing) {
     b.nodes = 120;
     b.sharing = MigSharing(MigStrategy::kMixed, "all-balanced");
     cluster.AddPool(b);
+    NodePoolSpec c = a;
+    c.name = "c";
+    c.nodes = 60;
+    c.sharing = ExclusiveSharing();
+    cluster.AddPool(c);
     SchedulerProfile profile;
     profile.seed = 3;
     profile.prune_by_free_resources = prune;
@@ -417,8 +429,12 @@ TEST_F(SchedulerTest, PruningByFreeResourcesChangesNothing) {
       Pod& pod = pods.emplace_back();
       pod.requests.Set(ResourceRegistry::kCpuId, 1000 * (1 + rng.Below(4)));
       pod.requests.Set(ResourceRegistry::kMemoryId, 4096);
-      pod.requests.Set(cluster.resources().Intern(kinds[rng.Below(4)]),
+      const int kind = static_cast<int>(rng.Below(4));
+      pod.requests.Set(cluster.resources().Intern(kinds[kind]),
                        1 + static_cast<int64_t>(rng.Below(2)));
+      if (kind == 0 && rng.Below(3) != 0) {
+        pod.node_selector["gpushare.io/node-pool"] = rng.Below(2) ? "a" : "c";
+      }
       scheduler.Enqueue(i, pod);
       while (scheduler.HasActive()) {
         const ScheduleResult r = scheduler.ScheduleOne();
@@ -755,8 +771,10 @@ TEST_F(SchedulerTest, StalledDevicePluginAdvertisesNothingUntilItRegisters) {
   const std::vector<Case> cases = {
       {ExclusiveSharing(), "nvidia.com/gpu", 1, {}},
       {TimeSlicingSharing(4), "nvidia.com/gpu", 1, {}},
-      {MigSharing(MigStrategy::kMixed, "all-balanced"), "nvidia.com/mig-1g.10gb",
-       1, {}},
+      {MigSharing(MigStrategy::kMixed, "all-balanced"),
+       "nvidia.com/mig-1g.10gb",
+       1,
+       {}},
       {HamiSharing(), "nvidia.com/gpu", 1, {}},
       {HamiSharing(),
        "nvidia.com/gpu",
