@@ -90,6 +90,20 @@ TEST(KubeSchedulerConfigTest, MostAllocatedOverGpusByHand) {
             "                weight: 3\n");
 }
 
+TEST(KubeSchedulerConfigTest, BackoffOnlyWhenNotKubeDefaults) {
+  SchedulerProfile p;
+  EXPECT_FALSE(NeedsKubeSchedulerConfig(p));  // off: a cluster's 1 s / 10 s
+  p.pod_initial_backoff_s = 1;
+  p.pod_max_backoff_s = 10;
+  EXPECT_FALSE(NeedsKubeSchedulerConfig(p));  // kube-scheduler's own
+  p.pod_initial_backoff_s = 2;
+  p.pod_max_backoff_s = 60;
+  ASSERT_TRUE(NeedsKubeSchedulerConfig(p));
+  const YAML::Node c = YAML::Load(KubeSchedulerConfigYaml(p));
+  EXPECT_EQ(c["podInitialBackoffSeconds"].as<int>(), 2);
+  EXPECT_EQ(c["podMaxBackoffSeconds"].as<int>(), 60);
+}
+
 TEST(KubeSchedulerConfigTest, RequestedToCapacityRatioFollowsUpstreamRules) {
   SchedulerProfile p;
   p.percentage_of_nodes_to_score = 50;

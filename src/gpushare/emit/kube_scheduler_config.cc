@@ -17,13 +17,22 @@ const char* TypeName(ScoringStrategy::Type type) {
   return "";
 }
 
+// Back-off on in the scenario with other values than kube-scheduler's
+// defaults (podInitialBackoffSeconds 1, podMaxBackoffSeconds 10). With it
+// off the simulation approximates a cluster that has those defaults.
+bool BackoffDiffers(const SchedulerProfile& profile) {
+  return profile.pod_initial_backoff_s > 0 &&
+         (profile.pod_initial_backoff_s != 1 ||
+          profile.pod_max_backoff_s != 10);
+}
+
 }  // namespace
 
 bool NeedsKubeSchedulerConfig(const SchedulerProfile& profile) {
   const ScoringStrategy defaults;
   const ScoringStrategy& s = profile.scoring_strategy;
   return s.type != defaults.type || s.resources != defaults.resources ||
-         profile.percentage_of_nodes_to_score != 0;
+         profile.percentage_of_nodes_to_score != 0 || BackoffDiffers(profile);
 }
 
 std::string KubeSchedulerConfigYaml(const SchedulerProfile& profile) {
@@ -37,6 +46,12 @@ std::string KubeSchedulerConfigYaml(const SchedulerProfile& profile) {
   if (profile.percentage_of_nodes_to_score != 0) {
     out += fmt::format("percentageOfNodesToScore: {}\n",
                        profile.percentage_of_nodes_to_score);
+  }
+  if (BackoffDiffers(profile)) {
+    out +=
+        fmt::format("podInitialBackoffSeconds: {}\npodMaxBackoffSeconds: {}\n",
+                    static_cast<int64_t>(profile.pod_initial_backoff_s),
+                    static_cast<int64_t>(profile.pod_max_backoff_s));
   }
   out += fmt::format(
       "profiles:\n  - schedulerName: {}\n    pluginConfig:\n"

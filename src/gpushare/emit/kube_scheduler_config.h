@@ -5,7 +5,9 @@
 //
 // Contract: NeedsKubeSchedulerConfig() is true when the profile's
 // NodeResourcesFit scoring strategy is not the default (LeastAllocated over
-// cpu and memory, weight 1 each) or percentageOfNodesToScore is fixed.
+// cpu and memory, weight 1 each), percentageOfNodesToScore is fixed, or the
+// scenario's back-off is on with other values than kube-scheduler's 1 s and
+// 10 s (then `podInitialBackoffSeconds` and `podMaxBackoffSeconds`).
 // KubeSchedulerConfigYaml() writes one profile named after the scenario's
 // scheduler (`schedulerName`), with `pluginConfig` NodeResourcesFit
 // `scoringStrategy` {type, resources [{name, weight}], and for

@@ -2,13 +2,13 @@
 // lists in tests/data/upstream/ are facts copied from the upstream Go types
 // and example files (their sources are in each file's header).
 
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
 #include <fstream>
 #include <set>
 #include <sstream>
 #include <string>
-
-#include <gtest/gtest.h>
-#include <yaml-cpp/yaml.h>
 
 #include "gpushare/emit/device_plugin_config.h"
 #include "gpushare/emit/emit_test_scenarios.h"
@@ -117,7 +117,9 @@ TEST(UpstreamKeysTest, HamiValues) {
 }
 
 TEST(UpstreamKeysTest, KubeSchedulerConfig) {
-  const Scenario s = Everything();
+  Scenario s = Everything();
+  s.scheduler.pod_initial_backoff_s = 2;
+  s.scheduler.pod_max_backoff_s = 20;
   ASSERT_TRUE(NeedsKubeSchedulerConfig(s.scheduler));
   ExpectKnown(KubeSchedulerConfigYaml(s.scheduler),
               "kube-scheduler-config-v1.keys");

@@ -1,8 +1,8 @@
 #include "gpushare/sched/profile.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "gpushare/io/input_error.h"
 #include "gpushare/io/suggest.h"
@@ -48,6 +48,18 @@ void SchedulerProfile::Validate() const {
   }
   if (post_filters.size() > 1) {
     throw InputError("postFilter plugin 'DefaultPreemption' is listed twice");
+  }
+  if (!(pod_initial_backoff_s >= 0 && pod_initial_backoff_s <= 3600)) {
+    throw InputError(fmt::format(
+        "podInitialBackoffSeconds must be 0..3600 (0: no back-off), got {}",
+        pod_initial_backoff_s));
+  }
+  if (!(pod_max_backoff_s >= pod_initial_backoff_s &&
+        pod_max_backoff_s <= 3600)) {
+    throw InputError(fmt::format(
+        "podMaxBackoffSeconds must be at least podInitialBackoffSeconds ({}) "
+        "and at most 3600, got {}",
+        pod_initial_backoff_s, pod_max_backoff_s));
   }
   if (min_candidate_nodes_percentage < 0 ||
       min_candidate_nodes_percentage > 100) {

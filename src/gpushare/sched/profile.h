@@ -21,7 +21,11 @@ namespace gpushare {
 
 // NodeResourcesFitArgs.scoringStrategy (§5.3).
 struct ScoringStrategy {
-  enum class Type { kLeastAllocated, kMostAllocated, kRequestedToCapacityRatio };
+  enum class Type {
+    kLeastAllocated,
+    kMostAllocated,
+    kRequestedToCapacityRatio
+  };
   Type type = Type::kLeastAllocated;
   // (resource name, weight 1..100); default cpu and memory, weight 1.
   std::vector<std::pair<std::string, int64_t>> resources = {{"cpu", 1},
@@ -54,6 +58,13 @@ struct SchedulerProfile {
   int min_candidate_nodes_absolute = 100;   // >= 0
   // 0: kube-scheduler's adaptive rule; 1..100 a fixed percentage.
   int percentage_of_nodes_to_score = 0;
+  // kube-scheduler's podInitialBackoffSeconds and podMaxBackoffSeconds
+  // (KubeSchedulerConfiguration; 1 and 10 there): a pod that failed its
+  // cycle is not retried before initial x 2^(attempts - 1), at most max,
+  // has passed. 0: off — a waiting pod is retried at the first node event
+  // that could let it fit (docs/model.md §4).
+  double pod_initial_backoff_s = 0;
+  double pod_max_backoff_s = 10;
   // Among nodes with the best score: seeded random (kube-scheduler) or the
   // lowest node name (paper-compatible runs).
   TieBreak tie_break = TieBreak::kRandom;

@@ -176,10 +176,12 @@ void Scheduler::Enqueue(PodId id, const Pod& pod) {
   s.seq = next_seq_++;
   s.shape = InternShape(pod, &s.constraints);
   Group& group = groups_[s.shape];
-  if (!group.waiting.empty() && group.retrying < 0 && !MayPreempt(pod)) {
-    // Its twins failed and nothing that could help them happened since:
-    // this pod cannot fit either (nor preempt: nothing has a lower
-    // priority).
+  if (!group.waiting.empty() && group.retrying < 0 &&
+      group.dirty_nodes.empty() && !MayPreempt(pod)) {
+    // Its twins failed and nothing that could help them happened since
+    // (with back-off, events may have come while they wait: then it gets
+    // its cycle): this pod cannot fit either (nor preempt: nothing has a
+    // lower priority).
     ++cycles_;
     Park(id, group.message);
     return;
@@ -194,9 +196,22 @@ void Scheduler::Activate(PodId id) {
   ++active_count_;
 }
 
+void Scheduler::BackOff(PodState& s) {
+  if (profile_.pod_initial_backoff_s <= 0) return;
+  // kube-scheduler's calculateBackoffDuration: the initial back-off,
+  // doubled for each further attempt, at most the maximum.
+  ++s.attempts;
+  double backoff = profile_.pod_initial_backoff_s;
+  for (int i = 1; i < s.attempts && backoff < profile_.pod_max_backoff_s; ++i) {
+    backoff *= 2;
+  }
+  s.backoff_until = now_ + std::min(backoff, profile_.pod_max_backoff_s);
+}
+
 void Scheduler::Park(PodId id, const std::string& message) {
   PodState& s = pods_[id];
   s.state = State::kWaiting;
+  BackOff(s);
   Group& group = groups_[s.shape];
   group.waiting.insert({s.pod->priority, s.seq, id});
   waiting_groups_.insert(s.shape);
@@ -346,6 +361,7 @@ std::string Scheduler::Diagnose(const Pod& pod, int constraints, Group& group) {
 
 void Scheduler::UntrackGroup(int shape) {
   waiting_groups_.erase(shape);
+  groups_[shape].backoff_timer = -1;
   Group::DiagnosisMemo& memo = groups_[shape].diagnosis;
   memo = Group::DiagnosisMemo();
 }
@@ -733,10 +749,19 @@ ScheduleResult Scheduler::Bind(PodId id, const Pod& pod, int node_index) {
   return result;
 }
 
-void Scheduler::RetryNext(Group& group) {
+void Scheduler::RetryNext(Group& group, bool backoff_ended) {
   if (group.waiting.empty() || group.retrying >= 0) return;
   const WaitKey head = *group.waiting.begin();
-  const PodState& s = pods_[head.id];
+  PodState& s = pods_[head.id];
+  if (s.backoff_until > now_) {
+    // In back-off: retried when it ends, on the nodes dirty by then.
+    if (!group.dirty_nodes.empty() && group.backoff_timer != s.backoff_until) {
+      group.backoff_timer = s.backoff_until;
+      backoff_timers_.push(
+          {s.backoff_until, static_cast<int>(&group - groups_.data())});
+    }
+    return;
+  }
   bool fits = false;
   for (int node : group.dirty_nodes) {
     if (FitsNode(*s.pod, s.constraints, node)) {
@@ -747,9 +772,35 @@ void Scheduler::RetryNext(Group& group) {
   if (!fits) {
     group.dirty_nodes.clear();
     group.nodes_at_clear = static_cast<int>(cluster_.nodes().size());
+    if (backoff_ended) {
+      // kube-scheduler moved it to the active queue when its back-off
+      // ended (an event came meanwhile); its cycle would fail: an attempt.
+      ++cycles_;
+      BackOff(s);
+    }
     return;
   }
   ActivateHead(group);
+}
+
+double Scheduler::NextBackoffExpiry() {
+  while (!backoff_timers_.empty()) {
+    const BackoffTimer& t = backoff_timers_.top();
+    if (groups_[t.shape].backoff_timer == t.time) return t.time;
+    backoff_timers_.pop();  // stale
+  }
+  return std::numeric_limits<double>::infinity();
+}
+
+void Scheduler::ExpireBackoffs() {
+  while (!backoff_timers_.empty() && backoff_timers_.top().time <= now_) {
+    const BackoffTimer t = backoff_timers_.top();
+    backoff_timers_.pop();
+    Group& group = groups_[t.shape];
+    if (group.backoff_timer != t.time) continue;  // stale
+    group.backoff_timer = -1;
+    RetryNext(group, /*backoff_ended=*/true);
+  }
 }
 
 void Scheduler::EndRetry(int shape) {

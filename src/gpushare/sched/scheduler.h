@@ -122,6 +122,16 @@ class Scheduler {
   void Release(PodId id);
   // A pending (active or waiting) pod is deleted before it was bound.
   void Forget(PodId id);
+  // The simulated time of the calls that follow: a pod that fails a cycle
+  // is in back-off from then (profile's pod_initial_backoff_s > 0).
+  void SetTime(double now) { now_ = now; }
+  // With back-off on: the earliest time a waiting group's first pod leaves
+  // its back-off having had a node event to retry on; +infinity when none.
+  double NextBackoffExpiry();
+  // Retries the groups whose first pod's back-off is over (SetTime() at or
+  // after NextBackoffExpiry()).
+  void ExpireBackoffs();
+
   // A node's labels or taints changed, or node `node` was appended to the
   // cluster: caches are refreshed and waiting pods re-checked against it.
   void NodeChanged(int node);
@@ -163,6 +173,9 @@ class Scheduler {
     // A victim: its preemptor and that pod's seq (ids are reused).
     PodId preemptor = -1;
     uint64_t preemptor_seq = 0;
+    // Back-off: failed cycles, and until when it is not retried.
+    int attempts = 0;
+    double backoff_until = 0;
   };
   class VictimDryRun;
   class CountingDryRun;
@@ -195,6 +208,8 @@ class Scheduler {
     // are not in it unless NodeChanged told).
     int nodes_at_clear = -1;
     std::string message;  // the last FitError message
+    // The time of its pending entry in backoff_timers_, or -1.
+    double backoff_timer = -1;
     // Diagnose's memo for this shape over the nodes the static prefix
     // passes (StaticDiagnosis::passed, by position): the version of the
     // node it judged (0: not judged) and the index of the
@@ -231,8 +246,12 @@ class Scheduler {
   void Park(PodId id, const std::string& message);
   void WakeGroupsFor(int node);
   // Retries the group's next waiting pod if it passes the filters on one of
-  // the group's dirty nodes.
-  void RetryNext(Group& group);
+  // the group's dirty nodes (and its back-off is over; else a timer is set).
+  // `backoff_ended`: called as its back-off ended; a retry that cannot fit
+  // then counts as a failed attempt (the back-off grows).
+  void RetryNext(Group& group, bool backoff_ended = false);
+  // A pod failed a cycle: with back-off on, its attempts and back-off grow.
+  void BackOff(PodState& s);
   // The nodes with some of `resource` free, as a bitset over node indexes
   // (built on first use, then kept in step by Reserve and Release).
   const std::vector<uint64_t>& FreeNodes(ResourceId resource);
@@ -336,6 +355,24 @@ class Scheduler {
   std::vector<uint64_t> node_versions_;  // by node; empty: not built
   int next_start_node_ = 0;
   int64_t cycles_ = 0;
+
+  // Back-off (kube-scheduler's podInitialBackoffSeconds and
+  // podMaxBackoffSeconds): a group whose first pod is in back-off is not
+  // retried at node events; its dirty nodes accumulate and it is retried
+  // when the back-off ends. Timers by time, then shape; an entry is stale
+  // when it is not its group's backoff_timer.
+  double now_ = 0;
+  struct BackoffTimer {
+    double time;
+    int shape;
+    bool operator>(const BackoffTimer& o) const {
+      if (time != o.time) return time > o.time;
+      return shape > o.shape;
+    }
+  };
+  std::priority_queue<BackoffTimer, std::vector<BackoffTimer>,
+                      std::greater<BackoffTimer>>
+      backoff_timers_;
 
   // DefaultPreemption.
   bool preemption_ = false;

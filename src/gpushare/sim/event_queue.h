@@ -29,6 +29,7 @@ enum class EventKind {
   kTerminated,  // a = pod (a preempted pod's grace period is over)
   kGangTimeout,     // a = gang (its Permit wait is over), version
   kGangCompletion,  // a = gang (its job's work is done), version
+  kBackoffExpiry,   // waiting pods' scheduler back-off ends
   kSample,
 };
 

@@ -17,10 +17,10 @@
 #include "gpushare/io/input_error.h"
 #include "gpushare/io/suggest.h"
 #include "gpushare/io/yaml_input.h"
+#include "gpushare/sim/kai_queue_reader.h"
 #include "gpushare/sim/kubernetes_names.h"
 #include "gpushare/sim/patrol_reader.h"
 #include "gpushare/sim/priority_class_reader.h"
-#include "gpushare/sim/kai_queue_reader.h"
 #include "gpushare/sim/queue_reader.h"
 #include "gpushare/workload/cluster_import.h"
 #include "gpushare/workload/trace_workload.h"
@@ -40,7 +40,6 @@ constexpr double kHighest = std::numeric_limits<double>::max();
 
 // ---------------------------------------------------------------------------
 // Generic located helpers on top of YamlMap.
-
 
 // A number for messages: integers without a fraction or exponent.
 std::string Num(double v) {
@@ -520,8 +519,7 @@ NodePoolSpec ReadPool(const std::string& file, const YAML::Node& node,
     spec.memory_mib = std::max<int64_t>(1, std::llround(gib * 1024));
   }
   if (pool.Has("licence_per_gpu_hour")) {
-    spec.licence_per_gpu_hour =
-        pool.Double("licence_per_gpu_hour", 0, 100000);
+    spec.licence_per_gpu_hour = pool.Double("licence_per_gpu_hour", 0, 100000);
   }
   if (pool.Has("max_pods")) {
     spec.max_pods = static_cast<int>(pool.Int("max_pods", 1, 10000));
@@ -732,7 +730,8 @@ Distribution ReadDistributionNode(const std::string& file,
   } else {
     FailAt(file, node,
            label + ": expected a number or a distribution (" +
-               JoinNames(DistributionKinds()) + "), got " + DescribeYamlNode(node));
+               JoinNames(DistributionKinds()) + "), got " +
+               DescribeYamlNode(node));
   }
   try {
     d.Validate(label);
@@ -763,12 +762,31 @@ WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
                             const KaiConfig& kai_queues,
                             std::vector<std::string>* names) {
   YamlMap c(file, node, NamedWhat(file, node, "class"));
-  c.AllowOnly({"name", "class", "tenants", "priority", "arrival_rate_per_s",
-               "count", "gpus", "gpu_memory_mib", "sm_demand", "duty", "work_s",
-               "lifetime_s", "request_rate", "gpu_ms_per_request", "slo_p99_ms",
-               "cpu_milli", "memory_mib", "node_selector", "tolerations",
-               "requests", "restart_policy", "priority_class",
-               "termination_grace_period_s", "checkpoint_interval_s", "gang",
+  c.AllowOnly({"name",
+               "class",
+               "tenants",
+               "priority",
+               "arrival_rate_per_s",
+               "count",
+               "gpus",
+               "gpu_memory_mib",
+               "sm_demand",
+               "duty",
+               "work_s",
+               "lifetime_s",
+               "request_rate",
+               "gpu_ms_per_request",
+               "slo_p99_ms",
+               "cpu_milli",
+               "memory_mib",
+               "node_selector",
+               "tolerations",
+               "requests",
+               "restart_policy",
+               "priority_class",
+               "termination_grace_period_s",
+               "checkpoint_interval_s",
+               "gang",
                "queue"});
   WorkloadClassSpec spec;
   spec.name = c.String("name");
@@ -914,11 +932,9 @@ WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
     const std::vector<std::string> leaves = KaiLeafQueues(kai_queues);
     if (std::find(leaves.begin(), leaves.end(), spec.queue_name) ==
         leaves.end()) {
-      const bool parent =
-          std::any_of(kai_queues.queues.begin(), kai_queues.queues.end(),
-                      [&](const KaiQueueSpec& q) {
-                        return q.name == spec.queue_name;
-                      });
+      const bool parent = std::any_of(
+          kai_queues.queues.begin(), kai_queues.queues.end(),
+          [&](const KaiQueueSpec& q) { return q.name == spec.queue_name; });
       FailAt(file, c.Get("queue"),
              fmt::format("{}: '{}' is {} (leaf queues: {})", Label(c, "queue"),
                          spec.queue_name,
@@ -954,7 +970,8 @@ WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
     for (const auto& entry : r.node()) {
       const std::string name =
           ScalarString(file, entry.first, Label(c, "requests") + " key");
-      if (name == "cpu" || name == "memory" || name.find('/') == std::string::npos) {
+      if (name == "cpu" || name == "memory" ||
+          name.find('/') == std::string::npos) {
         FailAt(file, entry.first,
                Label(c, "requests") + ": '" + name +
                    "' is not an extended resource (cpu and memory come from "
@@ -966,8 +983,7 @@ WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
                           1, int64_t{1} << 40));
     }
   }
-  if (spec.gang_size > 0 &&
-      spec.work_s.kind == Distribution::Kind::kConstant &&
+  if (spec.gang_size > 0 && spec.work_s.kind == Distribution::Kind::kConstant &&
       spec.work_s.value <= 0) {
     FailAt(file, c.Get("gang"),
            Label(c, "gang") +
@@ -1067,9 +1083,9 @@ WorkloadSpec ReadWorkload(const YamlMap& top, double scenario_horizon_s,
   std::vector<std::string> names;
   if (w.Has("classes")) {
     for (const auto& node : List(w, "classes", true)) {
-      spec.classes.push_back(
-          ReadClass(w.file(), node, spec.horizon_s, pools, priority_classes,
-                    queues, kai_queues, &names));
+      spec.classes.push_back(ReadClass(w.file(), node, spec.horizon_s, pools,
+                                       priority_classes, queues, kai_queues,
+                                       &names));
     }
   }
   if (w.Has("trace")) spec.trace = ReadTrace(w, catalog);
@@ -1151,7 +1167,27 @@ SchedulerProfile ReadScheduler(const YamlMap& top) {
   YamlMap m = top.Map("scheduler", "scheduler");
   m.AllowOnly({"percentage_of_nodes_to_score", "tie_break", "filters", "scores",
                "scoring_strategy", "check_invariants", "post_filters",
-               "default_preemption"});
+               "default_preemption", "pod_initial_backoff_s",
+               "pod_max_backoff_s"});
+  if (m.Has("pod_initial_backoff_s")) {
+    // Whole seconds, as KubeSchedulerConfiguration's int64 fields.
+    profile.pod_initial_backoff_s =
+        static_cast<double>(m.Int("pod_initial_backoff_s", 0, 3600));
+  }
+  if (m.Has("pod_max_backoff_s")) {
+    profile.pod_max_backoff_s =
+        static_cast<double>(m.Int("pod_max_backoff_s", 1, 3600));
+  }
+  if (profile.pod_max_backoff_s < profile.pod_initial_backoff_s) {
+    const bool max_written = m.Has("pod_max_backoff_s");
+    FailAt(m.file(),
+           m.Get(max_written ? "pod_max_backoff_s" : "pod_initial_backoff_s"),
+           fmt::format("scheduler pod_max_backoff_s: {} ({}) is below "
+                       "pod_initial_backoff_s ({})",
+                       profile.pod_max_backoff_s,
+                       max_written ? "written" : "the default",
+                       profile.pod_initial_backoff_s));
+  }
   if (m.Has("percentage_of_nodes_to_score")) {
     profile.percentage_of_nodes_to_score =
         static_cast<int>(m.Int("percentage_of_nodes_to_score", 0, 100));
@@ -1238,8 +1274,8 @@ SchedulerProfile ReadScheduler(const YamlMap& top) {
           static_cast<int>(p.Int("min_candidate_nodes_percentage", 0, 100));
     }
     if (p.Has("min_candidate_nodes_absolute")) {
-      profile.min_candidate_nodes_absolute = static_cast<int>(
-          p.Int("min_candidate_nodes_absolute", 0, 1000000));
+      profile.min_candidate_nodes_absolute =
+          static_cast<int>(p.Int("min_candidate_nodes_absolute", 0, 1000000));
     }
     SchedulerProfile one = profile;
     one.filters.clear();
@@ -1455,10 +1491,9 @@ Scenario ReadScenarioNode(const YAML::Node& root, const std::string& file,
            "kai_queues: the scenario has queues (Kueue) as well; a cluster "
            "admits through one queueing system, so keep one of the two");
   }
-  scenario.workload =
-      ReadWorkload(top, scenario.horizon_s, scenario.priority_classes,
-                   scenario.queues, scenario.kai_queues, scenario.pools,
-                   catalog);
+  scenario.workload = ReadWorkload(
+      top, scenario.horizon_s, scenario.priority_classes, scenario.queues,
+      scenario.kai_queues, scenario.pools, catalog);
   scenario.scheduler = ReadScheduler(top);
   scenario.scheduler.seed = scenario.seed;
   scenario.model = ReadModel(top);

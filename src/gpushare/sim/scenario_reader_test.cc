@@ -85,12 +85,11 @@ TEST(ScenarioReaderTest, EveryExampleParsesBuildsAndIsSmall) {
     EXPECT_LE(pods.size(), is_default ? 20000u : 500u);
   }
   std::sort(names.begin(), names.end());
-  EXPECT_EQ(names, (std::vector<std::string>{"default", "dev-time-slicing",
-                                             "hami-platform", "kai-fair-share",
-                                             "kubectl-import",
-                                             "mig-inference", "multi-tenant",
-                                             "patrol", "plan-sizing",
-                                             "three-pools"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{
+                "default", "dev-time-slicing", "hami-platform",
+                "kai-fair-share", "kubectl-import", "mig-inference",
+                "multi-tenant", "patrol", "plan-sizing", "three-pools"}));
 }
 
 TEST(ScenarioReaderTest, ThreePoolsExampleIsTheTower) {
@@ -338,9 +337,9 @@ faults:
 }
 
 TEST(ScenarioReaderTest, GangClassesMakePodGroups) {
-  const Scenario s = Read(WithClasses(
-      "    - {name: ddp, class: training, count: 2, work_s: 600,\n"
-      "       gang: {size: 4, min_member: 3, timeout_s: 120}}\n"));
+  const Scenario s = Read(
+      WithClasses("    - {name: ddp, class: training, count: 2, work_s: 600,\n"
+                  "       gang: {size: 4, min_member: 3, timeout_s: 120}}\n"));
   const WorkloadClassSpec& c = s.workload.classes[0];
   EXPECT_EQ(c.gang_size, 4);
   EXPECT_EQ(c.gang_min_member, 3);
@@ -758,7 +757,20 @@ INSTANTIATE_TEST_SUITE_P(
                   WithExtra("horizon_s: 10000000\nsample_interval_s: 1\n"),
                   "s.yaml:14:20: sample_interval_s: 1 s over a horizon of "
                   "10000000 s makes more than 1,000,000 samples; sample less "
-                  "often"}),
+                  "often"},
+        ErrorCase{"BackoffMaxBelowInitial",
+                  WithExtra("scheduler: {pod_initial_backoff_s: 5, "
+                            "pod_max_backoff_s: 2}\n"),
+                  "s.yaml:13:58: scheduler pod_max_backoff_s: 2 (written) is "
+                  "below pod_initial_backoff_s (5)"},
+        ErrorCase{"BackoffAboveDefaultMax",
+                  WithExtra("scheduler: {pod_initial_backoff_s: 20}\n"),
+                  "s.yaml:13:36: scheduler pod_max_backoff_s: 10 (the "
+                  "default) is below pod_initial_backoff_s (20)"},
+        ErrorCase{"BackoffNotWholeSeconds",
+                  WithExtra("scheduler: {pod_initial_backoff_s: 1.5}\n"),
+                  "s.yaml:13:36: scheduler pod_initial_backoff_s: expected an "
+                  "integer, got '1.5'"}),
     CaseName);
 
 }  // namespace

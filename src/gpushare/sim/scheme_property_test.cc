@@ -115,6 +115,11 @@ Scenario RandomScenario(uint64_t seed) {
     stall.duration_s = rng.Below(2) == 0 ? 300 : -1;
     s.device_plugin_stalls.push_back(stall);
   }
+  if (rng.Below(3) == 0) {
+    // kube-scheduler's back-off (1 s, 10 s), or a longer one.
+    s.scheduler.pod_initial_backoff_s = rng.Below(2) == 0 ? 1 : 30;
+    s.scheduler.pod_max_backoff_s = s.scheduler.pod_initial_backoff_s * 10;
+  }
   s.scheduler.check_invariants = true;
   return s;
 }
@@ -128,7 +133,8 @@ std::vector<uint64_t> Seeds() {
   if (const char* range = std::getenv("GS_PROPERTY_SEEDS")) {
     char* end = nullptr;
     const uint64_t from = std::strtoull(range, &end, 10);
-    const uint64_t to = *end == '-' ? std::strtoull(end + 1, nullptr, 10) : from;
+    const uint64_t to =
+        *end == '-' ? std::strtoull(end + 1, nullptr, 10) : from;
     seeds.clear();
     for (uint64_t seed = from; seed <= to; ++seed) seeds.push_back(seed);
   }
@@ -198,9 +204,9 @@ TEST(SchemePropertyTest, RandomRunsOverEverySchemeKeepTheInvariants) {
     }
     EXPECT_EQ(r.succeeded + r.failed + r.unschedulable + in_flight, r.pods);
     const std::string json = ResultToJson(r).dump();
-    EXPECT_EQ(ResultToJson(testing_scenarios::RunAndCollect(scenario, true))
-                  .dump(),
-              json)
+    EXPECT_EQ(
+        ResultToJson(testing_scenarios::RunAndCollect(scenario, true)).dump(),
+        json)
         << "a second run differs";
   }
   // The draw exercises what it claims to.

@@ -1,10 +1,10 @@
 #include "gpushare/sim/simulation.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
-
-#include <fmt/format.h>
 
 #include "gpushare/cluster/nvidia_device_plugin.h"
 #include "gpushare/exec/latency_model.h"
@@ -87,7 +87,8 @@ Simulation::Simulation(const Scenario& scenario, const Catalog& catalog)
     if (f.pool.empty()) continue;
     bool found = false;
     for (const NodePool& p : cluster_->pools()) found |= p.spec.name == f.pool;
-    if (!found) throw InputError("fault names unknown node pool '" + f.pool + "'");
+    if (!found)
+      throw InputError("fault names unknown node pool '" + f.pool + "'");
   }
   stalls_.assign(cluster_->nodes().size(), 0);
   for (const DevicePluginStallSpec& stall : scenario_.device_plugin_stalls) {
@@ -162,8 +163,8 @@ void Simulation::BuildDomains() {
           d.info.mig_instance = i;
           d.info.profile = p.name;
           d.info.memory_mib = p.memory_mib;
-          d.spec.sm_fraction =
-              static_cast<double>(p.sms) / static_cast<double>(node.model()->sms);
+          d.spec.sm_fraction = static_cast<double>(p.sms) /
+                               static_cast<double>(node.model()->sms);
           d.info.gpu_equivalents = d.spec.sm_fraction;
         }
         domains_.push_back(d);
@@ -208,9 +209,15 @@ void Simulation::Run(SimulationObserver* observer) {
       now = horizon;
       break;
     }
+    // An event a later one replaced (a completion or deletion predicted
+    // before the pod's rate or run changed, a gang's void timeout) does
+    // nothing: it neither counts nor moves the clock, so the run ends at
+    // its last real event.
+    if (Stale(e)) continue;
     now = e.time;
     clock_ = now;
     ++event_count_;
+    scheduler_->SetTime(now);
     switch (e.kind) {
       case EventKind::kArrival: {
         --arrivals_left_;
@@ -252,8 +259,7 @@ void Simulation::Run(SimulationObserver* observer) {
         if (run.phase != Phase::kRunning || run.version != e.version) break;
         // Work conservation: the pod did exactly the work it asked for.
         Advance(now, e.a);
-        GS_CHECK(run.remaining <=
-                     1e-6 * std::max(1.0, pods_[e.a].needs.work_s),
+        GS_CHECK(run.remaining <= 1e-6 * std::max(1.0, pods_[e.a].needs.work_s),
                  "a pod completed with work left");
         Finish(now, e.a, PodEnd::kSucceeded, "");
         Schedule(now);
@@ -327,6 +333,19 @@ void Simulation::Run(SimulationObserver* observer) {
           events_.Push(now + scenario_.sample_interval_s, EventKind::kSample);
         }
         break;
+      case EventKind::kBackoffExpiry:
+        backoff_event_s_ = kInfinity;
+        scheduler_->ExpireBackoffs();
+        Schedule(now);
+        break;
+    }
+    if (scenario_.scheduler.pod_initial_backoff_s > 0) {
+      // One pending event at the earliest end of a back-off.
+      const double expiry = scheduler_->NextBackoffExpiry();
+      if (expiry < backoff_event_s_) {
+        events_.Push(expiry, EventKind::kBackoffExpiry);
+        backoff_event_s_ = expiry;
+      }
     }
   }
   // Close the books of pods still running at the end.
@@ -334,6 +353,28 @@ void Simulation::Run(SimulationObserver* observer) {
     if (runs_[p].phase == Phase::kRunning) Advance(now, static_cast<int>(p));
   }
   if (observer_) observer_->OnFinish(now, event_count_, scheduler_->cycles());
+}
+
+bool Simulation::Stale(const Event& e) const {
+  switch (e.kind) {
+    case EventKind::kCompletion:
+      return runs_[e.a].phase != Phase::kRunning ||
+             runs_[e.a].version != e.version;
+    case EventKind::kDeletion:
+      return runs_[e.a].phase == Phase::kDone ||
+             runs_[e.a].version != e.version;
+    case EventKind::kGangTimeout:
+      return gangs_[e.a].version != e.version;
+    case EventKind::kGangCompletion:
+      return gangs_[e.a].done || gangs_[e.a].version != e.version;
+    case EventKind::kBackoffExpiry:
+      // Only the one pending at the earliest back-off end is live (an
+      // earlier one pushed later replaced it; a copy at the same time
+      // found it handled).
+      return e.time != backoff_event_s_;
+    default:
+      return false;
+  }
 }
 
 void Simulation::SampleLatency(double now) {
@@ -584,8 +625,8 @@ void Simulation::StartOrFail(double now, PodIndex p) {
   for (size_t k = 0; k < run.domains.size(); ++k) {
     const DomainRun& d = domains_[run.domains[k]];
     if (!FirstOccurrence(run.domains, k)) continue;
-    const int64_t limit = k < grants.size() ? grants[k].memory_mib
-                                            : d.info.memory_mib;
+    const int64_t limit =
+        k < grants.size() ? grants[k].memory_mib : d.info.memory_mib;
     if (footprint > limit) {
       Fail(now, p, PodFailure::kOutOfMemory,
            fmt::format("CUDA out of memory: footprint {} MiB over its limit of "
@@ -603,8 +644,7 @@ void Simulation::StartOrFail(double now, PodIndex p) {
   }
   run.phase = Phase::kRunning;
   run.resident = true;
-  run.remaining =
-      run.service ? kInfinity : pod.needs.work_s - run.checkpointed;
+  run.remaining = run.service ? kInfinity : pod.needs.work_s - run.checkpointed;
   run.last_update = now;
   run.started_at = now;
   run.rate = 0;
@@ -771,7 +811,8 @@ void Simulation::Finish(double now, PodIndex p, PodEnd how,
 void Simulation::Advance(double now, PodIndex p) {
   PodRun& run = runs_[p];
   if (!run.service) {
-    run.remaining = std::max(0.0, run.remaining - run.rate * (now - run.last_update));
+    run.remaining =
+        std::max(0.0, run.remaining - run.rate * (now - run.last_update));
   }
   run.last_update = now;
 }
@@ -812,8 +853,8 @@ void Simulation::Recompute(double now, int domain) {
     for (size_t j = 0; j < run.domains.size(); ++j) {
       if (run.domains[j] == domain) run.domain_rates[j] = d.rates.rates[k];
     }
-    run.rate = *std::min_element(run.domain_rates.begin(),
-                                 run.domain_rates.end());
+    run.rate =
+        *std::min_element(run.domain_rates.begin(), run.domain_rates.end());
     if (gang_of_[p] >= 0) {
       // Its gang's pace may change (SyncGang below).
       const int g = gang_of_[p];
@@ -1004,9 +1045,8 @@ void Simulation::Sample(double now) {
     s.gpu_util = d.residents.empty() ? 0 : d.rates.gpu_util;
     // DCGM reports a MIG instance's SM activity against its own SMs; the
     // share models give it against the whole GPU's.
-    s.sm_active = d.residents.empty()
-                      ? 0
-                      : d.rates.sm_active / d.spec.sm_fraction;
+    s.sm_active =
+        d.residents.empty() ? 0 : d.rates.sm_active / d.spec.sm_fraction;
     s.fb_used_mib = d.fb_used_mib;
     s.allocated = d.holders > 0;
     s.down = d.down_until > now;

@@ -21,11 +21,11 @@
 // nvidia.com/mig.config until mig-manager recreates the layout; pods bound
 // to a destroyed instance cannot restart and fail for good. A stalled device
 // plugin zeroes its node's allocatable GPU resources while the GPUs stay
-// healthy; running pods go on. Failed pods stay bound and restart in place after
-// kubelet's back-off (CrashLoopBackOff), from the start of their work, until
-// `max_restarts`; then they fail for good and free their devices. Services
-// are deleted at the end of their lifetime. Samples of every domain are
-// reported every `sample_interval_s`, with the p50/p99 latency of every
+// healthy; running pods go on. Failed pods stay bound and restart in place
+// after kubelet's back-off (CrashLoopBackOff), from the start of their work,
+// until `max_restarts`; then they fail for good and free their devices.
+// Services are deleted at the end of their lifetime. Samples of every domain
+// are reported every `sample_interval_s`, with the p50/p99 latency of every
 // running inference pod (exec/latency_model.h; an inference pod's GPU duty is
 // its request rate x GPU time per request). Pods that name their node
 // (Pod::node_name, kubectl imports of running pods) are bound to it on
@@ -36,10 +36,11 @@
 #ifndef GPUSHARE_SIM_SIMULATION_H_
 #define GPUSHARE_SIM_SIMULATION_H_
 
+#include <limits>
 #include <memory>
-#include <utility>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "gpushare/base/rng.h"
@@ -81,7 +82,13 @@ class Simulation {
   // kPermit: a gang member bound and held at Coscheduling's Permit until
   // its PodGroup has minMember members bound.
   enum class Phase {
-    kWaiting, kPending, kPermit, kRunning, kBackoff, kTerminating, kDone,
+    kWaiting,
+    kPending,
+    kPermit,
+    kRunning,
+    kBackoff,
+    kTerminating,
+    kDone,
     // A gang member released at its PodGroup's timeout: it waits outside
     // the queue until another pod leaves or a device comes back (then it is
     // queued again), so that a gang that cannot fit does not loop.
@@ -92,10 +99,10 @@ class Simulation {
   };
   struct PodRun {
     Phase phase = Phase::kWaiting;
-    double remaining = 0;   // reference-GPU work seconds left
+    double remaining = 0;  // reference-GPU work seconds left
     double rate = 0;
     double last_update = 0;
-    uint64_t version = 0;   // of its completion / deletion event
+    uint64_t version = 0;  // of its completion / deletion event
     std::vector<int> domains;
     std::vector<double> domain_rates;
     int node = -1;
@@ -115,7 +122,7 @@ class Simulation {
     const ShareModel* model = nullptr;
     Domain spec;
     std::vector<PodIndex> residents;
-    int holders = 0;        // pods holding a grant on it
+    int holders = 0;  // pods holding a grant on it
     int64_t fb_used_mib = 0;
     DomainRates rates;
     double down_until = -1;
@@ -134,14 +141,14 @@ class Simulation {
     int min_member = 0;
     double timeout_s = 0;
     double work_s = 0;
-    bool admitted = false;   // minMember were bound once: members start
+    bool admitted = false;  // minMember were bound once: members start
     bool done = false;
-    int waiting = 0;         // members held at Permit
+    int waiting = 0;  // members held at Permit
     double remaining = 0;
     double checkpointed = 0;
     double rate = 0;
     double last_update = 0;
-    uint64_t version = 0;    // of its timeout and completion events
+    uint64_t version = 0;  // of its timeout and completion events
   };
 
   void BuildDomains();
@@ -186,7 +193,7 @@ class Simulation {
   // A pod was bound (by a cycle or as already running): it starts.
   void OnBound(double now, const ScheduleResult& r);
   void StartOrFail(double now, PodIndex p);
-  void Stop(double now, PodIndex p);   // leaves its domains
+  void Stop(double now, PodIndex p);  // leaves its domains
   void Fail(double now, PodIndex p, PodFailure why, const std::string& msg);
   // Stops a running attempt and returns the work lost since the pod's last
   // checkpoint (which moves to the latest one reached).
@@ -218,6 +225,8 @@ class Simulation {
   // Reports each running inference pod's p50/p99 for the interval.
   void SampleLatency(double now);
   bool WorkLeft() const;
+  // Whether a popped event was replaced by a later one and does nothing.
+  bool Stale(const Event& e) const;
 
   Scenario scenario_;
   std::unique_ptr<Cluster> cluster_;
@@ -237,7 +246,7 @@ class Simulation {
   Rng rng_;
   SimulationObserver* observer_ = nullptr;
   int64_t event_count_ = 0;
-  int64_t active_pods_ = 0;   // arrived and not done
+  int64_t active_pods_ = 0;  // arrived and not done
   int64_t arrivals_left_ = 0;
   // Pushed recoveries, MIG re-applies and stall ends not yet handled: while
   // any is due, pending pods may still start, so sampling goes on.
@@ -255,6 +264,8 @@ class Simulation {
   std::vector<int> kueue_run_of_;       // Kueue id → kueue_workloads_ index
   bool kueue_dirty_ = false;            // a cycle may admit or evict
   double clock_ = 0;                    // the time of the event handled
+  // The earliest pending kBackoffExpiry event (infinity: none).
+  double backoff_event_s_ = std::numeric_limits<double>::infinity();
 };
 
 }  // namespace gpushare

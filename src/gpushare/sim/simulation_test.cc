@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "gpushare/metrics/collector.h"
 #include "gpushare/metrics/json_writer.h"
 #include "gpushare/sim/test_scenarios.h"
@@ -28,6 +30,39 @@ TEST(SimulationTest, ExclusivePodRunsAtFullSpeed) {
   EXPECT_NEAR(p.slowdown, 1.0, 1e-9);
 }
 
+TEST(SimulationTest, BackoffDelaysTheRetryOfAFailedPod) {
+  // One GPU, three jobs of 100 s arriving at (almost) 0: the first runs, the
+  // other two fail their first cycle and wait (one group). Without back-off
+  // the second starts when the first ends (100 s), the third at 200 s. With
+  // a 150-s initial back-off, as kube-scheduler: the first's end (100 s)
+  // moves both waiting pods to the back-off queue; at ~150 s both are
+  // active, the second binds and the third fails its second attempt (the
+  // GPU is taken) and backs off 300 s: it starts at ~450 s, although the
+  // GPU is free from ~250 s.
+  Scenario s = OnePool("A100-40GB", 1, ExclusiveSharing());
+  s.workload.classes.push_back(Jobs("j", 3, 1, 1000, 100));
+  const SimulationResult off = RunIt(s);
+  ASSERT_EQ(off.succeeded, 3);
+  std::vector<double> starts;
+  for (const PodRecord& p : off.pod_records) starts.push_back(p.start_s);
+  std::sort(starts.begin(), starts.end());
+  EXPECT_NEAR(starts[1], 100, 1e-3);
+  EXPECT_NEAR(starts[2], 200, 1e-3);
+
+  s.scheduler.pod_initial_backoff_s = 150;
+  s.scheduler.pod_max_backoff_s = 1000;
+  const SimulationResult on = RunIt(s);
+  ASSERT_EQ(on.succeeded, 3);
+  starts.clear();
+  for (const PodRecord& p : on.pod_records) starts.push_back(p.start_s);
+  std::sort(starts.begin(), starts.end());
+  EXPECT_NEAR(starts[0], 0, 1);
+  EXPECT_NEAR(starts[1], 150, 1);
+  EXPECT_NEAR(starts[2], 450, 1);
+  // The run ends when the last job does, not at a stale event.
+  EXPECT_NEAR(on.end_s, starts[2] + 100, 10);
+}
+
 TEST(SimulationTest, TwoPodsTimeSliced) {
   // η = 1.024 / (1.024 + 0.2) = 0.83660; each gets x = η/2 = 0.41830 of the
   // GPU: 100 s of work take 100 / 0.41830 = 239.06 s.
@@ -44,8 +79,8 @@ TEST(SimulationTest, TwoPodsTimeSliced) {
 TEST(SimulationTest, MigInstanceWithSmDemand) {
   // all-balanced A100-40GB; a 15000 MiB pod gets 3g.20gb (42 of 108 SMs);
   // d = 0.3: g = 1 / (0.7 + 0.3 × 108/42) = 0.67961; 100 s → 147.14 s.
-  Scenario s = OnePool("A100-40GB", 1,
-                       MigSharing(MigStrategy::kMixed, "all-balanced"));
+  Scenario s =
+      OnePool("A100-40GB", 1, MigSharing(MigStrategy::kMixed, "all-balanced"));
   WorkloadClassSpec c = Jobs("j", 1, 1, 15000, 100);
   c.sm_demand = Distribution::Constant(0.3);
   s.workload.classes.push_back(c);
@@ -68,10 +103,10 @@ TEST(SimulationTest, OutOfMemoryUnderTimeSlicing) {
   s.workload.classes = {a, b};
   const SimulationResult r = RunIt(s);
   ASSERT_EQ(r.succeeded, 2);
-  const PodRecord& pa = r.pod_records[0].name == "a-0" ? r.pod_records[0]
-                                                       : r.pod_records[1];
-  const PodRecord& pb = r.pod_records[0].name == "a-0" ? r.pod_records[1]
-                                                       : r.pod_records[0];
+  const PodRecord& pa =
+      r.pod_records[0].name == "a-0" ? r.pod_records[0] : r.pod_records[1];
+  const PodRecord& pb =
+      r.pod_records[0].name == "a-0" ? r.pod_records[1] : r.pod_records[0];
   EXPECT_EQ(pa.oom_kills, 0);
   EXPECT_NEAR(pa.end_s, 100, 1e-3);
   EXPECT_EQ(pb.oom_kills, 4);

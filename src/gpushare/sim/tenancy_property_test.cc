@@ -153,6 +153,11 @@ Scenario RandomScenario(uint64_t seed) {
       if (rng.Below(4) != 0) k.priority /= 4;
     }
   }
+  if (rng.Below(3) == 0) {
+    // kube-scheduler's back-off, with preemption, gangs and queues.
+    s.scheduler.pod_initial_backoff_s = 1 + static_cast<double>(rng.Below(20));
+    s.scheduler.pod_max_backoff_s = s.scheduler.pod_initial_backoff_s * 10;
+  }
   s.scheduler.check_invariants = true;
   return s;
 }
@@ -192,8 +197,8 @@ void ExpectKaiBoundsHeld(const Scenario& scenario, const SimulationResult& r) {
   double capacity = 0;
   for (const Node& node : cluster.nodes()) {
     for (const auto& [id, quantity] : node.extended().items()) {
-      capacity += static_cast<double>(
-          GpuUnitsOf(cluster.resources().Name(id)) * quantity);
+      capacity += static_cast<double>(GpuUnitsOf(cluster.resources().Name(id)) *
+                                      quantity);
     }
   }
   ASSERT_EQ(r.queues.size(), 3u);
