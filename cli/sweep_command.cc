@@ -125,8 +125,9 @@ void RunSweep(const SweepArgs& args, const GlobalOptions& options) {
   std::string report =
       fmt::format("sweep of {} over {} ({}): {} points", grid.file,
                   scenario_file, SweepCommandName(grid.command), grid.points);
-  if (shards > 1)
+  if (shards > 1) {
     report += fmt::format(", shard {}/{} has {}", shard, shards, points.size());
+  }
   report += fmt::format("; {} run now", todo.size());
   if (todo.size() < points.size()) {
     report += fmt::format(", {} already in {}", points.size() - todo.size(),
@@ -214,10 +215,7 @@ void RegisterMergeCommand(CLI::App& app, GlobalOptions& options) {
       }
     }
     const std::vector<SweepPointFile> sweep = CompleteSweep(std::move(files));
-    // The tables first (they read every file), then the points are copied
-    // and the tables written last, so a folder with tables is complete.
-    const std::string summary = SweepSummaryCsv(sweep);
-    const std::string classes = SweepClassesCsv(sweep);
+    // The points first, the tables last: a folder with tables is whole.
     const std::filesystem::path points = std::filesystem::path(*out) / "points";
     CreateOutputDirectory(points.string());
     for (const SweepPointFile& f : sweep) {
@@ -226,10 +224,7 @@ void RegisterMergeCommand(CLI::App& app, GlobalOptions& options) {
       if (std::filesystem::equivalent(f.path, to, error)) continue;
       WriteOutputFile(to.string(), ReadInputFile(f.path));
     }
-    OutputBatch batch;
-    batch.Add((std::filesystem::path(*out) / "summary.csv").string(), summary);
-    batch.Add((std::filesystem::path(*out) / "classes.csv").string(), classes);
-    batch.Commit();
+    WriteTables(sweep, *out);
     std::cout << fmt::format(
         "merged {} points of sweep {} from {} folders; wrote {}/summary.csv "
         "and {}/classes.csv\n",
