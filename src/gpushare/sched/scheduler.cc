@@ -129,6 +129,18 @@ int Scheduler::InternShape(const Pod& pod, int* constraints) {
   if (it == shape_ids_.end()) {
     it = shape_ids_.emplace(key, static_cast<int>(shape_ids_.size())).first;
     groups_.emplace_back();
+    WakeHint& hint = wake_hints_.emplace_back();
+    hint.constraints = *constraints;
+    hint.hami =
+        device_fit_filter_ &&
+        HamiFitNeed::Of(pod, cluster_.resources(), resources_fit_filter_,
+                        only_fit_filters_, &hint.need);
+    if (groups_.size() > sleeping_.size() * 64) {
+      sleeping_.push_back(0);
+      if (sleeping_.size() > sleeping_words_.size() * 64) {
+        sleeping_words_.push_back(0);
+      }
+    }
   }
   return it->second;
 }
@@ -176,8 +188,8 @@ void Scheduler::Enqueue(PodId id, const Pod& pod) {
   s.seq = next_seq_++;
   s.shape = InternShape(pod, &s.constraints);
   Group& group = groups_[s.shape];
-  if (!group.waiting.empty() && group.retrying < 0 &&
-      group.dirty_nodes.empty() && !MayPreempt(pod)) {
+  if (!group.waiting.empty() && group.retrying < 0 && !Woken(group) &&
+      !MayPreempt(pod)) {
     // Its twins failed and nothing that could help them happened since
     // (with back-off, events may have come while they wait: then it gets
     // its cycle): this pod cannot fit either (nor preempt: nothing has a
@@ -217,6 +229,91 @@ void Scheduler::Park(PodId id, const std::string& message) {
   waiting_groups_.insert(s.shape);
   group.message = message;
   ++waiting_count_;
+  Settle(s.shape);
+}
+
+bool Scheduler::MayFitNode(int shape, const Pod& pod, int node) {
+  const WakeHint& hint = wake_hints_[shape];
+  if (!StaticFits(hint.constraints, pod)[node]) return false;
+  if (!hint.hami) return true;
+  const HamiFitSummary* hami = HamiSummaries();
+  return hami == nullptr || hami[node].Admits(hint.need);
+}
+
+const std::vector<int>& Scheduler::DirtyNodes(const Group& group) {
+  const int num_nodes = static_cast<int>(cluster_.nodes().size());
+  dirty_scratch_.clear();
+  const uint64_t end = change_log_base_ + change_log_.size();
+  if (group.clear_log < change_log_base_ ||
+      end - group.clear_log >= static_cast<uint64_t>(num_nodes)) {
+    // Trimmed since, or as long as the node list: every node.
+    for (int n = 0; n < num_nodes; ++n) dirty_scratch_.push_back(n);
+    return dirty_scratch_;
+  }
+  if (dirty_stamp_.size() < static_cast<size_t>(num_nodes)) {
+    dirty_stamp_.resize(num_nodes, 0);
+  }
+  ++dirty_calls_;
+  for (uint64_t i = group.clear_log - change_log_base_; i < change_log_.size();
+       ++i) {
+    const int n = change_log_[i];
+    if (n < num_nodes && dirty_stamp_[n] != dirty_calls_) {
+      dirty_stamp_[n] = dirty_calls_;
+      dirty_scratch_.push_back(n);
+    }
+  }
+  return dirty_scratch_;
+}
+
+void Scheduler::ClearGroup(Group& group) {
+  group.clear_log = change_log_base_ + change_log_.size();
+  group.clear_event = events_;
+  group.nodes_at_clear = static_cast<int>(cluster_.nodes().size());
+}
+
+void Scheduler::SetSleeping(int shape, bool sleeping) {
+  Group& group = groups_[shape];
+  if (group.sleeping == sleeping) return;
+  // Events passed a sleeping group by (or cleared it): it is clear now.
+  if (!sleeping) ClearGroup(group);
+  group.sleeping = sleeping;
+  const int w = shape / 64;
+  const uint64_t word_bit = uint64_t{1} << (w % 64);
+  if (sleeping) {
+    sleeping_[w] |= uint64_t{1} << (shape % 64);
+    sleeping_words_[w / 64] |= word_bit;
+  } else {
+    sleeping_[w] &= ~(uint64_t{1} << (shape % 64));
+    if (sleeping_[w] == 0) sleeping_words_[w / 64] &= ~word_bit;
+  }
+}
+
+void Scheduler::ArmBackoffTimer(Group& group) {
+  const double until = pods_[group.waiting.begin()->id].backoff_until;
+  if (group.backoff_timer == until) return;
+  group.backoff_timer = until;
+  backoff_timers_.push({until, static_cast<int>(&group - groups_.data())});
+}
+
+void Scheduler::Settle(int shape) {
+  Group& group = groups_[shape];
+  if (group.waiting.empty() || group.retrying >= 0) {
+    SetSleeping(shape, false);
+    return;
+  }
+  const bool in_backoff = pods_[group.waiting.begin()->id].backoff_until > now_;
+  const bool woken = Woken(group);
+  SetSleeping(shape, !in_backoff && !woken);
+  if (group.sleeping) return;
+  if (in_backoff && woken) {
+    ArmBackoffTimer(group);
+  } else if (!group.unarmed) {
+    // In back-off: the first node event arms its timer (kube: an event
+    // moves it to the backoffQ). Out of back-off with dirty nodes (its
+    // first pod changed): the next event retries it on them.
+    group.unarmed = true;
+    unarmed_.push_back(shape);
+  }
 }
 
 bool Scheduler::HasActive() const { return active_count_ > 0; }
@@ -361,6 +458,7 @@ std::string Scheduler::Diagnose(const Pod& pod, int constraints, Group& group) {
 
 void Scheduler::UntrackGroup(int shape) {
   waiting_groups_.erase(shape);
+  SetSleeping(shape, false);
   groups_[shape].backoff_timer = -1;
   Group::DiagnosisMemo& memo = groups_[shape].diagnosis;
   memo = Group::DiagnosisMemo();
@@ -416,7 +514,7 @@ void Scheduler::FindFeasibleNodes(PodId id) {
   bool hopeless = false;
   if (reuse && group.retrying == id && group.nodes_at_clear == num_nodes) {
     hopeless = true;
-    for (int node : group.dirty_nodes) {
+    for (int node : DirtyNodes(group)) {
       if (FitsNode(pod, s.constraints, node)) {
         hopeless = false;
         break;
@@ -640,8 +738,7 @@ ScheduleResult Scheduler::ScheduleOne() {
       result.outcome = ScheduleResult::Outcome::kUnschedulable;
       result.message = Diagnose(pod, s.constraints, group);
       if (group.retrying == entry.id) group.retrying = -1;
-      group.dirty_nodes.clear();  // this scan covered every node
-      group.nodes_at_clear = num_nodes;
+      ClearGroup(group);  // this scan covered every node
       Preempt(entry.id, &result);
       Park(entry.id, result.message);
       return result;
@@ -750,34 +847,38 @@ ScheduleResult Scheduler::Bind(PodId id, const Pod& pod, int node_index) {
 }
 
 void Scheduler::RetryNext(Group& group, bool backoff_ended) {
-  if (group.waiting.empty() || group.retrying >= 0) return;
+  const int shape = static_cast<int>(&group - groups_.data());
+  if (group.waiting.empty() || group.retrying >= 0) {
+    Settle(shape);
+    return;
+  }
   const WaitKey head = *group.waiting.begin();
   PodState& s = pods_[head.id];
-  if (s.backoff_until > now_) {
-    // In back-off: retried when it ends, on the nodes dirty by then.
-    if (!group.dirty_nodes.empty() && group.backoff_timer != s.backoff_until) {
-      group.backoff_timer = s.backoff_until;
-      backoff_timers_.push(
-          {s.backoff_until, static_cast<int>(&group - groups_.data())});
-    }
+  if (s.backoff_until > now_ || group.sleeping ||
+      (backoff_ended && !Woken(group))) {
+    // In back-off: retried when it ends, on the nodes dirty by then (a
+    // timer once an event came). Or sleeping, or its back-off ended with no
+    // event since its clear: no node can hold it until an event.
+    Settle(shape);
     return;
   }
   bool fits = false;
-  for (int node : group.dirty_nodes) {
-    if (FitsNode(*s.pod, s.constraints, node)) {
+  for (int node : DirtyNodes(group)) {
+    if (MayFitNode(shape, *s.pod, node) &&
+        FitsNode(*s.pod, s.constraints, node)) {
       fits = true;
       break;
     }
   }
   if (!fits) {
-    group.dirty_nodes.clear();
-    group.nodes_at_clear = static_cast<int>(cluster_.nodes().size());
+    ClearGroup(group);
     if (backoff_ended) {
       // kube-scheduler moved it to the active queue when its back-off
       // ended (an event came meanwhile); its cycle would fail: an attempt.
       ++cycles_;
       BackOff(s);
     }
+    Settle(shape);
     return;
   }
   ActivateHead(group);
@@ -817,20 +918,48 @@ void Scheduler::ActivateHead(Group& group) {
   // The group stays tracked while its retry is in flight: events until the
   // retried pod's cycle must reach its dirty nodes.
   group.retrying = head.id;
+  Settle(static_cast<int>(&group - groups_.data()));
   Activate(head.id);
 }
 
 void Scheduler::WakeGroupsFor(int node) {
-  // RetryNext may empty a group: walk a snapshot, in shape order.
-  wake_scratch_.assign(waiting_groups_.begin(), waiting_groups_.end());
+  // A back-off that ends at this instant ends before the event.
+  ExpireBackoffs();
+  ++events_;
+  // Groups in back-off that waited for an event get their timer; those
+  // whose back-off has ended meanwhile sleep, and are tested below.
+  wake_scratch_.swap(unarmed_);
+  unarmed_.clear();
   for (int shape : wake_scratch_) {
     Group& group = groups_[shape];
-    if (group.waiting.empty() && group.retrying < 0) continue;
-    if (std::find(group.dirty_nodes.begin(), group.dirty_nodes.end(), node) ==
-        group.dirty_nodes.end()) {
-      group.dirty_nodes.push_back(node);
+    group.unarmed = false;
+    if (!group.waiting.empty() && group.retrying < 0 &&
+        pods_[group.waiting.begin()->id].backoff_until <= now_) {
+      RetryNext(group);  // on its dirty nodes, this one among them
+    } else {
+      Settle(shape);
     }
-    if (group.retrying < 0) RetryNext(group);
+  }
+  // The sleeping groups, in shape order; one that fits the node is retried.
+  // (Retrying one changes no other group's state.)
+  for (size_t top = 0; top < sleeping_words_.size(); ++top) {
+    for (uint64_t words = sleeping_words_[top]; words != 0;
+         words &= words - 1) {
+      const size_t w = top * 64 + __builtin_ctzll(words);
+      for (uint64_t word = sleeping_[w]; word != 0; word &= word - 1) {
+        const int shape = static_cast<int>(w * 64) + __builtin_ctzll(word);
+        Group& group = groups_[shape];
+        const PodState& s = pods_[group.waiting.begin()->id];
+        if (!MayFitNode(shape, *s.pod, node) ||
+            !FitsNode(*s.pod, s.constraints, node)) {
+          continue;  // it stays clear
+        }
+        ActivateHead(group);
+        // Its dirty nodes: this one, and those changed during its retry.
+        group.clear_log = change_log_base_ + change_log_.size() - 1;
+        group.clear_event = events_ - 1;
+      }
+    }
   }
 }
 
@@ -856,7 +985,11 @@ void Scheduler::Forget(PodId id) {
   if (s.state == State::kWaiting) {
     Group& group = groups_[s.shape];
     group.waiting.erase({s.pod->priority, s.seq, id});
-    if (group.waiting.empty() && group.retrying < 0) UntrackGroup(s.shape);
+    if (group.waiting.empty() && group.retrying < 0) {
+      UntrackGroup(s.shape);
+    } else {
+      Settle(s.shape);  // its first pod may have changed
+    }
     --waiting_count_;
     s.state = State::kDone;
   } else if (s.state == State::kActive) {
@@ -879,6 +1012,7 @@ void Scheduler::NodeChanged(int node) {
   hami_summaries_.clear();
   hami_checked_nodes_ = -1;
   node_versions_.clear();
+  change_log_.push_back(node);  // its groups' dirty node
   WakeGroupsFor(node);
 }
 

@@ -201,12 +201,23 @@ class Scheduler {
   struct Group {
     std::set<WaitKey> waiting;
     PodId retrying = -1;  // the member being retried, or -1
-    // Nodes with an event since the group's last failure: only these can
-    // hold a waiting member.
-    std::vector<int> dirty_nodes;
-    // The node count when dirty_nodes was last cleared (nodes appended since
-    // are not in it unless NodeChanged told).
+    // The group's last clear: when it was last known to fit no node (a
+    // failed scan, or a retry that found no dirty node it fits). Its dirty
+    // nodes, the only ones that can hold a waiting member, are among those
+    // changed since (change_log_ from clear_log on); clear_event is
+    // Scheduler::events_ then (a node event since: the group is woken).
+    // A sleeping group is clear at every instant (events check it at once).
+    uint64_t clear_log = 0;
+    uint64_t clear_event = 0;
+    // The node count at the last clear (nodes appended since are among the
+    // dirty ones only if NodeChanged told).
     int nodes_at_clear = -1;
+    // Its state between events (Settle): sleeping (bit in sleeping_: the
+    // first waiting pod is out of back-off, nothing is retried; every node
+    // event tests it), or in back-off with a timer (armed), or in back-off
+    // waiting for a first event to arm one (in unarmed_), or retrying.
+    bool sleeping = false;
+    bool unarmed = false;
     std::string message;  // the last FitError message
     // The time of its pending entry in backoff_timers_, or -1.
     double backoff_timer = -1;
@@ -244,12 +255,36 @@ class Scheduler {
   int SelectHost(const Pod& pod);
   void Activate(PodId id);
   void Park(PodId id, const std::string& message);
+  // A node event (a pod released, a node changed or recovered) at `node`:
+  // back-offs ending now end first; groups in back-off get their timer;
+  // sleeping groups that may fit the node are retried there. Its cost is the
+  // sleeping groups' (none in back-off is visited; QueueingHints' model).
   void WakeGroupsFor(int node);
   // Retries the group's next waiting pod if it passes the filters on one of
-  // the group's dirty nodes (and its back-off is over; else a timer is set).
-  // `backoff_ended`: called as its back-off ended; a retry that cannot fit
-  // then counts as a failed attempt (the back-off grows).
+  // the group's dirty nodes (and its back-off is over; else a timer is set
+  // or the group waits for an event to set one). `backoff_ended`: called as
+  // its back-off ended; a retry that cannot fit then counts as a failed
+  // attempt (the back-off grows).
   void RetryNext(Group& group, bool backoff_ended = false);
+  // The group's dirty nodes into dirty_scratch_ (a superset: every node
+  // changed since its clear; all nodes when the log was trimmed since).
+  const std::vector<int>& DirtyNodes(const Group& group);
+  // Whether a pod of `shape` may pass the filters on `node`: its static
+  // filters and, for a HAMi pod, the node's HamiFitSummary (a necessary
+  // condition of FitsNode, far cheaper). `pod`: one of the shape's pods.
+  bool MayFitNode(int shape, const Pod& pod, int node);
+  // Whether the group had a node event since its clear (always false for a
+  // sleeping group, which is clear at every instant).
+  bool Woken(const Group& group) const {
+    return !group.sleeping && events_ > group.clear_event;
+  }
+  // The group was just found to fit no node.
+  void ClearGroup(Group& group);
+  // Puts the group of `shape` in the state its members call for (see
+  // Group::sleeping). A group that stops sleeping is clear as of now.
+  void Settle(int shape);
+  void SetSleeping(int shape, bool sleeping);
+  void ArmBackoffTimer(Group& group);
   // A pod failed a cycle: with back-off on, its attempts and back-off grow.
   void BackOff(PodState& s);
   // The nodes with some of `resource` free, as a bitset over node indexes
@@ -312,6 +347,24 @@ class Scheduler {
   // Shapes with waiting pods or with a member's retry in flight.
   std::set<int> waiting_groups_;
   std::vector<int> wake_scratch_;
+  // Node events so far (WakeGroupsFor calls).
+  uint64_t events_ = 0;
+  // Sleeping groups, as a bitset over shapes; groups in back-off with no
+  // timer yet.
+  std::vector<uint64_t> sleeping_;
+  std::vector<uint64_t> sleeping_words_;  // its non-zero words, as bits
+  std::vector<int> unarmed_;
+  // By shape: its constraints and, for a HAMi pod, its HamiFitNeed
+  // (MayFitNode).
+  struct WakeHint {
+    int constraints = -1;
+    bool hami = false;
+    HamiFitNeed need;
+  };
+  std::vector<WakeHint> wake_hints_;
+  std::vector<int> dirty_scratch_;
+  std::vector<uint64_t> dirty_stamp_;  // by node: the DirtyNodes call
+  uint64_t dirty_calls_ = 0;
   std::vector<std::vector<uint8_t>> static_fits_;  // by constraints
   // The same as bitsets over node indexes, built with them.
   std::vector<std::vector<uint64_t>> static_fit_bits_;
@@ -358,8 +411,8 @@ class Scheduler {
 
   // Back-off (kube-scheduler's podInitialBackoffSeconds and
   // podMaxBackoffSeconds): a group whose first pod is in back-off is not
-  // retried at node events; its dirty nodes accumulate and it is retried
-  // when the back-off ends. Timers by time, then shape; an entry is stale
+  // retried at node events; once an event came, it is retried on its dirty
+  // nodes when the back-off ends. Timers by time, then shape; an entry is stale
   // when it is not its group's backoff_timer.
   double now_ = 0;
   struct BackoffTimer {

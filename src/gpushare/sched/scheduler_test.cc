@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <deque>
+#include <limits>
 #include <string>
 
 #include "gpushare/base/rng.h"
@@ -336,6 +337,87 @@ TEST_F(SchedulerTest, ReleaseDuringARetryReachesTheRetriedPod) {
   EXPECT_EQ(results[1].pod, 2);
   EXPECT_EQ(results[1].outcome, Outcome::kBound);
   EXPECT_EQ(scheduler.WaitingCount(), 0);
+}
+
+// kube-scheduler's back-off with QueueingHints as the model: a node event
+// does not retry waiting groups in back-off (it arms their timer); the
+// back-off's end retries each on the nodes changed since its failure.
+// Without back-off, every waiting group that fits the node is retried.
+TEST_F(SchedulerTest, NodeEventsSkipGroupsInBackoff) {
+  for (const double backoff : {0.0, 10.0}) {
+    SCOPED_TRACE(backoff);
+    pods_.clear();
+    enqueued_ = 0;
+    Cluster cluster(Catalog::Builtin());
+    cluster.AddPool(Pool("p", "A100-80GB", 1, 2, ExclusiveSharing()));
+    SchedulerProfile profile = Profile();
+    profile.pod_initial_backoff_s = backoff;
+    profile.pod_max_backoff_s = backoff > 0 ? backoff : 10;
+    Scheduler scheduler(cluster, profile);
+    // Two bind; four of distinct shapes (cpu) fail at t = 0.
+    for (int i = 0; i < 6; ++i) {
+      NewPod({{"nvidia.com/gpu", 1}})
+          .requests.Set(ResourceRegistry::kCpuId, 1000 + i);
+    }
+    Run(scheduler);
+    ASSERT_EQ(scheduler.WaitingCount(), 4);
+    EXPECT_EQ(scheduler.NextBackoffExpiry(),
+              std::numeric_limits<double>::infinity());
+    const int64_t cycles = scheduler.cycles();
+    scheduler.SetTime(1);
+    scheduler.Release(0);
+    std::vector<ScheduleResult> results = Run(scheduler);
+    if (backoff == 0) {
+      // All four fit the freed GPU: each gets a cycle, one binds.
+      ASSERT_EQ(results.size(), 4u);
+      EXPECT_EQ(results[0].outcome, Outcome::kBound);
+      EXPECT_EQ(scheduler.WaitingCount(), 3);
+      continue;
+    }
+    // In back-off: no cycle; the event armed their timers.
+    EXPECT_TRUE(results.empty());
+    EXPECT_EQ(scheduler.cycles(), cycles);
+    EXPECT_EQ(scheduler.NextBackoffExpiry(), 10);
+    scheduler.SetTime(10);
+    scheduler.ExpireBackoffs();
+    results = Run(scheduler);
+    ASSERT_EQ(results.size(), 4u);
+    EXPECT_EQ(results[0].outcome, Outcome::kBound);
+    EXPECT_EQ(scheduler.WaitingCount(), 3);
+    // The three that failed again back off until 20, with no timer until
+    // an event comes.
+    EXPECT_EQ(scheduler.NextBackoffExpiry(),
+              std::numeric_limits<double>::infinity());
+  }
+}
+
+// A back-off that ends at the instant of a node event ends first: the pod
+// is retried once, on the nodes changed since its failure (this one too).
+TEST_F(SchedulerTest, BackoffEndingAtANodeEventRetriesOnce) {
+  cluster_.AddPool(Pool("p", "A100-80GB", 1, 3, ExclusiveSharing()));
+  SchedulerProfile profile = Profile();
+  profile.pod_initial_backoff_s = 10;
+  profile.pod_max_backoff_s = 10;
+  Scheduler scheduler(cluster_, profile);
+  for (int i = 0; i < 5; ++i) NewPod({{"nvidia.com/gpu", 1}});
+  Run(scheduler);
+  ASSERT_EQ(scheduler.WaitingCount(), 2);  // pods 3 and 4, until 10
+  const int64_t cycles = scheduler.cycles();
+  scheduler.SetTime(5);
+  scheduler.Release(0);  // arms the timer; no cycle
+  EXPECT_TRUE(Run(scheduler).empty());
+  EXPECT_EQ(scheduler.NextBackoffExpiry(), 10);
+  scheduler.SetTime(10);
+  scheduler.Release(1);  // before the timer is looked at
+  std::vector<ScheduleResult> results = Run(scheduler);
+  // Pod 3 binds (GPU 0 or 1); its twin 4 is retried next and binds too.
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(results[0].pod, 3);
+  EXPECT_EQ(results[1].pod, 4);
+  EXPECT_EQ(results[1].outcome, Outcome::kBound);
+  scheduler.ExpireBackoffs();
+  EXPECT_TRUE(Run(scheduler).empty());
+  EXPECT_EQ(scheduler.cycles(), cycles + 2);
 }
 
 TEST_F(SchedulerTest, LowestNameTieBreakAndSeededRandomIsDeterministic) {
