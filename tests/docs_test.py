@@ -10,16 +10,22 @@
 - every key the scenario readers accept is in docs/scenario.md, and every
   model parameter is in docs/model.md's table with the code's default;
 - the YAML snippets of docs/scenario.md, docs/cli.md and docs/catalog.md and
-  the job list of docs/scenario.md are accepted.
+  the job list of docs/scenario.md are accepted;
+- README.md, docs/*.md and the catalog's comments cite public sources only, never the project's
+  research notes outside the repository (`k8s-gpu-specs.md`,
+  `literature.md`, `emit-formats-and-peers.md`, `fgd-openb-protocol.md`, or
+  a path under `../shared/` or `shared/research/`), which users cannot open.
 
 Run as: python3 tests/docs_test.py --binary /path/to/gpushare-sim
 """
 
+import glob
 import os
 import re
 import shlex
 import shutil
 import subprocess
+import unittest
 
 from cli_harness import TempDirTestCase, binary, main, run
 
@@ -365,6 +371,28 @@ class DocSnippetsTest(TempDirTestCase):
         for n, block in enumerate(blocks):
             path = self.write("catalog%d.yaml" % n, block)
             self.run_ok("--catalog", path, "catalog")
+
+
+# Research notes kept outside the repository: a user of the repository
+# cannot open them, so the user documentation must cite the public sources.
+OUT_OF_REPO_NOTE = re.compile(
+    r"k8s-gpu-specs\.md|literature\.md|emit-formats-and-peers\.md"
+    r"|fgd-openb-protocol\.md|\.\./shared/|\bshared/research/")
+
+
+class CitationsTest(unittest.TestCase):
+
+    def test_docs_cite_no_note_outside_the_repository(self):
+        names = ["README.md", "catalog/gpus.yaml"] + sorted(
+            os.path.relpath(path, ROOT)
+            for path in glob.glob(os.path.join(ROOT, "docs", "*.md")))
+        self.assertIn("docs/model.md", names)
+        hits = []
+        for name in names:
+            for number, line in enumerate(read_doc(name).splitlines(), 1):
+                if OUT_OF_REPO_NOTE.search(line):
+                    hits.append("%s:%d: %s" % (name, number, line.strip()))
+        self.assertEqual(hits, [], "\n" + "\n".join(hits))
 
 
 if __name__ == "__main__":
