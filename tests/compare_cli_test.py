@@ -111,6 +111,30 @@ class ScenarioFileTest(CompareTestCase):
         # A uniform cluster has no separate plan to compare.
         self.assertEqual([v["name"] for v in doc["variants"]], SCHEMES)
 
+    def test_no_mig_gpu_and_unservable_class(self):
+        # L4s have no MIG: the MIG run is the exclusive one and is not
+        # ranked; no scheme can serve `huge` (40 GB pods on 24 GB GPUs).
+        out, _, doc = self.compare_json(
+            os.path.join(DATA_DIR, "compare", "l4-unservable.yaml"))
+        choices = {c["tenant_class"]: c for c in doc["selection"]}
+        for choice in choices.values():
+            self.assertNotIn("mig", [s["variant"] for s in choice["ranking"]])
+            self.assertEqual(choice["not_ranked"], [
+                "MIG: not ranked: its run put this class's pods under "
+                "exclusive"])
+        self.assertEqual(choices["notebooks"]["winner"], "time-slicing")
+        huge = choices["huge"]
+        self.assertIsNone(huge["winner"])
+        self.assertFalse(any(s["serves"] for s in huge["ranking"]))
+        self.assertIn("huge: no scheme wins: none served any of its 3 pods",
+                      huge["explanation"])
+        self.assertNotIn("$", huge["explanation"])
+        self.assertIn("huge -> no scheme serves it", out)
+        # Its per-class table has no cost per served pod.
+        table = out.split("Tenant class huge")[1].split("\n\n")[0]
+        for line in table.splitlines()[2:]:
+            self.assertTrue(line.rstrip().endswith(" -"), line)
+
     def test_schemes_and_seed_options(self):
         with open(DEV, encoding="utf-8") as f:
             text = f.read()

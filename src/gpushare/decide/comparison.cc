@@ -103,15 +103,15 @@ VariantOutcome SummarizeVariant(
   for (const std::string& c : tenant_classes) {
     v.classes.push_back(ComputeClassMetrics(result, c));
   }
-  if (variant.plan) {
+  {
     std::map<std::string, std::string> pool_scheme;
     for (const PoolSummary& p : result.pools) pool_scheme[p.name] = p.scheme;
     for (const std::string& c : tenant_classes) {
       std::map<std::string, int64_t> count;
       for (const PodRecord& p : result.pod_records) {
-        if (p.tenant_class == c && !p.pool.empty()) {
-          ++count[pool_scheme[p.pool]];
-        }
+        // Where it ran, else the pool it was routed to.
+        const std::string& pool = p.pool.empty() ? p.target_pool : p.pool;
+        if (p.tenant_class == c && !pool.empty()) ++count[pool_scheme[pool]];
       }
       std::string best;
       int64_t most = 0;

@@ -62,8 +62,10 @@ struct VariantOutcome {
   std::vector<std::string> pools;  // "prod H100-80GB mig all-balanced"
   ClassMetrics cluster;
   std::vector<ClassMetrics> classes;  // in Comparison::tenant_classes order
-  // The plan only: the scheme each tenant class's pods mostly ran under
-  // ("" if none ran).
+  // The scheme each tenant class's pods mostly ran under (or were routed
+  // to, for pods that never ran; "" if none was routed):
+  // the plan's per-class scheme; another variant's own scheme, unless its
+  // pools could not apply it (MIG on GPUs without MIG).
   std::vector<std::string> class_schemes;
   // Cluster-wide figures of the run.
   double end_s = 0;

@@ -109,8 +109,34 @@ std::string MissedSlo(const ClassChoice& choice,
       values);
 }
 
+// The sentence of a class that no scheme served: what became of its pods
+// under the best ranked scheme.
+std::string ExplainNoneServed(const ClassChoice& choice,
+                              const std::vector<Candidate>& ranked) {
+  const ClassMetrics& m = *ranked[0].metrics;
+  std::vector<std::string> parts;
+  if (m.cannot_run > 0)
+    parts.push_back(fmt::format("{} cannot run", m.cannot_run));
+  if (m.failed > 0) parts.push_back(fmt::format("{} failed", m.failed));
+  if (m.pending > 0) {
+    parts.push_back(fmt::format("{} never started by the horizon", m.pending));
+  }
+  std::string detail;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    detail += (i == 0 ? "" : ", ") + parts[i];
+  }
+  return fmt::format(
+      "{}: no scheme wins: none served any of its {} pods{}.",
+      choice.tenant_class, m.pods,
+      detail.empty()
+          ? ""
+          : fmt::format(" (under {}: {})",
+                        VariantDisplayName(ranked[0].score.variant), detail));
+}
+
 std::string Explain(const ClassChoice& choice,
                     const std::vector<Candidate>& ranked) {
+  if (!ranked[0].score.serves) return ExplainNoneServed(choice, ranked);
   if (!ranked[0].score.meets_slo) return ExplainNoWinner(choice, ranked);
   const Candidate& w = ranked[0];
   std::string out =
@@ -173,6 +199,12 @@ std::string Explain(const ClassChoice& choice,
 
 }  // namespace
 
+std::string ClassChoice::NoWinnerReason() const {
+  if (has_winner()) return "";
+  if (ranking.empty() || !ranking.front().serves) return "no scheme serves it";
+  return "none meets its SLO";
+}
+
 DimensionScores ScoreDimensions(const ClassMetrics& m,
                                 const SchemeRatings& ratings,
                                 double lowest_cost_per_served_pod) {
@@ -234,6 +266,15 @@ Selection Select(const Comparison& comparison, const SelectionSpec& spec) {
     if (!std::isfinite(lowest)) lowest = 0;
     std::vector<Candidate> ranked;
     for (const VariantOutcome& v : comparison.variants) {
+      SharingScheme ran_under = v.scheme;
+      if (!v.plan && c < v.class_schemes.size() &&
+          ParseSharingScheme(v.class_schemes[c], &ran_under) &&
+          ran_under != v.scheme) {
+        choice.not_ranked.push_back(fmt::format(
+            "{}: not ranked: its run put this class's pods under {}",
+            VariantDisplayName(v.name), SharingSchemeDisplayName(ran_under)));
+        continue;
+      }
       Candidate cand;
       cand.variant = &v;
       cand.metrics = &v.classes[c];
@@ -248,6 +289,7 @@ Selection Select(const Comparison& comparison, const SelectionSpec& spec) {
       cand.score.meets_slo =
           cand.metrics->slo_attainment < 0 ||
           cand.metrics->slo_attainment >= choice.min_slo_attainment - 1e-12;
+      cand.score.serves = cand.metrics->served > 0;
       if (v.plan) {
         choice.has_plan = true;
         choice.plan = cand.score;
@@ -255,9 +297,13 @@ Selection Select(const Comparison& comparison, const SelectionSpec& spec) {
         ranked.push_back(cand);
       }
     }
-    // Schemes that meet the SLO first; by total within each group.
+    // Schemes that served some pods first, then those that meet the SLO;
+    // by total within each group.
     std::stable_sort(ranked.begin(), ranked.end(),
                      [](const Candidate& a, const Candidate& b) {
+                       if (a.score.serves != b.score.serves) {
+                         return a.score.serves;
+                       }
                        if (a.score.meets_slo != b.score.meets_slo) {
                          return a.score.meets_slo;
                        }

@@ -18,11 +18,17 @@
 // which the class's SLO attainment is below the class's target
 // (SelectionSpec::min_slo_attainment) ranks below every scheme that meets
 // it and cannot win; when none meets it the class has no winner and its
-// sentence says so, naming the closest scheme. Within each group schemes
-// rank by total (ties: compare order); the scenario's own plan is scored the same way
-// (with the ratings of the scheme the class ran under) as a reference, not
-// ranked. Each class gets one sentence: the winner's main advantage over the
-// runner-up in weighted points, what it gives up, and what it costs.
+// sentence says so, naming the closest scheme. A scheme that served none of
+// the class's pods ranks below every scheme that served some and cannot win;
+// when none served any, the class has no winner and its sentence says why. A
+// scheme whose run put the class's pods under another scheme (MIG on GPUs
+// without MIG runs them exclusive) is not ranked for the class: it is listed
+// in ClassChoice::not_ranked with the scheme they ran under. Within each group
+// schemes rank by total (ties: compare order); the scenario's own plan is
+// scored the same way (with the ratings of the scheme the class ran under) as a
+// reference, not ranked. Each class gets one sentence: the winner's main
+// advantage over the runner-up in weighted points, what it gives up, and what
+// it costs.
 
 #ifndef GPUSHARE_DECIDE_SELECTION_H_
 #define GPUSHARE_DECIDE_SELECTION_H_
@@ -43,14 +49,16 @@ struct DimensionScores {
 };
 
 struct SchemeScore {
-  std::string variant;      // "mig", "plan", ...
-  std::string scheme;       // the scheme rated ("mig"; the plan's class scheme)
+  std::string variant;  // "mig", "plan", ...
+  std::string scheme;   // the scheme rated ("mig"; the plan's class scheme)
   DimensionScores scores;
-  double total = 0;         // 0..10
+  double total = 0;  // 0..10
   // The class's SLO attainment under the scheme (-1: its pods have no SLO
   // samples there) and whether it meets the class's target.
   double slo_attainment = -1;
   bool meets_slo = true;
+  // Whether the scheme served at least one of the class's pods.
+  bool serves = true;
 };
 
 struct ClassChoice {
@@ -63,11 +71,18 @@ struct ClassChoice {
   bool has_plan = false;
   SchemeScore plan;
   std::string explanation;
+  // Schemes left out of the ranking: "MIG: its run put this class's pods
+  // under exclusive".
+  std::vector<std::string> not_ranked;
 
-  // Whether a scheme wins the class: the best ranked meets its SLO.
+  // Whether a scheme wins the class: the best ranked served some of its pods
+  // and meets its SLO.
   bool has_winner() const {
-    return !ranking.empty() && ranking.front().meets_slo;
+    return !ranking.empty() && ranking.front().serves &&
+           ranking.front().meets_slo;
   }
+  // Why no scheme wins ("" when one does), for the Recommended line.
+  std::string NoWinnerReason() const;
 };
 
 struct Selection {

@@ -44,8 +44,8 @@ SelectionSpec WithWeights(SelectionWeights w) {
 TEST(SelectionTest, DimensionScoresByHand) {
   // 10 pods, 2 killed, 1 cannot run, performance 0.8, $2 per pod against
   // a cheapest $1; MIG rated isolation 10, compatibility 5.
-  const DimensionScores s = ScoreDimensions(Metrics(10, 9, 2, 1, 0.8, 2.0),
-                                            {10, 5}, /*lowest=*/1.0);
+  const DimensionScores s =
+      ScoreDimensions(Metrics(10, 9, 2, 1, 0.8, 2.0), {10, 5}, /*lowest=*/1.0);
   EXPECT_DOUBLE_EQ(s.isolation, 1.0 * (1 - 0.2));
   EXPECT_DOUBLE_EQ(s.overhead, 0.8);
   EXPECT_DOUBLE_EQ(s.compatibility, 0.5 * (1 - 0.1));
@@ -120,14 +120,14 @@ TEST(SelectionTest, TiesKeepCompareOrder) {
 }
 
 TEST(SelectionTest, PlanIsScoredWithItsClassSchemeButNotRanked) {
-  VariantOutcome plan = Variant(SharingScheme::kExclusive,
-                                Metrics(10, 10, 0, 0, 1.0, 1.0));
+  VariantOutcome plan =
+      Variant(SharingScheme::kExclusive, Metrics(10, 10, 0, 0, 1.0, 1.0));
   plan.name = "plan";
   plan.plan = true;
   plan.class_schemes = {"time-slicing"};
   const Selection s = Select(
-      OneClass({Variant(SharingScheme::kMig, Metrics(10, 10, 0, 0, 1, 1)),
-                plan}),
+      OneClass(
+          {Variant(SharingScheme::kMig, Metrics(10, 10, 0, 0, 1, 1)), plan}),
       WithWeights({1, 0, 0, 0}));
   ASSERT_EQ(s.classes[0].ranking.size(), 1u);
   ASSERT_TRUE(s.classes[0].has_plan);
@@ -139,10 +139,9 @@ TEST(SelectionTest, PlanIsScoredWithItsClassSchemeButNotRanked) {
 TEST(SelectionTest, RatingsCanBeOverridden) {
   SelectionSpec spec = WithWeights({1, 0, 0, 0});
   spec.ratings[SharingScheme::kTimeSlicing] = {7, 10};
-  const Selection s = Select(
-      OneClass({Variant(SharingScheme::kTimeSlicing,
-                        Metrics(1, 1, 0, 0, 1, 1))}),
-      spec);
+  const Selection s = Select(OneClass({Variant(SharingScheme::kTimeSlicing,
+                                               Metrics(1, 1, 0, 0, 1, 1))}),
+                             spec);
   EXPECT_DOUBLE_EQ(s.classes[0].ranking[0].total, 7.0);
 }
 
@@ -162,11 +161,11 @@ ClassMetrics WithSlo(ClassMetrics m, double attainment) {
 TEST(SelectionTest, SchemeUnderTheSloTargetCannotWin) {
   // MIG scores 9.0 on isolation-heavy weights but meets the SLO in 84 % of
   // samples; time-slicing scores 5.0 and meets it in 100 %.
-  const Comparison c = OneClass(
-      {Variant(SharingScheme::kTimeSlicing,
-               WithSlo(Metrics(10, 10, 0, 0, 0.9, 1.0), 1.0)),
-       Variant(SharingScheme::kMig,
-               WithSlo(Metrics(10, 10, 0, 0, 0.8, 1.25), 0.84))});
+  const Comparison c =
+      OneClass({Variant(SharingScheme::kTimeSlicing,
+                        WithSlo(Metrics(10, 10, 0, 0, 0.9, 1.0), 1.0)),
+                Variant(SharingScheme::kMig,
+                        WithSlo(Metrics(10, 10, 0, 0, 0.8, 1.25), 0.84))});
   const ClassChoice k = Select(c, WithWeights({1, 1, 0, 0})).classes[0];
   ASSERT_EQ(k.ranking.size(), 2u);
   EXPECT_TRUE(k.has_winner());
@@ -186,11 +185,11 @@ TEST(SelectionTest, SchemeUnderTheSloTargetCannotWin) {
 }
 
 TEST(SelectionTest, TargetIsInclusiveAndOverriddenPerClass) {
-  const Comparison c = OneClass(
-      {Variant(SharingScheme::kTimeSlicing,
-               WithSlo(Metrics(10, 10, 0, 0, 0.9, 1.0), 1.0)),
-       Variant(SharingScheme::kMig,
-               WithSlo(Metrics(10, 10, 0, 0, 0.8, 1.25), 0.99))});
+  const Comparison c =
+      OneClass({Variant(SharingScheme::kTimeSlicing,
+                        WithSlo(Metrics(10, 10, 0, 0, 0.9, 1.0), 1.0)),
+                Variant(SharingScheme::kMig,
+                        WithSlo(Metrics(10, 10, 0, 0, 0.8, 1.25), 0.99))});
   // Exactly at the default target: MIG meets it and wins on isolation.
   EXPECT_EQ(Select(c, WithWeights({1, 1, 0, 0})).classes[0].ranking[0].variant,
             "mig");
@@ -210,11 +209,11 @@ TEST(SelectionTest, TargetIsInclusiveAndOverriddenPerClass) {
 }
 
 TEST(SelectionTest, NoSchemeMeetsTheSloNoWinner) {
-  const Comparison c = OneClass(
-      {Variant(SharingScheme::kHami,
-               WithSlo(Metrics(10, 10, 0, 0, 0.9, 1.0), 0.972)),
-       Variant(SharingScheme::kMig,
-               WithSlo(Metrics(10, 10, 0, 0, 0.8, 1.25), 0.84))});
+  const Comparison c =
+      OneClass({Variant(SharingScheme::kHami,
+                        WithSlo(Metrics(10, 10, 0, 0, 0.9, 1.0), 0.972)),
+                Variant(SharingScheme::kMig,
+                        WithSlo(Metrics(10, 10, 0, 0, 0.8, 1.25), 0.84))});
   const ClassChoice k = Select(c, WithWeights({1, 1, 0, 0})).classes[0];
   EXPECT_FALSE(k.has_winner());
   // Still ranked by total (MIG 9.0 first), but nothing wins.
@@ -224,8 +223,59 @@ TEST(SelectionTest, NoSchemeMeetsTheSloNoWinner) {
                                "target"),
             std::string::npos)
       << k.explanation;
-  EXPECT_NE(k.explanation.find("closest: vGPU (HAMi) at 97.2%"), std::string::npos)
+  EXPECT_NE(k.explanation.find("closest: vGPU (HAMi) at 97.2%"),
+            std::string::npos)
       << k.explanation;
+}
+
+TEST(SelectionTest, SchemeThatServedNothingCannotWin) {
+  // MIG would total more (isolation 10) but served none of the class's pods:
+  // it ranks below time-slicing, which served them.
+  const Comparison c = OneClass(
+      {Variant(SharingScheme::kTimeSlicing, Metrics(10, 10, 0, 0, 0.5, 1.0)),
+       Variant(SharingScheme::kMig, Metrics(10, 0, 0, 10, 0, 0))});
+  const ClassChoice k = Select(c, WithWeights({1, 0, 0, 0})).classes[0];
+  ASSERT_EQ(k.ranking.size(), 2u);
+  EXPECT_EQ(k.ranking[0].variant, "time-slicing");
+  EXPECT_FALSE(k.ranking[1].serves);
+  EXPECT_TRUE(k.has_winner());
+  EXPECT_EQ(k.NoWinnerReason(), "");
+}
+
+TEST(SelectionTest, NoSchemeServedTheClassNoWinner) {
+  ClassMetrics none = Metrics(10, 0, 0, 6, 0, 0);
+  none.pending = 4;
+  const Comparison c =
+      OneClass({Variant(SharingScheme::kExclusive, none),
+                Variant(SharingScheme::kMig, Metrics(10, 0, 0, 10, 0, 0))});
+  const ClassChoice k = Select(c, WithWeights({1, 1, 1, 1})).classes[0];
+  EXPECT_FALSE(k.has_winner());
+  EXPECT_EQ(k.NoWinnerReason(), "no scheme serves it");
+  EXPECT_EQ(k.explanation.find("$"), std::string::npos) << k.explanation;
+  EXPECT_NE(k.explanation.find("svc: no scheme wins: none served any of its "
+                               "10 pods (under "),
+            std::string::npos)
+      << k.explanation;
+  EXPECT_NE(k.explanation.find("6 cannot run, 4 never started by the horizon"),
+            std::string::npos)
+      << k.explanation;
+}
+
+TEST(SelectionTest, SchemeItsPoolsCouldNotApplyIsNotRanked) {
+  // The MIG run's pools had no MIG: the class ran exclusive there.
+  VariantOutcome mig =
+      Variant(SharingScheme::kMig, Metrics(10, 10, 0, 0, 1, 1));
+  mig.class_schemes = {"exclusive"};
+  VariantOutcome hami =
+      Variant(SharingScheme::kHami, Metrics(10, 10, 0, 0, 0.9, 1));
+  hami.class_schemes = {"hami"};
+  const ClassChoice k =
+      Select(OneClass({mig, hami}), WithWeights({1, 1, 1, 1})).classes[0];
+  ASSERT_EQ(k.ranking.size(), 1u);
+  EXPECT_EQ(k.ranking[0].variant, "hami");
+  ASSERT_EQ(k.not_ranked.size(), 1u);
+  EXPECT_EQ(k.not_ranked[0],
+            "MIG: not ranked: its run put this class's pods under exclusive");
 }
 
 TEST(SelectionTest, ClassesWithoutSloSamplesAreNotConstrained) {

@@ -82,7 +82,7 @@ std::string ClassTable(const Comparison& c, size_t k) {
          FormatSeconds(m.mean_wait_s), FormatSlowdown(m.mean_slowdown),
          P99VsSlo(m), FormatPercent(m.slo_attainment),
          std::to_string(m.oom_kills), std::to_string(m.failed + m.cannot_run),
-         FormatMoney(m.cost_per_served_pod)});
+         m.served > 0 ? FormatMoney(m.cost_per_served_pod) : "-"});
   }
   return "<h3>" +
          HtmlEscape(fmt::format("Tenant class {} ({}, {} pods)",
@@ -128,12 +128,15 @@ std::string SelectionHtml(const Selection& s) {
         {"rank", "scheme", "isolation", "overhead", "compatibility", "cost",
          "total", "SLO (target " + FormatPercent(c.min_slo_attainment) + ")"},
         rows);
+    for (const std::string& n : c.not_ranked) {
+      out += "<p>" + HtmlEscape(n) + "</p>\n";
+    }
     out += "<p>" + HtmlEscape(c.explanation) + "</p>\n";
     if (!c.ranking.empty()) {
       plan += fmt::format("{}{} → {}", plan.empty() ? "" : ", ", c.tenant_class,
                           c.has_winner()
                               ? VariantDisplayName(c.ranking.front().variant)
-                              : std::string("none meets its SLO"));
+                              : c.NoWinnerReason());
     }
   }
   if (!plan.empty()) {

@@ -46,7 +46,8 @@ json SchemeScoreJson(const SchemeScore& s) {
           {"total", s.total},
           {"slo_attainment",
            s.slo_attainment >= 0 ? json(s.slo_attainment) : json(nullptr)},
-          {"meets_slo", s.meets_slo}};
+          {"meets_slo", s.meets_slo},
+          {"serves", s.serves}};
 }
 
 }  // namespace
@@ -126,7 +127,8 @@ json ComparisonToJson(const Comparison& c, const Selection& selection) {
         {"min_slo_attainment", k.min_slo_attainment},
         {"ranking", ranking},
         {"winner", k.has_winner() ? json(k.ranking[0].variant) : json(nullptr)},
-        {"explanation", k.explanation}};
+        {"explanation", k.explanation},
+        {"not_ranked", k.not_ranked}};
     choice["plan"] = k.has_plan ? SchemeScoreJson(k.plan) : json(nullptr);
     choices.push_back(choice);
   }

@@ -119,7 +119,7 @@ std::string ClassTable(const Comparison& c, size_t k) {
               P99VsSlo(m), FormatPercent(m.slo_attainment),
               fmt::format("{}/{}", m.oom_kills, m.preemptions),
               std::to_string(m.failed + m.cannot_run),
-              FormatMoney(m.cost_per_served_pod)});
+              m.served > 0 ? FormatMoney(m.cost_per_served_pod) : "-"});
   }
   const ClassMetrics& first = c.variants.front().classes[k];
   return fmt::format("Tenant class {} ({}, {} pods)\n", c.tenant_classes[k],
@@ -185,12 +185,15 @@ std::string SelectionText(const Selection& s) {
                       FormatPercent(c.min_slo_attainment)),
           kWidth, 7);
     }
+    for (const std::string& n : c.not_ranked) {
+      out += WrapText("  " + n, kWidth, 4);
+    }
     out += WrapText("  => " + c.explanation, kWidth, 5);
     if (!c.ranking.empty()) {
       plan += fmt::format(
           "{}{} -> {}", plan.empty() ? "" : ", ", c.tenant_class,
           c.has_winner() ? VariantDisplayName(c.ranking.front().variant)
-                         : std::string("none meets its SLO"));
+                         : c.NoWinnerReason());
     }
   }
   if (!plan.empty()) out += "\n" + WrapText("Recommended: " + plan, kWidth, 2);
