@@ -1,9 +1,9 @@
 #include "gpushare/workload/request_translator.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-
-#include <fmt/format.h>
 
 namespace gpushare {
 namespace {
@@ -108,9 +108,9 @@ std::string TranslateRequests(Pod& pod, const NodePool& pool,
         }
       }
       if (pod.needs.gpu_memory_mib > model.memory_mib) {
-        why = fmt::format("its footprint of {} MiB exceeds the {} MiB of {}",
-                          pod.needs.gpu_memory_mib, model.memory_mib,
-                          model.name);
+        why =
+            fmt::format("its footprint of {} MiB exceeds the {} MiB of {}",
+                        pod.needs.gpu_memory_mib, model.memory_mib, model.name);
       }
       return why;
     case SharingScheme::kMig: {
@@ -126,20 +126,21 @@ std::string TranslateRequests(Pod& pod, const NodePool& pool,
       return why;
     }
     case SharingScheme::kHami: {
+      // Every vGPU right-sized from the same needs as the other schemes
+      // (MIG's profile, the replicas' share): the footprint and SM demand
+      // per GPU, whole GPUs included.
       r.Set(registry.Intern(kNvidiaGpu), n);
-      if (pod.needs.gpus < 1) {
-        if (pod.needs.gpu_memory_mib > 0) {
-          r.Set(registry.Intern(kHamiGpuMem), pod.needs.gpu_memory_mib);
-        }
-        const int64_t cores = std::clamp<int64_t>(
-            static_cast<int64_t>(std::ceil(pod.needs.sm_demand * 100 - 1e-9)),
-            1, 100);
-        r.Set(registry.Intern(kHamiGpuCores), cores);
+      if (pod.needs.gpu_memory_mib > 0) {
+        r.Set(registry.Intern(kHamiGpuMem), pod.needs.gpu_memory_mib);
       }
+      const int64_t cores = std::clamp<int64_t>(
+          static_cast<int64_t>(std::ceil(pod.needs.sm_demand * 100 - 1e-9)), 1,
+          100);
+      r.Set(registry.Intern(kHamiGpuCores), cores);
       if (pod.needs.gpu_memory_mib > model.memory_mib) {
-        why = fmt::format("its footprint of {} MiB exceeds the {} MiB of {}",
-                          pod.needs.gpu_memory_mib, model.memory_mib,
-                          model.name);
+        why =
+            fmt::format("its footprint of {} MiB exceeds the {} MiB of {}",
+                        pod.needs.gpu_memory_mib, model.memory_mib, model.name);
       }
       return why;
     }

@@ -278,16 +278,21 @@ TEST_F(TranslatorTest, HamiFractionAsksForMemoryAndCores) {
   EXPECT_EQ(Get(no_memory, "nvidia.com/gpucores"), 50);
 }
 
-// Whole GPUs: nvidia.com/gpu alone, which the webhook turns into exclusive
-// cards (gpucores 100, 100 % memory).
-TEST_F(TranslatorTest, HamiWholeGpusAskForGpuOnly) {
+// Whole GPUs are right-sized as fractions are (the same needs as MIG's
+// profile and the replicas' share): each vGPU asks for the footprint and
+// the SM demand; a pod that needs the whole SMs asks for all cores.
+TEST_F(TranslatorTest, HamiWholeGpusAskForMemoryAndCoresPerGpu) {
   const std::string pool = AddPool("hami", HamiSharing());
   Pod pod = GpuPod(2, 30000, 0.3);
   EXPECT_EQ(Translate(pod, pool), "");
   EXPECT_EQ(Get(pod, "nvidia.com/gpu"), 2);
-  EXPECT_EQ(Get(pod, "nvidia.com/gpumem"), 0);
-  EXPECT_EQ(Get(pod, "nvidia.com/gpucores"), 0);
-  EXPECT_EQ(ExtendedCount(pod), 1u);
+  EXPECT_EQ(Get(pod, "nvidia.com/gpumem"), 30000);
+  EXPECT_EQ(Get(pod, "nvidia.com/gpucores"), 30);
+  EXPECT_EQ(ExtendedCount(pod), 3u);
+  Pod full = GpuPod(1, 8000, 1.0);
+  Translate(full, pool);
+  EXPECT_EQ(Get(full, "nvidia.com/gpumem"), 8000);
+  EXPECT_EQ(Get(full, "nvidia.com/gpucores"), 100);
 }
 
 // --- Explicit requests, CPU-only pods, impossible pods -----------------------
