@@ -52,7 +52,7 @@ TEST(CatalogTest, BuiltinCoversTheRequiredModels) {
 }
 
 TEST(CatalogTest, ExactGeometryFromTheSpecification) {
-  // k8s-gpu-specs.md §1.3.
+  // NVIDIA MIG User Guide, "Supported MIG Profiles" (A100 table).
   const Catalog catalog = Catalog::Builtin();
   const MigGeometry& a100 = *catalog.Find("A100-40GB")->mig;
   EXPECT_EQ(a100.compute_slices, 7);

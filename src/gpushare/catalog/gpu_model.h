@@ -3,9 +3,11 @@
 // Contract: plain values, validated by the Catalog when loaded (every field in
 // range, MIG placements inside the GPU, names unique). Units are in the names:
 // `_mib` is MiB, `sms` counts streaming multiprocessors. MIG geometry follows
-// NVIDIA's model (research/k8s-gpu-specs.md §1): instances are placed on the
-// memory-slice axis (8 positions on A100/H100/H200/B200, 4 on A30); an
-// instance of a profile occupies [start, start + memory_slices).
+// NVIDIA's model (NVIDIA MIG User Guide, "Supported MIG Profiles" and the
+// `nvidia-smi mig -lgipp` placements of "Getting Started with MIG"):
+// instances are placed on the memory-slice axis (8 positions on
+// A100/H100/H200/B200, 4 on A30); an instance of a profile occupies
+// [start, start + memory_slices).
 
 #ifndef GPUSHARE_CATALOG_GPU_MODEL_H_
 #define GPUSHARE_CATALOG_GPU_MODEL_H_

@@ -2,11 +2,13 @@
 //
 // Contract: for a MIG-capable model, the configs the GPU Operator's default
 // mig-parted ConfigMap (or `nvidia-mig-parted generate-config`) offers
-// (k8s-gpu-specs.md §2.2): `all-disabled` (MIG off), `all-enabled` (MIG on,
-// no instances), `all-<profile>` for every profile at its max count ('+' in
-// the profile name becomes '.': all-1g.5gb.me), and `all-balanced` (7-slice
-// GPUs: 2 x 1g + 1 x 2g + 1 x 3g; 4-slice GPUs: 2 x 1g + 1 x 2g; for each G
-// the profile without media suffix that has the highest max count). Every
+// (NVIDIA/gpu-operator assets/state-mig-manager/0400_configmap.yaml;
+// NVIDIA/mig-parted pkg/mig/builder/builder.go, balanced.go):
+// `all-disabled` (MIG off), `all-enabled` (MIG on, no instances),
+// `all-<profile>` for every profile at its max count ('+' in the profile
+// name becomes '.': all-1g.5gb.me), and `all-balanced` (7-slice GPUs:
+// 2 x 1g + 1 x 2g + 1 x 3g; 4-slice GPUs: 2 x 1g + 1 x 2g; for each G the
+// profile without media suffix that has the highest max count). Every
 // config's instances fit the GPU (checked when built).
 
 #ifndef GPUSHARE_CATALOG_MIG_CONFIG_H_

@@ -12,7 +12,8 @@ std::string Counts(const GpuModel& m, const std::string& config) {
   return FormatMigCounts(m, FindNamedMigConfig(m, config).counts);
 }
 
-// k8s-gpu-specs.md §2.2: the GPU Operator's default mig-parted configs.
+// The GPU Operator's default mig-parted configs (NVIDIA/gpu-operator
+// assets/state-mig-manager/0400_configmap.yaml).
 TEST(MigConfigTest, BalancedConfigsMatchTheGpuOperator) {
   const Catalog catalog = Catalog::Builtin();
   EXPECT_EQ(Counts(catalog.Get("A100-40GB"), "all-balanced"),

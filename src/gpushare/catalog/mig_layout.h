@@ -2,12 +2,15 @@
 //
 // Contract: a layout is a list of GPU instances, each a profile of the GPU's
 // MigGeometry placed at a start position on the memory axis, occupying
-// [start, start + memory_slices). A layout is valid iff (k8s-gpu-specs.md
-// §1.1, §1.4): every instance starts at an allowed start of its profile, no
-// profile exceeds its max count, at most one media-extension (+me) instance
-// exists, the instance count is within the GPU's limit, the compute slices sum
-// to at most the GPU's, and no two instances' memory ranges overlap. These
-// functions are pure; they never throw on an invalid layout but say why.
+// [start, start + memory_slices). A layout is valid iff (NVIDIA MIG User
+// Guide, "Concepts > Partitioning", "Supported GPUs" and "Supported MIG
+// Profiles"; HAMi migPlacementsOverlap, Project-HAMi/HAMi
+// pkg/device/nvidia/mig_topology.go): every instance starts at an allowed
+// start of its profile, no profile exceeds its max count, at most one
+// media-extension (+me) instance exists, the instance count is within the
+// GPU's limit, the compute slices sum to at most the GPU's, and no two
+// instances' memory ranges overlap. These functions are pure; they never
+// throw on an invalid layout but say why.
 
 #ifndef GPUSHARE_CATALOG_MIG_LAYOUT_H_
 #define GPUSHARE_CATALOG_MIG_LAYOUT_H_
@@ -45,7 +48,8 @@ bool CanAddMigInstance(const GpuModel& model, const MigLayout& layout,
 // valid layout `fixed`. Returns the whole layout if any placement exists;
 // otherwise nullopt and, if `why_not` is set, the reason. Starts are tried in
 // HAMi's preference order (1g.* and 3g.* from the highest start, the others
-// from the lowest; k8s-gpu-specs.md §1.4), so results are deterministic.
+// from the lowest; HAMi orderedMigPlacements, Project-HAMi/HAMi
+// pkg/device/nvidia/mig_topology.go), so results are deterministic.
 std::optional<MigLayout> PlaceMigProfiles(const GpuModel& model,
                                           const MigLayout& fixed,
                                           const std::vector<int>& free_profiles,

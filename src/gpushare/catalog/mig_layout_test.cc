@@ -1,5 +1,7 @@
-// MIG geometry against hand-checked cases from research/k8s-gpu-specs.md
-// §1.3 (profile tables) and §1.4 (valid-combination rule).
+// MIG geometry against hand-checked cases: the profile tables (NVIDIA MIG
+// User Guide, "Supported MIG Profiles") and the valid-combination rule
+// (instances at allowed starts, memory ranges not overlapping; the guide's
+// "Creating GPU Instances > Instance Geometry").
 
 #include "gpushare/catalog/mig_layout.h"
 
@@ -36,7 +38,8 @@ class MigLayoutTest : public ::testing::Test {
 };
 
 TEST_F(MigLayoutTest, A100_40GB_ThreeTwoOneOneFitsOnlyWithThe3gAt4) {
-  // §1.4: 3g.20gb + 2g.10gb + 1g.5gb + 1g.5gb only with the 3g at start 4.
+  // 3g.20gb + 2g.10gb + 1g.5gb + 1g.5gb only with the 3g at start 4 (the
+  // MIG User Guide's 3-2-1-1 example: it fails unless 3g.20gb comes first).
   EXPECT_EQ(Resolve("A100-40GB", {"3g.20gb", "2g.10gb", "1g.5gb", "1g.5gb"}),
             "2g.10gb@0 1g.5gb@2 1g.5gb@3 3g.20gb@4");
   EXPECT_EQ(Problem("A100-40GB", {"3g.20gb@4", "2g.10gb@0", "1g.5gb@2",
@@ -79,7 +82,7 @@ TEST_F(MigLayoutTest, A100_40GB_Limits) {
   EXPECT_EQ(Problem("A100-40GB", {"2g.10gb:3", "1g.5gb"}), "");
   EXPECT_EQ(Resolve("A100-40GB", {"2g.10gb:3", "1g.5gb"}),
             "2g.10gb@0 2g.10gb@2 2g.10gb@4 1g.5gb@6");
-  // 2g + 5 x 1g: e.g. the 2g at 4, the 1g's at 0, 1, 2, 3, 6 (§1.4); the
+  // 2g + 5 x 1g: e.g. the 2g at 4, the 1g's at 0, 1, 2, 3, 6; the
   // placer prefers low starts for 2g (HAMi's order) and finds the 2g at 0.
   EXPECT_EQ(Problem("A100-40GB", {"2g.10gb@4", "1g.5gb@0", "1g.5gb@1",
                                   "1g.5gb@2", "1g.5gb@3", "1g.5gb@6"}),

@@ -101,7 +101,8 @@ TEST(ClusterTest, StandardLabels) {
   EXPECT_EQ(node.labels().at("gpushare.io/node-pool"), "gpu");
   EXPECT_EQ(node.labels().at(kNodePoolLabel), "gpu");
   EXPECT_EQ(node.labels().at("team"), "ml");
-  // GFD labels from the device plugin (k8s-gpu-specs.md §2.4).
+  // GFD labels from the device plugin (NVIDIA/k8s-device-plugin
+  // docs/gpu-feature-discovery/README.md).
   EXPECT_EQ(node.labels().at("nvidia.com/gpu.product"),
             "NVIDIA-A100-SXM4-40GB");
   EXPECT_EQ(node.labels().at("nvidia.com/gpu.count"), "2");

@@ -1,25 +1,25 @@
 // HamiDevicePlugin: HAMi's software vGPU (hami-core mode) on one node.
 //
-// Contract (k8s-gpu-specs.md §4.1–4.5): each physical GPU registers Count =
-// deviceSplitCount slots, Totalmem = memory MiB x deviceMemoryScaling and
-// Totalcore = 100 x deviceCoreScaling. A pod asks for nvidia.com/gpu vGPUs
-// (each on a different GPU), nvidia.com/gpumem MiB (or
+// Contract (Project-HAMi/HAMi pkg/device/nvidia/device.go,
+// pkg/scheduler/policy/gpu_policy.go and node_policy.go, charts/hami): each
+// physical GPU registers Count = deviceSplitCount slots, Totalmem = memory MiB
+// x deviceMemoryScaling and Totalcore = 100 x deviceCoreScaling. A pod asks for
+// nvidia.com/gpu vGPUs (each on a different GPU), nvidia.com/gpumem MiB (or
 // nvidia.com/gpumem-percentage) and nvidia.com/gpucores % per vGPU; the
 // admission webhook's defaults are applied by HamiRequestOf(). Devices are
 // ordered by the GPU policy score 10 x ((1 + Used)/Count + (cores +
 // Usedcores)/Totalcore + (mem + Usedmem)/Totalmem) and tried as HAMi's Fit
-// walks its sorted list backwards: binpack takes the fullest GPU first,
-// spread the emptiest; among equal scores the higher index first. A GPU is
-// rejected, in HAMi's order, when its slots are exhausted, its free memory or
-// cores are short, a 100 %-core request meets a used GPU, or a 0-core request
-// meets a GPU whose cores are all taken; before all that, an unhealthy GPU
-// is rejected ("CardNotHealth": HAMi's device plugin reports health in its
-// node registration, and its ListAndWatch takes the GPU's split-count slots
-// out of kubelet's allocatable; Allocatable() also leaves out the GPU's
-// gpumem and gpucores). (Speed: the plugin keeps the most
-// free memory and cores of any GPU with a free slot, so Filter rejects a node
-// that cannot hold one vGPU without walking its GPUs; every GPU of a node has
-// the same totals.)
+// walks its sorted list backwards: binpack takes the fullest GPU first, spread
+// the emptiest; among equal scores the higher index first. A GPU is rejected,
+// in HAMi's order, when its slots are exhausted, its free memory or cores are
+// short, a 100 %-core request meets a used GPU, or a 0-core request meets a GPU
+// whose cores are all taken; before all that, an unhealthy GPU is rejected
+// ("CardNotHealth": HAMi's device plugin reports health in its node
+// registration, and its ListAndWatch takes the GPU's split-count slots out of
+// kubelet's allocatable; Allocatable() also leaves out the GPU's gpumem and
+// gpucores). (Speed: the plugin keeps the most free memory and cores of any GPU
+// with a free slot, so Filter rejects a node that cannot hold one vGPU without
+// walking its GPUs; every GPU of a node has the same totals.)
 
 #ifndef GPUSHARE_CLUSTER_HAMI_DEVICE_PLUGIN_H_
 #define GPUSHARE_CLUSTER_HAMI_DEVICE_PLUGIN_H_
@@ -43,11 +43,12 @@ struct HamiRequest {
 };
 
 // Reads nvidia.com/gpu, gpumem, gpumem-percentage and gpucores from
-// `requests` and applies the webhook rules (§4.1): a memory or core request
-// without nvidia.com/gpu gets 1 vGPU; no memory request means defaultMemory,
-// or 100 % when that is 0; a vGPU request without cores whose memory is 100 %
-// (or unspecified) gets 100 cores (an exclusive card); cores default to
-// defaultCores; values over 100 are clamped.
+// `requests` and applies the webhook rules (HAMi MutateAdmission,
+// GenerateResourceRequests): a memory or core request without nvidia.com/gpu
+// gets 1 vGPU; no memory request means defaultMemory, or 100 % when that is 0;
+// a vGPU request without cores whose memory is 100 % (or unspecified) gets 100
+// cores (an exclusive card); cores default to defaultCores; values over 100 are
+// clamped.
 HamiRequest HamiRequestOf(const ResourceList& requests,
                           const ResourceRegistry& registry,
                           const HamiSettings& settings);

@@ -1,6 +1,9 @@
-// HamiDevicePlugin and HamiRequestOf against research/k8s-gpu-specs.md §4.1
-// (resources and webhook rules), §4.2 (registration: Count, Devmem,
-// Devcore), §4.4 (Fit rejection order) and §4.5 (device and node scores).
+// HamiDevicePlugin and HamiRequestOf against Project-HAMi/HAMi: resources
+// and webhook rules (pkg/device/nvidia/device.go MutateAdmission,
+// GenerateResourceRequests), registration (Count, Devmem, Devcore in the
+// node annotation hami.io/node-nvidia-register), Fit rejection order
+// (NvidiaGPUDevices.Fit) and device and node scores
+// (pkg/scheduler/policy/gpu_policy.go, node_policy.go).
 // All nodes here have A100-40GB GPUs: 40960 MiB each.
 
 #include "gpushare/cluster/hami_device_plugin.h"
@@ -73,7 +76,7 @@ class HamiTest : public ::testing::Test {
   ResourceRegistry registry_;
 };
 
-// --- Webhook rules (§4.1) ----------------------------------------------------
+// --- Webhook rules (MutateAdmission) -----------------------------------------
 
 TEST_F(HamiTest, NoHamiResourceIsNoRequest) {
   EXPECT_FALSE(Of({}).any());
@@ -175,8 +178,8 @@ TEST_F(HamiTest, OverHundredIsClamped) {
 
 // HAMi's MutateAdmission first adds nvidia.com/gpu (mutateContainerResource)
 // and then runs defaultExclusiveCoreIfNeeded, which sees the count, no cores,
-// and gpumem-percentage == 100, so it injects gpucores 100 (§4.1, both webhook
-// rules in that order).
+// and gpumem-percentage == 100, so it injects gpucores 100 (both webhook rules
+// in that order).
 TEST_F(HamiTest, PercentageHundredWithoutGpuIsExclusive) {
   const HamiRequest r = Of({{"nvidia.com/gpumem-percentage", 100}});
   EXPECT_EQ(r.nums, 1);
@@ -184,7 +187,7 @@ TEST_F(HamiTest, PercentageHundredWithoutGpuIsExclusive) {
   EXPECT_EQ(r.cores, 100);
 }
 
-// --- Registration (§4.2) -----------------------------------------------------
+// --- Registration (hami.io/node-nvidia-register) -----------------------------
 
 TEST_F(HamiTest, CapacityIsCountMemoryAndCoresPerGpu) {
   auto p = Make(4);
@@ -232,7 +235,7 @@ TEST_F(HamiTest, Labels) {
   EXPECT_EQ(l.at("nvidia.com/gpu.memory"), "40960");
 }
 
-// --- Fit rejection reasons in HAMi's order (§4.4) ----------------------------
+// --- Fit rejection reasons in HAMi's order (NvidiaGPUDevices.Fit) ------------
 
 TEST_F(HamiTest, SplitCountExhausted) {
   HamiSettings s;
@@ -303,8 +306,9 @@ TEST_F(HamiTest, ZeroCoreRequestOnAFullCoreGpu) {
 }
 
 // HAMi's rule is "Totalcore != 0 && Usedcores == Totalcore && coresreq == 0"
-// (§4.4; the Go Fit guards Totalcore != 0): deviceCoreScaling 0.005 registers
-// Totalcore = floor(100 x 0.005) = 0, and a 0-core request still fits.
+// (NvidiaGPUDevices.Fit guards Totalcore != 0): deviceCoreScaling 0.005
+// registers Totalcore = floor(100 x 0.005) = 0, and a 0-core request still
+// fits.
 TEST_F(HamiTest, ZeroCoreRequestOnAGpuWithoutCores) {
   HamiSettings s;
   s.core_scaling = 0.005;
@@ -328,7 +332,7 @@ TEST_F(HamiTest, ForeignExtendedResourceDoesNotFit) {
   EXPECT_EQ(Reason(*p, Req({{"cpu", 1000000}, {"memory", 1}})), "fits");
 }
 
-// --- GPU choice (§4.5) -------------------------------------------------------
+// --- GPU choice (gpu_policy.go ComputeScore) ---------------------------------
 //
 // deviceScore = 10 x ((1 + Used)/Count + (cores + Usedcores)/Totalcore +
 //                     (mem + Usedmem)/Totalmem); Fit walks the sorted list
@@ -391,7 +395,8 @@ TEST_F(HamiTest, BinpackWeighsMemory) {
   q->CheckInvariants();
 }
 
-// §4.1: "each vGPU of a container lands on a different physical GPU".
+// HAMi Fit (hami-core mode): each vGPU of a container lands on a different
+// physical GPU.
 TEST_F(HamiTest, MultiVgpuRequestUsesDistinctGpus) {
   auto p = Make(4);  // spread
   const DeviceAllocation a =
@@ -426,8 +431,9 @@ TEST_F(HamiTest, MultiVgpuRequestSkipsAFullGpu) {
             "CardInsufficientMemory");
 }
 
-// §4.5 node score: 10 x (ΣUsed/ΣCount + ΣUsedcores/ΣTotalcore +
-// ΣUsedmem/ΣTotalmem). One vGPU of (10240 MiB, 20 cores) on 2 GPUs:
+// node_policy.go ComputeDefaultScore: 10 x (ΣUsed/ΣCount +
+// ΣUsedcores/ΣTotalcore + ΣUsedmem/ΣTotalmem). One vGPU of
+// (10240 MiB, 20 cores) on 2 GPUs:
 // 10 x (1/20 + 20/200 + 10240/81920) = 10 x (0.05 + 0.1 + 0.125) = 2.75.
 TEST_F(HamiTest, NodeScore) {
   auto p = Make(2);

@@ -2,21 +2,23 @@
 // on one node: whole GPUs, time-slicing or MPS replicas, MIG instances under
 // the single or mixed strategy, and time-slicing of MIG instances.
 //
-// Contract (k8s-gpu-specs.md §2.3, §2.4, §3): a *device* is a whole GPU, or a
-// MIG instance when MIG is on. Each device advertises one resource:
-// nvidia.com/gpu (whole GPUs; MIG instances under `single`), or
-// nvidia.com/mig-<profile> under `mixed` ('+' → '.'); with renameByDefault a
-// shared resource gets the `.shared` suffix. With time-slicing or MPS each
-// device counts `replicas` times. Allocation: unreplicated devices go lowest
-// (GPU, start) first; replicas follow sharedDevicesAllocationPolicy —
-// `distributed` takes the device with the fewest allocated replicas,
-// `packed` the most (ties: fewest already picked for this request, then the
-// lowest index). MPS grants carry memory = GPU memory / replicas and active
-// threads = 100 / replicas %. failRequestsGreaterThanOne turns a request for
-// more than one shared replica into kubelet's UnexpectedAdmissionError.
-// Health (the plugin's NVML Xid watch): an unhealthy device takes all its
-// replicas out of Allocatable(); a fault contained to a MIG instance
-// (SetHealthy with its instance) marks only that instance's device.
+// Contract (NVIDIA/k8s-device-plugin README, MIG strategies and "Shared Access
+// to GPUs"; docs/gpu-feature-discovery/README.md; internal/rm/allocate.go): a
+// *device* is a whole GPU, or a MIG instance when MIG is on. Each device
+// advertises one resource: nvidia.com/gpu (whole GPUs; MIG instances under
+// `single`), or nvidia.com/mig-<profile> under `mixed` ('+' → '.'); with
+// renameByDefault a shared resource gets the `.shared` suffix. With
+// time-slicing or MPS each device counts `replicas` times. Allocation:
+// unreplicated devices go lowest (GPU, start) first; replicas follow
+// sharedDevicesAllocationPolicy — `distributed` takes the device with the
+// fewest allocated replicas, `packed` the most (ties: fewest already picked for
+// this request, then the lowest index). MPS grants carry memory = GPU memory /
+// replicas and active threads = 100 / replicas %. failRequestsGreaterThanOne
+// turns a request for more than one shared replica into kubelet's
+// UnexpectedAdmissionError. Health (the plugin's NVML Xid watch): an unhealthy
+// device takes all its replicas out of Allocatable(); a fault contained to a
+// MIG instance (SetHealthy with its instance) marks only that instance's
+// device.
 
 #ifndef GPUSHARE_CLUSTER_NVIDIA_DEVICE_PLUGIN_H_
 #define GPUSHARE_CLUSTER_NVIDIA_DEVICE_PLUGIN_H_

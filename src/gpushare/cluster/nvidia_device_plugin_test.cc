@@ -1,6 +1,8 @@
-// NvidiaDevicePlugin against research/k8s-gpu-specs.md §2.3 (MIG
-// strategies), §2.4 (GFD labels) and §3.1–3.2 (time-slicing and MPS
-// replicas, sharedDevicesAllocationPolicy, failRequestsGreaterThanOne).
+// NvidiaDevicePlugin against NVIDIA/k8s-device-plugin: MIG strategies
+// (README, internal/lm/mig-strategy.go), GFD labels
+// (docs/gpu-feature-discovery/README.md) and time-slicing and MPS (README
+// "Shared Access to GPUs", api/config/v1: replicas,
+// sharedDevicesAllocationPolicy, failRequestsGreaterThanOne).
 // Expected values are computed by hand from the catalog's A100-40GB entry
 // (40960 MiB, 108 SMs; MIG 1g.5gb 4864 MiB / 14 SMs, 2g.10gb 9856 MiB / 28
 // SMs, 3g.20gb 19968 MiB / 42 SMs).
@@ -69,7 +71,7 @@ class NvidiaDevicePluginTest : public ::testing::Test {
   ResourceRegistry registry_;
 };
 
-// --- Capacity (§2.3, §3.2) ---------------------------------------------------
+// --- Capacity (README) -------------------------------------------------------
 
 TEST_F(NvidiaDevicePluginTest, ExclusiveAdvertisesOneGpuEach) {
   auto p = Make("A100-40GB", 8, ExclusiveSharing());
@@ -78,7 +80,7 @@ TEST_F(NvidiaDevicePluginTest, ExclusiveAdvertisesOneGpuEach) {
   EXPECT_EQ(p->devices().size(), 8u);
 }
 
-// §3.2: capacity = physical GPUs x replicas.
+// README "Shared Access to GPUs": capacity = physical GPUs x replicas.
 TEST_F(NvidiaDevicePluginTest, TimeSlicingMultipliesByReplicas) {
   auto p = Make("A100-40GB", 8, TimeSlicingSharing(4));
   EXPECT_EQ(Cap(*p, "nvidia.com/gpu"), 32);  // 8 x 4
@@ -87,7 +89,7 @@ TEST_F(NvidiaDevicePluginTest, TimeSlicingMultipliesByReplicas) {
   EXPECT_EQ(Cap(*mps, "nvidia.com/gpu"), 8);  // 2 x 4
 }
 
-// §3.1: renameByDefault advertises <name>.shared instead.
+// api/config/v1: renameByDefault advertises <name>.shared instead.
 TEST_F(NvidiaDevicePluginTest, RenameAdvertisesSharedResource) {
   SharingConfig c = TimeSlicingSharing(4);
   c.replicas.rename_by_default = true;
@@ -105,8 +107,8 @@ TEST_F(NvidiaDevicePluginTest, RenameWithoutSharingKeepsTheName) {
   EXPECT_EQ(Cap(*p, "nvidia.com/gpu"), 2);
 }
 
-// §2.3 mixed: one resource per profile; §2.2 all-balanced on A100-40GB is
-// 2 x 1g.5gb + 1 x 2g.10gb + 1 x 3g.20gb per GPU.
+// Mixed strategy: one resource per profile; the GPU Operator's all-balanced
+// on A100-40GB is 2 x 1g.5gb + 1 x 2g.10gb + 1 x 3g.20gb per GPU.
 TEST_F(NvidiaDevicePluginTest, MigMixedAdvertisesEachProfile) {
   auto one =
       Make("A100-40GB", 1, MigSharing(MigStrategy::kMixed, "all-balanced"));
@@ -124,14 +126,14 @@ TEST_F(NvidiaDevicePluginTest, MigMixedAdvertisesEachProfile) {
   EXPECT_EQ(eight->devices().size(), 32u);  // 4 instances x 8 GPUs
 }
 
-// §2.3 mixed: '+' becomes '.' in the resource name.
+// Mixed strategy: '+' becomes '.' in the resource name.
 TEST_F(NvidiaDevicePluginTest, MigMixedMediaExtensionResourceName) {
   auto p =
       Make("A100-40GB", 1, MigSharing(MigStrategy::kMixed, "all-1g.5gb.me"));
   EXPECT_EQ(Cap(*p, "nvidia.com/mig-1g.5gb.me"), 1);
 }
 
-// §2.3 single: nvidia.com/gpu counts MIG devices; all-3g.20gb is 2 per GPU.
+// Single strategy: nvidia.com/gpu counts MIG devices; all-3g.20gb is 2 per GPU.
 TEST_F(NvidiaDevicePluginTest, MigSingleAdvertisesInstancesAsGpus) {
   auto one =
       Make("A100-40GB", 1, MigSharing(MigStrategy::kSingle, "all-3g.20gb"));
@@ -142,7 +144,7 @@ TEST_F(NvidiaDevicePluginTest, MigSingleAdvertisesInstancesAsGpus) {
   EXPECT_EQ(eight->Capacity().items().size(), 1u);
 }
 
-// §2.3: time-slicing replicates every nvidia.com/mig-* resource.
+// README: time-slicing replicates every nvidia.com/mig-* resource.
 TEST_F(NvidiaDevicePluginTest, MigWithTimeSlicingMultipliesEachProfile) {
   SharingConfig c = MigSharing(MigStrategy::kMixed, "all-balanced");
   c.sharing = DeviceSharing::kTimeSlicing;
@@ -157,7 +159,7 @@ TEST_F(NvidiaDevicePluginTest, MigWithTimeSlicingMultipliesEachProfile) {
   EXPECT_EQ(Cap(*renamed, "nvidia.com/mig-3g.20gb.shared"), 2);
 }
 
-// --- GFD labels (§2.4, §3.2) -------------------------------------------------
+// --- GFD labels (docs/gpu-feature-discovery/README.md) -----------------------
 
 TEST_F(NvidiaDevicePluginTest, ExclusiveLabels) {
   const Labels l = LabelsOf(*Make("A100-40GB", 8, ExclusiveSharing()));
@@ -185,7 +187,8 @@ TEST_F(NvidiaDevicePluginTest, NonMigGpuHasNoMigStrategyLabel) {
   EXPECT_EQ(l.count("nvidia.com/mig.config"), 0u);
 }
 
-// §3.2: replicas, sharing-strategy and -SHARED unless renamed.
+// README "Shared Access to GPUs": replicas, sharing-strategy and -SHARED unless
+// renamed.
 TEST_F(NvidiaDevicePluginTest, TimeSlicingLabels) {
   const Labels l = LabelsOf(*Make("A100-40GB", 8, TimeSlicingSharing(4)));
   EXPECT_EQ(l.at("nvidia.com/gpu.product"), "NVIDIA-A100-SXM4-40GB-SHARED");
@@ -207,8 +210,8 @@ TEST_F(NvidiaDevicePluginTest, MpsLabels) {
   EXPECT_EQ(l.at("nvidia.com/gpu.sharing-strategy"), "mps");
 }
 
-// §2.4 single: product <model>-MIG-<profile>, count = MIG devices, memory and
-// multiprocessors of the instance.
+// GFD, single strategy: product <model>-MIG-<profile>, count = MIG devices,
+// memory and multiprocessors of the instance.
 TEST_F(NvidiaDevicePluginTest, MigSingleLabels) {
   const Labels l = LabelsOf(
       *Make("A100-40GB", 8, MigSharing(MigStrategy::kSingle, "all-3g.20gb")));
@@ -222,7 +225,8 @@ TEST_F(NvidiaDevicePluginTest, MigSingleLabels) {
   EXPECT_EQ(l.at("nvidia.com/mig.config"), "all-3g.20gb");
 }
 
-// §2.4 mixed: per profile nvidia.com/mig-<p>.count/.memory/.multiprocessors.
+// GFD, mixed strategy: per profile
+// nvidia.com/mig-<p>.count/.memory/.multiprocessors.
 TEST_F(NvidiaDevicePluginTest, MigMixedLabels) {
   const Labels l = LabelsOf(
       *Make("A100-40GB", 8, MigSharing(MigStrategy::kMixed, "all-balanced")));
@@ -262,7 +266,7 @@ TEST_F(NvidiaDevicePluginTest, ExplicitMigLayoutsAreLabelledCustom) {
   EXPECT_EQ(l.at("nvidia.com/mig-7g.40gb.count"), "2");
 }
 
-// --- Allocation (§3.1 allocate.go, DESIGN §4.2) ------------------------------
+// --- Allocation (internal/rm/allocate.go; docs/model.md §2) ------------------
 
 TEST_F(NvidiaDevicePluginTest, ExclusiveTakesTheLowestFreeIndex) {
   auto p = Make("A100-40GB", 4, ExclusiveSharing());
@@ -305,13 +309,13 @@ TEST_F(NvidiaDevicePluginTest, ReacquireUndoesRelease) {
   p->CheckInvariants();
 }
 
-// §3.1: distributed (default) prefers the least-allocated GPU.
+// allocate.go: distributed (default) prefers the least-allocated GPU.
 TEST_F(NvidiaDevicePluginTest, DistributedSpreadsReplicas) {
   auto p = Make("A100-40GB", 2, TimeSlicingSharing(4));
   const DeviceAllocation a = p->Allocate(Req({{"nvidia.com/gpu", 2}}));
   EXPECT_EQ(Gpus(a), (std::vector<int>{0, 1}));
   EXPECT_EQ(Replicas(a), (std::vector<int>{0, 0}));
-  // Time-slicing: each replica sees the whole GPU (§3.2, no isolation).
+  // Time-slicing: each replica sees the whole GPU (README, no isolation).
   EXPECT_EQ(a.grants[0].memory_mib, 40960);
   EXPECT_EQ(a.grants[0].cores_percent, 100);
   const DeviceAllocation b = p->Allocate(Req({{"nvidia.com/gpu", 3}}));
@@ -322,7 +326,7 @@ TEST_F(NvidiaDevicePluginTest, DistributedSpreadsReplicas) {
   p->CheckInvariants();
 }
 
-// §3.1: packed prefers the most-allocated GPU.
+// allocate.go: packed prefers the most-allocated GPU.
 TEST_F(NvidiaDevicePluginTest, PackedFillsOneGpuFirst) {
   SharingConfig c = TimeSlicingSharing(4);
   c.replicas.policy = ReplicaPolicy::kPacked;
@@ -342,9 +346,9 @@ TEST_F(NvidiaDevicePluginTest, PackedFillsOneGpuFirst) {
   p->CheckInvariants();
 }
 
-// §3.1: ties on allocated replicas are broken by how many replicas of that
-// GPU were already picked in this request. GPU 0 has 0 allocated, GPU 1 has
-// 1: the first pick is GPU 0 (0 < 1); then both have 1 allocated, GPU 0 was
+// allocate.go: ties on allocated replicas are broken by how many replicas of
+// that GPU were already picked in this request. GPU 0 has 0 allocated, GPU 1
+// has 1: the first pick is GPU 0 (0 < 1); then both have 1 allocated, GPU 0 was
 // picked once in this request and GPU 1 not at all, so GPU 1 — not the lower
 // index.
 TEST_F(NvidiaDevicePluginTest, DistributedTieBreaksOnPickedInThisRequest) {
@@ -360,7 +364,8 @@ TEST_F(NvidiaDevicePluginTest, DistributedTieBreaksOnPickedInThisRequest) {
   p->CheckInvariants();
 }
 
-// §3.2: MPS gives each replica memory / R and 100 / R % active threads.
+// mps/daemon.go: MPS gives each replica memory / R and 100 / R % active
+// threads.
 TEST_F(NvidiaDevicePluginTest, MpsGrantsMemoryAndThreadShares) {
   auto p = Make("A100-40GB", 1, MpsSharing(4));
   const DeviceAllocation a = p->Allocate(Req({{"nvidia.com/gpu", 1}}));
@@ -375,8 +380,9 @@ TEST_F(NvidiaDevicePluginTest, MpsGrantsMemoryAndThreadShares) {
   EXPECT_EQ(b.grants[0].cores_percent, 33);  // floor(100 / 3)
 }
 
-// A MIG grant carries the instance's memory (§1.3); devices go lowest (GPU,
-// start) first. all-balanced places 2g.10gb@0 1g.5gb@2 1g.5gb@3 3g.20gb@4.
+// A MIG grant carries the instance's memory (MIG User Guide profile tables);
+// devices go lowest (GPU, start) first. all-balanced places 2g.10gb@0 1g.5gb@2
+// 1g.5gb@3 3g.20gb@4.
 TEST_F(NvidiaDevicePluginTest, MigGrantsTheInstanceMemory) {
   auto p =
       Make("A100-40GB", 2, MigSharing(MigStrategy::kMixed, "all-balanced"));
@@ -497,7 +503,7 @@ TEST_F(NvidiaDevicePluginTest, InvariantsHoldAfterMixedSequences) {
   EXPECT_TRUE(p->Fits(Req({{"nvidia.com/mig-3g.20gb", 2}}), nullptr));
 }
 
-// --- kubelet admission (§3.1 failRequestsGreaterThanOne) --------------------
+// --- kubelet admission (failRequestsGreaterThanOne, config.go) ---------------
 
 TEST_F(NvidiaDevicePluginTest, AdmissionErrorForMoreThanOneSharedReplica) {
   // MPS: failRequestsGreaterThanOne defaults to true.

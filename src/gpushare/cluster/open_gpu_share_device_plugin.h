@@ -1,7 +1,8 @@
 // OpenGpuShareDevicePlugin: Alibaba's Open-Gpu-Share (gpushare) GPU sharing
 // on one node, as the FGD paper's simulator models it.
 //
-// Contract (fgd-openb-protocol.md §2): the node advertises
+// Contract (hkust-adsl/kubernetes-scheduler-simulator pkg/type/resource.go,
+// cache/gpunodeinfo.go AllocateGpuId): the node advertises
 // alibabacloud.com/gpu-milli = GPUs x 1000 and alibabacloud.com/gpu-count =
 // GPUs, and labels itself alibabacloud.com/gpu-card-model = its card model
 // (the trace's name, e.g. "G2", which pods' GPU-model lists match). Each GPU

@@ -19,7 +19,8 @@
 
 namespace gpushare {
 
-// Well-known resource names (k8s-gpu-specs.md §2.3, §3, §4.1).
+// Well-known resource names (NVIDIA/k8s-device-plugin README;
+// Project-HAMi/HAMi charts/hami/values.yaml).
 inline constexpr std::string_view kCpu = "cpu";
 inline constexpr std::string_view kMemory = "memory";
 inline constexpr std::string_view kNvidiaGpu = "nvidia.com/gpu";
@@ -47,7 +48,8 @@ class ResourceRegistry {
 
   // Whether kube-scheduler's NodeResourcesFit skips this resource because an
   // extender manages it (HAMi's gpumem, gpumem-percentage and gpucores are
-  // `ignoredByScheduler: true` in HAMi's scheduler config, §4.6).
+  // `ignoredByScheduler: true` in HAMi's scheduler config, chart
+  // templates/scheduler/configmap.yaml).
   bool IgnoredByScheduler(ResourceId id) const { return ignored_[id]; }
 
   // Which of the names the device plugins read an id is, known at Intern so

@@ -11,7 +11,7 @@ namespace gpushare {
 namespace {
 
 // MPS clients per GPU: 48 from compute capability 7.5 (Volta+ MPS server
-// limit), 16 before (k8s-device-plugin mps/device.go, §3.2).
+// limit), 16 before (k8s-device-plugin mps/device.go).
 int MaxMpsReplicas(const GpuModel& model) {
   const int major = std::stoi(model.compute_capability);
   const int minor = std::stoi(
@@ -235,7 +235,7 @@ SharingConfig MpsSharing(int replicas) {
   SharingConfig c;
   c.sharing = DeviceSharing::kMps;
   c.replicas.replicas = replicas;
-  c.replicas.fail_requests_greater_than_one = true;  // MPS default (§3.1)
+  c.replicas.fail_requests_greater_than_one = true;  // MPS default (config.go)
   return c;
 }
 

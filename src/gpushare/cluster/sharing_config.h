@@ -5,9 +5,10 @@
 // strategy), and how each resulting device (a GPU or a MIG instance) is shared
 // (not at all, time-slicing or MPS replicas of the NVIDIA device plugin, or
 // HAMi's software vGPU). Validate() rejects what the real components reject
-// (k8s-gpu-specs.md §2–4): replicas < 2, MPS on MIG, MPS replicas over the
-// per-GPU client limit, a MIG layout that does not fit, the single strategy
-// with more than one profile, MIG on a GPU without MIG.
+// (NVIDIA/k8s-device-plugin README and api/config/v1; NVIDIA MIG User Guide;
+// Project-HAMi/HAMi charts/hami): replicas < 2, MPS on MIG, MPS replicas
+// over the per-GPU client limit, a MIG layout that does not fit, the single
+// strategy with more than one profile, MIG on a GPU without MIG.
 
 #ifndef GPUSHARE_CLUSTER_SHARING_CONFIG_H_
 #define GPUSHARE_CLUSTER_SHARING_CONFIG_H_
@@ -34,11 +35,13 @@ bool ParseSharingScheme(std::string_view text, SharingScheme* scheme);
 // How each device is shared.
 enum class DeviceSharing { kNone, kTimeSlicing, kMps, kHami };
 
-// sharedDevicesAllocationPolicy of the NVIDIA device plugin (§3.1).
+// sharedDevicesAllocationPolicy of the NVIDIA device plugin
+// (internal/rm/allocate.go).
 enum class ReplicaPolicy { kDistributed, kPacked };
-// Device-plugin MIG strategy (§2.3).
+// Device-plugin MIG strategy (NVIDIA/k8s-device-plugin README).
 enum class MigStrategy { kSingle, kMixed };
-// HAMi node and GPU scheduler policies (§4.5).
+// HAMi node and GPU scheduler policies (Project-HAMi/HAMi
+// pkg/scheduler/policy/).
 enum class HamiPolicy { kBinpack, kSpread };
 
 struct MigSettings {
@@ -58,7 +61,8 @@ struct ReplicaSettings {
   ReplicaPolicy policy = ReplicaPolicy::kDistributed;
 };
 
-// HAMi device-config defaults (§4.2).
+// HAMi device-config defaults (Project-HAMi/HAMi
+// charts/hami/templates/scheduler/device-configmap.yaml).
 struct HamiSettings {
   int split_count = 10;         // deviceSplitCount
   double memory_scaling = 1.0;  // deviceMemoryScaling

@@ -1,6 +1,10 @@
 // SharingConfig::Validate, scheme() and ParseSharingScheme against the rules
-// of research/k8s-gpu-specs.md §2.2–2.3 (MIG configs and strategies), §3.1–3.2
-// (time-slicing and MPS replicas) and §4.2 (HAMi device-config keys).
+// of NVIDIA's stack and HAMi: MIG configs and strategies (NVIDIA/gpu-operator
+// assets/state-mig-manager/0400_configmap.yaml; NVIDIA/k8s-device-plugin
+// README), time-slicing and MPS replicas (NVIDIA/k8s-device-plugin
+// api/config/v1, README "Shared Access to GPUs", mps/device.go) and HAMi
+// device-config keys (Project-HAMi/HAMi
+// charts/hami/templates/scheduler/device-configmap.yaml).
 
 #include "gpushare/cluster/sharing_config.h"
 
@@ -38,7 +42,8 @@ class SharingConfigTest : public ::testing::Test {
   Catalog catalog_ = Catalog::Builtin();
 };
 
-// §3.1: "replicas < 2 is an error" for both time-slicing and MPS.
+// Device plugin api/config/v1: "replicas < 2 is an error" for both time-slicing
+// and MPS.
 TEST_F(SharingConfigTest, ReplicasBelowTwoAreRejected) {
   for (int replicas : {1, 0, -3}) {
     const std::string ts = Problem(TimeSlicingSharing(replicas), "A100-40GB");
@@ -54,7 +59,8 @@ TEST_F(SharingConfigTest, ReplicasBelowTwoAreRejected) {
   EXPECT_EQ(Problem(TimeSlicingSharing(100), "A100-40GB"), "");
 }
 
-// §3.2: max MPS replicas per GPU = 48 for compute capability >= 7.5, else 16.
+// mps/device.go: max MPS replicas per GPU = 48 for compute capability >= 7.5,
+// else 16.
 TEST_F(SharingConfigTest, MpsReplicaLimitFollowsComputeCapability) {
   ASSERT_EQ(Model("A100-40GB").compute_capability, "8.0");
   EXPECT_EQ(Problem(MpsSharing(48), "A100-40GB"), "");
@@ -75,7 +81,8 @@ TEST_F(SharingConfigTest, MpsReplicaLimitFollowsComputeCapability) {
   EXPECT_NE(Problem(MpsSharing(49), "T4"), "");
 }
 
-// §3.2: "MPS only for full GPUs ... not on MIG-enabled devices".
+// Device plugin README: "MPS only for full GPUs ... not on MIG-enabled
+// devices".
 TEST_F(SharingConfigTest, MpsOnMigIsRejected) {
   SharingConfig c = MigSharing(MigStrategy::kMixed, "all-balanced");
   c.sharing = DeviceSharing::kMps;
@@ -84,7 +91,8 @@ TEST_F(SharingConfigTest, MpsOnMigIsRejected) {
   EXPECT_THAT(Problem(c, "A100-40GB"), HasSubstr("MIG"));
 }
 
-// §2.3: time-slicing can replicate MIG resources; that stays valid.
+// Device plugin README: time-slicing can replicate MIG resources; that stays
+// valid.
 TEST_F(SharingConfigTest, TimeSlicingOnMigIsAccepted) {
   SharingConfig c = MigSharing(MigStrategy::kMixed, "all-balanced");
   c.sharing = DeviceSharing::kTimeSlicing;
@@ -92,7 +100,7 @@ TEST_F(SharingConfigTest, TimeSlicingOnMigIsAccepted) {
   EXPECT_EQ(Problem(c, "A100-40GB"), "");
 }
 
-// HAMi's dynamic MIG (§4.9) is not modelled: rejected.
+// HAMi's dynamic MIG is not modelled: rejected.
 TEST_F(SharingConfigTest, HamiOnMigIsRejected) {
   SharingConfig c = MigSharing(MigStrategy::kMixed, "all-balanced");
   c.sharing = DeviceSharing::kHami;
@@ -105,9 +113,9 @@ TEST_F(SharingConfigTest, MigOnANonMigGpuIsRejected) {
             "L4 does not support MIG");
 }
 
-// §2.2: all-balanced on A100-40GB is 2 x 1g.5gb + 2g.10gb + 3g.20gb; the
-// 3g must sit at 4 for the two 1g's to fit (§1.4), 2g from the lowest start,
-// 1g's from the highest free start (HAMi's preference order).
+// GPU Operator: all-balanced on A100-40GB is 2 x 1g.5gb + 2g.10gb + 3g.20gb;
+// the 3g must sit at 4 for the two 1g's to fit, 2g from the lowest start, 1g's
+// from the highest free start (HAMi's preference order).
 TEST_F(SharingConfigTest, NamedConfigResolvesToOneLayoutPerGpu) {
   const GpuModel& a100 = Model("A100-40GB");
   const SharingConfig c = MigSharing(MigStrategy::kMixed, "all-balanced");
@@ -152,7 +160,7 @@ TEST_F(SharingConfigTest, ExplicitLayoutForAllGpus) {
   const std::vector<MigLayout> layouts = c.Validate(a100, 4);
   ASSERT_EQ(layouts.size(), 4u);
   for (const MigLayout& layout : layouts) {
-    // §1.3: 3g.20gb placements {0,4}:4.
+    // MIG User Guide: 3g.20gb placements {0,4}:4.
     EXPECT_EQ(FormatMigLayout(a100, layout), "3g.20gb@0 3g.20gb@4");
   }
 }
@@ -179,7 +187,7 @@ TEST_F(SharingConfigTest, ExplicitLayoutsOfTheWrongCountAreRejected) {
 
 TEST_F(SharingConfigTest, ImpossibleExplicitLayoutNamesTheGpu) {
   SharingConfig c = MigSharing(MigStrategy::kMixed, "");
-  // §1.3: 4g.20gb has Max 1 on A100-40GB.
+  // MIG User Guide: 4g.20gb has Max 1 on A100-40GB.
   c.mig.layouts = {{"3g.20gb:2"}, {"4g.20gb:2"}};
   EXPECT_EQ(Problem(c, "A100-40GB", 2),
             "MIG layout of GPU 1: max 1 x 4g.20gb on A100-40GB (layout has "
@@ -195,8 +203,8 @@ TEST_F(SharingConfigTest, ConfigNameAndLayoutsTogetherAreRejected) {
   EXPECT_THAT(Problem(c, "A100-40GB"), HasSubstr("not both"));
 }
 
-// §2.3: the single strategy needs one identical profile on every GPU;
-// otherwise GFD labels the node <model>-MIG-INVALID.
+// Device plugin README: the single strategy needs one identical profile on
+// every GPU; otherwise GFD labels the node <model>-MIG-INVALID.
 TEST_F(SharingConfigTest, SingleStrategyWithSeveralProfilesIsRejected) {
   const std::string p =
       Problem(MigSharing(MigStrategy::kSingle, "all-balanced"), "A100-40GB");
@@ -214,7 +222,7 @@ TEST_F(SharingConfigTest, SingleStrategyWithSeveralProfilesIsRejected) {
 
 TEST_F(SharingConfigTest, SingleStrategyWithOneProfileIsAccepted) {
   const GpuModel& a100 = Model("A100-40GB");
-  // §2.2: all-1g.10gb is 4 x 1g.10gb on A100-40GB.
+  // GPU Operator: all-1g.10gb is 4 x 1g.10gb on A100-40GB.
   const std::vector<MigLayout> layouts =
       MigSharing(MigStrategy::kSingle, "all-1g.10gb").Validate(a100, 2);
   ASSERT_EQ(layouts.size(), 2u);
@@ -223,7 +231,8 @@ TEST_F(SharingConfigTest, SingleStrategyWithOneProfileIsAccepted) {
             "4 x 1g.10gb");
 }
 
-// §2.3: "If a MIG-enabled GPU has no MIG devices" under single → MIG-INVALID.
+// Device plugin README: "If a MIG-enabled GPU has no MIG devices" under
+// single → MIG-INVALID.
 TEST_F(SharingConfigTest, SingleStrategyWithoutInstancesIsRejected) {
   EXPECT_THAT(
       Problem(MigSharing(MigStrategy::kSingle, "all-enabled"), "A100-40GB"),
@@ -232,7 +241,7 @@ TEST_F(SharingConfigTest, SingleStrategyWithoutInstancesIsRejected) {
       Problem(MigSharing(MigStrategy::kMixed, "all-enabled"), "A100-40GB"), "");
 }
 
-// §4.2: deviceSplitCount, deviceMemoryScaling, deviceCoreScaling,
+// HAMi device config: deviceSplitCount, deviceMemoryScaling, deviceCoreScaling,
 // defaultCores (a percentage) and defaultMemory (MiB of the device).
 TEST_F(SharingConfigTest, HamiSettingsAreChecked) {
   EXPECT_EQ(Problem(HamiSharing(), "A100-40GB"), "");
@@ -294,16 +303,16 @@ TEST_F(SharingConfigTest, SchemeOfEachCombination) {
   EXPECT_EQ(hami_mig.scheme(), SharingScheme::kHami);
 }
 
-// §3.1: failRequestsGreaterThanOne defaults to true for MPS, false for
-// time-slicing; renameByDefault false; policy distributed.
+// Device plugin config.go: failRequestsGreaterThanOne defaults to true for MPS,
+// false for time-slicing; renameByDefault false; policy distributed.
 TEST_F(SharingConfigTest, FactoryDefaults) {
   EXPECT_TRUE(MpsSharing(4).replicas.fail_requests_greater_than_one);
   EXPECT_FALSE(TimeSlicingSharing(4).replicas.fail_requests_greater_than_one);
   EXPECT_FALSE(TimeSlicingSharing(4).replicas.rename_by_default);
   EXPECT_EQ(TimeSlicingSharing(4).replicas.policy, ReplicaPolicy::kDistributed);
-  // §2.2: gpu-operator's default MIG strategy is single.
+  // gpu-operator's default MIG strategy is single (values.yaml).
   EXPECT_EQ(SharingConfig().mig.strategy, MigStrategy::kSingle);
-  // §4.2 defaults.
+  // HAMi device-config defaults.
   const HamiSettings h = HamiSharing().hami;
   EXPECT_EQ(h.split_count, 10);
   EXPECT_EQ(h.memory_scaling, 1.0);

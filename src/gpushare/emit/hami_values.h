@@ -1,6 +1,6 @@
 // HAMi's Helm values for a scenario's vGPU pools, written by
 // `gpushare-sim emit hami --scenario FILE` (chart Project-HAMi/HAMi
-// charts/hami, 2.10.0; ../shared/research/emit-formats-and-peers.md §1c).
+// charts/hami, 2.10.0: charts/hami/values.yaml).
 //
 // Contract: HamiValuesYaml() is a values file for `helm upgrade --install hami
 // hami-charts/hami -n kube-system -f FILE`: the first HAMi pool's settings as

@@ -1,7 +1,7 @@
 // The KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1) a
 // scenario's scheduler profile needs when it departs from kube-scheduler's
-// defaults (kubernetes.io "Resource Bin Packing";
-// ../shared/research/emit-formats-and-peers.md §1d).
+// defaults (kubernetes.io "Resource Bin Packing"; kubernetes/kubernetes
+// types_pluginargs.go NodeResourcesFitArgs).
 //
 // Contract: NeedsKubeSchedulerConfig() is true when the profile's
 // NodeResourcesFit scoring strategy is not the default (LeastAllocated over

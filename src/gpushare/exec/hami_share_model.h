@@ -7,11 +7,12 @@
 // GPU phases run slower by v = 1 − params.hami_interception_overhead. A pod
 // with a core cap c = cores_percent / 100, 0 < c < 1, gets at most
 // b = c + params.hami_core_cap_overshoot · (1 − c) of the domain's time (the
-// token bucket overshoots into the headroom, literature.md #29), while
-// another resident has GPU work or always if params.hami_cap_when_alone
-// (gpuCorePolicy `force`); otherwise it is not bound. cores_percent 0 (no
-// gpucores request) or ≥ 100 sets no cap. Its claim in the water-filling is
-// min(a_i, b_i); time a capped pod leaves goes to the others or idles.
+// token bucket overshoots into the headroom, midokura/HAMi-core
+// test/ablation/README.md), while another resident has GPU work or always
+// if params.hami_cap_when_alone (gpuCorePolicy `force`); otherwise it is
+// not bound. cores_percent 0 (no gpucores request) or ≥ 100 sets no cap.
+// Its claim in the water-filling is min(a_i, b_i); time a capped pod
+// leaves goes to the others or idles.
 // gpu_util and sm_active as time-slicing.
 
 #ifndef GPUSHARE_EXEC_HAMI_SHARE_MODEL_H_

@@ -205,7 +205,8 @@ TEST(LatencyModelTest, MonotoneInRateContextsAndSpeed) {
 }
 
 TEST(LatencyModelTest, LiteratureBandSmallJobUnderFourWaySlicing) {
-  // literature.md row 5 (GTX 1080, replicas 4): a small job's p99 went
+  // Kube-TimeSlice-Profiler (GTX 1080, K3s device-plugin time-slicing,
+  // replicas 4; insideai.news summary): a small job's p99 went
   // 3.68 → 6.10 ms (×1.66) with −7.3 % throughput. Model: S = 0.8 ms at
   // λ = 10/s alone: ρ = 0.008, p99 = ln 100 · 0.8 / 0.992 = 3.714 ms.
   // Sliced: time_share 0.927, 4 contexts: busy 0.863 ms, ρ = 0.00863,

@@ -2,12 +2,13 @@
 //
 // Contract: the domain is one MIG instance, with sm_fraction f = instance SMs
 // / GPU SMs (catalog `sms` of the profile and of the GPU). Instances are
-// separate domains and do not interfere (literature.md §0.3: no cross-slice
-// interference measured). One resident runs as exclusive on a GPU of f:
-// g = g(f, d), rate r, gpu_util = a, sm_active = a · d · f (relative to the
-// whole GPU's SMs). Several residents (an instance time-sliced with the
-// device plugin's replicas) are time-sliced within the instance exactly as
-// TimeSlicingShareModel, capacity η while two or more have GPU work.
+// separate domains and do not interfere (no cross-slice interference
+// measured, Robroek et al., arXiv 2209.06018). One resident runs as
+// exclusive on a GPU of f: g = g(f, d), rate r, gpu_util = a,
+// sm_active = a · d · f (relative to the whole GPU's SMs). Several
+// residents (an instance time-sliced with the device plugin's replicas) are
+// time-sliced within the instance exactly as TimeSlicingShareModel,
+// capacity η while two or more have GPU work.
 
 #ifndef GPUSHARE_EXEC_MIG_SHARE_MODEL_H_
 #define GPUSHARE_EXEC_MIG_SHARE_MODEL_H_

@@ -1,7 +1,8 @@
 // MigShareModel: a pod on a MIG instance runs as alone on a GPU with the
 // instance's SM fraction f = instance SMs / GPU SMs; replicas of an instance
 // are time-sliced within it. Checked against the A100-40GB MIG slice speeds
-// measured from MISO's logs (literature.md §1.3 row 16).
+// measured from MISO's logs (boringlee24/socc22-miso
+// mps/models/logs/mig/*.json; Li et al., "MISO", ACM SoCC 2022).
 
 #include "gpushare/exec/mig_share_model.h"
 
@@ -81,8 +82,9 @@ TEST_F(MigShareModelTest, ReplicasAreTimeSlicedWithinTheInstance) {
   EXPECT_NEAR(mig.rates[0], 0.2843, kTol);
 }
 
-// literature.md row 16: speed of a slice relative to 7g.40gb, medians over
-// 32 training configs: 1g 0.31, 2g 0.52, 3g 0.67, 4g 0.75. With d = 0.4 and
+// MISO's MIG logs (boringlee24/socc22-miso mps/models/logs/mig/*.json):
+// speed of a slice relative to 7g.40gb, medians over 32 training configs:
+// 1g 0.31, 2g 0.52, 3g 0.67, 4g 0.75. With d = 0.4 and
 // f = SMs / 98 (relative to the 7g instance):
 //   1g: 14/98 → 1 / (0.6 + 0.4 · 7)   = 1 / 3.4    = 0.294
 //   2g: 28/98 → 1 / (0.6 + 0.4 · 3.5) = 1 / 2.0    = 0.500

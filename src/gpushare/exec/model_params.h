@@ -15,36 +15,42 @@ namespace gpushare {
 
 struct ModelParams {
   // Time-slicing: the driver's default TSG timeslice is 1024 µs
-  // (open-gpu-kernel-modules, literature.md #1).
+  // (NVIDIA/open-gpu-kernel-modules kernel_fifo_gv100.c,
+  // kfifoChannelGroupGetDefaultTimeslice_GV100).
   double time_slice_ms = 1.024;
   // Cost of one context switch between time slices. No datacenter
-  // measurement exists (literature.md §1.1); fitted so that 5 contending
-  // contexts take ≈ 1.2x their serial time (T4 micro-test, literature #4):
+  // measurement exists; fitted so that 5 contending contexts take ≈ 1.2x
+  // their serial time (T4 micro-test,
+  // Oakwoo/seed-emulator examples/basic/A36_Nvidia_MPS/MPS_Tutorial.md):
   // efficiency t_slice / (t_slice + t_switch) = 1024 / (1024 + 200) ≈ 0.84.
   double context_switch_us = 200;
 
   // MPS: throughput lost per co-running client through shared memory
-  // bandwidth and caches (2 x vLLM on one A100 via MPS: −7.5 %, literature
-  // #8). A pod's speed is divided by 1 + factor x (co-runners).
+  // bandwidth and caches (2 x vLLM on one A100 via MPS: −7.5 %, Pebble case
+  // study, gopebble-com.pages.dev). A pod's speed is divided by
+  // 1 + factor x (co-runners).
   double mps_interference_per_corunner = 0.075;
 
   // HAMi-core: interception overhead on the GPU phase ("< 1 %", maintainers,
-  // literature #28; 0.3 µs per launch, #26).
+  // Project-HAMi/HAMi issue #904; 0.3 µs per launch, BudEcosystem/
+  // GPU-Virt-Bench BENCHMARK_ANALYSIS.md).
   double hami_interception_overhead = 0.01;
   // HAMi-core's core cap is loose: a pod capped at c gets up to
   // c + overshoot x (1 − c) of the GPU when others leave room (caps
-  // 20/40/60/80 % delivered 40/65/84/95 %, literature #29: ≈ 0.25–0.75 of
-  // the headroom; 0.4 fits the middle).
+  // 20/40/60/80 % delivered 40/65/84/95 %, midokura/HAMi-core
+  // test/ablation/README.md: ≈ 0.25–0.75 of the headroom; 0.4 fits the
+  // middle).
   double hami_core_cap_overshoot = 0.4;
   // HAMi's gpuCorePolicy `default`: the cap is enforced only while another
-  // task is active on the GPU; a lone task may exceed it (§4.8). Set true for
-  // `force`.
+  // task is active on the GPU; a lone task may exceed it (Project-HAMi/HAMi
+  // cmd/vGPUmonitor/feedback.go). Set true for `force`.
   bool hami_cap_when_alone = false;
 
   // MIG: seconds mig-manager takes to apply a GPU's layout once it starts
   // (create the GPU and compute instances, restart the device plugin) — as
-  // after a GPU reset destroyed them. No hard number published
-  // (literature §1 notes: drain + reconfigure).
+  // after a GPU reset destroyed them. No hard number published (a change
+  // drains the GPU's clients, then reconfigures: NVIDIA/mig-parted
+  // pkg/mig/reconfigure/reconfigure.go).
   double mig_reconfigure_s = 30;
 
   // Failures: kubelet's CrashLoopBackOff starts at 10 s, doubles, caps at

@@ -1,18 +1,19 @@
 // FgdExperiment: the FGD paper's scheduling experiment on the openb trace.
 //
-// Contract (fgd-openb-protocol.md §2, §5; docs/experiment-fgd.md): one run
-// takes a policy and a seed. With one Rng(seed), in this order: the arrival
-// order (experiment/workload_tuning.h), then a random permutation p of the
-// nodes (Go's rand.Perm, inside-out) naming node i "%04d-<sn>" with p[i].
-// Every node gets an Open-Gpu-Share device plugin; every pod asks for its
-// CPU, memory and alibabacloud.com/gpu-milli, and its gpu_spec becomes a
-// required node affinity on alibabacloud.com/gpu-card-model. Pods arrive one
-// at a time and are scheduled once (no retry, no departures): OpenGpuShareFit
-// filters every node; one feasible node is taken as is; otherwise the
-// policy's Score runs on each feasible node, then its Normalize, and the
-// highest score wins, ties going to the lexicographically smallest node name;
-// the policy's GpuSelector picks the GPUs at Reserve. A pod no node fits
-// fails. The typical pods M come from the trace before inflation.
+// Contract (hkust-adsl/kubernetes-scheduler-simulator pkg/simulator/core.go
+// Simulate, simulator.go; docs/experiment-fgd.md): one run takes a policy and a
+// seed. With one Rng(seed), in this order: the arrival order
+// (experiment/workload_tuning.h), then a random permutation p of the nodes
+// (Go's rand.Perm, inside-out) naming node i "%04d-<sn>" with p[i]. Every node
+// gets an Open-Gpu-Share device plugin; every pod asks for its CPU, memory and
+// alibabacloud.com/gpu-milli, and its gpu_spec becomes a required node affinity
+// on alibabacloud.com/gpu-card-model. Pods arrive one at a time and are
+// scheduled once (no retry, no departures): OpenGpuShareFit filters every node;
+// one feasible node is taken as is; otherwise the policy's Score runs on each
+// feasible node, then its Normalize, and the highest score wins, ties going to
+// the lexicographically smallest node name; the policy's GpuSelector picks the
+// GPUs at Reserve. A pod no node fits fails. The typical pods M come from the
+// trace before inflation.
 //
 // After the initial state and after every arrival the run records the
 // arrived GPU share (pods tried so far, num_gpu x gpu_milli), the allocated

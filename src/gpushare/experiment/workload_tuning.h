@@ -1,7 +1,8 @@
 // The arrival order of the FGD paper's experiment: shuffle, then inflate.
 //
-// Contract (fgd-openb-protocol.md §5 steps 2-3; simulator.go SortClusterPods
-// L843-852, TunePodsByNodeTotalResource L1067-1099, tuneUpPods L1121-1139,
+// Contract (hkust-adsl/kubernetes-scheduler-simulator
+// pkg/simulator/simulator.go SortClusterPods L843-852,
+// TunePodsByNodeTotalResource L1067-1099, tuneUpPods L1121-1139,
 // tuneDownPods L1105-1119). Returns indexes into `pods`, one per arrival:
 //   1. the pods sorted by name, then shuffled (Fisher-Yates from the back,
 //      j uniform in [0, i]) with `rng`;

@@ -1,7 +1,7 @@
 // DefaultPreemption: kube-scheduler's PostFilter plugin, which frees room for
 // a pod that fits no node by evicting pods of lower priority.
 //
-// Contract (kube-scheduler pkg/scheduler/framework/preemption, DESIGN §4.4,
+// Contract (kube-scheduler pkg/scheduler/framework/preemption,
 // docs/model.md "Priority and preemption"): for a preemptor of priority P,
 // a node is a candidate when the pod fits there once every pod of priority
 // below P is removed. Its victims are then chosen by reprieve: the potential

@@ -1,10 +1,10 @@
 // The FGD paper's GPU fragmentation measure F_n(M) of one node.
 //
-// Contract (fgd-openb-protocol.md §4; frag.go NodeGpuShareFragAmount
-// L147-167, GetNodePodFrag L556-582, CanNodeHostPodOnGpuMemory L543-554,
-// GetGpuFragMilliByNodeResAndPodRes L184-192, FragAmountSumExceptQ3
-// L507-514). For each typical pod m with popularity p_m, with idle = the
-// node's total idle GPU share:
+// Contract (hkust-adsl/kubernetes-scheduler-simulator pkg/utils/frag.go
+// NodeGpuShareFragAmount L147-167, GetNodePodFrag L556-582,
+// CanNodeHostPodOnGpuMemory L543-554, GetGpuFragMilliByNodeResAndPodRes
+// L184-192, FragAmountSumExceptQ3 L507-514). For each typical pod m with
+// popularity p_m, with idle = the node's total idle GPU share:
 //   m asks for no GPU (XL / XR)                  -> p_m x idle
 //   the node's model is not in m's list (NA)     -> p_m x idle
 //   m does not fit: fewer than m.gpu_count GPUs with idle >= m.gpu_milli

@@ -24,8 +24,8 @@ std::string MakeError(const std::string& name) {
   return "";
 }
 
-// §5.2: the plugin names are kube-scheduler's (plus GpuDeviceFit and
-// HAMiNodePolicy); MakePlugin creates each under its own name.
+// default_plugins.go: the plugin names are kube-scheduler's (plus GpuDeviceFit
+// and HAMiNodePolicy); MakePlugin creates each under its own name.
 TEST(PluginRegistryTest, CreatesEveryPluginByName) {
   ResourceRegistry registry;
   const SchedulerProfile profile;
@@ -38,7 +38,7 @@ TEST(PluginRegistryTest, CreatesEveryPluginByName) {
   }
 }
 
-// §5.2 default plugins: the filter and score lists, each name implementing
+// default_plugins.go: the filter and score lists, each name implementing
 // its extension point.
 TEST(PluginRegistryTest, FilterAndScoreNames) {
   EXPECT_THAT(FilterPluginNames(),
@@ -79,7 +79,8 @@ TEST(PluginRegistryTest, UnknownNameSuggestsClosest) {
             "TaintToleration?");
 }
 
-// §5.3: the NodeResourcesFit plugin takes the profile's scoring strategy.
+// NodeResourcesFitArgs: the NodeResourcesFit plugin takes the profile's scoring
+// strategy.
 TEST(PluginRegistryTest, NodeResourcesFitUsesProfileStrategy) {
   Cluster cluster(Catalog::Builtin());
   NodePoolSpec spec;

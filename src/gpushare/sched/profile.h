@@ -5,7 +5,8 @@
 // TaintToleration, NodeResourcesBalancedAllocation) plus gpushare-sim's
 // GpuDeviceFit (the device plugin's device-level fit) and HAMi's policies
 // (HAMiNodePolicy). Defaults follow kube-scheduler's default plugins
-// (k8s-gpu-specs.md §5.2) restricted to those that matter for GPU pods.
+// (kubernetes/kubernetes pkg/scheduler/apis/config/v1/default_plugins.go)
+// restricted to those that matter for GPU pods.
 // Validate() rejects unknown names (naming the closest), weights outside
 // 1..100 and malformed scoring-strategy shapes.
 
@@ -19,7 +20,8 @@
 
 namespace gpushare {
 
-// NodeResourcesFitArgs.scoringStrategy (§5.3).
+// NodeResourcesFitArgs.scoringStrategy (kube-scheduler
+// config/v1/types_pluginargs.go).
 struct ScoringStrategy {
   enum class Type {
     kLeastAllocated,

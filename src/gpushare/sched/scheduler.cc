@@ -319,7 +319,8 @@ void Scheduler::Settle(int shape) {
 bool Scheduler::HasActive() const { return active_count_ > 0; }
 
 int NumFeasibleNodesToFind(int num_nodes, int percentage) {
-  // schedule_one.go numFeasibleNodesToFind (§5.4).
+  // kubernetes/kubernetes pkg/scheduler/schedule_one.go
+  // numFeasibleNodesToFind.
   constexpr int kMinFeasibleNodesToFind = 100;
   constexpr int kMinFeasibleNodesPercentageToFind = 5;
   if (num_nodes < kMinFeasibleNodesToFind) return num_nodes;

@@ -20,9 +20,10 @@
 // again only the nodes changed since its last failure; the message is the one a
 // full evaluation gives.)
 //
-// Contract (DESIGN §4.4, k8s-gpu-specs.md §5): pods wait in an active queue
-// ordered by priority (higher first), then arrival (PrioritySort). Each
-// ScheduleOne() takes one pod through Filter (the profile's filter plugins,
+// Contract (docs/model.md §4; kubernetes/kubernetes pkg/scheduler/
+// schedule_one.go): pods wait in an active queue ordered by priority
+// (higher first), then arrival (PrioritySort). Each ScheduleOne() takes one
+// pod through Filter (the profile's filter plugins,
 // in order, stopping at the first that fails a node) over the nodes from a
 // rotating start index until percentageOfNodesToScore's number of feasible
 // nodes is found, Score (weighted sum of normalized plugin scores; a single
@@ -76,9 +77,10 @@ namespace gpushare {
 
 using PodId = int;
 
-// kube-scheduler's numFeasibleNodesToFind (§5.4): all nodes below 100;
-// otherwise `percentage` of them (0: adaptive 50 - nodes/125, at least 5 %),
-// at least 100.
+// kube-scheduler's numFeasibleNodesToFind (kubernetes/kubernetes
+// pkg/scheduler/schedule_one.go): all nodes below 100; otherwise
+// `percentage` of them (0: adaptive 50 - nodes/125, at least 5 %), at least
+// 100.
 int NumFeasibleNodesToFind(int num_nodes, int percentage);
 
 struct ScheduleResult {

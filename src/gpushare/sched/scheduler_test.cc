@@ -1,5 +1,7 @@
 // Scheduling scenarios per sharing scheme: fits, does not fit, and the
-// reason kube-scheduler would give (k8s-gpu-specs.md §2–5).
+// reason kube-scheduler would give (NVIDIA/k8s-device-plugin README,
+// Project-HAMi/HAMi pkg/device/nvidia/device.go, kubernetes/kubernetes
+// pkg/scheduler; sources per rule in docs/model.md §2–4).
 
 #include "gpushare/sched/scheduler.h"
 
@@ -450,8 +452,10 @@ TEST_F(SchedulerTest, LowestNameTieBreakAndSeededRandomIsDeterministic) {
 }
 
 TEST_F(SchedulerTest, NumFeasibleNodesToFind) {
-  // §5.4: below 100 all; 500 → 46 % = 230; 1000 → 42 % = 420;
-  // 5000 → 10 % = 500; 6000 → 5 % floor = 300; at least 100.
+  // kubernetes/kubernetes pkg/scheduler/schedule_one.go
+  // numFeasibleNodesToFind: below 100 all; 500 → 46 % = 230;
+  // 1000 → 42 % = 420; 5000 → 10 % = 500; 6000 → 5 % floor = 300; at least
+  // 100.
   EXPECT_EQ(NumFeasibleNodesToFind(99, 0), 99);
   EXPECT_EQ(NumFeasibleNodesToFind(500, 0), 230);
   EXPECT_EQ(NumFeasibleNodesToFind(1000, 0), 420);

@@ -9,7 +9,9 @@
 // from the label nvidia.com/gpu.product (GFD; `-SHARED` and `-MIG-<profile>`
 // suffixes dropped) or HAMi's registration annotation, resolved with
 // catalog.Find (names and aliases). The sharing configuration is read from
-// the signals the NVIDIA and HAMi components leave (k8s-gpu-specs.md §2–4):
+// the signals the NVIDIA and HAMi components leave (NVIDIA/k8s-device-plugin
+// docs/gpu-feature-discovery/README.md; Project-HAMi/HAMi
+// docs/develop/protocol.md):
 //   HAMi      annotation hami.io/node-nvidia-register: GPUs, split count,
 //             memory and core scaling; or, before HAMi registers, the label
 //             gpu=on with nvidia.com/gpu.count below the advertised

@@ -1,7 +1,7 @@
 // Pod: one workload unit, with scheme-independent needs and the Kubernetes
 // fields the scheduler reads.
 //
-// Contract (DESIGN §4.3): `needs` says what the work requires of a GPU —
+// Contract (docs/model.md §3): `needs` says what the work requires of a GPU —
 // `gpus` whole GPUs (>= 1, integral) or a fraction of one (0 < gpus < 1) or
 // none (0), the memory footprint per GPU, the SM demand and duty cycle, the
 // work or lifetime, and for inference the request rate and SLO. `requests`

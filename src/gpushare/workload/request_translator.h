@@ -1,5 +1,5 @@
 // Request translation: the resource requests a user would write for a pod's
-// needs under a pool's sharing scheme (DESIGN §4.3).
+// needs under a pool's sharing scheme (docs/model.md §3).
 //
 // Contract: given a pod's needs and the pool it targets, writes the pod's
 // requests — cpu and memory as given, plus:

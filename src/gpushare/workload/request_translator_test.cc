@@ -1,8 +1,9 @@
-// TranslateRequests per sharing scheme (DESIGN §4.3 and the table in
+// TranslateRequests per sharing scheme (docs/model.md §3 and the table in
 // request_translator.h) and TargetPool (node selector, required affinity,
 // taints). GPU facts from the catalog: A100-40GB 40960 MiB, 108 SMs; MIG
-// profiles (k8s-gpu-specs.md §1.3) 1g.5gb 4864 MiB / 14 SMs, 2g.10gb 9856 /
-// 28, 3g.20gb 19968 / 42, 4g.20gb 19968 / 56, 7g.40gb 40192 / 98.
+// profiles (NVIDIA MIG User Guide, "Supported MIG Profiles") 1g.5gb
+// 4864 MiB / 14 SMs, 2g.10gb 9856 / 28, 3g.20gb 19968 / 42, 4g.20gb
+// 19968 / 56, 7g.40gb 40192 / 98.
 
 #include "gpushare/workload/request_translator.h"
 
@@ -121,7 +122,8 @@ TEST_F(TranslatorTest, TimeSlicingAndMpsAskForReplicas) {
   EXPECT_EQ(ExtendedCount(b), 1u);
 }
 
-// §3.1 renameByDefault: the shared resource is nvidia.com/gpu.shared.
+// Device plugin renameByDefault: the shared resource is
+// nvidia.com/gpu.shared.
 TEST_F(TranslatorTest, RenamedTimeSlicingAsksForSharedResource) {
   SharingConfig c = TimeSlicingSharing(4);
   c.replicas.rename_by_default = true;
@@ -135,7 +137,8 @@ TEST_F(TranslatorTest, RenamedTimeSlicingAsksForSharedResource) {
 
 // --- MIG mixed: the smallest offered profile that holds the footprint -------
 
-// §2.2 all-balanced on A100-40GB offers 1g.5gb, 2g.10gb and 3g.20gb.
+// The GPU Operator's all-balanced on A100-40GB offers 1g.5gb, 2g.10gb and
+// 3g.20gb.
 TEST_F(TranslatorTest, MigMixedPicksTheSmallestProfileThatHolds) {
   const std::string pool =
       AddPool("mig", MigSharing(MigStrategy::kMixed, "all-balanced"));
@@ -247,7 +250,7 @@ TEST_F(TranslatorTest, MigSingle) {
   EXPECT_EQ(Get(big, "nvidia.com/gpu"), 1);
 }
 
-// --- HAMi (§4.1) -------------------------------------------------------------
+// --- HAMi (pkg/device/nvidia/device.go) --------------------------------------
 
 TEST_F(TranslatorTest, HamiFractionAsksForMemoryAndCores) {
   const std::string pool = AddPool("hami", HamiSharing());
@@ -477,7 +480,8 @@ TEST_F(TargetPoolTest, NoExecuteTaintNeedsAMatchingEffect) {
 
 TEST_F(TargetPoolTest, RequiredAffinity) {
   Pod pod;
-  // GFD's product label (k8s-gpu-specs.md §2.4) for H100-80GB.
+  // GFD's product label (NVIDIA/k8s-device-plugin
+  // docs/gpu-feature-discovery/README.md) for H100-80GB.
   pod.required_affinity = {
       Term("nvidia.com/gpu.product", NsOp::kIn, {"NVIDIA-H100-80GB-HBM3"})};
   EXPECT_EQ(Target(pod), 2);
@@ -520,8 +524,9 @@ TEST_F(TargetPoolTest, SelectorAndAffinityTogether) {
 namespace gpushare {
 namespace {
 
-// §3.2: each MPS replica is limited to GPU memory / replicas, and MPS
-// rejects requests for more than one replica by default.
+// NVIDIA device plugin MPS (README "Shared Access to GPUs"): each MPS
+// replica is limited to GPU memory / replicas, and MPS rejects requests for
+// more than one replica by default.
 TEST(TranslatorMpsTest, FootprintOverTheReplicaLimitAndMultiGpuPods) {
   Cluster cluster(Catalog::Builtin());
   NodePoolSpec spec;

@@ -1,13 +1,14 @@
 // Typical pods: the target workload M of the FGD fragmentation measure.
 //
-// Contract (fgd-openb-protocol.md §4; the artifact's frag.go GetTypicalPods
-// L381-476): pods are grouped by their shape (CPU, per-GPU milli, GPU count,
-// GPU-model list; CPU-only pods included); groups are sorted by count,
-// descending (ties: the larger shape first, comparing CPU, then GPU milli,
-// then GPU count, then the model list as text); the leading groups are kept
-// until their cumulative count reaches `threshold_percent` of all pods; the
-// kept popularities are renormalised to sum to 1. Arithmetic is in doubles in
-// the artifact's order so that popularities match it bit for bit.
+// Contract (the FGD artifact's frag.go GetTypicalPods L381-476,
+// hkust-adsl/kubernetes-scheduler-simulator pkg/utils/): pods are grouped by
+// their shape (CPU, per-GPU milli, GPU count, GPU-model list; CPU-only pods
+// included); groups are sorted by count, descending (ties: the larger shape
+// first, comparing CPU, then GPU milli, then GPU count, then the model list as
+// text); the leading groups are kept until their cumulative count reaches
+// `threshold_percent` of all pods; the kept popularities are renormalised to
+// sum to 1. Arithmetic is in doubles in the artifact's order so that
+// popularities match it bit for bit.
 
 #ifndef GPUSHARE_WORKLOAD_TYPICAL_PODS_H_
 #define GPUSHARE_WORKLOAD_TYPICAL_PODS_H_

@@ -39,8 +39,8 @@ TEST(TypicalPodsTest, ShippedDefaultTraceHas35Specs) {
   const TypicalPods m = ComputeTypicalPods(shapes);
   ASSERT_EQ(m.pods.size(), 35u);
   EXPECT_NEAR(100 * m.coverage, 95.3, 0.05);
-  // The top two (fgd-openb-protocol.md §4): <3.152 CPU, 0.81 GPU> 12.8 % of
-  // the trace, <11.3 CPU, 1 GPU>, 10.7 %.
+  // The top two (frag.go GetTypicalPods on the default openb trace):
+  // <3.152 CPU, 0.81 GPU> 12.8 % of the trace, <11.3 CPU, 1 GPU>, 10.7 %.
   EXPECT_EQ(m.pods[0].shape, (PodShape{3152, 810, 1, ""}));
   EXPECT_NEAR(100 * m.pods[0].popularity * m.coverage, 12.8, 0.05);
   EXPECT_EQ(m.pods[1].shape, (PodShape{11300, 1000, 1, ""}));

@@ -1,8 +1,9 @@
 // FgdScore: the FGD paper's policy, Fragmentation Gradient Descent: place the
 // pod where it grows the node's GPU fragmentation least.
 //
-// Contract (plugin/fgd_score.go L38-85, plugin_utils.go sigmoid L75-77;
-// fgd-openb-protocol.md §3): with F the fragmentation measure
+// Contract (hkust-adsl/kubernetes-scheduler-simulator
+// pkg/simulator/plugin/fgd_score.go L38-85, plugin_utils.go sigmoid L75-77;
+// Weng et al., USENIX ATC '23): with F the fragmentation measure
 // (sched/gpu_fragmentation.h) and n' the node after a hypothetical placement
 // (CPU request subtracted too), a placement scores
 // int64(sigmoid((F_n(M) - F_n'(M)) / 1000) x 100). A sharing pod tries every

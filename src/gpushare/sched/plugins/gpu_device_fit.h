@@ -1,6 +1,8 @@
 // GpuDeviceFit: the device-level fit of gpushare-sim's device plugins, as a
 // Filter (NVIDIA's device plugin and HAMi's extender reject what kube's
-// resource counts would admit; k8s-gpu-specs.md §2.3, §3, §4.4).
+// resource counts would admit: NVIDIA/k8s-device-plugin README, MIG
+// strategies and "Shared Access to GPUs"; Project-HAMi/HAMi
+// pkg/device/nvidia/device.go Fit).
 //
 // Contract: pods that request nothing beyond cpu and memory pass. Otherwise a
 // node without a device plugin fails with "node(s) had no GPU devices", and a

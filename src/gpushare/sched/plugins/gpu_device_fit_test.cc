@@ -88,7 +88,8 @@ TEST_F(GpuDeviceFitTest, NodeWithoutDevicesFails) {
               ElementsAre("node(s) had no GPU devices"));
 }
 
-// §2.3: whole GPUs; a request fits only while that many GPUs are free.
+// Device plugin, MIG strategy none: whole GPUs; a request fits only while that
+// many GPUs are free.
 TEST_F(GpuDeviceFitTest, ExclusiveWholeGpus) {
   EXPECT_TRUE(
       plugin_.Filter(PodWith({{kNvidiaGpu, 2}}), node(kExclusive), nullptr));
@@ -100,7 +101,7 @@ TEST_F(GpuDeviceFitTest, ExclusiveWholeGpus) {
       plugin_.Filter(PodWith({{kNvidiaGpu, 1}}), node(kExclusive), nullptr));
 }
 
-// §3.1: time-slicing with 4 replicas: one GPU serves 4 pods, not 5.
+// Device plugin time-slicing with 4 replicas: one GPU serves 4 pods, not 5.
 TEST_F(GpuDeviceFitTest, TimeSlicingReplicas) {
   const Pod pod = PodWith({{kNvidiaGpu, 1}});
   for (int i = 0; i < 4; ++i) Place(kTimeSlicing, pod);
@@ -108,8 +109,8 @@ TEST_F(GpuDeviceFitTest, TimeSlicingReplicas) {
               ElementsAre("node(s) did not have enough free GPU devices"));
 }
 
-// §2.3 mixed strategy: an instance of the requested profile must be free
-// (all-balanced: 1×3g.40gb, 2×1g.10gb per GPU).
+// Device plugin mixed MIG strategy: an instance of the requested profile must
+// be free (all-balanced: 1×3g.40gb, 2×1g.10gb per GPU).
 TEST_F(GpuDeviceFitTest, MigInstanceOfProfile) {
   const Pod big = PodWith({{"nvidia.com/mig-3g.40gb", 1}});
   Place(kMig, big);
@@ -121,8 +122,8 @@ TEST_F(GpuDeviceFitTest, MigInstanceOfProfile) {
   EXPECT_FALSE(plugin_.Filter(PodWith({{kNvidiaGpu, 1}}), node(kMig), nullptr));
 }
 
-// §4.4 HAMi Fit: a vGPU whose memory request exceeds the card's free memory
-// fails with CardInsufficientMemory.
+// HAMi Fit (pkg/device/nvidia/device.go): a vGPU whose memory request exceeds
+// the card's free memory fails with CardInsufficientMemory.
 TEST_F(GpuDeviceFitTest, HamiMemoryShort) {
   Place(kHami, PodWith({{kNvidiaGpu, 1}, {kHamiGpuMem, 60000}}));
   // Free 81920 − 60000 = 21920 MiB < 30000.

@@ -1,5 +1,5 @@
 // HAMiNodePolicy: HAMi's node scheduler policy (binpack or spread) as a Score
-// plugin (k8s-gpu-specs.md §4.5, node_policy.go).
+// plugin (Project-HAMi/HAMi pkg/scheduler/policy/node_policy.go).
 //
 // Contract: PreScore scores only pods that request nvidia.com/gpu,
 // nvidia.com/gpumem, nvidia.com/gpumem-percentage or nvidia.com/gpucores.

@@ -83,7 +83,7 @@ class HamiNodePolicySpreadTest : public HamiClusterTest {
   HamiNodePolicySpreadTest() : HamiClusterTest(HamiPolicy::kSpread) {}
 };
 
-// §4.5: only pods asking for HAMi resources (or nvidia.com/gpu) are scored.
+// HAMi: only pods asking for HAMi resources (or nvidia.com/gpu) are scored.
 TEST_F(HamiNodePolicyTest, PreScoreNeedsGpuResources) {
   EXPECT_FALSE(plugin_->PreScore(Pod()));
   Pod cpu_only;
@@ -95,7 +95,7 @@ TEST_F(HamiNodePolicyTest, PreScoreNeedsGpuResources) {
   EXPECT_TRUE(plugin_->PreScore(PodWith({{kHamiGpuCores, 30}})));
 }
 
-// §4.5 node_policy.go: score = 10 × (ΣUsed/ΣCount + ΣUsedcores/ΣTotalcore +
+// HAMi node_policy.go: score = 10 × (ΣUsed/ΣCount + ΣUsedcores/ΣTotalcore +
 // ΣUsedmem/ΣTotalmem) before the pod, ×1000; -1 for non-HAMi nodes. Binpack
 // favours the fullest node.
 TEST_F(HamiNodePolicyTest, BinpackFavoursFullestNode) {
@@ -110,7 +110,8 @@ TEST_F(HamiNodePolicyTest, BinpackFavoursFullestNode) {
   EXPECT_THAT(scores, ElementsAre(52, 100, 0));
 }
 
-// §4.5: spread sorts descending — the least used node wins (reverse).
+// HAMi node_policy.go: spread sorts descending — the least used node wins
+// (reverse).
 TEST_F(HamiNodePolicySpreadTest, SpreadFavoursEmptiestNode) {
   PlaceExample();
   const Pod pod = PodWith({{kNvidiaGpu, 1}});

@@ -1,5 +1,6 @@
 // NodeAffinity: kube-scheduler's node selector and node affinity plugin
-// (k8s-gpu-specs.md §5.2).
+// (kubernetes/kubernetes pkg/scheduler/framework/plugins/nodeaffinity;
+// a default plugin, pkg/scheduler/apis/config/v1/default_plugins.go).
 //
 // Contract: Filter passes a node when every nodeSelector key=value is among
 // its labels and, if the pod has required affinity terms, at least one term

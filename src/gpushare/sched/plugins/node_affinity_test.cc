@@ -52,7 +52,7 @@ class NodeAffinityTest : public ::testing::Test {
   NodeAffinity plugin_;
 };
 
-// §5.2 NodeAffinity: nodeSelector — every key=value must be a node label.
+// NodeAffinity: nodeSelector — every key=value must be a node label.
 TEST_F(NodeAffinityTest, NodeSelector) {
   Pod pod;
   EXPECT_TRUE(Fits(pod));  // no constraint
@@ -64,7 +64,7 @@ TEST_F(NodeAffinityTest, NodeSelector) {
   EXPECT_FALSE(Fits(pod));
 }
 
-// §5.2 NodeAffinity (v1.NodeSelectorRequirement): In and NotIn.
+// NodeAffinity (v1.NodeSelectorRequirement): In and NotIn.
 TEST_F(NodeAffinityTest, InAndNotIn) {
   EXPECT_TRUE(FitsExpr(Req("zone", Op::kIn, {"b", "a"})));
   EXPECT_FALSE(FitsExpr(Req("zone", Op::kIn, {"c"})));
@@ -74,7 +74,7 @@ TEST_F(NodeAffinityTest, InAndNotIn) {
   EXPECT_TRUE(FitsExpr(Req("rack", Op::kNotIn, {"1"})));  // missing key
 }
 
-// §5.2 NodeAffinity: Exists and DoesNotExist.
+// NodeAffinity: Exists and DoesNotExist.
 TEST_F(NodeAffinityTest, ExistsAndDoesNotExist) {
   EXPECT_TRUE(FitsExpr(Req("gen", Op::kExists)));
   EXPECT_FALSE(FitsExpr(Req("rack", Op::kExists)));
@@ -82,7 +82,7 @@ TEST_F(NodeAffinityTest, ExistsAndDoesNotExist) {
   EXPECT_FALSE(FitsExpr(Req("gen", Op::kDoesNotExist)));
 }
 
-// §5.2 NodeAffinity: Gt and Lt compare integers; a missing key or a
+// NodeAffinity: Gt and Lt compare integers; a missing key or a
 // non-integer label fails.
 TEST_F(NodeAffinityTest, GtAndLt) {
   EXPECT_TRUE(FitsExpr(Req("gen", Op::kGt, {"2"})));   // 3 > 2
@@ -93,7 +93,7 @@ TEST_F(NodeAffinityTest, GtAndLt) {
   EXPECT_FALSE(FitsExpr(Req("rack", Op::kLt, {"9"})));  // missing key
 }
 
-// §5.2 NodeAffinity: terms are ORed, expressions within a term ANDed, and an
+// NodeAffinity: terms are ORed, expressions within a term ANDed, and an
 // empty term matches nothing.
 TEST_F(NodeAffinityTest, TermsOredExpressionsAnded) {
   const NodeSelectorTerm wrong_zone = Term({Req("zone", Op::kIn, {"b"})});
@@ -107,7 +107,7 @@ TEST_F(NodeAffinityTest, TermsOredExpressionsAnded) {
   EXPECT_TRUE(Fits(RequiredPod({NodeSelectorTerm(), zone_and_gold})));
 }
 
-// §5.2 NodeAffinity: nodeSelector AND required affinity, with kube's reason.
+// NodeAffinity: nodeSelector AND required affinity, with kube's reason.
 TEST_F(NodeAffinityTest, SelectorAndAffinityBothApply) {
   Pod pod = RequiredPod({Term({Req("gen", Op::kGt, {"2"})})});
   pod.node_selector = {{"zone", "b"}};
@@ -120,7 +120,7 @@ TEST_F(NodeAffinityTest, SelectorAndAffinityBothApply) {
   EXPECT_TRUE(plugin_.Static());
 }
 
-// §5.2 NodeAffinity Score: Σ weights of matching preferred terms, then
+// NodeAffinity Score: Σ weights of matching preferred terms, then
 // DefaultNormalizeScore(100, reverse = false).
 TEST_F(NodeAffinityTest, ScoresPreferredTerms) {
   Pod pod;

@@ -1,6 +1,7 @@
 // NodeResourcesBalancedAllocation: kube-scheduler's score favouring nodes
 // whose cpu and memory would be used in equal proportion
-// (k8s-gpu-specs.md §5.3, balanced_allocation.go).
+// (kubernetes/kubernetes pkg/scheduler/framework/plugins/noderesources/
+// balanced_allocation.go).
 //
 // Contract: for cpu and memory, fraction_r = min((Requested_r + pod_r) /
 // alloc_r, 1) with the pod's actual requests (no non-zero defaults);

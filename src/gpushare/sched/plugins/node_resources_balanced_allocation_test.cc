@@ -43,7 +43,7 @@ class NodeResourcesBalancedAllocationTest : public ::testing::Test {
   NodeResourcesBalancedAllocation plugin_;
 };
 
-// §5.3 BalancedAllocation, two resources: std = |f1 − f2| / 2.
+// balanced_allocation.go, two resources: std = |f1 − f2| / 2.
 TEST_F(NodeResourcesBalancedAllocationTest, TwoResources) {
   node().Reserve(Requests(1000, 1024));
   const Pod pod = PodWith(Requests(1000, 1024));
@@ -56,14 +56,14 @@ TEST_F(NodeResourcesBalancedAllocationTest, TwoResources) {
   EXPECT_EQ(plugin_.Score(PodWith(Requests(2000, 4096)), node()), 100);
 }
 
-// §5.3: fraction = min(req/alloc, 1).
+// balanced_allocation.go: fraction = min(req/alloc, 1).
 TEST_F(NodeResourcesBalancedAllocationTest, FractionCappedAtOne) {
   node().Reserve(Requests(3000, 2048));
   // cpu 5000/4000 → 1, memory 4096/8192 = 0.5 → std 0.25 → 75.
   EXPECT_EQ(plugin_.Score(PodWith(Requests(2000, 2048)), node()), 75);
 }
 
-// §5.3 (balanced_allocation.go uses useRequested): actual requests, not the
+// balanced_allocation.go (uses useRequested): actual requests, not the
 // non-zero defaults of NodeResourcesFit.
 TEST_F(NodeResourcesBalancedAllocationTest, UsesActualRequests) {
   node().Reserve(ResourceList());  // non-zero 100m/200 MiB, actual 0/0
@@ -73,7 +73,8 @@ TEST_F(NodeResourcesBalancedAllocationTest, UsesActualRequests) {
   EXPECT_EQ(plugin_.Score(pod, node()), 75);
 }
 
-// §5.3: best-effort pods (no cpu, no memory request) are skipped.
+// balanced_allocation.go: best-effort pods (no cpu, no memory request) are
+// skipped.
 TEST_F(NodeResourcesBalancedAllocationTest, SkipsBestEffortPods) {
   EXPECT_FALSE(plugin_.PreScore(Pod()));
   Pod gpu_only;
@@ -82,7 +83,8 @@ TEST_F(NodeResourcesBalancedAllocationTest, SkipsBestEffortPods) {
   EXPECT_TRUE(plugin_.PreScore(PodWith(Requests(0, 64))));
 }
 
-// §5.3: a resource with alloc 0 is left out; one fraction has std 0.
+// balanced_allocation.go: a resource with alloc 0 is left out; one fraction has
+// std 0.
 TEST_F(NodeResourcesBalancedAllocationTest, SkipsZeroAllocatable) {
   const Node no_memory("no-memory", 0, Labels(), {}, nullptr, 0,
                        /*cpu_milli=*/4000, /*memory_mib=*/0, kDefaultMaxPods,

@@ -1,5 +1,7 @@
 // NodeResourcesFit: kube-scheduler's resource fit filter and its scoring
-// strategies (k8s-gpu-specs.md §5.2, §5.3).
+// strategies (kubernetes/kubernetes pkg/scheduler/framework/plugins/
+// noderesources: fit.go, least_allocated.go, most_allocated.go,
+// requested_to_capacity_ratio.go).
 //
 // Contract: Filter fails a node when it would exceed its pod count ("Too many
 // pods") or when any resource the pod requests exceeds what is left of the

@@ -73,7 +73,7 @@ std::vector<std::string> Strings(const std::vector<std::string_view>& views) {
 
 // ---------------------------------------------------------------- Filter --
 
-// §5.2 NodeResourcesFit Filter (fit.go fitsRequest): every shortfall of the
+// NodeResourcesFit Filter (fit.go fitsRequest): every shortfall of the
 // node is reported, cpu before memory.
 TEST(NodeResourcesFitTest, FilterReportsEveryInsufficientResource) {
   Cluster cluster(Catalog::Builtin());
@@ -98,8 +98,8 @@ TEST(NodeResourcesFitTest, FilterReportsEveryInsufficientResource) {
   EXPECT_TRUE(reasons.empty());
 }
 
-// §5.2 (fit.go): pod count + 1 > allowed pods → "Too many pods", reported
-// before the resource shortfalls.
+// NodeResourcesFit (fit.go): pod count + 1 > allowed pods → "Too many pods",
+// reported before the resource shortfalls.
 TEST(NodeResourcesFitTest, FilterTooManyPods) {
   Cluster cluster(Catalog::Builtin());
   cluster.AddPool(CpuPool("small", 4000, 8192, /*max_pods=*/2));
@@ -122,8 +122,8 @@ TEST(NodeResourcesFitTest, FilterTooManyPods) {
   EXPECT_THAT(Strings(reasons), ElementsAre("Too many pods"));
 }
 
-// §5.2 + §2.3 (mixed strategy): extended resources are checked like cpu, with
-// the resource's name in the reason.
+// fit.go with the device plugin's mixed MIG strategy: extended resources are
+// checked like cpu, with the resource's name in the reason.
 TEST(NodeResourcesFitTest, FilterExtendedResources) {
   Cluster cluster(Catalog::Builtin());
   // A100-80GB all-balanced: 2×1g.10gb, 1×2g.20gb, 1×3g.40gb per GPU.
@@ -169,8 +169,10 @@ TEST(NodeResourcesFitTest, FilterExtendedResources) {
   EXPECT_THAT(Strings(reasons), ElementsAre("Insufficient nvidia.com/gpu"));
 }
 
-// §4.6 / §5.1: HAMi's gpumem, gpumem-percentage and gpucores are
-// ignoredByScheduler — NodeResourcesFit never checks them.
+// HAMi's gpumem, gpumem-percentage and gpucores are ignoredByScheduler in
+// its extender's managedResources (Project-HAMi/HAMi chart
+// templates/scheduler/configmap.yaml; kube-scheduler config/v1/types.go) —
+// NodeResourcesFit never checks them.
 TEST(NodeResourcesFitTest, FilterSkipsResourcesIgnoredByScheduler) {
   Cluster cluster(Catalog::Builtin());
   cluster.AddPool(GpuPool("hami", HamiSharing(), /*gpus=*/1));
@@ -228,7 +230,7 @@ TEST(NodeResourcesFitTest, ReasonStringsStayValid) {
 
 // ----------------------------------------------------------------- Score --
 
-// §5.3 LeastAllocated with the default cpu/memory weights 1.
+// least_allocated.go: LeastAllocated with the default cpu/memory weights 1.
 TEST(NodeResourcesFitTest, LeastAllocatedDefault) {
   Cluster cluster(Catalog::Builtin());
   cluster.AddPool(CpuPool("cpu", 4000, 8192));
@@ -243,8 +245,8 @@ TEST(NodeResourcesFitTest, LeastAllocatedDefault) {
   EXPECT_EQ(plugin.Score(PodWith(Requests(4000, 8192)), node), 0);
 }
 
-// §5.3: requested_r uses the non-zero request (100m, 200 MiB for a pod
-// without one) for the node's pods and for the incoming pod.
+// resource_allocation.go: requested_r uses the non-zero request (100m, 200 MiB
+// for a pod without one) for the node's pods and for the incoming pod.
 TEST(NodeResourcesFitTest, NonZeroDefaults) {
   Cluster cluster(Catalog::Builtin());
   cluster.AddPool(CpuPool("cpu", 4000, 8192));
@@ -260,7 +262,7 @@ TEST(NodeResourcesFitTest, NonZeroDefaults) {
   EXPECT_EQ(plugin.Score(Pod(), node), 68);
 }
 
-// §5.3 MostAllocated with weights cpu 3, memory 1.
+// most_allocated.go: MostAllocated with weights cpu 3, memory 1.
 TEST(NodeResourcesFitTest, MostAllocatedWeighted) {
   Cluster cluster(Catalog::Builtin());
   cluster.AddPool(CpuPool("cpu", 4000, 8192));
@@ -274,7 +276,7 @@ TEST(NodeResourcesFitTest, MostAllocatedWeighted) {
   EXPECT_EQ(plugin.Score(PodWith(Requests(1000, 1024)), node), 43);
 }
 
-// §5.3: req > alloc scores 0 under LeastAllocated and 100 (min(req, alloc))
+// req > alloc scores 0 under LeastAllocated and 100 (min(req, alloc))
 // under MostAllocated.
 TEST(NodeResourcesFitTest, RequestedOverAllocatable) {
   Cluster cluster(Catalog::Builtin());
@@ -293,8 +295,8 @@ TEST(NodeResourcesFitTest, RequestedOverAllocatable) {
   EXPECT_EQ(most.Score(pod, node), 62);
 }
 
-// §5.3: resources with alloc 0 are skipped (out of the weight sum too), and
-// kube also skips an extended resource the pod does not request
+// resource_allocation.go: resources with alloc 0 are skipped (out of the weight
+// sum too), and kube also skips an extended resource the pod does not request
 // (resource_allocation.go calculateResourceAllocatableRequest → (0, 0)).
 TEST(NodeResourcesFitTest, SkipsZeroAllocatableAndUnrequestedExtended) {
   Cluster cluster(Catalog::Builtin());
@@ -325,7 +327,7 @@ TEST(NodeResourcesFitTest, SkipsZeroAllocatableAndUnrequestedExtended) {
   EXPECT_EQ(plugin.Score(PodWith(Requests(1000, 1024)), gpu_node), 37);
 }
 
-// §5.3: Σw = 0 (every resource skipped) scores 0.
+// Σw = 0 (every resource skipped) scores 0.
 TEST(NodeResourcesFitTest, NoScoredResourceScoresZero) {
   Cluster cluster(Catalog::Builtin());
   cluster.AddPool(CpuPool("cpu", 4000, 8192));
@@ -337,7 +339,7 @@ TEST(NodeResourcesFitTest, NoScoredResourceScoresZero) {
   EXPECT_EQ(plugin.Score(pod, cluster.nodes()[0]), 0);  // gpu alloc 0
 }
 
-// §5.3 RequestedToCapacityRatio: piecewise-linear interpolation (kube's
+// requested_to_capacity_ratio.go: piecewise-linear interpolation (kube's
 // BuildBrokenLinearFunction, Go integer division truncating toward zero).
 TEST(NodeResourcesFitTest, RequestedToCapacityRatioInterpolation) {
   Cluster cluster(Catalog::Builtin());
@@ -361,7 +363,7 @@ TEST(NodeResourcesFitTest, RequestedToCapacityRatioInterpolation) {
   EXPECT_EQ(score(5000), 50);  // req > alloc → f(100) = 50
 }
 
-// §5.3 RequestedToCapacityRatio: round(Σ score·w / Σ w) in floating point,
+// requested_to_capacity_ratio.go: round(Σ score·w / Σ w) in floating point,
 // over resources whose score is > 0.
 TEST(NodeResourcesFitTest, RequestedToCapacityRatioRoundingAndZeroScores) {
   Cluster cluster(Catalog::Builtin());
@@ -390,8 +392,8 @@ TEST(NodeResourcesFitTest, RequestedToCapacityRatioRoundingAndZeroScores) {
   EXPECT_EQ(weighted.Score(PodWith(Requests(10, 50)), node), 0);
 }
 
-// §5.3: the default LeastAllocated-like shape (0,10) (100,0) prefers empty
-// nodes; scores are already in 0..100.
+// RequestedToCapacityRatio: the default LeastAllocated-like shape (0,10)
+// (100,0) prefers empty nodes; scores are already in 0..100.
 TEST(NodeResourcesFitTest, RequestedToCapacityRatioDefaultShape) {
   Cluster cluster(Catalog::Builtin());
   cluster.AddPool(CpuPool("cpu", 4000, 8192));

@@ -1,9 +1,10 @@
 // OpenGpuShareFit: the filters of the FGD paper's scheduler profile — kube's
 // NodeResourcesFit on pods, CPU and memory, and the Open-Gpu-Share filter.
 //
-// Contract (fgd-openb-protocol.md §2; open_gpu_share.go Filter L81-110): a
-// node passes when it has room for one more pod, the pod's CPU and memory
-// requests fit what is left of its allocatable, and — for a pod asking for
+// Contract (hkust-adsl/kubernetes-scheduler-simulator
+// pkg/simulator/plugin/open_gpu_share.go Filter L81-110): a node passes
+// when it has room for one more pod, the pod's CPU and memory requests fit
+// what is left of its allocatable, and — for a pod asking for
 // alibabacloud.com/gpu-milli — the node has Open-Gpu-Share GPUs, its card
 // model is allowed by the pod's required node affinity on
 // alibabacloud.com/gpu-card-model (an In list, the trace's gpu_spec; none:

@@ -1,5 +1,6 @@
 // TaintToleration: kube-scheduler's taint and toleration plugin
-// (k8s-gpu-specs.md §5.2).
+// (kubernetes/kubernetes pkg/scheduler/framework/plugins/tainttoleration;
+// a default plugin, pkg/scheduler/apis/config/v1/default_plugins.go).
 //
 // Contract: Filter fails a node on its first NoSchedule or NoExecute taint
 // that none of the pod's tolerations tolerates (Toleration::Tolerates), with

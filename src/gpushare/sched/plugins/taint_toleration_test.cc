@@ -52,7 +52,7 @@ std::vector<std::string> Reasons(const TaintToleration& plugin, const Pod& pod,
   return std::vector<std::string>(reasons.begin(), reasons.end());
 }
 
-// §5.2 TaintToleration Filter: the first untolerated NoSchedule/NoExecute
+// TaintToleration Filter: the first untolerated NoSchedule/NoExecute
 // taint fails the node with kube's "{key: value}" reason.
 TEST(TaintTolerationTest, FirstUntoleratedTaintFails) {
   TaintToleration plugin;
@@ -67,7 +67,7 @@ TEST(TaintTolerationTest, FirstUntoleratedTaintFails) {
   EXPECT_TRUE(plugin.Static());
 }
 
-// §5.2 TaintToleration (v1 Toleration semantics): Equal needs the value,
+// TaintToleration (v1 Toleration semantics): Equal needs the value,
 // Exists does not, an effect must match unless empty, and an empty key with
 // Exists tolerates everything.
 TEST(TaintTolerationTest, TolerationOperators) {
@@ -96,7 +96,7 @@ TEST(TaintTolerationTest, TolerationOperators) {
       plugin.Filter(PodTolerating({Tol("", TolOp::kExists)}), node, nullptr));
 }
 
-// §5.2: PreferNoSchedule taints never fail Filter.
+// TaintToleration: PreferNoSchedule taints never fail Filter.
 TEST(TaintTolerationTest, PreferNoScheduleDoesNotFilter) {
   TaintToleration plugin;
   const Node node = MakeNode({{"spot", "yes", TaintEffect::kPreferNoSchedule}});
@@ -125,7 +125,7 @@ TEST(TaintTolerationTest, ReasonStringsStayValid) {
   EXPECT_EQ(again[0].data(), first[0].data());
 }
 
-// §5.2 TaintToleration Score: untolerated PreferNoSchedule taints; only
+// TaintToleration Score: untolerated PreferNoSchedule taints; only
 // tolerations for PreferNoSchedule or for every effect count.
 TEST(TaintTolerationTest, ScoresIntolerablePreferNoScheduleTaints) {
   TaintToleration plugin;
@@ -147,7 +147,7 @@ TEST(TaintTolerationTest, ScoresIntolerablePreferNoScheduleTaints) {
   EXPECT_EQ(plugin.Score(PodTolerating({Tol("", TolOp::kExists)}), node), 0);
 }
 
-// §5.2 TaintToleration NormalizeScore: DefaultNormalizeScore reversed.
+// TaintToleration NormalizeScore: DefaultNormalizeScore reversed.
 TEST(TaintTolerationTest, NormalizeReverses) {
   TaintToleration plugin;
   std::vector<int64_t> scores = {2, 1, 0};
