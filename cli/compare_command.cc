@@ -31,6 +31,7 @@ struct CompareArgs {
   std::string model;
   int64_t seed = -1;
   int threads = 0;
+  int seeds = 0;  // 0: the scenario's compare.seeds
   bool quiet = false;
 };
 
@@ -42,10 +43,10 @@ void Compare(const CompareArgs& args, const GlobalOptions& options) {
                                ? DefaultScenarioYaml()
                                : ReadInputFile(args.scenario);
   Scenario scenario = ReadScenarioYaml(text, file, catalog);
-  const ComparisonSpec spec = ReadComparisonSpec(text, file, scenario);
+  ComparisonSpec spec = ReadComparisonSpec(text, file, scenario);
+  if (args.seeds > 0) spec.compare.seeds = args.seeds;
   if (args.seed >= 0) {
-    scenario.seed = static_cast<uint64_t>(args.seed);
-    scenario.scheduler.seed = scenario.seed;
+    scenario = ScenarioWithSeed(scenario, static_cast<uint64_t>(args.seed));
   }
   if (args.model == "seed") {
     scenario.model = ModelParams::Seed();
@@ -100,6 +101,11 @@ void RegisterCompareCommand(CLI::App& app, GlobalOptions& options) {
                   "HTML report with charts (docs/output.md)");
   cmd->add_option("--seed", args->seed, "Override the scenario's seed")
       ->check(CLI::Range(int64_t{0}, INT64_MAX));
+  cmd->add_option("--seeds", args->seeds,
+                  "Repeat every run on this many seeds (the scenario's seed, "
+                  "seed + 1, ...) and call a win only when it holds on each "
+                  "(default: the scenario's compare.seeds, 3)")
+      ->check(CLI::Range(1, kMaxCompareSeeds));
   cmd->add_option("--threads", args->threads,
                   "Runs in parallel (0: one per core); results do not depend "
                   "on it")

@@ -34,6 +34,7 @@ struct PlanArgs {
   std::string json_file;
   std::string html_file;
   int threads = 0;
+  int seeds = 0;  // 0: the scenario's compare.seeds
   double budget_s = 0;
   bool quiet = false;
 };
@@ -53,7 +54,8 @@ void Plan(const PlanArgs& args, GlobalOptions& options) {
   const std::string text = args.scenario.empty() ? DefaultScenarioYaml()
                                                  : ReadInputFile(args.scenario);
   const Scenario scenario = ReadScenarioYaml(text, file, catalog);
-  const ComparisonSpec spec = ReadComparisonSpec(text, file, scenario);
+  ComparisonSpec spec = ReadComparisonSpec(text, file, scenario);
+  if (args.seeds > 0) spec.compare.seeds = args.seeds;
   const PlanSpec plan_spec = ReadPlanSpec(text, file, scenario, spec.selection);
   const auto begin = std::chrono::steady_clock::now();
   ProgressAggregate progress;
@@ -121,6 +123,11 @@ void RegisterPlanCommand(CLI::App& app, GlobalOptions& options) {
   cmd->add_option("--html", args->html_file,
                   "Write the plan as a self-contained HTML report with the "
                   "cost frontier of each pool");
+  cmd->add_option("--seeds", args->seeds,
+                  "Repeat every run on this many seeds (the scenario's seed, "
+                  "seed + 1, ...) and call a win only when it holds on each "
+                  "(default: the scenario's compare.seeds, 3)")
+      ->check(CLI::Range(1, kMaxCompareSeeds));
   cmd->add_option("--threads", args->threads,
                   "Runs in parallel (0: one per core); results do not depend "
                   "on it")

@@ -146,6 +146,38 @@ class ScenarioFileTest(CompareTestCase):
                          ["mig", "time-slicing"])
 
 
+    def test_seeds_give_means_ranges_and_reproducible_runs(self):
+        _, _, two = self.compare_json(DEV, "--seeds", "2", name="two.json")
+        self.assertEqual(two["seed"], 11)
+        self.assertEqual(two["seeds"], [11, 12])
+        for choice in two["selection"]:
+            for s in choice["ranking"]:
+                self.assertEqual(len(s["totals_by_seed"]), 2)
+                self.assertAlmostEqual(s["total"],
+                                       sum(s["totals_by_seed"]) / 2)
+                self.assertEqual(s["total_min"], min(s["totals_by_seed"]))
+                self.assertEqual(s["total_max"], max(s["totals_by_seed"]))
+            self.assertIn(choice["decisive"], (True, False))
+            if not choice["decisive"]:
+                self.assertIn("too close to call", choice["recommendation"])
+        # Each seed's metrics are those of a one-seed comparison on it; the
+        # table's are their mean.
+        _, _, one = self.compare_json(DEV, "--seeds", "1", "--seed", "12",
+                                      name="one.json")
+        self.assertEqual(one["seeds"], [12])
+        for v2, v1 in zip(two["variants"], one["variants"]):
+            self.assertEqual(v2["classes_by_seed"][1], v1["classes"])
+            per_seed = [s["notebooks"]["performance"]
+                        for s in v2["classes_by_seed"]]
+            self.assertAlmostEqual(v2["classes"]["notebooks"]["performance"],
+                                   sum(per_seed) / 2)
+        # The default is three seeds, and the report says so.
+        out, _, three = self.compare_json(DEV, name="three.json")
+        self.assertEqual(three["seeds"], [11, 12, 13])
+        self.assertIn("(seeds 11-13)", out.splitlines()[0])
+        self.assertIn("RANGE", out)
+
+
 class BadInputTest(CompareTestCase):
 
     def check_error(self, extra, expected):
@@ -181,6 +213,15 @@ class BadInputTest(CompareTestCase):
             "  classes:\n    notebooks: {cost: -2}\n",
             "%d:23: selection.classes.notebooks.cost: weights must not be "
             "negative, got -2" % (line + 1))
+
+    def test_seeds_out_of_range(self):
+        self.check_error("compare:\n  seeds: 0\n",
+                         "%d:10: compare seeds: 0 is out of range "
+                         "(expected 1..100)" % (dev_lines() + 2))
+        code, out, err = run("compare", DEV, "--seeds", "101")
+        self.assertEqual(code, 2)
+        self.assertEqual(out, "")
+        self.assertIn("--seeds: Value 101 not in range 1 to 100", err)
 
     def test_missing_scenario_file(self):
         code, out, err = run("compare", self.path("nope.yaml"))

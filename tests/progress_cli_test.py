@@ -67,11 +67,16 @@ class ProgressTest(unittest.TestCase):
         self.assertNotIn("\r", out)  # stdout untouched
 
     def test_compare_draws_one_bar_over_all_its_runs(self):
-        status, out, seen, _ = run_on_terminal("compare", "--threads", "2")
+        status, out, seen, _ = run_on_terminal("compare", "--threads", "2",
+                                               "--seeds", "1")
         self.assertEqual(status, 0)
         self.assertIn("Recommended:", out)
         # Twelve runs of 6,200 pods: six MIG pilots, five schemes, the plan.
         self.assertRegex(seen, r"\r\[[#.]{20}\] +\d+%  [\d,]+/74,400 pods")
+        # Three seeds: 36 runs in one bar.
+        status, out, seen, _ = run_on_terminal("compare", "--threads", "2")
+        self.assertEqual(status, 0)
+        self.assertRegex(seen, r"runs \d+/36")
         self.assertTrue(seen.endswith("\r\x1b[K"), repr(seen[-40:]))
         status, out, seen, _ = run_on_terminal("compare", "--quiet")
         self.assertEqual(seen, "")

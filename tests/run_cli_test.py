@@ -280,9 +280,9 @@ class CsvTest(RunTestCase):
             "target_pool,pool,node,devices,"
             "requests,"
             "arrival_s,start_s,end_s,wait_s,work_s,run_s,alone_s,slowdown,"
-            "gpu_share,gpu_hours,cost,restarts,oom_kills,"
+            "gpu_share,gpu_hours,cost,wasted_gpu_hours,restarts,oom_kills,"
             "fault_kills,preemptions,lost_work_s,latency_samples,saturated_samples,p50_ms,p99_ms,"
-            "slo_p99_ms,slo_attainment,outcome,message")
+            "slo_p99_ms,slo_attainment,neighbour_missed_samples,outcome,message")
         self.assertEqual(
             expected["device_samples.csv"],
             "time_s,device,DCGM_FI_DEV_GPU_UTIL,DCGM_FI_PROF_SM_ACTIVE,"

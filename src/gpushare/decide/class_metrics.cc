@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 #include <vector>
 
 #include "gpushare/base/statistics.h"
@@ -36,9 +37,29 @@ double PodPerformance(const PodRecord& pod, double end_s) {
 
 namespace {
 
+// What one GPU-hour held in each pool costs once the pool's bill (idle
+// included) is apportioned by use: bill / held GPU-hours; 0 for a pool
+// nobody held.
+std::unordered_map<std::string, double> ApportionedRates(
+    const SimulationResult& result) {
+  std::unordered_map<std::string, double> held;
+  for (const PodRecord& p : result.pod_records) {
+    if (!p.pool.empty()) held[p.pool] += p.gpu_hours;
+  }
+  std::unordered_map<std::string, double> rates;
+  for (const PoolSummary& pool : result.pools) {
+    const auto it = held.find(pool.name);
+    rates[pool.name] =
+        it != held.end() && it->second > 0 ? pool.cost / it->second : 0;
+  }
+  return rates;
+}
+
 // The metrics of the pods `selected` picks.
 template <typename Selected>
 ClassMetrics Compute(const SimulationResult& result, Selected selected) {
+  const std::unordered_map<std::string, double> rates =
+      ApportionedRates(result);
   ClassMetrics m;
   std::vector<double> waits;
   double slowdown_sum = 0;
@@ -48,6 +69,7 @@ ClassMetrics Compute(const SimulationResult& result, Selected selected) {
   int64_t latency_pods = 0;
   int64_t latency_samples = 0;
   int64_t slo_met = 0;
+  int64_t neighbour_missed = 0;
   double performance_sum = 0;
   int64_t performance_pods = 0;
   bool first = true;
@@ -91,6 +113,7 @@ ClassMetrics Compute(const SimulationResult& result, Selected selected) {
     if (p.latency_samples > 0) {
       latency_samples += p.latency_samples;
       slo_met += p.slo_met_samples;
+      neighbour_missed += p.neighbour_missed_samples;
       if (p.p99_ms >= 0) {
         p99_sum += p.p99_ms;
         slo_sum += p.slo_p99_ms;
@@ -103,7 +126,12 @@ ClassMetrics Compute(const SimulationResult& result, Selected selected) {
       ++performance_pods;
     }
     m.gpu_hours += p.gpu_hours;
-    m.cost += p.cost;
+    m.held_cost += p.cost;
+    const auto rate = rates.find(p.pool);
+    if (rate != rates.end()) {
+      m.cost += p.gpu_hours * rate->second;
+      m.wasted_cost += p.wasted_gpu_hours * rate->second;
+    }
   }
   if (!waits.empty()) {
     m.mean_wait_s = Mean(waits);
@@ -116,6 +144,8 @@ ClassMetrics Compute(const SimulationResult& result, Selected selected) {
   }
   if (latency_samples > 0) {
     m.slo_attainment = static_cast<double>(slo_met) / latency_samples;
+    m.neighbour_miss_share =
+        static_cast<double>(neighbour_missed) / latency_samples;
   }
   m.performance = performance_pods > 0 ? performance_sum / performance_pods : 0;
   m.cost_per_served_pod = m.served > 0 ? m.cost / m.served : 0;
@@ -137,6 +167,62 @@ ClassMetrics ComputePoolMetrics(const SimulationResult& result,
                                 const std::string& pool) {
   return Compute(result,
                  [&](const PodRecord& p) { return p.target_pool == pool; });
+}
+
+ClassMetrics MeanClassMetrics(const std::vector<ClassMetrics>& runs) {
+  ClassMetrics m;
+  if (runs.empty()) return m;
+  m.tenant_class = runs.front().tenant_class;
+  m.workload_class = runs.front().workload_class;
+  const double n = static_cast<double>(runs.size());
+  const auto count = [&](int64_t ClassMetrics::*field) {
+    double sum = 0;
+    for (const ClassMetrics& r : runs) sum += static_cast<double>(r.*field);
+    return static_cast<int64_t>(std::llround(sum / n));
+  };
+  const auto mean = [&](double ClassMetrics::*field) {
+    double sum = 0;
+    for (const ClassMetrics& r : runs) sum += r.*field;
+    return sum / n;
+  };
+  // Over the runs that have the figure (>= 0); -1 when none has it.
+  const auto mean_present = [&](double ClassMetrics::*field) {
+    double sum = 0;
+    int present = 0;
+    for (const ClassMetrics& r : runs) {
+      if (r.*field < 0) continue;
+      sum += r.*field;
+      ++present;
+    }
+    return present > 0 ? sum / present : -1.0;
+  };
+  m.pods = count(&ClassMetrics::pods);
+  m.served = count(&ClassMetrics::served);
+  m.failed = count(&ClassMetrics::failed);
+  m.cannot_run = count(&ClassMetrics::cannot_run);
+  m.pending = count(&ClassMetrics::pending);
+  m.killed = count(&ClassMetrics::killed);
+  m.oom_kills = count(&ClassMetrics::oom_kills);
+  m.fault_kills = count(&ClassMetrics::fault_kills);
+  m.preempted = count(&ClassMetrics::preempted);
+  m.preemptions = count(&ClassMetrics::preemptions);
+  m.lost_work_s = mean(&ClassMetrics::lost_work_s);
+  m.mean_wait_s = mean(&ClassMetrics::mean_wait_s);
+  m.p99_wait_s = mean(&ClassMetrics::p99_wait_s);
+  m.mean_slowdown = mean_present(&ClassMetrics::mean_slowdown);
+  m.mean_p99_ms = mean_present(&ClassMetrics::mean_p99_ms);
+  m.mean_slo_p99_ms = mean_present(&ClassMetrics::mean_slo_p99_ms);
+  m.slo_attainment = mean_present(&ClassMetrics::slo_attainment);
+  m.neighbour_miss_share = mean_present(&ClassMetrics::neighbour_miss_share);
+  m.performance = mean(&ClassMetrics::performance);
+  m.gpu_hours = mean(&ClassMetrics::gpu_hours);
+  m.cost = mean(&ClassMetrics::cost);
+  m.held_cost = mean(&ClassMetrics::held_cost);
+  m.wasted_cost = mean(&ClassMetrics::wasted_cost);
+  double served = 0;
+  for (const ClassMetrics& r : runs) served += static_cast<double>(r.served);
+  m.cost_per_served_pod = served > 0 ? m.cost * n / served : 0;
+  return m;
 }
 
 }  // namespace gpushare

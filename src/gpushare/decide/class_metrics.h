@@ -14,15 +14,27 @@
 //   failed, unschedulable,
 //   never started           0;
 //   job still running at the horizon: left out (its end is unknown).
-// `performance` is the mean over the pods that count. Cost is the GPU-hours
-// of the devices the pods held (cluster/gpu_share.h) at their pools' prices;
-// `cost_per_served_pod` divides it by the served pods.
+// `performance` is the mean over the pods that count.
+//
+// Cost is what the capacity costs, idle included: each pool's bill (every
+// GPU for the whole run at its price plus licence) is apportioned to the
+// pods that ran there by the GPU-hours their devices held
+// (PodRecord::gpu_hours: a replica of R holds 1/R of a GPU). A pool nobody
+// used is not apportioned. So a scheme that packs pods on fewer GPU-hours
+// of the bill but leaves the rest idle is charged for the idle part, and a
+// replica running alone on a GPU is not charged 1/R of it. `held_cost` is
+// the held GPU-hours at the pools' prices alone (what the pods' records
+// show); `wasted_cost` the part of `cost` spent on lost work
+// (PodRecord::wasted_gpu_hours: failed pods, and jobs' work lost to OOM or
+// fault kills and evictions); `cost_per_served_pod` divides `cost` by the
+// served pods, so wasted work raises it.
 
 #ifndef GPUSHARE_DECIDE_CLASS_METRICS_H_
 #define GPUSHARE_DECIDE_CLASS_METRICS_H_
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "gpushare/metrics/results.h"
 
@@ -50,11 +62,23 @@ struct ClassMetrics {
   double mean_p99_ms = -1;
   double mean_slo_p99_ms = -1;
   double slo_attainment = -1;
+  // The share of its latency samples missed because of neighbours
+  // (PodRecord::neighbour_missed_samples; -1: no latency samples).
+  double neighbour_miss_share = -1;
   double performance = 0;     // see above
   double gpu_hours = 0;
-  double cost = 0;
+  double cost = 0;          // apportioned pool bills, idle included
+  double held_cost = 0;     // held GPU-hours at the pools' prices
+  double wasted_cost = 0;   // the part of `cost` spent on lost work
   double cost_per_served_pod = 0;
 };
+
+// The mean of runs of the same class on different seeds: every figure
+// averaged (counts rounded to the nearest pod), except latency and SLO
+// figures, averaged over the runs that have them (-1 when none does), and
+// cost per served pod, the mean cost over the mean served pods. Names come
+// from the first run. Empty input gives empty metrics.
+ClassMetrics MeanClassMetrics(const std::vector<ClassMetrics>& runs);
 
 // The metrics of the pods of `tenant_class` ("" for every pod).
 ClassMetrics ComputeClassMetrics(const SimulationResult& result,

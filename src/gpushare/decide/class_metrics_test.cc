@@ -91,8 +91,9 @@ TEST(ClassMetricsTest, ClassAggregates) {
   EXPECT_DOUBLE_EQ(jobs.mean_wait_s, 25);
   EXPECT_DOUBLE_EQ(jobs.mean_slowdown, (1.5 + 1.0) / 2);
   EXPECT_DOUBLE_EQ(jobs.performance, (0.5 + 1.0 + 0) / 3);
-  EXPECT_DOUBLE_EQ(jobs.cost, 4);
-  EXPECT_DOUBLE_EQ(jobs.cost_per_served_pod, 2);
+  // Held GPU-hours at their prices; no pool bill to apportion.
+  EXPECT_DOUBLE_EQ(jobs.held_cost, 4);
+  EXPECT_DOUBLE_EQ(jobs.cost, 0);
   EXPECT_EQ(jobs.workload_class, "batch");
   EXPECT_LT(jobs.slo_attainment, 0);
 
@@ -101,6 +102,71 @@ TEST(ClassMetricsTest, ClassAggregates) {
   const ClassMetrics all = ComputeClassMetrics(r, "");
   EXPECT_EQ(all.pods, 4);
   EXPECT_EQ(all.workload_class, "");  // mixed kinds
+}
+
+PoolSummary Pool(const std::string& name, double cost) {
+  PoolSummary p;
+  p.name = name;
+  p.cost = cost;
+  return p;
+}
+
+TEST(ClassMetricsTest, CostIsThePoolBillApportionedByUse) {
+  // Pool "ts" billed $100 for the run (idle included) and held 4 GPU-hours
+  // in all: $25 a held GPU-hour. Pool "idle" nobody used is not charged.
+  SimulationResult r;
+  r.end_s = 1000;
+  r.pools = {Pool("ts", 100), Pool("idle", 40)};
+  PodRecord a = Job(0, 0, 100, 100);
+  a.pool = "ts";
+  a.gpu_hours = 1;  // a replica of 4 alone on its GPU: 1/4 held
+  a.cost = 2;
+  PodRecord b = Job(0, 0, 100, 100);
+  b.tenant_class = "other";
+  b.pool = "ts";
+  b.gpu_hours = 3;
+  b.cost = 6;
+  // b lost 50 s of work to an OOM kill before its 100 s completed: a third
+  // of its held hours were wasted.
+  b.lost_work_s = 50;
+  b.oom_kills = 1;
+  b.wasted_gpu_hours = 1;
+  r.pod_records = {a, b};
+  const ClassMetrics jobs = ComputeClassMetrics(r, "jobs");
+  EXPECT_DOUBLE_EQ(jobs.cost, 25);
+  EXPECT_DOUBLE_EQ(jobs.held_cost, 2);
+  EXPECT_DOUBLE_EQ(jobs.wasted_cost, 0);
+  EXPECT_DOUBLE_EQ(jobs.cost_per_served_pod, 25);
+  const ClassMetrics other = ComputeClassMetrics(r, "other");
+  EXPECT_DOUBLE_EQ(other.cost, 75);
+  EXPECT_DOUBLE_EQ(other.wasted_cost, 25);
+  // Every used pool's bill is shared out, no more.
+  EXPECT_DOUBLE_EQ(ComputeClassMetrics(r, "").cost, 100);
+}
+
+TEST(ClassMetricsTest, MeanOverSeeds) {
+  ClassMetrics a;
+  a.tenant_class = "svc";
+  a.pods = 10;
+  a.served = 10;
+  a.performance = 0.8;
+  a.cost = 10;
+  a.slo_attainment = 0.9;
+  ClassMetrics b = a;
+  b.pods = 11;
+  b.served = 5;
+  b.performance = 0.6;
+  b.cost = 20;
+  b.slo_attainment = -1;  // no samples on that seed
+  const ClassMetrics m = MeanClassMetrics({a, b});
+  EXPECT_EQ(m.tenant_class, "svc");
+  EXPECT_EQ(m.pods, 11);  // 10.5 rounded half away from zero
+  EXPECT_EQ(m.served, 8);
+  EXPECT_DOUBLE_EQ(m.performance, 0.7);
+  EXPECT_DOUBLE_EQ(m.cost, 15);
+  EXPECT_DOUBLE_EQ(m.cost_per_served_pod, 15 / 7.5);
+  EXPECT_DOUBLE_EQ(m.slo_attainment, 0.9);  // over the seeds that have it
+  EXPECT_EQ(MeanClassMetrics({}).pods, 0);
 }
 
 }  // namespace

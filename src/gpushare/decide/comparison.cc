@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <map>
 
 #include "gpushare/base/parallel.h"
@@ -147,9 +148,62 @@ VariantOutcome SummarizeVariant(
 }
 
 int ComparisonRunCount(const Scenario& scenario, const CompareSpec& spec) {
-  return (ComparesMig(spec) ? static_cast<int>(spec.mig_families.size()) : 0) +
-         static_cast<int>(spec.schemes.size()) +
-         (HasMixedPlan(scenario) ? 1 : 0);
+  return std::max(1, spec.seeds) *
+         ((ComparesMig(spec) ? static_cast<int>(spec.mig_families.size())
+                             : 0) +
+          static_cast<int>(spec.schemes.size()) +
+          (HasMixedPlan(scenario) ? 1 : 0));
+}
+
+Scenario ScenarioWithSeed(const Scenario& scenario, uint64_t seed) {
+  Scenario out = scenario;
+  out.seed = seed;
+  out.scheduler.seed = seed;
+  return out;
+}
+
+VariantOutcome MergeSeedRuns(std::vector<VariantOutcome> runs) {
+  std::vector<PoolSummary> summaries = std::move(runs.front().pool_summaries);
+  VariantOutcome out = runs.front();
+  out.pool_summaries = std::move(summaries);
+  const size_t n = runs.size();
+  const double dn = static_cast<double>(n);
+  std::vector<ClassMetrics> clusters;
+  for (VariantOutcome& r : runs) {
+    clusters.push_back(r.cluster);
+    out.classes_by_seed.push_back(r.classes);
+  }
+  out.cluster = MeanClassMetrics(clusters);
+  for (size_t c = 0; c < out.classes.size(); ++c) {
+    std::vector<ClassMetrics> seeds;
+    for (const VariantOutcome& r : runs) seeds.push_back(r.classes[c]);
+    out.classes[c] = MeanClassMetrics(seeds);
+  }
+  const auto mean = [&](double VariantOutcome::*field) {
+    double sum = 0;
+    for (const VariantOutcome& r : runs) sum += r.*field;
+    return sum / dn;
+  };
+  out.end_s = mean(&VariantOutcome::end_s);
+  out.max_blast_radius = mean(&VariantOutcome::max_blast_radius);
+  out.mean_allocation = mean(&VariantOutcome::mean_allocation);
+  out.mean_sm_active = mean(&VariantOutcome::mean_sm_active);
+  out.mean_gpu_util = mean(&VariantOutcome::mean_gpu_util);
+  out.cluster_cost = mean(&VariantOutcome::cluster_cost);
+  out.goodput = mean(&VariantOutcome::goodput);
+  double faults = 0;
+  std::map<std::string, double> alerts;
+  for (const VariantOutcome& r : runs) {
+    faults += static_cast<double>(r.faults);
+    for (const auto& [name, count] : r.alerts) alerts[name] += count;
+  }
+  out.faults = std::llround(faults / dn);
+  out.alerts.clear();
+  for (const auto& [name, count] : alerts) {
+    const int mean_count = static_cast<int>(std::llround(count / dn));
+    if (mean_count > 0) out.alerts[name] = mean_count;
+  }
+  return out;
 }
 
 Comparison RunComparison(const Scenario& scenario, const CompareSpec& spec,
@@ -158,6 +212,12 @@ Comparison RunComparison(const Scenario& scenario, const CompareSpec& spec,
   Comparison out;
   out.scenario = scenario.name;
   out.seed = scenario.seed;
+  const int seeds = std::max(1, spec.seeds);
+  std::vector<Scenario> seeded;
+  for (int k = 0; k < seeds; ++k) {
+    out.seeds.push_back(scenario.seed + static_cast<uint64_t>(k));
+    seeded.push_back(ScenarioWithSeed(scenario, out.seeds.back()));
+  }
   for (const TenantClassInfo& c : ScenarioTenantClasses(scenario)) {
     out.tenant_classes.push_back(c.name);
     out.workload_classes.push_back(
@@ -165,20 +225,26 @@ Comparison RunComparison(const Scenario& scenario, const CompareSpec& spec,
   }
   const bool has_mig = ComparesMig(spec);
 
-  // MIG: choose each pool's layout family on a pilot.
+  // MIG: choose each pool's layout family on a pilot, over the seeds.
   std::vector<std::string> mig_families;
   if (has_mig) {
-    const Scenario pilot = PilotScenario(scenario, spec.mig_pilot_pods);
-    out.mig_pilot =
-        ExpectedPods(pilot.workload) < ExpectedPods(scenario.workload);
+    const size_t families = spec.mig_families.size();
+    // Run i is family i / seeds on seed i % seeds.
     std::vector<SchemeVariant> candidates;
     for (const std::string& family : spec.mig_families) {
-      candidates.push_back(MakeSchemeVariant(
-          pilot, SharingScheme::kMig, spec, catalog,
-          std::vector<std::string>(pilot.pools.size(), family)));
+      for (int k = 0; k < seeds; ++k) {
+        const Scenario pilot = PilotScenario(seeded[k], spec.mig_pilot_pods);
+        if (candidates.empty()) {
+          out.mig_pilot =
+              ExpectedPods(pilot.workload) < ExpectedPods(scenario.workload);
+        }
+        candidates.push_back(MakeSchemeVariant(
+            pilot, SharingScheme::kMig, spec, catalog,
+            std::vector<std::string>(pilot.pools.size(), family)));
+      }
     }
     const size_t pools = scenario.pools.size();
-    // [candidate][pool]
+    // [run][pool]
     std::vector<std::vector<ClassMetrics>> metrics(candidates.size());
     std::vector<int64_t> pilot_pods(candidates.size());
     SimulateScenarios(
@@ -201,15 +267,19 @@ Comparison RunComparison(const Scenario& scenario, const CompareSpec& spec,
       choice.pool = scenario.pools[p].name;
       choice.model = scenario.pools[p].gpu_model;
       int best = -1;
-      for (size_t i = 0; i < candidates.size(); ++i) {
-        const NodePoolSpec& pool = candidates[i].scenario.pools[p];
+      for (size_t f = 0; f < families; ++f) {
+        const size_t first = f * static_cast<size_t>(seeds);
+        const NodePoolSpec& pool = candidates[first].scenario.pools[p];
         if (!pool.sharing.mig_enabled) continue;  // family not on this model
         MigCandidate c;
-        c.family = spec.mig_families[i];
+        c.family = spec.mig_families[f];
         c.config = pool.sharing.mig.config_name;
-        c.performance = metrics[i][p].performance;
-        c.cost_per_served_pod = metrics[i][p].cost_per_served_pod;
-        choice.pods = metrics[i][p].pods;
+        std::vector<ClassMetrics> runs;
+        for (int k = 0; k < seeds; ++k) runs.push_back(metrics[first + k][p]);
+        const ClassMetrics mean = MeanClassMetrics(runs);
+        c.performance = mean.performance;
+        c.cost_per_served_pod = mean.cost_per_served_pod;
+        choice.pods = metrics[first][p].pods;
         choice.candidates.push_back(c);
         const int k = static_cast<int>(choice.candidates.size()) - 1;
         if (best < 0) {
@@ -231,23 +301,35 @@ Comparison RunComparison(const Scenario& scenario, const CompareSpec& spec,
     }
   }
 
-  std::vector<SchemeVariant> variants;
+  // Run i is variant i / seeds on seed i % seeds.
+  std::vector<SchemeVariant> runs;
   for (SharingScheme scheme : spec.schemes) {
-    variants.push_back(
-        MakeSchemeVariant(scenario, scheme, spec, catalog, mig_families));
+    for (int k = 0; k < seeds; ++k) {
+      runs.push_back(
+          MakeSchemeVariant(seeded[k], scheme, spec, catalog, mig_families));
+    }
   }
-  if (HasMixedPlan(scenario)) variants.push_back(MakePlanVariant(scenario));
-  out.variants.resize(variants.size());
-  std::vector<int64_t> pods(variants.size());
+  if (HasMixedPlan(scenario)) {
+    for (int k = 0; k < seeds; ++k) {
+      runs.push_back(MakePlanVariant(seeded[k]));
+    }
+  }
+  std::vector<VariantOutcome> outcomes(runs.size());
+  std::vector<int64_t> pods(runs.size());
   SimulateScenarios(
-      static_cast<int>(variants.size()), threads, catalog,
-      [&](int i, Scenario*) -> const Scenario& { return variants[i].scenario; },
+      static_cast<int>(runs.size()), threads, catalog,
+      [&](int i, Scenario*) -> const Scenario& { return runs[i].scenario; },
       [&](int i, const Scenario&, const SimulationResult& result) {
         pods[i] = result.pods;
-        out.variants[i] =
-            SummarizeVariant(variants[i], result, out.tenant_classes);
+        outcomes[i] = SummarizeVariant(runs[i], result, out.tenant_classes);
       },
       observe);
+  for (size_t first = 0; first < outcomes.size(); first += seeds) {
+    std::vector<VariantOutcome> per_seed(
+        std::make_move_iterator(outcomes.begin() + first),
+        std::make_move_iterator(outcomes.begin() + first + seeds));
+    out.variants.push_back(MergeSeedRuns(std::move(per_seed)));
+  }
   out.pods = pods.empty() ? 0 : pods[0];
   return out;
 }

@@ -3,17 +3,20 @@
 //
 // Contract: RunComparison() builds one variant per scheme of the
 // CompareSpec (decide/scheme_variant.h), plus the scenario as written when
-// its pools mix schemes, and simulates each on `threads` threads; results
+// its pools mix schemes, and simulates each on CompareSpec::seeds seeds (the
+// scenario's seed, seed + 1, ...) on `threads` threads; results
 // are identical whatever the thread count (each run is deterministic and
 // writes only its own slot). For MIG it first runs every layout family on
 // a pilot (the workload scaled down to about `mig_pilot_pods` pods by
 // shortening the arrival window and scaling class counts; the whole workload
 // when it is smaller) and gives each MIG-capable pool the family that served
-// the pods routed to it best (highest mean pod performance, then lowest cost
-// per served pod, then family order); pools are judged apart because pods
-// reach them by their selectors. Each variant keeps the cluster-wide and
-// per-tenant-class metrics (decide/class_metrics.h), the pools' descriptions,
-// summaries and samples and, for the plan, the scheme each class ran under.
+// the pods routed to it best over the seeds (highest mean pod performance,
+// then lowest cost per served pod, then family order); pools are judged
+// apart because pods reach them by their selectors. Each variant keeps the
+// cluster-wide and per-tenant-class metrics (decide/class_metrics.h), as the
+// mean over the seeds and per seed, the pools' descriptions, the first
+// seed's pool summaries and samples and, for the plan, the scheme each class
+// ran under.
 // Throws InputError when a variant's scenario is invalid.
 
 #ifndef GPUSHARE_DECIDE_COMPARISON_H_
@@ -60,14 +63,19 @@ struct VariantOutcome {
   SharingScheme scheme = SharingScheme::kExclusive;
   std::vector<std::string> notes;
   std::vector<std::string> pools;  // "prod H100-80GB mig all-balanced"
+  // Means over the seeds (MeanClassMetrics).
   ClassMetrics cluster;
   std::vector<ClassMetrics> classes;  // in Comparison::tenant_classes order
+  // Per seed, in Comparison::seeds order: [seed][class]. Empty when built
+  // by hand with one run (then `classes` is that run).
+  std::vector<std::vector<ClassMetrics>> classes_by_seed;
   // The scheme each tenant class's pods mostly ran under (or were routed
   // to, for pods that never ran; "" if none was routed):
   // the plan's per-class scheme; another variant's own scheme, unless its
   // pools could not apply it (MIG on GPUs without MIG).
   std::vector<std::string> class_schemes;
-  // Cluster-wide figures of the run.
+  // Cluster-wide figures, means over the seeds (counts rounded; alerts:
+  // the rounded mean count of each alert).
   double end_s = 0;
   int64_t faults = 0;
   double max_blast_radius = 0;
@@ -78,14 +86,16 @@ struct VariantOutcome {
   double mean_gpu_util = 0;
   double cluster_cost = 0;  // every GPU for the whole run
   double goodput = 1;
-  // The run's pools with their samples (metrics/results.h), for charts.
+  // The first seed's pools with their samples (metrics/results.h), for
+  // charts.
   std::vector<PoolSummary> pool_summaries;
 };
 
 struct Comparison {
   std::string scenario;
   uint64_t seed = 0;
-  int64_t pods = 0;
+  std::vector<uint64_t> seeds;  // every seed run, `seed` first
+  int64_t pods = 0;             // of the first seed's runs
   std::vector<std::string> tenant_classes;    // workload class names
   std::vector<std::string> workload_classes;  // their kinds
   std::vector<MigPoolChoice> mig_choices;     // empty without a MIG variant
@@ -102,14 +112,25 @@ Comparison RunComparison(const Scenario& scenario, const CompareSpec& spec,
                          const Catalog& catalog, int threads,
                          const RunObserverFactory& observe = {});
 
-// How many simulations RunComparison runs: the MIG families' pilots (when
-// MIG is compared), one per scheme, and the plan when the pools mix schemes.
+// How many simulations RunComparison runs: per seed, the MIG families'
+// pilots (when MIG is compared), one per scheme, and the plan when the pools
+// mix schemes.
 int ComparisonRunCount(const Scenario& scenario, const CompareSpec& spec);
 
 // Summarizes one run of `variant` (exposed for tests).
 VariantOutcome SummarizeVariant(const SchemeVariant& variant,
                                 const SimulationResult& result,
                                 const std::vector<std::string>& tenant_classes);
+
+// One variant over its runs on several seeds (in seed order, at least one):
+// names, notes, pools, class schemes and pool summaries of the first; the
+// metrics and figures averaged as VariantOutcome says; classes_by_seed
+// filled.
+VariantOutcome MergeSeedRuns(std::vector<VariantOutcome> runs);
+
+// `scenario` with `seed` everywhere it seeds a draw (workload, scheduler
+// tie-breaks, faults), as if the file said so.
+Scenario ScenarioWithSeed(const Scenario& scenario, uint64_t seed);
 
 // One run of `scenario` with its collector (pod records, no per-device
 // samples) and, when `observe` is set, one more observer.

@@ -22,6 +22,9 @@
 
 namespace gpushare {
 
+// The most seeds `compare.seeds` and `--seeds` accept.
+inline constexpr int kMaxCompareSeeds = 100;
+
 struct CompareSpec {
   std::vector<SharingScheme> schemes = {
       SharingScheme::kExclusive, SharingScheme::kTimeSlicing,
@@ -43,6 +46,11 @@ struct CompareSpec {
   // Each MIG family is tried on a pilot of at most this many pods (the
   // workload scaled down); 0 tries them on the whole workload.
   int64_t mig_pilot_pods = 10000;
+  // Every run is repeated on this many seeds (the scenario's seed, then
+  // seed + 1, ...); tables show the mean, scores their mean and range, and a
+  // class's win is called only when it holds on every seed
+  // (decide/selection.h).
+  int seeds = 3;
 };
 
 // One tenant class's weights.
@@ -63,6 +71,13 @@ struct SelectionSpec {
   // A scheme under which a class whose pods have latency SLOs meets them in
   // a smaller share of its latency samples than this cannot win the class.
   double min_slo_attainment = 0.99;
+  // A win is called only when the winner's total beats every other eligible
+  // scheme's by more than this many points (of 10) on every seed; otherwise
+  // the class is too close to call.
+  double decisive_margin = 0.05;
+  // Isolation blends the scheme's rating (a prior) with the harm measured
+  // in the run: rating/10 x this + measured x (1 - this).
+  double isolation_prior_weight = 0.3;
 
   // The profile named `name`, or null.
   const WeightProfile* FindProfile(const std::string& name) const;

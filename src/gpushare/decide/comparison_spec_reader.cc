@@ -44,7 +44,7 @@ CompareSpec ReadCompare(const YamlMap& top) {
   const YamlMap m = top.Map("compare", "compare");
   m.AllowOnly({"schemes", "time_slicing_replicas", "mps_replicas",
                "hami_split_count", "vgpu_licence_per_gpu_hour", "mig_families",
-               "mig_pilot_pods"});
+               "mig_pilot_pods", "seeds"});
   if (m.Has("schemes")) {
     const YAML::Node list = m.Get("schemes");
     if (!list.IsSequence() || list.size() == 0) {
@@ -111,6 +111,9 @@ CompareSpec ReadCompare(const YamlMap& top) {
   if (m.Has("mig_pilot_pods")) {
     spec.mig_pilot_pods = m.Int("mig_pilot_pods", 0, 1000000000);
   }
+  if (m.Has("seeds")) {
+    spec.seeds = static_cast<int>(m.Int("seeds", 1, kMaxCompareSeeds));
+  }
   return spec;
 }
 
@@ -172,7 +175,14 @@ SelectionSpec ReadSelection(const YamlMap& top, const Scenario& scenario) {
   std::map<std::string, ClassSelection> chosen;
   if (top.Has("selection")) {
     const YamlMap m = top.Map("selection", "selection");
-    m.AllowOnly({"profiles", "classes", "ratings", "min_slo_attainment"});
+    m.AllowOnly({"profiles", "classes", "ratings", "min_slo_attainment",
+                 "decisive_margin", "isolation_prior_weight"});
+    if (m.Has("decisive_margin")) {
+      spec.decisive_margin = m.Double("decisive_margin", 0, 10);
+    }
+    if (m.Has("isolation_prior_weight")) {
+      spec.isolation_prior_weight = m.Double("isolation_prior_weight", 0, 1);
+    }
     if (m.Has("min_slo_attainment")) {
       spec.min_slo_attainment = m.Double("min_slo_attainment", 0, 1);
     }

@@ -163,9 +163,9 @@ TEST(ComparisonSpecReaderTest, ErrorsNameFileLineAndWhat) {
             "you mean 1g? (allowed: balanced, 1g, 2g, 3g, 4g, 7g)");
   EXPECT_EQ(ErrorOf("compare:\n  threads: 2\n"),
             "s.yaml:17:3: compare: unknown key 'threads'; did you mean "
-            "schemes? (allowed: schemes, time_slicing_replicas, "
+            "seeds? (allowed: schemes, time_slicing_replicas, "
             "mps_replicas, hami_split_count, vgpu_licence_per_gpu_hour, "
-            "mig_families, mig_pilot_pods)");
+            "mig_families, mig_pilot_pods, seeds)");
   EXPECT_EQ(ErrorOf("selection:\n  ratings:\n    mig: {isolation: 11}\n"),
             "s.yaml:18:22: selection.ratings.mig isolation: 11 is out of "
             "range (expected 0..10)");

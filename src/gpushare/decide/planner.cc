@@ -125,8 +125,16 @@ class Planner {
   double TieScore(const PoolState& pool, int candidate,
                   const std::vector<ClassMetrics>& metrics,
                   const std::vector<double>& lowest) const;
-  PlanOutcome Evaluate(const std::string& name, const Scenario& plan,
-                       const std::vector<ClassMetrics>& classes) const;
+  // `by_seed`: the classes' metrics on each seed ([seed][class]); the plan
+  // is judged on their mean and counted feasible per seed.
+  PlanOutcome Evaluate(
+      const std::string& name, const Scenario& plan,
+      const std::vector<std::vector<ClassMetrics>>& by_seed) const;
+  // The classes' metrics of `plan` run whole on every seed of
+  // CompareSpec::seeds ([seed][class]); `first`, when given, is its run on
+  // the first seed already.
+  std::vector<std::vector<ClassMetrics>> RunOnSeeds(
+      const Scenario& plan, const SimulationResult* first);
   bool InSpace(const Scenario& plan) const;
   void AddReferences(const SimulationResult& today);
   void FillPools(const Scenario& plan, bool searched);
@@ -351,7 +359,10 @@ double Planner::TieScore(const PoolState& pool, int candidate,
         k < static_cast<int>(spec_.selection.classes.size())
             ? spec_.selection.classes[k].weights
             : SelectionWeights{};
-    score += WeightedTotal(ScoreDimensions(metrics[i], ratings, lowest[i]), w);
+    score += WeightedTotal(
+        ScoreDimensions(metrics[i], ratings, lowest[i],
+                        spec_.selection.isolation_prior_weight),
+        w);
   }
   return score;
 }
@@ -567,22 +578,41 @@ void Planner::ChooseCombination() {
   }
 }
 
-PlanOutcome Planner::Evaluate(const std::string& name, const Scenario& plan,
-                              const std::vector<ClassMetrics>& classes) const {
+PlanOutcome Planner::Evaluate(
+    const std::string& name, const Scenario& plan,
+    const std::vector<std::vector<ClassMetrics>>& by_seed) const {
   PlanOutcome out;
   out.name = name;
   out.in_space = InSpace(plan);
   out.gpus = ScenarioGpus(plan);
   out.cost_per_hour = ScenarioCostPerHour(plan, catalog_);
-  for (size_t k = 0; k < classes.size() && k < plan_spec_.classes.size(); ++k) {
-    const std::vector<ConstraintCheck> c =
-        CheckClassConstraints(plan_spec_.classes[k], classes[k]);
-    out.checks.insert(out.checks.end(), c.begin(), c.end());
-  }
-  const std::vector<ConstraintCheck> c =
+  const std::vector<ConstraintCheck> cluster =
       CheckClusterConstraints(plan_spec_.cluster, out.gpus, out.cost_per_hour);
-  out.checks.insert(out.checks.end(), c.begin(), c.end());
+  const auto checks_of = [&](const std::vector<ClassMetrics>& classes) {
+    std::vector<ConstraintCheck> checks;
+    for (size_t k = 0; k < classes.size() && k < plan_spec_.classes.size();
+         ++k) {
+      const std::vector<ConstraintCheck> c =
+          CheckClassConstraints(plan_spec_.classes[k], classes[k]);
+      checks.insert(checks.end(), c.begin(), c.end());
+    }
+    checks.insert(checks.end(), cluster.begin(), cluster.end());
+    return checks;
+  };
+  std::vector<ClassMetrics> mean;
+  for (size_t k = 0; !by_seed.empty() && k < by_seed.front().size(); ++k) {
+    std::vector<ClassMetrics> runs;
+    for (const std::vector<ClassMetrics>& seed : by_seed) {
+      runs.push_back(seed[k]);
+    }
+    mean.push_back(MeanClassMetrics(runs));
+  }
+  out.checks = checks_of(mean);
   out.feasible = AllMet(out.checks);
+  out.seeds = static_cast<int>(by_seed.size());
+  for (const std::vector<ClassMetrics>& seed : by_seed) {
+    if (AllMet(checks_of(seed))) ++out.seeds_feasible;
+  }
   for (const NodePoolSpec& p : plan.pools) {
     if (p.gpus_per_node == 0 || p.gpu_model.empty()) {
       out.pools.push_back(fmt::format("{} (no GPUs) x{}", p.name, p.nodes));
@@ -619,12 +649,37 @@ bool Planner::InSpace(const Scenario& plan) const {
   return true;
 }
 
+std::vector<std::vector<ClassMetrics>> Planner::RunOnSeeds(
+    const Scenario& plan, const SimulationResult* first) {
+  const int seeds = std::max(1, spec_.compare.seeds);
+  std::vector<std::vector<ClassMetrics>> out(seeds);
+  const auto metrics_of = [&](const SimulationResult& run) {
+    std::vector<ClassMetrics> classes;
+    for (const std::string& c : classes_) {
+      classes.push_back(ComputeClassMetrics(run, c));
+    }
+    return classes;
+  };
+  const int skip = first != nullptr ? 1 : 0;
+  if (first != nullptr) out[0] = metrics_of(*first);
+  SimulateScenarios(
+      seeds - skip, threads_, catalog_,
+      [&](int i, Scenario* scratch) -> const Scenario& {
+        *scratch = ScenarioWithSeed(
+            plan, scenario_.seed + static_cast<uint64_t>(i + skip));
+        return *scratch;
+      },
+      [&](int i, const Scenario&, const SimulationResult& run) {
+        out[i + skip] = metrics_of(run);
+      },
+      observe_);
+  result_.simulations += seeds - skip;
+  return out;
+}
+
 void Planner::AddReferences(const SimulationResult& today) {
-  std::vector<ClassMetrics> today_classes;
-  for (const std::string& c : classes_) {
-    today_classes.push_back(ComputeClassMetrics(today, c));
-  }
-  result_.references.push_back(Evaluate("today", scenario_, today_classes));
+  result_.references.push_back(
+      Evaluate("today", scenario_, RunOnSeeds(scenario_, &today)));
   reference_plans_.push_back(scenario_);
   const Comparison comparison =
       RunComparison(scenario_, spec_.compare, catalog_, threads_, observe_);
@@ -639,7 +694,11 @@ void Planner::AddReferences(const SimulationResult& today) {
     if (v.plan) continue;  // the scenario as written: "today"
     const SchemeVariant variant = MakeSchemeVariant(
         scenario_, v.scheme, spec_.compare, catalog_, families);
-    result_.references.push_back(Evaluate(v.name, variant.scenario, v.classes));
+    result_.references.push_back(Evaluate(
+        v.name, variant.scenario,
+        v.classes_by_seed.empty()
+            ? std::vector<std::vector<ClassMetrics>>{v.classes}
+            : v.classes_by_seed));
     reference_plans_.push_back(variant.scenario);
   }
 }
@@ -724,13 +783,8 @@ PlanResult Planner::Run() {
 
   // The searched plan, run whole.
   const Scenario searched = WithChoices(scenario_);
-  const SimulationResult run = SimulateScenario(searched, catalog_, observe_);
-  ++result_.simulations;
-  std::vector<ClassMetrics> classes;
-  for (const std::string& c : classes_) {
-    classes.push_back(ComputeClassMetrics(run, c));
-  }
-  PlanOutcome best = Evaluate("searched", searched, classes);
+  PlanOutcome best =
+      Evaluate("searched", searched, RunOnSeeds(searched, nullptr));
   const Scenario* best_plan = &searched;
   result_.chosen_from = "search";
   for (size_t i = 0; i < result_.references.size(); ++i) {

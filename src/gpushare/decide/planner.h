@@ -96,7 +96,11 @@ struct PlanOutcome {
   bool feasible = false;
   int64_t gpus = 0;
   double cost_per_hour = 0;
-  std::vector<ConstraintCheck> checks;  // every class's and the cluster's
+  // Every class's and the cluster's, on the classes' mean metrics over the
+  // seeds (CompareSpec::seeds); `feasible` when all are met.
+  std::vector<ConstraintCheck> checks;
+  int seeds = 1;
+  int seeds_feasible = 0;  // seeds on which every constraint is met
   std::vector<std::string> pools;       // "prod H100-80GB x6 MIG all-balanced"
 };
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <limits>
 
 #include "gpushare/decide/scheme_variant.h"
@@ -39,11 +40,18 @@ std::string Phrase(Dimension d, const Candidate& a, const Candidate& b) {
   const ClassMetrics& x = *a.metrics;
   const ClassMetrics& y = *b.metrics;
   switch (d) {
-    case kIsolation:
-      return fmt::format(
-          "isolation (rated {:g} vs {:g}; {} vs {} pods killed by OOMs or "
-          "GPU faults)",
+    case kIsolation: {
+      std::string out = fmt::format(
+          "isolation (rated {:g} vs {:g}; measured: {} vs {} pods killed by "
+          "OOMs or GPU faults",
           a.ratings.isolation, b.ratings.isolation, x.killed, y.killed);
+      if (x.neighbour_miss_share >= 0 && y.neighbour_miss_share >= 0) {
+        out += fmt::format(
+            ", {} vs {} of latency samples missed because of neighbours",
+            Pct(x.neighbour_miss_share), Pct(y.neighbour_miss_share));
+      }
+      return out + ")";
+    }
     case kOverhead: {
       std::string detail = fmt::format(
           "mean wait {} vs {}", Secs(x.mean_wait_s), Secs(y.mean_wait_s));
@@ -139,9 +147,13 @@ std::string Explain(const ClassChoice& choice,
   if (!ranked[0].score.serves) return ExplainNoneServed(choice, ranked);
   if (!ranked[0].score.meets_slo) return ExplainNoWinner(choice, ranked);
   const Candidate& w = ranked[0];
-  std::string out =
-      fmt::format("{}: {} wins ({:.1f}/10)", choice.tenant_class,
-                  VariantDisplayName(w.score.variant), w.score.total);
+  const size_t seeds = w.score.totals_by_seed.size();
+  std::string out = fmt::format(
+      "{}: {} wins ({:.1f}/10{})", choice.tenant_class,
+      VariantDisplayName(w.score.variant), w.score.total,
+      seeds > 1 ? fmt::format(", {:.1f}-{:.1f} over {} seeds",
+                              w.score.total_min, w.score.total_max, seeds)
+                : "");
   if (ranked.size() > 1) {
     const Candidate& r = ranked[1];
     const auto weights = AsArray(choice.weights);
@@ -163,8 +175,12 @@ std::string Explain(const ClassChoice& choice,
         worst_gain = gain;
       }
     }
-    out += fmt::format(" over {} ({:.1f})", VariantDisplayName(r.score.variant),
-                       r.score.total);
+    out += fmt::format(
+        " over {} ({:.1f}{})", VariantDisplayName(r.score.variant),
+        r.score.total,
+        seeds > 1 ? fmt::format(", {:.1f}-{:.1f}", r.score.total_min,
+                                r.score.total_max)
+                  : "");
     if (best >= 0) {
       out += fmt::format(", mostly on {} (+{:.1f} points)",
                          Phrase(static_cast<Dimension>(best), w, r), best_gain);
@@ -186,6 +202,11 @@ std::string Explain(const ClassChoice& choice,
   }
   out += fmt::format("; it costs ${:.2f} per served pod",
                      w.metrics->cost_per_served_pod);
+  // Named when it shows at the sentence's precision (a whole percent).
+  if (w.metrics->cost > 0 && w.metrics->wasted_cost >= 0.005 * w.metrics->cost) {
+    out += fmt::format(" ({} of it on lost work)",
+                       Pct(w.metrics->wasted_cost / w.metrics->cost));
+  }
   if (cheapest != nullptr && cheapest != &w &&
       cheapest->metrics->cost_per_served_pod < w.metrics->cost_per_served_pod) {
     out += fmt::format(" (cheapest: {} at ${:.2f})",
@@ -199,6 +220,14 @@ std::string Explain(const ClassChoice& choice,
 
 }  // namespace
 
+std::string ClassChoice::Recommendation() const {
+  if (!has_winner()) return NoWinnerReason();
+  if (decisive) return VariantDisplayName(ranking.front().variant);
+  return fmt::format("{} or {} (too close to call)",
+                     VariantDisplayName(ranking.front().variant),
+                     VariantDisplayName(contender));
+}
+
 std::string ClassChoice::NoWinnerReason() const {
   if (has_winner()) return "";
   if (ranking.empty() || !ranking.front().serves) return "no scheme serves it";
@@ -207,10 +236,14 @@ std::string ClassChoice::NoWinnerReason() const {
 
 DimensionScores ScoreDimensions(const ClassMetrics& m,
                                 const SchemeRatings& ratings,
-                                double lowest_cost_per_served_pod) {
+                                double lowest_cost_per_served_pod,
+                                double isolation_prior_weight) {
   DimensionScores s;
   const double pods = static_cast<double>(std::max<int64_t>(1, m.pods));
-  s.isolation = ratings.isolation / 10 * (1 - m.killed / pods);
+  const double measured = (1 - m.killed / pods) *
+                          (1 - std::max(0.0, m.neighbour_miss_share));
+  s.isolation = isolation_prior_weight * ratings.isolation / 10 +
+                (1 - isolation_prior_weight) * measured;
   s.overhead = m.performance;
   s.compatibility = ratings.compatibility / 10 * (1 - m.cannot_run / pods);
   if (m.served == 0) {
@@ -232,10 +265,83 @@ double WeightedTotal(const DimensionScores& scores,
   return 10 * total / weights.Sum();
 }
 
+namespace {
+
+// The class `c`'s metrics in variant `v`'s run on seed `k`.
+const ClassMetrics& SeedMetrics(const VariantOutcome& v, size_t k, size_t c) {
+  return v.classes_by_seed.empty() ? v.classes[c] : v.classes_by_seed[k][c];
+}
+
+size_t SeedCount(const Comparison& comparison) {
+  size_t seeds = 1;
+  for (const VariantOutcome& v : comparison.variants) {
+    seeds = std::max(seeds, v.classes_by_seed.size());
+  }
+  return seeds;
+}
+
+// Whether `winner` holds against every other candidate that serves the
+// class and meets its SLO on every seed, by more than `margin` points; if
+// not, the first in ranking order that does not lose that clearly, and on
+// how many seeds.
+void JudgeWin(const std::vector<Candidate>& ranked, double margin,
+              ClassChoice* choice) {
+  choice->decisive = true;
+  if (!choice->has_winner()) return;
+  const SchemeScore& w = ranked[0].score;
+  for (size_t r = 1; r < ranked.size(); ++r) {
+    const SchemeScore& o = ranked[r].score;
+    if (!o.serves || !o.meets_slo) continue;
+    int close = 0;
+    for (size_t k = 0; k < w.totals_by_seed.size(); ++k) {
+      if (w.totals_by_seed[k] - o.totals_by_seed[k] <= margin + 1e-12) ++close;
+    }
+    if (close > 0) {
+      choice->decisive = false;
+      choice->contender = o.variant;
+      choice->contender_seeds = close;
+      return;
+    }
+  }
+}
+
+// "vGPU (HAMi) 8.5 (8.3-8.7)" over several seeds, "vGPU (HAMi) 8.5" over one.
+std::string ScoreWithRange(const SchemeScore& s) {
+  std::string out =
+      fmt::format("{} {:.1f}", VariantDisplayName(s.variant), s.total);
+  if (s.totals_by_seed.size() > 1) {
+    out += fmt::format(" ({:.1f}-{:.1f})", s.total_min, s.total_max);
+  }
+  return out;
+}
+
+// The sentence of a class whose leader does not hold on every seed.
+std::string ExplainTooClose(const ClassChoice& choice,
+                            const std::vector<Candidate>& ranked,
+                            double margin) {
+  const SchemeScore& w = ranked[0].score;
+  const SchemeScore* o = nullptr;
+  for (const Candidate& c : ranked) {
+    if (c.score.variant == choice.contender) o = &c.score;
+  }
+  const size_t seeds = w.totals_by_seed.size();
+  return fmt::format(
+      "{}: too close to call between {} and {}{}: {} is ahead or within "
+      "{:g} points on {} of {} seed{}; {} leads on the mean.",
+      choice.tenant_class, ScoreWithRange(w), ScoreWithRange(*o),
+      seeds > 1 ? fmt::format(" over {} seeds", seeds) : "",
+      VariantDisplayName(o->variant), margin, choice.contender_seeds, seeds,
+      seeds == 1 ? "" : "s", VariantDisplayName(w.variant));
+}
+
+}  // namespace
+
 Selection Select(const Comparison& comparison, const SelectionSpec& spec) {
   Selection selection;
+  const size_t seeds = SeedCount(comparison);
   for (size_t c = 0; c < comparison.tenant_classes.size(); ++c) {
     ClassChoice choice;
+    choice.seeds = static_cast<int>(seeds);
     choice.tenant_class = comparison.tenant_classes[c];
     choice.workload_class = comparison.workload_classes[c];
     auto it = std::find_if(spec.classes.begin(), spec.classes.end(),
@@ -255,15 +361,18 @@ Selection Select(const Comparison& comparison, const SelectionSpec& spec) {
         it != spec.classes.end() && it->min_slo_attainment >= 0
             ? it->min_slo_attainment
             : spec.min_slo_attainment;
-    // The lowest cost per served pod among the ranked schemes.
-    double lowest = std::numeric_limits<double>::infinity();
+    // Per seed, the lowest cost per served pod among the compared schemes.
+    std::vector<double> lowest(seeds, std::numeric_limits<double>::infinity());
     for (const VariantOutcome& v : comparison.variants) {
-      const ClassMetrics& m = v.classes[c];
-      if (!v.plan && m.served > 0) {
-        lowest = std::min(lowest, m.cost_per_served_pod);
+      if (v.plan) continue;
+      for (size_t k = 0; k < seeds; ++k) {
+        const ClassMetrics& m = SeedMetrics(v, k, c);
+        if (m.served > 0) lowest[k] = std::min(lowest[k], m.cost_per_served_pod);
       }
     }
-    if (!std::isfinite(lowest)) lowest = 0;
+    for (double& l : lowest) {
+      if (!std::isfinite(l)) l = 0;
+    }
     std::vector<Candidate> ranked;
     for (const VariantOutcome& v : comparison.variants) {
       SharingScheme ran_under = v.scheme;
@@ -283,13 +392,29 @@ Selection Select(const Comparison& comparison, const SelectionSpec& spec) {
       cand.ratings = spec.RatingsOf(scheme);
       cand.score.variant = v.name;
       cand.score.scheme = std::string(SharingSchemeName(scheme));
-      cand.score.scores = ScoreDimensions(*cand.metrics, cand.ratings, lowest);
-      cand.score.total = WeightedTotal(cand.score.scores, choice.weights);
+      // Each dimension and the total: the mean over the seeds.
+      cand.score.serves = false;
+      for (size_t k = 0; k < seeds; ++k) {
+        const ClassMetrics& m = SeedMetrics(v, k, c);
+        const DimensionScores d = ScoreDimensions(
+            m, cand.ratings, lowest[k], spec.isolation_prior_weight);
+        cand.score.scores.isolation += d.isolation / seeds;
+        cand.score.scores.overhead += d.overhead / seeds;
+        cand.score.scores.compatibility += d.compatibility / seeds;
+        cand.score.scores.cost += d.cost / seeds;
+        cand.score.totals_by_seed.push_back(WeightedTotal(d, choice.weights));
+        if (m.served > 0) cand.score.serves = true;
+      }
+      const auto& totals = cand.score.totals_by_seed;
+      double sum = 0;
+      for (double t : totals) sum += t;
+      cand.score.total = sum / seeds;
+      cand.score.total_min = *std::min_element(totals.begin(), totals.end());
+      cand.score.total_max = *std::max_element(totals.begin(), totals.end());
       cand.score.slo_attainment = cand.metrics->slo_attainment;
       cand.score.meets_slo =
           cand.metrics->slo_attainment < 0 ||
           cand.metrics->slo_attainment >= choice.min_slo_attainment - 1e-12;
-      cand.score.serves = cand.metrics->served > 0;
       if (v.plan) {
         choice.has_plan = true;
         choice.plan = cand.score;
@@ -310,7 +435,13 @@ Selection Select(const Comparison& comparison, const SelectionSpec& spec) {
                        return a.score.total > b.score.total + 1e-12;
                      });
     for (const Candidate& cand : ranked) choice.ranking.push_back(cand.score);
-    if (!ranked.empty()) choice.explanation = Explain(choice, ranked);
+    JudgeWin(ranked, spec.decisive_margin, &choice);
+    if (!ranked.empty()) {
+      choice.explanation =
+          choice.decisive
+              ? Explain(choice, ranked)
+              : ExplainTooClose(choice, ranked, spec.decisive_margin);
+    }
     selection.classes.push_back(std::move(choice));
   }
   return selection;

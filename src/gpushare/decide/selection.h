@@ -1,34 +1,46 @@
 // Selection: for each tenant class, every compared scheme scored on the
-// source document's four dimensions, weighted, ranked and explained.
+// source document's four dimensions, weighted, ranked and explained, over
+// the comparison's seeds.
 //
 // Contract: each dimension scores in [0, 1] (higher is better) from the
-// class's metrics under that scheme's run (decide/class_metrics.h):
-//   isolation      rating/10 x (1 − share of the class's pods killed by an
-//                  OOM or a GPU fault);
+// class's metrics under that scheme's run on one seed
+// (decide/class_metrics.h):
+//   isolation      the rating is a prior, the measured harm decides:
+//                  p x rating/10 + (1 − p) x (1 − share of the class's
+//                  pods killed by an OOM or a GPU fault) x (1 − share of its
+//                  latency samples missed because of neighbours), p =
+//                  SelectionSpec::isolation_prior_weight;
 //   overhead       the class's mean pod performance (slowdown from sharing,
 //                  context switches and virtualization, queueing, SLO
 //                  attainment of services);
 //   compatibility  rating/10 x (1 − share of its pods the scheme cannot
 //                  run at all);
 //   cost           the lowest cost per served pod among the schemes / this
-//                  scheme's (0 when it serves none);
-// ratings from SelectionSpec (decide/scheme_ratings.h). The total is
-// 10 x Σ wᵢ sᵢ / Σ wᵢ with the class's weights. A class's SLO is a
-// constraint, not a weight: when its pods have latency SLOs, a scheme under
-// which the class's SLO attainment is below the class's target
+//                  scheme's (0 when it serves none), cost being the pools'
+//                  bills apportioned by use, idle and wasted work included;
+// ratings from SelectionSpec (decide/scheme_ratings.h). A seed's total is
+// 10 x Σ wᵢ sᵢ / Σ wᵢ with the class's weights; a scheme's scores and total
+// are the means over the seeds, with the range of the totals. A class's SLO
+// is a constraint, not a weight: when its pods have latency SLOs, a scheme
+// under which the class's mean SLO attainment is below the class's target
 // (SelectionSpec::min_slo_attainment) ranks below every scheme that meets
 // it and cannot win; when none meets it the class has no winner and its
 // sentence says so, naming the closest scheme. A scheme that served none of
-// the class's pods ranks below every scheme that served some and cannot win;
-// when none served any, the class has no winner and its sentence says why. A
-// scheme whose run put the class's pods under another scheme (MIG on GPUs
-// without MIG runs them exclusive) is not ranked for the class: it is listed
-// in ClassChoice::not_ranked with the scheme they ran under. Within each group
-// schemes rank by total (ties: compare order); the scenario's own plan is
-// scored the same way (with the ratings of the scheme the class ran under) as a
-// reference, not ranked. Each class gets one sentence: the winner's main
-// advantage over the runner-up in weighted points, what it gives up, and what
-// it costs.
+// the class's pods on any seed ranks below every scheme that served some and
+// cannot win; when none served any, the class has no winner and its sentence
+// says why. A scheme whose run put the class's pods under another scheme
+// (MIG on GPUs without MIG runs them exclusive) is not ranked for the class:
+// it is listed in ClassChoice::not_ranked with the scheme they ran under.
+// Within each group schemes rank by mean total (ties: compare order); the
+// scenario's own plan is scored the same way (with the ratings of the scheme
+// the class ran under) as a reference, not ranked. The leader's win is
+// decisive only when, on every seed, its total beats that of every other
+// scheme that serves the class and meets its SLO by more than
+// SelectionSpec::decisive_margin; otherwise the class is too close to call
+// and the first such scheme in ranking order is its contender. Each class
+// gets one sentence: the winner's main advantage over the runner-up in
+// weighted points, what it gives up, and what it costs; or between which
+// schemes it is too close to call.
 
 #ifndef GPUSHARE_DECIDE_SELECTION_H_
 #define GPUSHARE_DECIDE_SELECTION_H_
@@ -51,13 +63,17 @@ struct DimensionScores {
 struct SchemeScore {
   std::string variant;  // "mig", "plan", ...
   std::string scheme;   // the scheme rated ("mig"; the plan's class scheme)
-  DimensionScores scores;
-  double total = 0;  // 0..10
+  DimensionScores scores;  // means over the seeds
+  double total = 0;        // 0..10, the mean over the seeds
+  std::vector<double> totals_by_seed;
+  double total_min = 0;
+  double total_max = 0;
   // The class's SLO attainment under the scheme (-1: its pods have no SLO
   // samples there) and whether it meets the class's target.
   double slo_attainment = -1;
   bool meets_slo = true;
-  // Whether the scheme served at least one of the class's pods.
+  // Whether the scheme served at least one of the class's pods (on some
+  // seed).
   bool serves = true;
 };
 
@@ -74,6 +90,12 @@ struct ClassChoice {
   // Schemes left out of the ranking: "MIG: its run put this class's pods
   // under exclusive".
   std::vector<std::string> not_ranked;
+  int seeds = 1;
+  // Whether the winner holds on every seed (see above); when not, the
+  // scheme that comes within the margin and on how many seeds.
+  bool decisive = true;
+  std::string contender;  // a variant name
+  int contender_seeds = 0;
 
   // Whether a scheme wins the class: the best ranked served some of its pods
   // and meets its SLO.
@@ -83,6 +105,9 @@ struct ClassChoice {
   }
   // Why no scheme wins ("" when one does), for the Recommended line.
   std::string NoWinnerReason() const;
+  // The Recommended line's answer: the winner's display name, "X or Y (too
+  // close to call)", or why no scheme wins.
+  std::string Recommendation() const;
 };
 
 struct Selection {
@@ -92,7 +117,8 @@ struct Selection {
 // The dimension scores of one class under one scheme.
 DimensionScores ScoreDimensions(const ClassMetrics& metrics,
                                 const SchemeRatings& ratings,
-                                double lowest_cost_per_served_pod);
+                                double lowest_cost_per_served_pod,
+                                double isolation_prior_weight);
 
 double WeightedTotal(const DimensionScores& scores,
                      const SelectionWeights& weights);

@@ -43,10 +43,11 @@ SelectionSpec WithWeights(SelectionWeights w) {
 
 TEST(SelectionTest, DimensionScoresByHand) {
   // 10 pods, 2 killed, 1 cannot run, performance 0.8, $2 per pod against
-  // a cheapest $1; MIG rated isolation 10, compatibility 5.
-  const DimensionScores s =
-      ScoreDimensions(Metrics(10, 9, 2, 1, 0.8, 2.0), {10, 5}, /*lowest=*/1.0);
-  EXPECT_DOUBLE_EQ(s.isolation, 1.0 * (1 - 0.2));
+  // a cheapest $1; rated isolation 4, compatibility 5; the rating weighs
+  // 0.3 against the measured harm.
+  const DimensionScores s = ScoreDimensions(
+      Metrics(10, 9, 2, 1, 0.8, 2.0), {4, 5}, /*lowest=*/1.0, /*prior=*/0.3);
+  EXPECT_DOUBLE_EQ(s.isolation, 0.3 * 0.4 + 0.7 * (1 - 0.2));
   EXPECT_DOUBLE_EQ(s.overhead, 0.8);
   EXPECT_DOUBLE_EQ(s.compatibility, 0.5 * (1 - 0.1));
   EXPECT_DOUBLE_EQ(s.cost, 0.5);
@@ -54,8 +55,52 @@ TEST(SelectionTest, DimensionScoresByHand) {
 
 TEST(SelectionTest, CostScoreEdges) {
   // Serving nothing scores 0 on cost however cheap; free serving scores 1.
-  EXPECT_EQ(ScoreDimensions(Metrics(5, 0, 0, 5, 0, 0), {10, 10}, 1).cost, 0);
-  EXPECT_EQ(ScoreDimensions(Metrics(5, 5, 0, 0, 1, 0), {10, 10}, 0).cost, 1);
+  EXPECT_EQ(ScoreDimensions(Metrics(5, 0, 0, 5, 0, 0), {10, 10}, 1, 0.3).cost,
+            0);
+  EXPECT_EQ(ScoreDimensions(Metrics(5, 5, 0, 0, 1, 0), {10, 10}, 0, 0.3).cost,
+            1);
+}
+
+TEST(SelectionTest, IsolationIsMeasuredHarmWithTheRatingAsPrior) {
+  ClassMetrics m = Metrics(10, 10, 1, 0, 1, 1);
+  m.neighbour_miss_share = 0.25;  // a quarter of its samples lost to others
+  // Measured: (1 - 1/10) x (1 - 0.25) = 0.675.
+  EXPECT_DOUBLE_EQ(ScoreDimensions(m, {2, 10}, 1, 0.3).isolation,
+                   0.3 * 0.2 + 0.7 * 0.675);
+  // Prior weight 1: the rating alone; 0: the measurement alone.
+  EXPECT_DOUBLE_EQ(ScoreDimensions(m, {2, 10}, 1, 1).isolation, 0.2);
+  EXPECT_DOUBLE_EQ(ScoreDimensions(m, {2, 10}, 1, 0).isolation, 0.675);
+  // No latency samples (-1): no neighbour term.
+  m.neighbour_miss_share = -1;
+  EXPECT_DOUBLE_EQ(ScoreDimensions(m, {2, 10}, 1, 0).isolation, 0.9);
+}
+
+TEST(SelectionTest, HarmlessSchemeAtAThirdOfTheCostCanWinAProductionClass) {
+  // sla-production weights (0.40/0.35/0.10/0.15). Exclusive (rated 10/10)
+  // and vGPU (HAMi) (rated 6/8 by default) both meet the SLO with the same
+  // performance; HAMi costs a third and harmed nobody. With the ratings
+  // alone exclusive would win: 0.4 + 0.3325 + 0.1 + 0.05 = 8.8 against
+  // HAMi's 0.24 + 0.3325 + 0.08 + 0.15 = 8.0. Measured: HAMi's isolation is
+  // 0.3 x 0.6 + 0.7 = 0.88: 0.352 + 0.3325 + 0.08 + 0.15 = 9.1.
+  const Comparison c = OneClass(
+      {Variant(SharingScheme::kExclusive, Metrics(10, 10, 0, 0, 0.95, 3.0)),
+       Variant(SharingScheme::kHami, Metrics(10, 10, 0, 0, 0.95, 1.0))});
+  SelectionSpec spec = WithWeights({0.40, 0.35, 0.10, 0.15});
+  const Selection measured = Select(c, spec);
+  EXPECT_EQ(measured.classes[0].ranking[0].variant, "hami");
+  EXPECT_NEAR(measured.classes[0].ranking[0].total, 9.145, 1e-9);
+  spec.isolation_prior_weight = 1;
+  const Selection rated = Select(c, spec);
+  EXPECT_EQ(rated.classes[0].ranking[0].variant, "exclusive");
+  // Harm measured under HAMi takes the win back: 3 of 10 pods OOM-killed.
+  const Comparison harmed = OneClass(
+      {Variant(SharingScheme::kExclusive, Metrics(10, 10, 0, 0, 0.95, 3.0)),
+       Variant(SharingScheme::kHami, Metrics(10, 10, 3, 0, 0.95, 1.0))});
+  EXPECT_EQ(Select(harmed, WithWeights({0.40, 0.35, 0.10, 0.15}))
+                .classes[0]
+                .ranking[0]
+                .variant,
+            "exclusive");
 }
 
 TEST(SelectionTest, WeightedTotalByHand) {
@@ -73,13 +118,14 @@ TEST(SelectionTest, RanksWithRatingsAndMeasuredNumbers) {
       {Variant(SharingScheme::kTimeSlicing, Metrics(10, 10, 0, 0, 0.9, 1.0)),
        Variant(SharingScheme::kMig, Metrics(10, 10, 0, 0, 0.8, 1.25))});
   // Isolation-heavy weights: MIG = (0.5·1 + 0.5·0.8)·10 = 9.0 and
-  // time-slicing = (0.5·0.1 + 0.5·0.9)·10 = 5.0.
+  // time-slicing = (0.5·(0.3·0.1 + 0.7·1) + 0.5·0.9)·10 = 8.15 (no harm
+  // measured, the rating a prior of weight 0.3).
   const Selection iso = Select(c, WithWeights({1, 1, 0, 0}));
   ASSERT_EQ(iso.classes.size(), 1u);
   ASSERT_EQ(iso.classes[0].ranking.size(), 2u);
   EXPECT_EQ(iso.classes[0].ranking[0].variant, "mig");
   EXPECT_DOUBLE_EQ(iso.classes[0].ranking[0].total, 9.0);
-  EXPECT_DOUBLE_EQ(iso.classes[0].ranking[1].total, 5.0);
+  EXPECT_DOUBLE_EQ(iso.classes[0].ranking[1].total, 8.15);
   // Cost-only weights: time-slicing 10, MIG 1/1.25 = 8.
   const Selection cost = Select(c, WithWeights({0, 0, 0, 1}));
   EXPECT_EQ(cost.classes[0].ranking[0].variant, "time-slicing");
@@ -117,6 +163,81 @@ TEST(SelectionTest, TiesKeepCompareOrder) {
                              spec);
   EXPECT_EQ(s.classes[0].ranking[0].variant, "hami");
   EXPECT_EQ(s.classes[0].ranking[1].variant, "mps");
+  // A tie is no win: too close to call, the runner-up its contender.
+  EXPECT_FALSE(s.classes[0].decisive);
+  EXPECT_EQ(s.classes[0].contender, "mps");
+  EXPECT_EQ(s.classes[0].Recommendation(),
+            "vGPU (HAMi) or MPS (too close to call)");
+  EXPECT_NE(s.classes[0].explanation.find("too close to call between"),
+            std::string::npos)
+      << s.classes[0].explanation;
+}
+
+// A variant run on several seeds: performance per seed, cost 1.
+VariantOutcome Seeded(SharingScheme scheme, std::vector<double> performance) {
+  VariantOutcome v = Variant(scheme, Metrics(10, 10, 0, 0, 0, 1));
+  std::vector<ClassMetrics> runs;
+  for (double p : performance) {
+    runs.push_back(Metrics(10, 10, 0, 0, p, 1));
+    v.classes_by_seed.push_back({runs.back()});
+  }
+  v.classes = {MeanClassMetrics(runs)};
+  return v;
+}
+
+TEST(SelectionTest, AWinMustHoldOnEverySeed) {
+  SelectionSpec spec = WithWeights({0, 1, 0, 0});  // performance only
+  // HAMi leads on the mean (0.8 vs 0.7) but MPS is ahead on the third seed.
+  const Selection close = Select(
+      OneClass({Seeded(SharingScheme::kHami, {0.9, 0.9, 0.6}),
+                Seeded(SharingScheme::kMps, {0.7, 0.7, 0.7})}),
+      spec);
+  const ClassChoice& c = close.classes[0];
+  EXPECT_EQ(c.seeds, 3);
+  EXPECT_EQ(c.ranking[0].variant, "hami");
+  EXPECT_DOUBLE_EQ(c.ranking[0].total, 8.0);
+  EXPECT_DOUBLE_EQ(c.ranking[0].total_min, 6.0);
+  EXPECT_DOUBLE_EQ(c.ranking[0].total_max, 9.0);
+  EXPECT_EQ(c.ranking[0].totals_by_seed.size(), 3u);
+  EXPECT_TRUE(c.has_winner());
+  EXPECT_FALSE(c.decisive);
+  EXPECT_EQ(c.contender, "mps");
+  EXPECT_EQ(c.contender_seeds, 1);
+  EXPECT_NE(c.explanation.find("too close to call between vGPU (HAMi) 8.0 "
+                               "(6.0-9.0) and MPS 7.0 (7.0-7.0) over 3 seeds"),
+            std::string::npos)
+      << c.explanation;
+  // Ahead on every seed: decisive, the sentence gives the range.
+  const Selection clear = Select(
+      OneClass({Seeded(SharingScheme::kHami, {0.9, 0.9, 0.8}),
+                Seeded(SharingScheme::kMps, {0.7, 0.7, 0.7})}),
+      spec);
+  EXPECT_TRUE(clear.classes[0].decisive);
+  EXPECT_EQ(clear.classes[0].Recommendation(), "vGPU (HAMi)");
+  EXPECT_NE(clear.classes[0].explanation.find(
+                "vGPU (HAMi) wins (8.7/10, 8.0-9.0 over 3 seeds) over MPS "
+                "(7.0, 7.0-7.0)"),
+            std::string::npos)
+      << clear.classes[0].explanation;
+  // Within the margin on one seed is not a clear win either.
+  spec.decisive_margin = 1.5;
+  EXPECT_FALSE(Select(OneClass({Seeded(SharingScheme::kHami, {0.9, 0.9, 0.8}),
+                                Seeded(SharingScheme::kMps, {0.7, 0.7, 0.7})}),
+                      spec)
+                   .classes[0]
+                   .decisive);
+}
+
+TEST(SelectionTest, SchemesThatMissTheSloAreNoContenders) {
+  // MPS beats HAMi on one seed but misses the SLO: HAMi's win stands.
+  VariantOutcome hami = Seeded(SharingScheme::kHami, {0.9, 0.6});
+  VariantOutcome mps = Seeded(SharingScheme::kMps, {0.7, 0.7});
+  for (auto& seed : mps.classes_by_seed) seed[0].slo_attainment = 0.5;
+  mps.classes[0].slo_attainment = 0.5;
+  const Selection s =
+      Select(OneClass({hami, mps}), WithWeights({0, 1, 0, 0}));
+  EXPECT_EQ(s.classes[0].ranking[0].variant, "hami");
+  EXPECT_TRUE(s.classes[0].decisive);
 }
 
 TEST(SelectionTest, PlanIsScoredWithItsClassSchemeButNotRanked) {
@@ -132,8 +253,8 @@ TEST(SelectionTest, PlanIsScoredWithItsClassSchemeButNotRanked) {
   ASSERT_EQ(s.classes[0].ranking.size(), 1u);
   ASSERT_TRUE(s.classes[0].has_plan);
   EXPECT_EQ(s.classes[0].plan.scheme, "time-slicing");
-  // Rated as time-slicing: isolation 1/10.
-  EXPECT_DOUBLE_EQ(s.classes[0].plan.total, 1.0);
+  // Rated as time-slicing: isolation 0.3 x 1/10 + 0.7 x 1 (no harm).
+  EXPECT_DOUBLE_EQ(s.classes[0].plan.total, 7.3);
 }
 
 TEST(SelectionTest, RatingsCanBeOverridden) {
@@ -142,7 +263,8 @@ TEST(SelectionTest, RatingsCanBeOverridden) {
   const Selection s = Select(OneClass({Variant(SharingScheme::kTimeSlicing,
                                                Metrics(1, 1, 0, 0, 1, 1))}),
                              spec);
-  EXPECT_DOUBLE_EQ(s.classes[0].ranking[0].total, 7.0);
+  // 0.3 x 7/10 + 0.7 x 1 (no harm measured).
+  EXPECT_DOUBLE_EQ(s.classes[0].ranking[0].total, 9.1);
 }
 
 TEST(SelectionTest, ClassWithoutEntryGetsItsKindsProfile) {
@@ -160,7 +282,7 @@ ClassMetrics WithSlo(ClassMetrics m, double attainment) {
 
 TEST(SelectionTest, SchemeUnderTheSloTargetCannotWin) {
   // MIG scores 9.0 on isolation-heavy weights but meets the SLO in 84 % of
-  // samples; time-slicing scores 5.0 and meets it in 100 %.
+  // samples; time-slicing scores 8.15 and meets it in 100 %.
   const Comparison c =
       OneClass({Variant(SharingScheme::kTimeSlicing,
                         WithSlo(Metrics(10, 10, 0, 0, 0.9, 1.0), 1.0)),
@@ -171,7 +293,7 @@ TEST(SelectionTest, SchemeUnderTheSloTargetCannotWin) {
   EXPECT_TRUE(k.has_winner());
   EXPECT_EQ(k.ranking[0].variant, "time-slicing");
   EXPECT_TRUE(k.ranking[0].meets_slo);
-  EXPECT_DOUBLE_EQ(k.ranking[0].total, 5.0);
+  EXPECT_DOUBLE_EQ(k.ranking[0].total, 8.15);
   EXPECT_EQ(k.ranking[1].variant, "mig");
   EXPECT_FALSE(k.ranking[1].meets_slo);
   EXPECT_DOUBLE_EQ(k.ranking[1].slo_attainment, 0.84);

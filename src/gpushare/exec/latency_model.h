@@ -85,6 +85,11 @@ struct Latency {
   double utilization = 0;  // ρ of its queue
   bool saturated = false;  // ρ >= 1: latency grows without bound
                            // (p50 = p99 = +inf)
+  // Whether the pod would meet its SLO on the same device with no
+  // co-runner (time share 1, one context): a sample that misses the SLO
+  // while this holds was missed because of its neighbours. Set by the
+  // simulation; InferenceLatency leaves it false.
+  bool alone_meets_slo = false;
 };
 
 Latency InferenceLatency(const LatencyInputs& in);

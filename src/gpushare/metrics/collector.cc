@@ -298,7 +298,11 @@ void Collector::OnLatency(double t, PodIndex pod, const Latency& latency) {
   }
   const int n = r.latency_samples - r.saturated_samples;
   ++r.latency_samples;
-  if (MeetsSlo(latency, r.slo_p99_ms)) ++r.slo_met_samples;
+  if (MeetsSlo(latency, r.slo_p99_ms)) {
+    ++r.slo_met_samples;
+  } else if (latency.alone_meets_slo) {
+    ++r.neighbour_missed_samples;
+  }
   if (latency.saturated) {
     ++r.saturated_samples;
     return;
@@ -425,6 +429,13 @@ void Collector::OnFinish(double t, int64_t events, int64_t cycles) {
         held_s_[i] +
         (hold_start_[i] >= 0 ? std::max(0.0, end - hold_start_[i]) : 0);
     r.gpu_hours = r.gpu_share * held / 3600.0;
+    if (r.outcome == PodOutcome::kFailed ||
+        r.outcome == PodOutcome::kAdmissionFailed) {
+      r.wasted_gpu_hours = r.gpu_hours;
+    } else if (r.work_s > 0 && r.lost_work_s > 0) {
+      r.wasted_gpu_hours =
+          r.gpu_hours * r.lost_work_s / (r.work_s + r.lost_work_s);
+    }
     const NodePool& pool = cluster.pools()[pod_pool_[i]];
     if (pool.model != nullptr) {
       r.cost = r.gpu_hours *

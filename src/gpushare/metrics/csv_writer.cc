@@ -23,13 +23,13 @@ std::string PodsCsv(const SimulationResult& r) {
       "pool,node,devices,requests,"
       "arrival_s,start_s,"
       "end_s,wait_s,work_s,run_s,alone_s,slowdown,gpu_share,gpu_hours,cost,"
-      "restarts,oom_kills,fault_kills,preemptions,lost_work_s,"
+      "wasted_gpu_hours,restarts,oom_kills,fault_kills,preemptions,lost_work_s,"
       "latency_samples,saturated_samples,p50_ms,p99_ms,slo_p99_ms,"
-      "slo_attainment,outcome,message\n";
+      "slo_attainment,neighbour_missed_samples,outcome,message\n";
   for (const PodRecord& p : r.pod_records) {
     out += fmt::format(
         "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},"
-        "{},{},{},{},{},{},{},{},{},{},{}\n",
+        "{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
                        Field(p.name), Field(p.workload_class),
                        Field(p.tenant_class), Field(p.tenant),
                        Field(p.pod_group), Field(p.cluster_queue),
@@ -39,12 +39,14 @@ std::string PodsCsv(const SimulationResult& r) {
                        Num(p.arrival_s), Num(p.start_s), Num(p.end_s),
                        Num(p.wait_s), Num(p.work_s), Num(p.run_s),
                        Num(p.alone_s), Num(p.slowdown), Num(p.gpu_share),
-                       Num(p.gpu_hours), Num(p.cost), p.restarts,
+                       Num(p.gpu_hours), Num(p.cost),
+                       Num(p.wasted_gpu_hours), p.restarts,
                        p.oom_kills, p.fault_kills, p.preemptions,
                        Num(p.lost_work_s), p.latency_samples,
                        p.saturated_samples, Num(p.p50_ms),
                        Num(p.p99_ms), Num(p.slo_p99_ms),
-                       Num(p.slo_attainment), PodOutcomeName(p.outcome),
+                       Num(p.slo_attainment), p.neighbour_missed_samples,
+                       PodOutcomeName(p.outcome),
                        Field(p.message));
   }
   return out;

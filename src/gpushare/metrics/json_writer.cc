@@ -78,6 +78,7 @@ nlohmann::json ResultToJson(const SimulationResult& r) {
                     {"gpu_share", p.gpu_share},
                     {"gpu_hours", p.gpu_hours},
                     {"cost", p.cost},
+                    {"wasted_gpu_hours", p.wasted_gpu_hours},
                     {"restarts", p.restarts},
                     {"oom_kills", p.oom_kills},
                     {"fault_kills", p.fault_kills},
@@ -89,6 +90,7 @@ nlohmann::json ResultToJson(const SimulationResult& r) {
                     {"p99_ms", p.p99_ms},
                     {"slo_p99_ms", p.slo_p99_ms},
                     {"slo_attainment", p.slo_attainment},
+                    {"neighbour_missed_samples", p.neighbour_missed_samples},
                     {"outcome", PodOutcomeName(p.outcome)},
                     {"message", p.message}});
   }

@@ -56,10 +56,18 @@ struct PodRecord {
   double gpu_share = 0;
   double gpu_hours = 0;
   double cost = 0;
+  // The part of gpu_hours spent on work that was lost: all of it for a pod
+  // that failed (gave up or was rejected by the kubelet); for a job, the
+  // share lost_work_s / (work_s + lost_work_s) of it (work lost to OOM and
+  // fault kills and evictions past the last checkpoint); 0 for a service.
+  double wasted_gpu_hours = 0;
   // Inference pods: over the samples while running.
   int latency_samples = 0;
   int saturated_samples = 0;   // queue growing without bound
   int slo_met_samples = 0;     // p99 <= slo_p99_ms (all, without an SLO)
+  // Samples that missed the SLO although the pod alone on the same device
+  // would have met it: missed because of its neighbours.
+  int neighbour_missed_samples = 0;
   double p50_ms = -1;          // mean over non-saturated samples
   double p99_ms = -1;          // worst over non-saturated samples
   double slo_p99_ms = 0;

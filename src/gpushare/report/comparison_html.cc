@@ -102,7 +102,7 @@ std::string SelectionHtml(const Selection& s) {
     const double sum = c.weights.Sum();
     out += "<h3>" +
            HtmlEscape(fmt::format(
-               "{}: profile {} (weights isolation {:.2f}, overhead {:.2f}, "
+               "{}: profile {} (weights isolation {:.2f}, performance {:.2f}, "
                "compatibility {:.2f}, cost {:.2f})",
                c.tenant_class, c.profile, c.weights.isolation / sum,
                c.weights.overhead / sum, c.weights.compatibility / sum,
@@ -116,6 +116,9 @@ std::string SelectionHtml(const Selection& s) {
           {std::move(label), std::move(name), FormatScore(x.scores.isolation),
            FormatScore(x.scores.overhead), FormatScore(x.scores.compatibility),
            FormatScore(x.scores.cost), fmt::format("{:.1f}", x.total),
+           x.totals_by_seed.size() > 1
+               ? fmt::format("{:.1f}-{:.1f}", x.total_min, x.total_max)
+               : std::string("-"),
            x.slo_attainment < 0 ? std::string("-")
            : x.meets_slo        ? std::string("met")
                                 : std::string("missed")});
@@ -125,8 +128,10 @@ std::string SelectionHtml(const Selection& s) {
     }
     if (c.has_plan) add("-", c.plan, "plan (" + c.plan.scheme + ")");
     out += HtmlTable(
-        {"rank", "scheme", "isolation", "overhead", "compatibility", "cost",
-         "total", "SLO (target " + FormatPercent(c.min_slo_attainment) + ")"},
+        {"rank", "scheme", "isolation", "performance", "compatibility",
+         "cost", "total",
+         fmt::format("range over {} seed{}", c.seeds, c.seeds == 1 ? "" : "s"),
+         "SLO (target " + FormatPercent(c.min_slo_attainment) + ")"},
         rows);
     for (const std::string& n : c.not_ranked) {
       out += "<p>" + HtmlEscape(n) + "</p>\n";
@@ -134,9 +139,7 @@ std::string SelectionHtml(const Selection& s) {
     out += "<p>" + HtmlEscape(c.explanation) + "</p>\n";
     if (!c.ranking.empty()) {
       plan += fmt::format("{}{} → {}", plan.empty() ? "" : ", ", c.tenant_class,
-                          c.has_winner()
-                              ? VariantDisplayName(c.ranking.front().variant)
-                              : c.NoWinnerReason());
+                          c.Recommendation());
     }
   }
   if (!plan.empty()) {

@@ -25,9 +25,12 @@ json MetricsJson(const ClassMetrics& m) {
           {"mean_p99_ms", m.mean_p99_ms},
           {"mean_slo_p99_ms", m.mean_slo_p99_ms},
           {"slo_attainment", m.slo_attainment},
+          {"neighbour_miss_share", m.neighbour_miss_share},
           {"performance", m.performance},
           {"gpu_hours", m.gpu_hours},
           {"cost", m.cost},
+          {"held_cost", m.held_cost},
+          {"wasted_cost", m.wasted_cost},
           {"cost_per_served_pod", m.cost_per_served_pod}};
 }
 
@@ -44,6 +47,9 @@ json SchemeScoreJson(const SchemeScore& s) {
           {"scheme", s.scheme},
           {"scores", ScoresJson(s.scores)},
           {"total", s.total},
+          {"total_min", s.total_min},
+          {"total_max", s.total_max},
+          {"totals_by_seed", s.totals_by_seed},
           {"slo_attainment",
            s.slo_attainment >= 0 ? json(s.slo_attainment) : json(nullptr)},
           {"meets_slo", s.meets_slo},
@@ -60,6 +66,14 @@ json VariantOutcomeToJson(const VariantOutcome& v,
     if (v.plan) m["scheme"] = v.class_schemes[k];
     classes[tenant_classes[k]] = m;
   }
+  json by_seed = json::array();
+  for (const std::vector<ClassMetrics>& seed : v.classes_by_seed) {
+    json seed_classes = json::object();
+    for (size_t k = 0; k < tenant_classes.size() && k < seed.size(); ++k) {
+      seed_classes[tenant_classes[k]] = MetricsJson(seed[k]);
+    }
+    by_seed.push_back(seed_classes);
+  }
   return {{"name", v.name},
           {"label",
            v.plan ? std::string("plan (mixed)") : VariantDisplayName(v.name)},
@@ -70,6 +84,7 @@ json VariantOutcomeToJson(const VariantOutcome& v,
           {"pools", v.pools},
           {"cluster", MetricsJson(v.cluster)},
           {"classes", classes},
+          {"classes_by_seed", by_seed},
           {"end_s", v.end_s},
           {"faults", v.faults},
           {"max_blast_radius", v.max_blast_radius},
@@ -86,6 +101,7 @@ json ComparisonToJson(const Comparison& c, const Selection& selection) {
   out["schema"] = "gpushare-sim/compare/v1";
   out["scenario"] = c.scenario;
   out["seed"] = c.seed;
+  out["seeds"] = c.seeds;
   out["pods"] = c.pods;
   json mig = json::array();
   for (const MigPoolChoice& m : c.mig_choices) {
@@ -127,6 +143,10 @@ json ComparisonToJson(const Comparison& c, const Selection& selection) {
         {"min_slo_attainment", k.min_slo_attainment},
         {"ranking", ranking},
         {"winner", k.has_winner() ? json(k.ranking[0].variant) : json(nullptr)},
+        {"decisive", k.decisive},
+        {"contender", k.decisive ? json(nullptr) : json(k.contender)},
+        {"contender_seeds", k.contender_seeds},
+        {"recommendation", k.Recommendation()},
         {"explanation", k.explanation},
         {"not_ranked", k.not_ranked}};
     choice["plan"] = k.has_plan ? SchemeScoreJson(k.plan) : json(nullptr);

@@ -129,15 +129,19 @@ std::string ClassTable(const Comparison& c, size_t k) {
 
 std::string ClassTableLegend() {
   return "WAIT mean queue wait; SLOWDN run time / alone on a whole GPU; "
-         "P99/SLO mean worst-interval p99 and SLO (ms); "
+         "P99/SLO mean worst-interval p99 and SLO (ms); SLO MET share of "
+         "latency samples (one per pod per sampling interval) whose p99 is "
+         "within the pod's SLO; "
          "OOM/EV OOM kills / evictions by priority preemption; FAILED "
-         "gave up or cannot run under the scheme; $/POD cost per served pod";
+         "gave up or cannot run under the scheme; $/POD cost per served pod: "
+         "the pools' bills, idle GPUs included, shared by the GPU-hours each "
+         "pod held, lost work included";
 }
 
 std::string SelectionText(const Selection& s) {
   std::string out =
       "Selection: each scheme scored 0-10 per dimension, weighted per "
-      "class\n(weights: isolation/overhead/compatibility/cost)\n";
+      "class\n(weights: isolation/performance/compatibility/cost)\n";
   std::string plan;
   for (const ClassChoice& c : s.classes) {
     const double sum = c.weights.Sum();
@@ -149,18 +153,21 @@ std::string SelectionText(const Selection& s) {
     t.AddColumn("  RANK");
     t.AddColumn("SCHEME");
     t.AddColumn("ISOLATION", TextTable::Align::kRight);
-    t.AddColumn("OVERHEAD", TextTable::Align::kRight);
+    t.AddColumn("PERF", TextTable::Align::kRight);
     t.AddColumn("COMPAT", TextTable::Align::kRight);
     t.AddColumn("COST", TextTable::Align::kRight);
     t.AddColumn("TOTAL", TextTable::Align::kRight);
+    // The range of the totals over the seeds, when there are several.
+    const bool range = c.seeds > 1;
+    if (range) t.AddColumn("RANGE", TextTable::Align::kRight);
     // The SLO column only for classes whose pods have latency SLOs.
     const bool slo =
         std::any_of(c.ranking.begin(), c.ranking.end(),
                     [](const SchemeScore& x) { return x.slo_attainment >= 0; });
     if (slo) t.AddColumn("SLO", TextTable::Align::kRight);
     int rank = 0;
-    auto add = [&t, slo](std::string label, const SchemeScore& x,
-                         std::string name) {
+    auto add = [&t, slo, range](std::string label, const SchemeScore& x,
+                                std::string name) {
       std::vector<std::string> row = {std::move(label),
                                       std::move(name),
                                       FormatScore(x.scores.isolation),
@@ -168,6 +175,10 @@ std::string SelectionText(const Selection& s) {
                                       FormatScore(x.scores.compatibility),
                                       FormatScore(x.scores.cost),
                                       fmt::format("{:.1f}", x.total)};
+      if (range) {
+        row.push_back(
+            fmt::format("{:.1f}-{:.1f}", x.total_min, x.total_max));
+      }
       if (slo) row.push_back(x.meets_slo ? "met" : "MISSED");
       t.AddRow(std::move(row));
     };
@@ -190,10 +201,8 @@ std::string SelectionText(const Selection& s) {
     }
     out += WrapText("  => " + c.explanation, kWidth, 5);
     if (!c.ranking.empty()) {
-      plan += fmt::format(
-          "{}{} -> {}", plan.empty() ? "" : ", ", c.tenant_class,
-          c.has_winner() ? VariantDisplayName(c.ranking.front().variant)
-                         : c.NoWinnerReason());
+      plan += fmt::format("{}{} -> {}", plan.empty() ? "" : ", ",
+                          c.tenant_class, c.Recommendation());
     }
   }
   if (!plan.empty()) out += "\n" + WrapText("Recommended: " + plan, kWidth, 2);
@@ -229,10 +238,22 @@ std::string WrapText(const std::string& text, size_t width, size_t indent) {
 
 std::string ComparisonReport(const Comparison& comparison,
                              const Selection& selection, double wall_s) {
-  std::string out = fmt::format(
-      "compare {} (seed {}): {} pods under {} runs{}\n\n", comparison.scenario,
-      comparison.seed, comparison.pods, comparison.variants.size(),
-      wall_s > 0 ? fmt::format(" ({:.2f}s wall)", wall_s) : "");
+  const size_t seeds = std::max<size_t>(1, comparison.seeds.size());
+  std::string out =
+      seeds == 1
+          ? fmt::format("compare {} (seed {}): {} pods under {} runs{}\n\n",
+                        comparison.scenario, comparison.seed, comparison.pods,
+                        comparison.variants.size(),
+                        wall_s > 0 ? fmt::format(" ({:.2f}s wall)", wall_s)
+                                   : "")
+          : fmt::format(
+                "compare {} (seeds {}-{}): {} pods under {} runs x {} "
+                "seeds{}\n(tables: means over the seeds; scores: mean and "
+                "range)\n\n",
+                comparison.scenario, comparison.seeds.front(),
+                comparison.seeds.back(), comparison.pods,
+                comparison.variants.size(), seeds,
+                wall_s > 0 ? fmt::format(" ({:.2f}s wall)", wall_s) : "");
   out += Runs(comparison) + "\n";
   out += ClusterTable(comparison);
   out += "\n" + WrapText(ClassTableLegend(), kWidth, 0);

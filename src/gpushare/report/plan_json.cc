@@ -26,6 +26,7 @@ json ChecksJson(const std::vector<ConstraintCheck>& checks) {
 json OutcomeJson(const PlanOutcome& o) {
   return {{"name", o.name},         {"label", PlanOutcomeLabel(o)},
           {"in_space", o.in_space}, {"feasible", o.feasible},
+          {"seeds", o.seeds}, {"seeds_feasible", o.seeds_feasible},
           {"gpus", o.gpus},         {"cost_per_hour", o.cost_per_hour},
           {"pools", o.pools},       {"checks", ChecksJson(o.checks)}};
 }

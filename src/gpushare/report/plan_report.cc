@@ -33,6 +33,14 @@ std::string Headline(const PlanResult& r) {
       FormatMoneyPerHour(c.cost_per_hour), c.gpus,
       c.feasible ? ", meeting every constraint"
                  : ", the closest to the constraints (none meets them all)");
+  if (c.seeds > 1) {
+    out += fmt::format(
+        " Judged on the mean of {} seeds; it meets every constraint on {} of "
+        "them{}.",
+        c.seeds, c.seeds_feasible,
+        c.seeds_feasible < c.seeds ? " (too close to the limits to rely on)"
+                                   : "");
+  }
   if (const PlanOutcome* best = BestSingleScheme(r)) {
     out += fmt::format(
         " It costs {} the cheapest single scheme that meets "

@@ -419,7 +419,13 @@ void Simulation::SampleLatency(double now) {
         in.contexts = contexts;
       }
     }
-    observer_->OnLatency(now, static_cast<PodIndex>(p), InferenceLatency(in));
+    Latency latency = InferenceLatency(in);
+    LatencyInputs alone = in;
+    alone.time_share = 1;
+    alone.contexts = 1;
+    latency.alone_meets_slo =
+        MeetsSlo(InferenceLatency(alone), pod.needs.slo_p99_ms);
+    observer_->OnLatency(now, static_cast<PodIndex>(p), latency);
   }
 }
 
