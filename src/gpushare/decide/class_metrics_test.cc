@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace gpushare {
+namespace class_metrics_test {
 namespace {
 
 PodRecord Job(double arrival, double start, double end, double alone) {
@@ -104,4 +105,5 @@ TEST(ClassMetricsTest, ClassAggregates) {
 }
 
 }  // namespace
+}  // namespace class_metrics_test
 }  // namespace gpushare
