@@ -36,7 +36,7 @@ bool ParseInteger(const std::string& text, Int& value) {
 
 // --seed: Python's random.seed() uses the absolute value of an int seed, so
 // accept -(2^64 - 1) .. 2^64 - 1 and keep the magnitude.
-uint64_t ParseSeed(const std::string& text) {
+uint64_t ParseDemoSeed(const std::string& text) {
   const bool negative = !text.empty() && text[0] == '-';
   const std::string digits = negative ? text.substr(1) : text;
   uint64_t magnitude = 0;
@@ -60,7 +60,7 @@ int ParseTaskCount(const std::string& text) {
 
 void RunDemo(const DemoOptions& demo) {
   const int task_count = ParseTaskCount(demo.tasks);
-  const uint64_t seed = ParseSeed(demo.seed);
+  const uint64_t seed = ParseDemoSeed(demo.seed);
   const Lang lang = demo.lang == "en" ? Lang::kEn : Lang::kZh;
   const std::string text =
       FormatSeedDemo(GenerateSeedTasks(task_count, seed), lang);

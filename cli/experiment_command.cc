@@ -42,7 +42,7 @@ struct FgdArgs {
   std::vector<std::string> model_map;
 };
 
-uint64_t ParseSeed(std::string_view text) {
+uint64_t ParseExperimentSeed(std::string_view text) {
   uint64_t value = 0;
   const auto [end, ec] =
       std::from_chars(text.data(), text.data() + text.size(), value);
@@ -66,10 +66,10 @@ std::vector<uint64_t> ParseSeeds(const std::string& text) {
         std::string_view(text).substr(start, comma - start);
     const size_t dash = item.find('-');
     if (dash == std::string_view::npos) {
-      seeds.push_back(ParseSeed(item));
+      seeds.push_back(ParseExperimentSeed(item));
     } else {
-      const uint64_t first = ParseSeed(item.substr(0, dash));
-      const uint64_t last = ParseSeed(item.substr(dash + 1));
+      const uint64_t first = ParseExperimentSeed(item.substr(0, dash));
+      const uint64_t last = ParseExperimentSeed(item.substr(dash + 1));
       if (last < first) {
         throw InputError("--seeds: bad range '" + std::string(item) +
                          "' (expected A-B with A <= B)");

@@ -7,7 +7,7 @@
 namespace gpushare {
 namespace {
 
-constexpr int kMaxCount = 64;
+constexpr int kMaxInstanceCount = 64;
 
 int ParseSmallInt(const std::string& text, const std::string& item,
                   const char* what, int min, int max) {
@@ -43,8 +43,8 @@ void ParseItem(const GpuModel& model, const std::string& item,
         {profile, ParseSmallInt(item.substr(at + 1), item, "start", 0,
                                 memory_slices - 1)});
   } else if (colon != std::string::npos) {
-    const int count =
-        ParseSmallInt(item.substr(colon + 1), item, "count", 0, kMaxCount);
+    const int count = ParseSmallInt(item.substr(colon + 1), item, "count", 0,
+                                    kMaxInstanceCount);
     spec.free_profiles.insert(spec.free_profiles.end(), count, profile);
   } else {
     spec.free_profiles.push_back(profile);

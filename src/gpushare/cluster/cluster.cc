@@ -11,9 +11,6 @@
 namespace gpushare {
 namespace {
 
-constexpr int kMaxNodesPerPool = 1000000;
-constexpr int kMaxGpusPerNode = 16;
-
 void ValidateSpec(const NodePoolSpec& spec) {
   static const std::regex kName(R"([a-z0-9]([-a-z0-9]*[a-z0-9])?)");
   if (!std::regex_match(spec.name, kName) || spec.name.size() > 40) {

@@ -31,6 +31,10 @@ struct NodeIdentity {
   std::vector<Taint> taints;
 };
 
+// The largest pool AddPool() accepts, and the most GPUs a node has.
+inline constexpr int kMaxNodesPerPool = 1000000;
+inline constexpr int kMaxGpusPerNode = 16;
+
 // What a user writes for one node pool.
 struct NodePoolSpec {
   std::string name;

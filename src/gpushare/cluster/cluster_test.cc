@@ -15,6 +15,7 @@
 #include "gpushare/io/input_error.h"
 
 namespace gpushare {
+namespace cluster_test {
 namespace {
 
 using ::testing::HasSubstr;
@@ -304,4 +305,5 @@ TEST(NodeTest, UnknownResourceReadsZero) {
 }
 
 }  // namespace
+}  // namespace cluster_test
 }  // namespace gpushare

@@ -3,12 +3,6 @@
 #include "gpushare/io/check.h"
 
 namespace gpushare {
-namespace {
-
-constexpr std::string_view kInsufficientGpu =
-    "Insufficient alibabacloud.com/gpu-milli";
-
-}  // namespace
 
 int OpenGpuShareRequest::affinity() const {
   if (gpus == 0) return kNoAffinity;
@@ -68,7 +62,7 @@ bool OpenGpuShareDevicePlugin::Fits(const ResourceList& requests,
                                     std::string_view* reason) const {
   const bool fits =
       FitsShare(OpenGpuShareRequestOf(requests.Get(gpu_milli_id_)));
-  if (!fits && reason != nullptr) *reason = kInsufficientGpu;
+  if (!fits && reason != nullptr) *reason = kOpenGpuShareInsufficientGpu;
   return fits;
 }
 

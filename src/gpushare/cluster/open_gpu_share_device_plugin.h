@@ -38,6 +38,9 @@ inline constexpr std::string_view kOpenGpuShareGpuCount =
     "alibabacloud.com/gpu-count";
 inline constexpr std::string_view kOpenGpuShareCardModelLabel =
     "alibabacloud.com/gpu-card-model";
+// The reason a node is short of gpu-milli (the plugin's and the scheduler's).
+inline constexpr std::string_view kOpenGpuShareInsufficientGpu =
+    "Insufficient alibabacloud.com/gpu-milli";
 // One GPU in thousandths (gpushareutils.MILLI).
 inline constexpr int64_t kGpuMilli = 1000;
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace gpushare {
+namespace quantity_test {
 namespace {
 
 struct Case {
@@ -115,4 +116,5 @@ TEST(QuantityTest, OverflowIsAnErrorNotAWrap) {
 }
 
 }  // namespace
+}  // namespace quantity_test
 }  // namespace gpushare

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace gpushare {
+namespace class_metrics_test {
 namespace {
 
 PodRecord Job(double arrival, double start, double end, double alone) {
@@ -170,4 +171,5 @@ TEST(ClassMetricsTest, MeanOverSeeds) {
 }
 
 }  // namespace
+}  // namespace class_metrics_test
 }  // namespace gpushare

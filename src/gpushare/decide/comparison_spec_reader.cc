@@ -21,7 +21,7 @@ const std::vector<std::string>& Families() {
   return families;
 }
 
-std::vector<std::string> SchemeNames() {
+std::vector<std::string> ComparisonSchemeNames() {
   return {"exclusive", "time-slicing", "mps", "mig", "hami"};
 }
 
@@ -32,8 +32,8 @@ SharingScheme ReadScheme(const std::string& file, const YAML::Node& node,
   if (!ParseSharingScheme(text, &scheme)) {
     FailAt(file, node,
            fmt::format("{}: unknown sharing scheme '{}'{} (allowed: {})", what,
-                       text, DidYouMean(text, SchemeNames(), 1),
-                       JoinNames(SchemeNames())));
+                       text, DidYouMean(text, ComparisonSchemeNames(), 1),
+                       JoinNames(ComparisonSchemeNames())));
   }
   return scheme;
 }

@@ -6,6 +6,7 @@
 #include "gpushare/sim/scenario_reader.h"
 
 namespace gpushare {
+namespace comparison_spec_reader_test {
 namespace {
 
 const Catalog& TestCatalog() {
@@ -172,4 +173,5 @@ TEST(ComparisonSpecReaderTest, ErrorsNameFileLineAndWhat) {
 }
 
 }  // namespace
+}  // namespace comparison_spec_reader_test
 }  // namespace gpushare

@@ -9,6 +9,7 @@
 #include "gpushare/sim/scenario_reader.h"
 
 namespace gpushare {
+namespace comparison_test {
 namespace {
 
 const Catalog& TestCatalog() {
@@ -122,4 +123,5 @@ TEST(ComparisonTest, PilotScalesTheArrivalWindowAndCounts) {
 }
 
 }  // namespace
+}  // namespace comparison_test
 }  // namespace gpushare

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 namespace gpushare {
+namespace kai_quota_conversion_test {
 namespace {
 
 Scenario TwoPools() {
@@ -65,4 +66,5 @@ TEST(KaiQuotaConversionTest, ResizingAPoolOrNoQueuesChangesNothing) {
 }
 
 }  // namespace
+}  // namespace kai_quota_conversion_test
 }  // namespace gpushare

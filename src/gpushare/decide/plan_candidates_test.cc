@@ -8,6 +8,7 @@
 #include "gpushare/catalog/catalog.h"
 
 namespace gpushare {
+namespace plan_candidates_test {
 namespace {
 
 const Catalog& TestCatalog() {
@@ -106,4 +107,5 @@ TEST(PlanCandidatesTest, CostIsNodesTimesGpusTimesPriceAndLicence) {
 }
 
 }  // namespace
+}  // namespace plan_candidates_test
 }  // namespace gpushare

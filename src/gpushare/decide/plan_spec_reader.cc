@@ -16,7 +16,7 @@ namespace {
 
 constexpr int kMaxNodes = 100000;
 
-std::vector<std::string> SchemeNames() {
+std::vector<std::string> PlanSchemeNames() {
   return {"exclusive", "time-slicing", "mps", "mig", "hami"};
 }
 
@@ -83,7 +83,8 @@ std::vector<SharingScheme> ReadSchemes(const YamlMap& m) {
   if (!list.IsSequence() || list.size() == 0) {
     FailAt(m.file(), list,
            what + ": expected a non-empty list of sharing schemes (" +
-               JoinNames(SchemeNames()) + "), got " + DescribeYamlNode(list));
+               JoinNames(PlanSchemeNames()) + "), got " +
+               DescribeYamlNode(list));
   }
   std::vector<SharingScheme> out;
   for (const YAML::Node& item : list) {
@@ -92,8 +93,8 @@ std::vector<SharingScheme> ReadSchemes(const YamlMap& m) {
     if (!ParseSharingScheme(text, &s)) {
       FailAt(m.file(), item,
              fmt::format("{}: unknown sharing scheme '{}'{} (allowed: {})",
-                         what, text, DidYouMean(text, SchemeNames(), 1),
-                         JoinNames(SchemeNames())));
+                         what, text, DidYouMean(text, PlanSchemeNames(), 1),
+                         JoinNames(PlanSchemeNames())));
     }
     if (std::find(out.begin(), out.end(), s) != out.end()) {
       FailAt(m.file(), item,
@@ -104,7 +105,7 @@ std::vector<SharingScheme> ReadSchemes(const YamlMap& m) {
   return out;
 }
 
-PlanPoolSpec ReadPool(const YamlMap& m, const NodePoolSpec& pool) {
+PlanPoolSpec ReadPlanPool(const YamlMap& m, const NodePoolSpec& pool) {
   m.AllowOnly({"nodes", "schemes", "time_slicing_replicas", "mps_replicas",
                "hami_split_counts", "mig_layouts"});
   PlanPoolSpec out;
@@ -182,7 +183,7 @@ std::vector<PlanPoolSpec> ReadPools(const YamlMap& plan,
     YAML::Node value = kv.second;
     if (value.IsNull()) value = YAML::Node(YAML::NodeType::Map);
     out.push_back(
-        ReadPool(YamlMap(plan.file(), value, "plan.pools." + name), *it));
+        ReadPlanPool(YamlMap(plan.file(), value, "plan.pools." + name), *it));
   }
   // In cluster order, whatever the file's order.
   std::sort(out.begin(), out.end(),

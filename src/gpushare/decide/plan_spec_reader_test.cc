@@ -7,6 +7,7 @@
 #include "gpushare/sim/scenario_reader.h"
 
 namespace gpushare {
+namespace plan_spec_reader_test {
 namespace {
 
 const Catalog& TestCatalog() {
@@ -162,4 +163,5 @@ TEST(PlanSpecReaderTest, BadInputIsLocated) {
 }
 
 }  // namespace
+}  // namespace plan_spec_reader_test
 }  // namespace gpushare

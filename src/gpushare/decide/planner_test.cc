@@ -7,6 +7,7 @@
 #include "gpushare/sim/scenario_reader.h"
 
 namespace gpushare {
+namespace planner_test {
 namespace {
 
 const Catalog& TestCatalog() {
@@ -152,4 +153,5 @@ TEST(PlannerTest, NeverCostsMoreThanAFeasibleReferenceInItsSpace) {
 }
 
 }  // namespace
+}  // namespace planner_test
 }  // namespace gpushare

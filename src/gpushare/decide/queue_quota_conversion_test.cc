@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 namespace gpushare {
+namespace queue_quota_conversion_test {
 namespace {
 
 Scenario TwoPools() {
@@ -102,4 +103,5 @@ TEST(QueueQuotaConversionTest, HamiGetsVgpusMemoryAndCores) {
 }
 
 }  // namespace
+}  // namespace queue_quota_conversion_test
 }  // namespace gpushare

@@ -5,6 +5,7 @@
 #include "gpushare/sim/scenario_reader.h"
 
 namespace gpushare {
+namespace scheme_variant_test {
 namespace {
 
 const Catalog& TestCatalog() {
@@ -131,4 +132,5 @@ TEST(SchemeVariantTest, MigConfigOfFamily) {
 }
 
 }  // namespace
+}  // namespace scheme_variant_test
 }  // namespace gpushare

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace gpushare {
+namespace selection_test {
 namespace {
 
 // A class metric with the fields the selection reads.
@@ -436,4 +437,5 @@ TEST(SelectionWeightsTest, BuiltinProfilesAreValidAndDistinct) {
 }
 
 }  // namespace
+}  // namespace selection_test
 }  // namespace gpushare

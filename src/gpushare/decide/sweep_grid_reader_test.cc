@@ -6,6 +6,7 @@
 #include "gpushare/io/input_error.h"
 
 namespace gpushare {
+namespace sweep_grid_reader_test {
 namespace {
 
 using ::testing::ElementsAre;
@@ -153,4 +154,5 @@ TEST(SweepGridTest, ShardsAndDigest) {
 }
 
 }  // namespace
+}  // namespace sweep_grid_reader_test
 }  // namespace gpushare

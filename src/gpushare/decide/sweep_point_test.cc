@@ -10,6 +10,7 @@
 #include "gpushare/io/yaml_input.h"
 
 namespace gpushare {
+namespace sweep_point_test {
 namespace {
 
 using ::testing::HasSubstr;
@@ -165,4 +166,5 @@ TEST(SweepPointTest, EveryExampleGridReadsEachPoint) {
 }
 
 }  // namespace
+}  // namespace sweep_point_test
 }  // namespace gpushare

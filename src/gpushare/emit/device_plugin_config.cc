@@ -29,7 +29,8 @@ std::vector<std::string> SharedResources(const NodePoolSpec& pool,
   return out;
 }
 
-std::string ConfigOf(const NodePoolSpec& pool, const GpuModel& model) {
+std::string DevicePluginConfigOf(const NodePoolSpec& pool,
+                                 const GpuModel& model) {
   const SharingConfig& s = pool.sharing;
   std::string out =
       fmt::format("version: v1\nflags:\n  migStrategy: {}\n",
@@ -71,8 +72,8 @@ std::vector<NamedDevicePluginConfig> DevicePluginConfigs(
           "one unlabelled nodes get; rename the pool");
     }
     try {
-      out.push_back(
-          {pool.name, pool.name, ConfigOf(pool, catalog.Get(pool.gpu_model))});
+      out.push_back({pool.name, pool.name,
+                     DevicePluginConfigOf(pool, catalog.Get(pool.gpu_model))});
     } catch (const InputError& e) {
       throw InputError(fmt::format("node pool '{}': {}", pool.name, e.what()));
     }

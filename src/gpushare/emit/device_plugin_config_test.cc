@@ -9,6 +9,7 @@
 #include "gpushare/sim/scenario_reader.h"
 
 namespace gpushare {
+namespace device_plugin_config_test {
 namespace {
 
 using emit_test::TestCatalog;
@@ -164,4 +165,5 @@ TEST(DevicePluginConfigTest, Errors) {
 }
 
 }  // namespace
+}  // namespace device_plugin_config_test
 }  // namespace gpushare

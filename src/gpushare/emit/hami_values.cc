@@ -15,7 +15,7 @@ const char* PolicyName(HamiPolicy p) {
 }
 
 // Numbers as the chart writes them: 1, not 1.000000.
-std::string Num(double v) { return fmt::format("{:g}", v); }
+std::string ShortNum(double v) { return fmt::format("{:g}", v); }
 
 bool SameDevicePluginSettings(const HamiSettings& a, const HamiSettings& b) {
   return a.split_count == b.split_count &&
@@ -74,7 +74,7 @@ std::string HamiValuesYaml(const Scenario& scenario, const Catalog& catalog) {
           "\"devicesplitcount\": {}, \"devicememoryscaling\": {}, "
           "\"devicecorescaling\": {}}}",
           nodeconfig.empty() ? "" : ",\n", node, h.split_count,
-          Num(h.memory_scaling), Num(h.core_scaling));
+          ShortNum(h.memory_scaling), ShortNum(h.core_scaling));
     }
     if (h.node_policy != first.node_policy ||
         h.gpu_policy != first.gpu_policy) {
@@ -105,7 +105,8 @@ std::string HamiValuesYaml(const Scenario& scenario, const Catalog& catalog) {
       "devicePlugin:\n  deviceSplitCount: {}\n  deviceMemoryScaling: {}\n"
       "  deviceCoreScaling: {}\n  nvidiaNodeSelector:\n    gpu: \"on\"\n",
       PolicyName(first.node_policy), PolicyName(first.gpu_policy),
-      first.split_count, Num(first.memory_scaling), Num(first.core_scaling));
+      first.split_count, ShortNum(first.memory_scaling),
+      ShortNum(first.core_scaling));
   if (!nodeconfig.empty()) {
     out += "  nodeConfiguration:\n    config: |\n      {\"nodeconfig\": [\n" +
            nodeconfig + "\n      ]}\n";
@@ -128,7 +129,7 @@ std::string HamiValuesYaml(const Scenario& scenario, const Catalog& catalog) {
         "      deviceSplitCount: {}\n      deviceMemoryScaling: {}\n"
         "      deviceCoreScaling: {}\n",
         first.default_memory_mib, first.default_cores, first.split_count,
-        Num(first.memory_scaling), Num(first.core_scaling));
+        ShortNum(first.memory_scaling), ShortNum(first.core_scaling));
   }
   return out;
 }

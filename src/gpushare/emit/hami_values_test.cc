@@ -10,6 +10,7 @@
 #include "gpushare/sim/scenario_reader.h"
 
 namespace gpushare {
+namespace hami_values_test {
 namespace {
 
 using emit_test::TestCatalog;
@@ -109,4 +110,5 @@ TEST(HamiValuesTest, Errors) {
 }
 
 }  // namespace
+}  // namespace hami_values_test
 }  // namespace gpushare

@@ -9,7 +9,7 @@ namespace {
 
 constexpr const char* kApiVersion = "kueue.x-k8s.io/v1beta1";
 
-std::string Quoted(const std::string& s) { return "\"" + s + "\""; }
+std::string DoubleQuoted(const std::string& s) { return "\"" + s + "\""; }
 
 std::string Flavor(const ResourceFlavorSpec& f) {
   std::string out = fmt::format(
@@ -18,7 +18,7 @@ std::string Flavor(const ResourceFlavorSpec& f) {
   if (!f.node_labels.empty()) {
     out += "spec:\n  nodeLabels:\n";
     for (const auto& [key, value] : f.node_labels) {
-      out += fmt::format("    {}: {}\n", key, Quoted(value));
+      out += fmt::format("    {}: {}\n", key, DoubleQuoted(value));
     }
   }
   return out;
@@ -54,16 +54,16 @@ std::string ClusterQueue(const ClusterQueueSpec& q) {
       for (const ResourceQuotaSpec& r : f.resources) {
         out += fmt::format(
             "      - name: {}\n        nominalQuota: {}\n", r.resource,
-            Quoted(KueueQuantityText(r.resource, r.nominal_quota)));
+            DoubleQuoted(KueueQuantityText(r.resource, r.nominal_quota)));
         if (r.borrowing_limit) {
           out += fmt::format(
               "        borrowingLimit: {}\n",
-              Quoted(KueueQuantityText(r.resource, *r.borrowing_limit)));
+              DoubleQuoted(KueueQuantityText(r.resource, *r.borrowing_limit)));
         }
         if (r.lending_limit) {
           out += fmt::format(
               "        lendingLimit: {}\n",
-              Quoted(KueueQuantityText(r.resource, *r.lending_limit)));
+              DoubleQuoted(KueueQuantityText(r.resource, *r.lending_limit)));
         }
       }
     }

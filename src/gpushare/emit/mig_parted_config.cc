@@ -51,7 +51,7 @@ std::string Entry(const GpuModel& model, const std::string& devices,
       devices, MigDevices(model, counts, "      "));
 }
 
-PoolConfig ConfigOf(const NodePoolSpec& pool, const GpuModel& model) {
+PoolConfig MigPartedConfigOf(const NodePoolSpec& pool, const GpuModel& model) {
   const std::vector<MigLayout> layouts =
       pool.sharing.Validate(model, pool.gpus_per_node);
   PoolConfig c;
@@ -98,7 +98,7 @@ std::vector<PoolConfig> PoolConfigsOf(const Scenario& scenario,
     if (pool.gpus_per_node == 0 || !pool.sharing.mig_enabled) continue;
     PoolConfig c;
     try {
-      c = ConfigOf(pool, catalog.Get(pool.gpu_model));
+      c = MigPartedConfigOf(pool, catalog.Get(pool.gpu_model));
     } catch (const InputError& e) {
       throw InputError(fmt::format("node pool '{}': {}", pool.name, e.what()));
     }

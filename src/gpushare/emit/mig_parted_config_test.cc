@@ -11,6 +11,7 @@
 #include "gpushare/sim/scenario_reader.h"
 
 namespace gpushare {
+namespace mig_parted_config_test {
 namespace {
 
 using emit_test::TestCatalog;
@@ -209,4 +210,5 @@ TEST(MigPartedConfigTest, NoMigPoolIsAnError) {
 }
 
 }  // namespace
+}  // namespace mig_parted_config_test
 }  // namespace gpushare

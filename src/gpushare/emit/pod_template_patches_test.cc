@@ -6,6 +6,7 @@
 #include "gpushare/sim/scenario_reader.h"
 
 namespace gpushare {
+namespace pod_template_patches_test {
 namespace {
 
 const Catalog& TestCatalog() {
@@ -98,4 +99,5 @@ TEST(PodTemplatePatchesTest, OnePatchPerDistinctRequest) {
 }
 
 }  // namespace
+}  // namespace pod_template_patches_test
 }  // namespace gpushare

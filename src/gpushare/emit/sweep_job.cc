@@ -27,7 +27,9 @@ constexpr std::string_view kFileKeys[][2] = {{"cluster", "import"},
                                              {"kai_queues", "import"}};
 
 // A YAML string scalar, double-quoted (JSON's escapes are YAML's).
-std::string Quoted(const std::string& s) { return nlohmann::json(s).dump(); }
+std::string JsonQuoted(const std::string& s) {
+  return nlohmann::json(s).dump();
+}
 
 // A ConfigMap value that reads back as exactly `text`: a literal block
 // when that is exact, else a double-quoted string.
@@ -37,7 +39,7 @@ std::string DataValue(const std::string& text) {
                        text.find('\r') == std::string::npos &&
                        text.find('\t') == std::string::npos && text[0] != ' ' &&
                        text[0] != '\n';
-  if (!literal) return " " + Quoted(text) + "\n";
+  if (!literal) return " " + JsonQuoted(text) + "\n";
   return " |\n" + IndentLines(text, "    ");
 }
 
@@ -162,21 +164,21 @@ std::string PodTemplate(const SweepJobSpec& spec, const std::string& container,
   out += fmt::format("        app.kubernetes.io/instance: {}\n", spec.name);
   out += "    spec:\n      restartPolicy: Never\n      containers:\n";
   out += fmt::format("        - name: {}\n          image: {}\n", container,
-                     Quoted(spec.image));
+                     JsonQuoted(spec.image));
   if (!shell.empty()) {
     out += "          command: [\"sh\", \"-c\"]\n";
-    out += fmt::format("          args: [{}]\n", Quoted(shell));
+    out += fmt::format("          args: [{}]\n", JsonQuoted(shell));
   } else {
     out += "          command: [\"gpushare-sim\"]\n          args:\n";
     for (const std::string& a : args) {
-      out += fmt::format("            - {}\n", Quoted(a));
+      out += fmt::format("            - {}\n", JsonQuoted(a));
     }
   }
   out += fmt::format(
       "          resources:\n"
       "            requests: {{cpu: \"{0}\", memory: {1}}}\n"
       "            limits: {{memory: {1}}}\n",
-      spec.threads, Quoted(spec.memory));
+      spec.threads, JsonQuoted(spec.memory));
   out +=
       "          volumeMounts:\n"
       "            - {name: input, mountPath: /input, readOnly: true}\n"
@@ -214,7 +216,7 @@ std::string SweepJobYaml(const SweepJobSpec& spec) {
            fmt::format(
                "spec:\n  accessModes: [ReadWriteMany]\n"
                "  resources:\n    requests: {{storage: {}}}\n",
-               Quoted(spec.results_size));
+               JsonQuoted(spec.results_size));
   }
   out += "---\napiVersion: batch/v1\nkind: Job\n" + Metadata(spec, spec.name) +
          fmt::format(

@@ -7,6 +7,7 @@
 #include "gpushare/io/input_error.h"
 
 namespace gpushare {
+namespace sweep_job_test {
 namespace {
 
 using ::testing::HasSubstr;
@@ -110,4 +111,5 @@ TEST(SweepJobTest, RefusesWhatTheClusterWould) {
 }
 
 }  // namespace
+}  // namespace sweep_job_test
 }  // namespace gpushare

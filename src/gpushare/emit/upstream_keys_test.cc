@@ -17,6 +17,7 @@
 #include "gpushare/emit/mig_parted_config.h"
 
 namespace gpushare {
+namespace upstream_keys_test {
 namespace {
 
 std::set<std::string> UpstreamKeys(const std::string& file) {
@@ -126,4 +127,5 @@ TEST(UpstreamKeysTest, KubeSchedulerConfig) {
 }
 
 }  // namespace
+}  // namespace upstream_keys_test
 }  // namespace gpushare

@@ -11,6 +11,7 @@
 #include "gpushare/exec/time_slicing_share_model.h"
 
 namespace gpushare {
+namespace exclusive_share_model_test {
 namespace {
 
 constexpr double kTol = 1e-4;
@@ -81,4 +82,5 @@ TEST(ExclusiveShareModelTest, SeveralResidentsAreTimeSliced) {
 }
 
 }  // namespace
+}  // namespace exclusive_share_model_test
 }  // namespace gpushare

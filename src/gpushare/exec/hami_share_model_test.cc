@@ -13,6 +13,7 @@
 #include "gpushare/exec/model_params.h"
 
 namespace gpushare {
+namespace hami_share_model_test {
 namespace {
 
 constexpr double kTol = 1e-4;
@@ -103,4 +104,5 @@ TEST(HamiShareModelTest, SeedProfileOverhead) {
 }
 
 }  // namespace
+}  // namespace hami_share_model_test
 }  // namespace gpushare

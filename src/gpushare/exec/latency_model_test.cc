@@ -11,6 +11,7 @@
 #include "gpushare/base/rng.h"
 
 namespace gpushare {
+namespace latency_model_test {
 namespace {
 
 constexpr double kTol = 1e-9;
@@ -227,4 +228,5 @@ TEST(LatencyModelTest, LiteratureBandSmallJobUnderFourWaySlicing) {
 }
 
 }  // namespace
+}  // namespace latency_model_test
 }  // namespace gpushare

@@ -18,6 +18,7 @@
 #include "gpushare/exec/time_slicing_share_model.h"
 
 namespace gpushare {
+namespace mig_share_model_test {
 namespace {
 
 constexpr double kTol = 1e-4;
@@ -138,4 +139,5 @@ TEST_F(MigShareModelTest, ResidentWithoutGpuWorkDoesNotSlowTheInstance) {
 }
 
 }  // namespace
+}  // namespace mig_share_model_test
 }  // namespace gpushare

@@ -10,6 +10,7 @@
 #include "gpushare/exec/model_params.h"
 
 namespace gpushare {
+namespace mps_share_model_test {
 namespace {
 
 constexpr double kTol = 1e-4;
@@ -97,4 +98,5 @@ TEST(MpsShareModelTest, InterferenceGrowsWithCorunners) {
 }
 
 }  // namespace
+}  // namespace mps_share_model_test
 }  // namespace gpushare

@@ -12,6 +12,7 @@
 #include "gpushare/exec/model_params.h"
 
 namespace gpushare {
+namespace share_math_test {
 namespace {
 
 constexpr double kTol = 1e-9;
@@ -148,4 +149,5 @@ TEST(ShareMathTest, WaterFillIsWorkConservingAndMaxMinFair) {
 }
 
 }  // namespace
+}  // namespace share_math_test
 }  // namespace gpushare

@@ -18,6 +18,7 @@
 #include "gpushare/exec/share_math.h"
 
 namespace gpushare {
+namespace share_model_test {
 namespace {
 
 constexpr double kTol = 1e-9;
@@ -137,4 +138,5 @@ TEST(ShareModelTest, ContractHoldsOnRandomDomains) {
 }
 
 }  // namespace
+}  // namespace share_model_test
 }  // namespace gpushare

@@ -14,6 +14,7 @@
 #include "gpushare/exec/share_math.h"
 
 namespace gpushare {
+namespace time_slicing_share_model_test {
 namespace {
 
 constexpr double kTol = 1e-4;
@@ -160,4 +161,5 @@ TEST(TimeSlicingShareModelTest, WorkConservingAndMaxMinFair) {
 }
 
 }  // namespace
+}  // namespace time_slicing_share_model_test
 }  // namespace gpushare

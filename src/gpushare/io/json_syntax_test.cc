@@ -7,6 +7,7 @@
 #include "gpushare/io/input_error.h"
 
 namespace gpushare {
+namespace json_syntax_test {
 namespace {
 
 std::string ErrorOf(const std::string& text) {
@@ -45,4 +46,5 @@ TEST(JsonSyntaxTest, RefusesDeepNesting) {
 }
 
 }  // namespace
+}  // namespace json_syntax_test
 }  // namespace gpushare

@@ -15,6 +15,7 @@
 #include "gpushare/io/input_error.h"
 
 namespace gpushare {
+namespace yaml_input_test {
 namespace {
 
 using ::testing::ElementsAre;
@@ -645,4 +646,5 @@ TEST(LoadYamlFileTest, SyntaxErrorNamesThePath) {
 }
 
 }  // namespace
+}  // namespace yaml_input_test
 }  // namespace gpushare

@@ -12,6 +12,7 @@
 #include "gpushare/sim/test_scenarios.h"
 
 namespace gpushare {
+namespace patrol_evaluator_test {
 namespace {
 
 Scenario OnePool(int gpus, SharingConfig sharing) {
@@ -132,4 +133,5 @@ TEST(PatrolEvaluatorTest, NoisyNeighbourNamesThePodHoldingTheGpu) {
 }
 
 }  // namespace
+}  // namespace patrol_evaluator_test
 }  // namespace gpushare

@@ -13,13 +13,13 @@ namespace {
 
 using Metric = std::function<double(const ClassMetrics&)>;
 
-std::string Chart(const std::string& id, const std::string& title,
-                  const std::string& y_label,
-                  const std::vector<std::string>& classes,
-                  const std::vector<std::string>& runs,
-                  const std::vector<std::vector<ClassMetrics>>& metrics,
-                  const Metric& value, const Metric& mark,
-                  std::function<std::string(double)> format) {
+std::string ClassBarChart(const std::string& id, const std::string& title,
+                          const std::string& y_label,
+                          const std::vector<std::string>& classes,
+                          const std::vector<std::string>& runs,
+                          const std::vector<std::vector<ClassMetrics>>& metrics,
+                          const Metric& value, const Metric& mark,
+                          std::function<std::string(double)> format) {
   BarChartSpec spec;
   spec.id = id;
   spec.title = title;
@@ -54,36 +54,38 @@ std::string ClassBarCharts(
     const std::vector<std::string>& runs,
     const std::vector<std::vector<ClassMetrics>>& metrics) {
   std::string out = "<div class=\"charts\">\n";
-  out += Chart(id_prefix + "slowdown", "Mean slowdown (run time / alone)",
-               "slowdown", classes, runs, metrics,
-               [](const ClassMetrics& m) {
-                 return m.mean_slowdown > 0 ? m.mean_slowdown : NAN;
-               },
-               nullptr, Times);
-  out += Chart(id_prefix + "p99", "p99 latency against the SLO (inference)",
-               "ms", classes, runs, metrics,
-               [](const ClassMetrics& m) { return m.mean_p99_ms; },
-               [](const ClassMetrics& m) {
-                 return m.mean_slo_p99_ms > 0 ? m.mean_slo_p99_ms : NAN;
-               },
-               Ms);
-  out += Chart(id_prefix + "oom", "OOM kills", "kills", classes, runs, metrics,
-               [](const ClassMetrics& m) {
-                 return static_cast<double>(m.oom_kills);
-               },
-               nullptr, Count);
-  out += Chart(id_prefix + "wait", "Mean queue wait", "wait", classes, runs,
-               metrics,
-               [](const ClassMetrics& m) {
-                 return m.pods - m.pending > 0 ? m.mean_wait_s : NAN;
-               },
-               nullptr, FormatTimeTick);
-  out += Chart(id_prefix + "cost", "Cost per served pod", "$ / pod", classes,
-               runs, metrics,
-               [](const ClassMetrics& m) {
-                 return m.served > 0 ? m.cost_per_served_pod : NAN;
-               },
-               nullptr, Money);
+  out += ClassBarChart(
+      id_prefix + "slowdown", "Mean slowdown (run time / alone)", "slowdown",
+      classes, runs, metrics,
+      [](const ClassMetrics& m) {
+        return m.mean_slowdown > 0 ? m.mean_slowdown : NAN;
+      },
+      nullptr, Times);
+  out += ClassBarChart(
+      id_prefix + "p99", "p99 latency against the SLO (inference)", "ms",
+      classes, runs, metrics,
+      [](const ClassMetrics& m) { return m.mean_p99_ms; },
+      [](const ClassMetrics& m) {
+        return m.mean_slo_p99_ms > 0 ? m.mean_slo_p99_ms : NAN;
+      },
+      Ms);
+  out += ClassBarChart(
+      id_prefix + "oom", "OOM kills", "kills", classes, runs, metrics,
+      [](const ClassMetrics& m) { return static_cast<double>(m.oom_kills); },
+      nullptr, Count);
+  out += ClassBarChart(
+      id_prefix + "wait", "Mean queue wait", "wait", classes, runs, metrics,
+      [](const ClassMetrics& m) {
+        return m.pods - m.pending > 0 ? m.mean_wait_s : NAN;
+      },
+      nullptr, FormatTimeTick);
+  out += ClassBarChart(
+      id_prefix + "cost", "Cost per served pod", "$ / pod", classes, runs,
+      metrics,
+      [](const ClassMetrics& m) {
+        return m.served > 0 ? m.cost_per_served_pod : NAN;
+      },
+      nullptr, Money);
   out += "</div>\n";
   return out;
 }

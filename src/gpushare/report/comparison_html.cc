@@ -11,11 +11,11 @@
 namespace gpushare {
 namespace {
 
-std::string P99VsSlo(const ClassMetrics& m) {
+std::string HtmlP99VsSlo(const ClassMetrics& m) {
   return FormatP99VsSlo(m.mean_p99_ms, m.mean_slo_p99_ms, " / ");
 }
 
-std::string Runs(const Comparison& c) {
+std::string HtmlRuns(const Comparison& c) {
   std::string out = "<ul>\n";
   for (const VariantOutcome& v : c.variants) {
     out += "<li><b>" + HtmlEscape(VariantDisplayName(v.name)) + "</b>: ";
@@ -51,7 +51,7 @@ std::string Runs(const Comparison& c) {
   return out;
 }
 
-std::string ClusterTable(const Comparison& c) {
+std::string HtmlClusterTable(const Comparison& c) {
   std::vector<std::vector<std::string>> rows;
   for (const VariantOutcome& v : c.variants) {
     const ClassMetrics& m = v.cluster;
@@ -69,7 +69,7 @@ std::string ClusterTable(const Comparison& c) {
       rows);
 }
 
-std::string ClassTable(const Comparison& c, size_t k) {
+std::string HtmlClassTable(const Comparison& c, size_t k) {
   std::vector<std::vector<std::string>> rows;
   for (const VariantOutcome& v : c.variants) {
     const ClassMetrics& m = v.classes[k];
@@ -80,7 +80,7 @@ std::string ClassTable(const Comparison& c, size_t k) {
     rows.push_back(
         {label, fmt::format("{}/{}", m.served, m.pods),
          FormatSeconds(m.mean_wait_s), FormatSlowdown(m.mean_slowdown),
-         P99VsSlo(m), FormatPercent(m.slo_attainment),
+         HtmlP99VsSlo(m), FormatPercent(m.slo_attainment),
          std::to_string(m.oom_kills), std::to_string(m.failed + m.cannot_run),
          m.served > 0 ? FormatMoney(m.cost_per_served_pod) : "-"});
   }
@@ -157,12 +157,12 @@ std::string ComparisonHtmlReport(const Comparison& c, const Selection& s) {
   page.AddParagraph(
       "Each run has the same pods and nodes; only the sharing scheme "
       "differs.");
-  page.AddHtml(Runs(c));
+  page.AddHtml(HtmlRuns(c));
 
   page.AddHeading("Cluster-wide", "cluster");
   page.AddParagraph(
       "SM active against GPU util: a busy-looking GPU can be idle inside.");
-  page.AddHtml(ClusterTable(c));
+  page.AddHtml(HtmlClusterTable(c));
 
   page.AddHeading("Per tenant class", "classes");
   page.AddParagraph(
@@ -170,7 +170,7 @@ std::string ComparisonHtmlReport(const Comparison& c, const Selection& s) {
       "SLO: mean worst-interval p99 and SLO; failed: gave up, or cannot run "
       "under the scheme; cost per served pod.");
   for (size_t k = 0; k < c.tenant_classes.size(); ++k) {
-    page.AddHtml(ClassTable(c, k));
+    page.AddHtml(HtmlClassTable(c, k));
   }
   std::vector<std::string> runs;
   std::vector<std::vector<ClassMetrics>> metrics;

@@ -12,8 +12,6 @@
 namespace gpushare {
 namespace {
 
-constexpr size_t kWidth = 80;
-
 std::string VariantLabel(const VariantOutcome& v) {
   return VariantDisplayName(v.name);
 }
@@ -37,9 +35,10 @@ std::string Runs(const Comparison& c) {
     for (const std::string& p : v.pools) {
       pools += (pools.empty() ? "" : "; ") + p;
     }
-    out += WrapText(fmt::format("  {}: {}", VariantLabel(v), pools), kWidth, 4);
+    out += WrapText(fmt::format("  {}: {}", VariantLabel(v), pools),
+                    kReportWidth, 4);
     for (const std::string& note : v.notes) {
-      out += WrapText("    note: " + note, kWidth, 6);
+      out += WrapText("    note: " + note, kReportWidth, 6);
     }
   }
   if (!c.mig_choices.empty()) {
@@ -48,7 +47,7 @@ std::string Runs(const Comparison& c) {
                     "by mean performance of the pods routed to it:",
                     c.mig_pilot ? "a scaled-down pilot" : "the whole workload",
                     c.mig_pilot_pods),
-        kWidth, 4);
+        kReportWidth, 4);
     for (const MigPoolChoice& m : c.mig_choices) {
       std::string tried;
       for (const MigCandidate& k : m.candidates) {
@@ -56,7 +55,7 @@ std::string Runs(const Comparison& c) {
                              k.performance);
       }
       out += WrapText(fmt::format("    {}: {} ({})", m.pool, m.config, tried),
-                      kWidth, 6);
+                      kReportWidth, 6);
     }
   }
   return out;
@@ -92,9 +91,9 @@ std::string ClusterTable(const Comparison& c) {
   return "Cluster-wide (SM ACT against UTIL: a busy-looking GPU can be idle "
          "inside)\n" +
          t.Render() +
-         (alerts.empty()
-              ? ""
-              : WrapText("Patrol alerts fired: " + alerts + ".", kWidth, 2));
+         (alerts.empty() ? ""
+                         : WrapText("Patrol alerts fired: " + alerts + ".",
+                                    kReportWidth, 2));
 }
 
 std::string ClassTable(const Comparison& c, size_t k) {
@@ -194,18 +193,19 @@ std::string SelectionText(const Selection& s) {
                       ">= {} of latency samples; a scheme that missed it "
                       "cannot win",
                       FormatPercent(c.min_slo_attainment)),
-          kWidth, 7);
+          kReportWidth, 7);
     }
     for (const std::string& n : c.not_ranked) {
-      out += WrapText("  " + n, kWidth, 4);
+      out += WrapText("  " + n, kReportWidth, 4);
     }
-    out += WrapText("  => " + c.explanation, kWidth, 5);
+    out += WrapText("  => " + c.explanation, kReportWidth, 5);
     if (!c.ranking.empty()) {
       plan += fmt::format("{}{} -> {}", plan.empty() ? "" : ", ",
                           c.tenant_class, c.Recommendation());
     }
   }
-  if (!plan.empty()) out += "\n" + WrapText("Recommended: " + plan, kWidth, 2);
+  if (!plan.empty())
+    out += "\n" + WrapText("Recommended: " + plan, kReportWidth, 2);
   return out;
 }
 
@@ -256,7 +256,7 @@ std::string ComparisonReport(const Comparison& comparison,
                 wall_s > 0 ? fmt::format(" ({:.2f}s wall)", wall_s) : "");
   out += Runs(comparison) + "\n";
   out += ClusterTable(comparison);
-  out += "\n" + WrapText(ClassTableLegend(), kWidth, 0);
+  out += "\n" + WrapText(ClassTableLegend(), kReportWidth, 0);
   for (size_t k = 0; k < comparison.tenant_classes.size(); ++k) {
     out += "\n" + ClassTable(comparison, k);
   }

@@ -18,6 +18,9 @@ namespace gpushare {
 std::string ComparisonReport(const Comparison& comparison,
                              const Selection& selection, double wall_s);
 
+// The terminal reports' width in columns.
+inline constexpr size_t kReportWidth = 80;
+
 // `text` wrapped at `width` columns, continuation lines indented by
 // `indent` spaces.
 std::string WrapText(const std::string& text, size_t width, size_t indent);

@@ -49,9 +49,9 @@ std::vector<LineSeries> PolicySeries(const std::vector<FgdPolicy>& policies,
 
 std::string PercentTick(double v) { return FormatPlainTick(v) + "%"; }
 
-std::string Chart(const std::string& id, const std::string& title,
-                  const std::string& y_label, double y_max,
-                  std::vector<LineSeries> series) {
+std::string FgdLineChart(const std::string& id, const std::string& title,
+                         const std::string& y_label, double y_max,
+                         std::vector<LineSeries> series) {
   LineChartSpec spec;
   spec.id = id;
   spec.title = title;
@@ -76,15 +76,14 @@ std::string FgdHtmlReport(const std::string& summary,
   page.AddParagraph(
       "Per policy the mean over the seeds (line) and the lowest to highest "
       "seed (band), against the GPU share of the pods arrived so far.");
-  page.AddHtml(Chart("fgd-alloc", "GPU allocation", "% of cluster GPUs", 100,
-                     PolicySeries(policies, runs, [](const FgdBucket& b) {
-                       return b.alloc_pct;
-                     })));
-  page.AddHtml(Chart("fgd-frag", "Fragmentation (FGD measure)",
-                     "% of cluster GPUs", NAN,
-                     PolicySeries(policies, runs, [](const FgdBucket& b) {
-                       return b.frag_amount_pct;
-                     })));
+  page.AddHtml(FgdLineChart(
+      "fgd-alloc", "GPU allocation", "% of cluster GPUs", 100,
+      PolicySeries(policies, runs,
+                   [](const FgdBucket& b) { return b.alloc_pct; })));
+  page.AddHtml(FgdLineChart(
+      "fgd-frag", "Fragmentation (FGD measure)", "% of cluster GPUs", NAN,
+      PolicySeries(policies, runs,
+                   [](const FgdBucket& b) { return b.frag_amount_pct; })));
   return page.Render();
 }
 

@@ -20,7 +20,7 @@ struct PhysicalGpu {
   double busy_s = 0;  // pod-seconds on it
 };
 
-double PodEnd(const PodRecord& p, double run_end) {
+double PodEndTime(const PodRecord& p, double run_end) {
   return p.end_s >= 0 ? p.end_s : run_end;
 }
 
@@ -46,7 +46,7 @@ std::string GpuTimeline(const SimulationResult& result, int max_gpus) {
     if (p.start_s < 0) continue;
     for (int d : p.devices) {
       if (d < 0 || d >= static_cast<int>(device_gpu.size())) continue;
-      gpus[device_gpu[d]].busy_s += PodEnd(p, result.end_s) - p.start_s;
+      gpus[device_gpu[d]].busy_s += PodEndTime(p, result.end_s) - p.start_s;
     }
   }
   std::vector<int> shown(gpus.size());
@@ -85,7 +85,7 @@ std::string GpuTimeline(const SimulationResult& result, int max_gpus) {
       }
       TimelineBar bar;
       bar.start = p.start_s;
-      bar.end = PodEnd(p, result.end_s);
+      bar.end = PodEndTime(p, result.end_s);
       bar.color = class_color[p.tenant_class];
       bar.label = fmt::format("{} ({}) {} to {}, {}", p.name, p.tenant_class,
                               FormatTimeTick(bar.start),

@@ -13,8 +13,6 @@
 namespace gpushare {
 namespace {
 
-constexpr size_t kWidth = 80;
-
 std::string Saving(const PlanOutcome& chosen, const PlanOutcome& other) {
   const double d = other.cost_per_hour - chosen.cost_per_hour;
   if (std::abs(d) < 0.005) return "the same as";
@@ -59,7 +57,7 @@ std::string Headline(const PlanResult& r) {
                                 : fmt::format("misses {} constraint{}", missed,
                                               missed == 1 ? "" : "s"));
   }
-  return WrapText(out, kWidth, 0);
+  return WrapText(out, kReportWidth, 0);
 }
 
 std::string PoolLines(const PlanResult& r) {
@@ -91,7 +89,7 @@ std::string PoolLines(const PlanResult& r) {
       why = "as in the " + PlanOutcomeLabel(r.chosen) + " plan";
     }
     if (why.empty()) continue;
-    out += WrapText(fmt::format("  {}: {}", p.pool, why), kWidth, 4);
+    out += WrapText(fmt::format("  {}: {}", p.pool, why), kReportWidth, 4);
   }
   return out;
 }
@@ -169,11 +167,11 @@ std::string PlanReport(const PlanResult& r, double wall_s) {
     out += WrapText(fmt::format("  The search found nothing cheaper that "
                                 "meets every constraint than the {} plan.",
                                 PlanOutcomeLabel(r.chosen)),
-                    kWidth, 4);
+                    kReportWidth, 4);
   }
   const std::vector<ConstraintCheck> missed = Missed(r.chosen.checks);
   if (!missed.empty()) {
-    out += WrapText("  Missed: " + DescribeChecks(missed), kWidth, 4);
+    out += WrapText("  Missed: " + DescribeChecks(missed), kReportWidth, 4);
   }
   out += "\nConstraints of the recommended plan (whole workload):\n";
   out += ConstraintTable(r.chosen);
@@ -199,15 +197,15 @@ std::string PlanReport(const PlanResult& r, double wall_s) {
                   r.separable ? "searched together (each class routed to one "
                                 "pool)"
                               : "searched one at a time (coordinate descent)"),
-      kWidth, 0);
+      kReportWidth, 0);
   if (r.budget_exhausted) {
     out += WrapText(
         "Search stopped at --budget-s: unfinished settings kept "
         "their best answer so far.",
-        kWidth, 0);
+        kReportWidth, 0);
   }
   for (const std::string& note : r.notes) {
-    out += WrapText("note: " + note, kWidth, 2);
+    out += WrapText("note: " + note, kReportWidth, 2);
   }
   return out;
 }

@@ -8,7 +8,7 @@
 namespace gpushare {
 namespace {
 
-std::string Quantity(double v) {
+std::string FormatQuota(double v) {
   return v == static_cast<int64_t>(v) ? fmt::format("{}", v)
                                       : fmt::format("{:.1f}", v);
 }
@@ -54,10 +54,10 @@ std::string QueueTable(const std::vector<QueueSummary>& queues,
     if (kai && !q.quotas.empty()) {
       const QueueQuota& k = q.quotas.front();
       quota = fmt::format("{:.1f}/{:.1f}/{}", k.mean_used, k.mean_fair_share,
-                          k.nominal < 0 ? "inf" : Quantity(k.nominal));
+                          k.nominal < 0 ? "inf" : FormatQuota(k.nominal));
     } else if (nominal > 0 || used > 0) {
-      quota = fmt::format("{:.1f}/{}", used, Quantity(nominal));
-      if (borrowed > 0) quota += fmt::format(" +{}", Quantity(borrowed));
+      quota = fmt::format("{:.1f}/{}", used, FormatQuota(nominal));
+      if (borrowed > 0) quota += fmt::format(" +{}", FormatQuota(borrowed));
     }
     std::vector<std::string> row = {q.name, q.cohort.empty() ? "-" : q.cohort};
     if (!kai) row.push_back(std::to_string(q.workloads));

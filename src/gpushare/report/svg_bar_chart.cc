@@ -13,9 +13,9 @@
 namespace gpushare {
 namespace {
 
-constexpr double kLeft = 56;
-constexpr double kRight = 16;
-constexpr double kBottom = 30;
+constexpr double kBarChartLeft = 56;
+constexpr double kBarChartRight = 16;
+constexpr double kBarChartBottom = 30;
 
 bool Drawn(double v) { return !std::isnan(v) && v >= 0; }
 
@@ -52,12 +52,13 @@ std::string RenderBarChart(const BarChartSpec& spec,
         {spec.series[k], k < spec.colors.size() ? spec.colors[k] : int(k)});
   }
   if (!spec.mark_name.empty()) legend.push_back({spec.mark_name, 7, true});
-  const LegendLayout layout = LayOutLegend(legend, spec.width - kLeft - kRight);
+  const LegendLayout layout =
+      LayOutLegend(legend, spec.width - kBarChartLeft - kBarChartRight);
   const double top = 36 + layout.height;
-  const double plot_bottom = spec.height - kBottom;
+  const double plot_bottom = spec.height - kBarChartBottom;
   const LinearScale y(0, max, plot_bottom, top);
-  const double group_width =
-      (spec.width - kLeft - kRight) / std::max<size_t>(1, groups.size());
+  const double group_width = (spec.width - kBarChartLeft - kBarChartRight) /
+                             std::max<size_t>(1, groups.size());
   const double bar_width =
       std::min(40.0, group_width * 0.8 / std::max<size_t>(1, n));
 
@@ -65,34 +66,35 @@ std::string RenderBarChart(const BarChartSpec& spec,
       "<svg data-chart=\"{}\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" "
       "role=\"img\">\n<text class=\"title\" x=\"{}\" y=\"16\">{}</text>\n",
       HtmlEscape(spec.id), spec.width, spec.height, spec.width, spec.height,
-      SvgNumber(kLeft), HtmlEscape(spec.title));
-  svg += RenderLegend(legend, layout, kLeft, 34);
+      SvgNumber(kBarChartLeft), HtmlEscape(spec.title));
+  svg += RenderLegend(legend, layout, kBarChartLeft, 34);
   for (double t : ticks) {
     svg += fmt::format(
         "<line class=\"grid\" x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\"/>"
         "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n",
-        SvgNumber(kLeft), SvgNumber(spec.width - kRight), SvgNumber(y(t)),
-        SvgNumber(y(t)), SvgNumber(kLeft - 4), SvgNumber(y(t) + 4),
-        HtmlEscape(format(t)));
+        SvgNumber(kBarChartLeft), SvgNumber(spec.width - kBarChartRight),
+        SvgNumber(y(t)), SvgNumber(y(t)), SvgNumber(kBarChartLeft - 4),
+        SvgNumber(y(t) + 4), HtmlEscape(format(t)));
   }
   for (size_t g = 0; g < groups.size(); ++g) {
-    svg += fmt::format(
-        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
-        SvgNumber(kLeft + (g + 0.5) * group_width), SvgNumber(plot_bottom + 16),
-        HtmlEscape(groups[g].label));
+    svg +=
+        fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+                    SvgNumber(kBarChartLeft + (g + 0.5) * group_width),
+                    SvgNumber(plot_bottom + 16), HtmlEscape(groups[g].label));
   }
   svg += fmt::format(
       "<line class=\"axis\" x1=\"{0}\" x2=\"{1}\" y1=\"{2}\" y2=\"{2}\"/>"
       "<text x=\"12\" y=\"{3}\" text-anchor=\"middle\" "
       "transform=\"rotate(-90 12 {3})\">{4}</text>\n",
-      SvgNumber(kLeft), SvgNumber(spec.width - kRight), SvgNumber(plot_bottom),
-      SvgNumber((top + plot_bottom) / 2), HtmlEscape(spec.y_label));
+      SvgNumber(kBarChartLeft), SvgNumber(spec.width - kBarChartRight),
+      SvgNumber(plot_bottom), SvgNumber((top + plot_bottom) / 2),
+      HtmlEscape(spec.y_label));
 
   if (!any) {
     svg += fmt::format(
         "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"#777\">"
         "no data</text>\n",
-        SvgNumber((kLeft + spec.width - kRight) / 2),
+        SvgNumber((kBarChartLeft + spec.width - kBarChartRight) / 2),
         SvgNumber((top + plot_bottom) / 2));
   }
   for (size_t k = 0; k < n; ++k) {
@@ -103,7 +105,7 @@ std::string RenderBarChart(const BarChartSpec& spec,
       const double v = k < groups[g].values.size() ? groups[g].values[k] : NAN;
       const double m = k < groups[g].marks.size() ? groups[g].marks[k] : NAN;
       if (!Drawn(v)) continue;
-      const double left = kLeft + g * group_width +
+      const double left = kBarChartLeft + g * group_width +
                           (group_width - bar_width * n) / 2 + k * bar_width;
       std::string hover = groups[g].label + ", " + spec.series[k] + ": " +
                           format(v);

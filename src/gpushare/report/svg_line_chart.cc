@@ -11,9 +11,9 @@
 namespace gpushare {
 namespace {
 
-constexpr double kLeft = 56;
-constexpr double kRight = 16;
-constexpr double kBottom = 34;
+constexpr double kLineChartLeft = 56;
+constexpr double kLineChartRight = 16;
+constexpr double kLineChartBottom = 34;
 
 // Every `stride`-th index, and the last: for series with a band, whose
 // low/high must stay parallel to the points.
@@ -75,26 +75,28 @@ std::string RenderLineChart(const LineChartSpec& spec,
   for (const LineSeries& s : series) {
     legend.push_back({s.name, s.color, s.dashed});
   }
-  const LegendLayout layout = LayOutLegend(legend, spec.width - kLeft - kRight);
+  const LegendLayout layout =
+      LayOutLegend(legend, spec.width - kLineChartLeft - kLineChartRight);
   const double top = 36 + layout.height;
-  const double plot_bottom = spec.height - kBottom;
+  const double plot_bottom = spec.height - kLineChartBottom;
   const double height = spec.height;
-  const LinearScale x(x_min, x_max, kLeft, spec.width - kRight);
+  const LinearScale x(x_min, x_max, kLineChartLeft,
+                      spec.width - kLineChartRight);
   const LinearScale y(spec.y_min, y_max, plot_bottom, top);
 
   std::string svg = fmt::format(
       "<svg data-chart=\"{}\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" "
       "role=\"img\">\n<text class=\"title\" x=\"{}\" y=\"16\">{}</text>\n",
       HtmlEscape(spec.id), spec.width, SvgNumber(height), spec.width,
-      SvgNumber(height), SvgNumber(kLeft), HtmlEscape(spec.title));
-  svg += RenderLegend(legend, layout, kLeft, 34);
+      SvgNumber(height), SvgNumber(kLineChartLeft), HtmlEscape(spec.title));
+  svg += RenderLegend(legend, layout, kLineChartLeft, 34);
   for (double t : NiceTicks(spec.y_min, y_max, 5)) {
     svg += fmt::format(
         "<line class=\"grid\" x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\"/>"
         "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n",
-        SvgNumber(kLeft), SvgNumber(spec.width - kRight), SvgNumber(y(t)),
-        SvgNumber(y(t)), SvgNumber(kLeft - 4), SvgNumber(y(t) + 4),
-        HtmlEscape(format_y(t)));
+        SvgNumber(kLineChartLeft), SvgNumber(spec.width - kLineChartRight),
+        SvgNumber(y(t)), SvgNumber(y(t)), SvgNumber(kLineChartLeft - 4),
+        SvgNumber(y(t) + 4), HtmlEscape(format_y(t)));
   }
   for (double t : spec.x_is_time ? TimeTicks(x_min, x_max, 8)
                                   : NiceTicks(x_min, x_max, 8)) {
@@ -109,10 +111,11 @@ std::string RenderLineChart(const LineChartSpec& spec,
       "<text x=\"{3}\" y=\"{4}\" text-anchor=\"middle\">{5}</text>"
       "<text x=\"12\" y=\"{6}\" text-anchor=\"middle\" "
       "transform=\"rotate(-90 12 {6})\">{7}</text>\n",
-      SvgNumber(kLeft), SvgNumber(spec.width - kRight), SvgNumber(plot_bottom),
-      SvgNumber((kLeft + spec.width - kRight) / 2), SvgNumber(height - 4),
-      HtmlEscape(spec.x_label), SvgNumber((top + plot_bottom) / 2),
-      HtmlEscape(spec.y_label));
+      SvgNumber(kLineChartLeft), SvgNumber(spec.width - kLineChartRight),
+      SvgNumber(plot_bottom),
+      SvgNumber((kLineChartLeft + spec.width - kLineChartRight) / 2),
+      SvgNumber(height - 4), HtmlEscape(spec.x_label),
+      SvgNumber((top + plot_bottom) / 2), HtmlEscape(spec.y_label));
 
   for (const LineSeries& s : series) {
     const char* color = SeriesColor(s.color);

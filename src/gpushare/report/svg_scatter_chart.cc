@@ -10,7 +10,8 @@
 namespace gpushare {
 namespace {
 
-constexpr double kLeft = 64, kRight = 16, kTop = 28, kBottom = 40;
+constexpr double kScatterChartLeft = 64, kScatterChartRight = 16,
+                 kScatterChartTop = 28, kScatterChartBottom = 40;
 
 std::pair<double, double> Padded(double lo, double hi) {
   if (hi <= lo) return {lo - 1, hi + 1};
@@ -29,9 +30,9 @@ std::string RenderScatterChart(const ScatterChartSpec& spec,
       "role=\"img\">\n<text x=\"{}\" y=\"16\" "
       "class=\"chart-title\">{}</text>\n",
       HtmlEscape(spec.id), spec.width, spec.height, spec.width, spec.height,
-      SvgNumber(kLeft), HtmlEscape(spec.title));
-  const double x0 = kLeft, x1 = spec.width - kRight;
-  const double y0 = spec.height - kBottom, y1 = kTop;
+      SvgNumber(kScatterChartLeft), HtmlEscape(spec.title));
+  const double x0 = kScatterChartLeft, x1 = spec.width - kScatterChartRight;
+  const double y0 = spec.height - kScatterChartBottom, y1 = kScatterChartTop;
   out += fmt::format(
       "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" "
       "stroke=\"#bbb\"/>\n",

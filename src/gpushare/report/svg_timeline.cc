@@ -12,7 +12,7 @@
 namespace gpushare {
 namespace {
 
-constexpr double kRight = 16;
+constexpr double kTimelineRight = 16;
 constexpr double kGroupGap = 5;
 
 }  // namespace
@@ -87,7 +87,7 @@ std::string RenderTimeline(const TimelineSpec& spec,
                            const std::vector<TimelineGroup>& groups) {
   const auto format_x = spec.format_x ? spec.format_x : FormatTimeTick;
   const double left = spec.label_width;
-  const double right = spec.width - kRight;
+  const double right = spec.width - kTimelineRight;
   const LegendLayout layout = LayOutLegend(spec.legend, right - left);
   const double axis_y = 30 + layout.height + 14;
   double height = axis_y + 6;

@@ -10,6 +10,7 @@
 #include "gpushare/io/input_error.h"
 
 namespace gpushare {
+namespace sweep_summary_test {
 namespace {
 
 using ::testing::HasSubstr;
@@ -175,4 +176,5 @@ TEST(SweepPointFileTest, RefusesOtherFiles) {
 }
 
 }  // namespace
+}  // namespace sweep_summary_test
 }  // namespace gpushare

@@ -12,6 +12,7 @@
 #include "gpushare/sched/scheduler.h"
 
 namespace gpushare {
+namespace default_preemption_test {
 namespace {
 
 // A node of `capacity` units; pods hold `units[id]`.
@@ -236,4 +237,5 @@ TEST_F(PreemptionTest, LatestStartFirstAndTerminatingNodesSkipped) {
 }
 
 }  // namespace
+}  // namespace default_preemption_test
 }  // namespace gpushare

@@ -17,6 +17,7 @@
 #include "gpushare/io/input_error.h"
 
 namespace gpushare {
+namespace scheduler_test {
 namespace {
 
 using Outcome = ScheduleResult::Outcome;
@@ -916,4 +917,5 @@ TEST_F(SchedulerTest, StalledDevicePluginAdvertisesNothingUntilItRegisters) {
 }
 
 }  // namespace
+}  // namespace scheduler_test
 }  // namespace gpushare

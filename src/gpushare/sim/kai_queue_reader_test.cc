@@ -9,6 +9,7 @@
 #include "gpushare/sim/scenario_reader.h"
 
 namespace gpushare {
+namespace kai_queue_reader_test {
 namespace {
 
 constexpr const char* kCluster = R"(cluster:
@@ -132,4 +133,5 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 }  // namespace
+}  // namespace kai_queue_reader_test
 }  // namespace gpushare

@@ -12,6 +12,7 @@
 #include "gpushare/sim/scenario_reader.h"
 
 namespace gpushare {
+namespace kubectl_kai_queue_import_test {
 namespace {
 
 const std::string kDir = std::string(GS_TESTDATA_DIR) + "/kai/";
@@ -94,4 +95,5 @@ TEST(KubectlKaiQueueImportTest, AScenarioImportsThemAndItsClassesUseThem) {
 }
 
 }  // namespace
+}  // namespace kubectl_kai_queue_import_test
 }  // namespace gpushare

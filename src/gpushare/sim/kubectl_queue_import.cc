@@ -35,8 +35,8 @@ KueuePreemptionPolicy Policy(const JsonValue& v,
   return KueuePreemptionPolicy::kNever;
 }
 
-ClusterQueueSpec ReadClusterQueue(const JsonValue& item,
-                                  const KueueConfig& config) {
+ClusterQueueSpec ImportClusterQueue(const JsonValue& item,
+                                    const KueueConfig& config) {
   ClusterQueueSpec q;
   q.name = item.Get("metadata").Get("name").String();
   if (q.name.empty()) item.Get("metadata").Fail("expected metadata.name");
@@ -153,7 +153,7 @@ void ImportKubectlQueues(const std::string& resource_flavors_file,
     for (const JsonValue& item :
          KubectlItems(cluster_queues_file, ReadInputFile(cluster_queues_file),
                       "ClusterQueue")) {
-      ClusterQueueSpec q = ReadClusterQueue(item, *config);
+      ClusterQueueSpec q = ImportClusterQueue(item, *config);
       if (Named(config->cluster_queues, q.name)) {
         item.Get("metadata")
             .Get("name")

@@ -11,6 +11,7 @@
 #include "gpushare/sim/scenario_reader.h"
 
 namespace gpushare {
+namespace kubectl_queue_import_test {
 namespace {
 
 const std::string kDir = std::string(GS_TESTDATA_DIR) + "/kueue/";
@@ -106,4 +107,5 @@ TEST(KubectlQueueImportTest, RefusesWhatKueueRejects) {
 }
 
 }  // namespace
+}  // namespace kubectl_queue_import_test
 }  // namespace gpushare

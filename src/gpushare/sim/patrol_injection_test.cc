@@ -14,6 +14,7 @@
 #include "gpushare/sim/test_scenarios.h"
 
 namespace gpushare {
+namespace patrol_injection_test {
 namespace {
 
 using testing_scenarios::OnePool;
@@ -187,4 +188,5 @@ TEST(PatrolInjectionTest, TimeSharedPodsRecordTheirGpuTimeShare) {
 }
 
 }  // namespace
+}  // namespace patrol_injection_test
 }  // namespace gpushare

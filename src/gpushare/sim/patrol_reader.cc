@@ -9,7 +9,7 @@
 namespace gpushare {
 namespace {
 
-constexpr double kMaxSeconds = 1e9;  // as the rest of the scenario
+constexpr double kMaxPatrolSeconds = 1e9;  // as the rest of the scenario
 
 // The pool named by `m`'s `pool` key; it must exist and have GPUs.
 const NodePoolSpec& StallPool(const YamlMap& m,
@@ -48,9 +48,9 @@ std::vector<DevicePluginStallSpec> ReadDevicePluginStalls(
     const NodePoolSpec& pool = StallPool(m, pools);
     spec.pool = pool.name;
     spec.node = static_cast<int>(m.Int("node", 0, pool.nodes - 1));
-    spec.at_s = m.Double("at_s", 0, kMaxSeconds);
+    spec.at_s = m.Double("at_s", 0, kMaxPatrolSeconds);
     if (m.Has("duration_s")) {
-      spec.duration_s = m.Double("duration_s", 0, kMaxSeconds);
+      spec.duration_s = m.Double("duration_s", 0, kMaxPatrolSeconds);
       if (spec.duration_s == 0) {
         m.Fail(m.Get("duration_s"),
                "duration_s: must be > 0 (leave it out for a stall that lasts "
@@ -67,7 +67,7 @@ PatrolRules ReadPatrolRules(const YamlMap& top) {
   if (!top.Has("patrol")) return rules;
   const YamlMap m = top.Map("patrol", "patrol");
   m.AllowOnly({"for_s", "noisy_neighbour_share"});
-  if (m.Has("for_s")) rules.for_s = m.Double("for_s", 0, kMaxSeconds);
+  if (m.Has("for_s")) rules.for_s = m.Double("for_s", 0, kMaxPatrolSeconds);
   if (m.Has("noisy_neighbour_share")) {
     rules.noisy_neighbour_share = m.Double("noisy_neighbour_share", 0, 1);
     if (rules.noisy_neighbour_share >= 1) {

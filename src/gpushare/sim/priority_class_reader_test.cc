@@ -9,6 +9,7 @@
 #include "gpushare/sim/scenario_reader.h"
 
 namespace gpushare {
+namespace priority_class_reader_test {
 namespace {
 
 constexpr const char* kCluster = R"(cluster:
@@ -127,4 +128,5 @@ TEST(PriorityClassReaderTest, LocatedErrors) {
 }
 
 }  // namespace
+}  // namespace priority_class_reader_test
 }  // namespace gpushare

@@ -8,6 +8,7 @@
 #include "gpushare/sim/scenario_reader.h"
 
 namespace gpushare {
+namespace queue_reader_test {
 namespace {
 
 constexpr const char* kCluster = R"(cluster:
@@ -156,4 +157,5 @@ TEST(QueueReaderTest, AClassQueueNeedsAQueuesSection) {
 }
 
 }  // namespace
+}  // namespace queue_reader_test
 }  // namespace gpushare

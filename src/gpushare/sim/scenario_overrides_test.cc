@@ -6,6 +6,7 @@
 #include "gpushare/io/input_error.h"
 
 namespace gpushare {
+namespace scenario_overrides_test {
 namespace {
 
 using ::testing::HasSubstr;
@@ -138,4 +139,5 @@ TEST(SetScenarioValueTest, LeavesTheValueNodeAlone) {
 }
 
 }  // namespace
+}  // namespace scenario_overrides_test
 }  // namespace gpushare

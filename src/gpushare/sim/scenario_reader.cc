@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "gpushare/cluster/cluster.h"
 #include "gpushare/io/input_error.h"
 #include "gpushare/io/suggest.h"
 #include "gpushare/io/yaml_input.h"
@@ -29,12 +30,10 @@ namespace gpushare {
 namespace {
 
 constexpr double kMaxSeconds = 1e9;  // about 31 years of simulated time
-constexpr int64_t kMaxNodesPerPool = 1000000;
-constexpr int64_t kMaxGpusPerNode = 16;
 constexpr double kMaxCpuCores = 100000;
 constexpr double kMaxMemoryGib = 1048576;  // 1 PiB
-constexpr double kMaxRate = 1e6;
-constexpr int64_t kMaxCount = 10000000;
+constexpr double kMaxScenarioRate = 1e6;
+constexpr int64_t kMaxClassCount = 10000000;
 constexpr double kLowest = std::numeric_limits<double>::lowest();
 constexpr double kHighest = std::numeric_limits<double>::max();
 
@@ -42,7 +41,7 @@ constexpr double kHighest = std::numeric_limits<double>::max();
 // Generic located helpers on top of YamlMap.
 
 // A number for messages: integers without a fraction or exponent.
-std::string Num(double v) {
+std::string MessageNum(double v) {
   if (std::floor(v) == v && std::fabs(v) < 1e15) {
     return fmt::format("{}", static_cast<int64_t>(v));
   }
@@ -99,8 +98,9 @@ double Number(const YamlMap& m, std::string_view key, double min, double max,
       ScalarDouble(m.file(), value, Label(m, key), kLowest, kHighest);
   if (v < min || v > max || (above_min && v == min)) {
     const std::string range =
-        above_min ? fmt::format("> {} and <= {}", Num(min), Num(max))
-                  : fmt::format("{}..{}", Num(min), Num(max));
+        above_min
+            ? fmt::format("> {} and <= {}", MessageNum(min), MessageNum(max))
+            : fmt::format("{}..{}", MessageNum(min), MessageNum(max));
     FailAt(m.file(), value,
            fmt::format("{}: {} is out of range (expected {})", Label(m, key),
                        value.Scalar(), range));
@@ -267,7 +267,7 @@ int64_t ReadCpuMilli(const YamlMap& m) {
   YAML::Node value = Value(m, "cpu", "a number");
   const std::string label = Label(m, "cpu");
   const std::string range =
-      fmt::format("expected > 0 and <= {} cores", Num(kMaxCpuCores));
+      fmt::format("expected > 0 and <= {} cores", MessageNum(kMaxCpuCores));
   if (value.IsScalar() && !value.Scalar().empty() &&
       value.Scalar().back() == 'm') {
     const std::string digits =
@@ -888,9 +888,10 @@ WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
       spec.gang_timeout_s = Number(g, "timeout_s", 0, kMaxSeconds, true);
     }
   }
-  if (c.Has("count")) spec.count = c.Int("count", 0, kMaxCount);
+  if (c.Has("count")) spec.count = c.Int("count", 0, kMaxClassCount);
   if (c.Has("arrival_rate_per_s")) {
-    spec.arrival_rate_per_s = Number(c, "arrival_rate_per_s", 0, kMaxRate);
+    spec.arrival_rate_per_s =
+        Number(c, "arrival_rate_per_s", 0, kMaxScenarioRate);
   } else if (spec.count > 0) {
     // count alone: that many pods at Poisson times spread over the horizon.
     spec.arrival_rate_per_s = static_cast<double>(spec.count) / horizon_s;
@@ -1394,7 +1395,7 @@ std::vector<FaultSpec> ReadFaults(const YamlMap& top,
     if (at) spec.at_s = Number(f, "at_s", 0, kMaxSeconds);
     if (rate) {
       spec.rate_per_gpu_hour =
-          Number(f, "rate_per_gpu_hour", 0, kMaxRate, true);
+          Number(f, "rate_per_gpu_hour", 0, kMaxScenarioRate, true);
     }
     // node and gpu: indexes within the pool, for a fault at at_s.
     auto read_index = [&](const char* key, int count, int* index) {

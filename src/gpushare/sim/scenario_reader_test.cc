@@ -13,6 +13,7 @@
 #include "gpushare/workload/generator.h"
 
 namespace gpushare {
+namespace scenario_reader_test {
 namespace {
 
 const Catalog& TestCatalog() {
@@ -774,4 +775,5 @@ INSTANTIATE_TEST_SUITE_P(
     CaseName);
 
 }  // namespace
+}  // namespace scenario_reader_test
 }  // namespace gpushare

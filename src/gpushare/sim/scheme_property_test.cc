@@ -27,6 +27,7 @@
 #include "gpushare/sim/test_scenarios.h"
 
 namespace gpushare {
+namespace scheme_property_test {
 namespace {
 
 NodePoolSpec RandomPool(Rng& rng, int index) {
@@ -233,4 +234,5 @@ TEST(SchemePropertyTest, CompareGivesTheSameBytesOnOneAndTwoThreads) {
 }
 
 }  // namespace
+}  // namespace scheme_property_test
 }  // namespace gpushare

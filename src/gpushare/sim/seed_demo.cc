@@ -25,13 +25,13 @@ std::string FormatFixedWidth(double x, size_t width, int precision) {
   return PadLeft(PythonFormatFixed(x, precision), width);
 }
 
-struct Labels {
+struct DemoLabels {
   const char* task_count;
   const char* total_time;
   const char* utilization;
 };
 
-Labels LabelsFor(Lang lang) {
+DemoLabels LabelsFor(Lang lang) {
   switch (lang) {
     case Lang::kZh:
       return {"模拟任务数: ", "完成时间: ", "利用率: "};
@@ -132,7 +132,7 @@ SeedResult VgpuSlice(const std::vector<SeedTask>& tasks, double total_mem,
 }
 
 std::string FormatSeedDemo(const std::vector<SeedTask>& tasks, Lang lang) {
-  const Labels labels = LabelsFor(lang);
+  const DemoLabels labels = LabelsFor(lang);
   std::string out = labels.task_count + std::to_string(tasks.size()) + "\n";
   const SeedResult results[] = {TimeSlice(tasks), MigPartition(tasks),
                                 VgpuSlice(tasks)};

@@ -11,6 +11,7 @@
 #include "gpushare/sim/test_scenarios.h"
 
 namespace gpushare {
+namespace simulation_gang_test {
 namespace {
 
 using testing_scenarios::ExclusiveWithPods;
@@ -114,4 +115,5 @@ TEST(SimulationGangTest, AGangLargerThanItsPoolEndsPendingUnderFaults) {
 }
 
 }  // namespace
+}  // namespace simulation_gang_test
 }  // namespace gpushare

@@ -12,6 +12,7 @@
 #include "gpushare/sim/test_scenarios.h"
 
 namespace gpushare {
+namespace simulation_kai_test {
 namespace {
 
 using testing_scenarios::ExclusiveWithPods;
@@ -128,4 +129,5 @@ TEST(SimulationKaiTest, APodOfAParentQueueIsAnInputError) {
 }
 
 }  // namespace
+}  // namespace simulation_kai_test
 }  // namespace gpushare

@@ -10,6 +10,7 @@
 #include "gpushare/sim/test_scenarios.h"
 
 namespace gpushare {
+namespace simulation_kueue_test {
 namespace {
 
 using testing_scenarios::ExclusiveWithPods;
@@ -135,4 +136,5 @@ TEST(SimulationKueueTest, UncoveredResourceIsAnInputError) {
 }
 
 }  // namespace
+}  // namespace simulation_kueue_test
 }  // namespace gpushare

@@ -13,6 +13,7 @@
 #include "gpushare/sim/test_scenarios.h"
 
 namespace gpushare {
+namespace simulation_preemption_test {
 namespace {
 
 using testing_scenarios::ExclusiveWithPods;
@@ -120,4 +121,5 @@ TEST(SimulationPreemptionTest, CountingDryRunMatchesTheRealOne) {
 }
 
 }  // namespace
+}  // namespace simulation_preemption_test
 }  // namespace gpushare

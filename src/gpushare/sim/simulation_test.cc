@@ -11,6 +11,7 @@
 #include "gpushare/sim/test_scenarios.h"
 
 namespace gpushare {
+namespace simulation_test {
 namespace {
 
 using testing_scenarios::Jobs;
@@ -243,4 +244,5 @@ TEST(SimulationTest, PodWaitsForAFaultedGpuToRecover) {
 }
 
 }  // namespace
+}  // namespace simulation_test
 }  // namespace gpushare

@@ -25,6 +25,7 @@
 #include "gpushare/sim/test_scenarios.h"
 
 namespace gpushare {
+namespace tenancy_property_test {
 namespace {
 
 SimulationResult RunIt(const Scenario& scenario) {
@@ -343,4 +344,5 @@ TEST(TenancyPropertyTest, RandomRunsKeepTheInvariants) {
 }
 
 }  // namespace
+}  // namespace tenancy_property_test
 }  // namespace gpushare

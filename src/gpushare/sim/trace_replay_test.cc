@@ -12,6 +12,7 @@
 #include "gpushare/sim/simulation.h"
 
 namespace gpushare {
+namespace trace_replay_test {
 namespace {
 
 // Scenario text "read" from tests/data/replay/ so that paths resolve there.
@@ -130,4 +131,5 @@ TEST(TraceReplayTest, KubectlRunningPodsOccupyTheirNodesAtTimeZero) {
 }
 
 }  // namespace
+}  // namespace trace_replay_test
 }  // namespace gpushare

@@ -15,6 +15,7 @@
 #include "gpushare/io/input_error.h"
 
 namespace gpushare {
+namespace distribution_test {
 namespace {
 
 constexpr int kDraws = 100000;
@@ -255,4 +256,5 @@ TEST(DistributionTest, ValidateRejectsNonFiniteNumbers) {
 }
 
 }  // namespace
+}  // namespace distribution_test
 }  // namespace gpushare

@@ -69,10 +69,10 @@ bool AlwaysZero(const Distribution& d) {
 // on one node (at most 16); the rest are far above any real pod and keep
 // 1e308 and the like from passing as a request nothing can serve.
 constexpr double kMaxPodGpus = 16;
-constexpr double kMaxMib = 1e8;       // ~95 TiB
-constexpr double kMaxMilli = 1e9;     // a million cores
-constexpr double kMaxSeconds = 1e9;   // ~31 years, as horizon_s
-constexpr double kMaxRate = 1e6;      // requests per second
+constexpr double kMaxMib = 1e8;           // ~95 TiB
+constexpr double kMaxMilli = 1e9;         // a million cores
+constexpr double kMaxClassSeconds = 1e9;  // ~31 years, as horizon_s
+constexpr double kMaxRequestRate = 1e6;   // requests per second
 constexpr double kMaxMs = 1e9;
 
 std::string ClassWhat(const WorkloadClassSpec& c) {
@@ -162,9 +162,9 @@ void ValidateClass(const WorkloadClassSpec& c) {
   CheckNeed(c, "gpu_memory_mib", c.gpu_memory_mib, kMaxMib);
   CheckNeed(c, "sm_demand", c.sm_demand, 1);
   CheckNeed(c, "duty", c.duty, 1);
-  CheckNeed(c, "work_s", c.work_s, kMaxSeconds);
-  CheckNeed(c, "lifetime_s", c.lifetime_s, kMaxSeconds);
-  CheckNeed(c, "request_rate", c.request_rate, kMaxRate);
+  CheckNeed(c, "work_s", c.work_s, kMaxClassSeconds);
+  CheckNeed(c, "lifetime_s", c.lifetime_s, kMaxClassSeconds);
+  CheckNeed(c, "request_rate", c.request_rate, kMaxRequestRate);
   CheckNeed(c, "gpu_ms_per_request", c.gpu_ms_per_request, kMaxMs);
   CheckNeed(c, "slo_p99_ms", c.slo_p99_ms, kMaxMs);
   CheckNeed(c, "cpu_milli", c.cpu_milli, kMaxMilli);

@@ -16,6 +16,7 @@
 #include "gpushare/io/input_error.h"
 
 namespace gpushare {
+namespace generator_test {
 namespace {
 
 WorkloadClassSpec Class(std::string name, double rate, int64_t count = 0) {
@@ -409,4 +410,5 @@ TEST(WorkloadSpecTest, TooManyPods) {
 }
 
 }  // namespace
+}  // namespace generator_test
 }  // namespace gpushare

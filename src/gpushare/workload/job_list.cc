@@ -19,11 +19,11 @@ const char kJobListHeader[] =
 
 namespace {
 
-constexpr double kMaxSeconds = 1e9;
-constexpr int kMaxGpus = 16;
+constexpr double kMaxJobListSeconds = 1e9;
+constexpr int kMaxJobGpus = 16;
 
 enum {
-  kName,
+  kJobName,
   kTenantClass,
   kWorkloadClass,
   kArrival,
@@ -33,13 +33,13 @@ enum {
   kDuty,
   kWork,
   kLifetime,
-  kCpu,
-  kMemory,
+  kCpuMilli,
+  kMemoryMib,
   kPriority,
   kNodeSelector
 };
 
-double Number(const CsvTable& table, int column, double min, double max) {
+double NumberField(const CsvTable& table, int column, double min, double max) {
   const std::string_view text = table.Field(column);
   double v = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
@@ -78,15 +78,15 @@ Labels ReadSelector(const CsvTable& table) {
   return selector;
 }
 
-std::vector<Pod> Parse(CsvTable table) {
+std::vector<Pod> ParseJobRows(CsvTable table) {
   constexpr int64_t kMax = std::numeric_limits<int64_t>::max() / 4;
   std::vector<Pod> pods;
   std::unordered_set<std::string> names;
   while (table.Next()) {
     Pod p;
-    p.name = std::string(table.NonEmpty(kName));
+    p.name = std::string(table.NonEmpty(kJobName));
     if (!names.insert(p.name).second) {
-      table.Fail(kName, "duplicate job name '" + p.name + "'");
+      table.Fail(kJobName, "duplicate job name '" + p.name + "'");
     }
     p.tenant_class = std::string(table.NonEmpty(kTenantClass));
     if (p.tenant_class.find(' ') != std::string::npos) {
@@ -100,24 +100,24 @@ std::vector<Pod> Parse(CsvTable table) {
                  "got '" +
                      std::string(kind) + "'");
     }
-    p.arrival_s = Number(table, kArrival, 0, kMaxSeconds);
+    p.arrival_s = NumberField(table, kArrival, 0, kMaxJobListSeconds);
     PodNeeds& n = p.needs;
-    n.gpus = Number(table, kGpus, 0, kMaxGpus);
+    n.gpus = NumberField(table, kGpus, 0, kMaxJobGpus);
     if (n.gpus >= 1 && n.gpus != std::floor(n.gpus)) {
       table.Fail(kGpus, "expected 0, a fraction < 1 or a whole number");
     }
     n.gpu_memory_mib = table.Int(kGpuMemory, 0, kMax);
-    n.sm_demand = Number(table, kSmDemand, 0, 1);
-    n.duty = Number(table, kDuty, 0, 1);
-    n.work_s = Number(table, kWork, 0, kMaxSeconds);
-    n.lifetime_s = Number(table, kLifetime, 0, kMaxSeconds);
+    n.sm_demand = NumberField(table, kSmDemand, 0, 1);
+    n.duty = NumberField(table, kDuty, 0, 1);
+    n.work_s = NumberField(table, kWork, 0, kMaxJobListSeconds);
+    n.lifetime_s = NumberField(table, kLifetime, 0, kMaxJobListSeconds);
     if (n.work_s == 0 && n.lifetime_s == 0) {
       table.Fail(kLifetime,
                  "a job needs work_s > 0 or, for a service, "
                  "lifetime_s > 0");
     }
-    p.cpu_milli = table.Int(kCpu, 0, kMax);
-    p.memory_mib = table.Int(kMemory, 0, kMax);
+    p.cpu_milli = table.Int(kCpuMilli, 0, kMax);
+    p.memory_mib = table.Int(kMemoryMib, 0, kMax);
     p.priority = static_cast<int32_t>(
         table.Int(kPriority, std::numeric_limits<int32_t>::min(),
                   std::numeric_limits<int32_t>::max()));
@@ -133,11 +133,11 @@ std::vector<Pod> Parse(CsvTable table) {
 }  // namespace
 
 std::vector<Pod> ParseJobList(const std::string& file, std::string text) {
-  return Parse(CsvTable(file, std::move(text), {kJobListHeader}));
+  return ParseJobRows(CsvTable(file, std::move(text), {kJobListHeader}));
 }
 
 std::vector<Pod> ReadJobList(const std::string& path) {
-  return Parse(CsvTable::FromFile(path, {kJobListHeader}));
+  return ParseJobRows(CsvTable::FromFile(path, {kJobListHeader}));
 }
 
 }  // namespace gpushare

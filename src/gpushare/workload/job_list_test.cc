@@ -5,6 +5,7 @@
 #include "gpushare/io/input_error.h"
 
 namespace gpushare {
+namespace job_list_test {
 namespace {
 
 std::string Error(const std::string& rows) {
@@ -70,4 +71,5 @@ TEST(JobListTest, MalformedFieldsNameFileLineAndColumn) {
 }
 
 }  // namespace
+}  // namespace job_list_test
 }  // namespace gpushare

@@ -12,6 +12,7 @@
 #include "gpushare/workload/kubectl_pod_list.h"
 
 namespace gpushare {
+namespace kubectl_import_test {
 namespace {
 
 const std::string kNodes = GS_TESTDATA_DIR "/kubectl/nodes.json";
@@ -332,4 +333,5 @@ TEST_F(KubectlImportTest, PodErrorsNameTheLineAndJsonPath) {
 }
 
 }  // namespace
+}  // namespace kubectl_import_test
 }  // namespace gpushare

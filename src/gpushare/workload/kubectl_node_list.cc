@@ -10,6 +10,7 @@
 #include <set>
 
 #include "gpushare/catalog/mig_config.h"
+#include "gpushare/cluster/cluster.h"
 #include "gpushare/io/input_error.h"
 #include "gpushare/io/yaml_input.h"
 #include "gpushare/workload/kubectl_object.h"
@@ -17,11 +18,9 @@
 namespace gpushare {
 namespace {
 
-constexpr int kMaxGpus = 16;  // as cluster/cluster.cc
 constexpr const char* kHamiRegister = "hami.io/node-nvidia-register";
 // The label HAMi's device plugin DaemonSet selects (HAMi install guide).
 constexpr const char* kHamiNodeLabel = "gpu";
-constexpr const char* kMigPrefix = "nvidia.com/mig-";
 
 bool ParseInt(std::string_view s, int64_t* v) {
   auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), *v);
@@ -175,7 +174,7 @@ void InferMigLayout(const JsonValue& item, const GpuModel& model, int gpus,
     if (index < 0) {
       item.Get("status")
           .Get("allocatable")
-          .Get(kMigPrefix + name)
+          .Get(kMigResourcePrefix + name)
           .Fail("MIG profile '" + name + "' is not one of " + model.name +
                 "'s");
     }
@@ -268,8 +267,8 @@ ImportedNode ReadNode(const JsonValue& item, const Catalog& catalog) {
   const int64_t gpu_shared = get("nvidia.com/gpu.shared");
   std::map<std::string, int64_t> mig_counts;  // "1g.10gb" (as advertised)
   for (const auto& [name, n] : amount) {
-    if (name.rfind(kMigPrefix, 0) == 0 && n > 0) {
-      std::string profile = name.substr(std::string(kMigPrefix).size());
+    if (name.rfind(kMigResourcePrefix, 0) == 0 && n > 0) {
+      std::string profile = name.substr(std::string(kMigResourcePrefix).size());
       const std::string shared = ".shared";
       if (profile.size() > shared.size() &&
           profile.compare(profile.size() - shared.size(), shared.size(),
@@ -377,7 +376,7 @@ ImportedNode ReadNode(const JsonValue& item, const Catalog& catalog) {
       for (auto& [name, n] : mig_counts) {
         if (n % replicas != 0) {
           status.Get("allocatable")
-              .Get(kMigPrefix + name)
+              .Get(kMigResourcePrefix + name)
               .Fail(fmt::format(
                   "{} is not a multiple of nvidia.com/gpu.replicas {}", n,
                   replicas));
@@ -444,21 +443,21 @@ ImportedNode ReadNode(const JsonValue& item, const Catalog& catalog) {
     }
     sharing = ExclusiveSharing();
     node.gpus = static_cast<int>(std::min<int64_t>(advertised, 1000));
-    if (node.gpus > kMaxGpus && count_label == 0) {
+    if (node.gpus > kMaxGpusPerNode && count_label == 0) {
       labels_at.Fail(fmt::format(
           "node '{}' advertises {} nvidia.com/gpu, more than the {} GPUs a "
           "node has: if they are shared, the label nvidia.com/gpu.count "
           "(physical GPUs) with nvidia.com/gpu.replicas (time-slicing, MPS) "
           "or {}=on (HAMi) settles it",
-          node.name, advertised, kMaxGpus, kHamiNodeLabel));
+          node.name, advertised, kMaxGpusPerNode, kHamiNodeLabel));
     }
   }
-  if (node.gpus < 1 || node.gpus > kMaxGpus) {
+  if (node.gpus < 1 || node.gpus > kMaxGpusPerNode) {
     item.Get("status")
         .Get("allocatable")
         .Fail(fmt::format(
             "node '{}' has {} GPUs; the simulator models 1..{} per node",
-            node.name, node.gpus, kMaxGpus));
+            node.name, node.gpus, kMaxGpusPerNode));
   }
   try {
     sharing.Validate(model, node.gpus);

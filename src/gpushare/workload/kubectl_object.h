@@ -22,6 +22,9 @@ std::vector<JsonValue> KubectlItems(const std::string& file,
                                     const std::string& text,
                                     const std::string& kind);
 
+// The resource name prefix of MIG devices (nvidia.com/mig-<profile>).
+inline constexpr const char* kMigResourcePrefix = "nvidia.com/mig-";
+
 // metadata.labels / nodeSelector / annotations: string values only.
 Labels ReadStringMap(const JsonValue& value);
 

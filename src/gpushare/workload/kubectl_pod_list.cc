@@ -16,7 +16,6 @@ namespace gpushare {
 namespace {
 
 constexpr const char* kNvidiaPrefix = "nvidia.com/";
-constexpr const char* kMigPrefix = "nvidia.com/mig-";
 
 // A container's requests, with limits standing in for missing requests.
 std::map<std::string, int64_t> ContainerRequests(const JsonValue& container) {
@@ -150,7 +149,7 @@ void DeriveNeeds(const JsonValue& at, const std::map<std::string, int64_t>& r,
   const double whole_mib = static_cast<double>(d.gpu_memory_mib);
   bool cores_known = false;
   for (const auto& [name, count] : r) {
-    if (name.rfind(kMigPrefix, 0) != 0 || count <= 0) continue;
+    if (name.rfind(kMigResourcePrefix, 0) != 0 || count <= 0) continue;
     std::string resource = name;
     const std::string shared = ".shared";
     if (resource.size() > shared.size() &&

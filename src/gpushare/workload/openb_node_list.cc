@@ -9,13 +9,14 @@
 namespace gpushare {
 namespace {
 
-const std::vector<std::string>& Headers() {
+const std::vector<std::string>& OpenbNodeHeaders() {
   static const std::vector<std::string> headers = {
       "sn,cpu_milli,memory_mib,gpu,model"};
   return headers;
 }
 
-std::vector<OpenbNode> Parse(CsvTable table, const GpuModelMap& models) {
+std::vector<OpenbNode> ParseOpenbNodes(CsvTable table,
+                                       const GpuModelMap& models) {
   constexpr int64_t kMax = std::numeric_limits<int64_t>::max() / 4;
   enum { kName, kCpu, kMemory, kGpu, kModel };
   std::vector<OpenbNode> nodes;
@@ -55,12 +56,13 @@ std::vector<OpenbNode> Parse(CsvTable table, const GpuModelMap& models) {
 std::vector<OpenbNode> ParseOpenbNodeList(const std::string& file,
                                           std::string text,
                                           const GpuModelMap& models) {
-  return Parse(CsvTable(file, std::move(text), Headers()), models);
+  return ParseOpenbNodes(CsvTable(file, std::move(text), OpenbNodeHeaders()),
+                         models);
 }
 
 std::vector<OpenbNode> ReadOpenbNodeList(const std::string& path,
                                          const GpuModelMap& models) {
-  return Parse(CsvTable::FromFile(path, Headers()), models);
+  return ParseOpenbNodes(CsvTable::FromFile(path, OpenbNodeHeaders()), models);
 }
 
 }  // namespace gpushare

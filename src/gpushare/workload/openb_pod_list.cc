@@ -10,7 +10,7 @@
 namespace gpushare {
 namespace {
 
-const std::vector<std::string>& Headers() {
+const std::vector<std::string>& OpenbPodHeaders() {
   static const std::vector<std::string> headers = {
       "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,"
       "creation_time,deletion_time,scheduled_time",
@@ -39,7 +39,8 @@ void CheckGpuSpec(const CsvTable& table, int column, std::string_view spec,
   }
 }
 
-std::vector<OpenbPod> Parse(CsvTable table, const GpuModelMap& models) {
+std::vector<OpenbPod> ParseOpenbPods(CsvTable table,
+                                     const GpuModelMap& models) {
   constexpr int64_t kMax = std::numeric_limits<int64_t>::max() / 4;
   enum {
     kName, kCpu, kMemory, kNumGpu, kGpuMilli, kGpuSpec, kQos, kPhase,
@@ -100,12 +101,13 @@ std::vector<OpenbPod> Parse(CsvTable table, const GpuModelMap& models) {
 std::vector<OpenbPod> ParseOpenbPodList(const std::string& file,
                                         std::string text,
                                         const GpuModelMap& models) {
-  return Parse(CsvTable(file, std::move(text), Headers()), models);
+  return ParseOpenbPods(CsvTable(file, std::move(text), OpenbPodHeaders()),
+                        models);
 }
 
 std::vector<OpenbPod> ReadOpenbPodList(const std::string& path,
                                        const GpuModelMap& models) {
-  return Parse(CsvTable::FromFile(path, Headers()), models);
+  return ParseOpenbPods(CsvTable::FromFile(path, OpenbPodHeaders()), models);
 }
 
 }  // namespace gpushare

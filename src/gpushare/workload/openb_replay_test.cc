@@ -6,6 +6,7 @@
 #include "gpushare/io/input_error.h"
 
 namespace gpushare {
+namespace openb_replay_test {
 namespace {
 
 const std::string kNodes = GS_TESTDATA_DIR "/replay/openb_nodes.csv";
@@ -84,4 +85,5 @@ TEST(OpenbReplayTest, TheFiveColumnFormCannotBeReplayed) {
 }
 
 }  // namespace
+}  // namespace openb_replay_test
 }  // namespace gpushare

@@ -11,6 +11,7 @@
 #include "gpushare/workload/openb_pod_list.h"
 
 namespace gpushare {
+namespace openb_trace_test {
 namespace {
 
 const std::string kNodeHeader = "sn,cpu_milli,memory_mib,gpu,model\n";
@@ -179,4 +180,5 @@ TEST(OpenbTraceTest, ShippedTraceTotals) {
 }
 
 }  // namespace
+}  // namespace openb_trace_test
 }  // namespace gpushare

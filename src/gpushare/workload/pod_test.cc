@@ -11,6 +11,7 @@
 #include <vector>
 
 namespace gpushare {
+namespace pod_test {
 namespace {
 
 using Op = NodeSelectorRequirement::Operator;
@@ -217,4 +218,5 @@ TEST(PodTest, Defaults) {
 }
 
 }  // namespace
+}  // namespace pod_test
 }  // namespace gpushare

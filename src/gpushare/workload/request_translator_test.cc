@@ -19,6 +19,7 @@
 #include "gpushare/workload/pod.h"
 
 namespace gpushare {
+namespace request_translator_test {
 namespace {
 
 class TranslatorTest : public ::testing::Test {
@@ -519,9 +520,11 @@ TEST_F(TargetPoolTest, SelectorAndAffinityTogether) {
 }
 
 }  // namespace
+}  // namespace request_translator_test
 }  // namespace gpushare
 
 namespace gpushare {
+namespace request_translator_test {
 namespace {
 
 // NVIDIA device plugin MPS (README "Shared Access to GPUs"): each MPS
@@ -554,4 +557,5 @@ TEST(TranslatorMpsTest, FootprintOverTheReplicaLimitAndMultiGpuPods) {
 }
 
 }  // namespace
+}  // namespace request_translator_test
 }  // namespace gpushare

@@ -6,7 +6,7 @@
 namespace gpushare {
 namespace {
 
-constexpr double kEpsilon = 1e-9;
+constexpr double kFairShareEpsilon = 1e-9;
 
 // Divides `amount` among `children` (indexes into queues), adding to share.
 void Divide(const std::vector<FairShareQueue>& queues,
@@ -31,7 +31,7 @@ void Divide(const std::vector<FairShareQueue>& queues,
     left -= give;
   }
   // Phase 2: over quota, one priority at a time, by weight.
-  for (size_t begin = 0; begin < order.size() && left > kEpsilon;) {
+  for (size_t begin = 0; begin < order.size() && left > kFairShareEpsilon;) {
     size_t end = begin;
     while (end < order.size() &&
            queues[order[end]].priority == queues[order[begin]].priority) {
@@ -40,11 +40,11 @@ void Divide(const std::vector<FairShareQueue>& queues,
     std::vector<int> active;
     for (size_t i = begin; i < end; ++i) {
       const int c = order[i];
-      if (queues[c].weight > 0 && wanted(c) - (*share)[c] > kEpsilon) {
+      if (queues[c].weight > 0 && wanted(c) - (*share)[c] > kFairShareEpsilon) {
         active.push_back(c);
       }
     }
-    while (!active.empty() && left > kEpsilon) {
+    while (!active.empty() && left > kFairShareEpsilon) {
       double weights = 0;
       for (int c : active) weights += queues[c].weight;
       double given = 0;
@@ -55,7 +55,7 @@ void Divide(const std::vector<FairShareQueue>& queues,
         const double give = std::min(offer, unmet);
         (*share)[c] += give;
         given += give;
-        if (unmet - give > kEpsilon) still.push_back(c);
+        if (unmet - give > kFairShareEpsilon) still.push_back(c);
       }
       left -= given;
       // Everyone capped gives the rest to those still short; when none was

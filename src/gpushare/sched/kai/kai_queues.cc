@@ -12,7 +12,7 @@
 namespace gpushare {
 namespace {
 
-constexpr double kEpsilon = 1e-9;
+constexpr double kKaiQueueEpsilon = 1e-9;
 constexpr std::string_view kReclaim = "Reclaim";
 constexpr std::string_view kPreempt = "Preempt";
 
@@ -134,7 +134,7 @@ double KaiQueues::FairShare(int q, int /*k*/) const { return fair_[q]; }
 
 double KaiQueues::Ratio(int q, int64_t extra) const {
   const double allocated = static_cast<double>(queues_[q].allocated + extra);
-  if (fair_[q] > kEpsilon) return allocated / fair_[q];
+  if (fair_[q] > kKaiQueueEpsilon) return allocated / fair_[q];
   // No fair share: only what others leave, after them.
   return std::numeric_limits<double>::infinity();
 }
@@ -145,7 +145,7 @@ void KaiQueues::Reserve(Workload& w, int64_t units) {
 }
 
 bool KaiQueues::Within(double value, double cap) const {
-  return cap < 0 || value <= cap + kEpsilon;
+  return cap < 0 || value <= cap + kKaiQueueEpsilon;
 }
 
 void KaiQueues::Allocate(int wl) {
@@ -154,8 +154,8 @@ void KaiQueues::Allocate(int wl) {
   RemovePending(wl);
   Reserve(w, 0);
   w.over_quota =
-      q.spec.gpu_quota >= 0 &&
-      static_cast<double>(q.allocated + w.units) > q.spec.gpu_quota + kEpsilon;
+      q.spec.gpu_quota >= 0 && static_cast<double>(q.allocated + w.units) >
+                                   q.spec.gpu_quota + kKaiQueueEpsilon;
   AddAllocated(w.spec.queue, w.units);
   w.state = State::kAdmitted;
   w.admitted_seq = next_seq_++;
@@ -415,7 +415,7 @@ bool KaiQueues::Reclaim(int wl, int64_t needed, Decisions* out) {
   // CanReclaimResources: the reclaimer stays within its fair share (and a
   // non-preemptible one within its deserved quota).
   const double after = static_cast<double>(reclaimer.allocated + w.units);
-  if (after > fair_[rq] + kEpsilon) return false;
+  if (after > fair_[rq] + kKaiQueueEpsilon) return false;
   if (!Preemptible(w.spec.priority) &&
       !Within(after, reclaimer.spec.gpu_quota)) {
     return false;
@@ -451,13 +451,13 @@ bool KaiQueues::Reclaim(int wl, int64_t needed, Decisions* out) {
         continue;
       }
       const double left = static_cast<double>(remaining[v_level]);
-      const bool maintain_fair_share = left > fair_[v_level] + kEpsilon;
+      const bool maintain_fair_share = left > fair_[v_level] + kKaiQueueEpsilon;
       const double r_after =
           static_cast<double>(queues_[r_level].allocated + w.units);
       const double v_quota = queues_[v_level].spec.gpu_quota;
       const bool guarantee_deserved =
           Within(r_after, queues_[r_level].spec.gpu_quota) && v_quota >= 0 &&
-          left > v_quota + kEpsilon;
+          left > v_quota + kKaiQueueEpsilon;
       // Remaining only falls: later jobs of this queue fail as well.
       if (!maintain_fair_share && !guarantee_deserved) break;
       victims.push_back(v);
@@ -471,7 +471,7 @@ bool KaiQueues::Reclaim(int wl, int64_t needed, Decisions* out) {
   for (int a = rq; a >= 0; a = queues_[a].parent) {
     const double fair = fair_[a];
     const double ratio_r =
-        fair > kEpsilon
+        fair > kKaiQueueEpsilon
             ? static_cast<double>(queues_[a].allocated + w.units) / fair
             : std::numeric_limits<double>::infinity();
     if (ratio_r <= 1) continue;
@@ -479,7 +479,7 @@ bool KaiQueues::Reclaim(int wl, int64_t needed, Decisions* out) {
       const int si = static_cast<int>(s);
       if (si == a || queues_[s].parent != queues_[a].parent ||
           remaining[s] == queues_[s].allocated - queues_[s].evicting ||
-          fair_[s] <= kEpsilon) {
+          fair_[s] <= kKaiQueueEpsilon) {
         continue;
       }
       const double ratio_s = static_cast<double>(remaining[s]) / fair_[s];

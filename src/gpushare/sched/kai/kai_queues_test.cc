@@ -9,6 +9,7 @@
 #include <optional>
 
 namespace gpushare {
+namespace kai_queues_test {
 namespace {
 
 using State = QueueAdmission::State;
@@ -202,4 +203,5 @@ TEST_F(KaiQueuesTest, OnlyLeafQueuesTakeJobs) {
 }
 
 }  // namespace
+}  // namespace kai_queues_test
 }  // namespace gpushare

@@ -8,6 +8,7 @@
 #include <optional>
 
 namespace gpushare {
+namespace kueue_test {
 namespace {
 
 using State = Kueue::State;
@@ -213,4 +214,5 @@ TEST_F(KueueTest, ReportsUncoveredResources) {
 }
 
 }  // namespace
+}  // namespace kueue_test
 }  // namespace gpushare

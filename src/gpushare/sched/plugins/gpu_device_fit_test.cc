@@ -11,6 +11,7 @@
 #include "gpushare/cluster/sharing_config.h"
 
 namespace gpushare {
+namespace gpu_device_fit_test {
 namespace {
 
 using ::testing::ElementsAre;
@@ -137,4 +138,5 @@ TEST_F(GpuDeviceFitTest, HamiMemoryShort) {
 }
 
 }  // namespace
+}  // namespace gpu_device_fit_test
 }  // namespace gpushare

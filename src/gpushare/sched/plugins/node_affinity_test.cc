@@ -7,6 +7,7 @@
 #include <vector>
 
 namespace gpushare {
+namespace node_affinity_test {
 namespace {
 
 using ::testing::ElementsAre;
@@ -169,4 +170,5 @@ TEST(DefaultNormalizeScoreTest, AllZero) {
 }
 
 }  // namespace
+}  // namespace node_affinity_test
 }  // namespace gpushare

@@ -8,6 +8,7 @@
 #include "gpushare/cluster/cluster.h"
 
 namespace gpushare {
+namespace node_resources_balanced_allocation_test {
 namespace {
 
 constexpr ResourceId kCpu = ResourceRegistry::kCpuId;
@@ -94,4 +95,5 @@ TEST_F(NodeResourcesBalancedAllocationTest, SkipsZeroAllocatable) {
 }
 
 }  // namespace
+}  // namespace node_resources_balanced_allocation_test
 }  // namespace gpushare

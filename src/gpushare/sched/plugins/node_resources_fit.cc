@@ -11,8 +11,6 @@ namespace {
 constexpr int64_t kMaxCustomPriorityScore = 10;
 constexpr int64_t kMaxUtilization = 100;
 
-constexpr std::string_view kTooManyPods = "Too many pods";
-
 int64_t LeastRequestedScore(int64_t requested, int64_t capacity) {
   if (capacity == 0 || requested > capacity) return 0;
   return (capacity - requested) * kMaxNodeScore / capacity;

@@ -51,6 +51,8 @@ namespace gpushare {
 class NodeResourcesFit : public FilterPlugin, public ScorePlugin {
  public:
   static constexpr std::string_view kName = "NodeResourcesFit";
+  // Filter's reason for a node at its pod count.
+  static constexpr std::string_view kTooManyPods = "Too many pods";
 
   // Interns the strategy's resource names in `registry`, which must outlive
   // the plugin.

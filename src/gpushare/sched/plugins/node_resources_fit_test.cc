@@ -12,6 +12,7 @@
 #include "gpushare/cluster/sharing_config.h"
 
 namespace gpushare {
+namespace node_resources_fit_test {
 namespace {
 
 using ::testing::ElementsAre;
@@ -410,4 +411,5 @@ TEST(NodeResourcesFitTest, RequestedToCapacityRatioDefaultShape) {
 }
 
 }  // namespace
+}  // namespace node_resources_fit_test
 }  // namespace gpushare

@@ -2,17 +2,16 @@
 
 #include <algorithm>
 
+#include "gpushare/sched/plugins/node_resources_fit.h"
+
 namespace gpushare {
 namespace {
 
-constexpr std::string_view kTooManyPods = "Too many pods";
 constexpr std::string_view kInsufficientCpu = "Insufficient cpu";
 constexpr std::string_view kInsufficientMemory = "Insufficient memory";
 constexpr std::string_view kNoGpus = "node(s) have no GPU";
 constexpr std::string_view kWrongModel =
     "node(s) didn't match Pod's GPU card model";
-constexpr std::string_view kInsufficientGpu =
-    "Insufficient alibabacloud.com/gpu-milli";
 
 }  // namespace
 
@@ -62,7 +61,8 @@ bool OpenGpuShareFit::Check(int64_t cpu, int64_t memory,
     if (reasons != nullptr) reasons->push_back(reason);
     return reasons == nullptr;
   };
-  if (node.pod_count() + 1 > node.max_pods() && fail(kTooManyPods)) {
+  if (node.pod_count() + 1 > node.max_pods() &&
+      fail(NodeResourcesFit::kTooManyPods)) {
     return false;
   }
   if (cpu > node.Allocatable(ResourceRegistry::kCpuId) -
@@ -90,7 +90,7 @@ bool OpenGpuShareFit::Check(int64_t cpu, int64_t memory,
     return false;
   }
   if (!ogs->FitsShare(gpu)) {
-    fail(kInsufficientGpu);
+    fail(kOpenGpuShareInsufficientGpu);
     return false;
   }
   return fits;

@@ -7,6 +7,7 @@
 #include <vector>
 
 namespace gpushare {
+namespace taint_toleration_test {
 namespace {
 
 using ::testing::ElementsAre;
@@ -175,4 +176,5 @@ TEST(TaintTolerationTest, SkipsScoringWhenNoNodePrefersNoSchedule) {
 }
 
 }  // namespace
+}  // namespace taint_toleration_test
 }  // namespace gpushare
