@@ -11,6 +11,7 @@
 #include "gpushare/decide/comparison.h"
 #include "gpushare/decide/comparison_spec_reader.h"
 #include "gpushare/decide/default_scenario.h"
+#include "gpushare/decide/pool_scheme_resolution.h"
 #include "gpushare/decide/selection.h"
 #include "gpushare/io/output_file.h"
 #include "gpushare/io/yaml_input.h"
@@ -56,6 +57,7 @@ void Compare(const CompareArgs& args, const GlobalOptions& options) {
   const auto begin = std::chrono::steady_clock::now();
   ProgressAggregate progress(ComparisonRunCount(scenario, spec.compare));
   Comparison comparison;
+  Selection selection;
   {
     ProgressBar bar(&progress, ShouldShowProgress(args.quiet));
     comparison = RunComparison(
@@ -63,8 +65,13 @@ void Compare(const CompareArgs& args, const GlobalOptions& options) {
         [&progress]() -> std::unique_ptr<SimulationObserver> {
           return std::make_unique<ProgressObserver>(&progress);
         });
+    selection = Select(comparison, spec.selection);
+    AddPoolSchemePlan(scenario, spec, catalog, args.threads,
+                      [&progress]() -> std::unique_ptr<SimulationObserver> {
+                        return std::make_unique<ProgressObserver>(&progress);
+                      },
+                      &comparison, &selection);
   }
-  const Selection selection = Select(comparison, spec.selection);
   const double wall_s = std::chrono::duration<double>(
                             std::chrono::steady_clock::now() - begin)
                             .count();

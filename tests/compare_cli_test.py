@@ -9,6 +9,8 @@ import os
 from cli_harness import TempDirTestCase, DATA_DIR, main, run
 
 DEV = os.path.join(DATA_DIR, "compare", "dev-notebooks.yaml")
+EXAMPLES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                            os.pardir, "examples")
 
 
 def dev_lines():
@@ -37,10 +39,10 @@ class DefaultScenarioTest(CompareTestCase):
         self.assertEqual(doc["schema"], "gpushare-sim/compare/v1")
         self.assertEqual(doc["scenario"], "default")
         self.assertEqual([v["name"] for v in doc["variants"]],
-                         SCHEMES + ["plan"])
+                         SCHEMES + ["plan", "pool-plan"])
         self.assertEqual([v["scheme"] for v in doc["variants"]],
-                         SCHEMES + ["mixed"])
-        plan = doc["variants"][-1]
+                         SCHEMES + ["mixed", "mixed"])
+        plan = doc["variants"][-2]
         self.assertTrue(plan["plan"])
         self.assertEqual({c["scheme"] for c in plan["classes"].values()},
                          {"mig", "hami", "time-slicing"})
@@ -77,7 +79,7 @@ class DefaultScenarioTest(CompareTestCase):
         # Reports name the schemes as users know them.
         self.assertEqual([v["label"] for v in doc["variants"]],
                          ["exclusive", "time-slicing", "MPS", "MIG",
-                          "vGPU (HAMi)", "plan (mixed)"])
+                          "vGPU (HAMi)", "plan (mixed)", "pool plan"])
         self.assertIn("Recommended: prod-inference -> vGPU (HAMi)", out)
         for choice in doc["selection"]:
             self.assertEqual(choice["plan"]["variant"], "plan")
@@ -102,14 +104,91 @@ class DefaultScenarioTest(CompareTestCase):
         self.assertEqual(out, out2)
 
 
+class PoolPlanTest(CompareTestCase):
+    """The per-class answers settled into one scheme per pool."""
+
+    def test_default_pools_mix_schemes_and_the_mix_is_run(self):
+        out, _, doc = self.compare_json("--seeds", "2")
+        plan = doc["pool_plan"]
+        winners = {c["tenant_class"]: c["winner"] for c in doc["selection"]}
+        self.assertEqual([p["pool"] for p in plan["pools"]],
+                         ["prod", "platform", "dev"])
+        for pool in plan["pools"]:
+            # No class on these pools disagrees: each pool gets its classes'
+            # common winner.
+            self.assertFalse(pool["conflict"])
+            self.assertEqual({winners[k["tenant_class"]]
+                              for k in pool["classes"]}, {pool["variant"]})
+            self.assertEqual(pool["pods_ok"], pool["pods"])
+        self.assertFalse(plan["conflict"])
+        self.assertIsNone(plan["same_as"])
+        self.assertTrue(plan["ran"])
+        # The mix ran on both seeds, each pool under its scheme, and every
+        # class is scored under it as a reference.
+        run = doc["variants"][-1]
+        self.assertEqual(run["name"], "pool-plan")
+        self.assertTrue(run["pool_plan"])
+        self.assertEqual(len(run["classes_by_seed"]), 2)
+        for choice in doc["selection"]:
+            self.assertEqual(choice["pool_plan"]["variant"], "pool-plan")
+            self.assertEqual(run["classes"][choice["tenant_class"]]["scheme"],
+                             choice["winner"])
+            self.assertNotIn("pool-plan",
+                             [s["variant"] for s in choice["ranking"]])
+        self.assertIn("Pool plan: a pool runs one scheme", out)
+        self.assertIn("prod -> vGPU (HAMi) (written: MIG)", out)
+        self.assertIn('run as "pool plan" on 2 seeds', out)
+
+    def test_classes_sharing_a_pool_conflict(self):
+        # One shared pool; its classes win under different schemes. The pool
+        # gets one scheme, the one that serves the most of its pods within
+        # their classes' SLOs, then the best pod-weighted score; one scheme
+        # everywhere is a uniform run already made: no extra run.
+        out, _, doc = self.compare_json(
+            os.path.join(EXAMPLES_DIR, "multi-tenant.yaml"), "--seeds", "2")
+        plan = doc["pool_plan"]
+        self.assertTrue(plan["conflict"])
+        (pool,) = plan["pools"]
+        self.assertEqual(pool["pool"], "shared")
+        self.assertTrue(pool["conflict"])
+        self.assertGreater(len({k["winner"] for k in pool["classes"]}), 1)
+        self.assertEqual(plan["same_as"], pool["variant"])
+        self.assertFalse(plan["ran"])
+        self.assertNotIn("pool-plan", [v["name"] for v in doc["variants"]])
+        pods = sum(k["pods"] for k in pool["classes"])
+        self.assertEqual(pool["pods"], pods)
+        self.assertAlmostEqual(
+            pool["score"],
+            sum(k["pods"] * k["total"] for k in pool["classes"]) / pods)
+        # No other scheme serves more of the pool's pods within SLO with a
+        # better pod-weighted score.
+        totals = {}
+        for choice in doc["selection"]:
+            for s in choice["ranking"]:
+                totals.setdefault(s["variant"], {})[choice["tenant_class"]] = s
+        for variant, by_class in totals.items():
+            ok = sum(k["pods"] for k in pool["classes"]
+                     if by_class[k["tenant_class"]]["serves"]
+                     and by_class[k["tenant_class"]]["meets_slo"])
+            score = sum(k["pods"] * by_class[k["tenant_class"]]["total"]
+                        for k in pool["classes"]) / pods
+            self.assertTrue(ok < pool["pods_ok"] or
+                            (ok == pool["pods_ok"] and
+                             score <= pool["score"] + 1e-9), variant)
+        self.assertIn("-- they conflict", out)
+        self.assertIn("its run above is the pool plan's", out)
+
+
 class ScenarioFileTest(CompareTestCase):
 
     def test_dev_notebooks_choose_time_slicing(self):
         out, _, doc = self.compare_json(DEV)
         self.assertEqual(doc["selection"][0]["winner"], "time-slicing")
         self.assertIn("Recommended: notebooks -> time-slicing", out)
-        # A uniform cluster has no separate plan to compare.
+        # A uniform cluster has no separate plan to compare, and one pool
+        # needs no mixed pool plan.
         self.assertEqual([v["name"] for v in doc["variants"]], SCHEMES)
+        self.assertEqual(doc["pool_plan"]["same_as"], "time-slicing")
 
     def test_no_mig_gpu_and_unservable_class(self):
         # L4s have no MIG: the MIG run is the exclusive one and is not

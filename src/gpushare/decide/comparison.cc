@@ -95,6 +95,7 @@ VariantOutcome SummarizeVariant(
   VariantOutcome v;
   v.name = variant.name;
   v.plan = variant.plan;
+  v.pool_plan = variant.pool_plan;
   v.scheme = variant.scheme;
   v.notes = variant.notes;
   for (const NodePoolSpec& pool : variant.scenario.pools) {
@@ -123,6 +124,25 @@ VariantOutcome SummarizeVariant(
         }
       }
       v.class_schemes.push_back(best);
+    }
+  }
+  {
+    std::map<std::string, size_t> pool_index;
+    for (size_t i = 0; i < variant.scenario.pools.size(); ++i) {
+      pool_index[variant.scenario.pools[i].name] = i;
+    }
+    std::map<std::string, size_t> class_index;
+    for (size_t c = 0; c < tenant_classes.size(); ++c) {
+      class_index[tenant_classes[c]] = c;
+    }
+    v.class_routed_pods.assign(
+        tenant_classes.size(),
+        std::vector<int64_t>(variant.scenario.pools.size(), 0));
+    for (const PodRecord& p : result.pod_records) {
+      const auto c = class_index.find(p.tenant_class);
+      const auto pool = pool_index.find(p.target_pool);
+      if (c == class_index.end() || pool == pool_index.end()) continue;
+      ++v.class_routed_pods[c->second][pool->second];
     }
   }
   v.end_s = result.end_s;
@@ -222,6 +242,13 @@ Comparison RunComparison(const Scenario& scenario, const CompareSpec& spec,
     out.tenant_classes.push_back(c.name);
     out.workload_classes.push_back(
         std::string(WorkloadClassName(c.workload_class)));
+  }
+  for (const NodePoolSpec& pool : scenario.pools) {
+    out.pools.push_back(pool.name);
+    out.pool_schemes.push_back(
+        pool.gpus_per_node > 0 && !pool.gpu_model.empty()
+            ? std::string(SharingSchemeName(pool.sharing.scheme()))
+            : std::string());
   }
   const bool has_mig = ComparesMig(spec);
 

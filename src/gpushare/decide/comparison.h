@@ -58,8 +58,9 @@ struct MigPoolChoice {
 };
 
 struct VariantOutcome {
-  std::string name;  // "exclusive", ..., "plan"
+  std::string name;  // "exclusive", ..., "plan", "pool-plan"
   bool plan = false;
+  bool pool_plan = false;  // the selection's pool plan (decide/pool_plan.h)
   SharingScheme scheme = SharingScheme::kExclusive;
   std::vector<std::string> notes;
   std::vector<std::string> pools;  // "prod H100-80GB mig all-balanced"
@@ -74,6 +75,10 @@ struct VariantOutcome {
   // the plan's per-class scheme; another variant's own scheme, unless its
   // pools could not apply it (MIG on GPUs without MIG).
   std::vector<std::string> class_schemes;
+  // The pods of each tenant class its selectors route to each pool, in the
+  // scenario's pool order ([class][pool], first seed); the same in every
+  // variant, since routing depends on labels and taints, not on schemes.
+  std::vector<std::vector<int64_t>> class_routed_pods;
   // Cluster-wide figures, means over the seeds (counts rounded; alerts:
   // the rounded mean count of each alert).
   double end_s = 0;
@@ -98,6 +103,9 @@ struct Comparison {
   int64_t pods = 0;             // of the first seed's runs
   std::vector<std::string> tenant_classes;    // workload class names
   std::vector<std::string> workload_classes;  // their kinds
+  std::vector<std::string> pools;             // the scenario's pool names
+  // Each pool's scheme as written ("mig", ...; "" for pools without GPUs).
+  std::vector<std::string> pool_schemes;
   std::vector<MigPoolChoice> mig_choices;     // empty without a MIG variant
   bool mig_pilot = false;      // candidates judged on a scaled-down pilot
   int64_t mig_pilot_pods = 0;  // pods in the pilot (or the whole workload)

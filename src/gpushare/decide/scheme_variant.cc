@@ -1,6 +1,7 @@
 #include "gpushare/decide/scheme_variant.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -98,16 +99,32 @@ SchemeVariant MakeSchemeVariant(const Scenario& scenario, SharingScheme scheme,
                                 const CompareSpec& spec,
                                 const Catalog& catalog,
                                 const std::vector<std::string>& mig_families) {
-  SchemeVariant v;
+  SchemeVariant v = MakeMixedVariant(
+      scenario,
+      std::vector<std::optional<SharingScheme>>(scenario.pools.size(), scheme),
+      spec, catalog, mig_families);
   v.name = std::string(SharingSchemeName(scheme));
   v.scheme = scheme;
+  if (scheme != SharingScheme::kMig) v.mig_families.clear();
+  return v;
+}
+
+SchemeVariant MakeMixedVariant(
+    const Scenario& scenario,
+    const std::vector<std::optional<SharingScheme>>& schemes,
+    const CompareSpec& spec, const Catalog& catalog,
+    const std::vector<std::string>& mig_families) {
+  SchemeVariant v;
+  v.name = "mixed";
   v.scenario = scenario;
   const double licence = VgpuLicencePerGpuHour(scenario, spec);
   bool changed = false;
   for (size_t i = 0; i < v.scenario.pools.size(); ++i) {
     NodePoolSpec& pool = v.scenario.pools[i];
-    if (scheme == SharingScheme::kMig) v.mig_families.emplace_back();
+    v.mig_families.emplace_back();
     if (pool.gpus_per_node == 0 || pool.gpu_model.empty()) continue;
+    if (i >= schemes.size() || !schemes[i].has_value()) continue;
+    const SharingScheme scheme = *schemes[i];
     const GpuModel& model = catalog.Get(pool.gpu_model);
     const std::string mig_family =
         i < mig_families.size() && !mig_families[i].empty() ? mig_families[i]
@@ -165,6 +182,7 @@ SchemeVariant MakePlanVariant(const Scenario& scenario) {
 }
 
 std::string VariantDisplayName(const std::string& variant) {
+  if (variant == "pool-plan") return "pool plan";
   SharingScheme scheme;
   if (variant == "vgpu" || !ParseSharingScheme(variant, &scheme)) {
     return variant;

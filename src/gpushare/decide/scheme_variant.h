@@ -18,6 +18,7 @@
 #ifndef GPUSHARE_DECIDE_SCHEME_VARIANT_H_
 #define GPUSHARE_DECIDE_SCHEME_VARIANT_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,8 +30,9 @@ namespace gpushare {
 
 struct SchemeVariant {
   std::string name;        // "exclusive", "time-slicing", "mps", "mig",
-                           // "hami" or "plan"
+                           // "hami", "plan" or "pool-plan"
   bool plan = false;       // the scenario's own plan, unchanged
+  bool pool_plan = false;  // the selection's pool plan (decide/pool_plan.h)
   SharingScheme scheme = SharingScheme::kExclusive;  // uniform variants
   // MIG variants: the layout family of each pool ("" for pools that
   // stay exclusive or have no GPUs).
@@ -44,6 +46,16 @@ SchemeVariant MakeSchemeVariant(const Scenario& scenario, SharingScheme scheme,
                                 const Catalog& catalog,
                                 const std::vector<std::string>& mig_families = {});
 
+// The scenario with each pool converted to its own scheme, as
+// MakeSchemeVariant() converts every pool to one: `schemes[i]` is pool i's
+// (nullopt, or past the end: the pool stays as written). Named "mixed",
+// `scheme` exclusive; the caller names it.
+SchemeVariant MakeMixedVariant(
+    const Scenario& scenario,
+    const std::vector<std::optional<SharingScheme>>& schemes,
+    const CompareSpec& spec, const Catalog& catalog,
+    const std::vector<std::string>& mig_families = {});
+
 SchemeVariant MakePlanVariant(const Scenario& scenario);
 
 // The licence per GPU-hour a pool converted to vGPU (HAMi) pays:
@@ -56,8 +68,8 @@ double VgpuLicencePerGpuHour(const Scenario& scenario, const CompareSpec& spec);
 bool HasMixedPlan(const Scenario& scenario);
 
 // How reports name a variant: a uniform variant by the name users know its
-// scheme by (SharingSchemeDisplayName: "vGPU (HAMi)", "MIG", ...), any other
-// ("plan") as it is.
+// scheme by (SharingSchemeDisplayName: "vGPU (HAMi)", "MIG", ...),
+// "pool-plan" as "pool plan", any other ("plan") as it is.
 std::string VariantDisplayName(const std::string& variant);
 
 // The named MIG config of `family` for `model` ("balanced" → all-balanced;

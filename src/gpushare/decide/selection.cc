@@ -364,7 +364,7 @@ Selection Select(const Comparison& comparison, const SelectionSpec& spec) {
     // Per seed, the lowest cost per served pod among the compared schemes.
     std::vector<double> lowest(seeds, std::numeric_limits<double>::infinity());
     for (const VariantOutcome& v : comparison.variants) {
-      if (v.plan) continue;
+      if (v.plan || v.pool_plan) continue;
       for (size_t k = 0; k < seeds; ++k) {
         const ClassMetrics& m = SeedMetrics(v, k, c);
         if (m.served > 0) lowest[k] = std::min(lowest[k], m.cost_per_served_pod);
@@ -376,7 +376,8 @@ Selection Select(const Comparison& comparison, const SelectionSpec& spec) {
     std::vector<Candidate> ranked;
     for (const VariantOutcome& v : comparison.variants) {
       SharingScheme ran_under = v.scheme;
-      if (!v.plan && c < v.class_schemes.size() &&
+      const bool reference = v.plan || v.pool_plan;
+      if (!reference && c < v.class_schemes.size() &&
           ParseSharingScheme(v.class_schemes[c], &ran_under) &&
           ran_under != v.scheme) {
         choice.not_ranked.push_back(fmt::format(
@@ -388,7 +389,7 @@ Selection Select(const Comparison& comparison, const SelectionSpec& spec) {
       cand.variant = &v;
       cand.metrics = &v.classes[c];
       SharingScheme scheme = v.scheme;
-      if (v.plan) ParseSharingScheme(v.class_schemes[c], &scheme);
+      if (reference) ParseSharingScheme(v.class_schemes[c], &scheme);
       cand.ratings = spec.RatingsOf(scheme);
       cand.score.variant = v.name;
       cand.score.scheme = std::string(SharingSchemeName(scheme));
@@ -418,6 +419,9 @@ Selection Select(const Comparison& comparison, const SelectionSpec& spec) {
       if (v.plan) {
         choice.has_plan = true;
         choice.plan = cand.score;
+      } else if (v.pool_plan) {
+        choice.has_pool_plan = true;
+        choice.pool_plan = cand.score;
       } else {
         ranked.push_back(cand);
       }

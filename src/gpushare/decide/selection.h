@@ -32,8 +32,8 @@
 // (MIG on GPUs without MIG runs them exclusive) is not ranked for the class:
 // it is listed in ClassChoice::not_ranked with the scheme they ran under.
 // Within each group schemes rank by mean total (ties: compare order); the
-// scenario's own plan is scored the same way (with the ratings of the scheme
-// the class ran under) as a reference, not ranked. The leader's win is
+// scenario's own plan and the pool plan's run are scored the same way (with
+// the ratings of the scheme the class ran under) as references, not ranked. The leader's win is
 // decisive only when, on every seed, its total beats that of every other
 // scheme that serves the class and meets its SLO by more than
 // SelectionSpec::decisive_margin; otherwise the class is too close to call
@@ -50,6 +50,7 @@
 
 #include "gpushare/decide/comparison.h"
 #include "gpushare/decide/comparison_spec.h"
+#include "gpushare/decide/pool_scheme_plan.h"
 
 namespace gpushare {
 
@@ -86,6 +87,10 @@ struct ClassChoice {
   std::vector<SchemeScore> ranking;  // best first
   bool has_plan = false;
   SchemeScore plan;
+  // The pool plan's run (decide/pool_scheme_resolution.h), scored as the
+  // plan is, when the pool plan mixes schemes and was run.
+  bool has_pool_plan = false;
+  SchemeScore pool_plan;
   std::string explanation;
   // Schemes left out of the ranking: "MIG: its run put this class's pods
   // under exclusive".
@@ -112,6 +117,10 @@ struct ClassChoice {
 
 struct Selection {
   std::vector<ClassChoice> classes;
+  // The per-class answers resolved per pool (AddPoolSchemePlan()); empty
+  // until then.
+  bool has_pool_plan = false;
+  PoolSchemePlan pool_plan;
 };
 
 // The dimension scores of one class under one scheme.

@@ -74,7 +74,7 @@ std::string HtmlClassTable(const Comparison& c, size_t k) {
   for (const VariantOutcome& v : c.variants) {
     const ClassMetrics& m = v.classes[k];
     std::string label = VariantDisplayName(v.name);
-    if (v.plan && !v.class_schemes[k].empty()) {
+    if ((v.plan || v.pool_plan) && !v.class_schemes[k].empty()) {
       label += " (" + v.class_schemes[k] + ")";
     }
     rows.push_back(
@@ -127,6 +127,9 @@ std::string SelectionHtml(const Selection& s) {
       add(std::to_string(++rank), x, VariantDisplayName(x.variant));
     }
     if (c.has_plan) add("-", c.plan, "plan (" + c.plan.scheme + ")");
+    if (c.has_pool_plan) {
+      add("-", c.pool_plan, "pool plan (" + c.pool_plan.scheme + ")");
+    }
     out += HtmlTable(
         {"rank", "scheme", "isolation", "performance", "compatibility",
          "cost", "total",

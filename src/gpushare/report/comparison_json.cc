@@ -56,6 +56,34 @@ json SchemeScoreJson(const SchemeScore& s) {
           {"serves", s.serves}};
 }
 
+json PoolSchemePlanJson(const PoolSchemePlan& plan) {
+  json pools = json::array();
+  for (const PoolSchemeChoice& p : plan.pools) {
+    json classes = json::array();
+    for (const PoolRoutedClass& k : p.classes) {
+      classes.push_back(
+          {{"tenant_class", k.tenant_class},
+           {"pods", k.pods},
+           {"winner", k.winner.empty() ? json(nullptr) : json(k.winner)},
+           {"ok", k.ok},
+           {"total", k.total}});
+    }
+    pools.push_back(
+        {{"pool", p.pool},
+         {"written", p.written},
+         {"variant", p.variant.empty() ? json(nullptr) : json(p.variant)},
+         {"classes", classes},
+         {"conflict", p.conflict},
+         {"pods", p.pods},
+         {"pods_ok", p.pods_ok},
+         {"score", p.score}});
+  }
+  return {{"pools", pools},
+          {"conflict", plan.conflict},
+          {"same_as", plan.same_as.empty() ? json(nullptr) : json(plan.same_as)},
+          {"ran", plan.ran}};
+}
+
 }  // namespace
 
 json VariantOutcomeToJson(const VariantOutcome& v,
@@ -63,7 +91,7 @@ json VariantOutcomeToJson(const VariantOutcome& v,
   json classes = json::object();
   for (size_t k = 0; k < tenant_classes.size(); ++k) {
     json m = MetricsJson(v.classes[k]);
-    if (v.plan) m["scheme"] = v.class_schemes[k];
+    if (v.plan || v.pool_plan) m["scheme"] = v.class_schemes[k];
     classes[tenant_classes[k]] = m;
   }
   json by_seed = json::array();
@@ -78,8 +106,10 @@ json VariantOutcomeToJson(const VariantOutcome& v,
           {"label",
            v.plan ? std::string("plan (mixed)") : VariantDisplayName(v.name)},
           {"plan", v.plan},
-          {"scheme", v.plan ? std::string("mixed")
-                            : std::string(SharingSchemeName(v.scheme))},
+          {"pool_plan", v.pool_plan},
+          {"scheme", v.plan || v.pool_plan
+                         ? std::string("mixed")
+                         : std::string(SharingSchemeName(v.scheme))},
           {"notes", v.notes},
           {"pools", v.pools},
           {"cluster", MetricsJson(v.cluster)},
@@ -150,9 +180,14 @@ json ComparisonToJson(const Comparison& c, const Selection& selection) {
         {"explanation", k.explanation},
         {"not_ranked", k.not_ranked}};
     choice["plan"] = k.has_plan ? SchemeScoreJson(k.plan) : json(nullptr);
+    choice["pool_plan"] =
+        k.has_pool_plan ? SchemeScoreJson(k.pool_plan) : json(nullptr);
     choices.push_back(choice);
   }
   out["selection"] = choices;
+  out["pool_plan"] = selection.has_pool_plan
+                         ? PoolSchemePlanJson(selection.pool_plan)
+                         : json(nullptr);
   return out;
 }
 

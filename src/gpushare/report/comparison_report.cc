@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "gpushare/decide/scheme_variant.h"
+#include "gpushare/report/pool_plan_text.h"
 #include "gpushare/report/text_table.h"
 #include "gpushare/report/units.h"
 
@@ -105,11 +106,12 @@ std::string ClassTable(const Comparison& c, size_t k) {
   t.AddColumn("P99/SLO", TextTable::Align::kRight);
   t.AddColumn("SLO MET", TextTable::Align::kRight);
   t.AddColumn("OOM/EV", TextTable::Align::kRight);
-  t.AddColumn("FAILED", TextTable::Align::kRight);
+  t.AddColumn("FAIL", TextTable::Align::kRight);
   t.AddColumn("$/POD", TextTable::Align::kRight);
   for (const VariantOutcome& v : c.variants) {
     const ClassMetrics& m = v.classes[k];
     std::string label = VariantLabel(v);
+    // The pool plan's scheme per pool is in its own section.
     if (v.plan && !v.class_schemes[k].empty()) {
       label += " (" + ShortScheme(v.class_schemes[k]) + ")";
     }
@@ -131,10 +133,20 @@ std::string ClassTableLegend() {
          "P99/SLO mean worst-interval p99 and SLO (ms); SLO MET share of "
          "latency samples (one per pod per sampling interval) whose p99 is "
          "within the pod's SLO; "
-         "OOM/EV OOM kills / evictions by priority preemption; FAILED "
+         "OOM/EV OOM kills / evictions by priority preemption; FAIL "
          "gave up or cannot run under the scheme; $/POD cost per served pod: "
          "the pools' bills, idle GPUs included, shared by the GPU-hours each "
          "pod held, lost work included";
+}
+
+std::string PoolPlanText(const Comparison& c, const Selection& s) {
+  const PoolPlanLines lines = DescribePoolPlan(c, s);
+  if (lines.empty()) return "";
+  std::string out = "\n" + WrapText(lines.heading, kReportWidth, 2);
+  for (const std::string& p : lines.pools) {
+    out += WrapText("  " + p, kReportWidth, 4);
+  }
+  return out + WrapText("  => " + lines.closing, kReportWidth, 5);
 }
 
 std::string SelectionText(const Selection& s) {
@@ -186,6 +198,10 @@ std::string SelectionText(const Selection& s) {
     }
     if (c.has_plan)
       add("  -", c.plan, "plan (" + ShortScheme(c.plan.scheme) + ")");
+    if (c.has_pool_plan) {
+      add("  -", c.pool_plan,
+          "pool plan (" + ShortScheme(c.pool_plan.scheme) + ")");
+    }
     out += t.Render();
     if (slo) {
       out += WrapText(
@@ -261,6 +277,7 @@ std::string ComparisonReport(const Comparison& comparison,
     out += "\n" + ClassTable(comparison, k);
   }
   out += "\n" + SelectionText(selection);
+  out += PoolPlanText(comparison, selection);
   return out;
 }
 

@@ -1,0 +1,56 @@
+// PoolSchemePlan: the selection's per-class answers resolved into one
+// sharing scheme per GPU pool. A pool runs one scheme, so tenant classes
+// whose pods share a pool but whose winners differ conflict there; the pool
+// plan settles each pool and says how it did when run.
+//
+// Contract: plain data, filled by ResolvePoolSchemes()
+// (decide/pool_scheme_resolution.h) and read by the reports.
+
+#ifndef GPUSHARE_DECIDE_POOL_SCHEME_PLAN_H_
+#define GPUSHARE_DECIDE_POOL_SCHEME_PLAN_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gpushare {
+
+// One tenant class's pods routed to a pool, and the scheme it wins.
+struct PoolRoutedClass {
+  std::string tenant_class;
+  int64_t pods = 0;     // routed to this pool (first seed)
+  std::string winner;   // the class's winning variant ("" none)
+  bool ok = false;      // the pool's scheme serves it within its SLO
+  double total = 0;     // its score under the pool's scheme (0 unranked)
+};
+
+// The scheme one GPU pool gets.
+struct PoolSchemeChoice {
+  std::string pool;
+  std::string written;  // the scheme the scenario gives it ("mig", ...)
+  // The variant chosen ("mig", "hami", ...); "" when no pods are routed to
+  // the pool (it keeps its written scheme).
+  std::string variant;
+  std::vector<PoolRoutedClass> classes;  // with pods routed, class order
+  // The winners of its routed classes differ.
+  bool conflict = false;
+  // Routed pods whose class the chosen scheme serves within its SLO, and
+  // the pod-weighted mean of the classes' totals under it.
+  int64_t pods_ok = 0;
+  int64_t pods = 0;
+  double score = 0;
+};
+
+struct PoolSchemePlan {
+  std::vector<PoolSchemeChoice> pools;  // GPU pools, in scenario order
+  bool conflict = false;                // some pool conflicts
+  // The uniform variant every GPU pool got (then its run is the plan's);
+  // "" when the plan mixes schemes (then its run is the "pool-plan"
+  // variant of the comparison).
+  std::string same_as;
+  bool ran = false;  // the mixed plan was run (a "pool-plan" variant)
+};
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_DECIDE_POOL_SCHEME_PLAN_H_

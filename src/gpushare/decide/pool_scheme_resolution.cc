@@ -1,0 +1,163 @@
+#include "gpushare/decide/pool_scheme_resolution.h"
+
+#include <algorithm>
+#include <iterator>
+#include <optional>
+#include <set>
+
+#include "gpushare/decide/scheme_variant.h"
+
+namespace gpushare {
+namespace {
+
+// The pool's scheme in a variant's run ("" when it has no such pool).
+std::string SchemeRunOnPool(const VariantOutcome& v, const std::string& pool) {
+  for (const PoolSummary& p : v.pool_summaries) {
+    if (p.name == pool) return p.scheme;
+  }
+  return "";
+}
+
+const SchemeScore* RankedScore(const ClassChoice& choice,
+                               const std::string& variant) {
+  for (const SchemeScore& s : choice.ranking) {
+    if (s.variant == variant) return &s;
+  }
+  return nullptr;
+}
+
+// `pool`'s routed classes judged under `variant`.
+PoolSchemeChoice JudgePool(const Comparison& comparison,
+                           const Selection& selection, size_t pool,
+                           const std::string& variant) {
+  const VariantOutcome& first = comparison.variants.front();
+  PoolSchemeChoice out;
+  out.pool = comparison.pools[pool];
+  out.variant = variant;
+  double weighted = 0;
+  for (size_t c = 0; c < selection.classes.size(); ++c) {
+    const int64_t pods = c < first.class_routed_pods.size()
+                             ? first.class_routed_pods[c][pool]
+                             : 0;
+    if (pods == 0) continue;
+    const ClassChoice& choice = selection.classes[c];
+    PoolRoutedClass k;
+    k.tenant_class = choice.tenant_class;
+    k.pods = pods;
+    if (choice.has_winner()) k.winner = choice.ranking.front().variant;
+    if (const SchemeScore* s = RankedScore(choice, variant)) {
+      k.ok = s->serves && s->meets_slo;
+      k.total = s->total;
+    }
+    out.pods += pods;
+    if (k.ok) out.pods_ok += pods;
+    weighted += static_cast<double>(pods) * k.total;
+    out.classes.push_back(std::move(k));
+  }
+  if (out.pods > 0) out.score = weighted / static_cast<double>(out.pods);
+  std::set<std::string> winners;
+  for (const PoolRoutedClass& k : out.classes) {
+    if (!k.winner.empty()) winners.insert(k.winner);
+  }
+  out.conflict = winners.size() > 1;
+  return out;
+}
+
+}  // namespace
+
+PoolSchemePlan ResolvePoolSchemes(const Comparison& comparison,
+                                  const Selection& selection) {
+  PoolSchemePlan plan;
+  if (comparison.variants.empty()) return plan;
+  std::set<std::string> chosen;
+  for (size_t p = 0; p < comparison.pools.size(); ++p) {
+    const std::string& name = comparison.pools[p];
+    if (p >= comparison.pool_schemes.size() ||
+        comparison.pool_schemes[p].empty()) {
+      continue;  // no GPUs
+    }
+    std::optional<PoolSchemeChoice> best;
+    for (const VariantOutcome& v : comparison.variants) {
+      if (v.plan || v.pool_plan) continue;
+      if (SchemeRunOnPool(v, name) != SharingSchemeName(v.scheme)) continue;
+      PoolSchemeChoice c = JudgePool(comparison, selection, p, v.name);
+      if (!best || c.pods_ok > best->pods_ok ||
+          (c.pods_ok == best->pods_ok && c.score > best->score + 1e-12)) {
+        best = std::move(c);
+      }
+    }
+    if (!best) continue;  // no compared scheme can run on it
+    if (best->pods == 0) best->variant.clear();
+    best->written = comparison.pool_schemes[p];
+    if (!best->variant.empty()) chosen.insert(best->variant);
+    plan.conflict = plan.conflict || best->conflict;
+    plan.pools.push_back(std::move(*best));
+  }
+  if (chosen.size() == 1) plan.same_as = *chosen.begin();
+  return plan;
+}
+
+int PoolSchemePlanRunCount(const PoolSchemePlan& plan,
+                           const Comparison& comparison) {
+  bool mixed = false;
+  for (const PoolSchemeChoice& p : plan.pools) {
+    mixed = mixed || !p.variant.empty();
+  }
+  return mixed && plan.same_as.empty()
+             ? static_cast<int>(std::max<size_t>(1, comparison.seeds.size()))
+             : 0;
+}
+
+void AddPoolSchemePlan(const Scenario& scenario, const ComparisonSpec& spec,
+                       const Catalog& catalog, int threads,
+                       const RunObserverFactory& observe,
+                       Comparison* comparison, Selection* selection) {
+  PoolSchemePlan plan = ResolvePoolSchemes(*comparison, *selection);
+  const int runs = PoolSchemePlanRunCount(plan, *comparison);
+  if (runs > 0) {
+    std::vector<std::optional<SharingScheme>> schemes(scenario.pools.size());
+    std::vector<std::string> families(scenario.pools.size());
+    for (size_t i = 0; i < scenario.pools.size(); ++i) {
+      for (const PoolSchemeChoice& p : plan.pools) {
+        SharingScheme s;
+        if (p.pool == scenario.pools[i].name && !p.variant.empty() &&
+            ParseSharingScheme(p.variant, &s)) {
+          schemes[i] = s;
+        }
+      }
+      for (const MigPoolChoice& m : comparison->mig_choices) {
+        if (m.pool == scenario.pools[i].name) families[i] = m.family;
+      }
+    }
+    std::vector<SchemeVariant> variants;
+    for (int k = 0; k < runs; ++k) {
+      const uint64_t seed = k < static_cast<int>(comparison->seeds.size())
+                                ? comparison->seeds[k]
+                                : scenario.seed;
+      SchemeVariant v =
+          MakeMixedVariant(ScenarioWithSeed(scenario, seed), schemes,
+                           spec.compare, catalog, families);
+      v.name = "pool-plan";
+      v.pool_plan = true;
+      variants.push_back(std::move(v));
+    }
+    std::vector<VariantOutcome> outcomes(variants.size());
+    SimulateScenarios(
+        runs, threads, catalog,
+        [&](int i, Scenario*) -> const Scenario& {
+          return variants[i].scenario;
+        },
+        [&](int i, const Scenario&, const SimulationResult& result) {
+          outcomes[i] = SummarizeVariant(variants[i], result,
+                                         comparison->tenant_classes);
+        },
+        observe);
+    comparison->variants.push_back(MergeSeedRuns(std::move(outcomes)));
+    *selection = Select(*comparison, spec.selection);
+    plan.ran = true;
+  }
+  selection->pool_plan = std::move(plan);
+  selection->has_pool_plan = true;
+}
+
+}  // namespace gpushare

@@ -1,0 +1,165 @@
+#include "gpushare/decide/pool_scheme_resolution.h"
+
+#include <gtest/gtest.h>
+
+namespace gpushare {
+namespace pool_scheme_resolution_test {
+namespace {
+
+// Pools "a" (MIG-capable, written MIG), "b" (no MIG, written
+// time-slicing), "cpu" (no GPUs) and "idle" (GPUs, no pods routed).
+// Classes: inf routes 30 pods to a, train 10 to a, dev 20 to b.
+VariantOutcome Variant(SharingScheme scheme) {
+  VariantOutcome v;
+  v.name = std::string(SharingSchemeName(scheme));
+  v.scheme = scheme;
+  const std::string name(SharingSchemeName(scheme));
+  // MIG on b's GPUs falls back to exclusive.
+  const std::string on_b =
+      scheme == SharingScheme::kMig ? std::string("exclusive") : name;
+  for (const auto& [pool, run_as] :
+       {std::pair<std::string, std::string>{"a", name}, {"b", on_b},
+        {"idle", name}}) {
+    PoolSummary p;
+    p.name = pool;
+    p.scheme = run_as;
+    p.gpus = 4;
+    v.pool_summaries.push_back(p);
+  }
+  v.class_routed_pods = {{30, 0, 0, 0}, {10, 0, 0, 0}, {0, 20, 0, 0}};
+  return v;
+}
+
+Comparison ThreePools() {
+  Comparison c;
+  c.tenant_classes = {"inf", "train", "dev"};
+  c.workload_classes = {"inference", "training", "dev"};
+  c.pools = {"a", "b", "cpu", "idle"};
+  c.pool_schemes = {"mig", "time-slicing", "", "exclusive"};
+  c.seeds = {1};
+  for (SharingScheme s : {SharingScheme::kExclusive, SharingScheme::kMig,
+                          SharingScheme::kHami}) {
+    c.variants.push_back(Variant(s));
+  }
+  return c;
+}
+
+SchemeScore Score(const std::string& variant, double total,
+                  bool meets_slo = true, bool serves = true) {
+  SchemeScore s;
+  s.variant = variant;
+  s.scheme = variant;
+  s.total = total;
+  s.meets_slo = meets_slo;
+  s.serves = serves;
+  return s;
+}
+
+ClassChoice Choice(const std::string& name, std::vector<SchemeScore> ranking) {
+  ClassChoice c;
+  c.tenant_class = name;
+  c.ranking = std::move(ranking);
+  return c;
+}
+
+const PoolSchemeChoice& Pool(const PoolSchemePlan& plan,
+                             const std::string& name) {
+  for (const PoolSchemeChoice& p : plan.pools) {
+    if (p.pool == name) return p;
+  }
+  ADD_FAILURE() << "no pool " << name;
+  return plan.pools.front();
+}
+
+TEST(ResolvePoolSchemesTest, ConflictGoesToTheSchemeServingMostPodsWithinSlo) {
+  // inf wins MIG and misses its SLO under exclusive and HAMi; train wins
+  // exclusive but MIG serves it too. On pool a, MIG keeps all 40 pods
+  // within SLO, exclusive only train's 10.
+  Selection s;
+  s.classes = {
+      Choice("inf", {Score("mig", 8), Score("exclusive", 9, false),
+                     Score("hami", 7, false)}),
+      Choice("train", {Score("exclusive", 9), Score("mig", 5),
+                       Score("hami", 4)}),
+      Choice("dev", {Score("hami", 9), Score("exclusive", 6)})};
+  const PoolSchemePlan plan = ResolvePoolSchemes(ThreePools(), s);
+  const PoolSchemeChoice& a = Pool(plan, "a");
+  EXPECT_EQ(a.variant, "mig");
+  EXPECT_EQ(a.written, "mig");
+  EXPECT_TRUE(a.conflict);
+  EXPECT_EQ(a.pods, 40);
+  EXPECT_EQ(a.pods_ok, 40);
+  EXPECT_DOUBLE_EQ(a.score, (30 * 8 + 10 * 5) / 40.0);
+  ASSERT_EQ(a.classes.size(), 2u);
+  EXPECT_EQ(a.classes[0].tenant_class, "inf");
+  EXPECT_EQ(a.classes[0].winner, "mig");
+  EXPECT_EQ(a.classes[1].winner, "exclusive");
+  EXPECT_TRUE(plan.conflict);
+  // b: dev's winner; MIG is no candidate there (its run left b exclusive).
+  const PoolSchemeChoice& b = Pool(plan, "b");
+  EXPECT_EQ(b.variant, "hami");
+  EXPECT_FALSE(b.conflict);
+  // Pools without GPUs are left out; one without pods keeps its scheme.
+  for (const PoolSchemeChoice& p : plan.pools) EXPECT_NE(p.pool, "cpu");
+  const PoolSchemeChoice& idle = Pool(plan, "idle");
+  EXPECT_EQ(idle.variant, "");
+  EXPECT_EQ(idle.written, "exclusive");
+  // Two schemes on pools with pods: a mix to run, one run per seed.
+  EXPECT_EQ(plan.same_as, "");
+  EXPECT_EQ(PoolSchemePlanRunCount(plan, ThreePools()), 1);
+}
+
+TEST(ResolvePoolSchemesTest, EqualPodsWithinSloGoToTheBestPodWeightedScore) {
+  // Both classes on a are within SLO under exclusive and HAMi: 30 pods of
+  // inf outweigh 10 of train.
+  Selection s;
+  s.classes = {
+      Choice("inf", {Score("hami", 8), Score("exclusive", 6),
+                     Score("mig", 5, false)}),
+      Choice("train", {Score("exclusive", 9), Score("hami", 7),
+                       Score("mig", 4)}),
+      Choice("dev", {Score("hami", 9), Score("exclusive", 6)})};
+  const PoolSchemePlan plan = ResolvePoolSchemes(ThreePools(), s);
+  const PoolSchemeChoice& a = Pool(plan, "a");
+  EXPECT_EQ(a.variant, "hami");  // (30x8 + 10x7)/40 = 7.75 > 6.75
+  EXPECT_DOUBLE_EQ(a.score, 7.75);
+  EXPECT_EQ(a.pods_ok, 40);
+  EXPECT_TRUE(a.conflict);
+  // Every pool with pods under HAMi: that uniform run is the plan's.
+  EXPECT_EQ(plan.same_as, "hami");
+  EXPECT_EQ(PoolSchemePlanRunCount(plan, ThreePools()), 0);
+}
+
+TEST(ResolvePoolSchemesTest, AgreeingClassesGetTheirWinnerWithoutConflict) {
+  Selection s;
+  s.classes = {
+      Choice("inf", {Score("exclusive", 8), Score("hami", 7.9)}),
+      Choice("train", {Score("exclusive", 9), Score("hami", 3)}),
+      Choice("dev", {Score("exclusive", 9), Score("hami", 8)})};
+  const PoolSchemePlan plan = ResolvePoolSchemes(ThreePools(), s);
+  EXPECT_FALSE(plan.conflict);
+  EXPECT_EQ(Pool(plan, "a").variant, "exclusive");
+  EXPECT_EQ(Pool(plan, "b").variant, "exclusive");
+  EXPECT_EQ(plan.same_as, "exclusive");
+}
+
+TEST(ResolvePoolSchemesTest, ClassesWithoutWinnerDoNotConflict) {
+  // train is served by no scheme: it has no winner and no pods within SLO,
+  // and the pool follows inf.
+  Selection s;
+  s.classes = {
+      Choice("inf", {Score("hami", 8), Score("exclusive", 6)}),
+      Choice("train", {Score("exclusive", 0, true, false),
+                       Score("hami", 0, true, false)}),
+      Choice("dev", {Score("hami", 9)})};
+  const PoolSchemePlan plan = ResolvePoolSchemes(ThreePools(), s);
+  const PoolSchemeChoice& a = Pool(plan, "a");
+  EXPECT_EQ(a.variant, "hami");
+  EXPECT_FALSE(a.conflict);
+  EXPECT_EQ(a.classes[1].winner, "");
+  EXPECT_EQ(a.pods_ok, 30);
+}
+
+}  // namespace
+}  // namespace pool_scheme_resolution_test
+}  // namespace gpushare
