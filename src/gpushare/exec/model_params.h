@@ -53,6 +53,19 @@ struct ModelParams {
   // pkg/mig/reconfigure/reconfigure.go).
   double mig_reconfigure_s = 30;
 
+  // MIG: a pod holding several MIG instances (a multi-GPU job given
+  // instances) cannot use CUDA peer-to-peer between them — no NVLink, no
+  // PCIe P2P across instances (MIG User Guide, "Application
+  // Considerations"); NCCL's traffic goes through host shared memory
+  // (NVIDIA/nccl issue #1716: "all communication needs to go through shared
+  // memory. That's going to be slow"). The job's communication share c (of
+  // its time on whole GPUs with P2P) becomes k times slower: its rate is
+  // divided by 1 + c x (k − 1). c: judgement for data-parallel training
+  // with most of the all-reduce overlapped; k: host-staged copies against
+  // P2P (tens of GB/s against hundreds over NVLink), a judgement.
+  double multi_gpu_comm_share = 0.1;
+  double mig_comm_slowdown = 10;
+
   // Failures: kubelet's CrashLoopBackOff starts at 10 s, doubles, caps at
   // 300 s (Kubernetes pod lifecycle docs).
   double restart_backoff_initial_s = 10;

@@ -1295,7 +1295,8 @@ ModelParams ReadModel(const YamlMap& top) {
   m.AllowOnly({"profile", "time_slice_ms", "context_switch_us",
                "mps_interference_per_corunner", "hami_interception_overhead",
                "hami_core_cap_overshoot", "hami_cap_when_alone",
-               "mig_reconfigure_s", "restart_backoff_initial_s",
+               "mig_reconfigure_s", "multi_gpu_comm_share",
+               "mig_comm_slowdown", "restart_backoff_initial_s",
                "restart_backoff_max_s", "max_restarts"});
   ModelParams params;
   if (m.Has("profile") &&
@@ -1314,6 +1315,8 @@ ModelParams ReadModel(const YamlMap& top) {
       {"hami_interception_overhead", &ModelParams::hami_interception_overhead},
       {"hami_core_cap_overshoot", &ModelParams::hami_core_cap_overshoot},
       {"mig_reconfigure_s", &ModelParams::mig_reconfigure_s},
+      {"multi_gpu_comm_share", &ModelParams::multi_gpu_comm_share},
+      {"mig_comm_slowdown", &ModelParams::mig_comm_slowdown},
       {"restart_backoff_initial_s", &ModelParams::restart_backoff_initial_s},
       {"restart_backoff_max_s", &ModelParams::restart_backoff_max_s},
   };

@@ -735,6 +735,7 @@ INSTANTIATE_TEST_SUITE_P(
                   "context_switch_us, mps_interference_per_corunner, "
                   "hami_interception_overhead, hami_core_cap_overshoot, "
                   "hami_cap_when_alone, mig_reconfigure_s, "
+                  "multi_gpu_comm_share, mig_comm_slowdown, "
                   "restart_backoff_initial_s, restart_backoff_max_s, "
                   "max_restarts)"},
         ErrorCase{"FaultOnUnknownPool",

@@ -655,6 +655,7 @@ void Simulation::StartOrFail(double now, PodIndex p) {
   run.started_at = now;
   run.rate = 0;
   run.domain_rates.assign(run.domains.size(), 1.0);
+  run.comm_factor = MigCommFactor(run.domains);
   ++run.version;
   for (size_t k = 0; k < run.domains.size(); ++k) {
     if (!FirstOccurrence(run.domains, k)) continue;
@@ -831,6 +832,19 @@ void Simulation::Reschedule(double now, PodIndex p) {
                run.version);
 }
 
+double Simulation::MigCommFactor(const std::vector<int>& domains) const {
+  int instances = 0;
+  for (size_t k = 0; k < domains.size(); ++k) {
+    if (FirstOccurrence(domains, k) &&
+        domains_[domains[k]].info.mig_instance >= 0) {
+      ++instances;
+    }
+  }
+  if (instances < 2) return 1;
+  const ModelParams& m = scenario_.model;
+  return 1.0 / (1.0 + m.multi_gpu_comm_share * (m.mig_comm_slowdown - 1.0));
+}
+
 void Simulation::Recompute(double now, int domain) {
   DomainRun& d = domains_[domain];
   scratch_residents_.clear();
@@ -860,7 +874,8 @@ void Simulation::Recompute(double now, int domain) {
       if (run.domains[j] == domain) run.domain_rates[j] = d.rates.rates[k];
     }
     run.rate =
-        *std::min_element(run.domain_rates.begin(), run.domain_rates.end());
+        *std::min_element(run.domain_rates.begin(), run.domain_rates.end()) *
+        run.comm_factor;
     if (gang_of_[p] >= 0) {
       // Its gang's pace may change (SyncGang below).
       const int g = gang_of_[p];

@@ -105,6 +105,9 @@ class Simulation {
     uint64_t version = 0;  // of its completion / deletion event
     std::vector<int> domains;
     std::vector<double> domain_rates;
+    // Its rate is the slowest domain's times this: 1, or the communication
+    // penalty of a pod on several MIG instances (ModelParams).
+    double comm_factor = 1;
     int node = -1;
     int restarts = 0;
     bool resident = false;  // executing on its domains (not in back-off)
@@ -203,6 +206,9 @@ class Simulation {
   // Its grace period is over: its devices go and it waits again.
   void Terminated(double now, PodIndex p);
   void Finish(double now, PodIndex p, PodEnd how, const std::string& msg);
+  // 1, or 1 / (1 + c (k − 1)) for a pod on two or more MIG instances
+  // (ModelParams::multi_gpu_comm_share, mig_comm_slowdown).
+  double MigCommFactor(const std::vector<int>& domains) const;
   void Recompute(double now, int domain);
   void Advance(double now, PodIndex p);
   void Reschedule(double now, PodIndex p);

@@ -92,6 +92,38 @@ TEST(SimulationTest, MigInstanceWithSmDemand) {
   EXPECT_NEAR(r.pod_records[0].run_s, 100 * (0.7 + 0.3 * 108.0 / 42.0), 1e-6);
 }
 
+TEST(SimulationTest, JobOnSeveralMigInstancesPaysForCommunication) {
+  // Two 3g.20gb instances for a 2-GPU job (d = 0: no SM effect): its
+  // communication share c = 0.1 goes through host memory k = 10 times
+  // slower: 100 s x (1 + 0.1 x 9) = 190 s. Whole GPUs, or one instance,
+  // pay nothing.
+  Scenario s =
+      OnePool("A100-40GB", 1, MigSharing(MigStrategy::kMixed, "all-3g.20gb"));
+  WorkloadClassSpec c = Jobs("j", 1, 2, 15000, 100);
+  c.sm_demand = Distribution::Constant(0);
+  s.workload.classes.push_back(c);
+  SimulationResult r = RunIt(s);
+  ASSERT_EQ(r.succeeded, 1);
+  EXPECT_NE(r.pod_records[0].requests.find("nvidia.com/mig-3g.20gb=2"),
+            std::string::npos);
+  EXPECT_NEAR(r.pod_records[0].run_s, 190, 1e-6);
+  EXPECT_NEAR(r.pod_records[0].slowdown, 1.9, 1e-9);
+
+  s.model.mig_comm_slowdown = 4;  // 1 + 0.1 x 3
+  EXPECT_NEAR(RunIt(s).pod_records[0].run_s, 130, 1e-6);
+  s.model.multi_gpu_comm_share = 0;
+  EXPECT_NEAR(RunIt(s).pod_records[0].run_s, 100, 1e-6);
+
+  Scenario whole = OnePool("A100-40GB", 2, ExclusiveSharing());
+  whole.workload.classes.push_back(c);
+  EXPECT_NEAR(RunIt(whole).pod_records[0].run_s, 100, 1e-6);
+  Scenario one = s;
+  one.model = ModelParams();
+  one.workload.classes[0] = Jobs("j", 1, 1, 15000, 100);
+  one.workload.classes[0].sm_demand = Distribution::Constant(0);
+  EXPECT_NEAR(RunIt(one).pod_records[0].run_s, 100, 1e-6);
+}
+
 TEST(SimulationTest, OutOfMemoryUnderTimeSlicing) {
   // A (30000 MiB) starts first; B (20000 MiB) allocates last on the same
   // 40960 MiB GPU and fails; its restarts at 10, 30 and 70 s (back-off 10,
