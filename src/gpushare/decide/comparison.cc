@@ -194,6 +194,16 @@ VariantOutcome MergeSeedRuns(std::vector<VariantOutcome> runs) {
     out.classes_by_seed.push_back(r.classes);
   }
   out.cluster = MeanClassMetrics(clusters);
+  for (size_t c = 0; c < out.class_routed_pods.size(); ++c) {
+    for (size_t p = 0; p < out.class_routed_pods[c].size(); ++p) {
+      double sum = 0;
+      for (const VariantOutcome& r : runs) {
+        sum += static_cast<double>(r.class_routed_pods[c][p]);
+      }
+      out.class_routed_pods[c][p] =
+          std::llround(sum / static_cast<double>(runs.size()));
+    }
+  }
   for (size_t c = 0; c < out.classes.size(); ++c) {
     std::vector<ClassMetrics> seeds;
     for (const VariantOutcome& r : runs) seeds.push_back(r.classes[c]);

@@ -76,8 +76,9 @@ struct VariantOutcome {
   // pools could not apply it (MIG on GPUs without MIG).
   std::vector<std::string> class_schemes;
   // The pods of each tenant class its selectors route to each pool, in the
-  // scenario's pool order ([class][pool], first seed); the same in every
-  // variant, since routing depends on labels and taints, not on schemes.
+  // scenario's pool order ([class][pool], the rounded mean over the seeds);
+  // the same in every variant, since routing depends on labels and taints,
+  // not on schemes.
   std::vector<std::vector<int64_t>> class_routed_pods;
   // Cluster-wide figures, means over the seeds (counts rounded; alerts:
   // the rounded mean count of each alert).

@@ -18,7 +18,7 @@ namespace gpushare {
 // One tenant class's pods routed to a pool, and the scheme it wins.
 struct PoolRoutedClass {
   std::string tenant_class;
-  int64_t pods = 0;     // routed to this pool (first seed)
+  int64_t pods = 0;     // routed to this pool (mean over the seeds)
   std::string winner;   // the class's winning variant ("" none)
   bool ok = false;      // the pool's scheme serves it within its SLO
   double total = 0;     // its score under the pool's scheme (0 unranked)
