@@ -284,6 +284,10 @@ YamlMap::YamlMap(const std::string& file, const YAML::Node& node,
 }
 
 void YamlMap::AllowOnly(std::initializer_list<std::string_view> allowed) const {
+  AllowOnlyKeys(std::vector<std::string_view>(allowed));
+}
+
+void YamlMap::AllowOnlyKeys(const std::vector<std::string_view>& allowed) const {
   std::vector<std::string> names(allowed.begin(), allowed.end());
   std::vector<std::string> seen;
   for (const auto& entry : node_) {

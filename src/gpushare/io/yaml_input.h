@@ -61,6 +61,7 @@ class YamlMap {
   // Throws on the first key not in `allowed` (in file order) and on a key
   // given twice.
   void AllowOnly(std::initializer_list<std::string_view> allowed) const;
+  void AllowOnlyKeys(const std::vector<std::string_view>& allowed) const;
 
   bool Has(std::string_view key) const;
   // The value of a required key; throws "missing key".

@@ -20,6 +20,7 @@
 #include "gpushare/io/yaml_input.h"
 #include "gpushare/sim/kai_queue_reader.h"
 #include "gpushare/sim/kubernetes_names.h"
+#include "gpushare/sim/model_reader.h"
 #include "gpushare/sim/patrol_reader.h"
 #include "gpushare/sim/priority_class_reader.h"
 #include "gpushare/sim/queue_reader.h"
@@ -1291,52 +1292,8 @@ SchedulerProfile ReadScheduler(const YamlMap& top) {
 
 ModelParams ReadModel(const YamlMap& top) {
   if (!top.Has("model")) return ModelParams{};
-  YamlMap m = top.Map("model", "model");
-  m.AllowOnly({"profile", "time_slice_ms", "context_switch_us",
-               "mps_interference_per_corunner", "hami_interception_overhead",
-               "hami_core_cap_overshoot", "hami_cap_when_alone",
-               "mig_reconfigure_s", "multi_gpu_comm_share",
-               "mig_comm_slowdown", "restart_backoff_initial_s",
-               "restart_backoff_max_s", "max_restarts"});
-  ModelParams params;
-  if (m.Has("profile") &&
-      Choice(m, "profile", "model profile", {"default", "seed"}) == "seed") {
-    params = ModelParams::Seed();
-  }
-  struct DoubleField {
-    const char* name;
-    double ModelParams::*field;
-  };
-  static constexpr DoubleField kDoubles[] = {
-      {"time_slice_ms", &ModelParams::time_slice_ms},
-      {"context_switch_us", &ModelParams::context_switch_us},
-      {"mps_interference_per_corunner",
-       &ModelParams::mps_interference_per_corunner},
-      {"hami_interception_overhead", &ModelParams::hami_interception_overhead},
-      {"hami_core_cap_overshoot", &ModelParams::hami_core_cap_overshoot},
-      {"mig_reconfigure_s", &ModelParams::mig_reconfigure_s},
-      {"multi_gpu_comm_share", &ModelParams::multi_gpu_comm_share},
-      {"mig_comm_slowdown", &ModelParams::mig_comm_slowdown},
-      {"restart_backoff_initial_s", &ModelParams::restart_backoff_initial_s},
-      {"restart_backoff_max_s", &ModelParams::restart_backoff_max_s},
-  };
-  for (const DoubleField& f : kDoubles) {
-    if (m.Has(f.name)) params.*f.field = Number(m, f.name, kLowest, kHighest);
-  }
-  if (m.Has("hami_cap_when_alone")) {
-    params.hami_cap_when_alone = m.Bool("hami_cap_when_alone");
-  }
-  if (m.Has("max_restarts")) {
-    params.max_restarts =
-        static_cast<int>(m.Int("max_restarts", std::numeric_limits<int>::min(),
-                               std::numeric_limits<int>::max()));
-  }
-  try {
-    params.Validate();
-  } catch (const InputError& e) {
-    FailAtMentionedKey(m, e, KeyNode(top, "model"), {"profile"});
-  }
-  return params;
+  return ReadModelSection(top.Map("model", "model"), ModelParams{},
+                          /*allow_profile=*/true);
 }
 
 TranslationOptions ReadTranslation(const YamlMap& top) {
