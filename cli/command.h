@@ -41,6 +41,7 @@ void RegisterEmitCommand(CLI::App& app, GlobalOptions& options);
 void RegisterEmitSweepJob(CLI::App* emit, GlobalOptions& options);
 void RegisterSweepCommand(CLI::App& app, GlobalOptions& options);
 void RegisterMergeCommand(CLI::App& app, GlobalOptions& options);
+void RegisterCalibrateCommand(CLI::App& app, GlobalOptions& options);
 
 }  // namespace gpushare::cli
 

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "cli/command.h"
+#include "cli/model_options.h"
 #include "gpushare/decide/comparison.h"
 #include "gpushare/decide/comparison_spec_reader.h"
 #include "gpushare/decide/default_scenario.h"
@@ -29,7 +30,7 @@ struct CompareArgs {
   std::string scenario;
   std::string json_file;
   std::string html_file;
-  std::string model;
+  ModelOptions model;
   int64_t seed = -1;
   int threads = 0;
   int seeds = 0;  // 0: the scenario's compare.seeds
@@ -49,11 +50,7 @@ void Compare(const CompareArgs& args, const GlobalOptions& options) {
   if (args.seed >= 0) {
     scenario = ScenarioWithSeed(scenario, static_cast<uint64_t>(args.seed));
   }
-  if (args.model == "seed") {
-    scenario.model = ModelParams::Seed();
-  } else if (args.model == "default") {
-    scenario.model = ModelParams();
-  }
+  ApplyModelOptions(args.model, &scenario);
   const auto begin = std::chrono::steady_clock::now();
   ProgressAggregate progress(ComparisonRunCount(scenario, spec.compare));
   Comparison comparison;
@@ -117,10 +114,7 @@ void RegisterCompareCommand(CLI::App& app, GlobalOptions& options) {
                   "Runs in parallel (0: one per core); results do not depend "
                   "on it")
       ->check(CLI::Range(0, 256));
-  cmd->add_option("--model", args->model,
-                  "Replace the scenario's model parameters with a named "
-                  "profile: default or seed (the source document's values)")
-      ->check(CLI::IsMember({"default", "seed"}));
+  AddModelOptions(cmd, &args->model, /*with_profile=*/true);
   cmd->add_flag("--quiet", args->quiet,
                 "Leave the wall time out of the report (reproducible text) "
                 "and show no progress bar");

@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
   gpushare::cli::RegisterSweepCommand(app, options);
   gpushare::cli::RegisterMergeCommand(app, options);
   gpushare::cli::RegisterEmitCommand(app, options);
+  gpushare::cli::RegisterCalibrateCommand(app, options);
 
   try {
     app.parse(argc, argv);

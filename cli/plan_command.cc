@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "cli/command.h"
+#include "cli/model_options.h"
 #include "gpushare/decide/comparison_spec_reader.h"
 #include "gpushare/decide/default_scenario.h"
 #include "gpushare/decide/plan_spec_reader.h"
@@ -37,13 +38,18 @@ struct PlanArgs {
   int seeds = 0;  // 0: the scenario's compare.seeds
   double budget_s = 0;
   bool quiet = false;
+  ModelOptions model;
 };
 
-std::string Header(const PlanResult& r, const std::string& file) {
+std::string Header(const PlanResult& r, const std::string& file,
+                   const std::string& calibration) {
   std::string h = "The plan `gpushare-sim plan " + file + "` chose (" +
                   r.chosen_from + "):\n";
   for (const std::string& p : r.chosen.pools) h += "  " + p + "\n";
-  h += "Replay it with: gpushare-sim run scenario.yaml\n";
+  h += "Replay it with: gpushare-sim run scenario.yaml" +
+       (calibration.empty() ? std::string()
+                            : " --calibration " + calibration) +
+       "\n";
   return h;
 }
 
@@ -53,7 +59,8 @@ void Plan(const PlanArgs& args, GlobalOptions& options) {
       args.scenario.empty() ? kDefaultScenarioFile : args.scenario;
   const std::string text = args.scenario.empty() ? DefaultScenarioYaml()
                                                  : ReadInputFile(args.scenario);
-  const Scenario scenario = ReadScenarioYaml(text, file, catalog);
+  Scenario scenario = ReadScenarioYaml(text, file, catalog);
+  ApplyModelOptions(args.model, &scenario);
   ComparisonSpec spec = ReadComparisonSpec(text, file, scenario);
   if (args.seeds > 0) spec.compare.seeds = args.seeds;
   const PlanSpec plan_spec = ReadPlanSpec(text, file, scenario, spec.selection);
@@ -76,7 +83,8 @@ void Plan(const PlanArgs& args, GlobalOptions& options) {
   if (!args.out_dir.empty()) {
     outputs.AddDirectory(args.out_dir);
     const std::string yaml =
-        PlanScenarioYaml(text, file, result.plan, Header(result, file));
+        PlanScenarioYaml(text, file, result.plan,
+                         Header(result, file, args.model.calibration));
     outputs.Add(args.out_dir + "/scenario.yaml", yaml);
     written.push_back(args.out_dir + "/scenario.yaml");
     for (const EmittedFile& f : K8sConfigFiles(result.plan, catalog)) {
@@ -132,6 +140,7 @@ void RegisterPlanCommand(CLI::App& app, GlobalOptions& options) {
                   "Runs in parallel (0: one per core); results do not depend "
                   "on it")
       ->check(CLI::Range(0, 256));
+  AddModelOptions(cmd, &args->model, /*with_profile=*/false);
   cmd->add_option("--budget-s", args->budget_s,
                   "Start no new batch of simulations after this many seconds "
                   "of search (0: no limit); the result says when it stopped")

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "cli/model_options.h"
 #include "gpushare/io/input_error.h"
 #include "gpushare/io/output_file.h"
 #include "gpushare/metrics/collector.h"
@@ -35,7 +36,7 @@ struct RunArgs {
   std::string openmetrics_file;
   std::string start_time;
   std::string html_file;
-  std::string model;
+  ModelOptions model;
   int64_t seed = -1;
   bool quiet = false;
 };
@@ -83,11 +84,7 @@ void RunScenario(const RunArgs& args, const GlobalOptions& options) {
     scenario.seed = static_cast<uint64_t>(args.seed);
     scenario.scheduler.seed = scenario.seed;
   }
-  if (args.model == "seed") {
-    scenario.model = ModelParams::Seed();
-  } else if (args.model == "default") {
-    scenario.model = ModelParams();
-  }
+  ApplyModelOptions(args.model, &scenario);
   const auto begin = std::chrono::steady_clock::now();
   Simulation simulation(scenario, catalog);
   Collector collector(simulation, scenario.name, scenario.seed,
@@ -147,10 +144,7 @@ void RegisterRunCommand(CLI::App& app, GlobalOptions& options) {
                   "(docs/output.md)");
   cmd->add_option("--seed", args->seed, "Override the scenario's seed")
       ->check(CLI::Range(int64_t{0}, INT64_MAX));
-  cmd->add_option("--model", args->model,
-                  "Replace the scenario's model parameters with a named "
-                  "profile: default or seed (the source document's values)")
-      ->check(CLI::IsMember({"default", "seed"}));
+  AddModelOptions(cmd, &args->model, /*with_profile=*/true);
   cmd->add_flag("--quiet", args->quiet,
                 "Leave the wall time out of the summary (reproducible text) "
                 "and show no progress bar");

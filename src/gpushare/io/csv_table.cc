@@ -1,8 +1,11 @@
 #include "gpushare/io/csv_table.h"
 
 #include <charconv>
+#include <cmath>
 #include <fstream>
 #include <sstream>
+
+#include <fmt/format.h>
 
 #include "gpushare/io/input_error.h"
 #include "gpushare/io/utf8.h"
@@ -116,6 +119,20 @@ int64_t CsvTable::Int(int column, int64_t min, int64_t max) const {
   if (value < min || value > max) {
     Fail(column, std::to_string(value) + " is out of range [" +
                      std::to_string(min) + ", " + std::to_string(max) + "]");
+  }
+  return value;
+}
+
+double CsvTable::Number(int column, double min, double max) const {
+  const std::string_view f = fields_[column];
+  double value = 0;
+  const auto [end, ec] = std::from_chars(f.data(), f.data() + f.size(), value);
+  if (f.empty() || ec != std::errc() || end != f.data() + f.size() ||
+      !std::isfinite(value)) {
+    Fail(column, "expected a number, got '" + std::string(f) + "'");
+  }
+  if (value < min || value > max) {
+    Fail(column, fmt::format("value {} is out of range ({}..{})", f, min, max));
   }
   return value;
 }

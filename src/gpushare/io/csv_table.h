@@ -45,6 +45,9 @@ class CsvTable {
   std::string_view Field(int column) const { return fields_[column]; }
   // The field as a decimal integer in [min, max]; InputError otherwise.
   int64_t Int(int column, int64_t min, int64_t max) const;
+  // The field as a finite decimal number in [min, max]; InputError
+  // otherwise ("expected a number", "value V is out of range (MIN..MAX)").
+  double Number(int column, double min, double max) const;
   // Like Int(), but an empty field gives `if_empty`.
   int64_t OptionalInt(int column, int64_t min, int64_t max,
                       int64_t if_empty) const;

@@ -39,21 +39,6 @@ enum {
   kNodeSelector
 };
 
-double NumberField(const CsvTable& table, int column, double min, double max) {
-  const std::string_view text = table.Field(column);
-  double v = 0;
-  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() ||
-      !std::isfinite(v)) {
-    table.Fail(column, "expected a number, got '" + std::string(text) + "'");
-  }
-  if (v < min || v > max) {
-    table.Fail(column, fmt::format("value {} is out of range ({}..{})", text,
-                                   min, max));
-  }
-  return v;
-}
-
 Labels ReadSelector(const CsvTable& table) {
   Labels selector;
   const std::string_view text = table.Field(kNodeSelector);
@@ -100,17 +85,17 @@ std::vector<Pod> ParseJobRows(CsvTable table) {
                  "got '" +
                      std::string(kind) + "'");
     }
-    p.arrival_s = NumberField(table, kArrival, 0, kMaxJobListSeconds);
+    p.arrival_s = table.Number(kArrival, 0, kMaxJobListSeconds);
     PodNeeds& n = p.needs;
-    n.gpus = NumberField(table, kGpus, 0, kMaxJobGpus);
+    n.gpus = table.Number(kGpus, 0, kMaxJobGpus);
     if (n.gpus >= 1 && n.gpus != std::floor(n.gpus)) {
       table.Fail(kGpus, "expected 0, a fraction < 1 or a whole number");
     }
     n.gpu_memory_mib = table.Int(kGpuMemory, 0, kMax);
-    n.sm_demand = NumberField(table, kSmDemand, 0, 1);
-    n.duty = NumberField(table, kDuty, 0, 1);
-    n.work_s = NumberField(table, kWork, 0, kMaxJobListSeconds);
-    n.lifetime_s = NumberField(table, kLifetime, 0, kMaxJobListSeconds);
+    n.sm_demand = table.Number(kSmDemand, 0, 1);
+    n.duty = table.Number(kDuty, 0, 1);
+    n.work_s = table.Number(kWork, 0, kMaxJobListSeconds);
+    n.lifetime_s = table.Number(kLifetime, 0, kMaxJobListSeconds);
     if (n.work_s == 0 && n.lifetime_s == 0) {
       table.Fail(kLifetime,
                  "a job needs work_s > 0 or, for a service, "
