@@ -1,5 +1,7 @@
 #include "gpushare/report/comparison_html.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "gpushare/decide/scheme_variant.h"
@@ -187,16 +189,22 @@ std::string ComparisonHtmlReport(const Comparison& c, const Selection& s) {
   page.AddHtml(SelectionHtml(s));
 
   page.AddHeading("Over time", "time");
+  // One time axis for every chart: 0 to the longest run's last sample.
+  double end = 0;
+  for (const VariantOutcome& v : c.variants) {
+    end = std::max(end, LastSampleTime(v.pool_summaries));
+  }
   std::vector<std::pair<std::string, const std::vector<PoolSample>*>> pending;
   for (const VariantOutcome& v : c.variants) {
     pending.emplace_back(v.name, v.pool_summaries.empty()
                                      ? nullptr
                                      : &v.pool_summaries.front().samples);
   }
-  page.AddHtml(PendingChart("pending", "Pending pods per run", pending));
+  page.AddHtml(PendingChart("pending", "Pending pods per run", pending, end));
   page.AddParagraph(
       "Per run and pool: SM active against GPU util, memory used and "
-      "allocation (series downsampled to 600 points).");
+      "allocation (series downsampled to 600 points); every chart on the "
+      "same time axis, 0 to the end of the longest run.");
   for (const VariantOutcome& v : c.variants) {
     page.AddHtml("<h3>" + HtmlEscape(VariantDisplayName(v.name)) +
                  "</h3>\n<div class=\"charts\">\n");
@@ -206,7 +214,7 @@ std::string ComparisonHtmlReport(const Comparison& c, const Selection& s) {
           PoolUtilizationChart("pool-" + v.name + "-" + p.name,
                                fmt::format("{}: pool {} ({}, {} x {})", v.name,
                                            p.name, p.scheme, p.gpus, p.model),
-                               p));
+                               p, end));
     }
     page.AddHtml("</div>\n");
   }

@@ -8,6 +8,9 @@
 // the SLO, OOM kills, queue wait, cost per served pod), the pending pods of
 // every run over time, and per run and pool SM active against GPU util and
 // memory used (VariantOutcome::pool_summaries, downsampled to 600 points).
+// Every chart over time shares one x axis, 0 to the latest sample of any
+// run, so runs line up by eye; a chart over time with nothing to show is
+// replaced by a one-line note (report/chart_note.h).
 // Deterministic: equal inputs, equal bytes.
 
 #ifndef GPUSHARE_REPORT_COMPARISON_HTML_H_
