@@ -112,6 +112,8 @@ struct ClassChoice {
 
 struct Selection {
   std::vector<ClassChoice> classes;
+  // SelectionSpec::decisive_margin, as the wins were judged with it.
+  double decisive_margin = 0.05;
 };
 
 // The dimension scores of one class under one scheme.
