@@ -1,5 +1,5 @@
 // Tests of the compare HTML page: the answer first, one time axis for
-// every chart over time.
+// every chart over time, notes instead of empty charts.
 
 #include "gpushare/report/comparison_html.h"
 
@@ -159,6 +159,21 @@ TEST(ComparisonHtmlTest, ChartsOverTimeShareTheLongestRunsAxis) {
         html.substr(start, html.find("</svg>", start) - start);
     EXPECT_NE(svg.find(">30m</text>"), std::string::npos) << id;
   }
+}
+
+TEST(ComparisonHtmlTest, PerClassP99AndNotesForEmptyCharts) {
+  const Page p = ThreeClasses();
+  const std::string html = ComparisonHtmlReport(p.comparison, p.selection);
+  EXPECT_EQ(CountOf(html, "<svg data-chart=\"class-p99-"), 1u);
+  EXPECT_NE(html.find("<svg data-chart=\"class-p99-inference\""),
+            std::string::npos);
+  // No OOM kill and no completed job anywhere: notes, not charts.
+  EXPECT_EQ(html.find("data-chart=\"class-oom\""), std::string::npos);
+  EXPECT_NE(html.find("data-no-chart=\"class-oom\">No OOM kills in any "
+                      "run.</p>"),
+            std::string::npos);
+  EXPECT_EQ(html.find("data-chart=\"class-slowdown\""), std::string::npos);
+  EXPECT_NE(html.find("data-no-chart=\"class-slowdown\""), std::string::npos);
 }
 
 }  // namespace
