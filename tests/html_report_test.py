@@ -28,8 +28,10 @@ THREE_POOLS = os.path.join(ROOT, "examples", "three-pools.yaml")
 DEV = os.path.join(DATA_DIR, "compare", "dev-notebooks.yaml")
 SCHEMES = ["exclusive", "time-slicing", "mps", "mig", "hami"]
 POOL_SERIES = ["SM active", "GPU util", "memory used", "allocation"]
-CLASS_CHARTS = ["class-slowdown", "class-p99", "class-oom", "class-wait",
-                "class-cost"]
+# Class charts drawn over every class (the p99 chart is one per class:
+# class-p99-CLASS); each is either drawn or a note says why not.
+CLASS_CHARTS = ["class-slowdown", "class-oom", "class-wait", "class-cost"]
+L4 = os.path.join(DATA_DIR, "compare", "l4-unservable.yaml")
 
 
 def chromium():
@@ -70,12 +72,23 @@ def browse(page, *flags):
 
 
 class ChartParser(html.parser.HTMLParser):
-    """Collects each <svg data-chart>'s <g data-series> names, in order."""
+    """Collects each <svg data-chart>'s <g data-series> names, in order;
+    per chart the tallest bar (`bars`: the largest <rect> height in a
+    series, -1 without any) and the x tick labels (`x_ticks`: centred texts
+    before the axis label "simulated time"); and the ids of the notes that
+    stand for charts not drawn (`notes`: data-no-chart -> text)."""
 
     def __init__(self):
         super().__init__()
         self.charts = {}
+        self.bars = {}
+        self.x_ticks = {}
+        self.notes = {}
         self.current = None
+        self.in_series = False
+        self.text = None   # collecting a centred <text> of the chart
+        self.note = None   # collecting a note's text
+        self.ticks_done = False
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
@@ -83,18 +96,54 @@ class ChartParser(html.parser.HTMLParser):
             self.current = attrs.get("data-chart")
             if self.current is not None:
                 self.charts[self.current] = []
+                self.bars[self.current] = -1
+                self.x_ticks[self.current] = []
+                self.ticks_done = False
         elif tag == "g" and self.current and "data-series" in attrs:
             self.charts[self.current].append(attrs["data-series"])
+            self.in_series = True
+        elif tag == "rect" and self.current and self.in_series:
+            self.bars[self.current] = max(self.bars[self.current],
+                                          float(attrs.get("height", 0)))
+        elif (tag == "text" and self.current and not self.ticks_done and
+              attrs.get("text-anchor") == "middle" and
+              "transform" not in attrs):
+            self.text = ""
+        elif tag == "p" and "data-no-chart" in attrs:
+            self.note = attrs["data-no-chart"]
+            self.notes[self.note] = ""
+
+    def handle_data(self, data):
+        if self.text is not None:
+            self.text += data
+        if self.note is not None:
+            self.notes[self.note] += data
 
     def handle_endtag(self, tag):
         if tag == "svg":
             self.current = None
+        elif tag == "g":
+            self.in_series = False
+        elif tag == "text" and self.text is not None:
+            if self.text == "simulated time":
+                self.ticks_done = True
+            else:
+                self.x_ticks[self.current].append(self.text)
+            self.text = None
+        elif tag == "p":
+            self.note = None
 
 
 def charts_in(dom):
     parser = ChartParser()
     parser.feed(dom)
     return parser.charts
+
+
+def parse_charts(dom):
+    parser = ChartParser()
+    parser.feed(dom)
+    return parser
 
 
 class HtmlReportTestCase(TempDirTestCase):
@@ -118,7 +167,37 @@ class HtmlReportTestCase(TempDirTestCase):
                             "--hide-scrollbars")
         self.assertEqual(console, [])
         self.assertTrue(os.path.getsize(shot) > 10000, shot)
+        self.parsed = parse_charts(dom)
         return charts_in(dom), text
+
+    def check_class_charts(self, series):
+        """Each class chart is drawn with `series` and a bar above 0, or a
+        note stands for it; returns the per-class p99 chart ids."""
+        p = self.parsed
+        for chart in CLASS_CHARTS:
+            if chart in p.charts:
+                self.assertEqual(p.charts[chart], series)
+                self.assertGreater(p.bars[chart], 0, chart)
+                self.assertNotIn(chart, p.notes)
+            else:
+                self.assertTrue(p.notes.get(chart), chart)
+        p99 = [c for c in p.charts if c.startswith("class-p99-")]
+        for chart in p99:
+            self.assertEqual(p.charts[chart], series)
+            self.assertGreater(p.bars[chart], 0, chart)
+        self.assertNotIn("class-p99", p.charts)
+        return p99
+
+    def check_shared_time_axis(self):
+        """Every chart of pools and pending pods has the same x ticks."""
+        p = self.parsed
+        over_time = [c for c in p.charts
+                     if c.startswith("pool-") or c == "pending"]
+        self.assertTrue(over_time)
+        for chart in over_time:
+            self.assertEqual(p.x_ticks[chart], p.x_ticks[over_time[0]],
+                             chart)
+        self.assertGreater(len(p.x_ticks[over_time[0]]), 2)
 
     def generate(self, *args, name="report.html"):
         path = self.path(name)
@@ -148,8 +227,15 @@ class RunReportTest(HtmlReportTestCase):
         for pool in ["prod", "platform", "dev"]:
             self.assertEqual(charts["pool-" + pool], POOL_SERIES)
         self.assertEqual(charts["pending"], ["pending"])
-        for chart in CLASS_CHARTS:
-            self.assertEqual(charts[chart], ["three-pools"])
+        self.check_shared_time_axis()
+        # p99 on its own axis for the one class with latency samples; the
+        # others are named in a note.
+        p99 = self.check_class_charts(["three-pools"])
+        self.assertEqual(p99, ["class-p99-prod-inference"])
+        self.assertEqual(
+            self.parsed.notes["class-p99"],
+            "No latency samples in the run for platform-jobs, research-dev: "
+            "no p99 chart for them.")
         # The timeline: a group per GPU (6 nodes x 2..4 GPUs: all shown);
         # MIG GPUs with a lane per instance, shared GPUs stacked.
         gpus = charts["timeline"]
@@ -170,17 +256,44 @@ class CompareReportTest(HtmlReportTestCase):
     def test_compare_report(self):
         path = self.generate("compare", DEV, "--quiet", "--threads", "2")
         charts, text = self.check_page(path, "compare-dev-notebooks.png")
-        for chart in CLASS_CHARTS:
-            self.assertEqual(charts[chart], SCHEMES)
+        self.assertEqual(self.check_class_charts(SCHEMES), [])
+        # Notebooks have no latency SLO and no scheme OOM-kills them: notes,
+        # not empty charts.
+        self.assertEqual(self.parsed.notes["class-p99"],
+                         "No latency samples in any run: no p99 to show.")
+        self.assertEqual(self.parsed.notes["class-oom"],
+                         "No OOM kills in any run.")
         self.assertEqual(charts["pending"], SCHEMES)
         pool_charts = [c for c in charts if c.startswith("pool-")]
         self.assertEqual(len(pool_charts), len(SCHEMES))
         for scheme in SCHEMES:
             self.assertEqual(charts["pool-%s-dev" % scheme], POOL_SERIES)
-        self.assertIn("<b>Recommended:</b> notebooks → time-slicing", text)
-        for heading in ["Runs", "Cluster-wide", "Per tenant class",
-                        "Selection", "Over time"]:
-            self.assertIn(">%s</h2>" % heading, text)
+        self.check_shared_time_axis()
+        # The answer first: under the title, before what ran.
+        headings = re.findall(r">([^<>]+)</h2>", text)
+        self.assertEqual(headings, ["Answer", "Runs", "Cluster-wide",
+                                    "Per tenant class", "Selection",
+                                    "Over time"])
+        answer = text[text.index(">Answer</h2>"):text.index(">Runs</h2>")]
+        self.assertIn("<b>Recommended:</b> notebooks → time-slicing", answer)
+        self.assertIn("Scores are means over 3 seeds (11-13)", answer)
+        self.assertEqual(text.count("<b>Recommended:</b>"), 1)
+
+    def test_compare_report_unservable_class(self):
+        # MIG is not ranked on L4s; no scheme serves `huge`: the answer says
+        # so as the terminal report does.
+        path = self.generate("compare", L4, "--quiet", "--threads", "2")
+        _, text = self.check_page(path, "compare-l4-unservable.png")
+        answer = text[text.index(">Answer</h2>"):text.index(">Runs</h2>")]
+        code, out, err = run("compare", L4, "--quiet", "--threads", "2")
+        self.assertEqual(code, 0, err)
+        said = re.search(r"Recommended: (.*)", out.replace("\n  ", " "))
+        self.assertIsNotNone(said, out)
+        self.assertIn("<b>Recommended:</b> " +
+                      said.group(1).replace("->", "→").strip(), answer)
+        self.assertIn("huge → no scheme serves it", answer)
+        self.check_class_charts(SCHEMES)
+        self.check_shared_time_axis()
 
 
 class FgdReportTest(HtmlReportTestCase):

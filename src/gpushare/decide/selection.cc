@@ -338,6 +338,7 @@ std::string ExplainTooClose(const ClassChoice& choice,
 
 Selection Select(const Comparison& comparison, const SelectionSpec& spec) {
   Selection selection;
+  selection.decisive_margin = spec.decisive_margin;
   const size_t seeds = SeedCount(comparison);
   for (size_t c = 0; c < comparison.tenant_classes.size(); ++c) {
     ClassChoice choice;

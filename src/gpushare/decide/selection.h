@@ -117,6 +117,8 @@ struct ClassChoice {
 
 struct Selection {
   std::vector<ClassChoice> classes;
+  // SelectionSpec::decisive_margin, as the wins were judged with it.
+  double decisive_margin = 0.05;
   // The per-class answers resolved per pool (AddPoolSchemePlan()); empty
   // until then.
   bool has_pool_plan = false;

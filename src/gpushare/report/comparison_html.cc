@@ -1,11 +1,14 @@
 #include "gpushare/report/comparison_html.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "gpushare/decide/scheme_variant.h"
 #include "gpushare/report/class_bar_charts.h"
 #include "gpushare/report/html_page.h"
 #include "gpushare/report/pool_charts.h"
+#include "gpushare/report/pool_plan_text.h"
 #include "gpushare/report/units.h"
 
 namespace gpushare {
@@ -97,7 +100,6 @@ std::string HtmlClassTable(const Comparison& c, size_t k) {
 
 std::string SelectionHtml(const Selection& s) {
   std::string out;
-  std::string plan;
   for (const ClassChoice& c : s.classes) {
     const double sum = c.weights.Sum();
     out += "<h3>" +
@@ -139,14 +141,62 @@ std::string SelectionHtml(const Selection& s) {
     for (const std::string& n : c.not_ranked) {
       out += "<p>" + HtmlEscape(n) + "</p>\n";
     }
-    out += "<p>" + HtmlEscape(c.explanation) + "</p>\n";
-    if (!c.ranking.empty()) {
-      plan += fmt::format("{}{} → {}", plan.empty() ? "" : ", ", c.tenant_class,
-                          c.Recommendation());
+    if (!c.explanation.empty()) {
+      out += "<p>" + HtmlEscape(c.explanation) + "</p>\n";
     }
   }
-  if (!plan.empty()) {
-    out += "<p><b>Recommended:</b> " + HtmlEscape(plan) + "</p>\n";
+  return out;
+}
+
+// The answer per class: the Recommended line (as the terminal report's,
+// plus the classes no scheme is ranked for), then how sure it is.
+std::string AnswerHtml(const Comparison& c, const Selection& s) {
+  std::string line;
+  std::string close;
+  int decided = 0;
+  for (const ClassChoice& k : s.classes) {
+    std::string answer = k.Recommendation();
+    if (k.ranking.empty()) {
+      answer = "no scheme ranked";
+      for (size_t i = 0; i < k.not_ranked.size(); ++i) {
+        answer += (i == 0 ? " (" : "; ") + k.not_ranked[i];
+      }
+      if (!k.not_ranked.empty()) answer += ")";
+    } else if (k.has_winner() && !k.decisive) {
+      close += (close.empty() ? "" : ", ") + k.tenant_class;
+    } else if (k.has_winner()) {
+      ++decided;
+    }
+    line += fmt::format("{}{} → {}", line.empty() ? "" : ", ", k.tenant_class,
+                        answer);
+  }
+  std::string out;
+  if (!line.empty()) {
+    out += "<p><b>Recommended:</b> " + HtmlEscape(line) + "</p>\n";
+  }
+  const size_t seeds = c.seeds.size();
+  const std::string scores =
+      seeds > 1 ? fmt::format("means over {} seeds ({}-{})", seeds,
+                              c.seeds.front(), c.seeds.back())
+                : fmt::format("from one seed ({})", c.seed);
+  const std::string reading =
+      !close.empty() ? "; too close to call here: " + close
+      : decided > 0  ? "; every win here holds"
+                     : "";
+  out += "<p>" +
+         HtmlEscape(fmt::format(
+             "Scores are {}; a win counts only if it holds on every seed by "
+             "more than {:g} points (selection.decisive_margin), otherwise "
+             "the class is too close to call{}.",
+             scores, s.decisive_margin, reading)) +
+         "</p>\n";
+  const PoolPlanLines pool_plan = DescribePoolPlan(c, s);
+  if (!pool_plan.empty()) {
+    out += "<p><b>" + HtmlEscape(pool_plan.heading) + "</b></p>\n<ul>\n";
+    for (const std::string& p : pool_plan.pools) {
+      out += "<li>" + HtmlEscape(p) + "</li>\n";
+    }
+    out += "</ul>\n<p>" + HtmlEscape(pool_plan.closing) + "</p>\n";
   }
   return out;
 }
@@ -156,6 +206,9 @@ std::string SelectionHtml(const Selection& s) {
 std::string ComparisonHtmlReport(const Comparison& c, const Selection& s) {
   HtmlPage page(fmt::format("gpushare-sim compare: {} (seed {}), {} pods",
                             c.scenario, c.seed, c.pods));
+  page.AddHeading("Answer", "answer");
+  page.AddHtml(AnswerHtml(c, s));
+
   page.AddHeading("Runs", "runs");
   page.AddParagraph(
       "Each run has the same pods and nodes; only the sharing scheme "
@@ -190,16 +243,22 @@ std::string ComparisonHtmlReport(const Comparison& c, const Selection& s) {
   page.AddHtml(SelectionHtml(s));
 
   page.AddHeading("Over time", "time");
+  // One time axis for every chart: 0 to the longest run's last sample.
+  double end = 0;
+  for (const VariantOutcome& v : c.variants) {
+    end = std::max(end, LastSampleTime(v.pool_summaries));
+  }
   std::vector<std::pair<std::string, const std::vector<PoolSample>*>> pending;
   for (const VariantOutcome& v : c.variants) {
     pending.emplace_back(v.name, v.pool_summaries.empty()
                                      ? nullptr
                                      : &v.pool_summaries.front().samples);
   }
-  page.AddHtml(PendingChart("pending", "Pending pods per run", pending));
+  page.AddHtml(PendingChart("pending", "Pending pods per run", pending, end));
   page.AddParagraph(
       "Per run and pool: SM active against GPU util, memory used and "
-      "allocation (series downsampled to 600 points).");
+      "allocation (series downsampled to 600 points); every chart on the "
+      "same time axis, 0 to the end of the longest run.");
   for (const VariantOutcome& v : c.variants) {
     page.AddHtml("<h3>" + HtmlEscape(VariantDisplayName(v.name)) +
                  "</h3>\n<div class=\"charts\">\n");
@@ -209,7 +268,7 @@ std::string ComparisonHtmlReport(const Comparison& c, const Selection& s) {
           PoolUtilizationChart("pool-" + v.name + "-" + p.name,
                                fmt::format("{}: pool {} ({}, {} x {})", v.name,
                                            p.name, p.scheme, p.gpus, p.model),
-                               p));
+                               p, end));
     }
     page.AddHtml("</div>\n");
   }

@@ -18,6 +18,7 @@ th{background:#f4f4f4}
 .charts{display:flex;flex-wrap:wrap;gap:0 16px}
 pre{background:#f8f8f8;padding:8px;overflow-x:auto}
 .note{color:#555}
+.no-chart{color:#555;flex-basis:100%;margin:4px 0}
 svg{display:block;margin:8px 0;font-size:11px}
 svg text{fill:#333}
 svg .axis{stroke:#888;stroke-width:1}

@@ -81,8 +81,8 @@ std::string RunHtmlReport(const SimulationResult& r) {
       "Per pool, weighted by GPU-equivalents: SM active (the share of the "
       "SMs doing work) against GPU util (the share of time any kernel runs; "
       "what nvidia-smi shows): a GPU that looks busy can be idle inside. "
-      "Series longer than 600 points are downsampled keeping each "
-      "stretch's lowest and highest values.");
+      "Every chart spans the whole run. Series longer than 600 points are "
+      "downsampled keeping each stretch's lowest and highest values.");
   page.AddHtml("<div class=\"charts\">\n");
   for (size_t i = 0; i < r.pools.size(); ++i) {
     const PoolSummary& p = r.pools[i];
@@ -91,12 +91,13 @@ std::string RunHtmlReport(const SimulationResult& r) {
         "pool-" + p.name,
         fmt::format("Pool {} ({}, {} x {})", p.name, p.scheme, p.gpus,
                     p.model),
-        p));
+        p, r.end_s));
   }
   page.AddHtml(PendingChart("pending", "Pending pods (cluster-wide)",
                             {{"pending", r.pools.empty()
                                              ? nullptr
-                                             : &r.pools.front().samples}}));
+                                             : &r.pools.front().samples}},
+                            r.end_s));
   page.AddHtml("</div>\n");
 
   // Tenant classes in order of first appearance.

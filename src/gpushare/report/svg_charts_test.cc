@@ -55,6 +55,25 @@ TEST(LineChartTest, PointsLandInsideThePlot) {
   EXPECT_NE(svg.find("d=\"M56 200L200 "), std::string::npos) << svg;
 }
 
+TEST(LineChartTest, ExplicitXRangeWidensTheAxis) {
+  LineSeries a;
+  a.name = "a";
+  a.points = {{0, 0}, {10, 1}};
+  LineChartSpec spec;
+  spec.width = 216;  // plot from x 56 to 200
+  spec.height = 234;
+  spec.y_max = 1;
+  spec.x_min = 0;
+  spec.x_max = 20;
+  // x: 0 → 56, 20 → 200, so 10 → 128.
+  EXPECT_NE(RenderLineChart(spec, {a}).find("d=\"M56 200L128 "),
+            std::string::npos);
+  // A bound inside the data does not cut it off.
+  spec.x_max = 5;
+  EXPECT_NE(RenderLineChart(spec, {a}).find("d=\"M56 200L200 "),
+            std::string::npos);
+}
+
 TEST(LineChartTest, BandDrawnAsArea) {
   LineSeries a;
   a.name = "fgd";

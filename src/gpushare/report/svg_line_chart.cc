@@ -66,6 +66,8 @@ std::string RenderLineChart(const LineChartSpec& spec,
       if (i < s.high.size()) y_data_max = std::max(y_data_max, s.high[i]);
     }
   }
+  if (!std::isnan(spec.x_min)) x_min = std::min(x_min, spec.x_min);
+  if (!std::isnan(spec.x_max)) x_max = std::max(x_max, spec.x_max);
   if (!(x_min <= x_max)) x_min = x_max = 0;
   const double y_max = !std::isnan(spec.y_max) ? spec.y_max
                        : y_data_max > spec.y_min ? y_data_max

@@ -4,9 +4,12 @@
 // <g data-series="NAME"> (NAME escaped), each first downsampled to at most
 // `max_points` points (report/downsample.h); a series with a band (`low`
 // and `high`, same length as `points`) also gets a translucent min-max area
-// under its line. Axes span the data's x range and [y_min, y_max] (y_max
-// NaN: the largest value; y_min + 1 when none is above y_min); round ticks
-// (round times with x_is_time) label them through `format_y` / `format_x`. The <svg> carries data-chart="ID" and a
+// under its line. The x axis spans the data's x range widened to `x_min`
+// and `x_max` where they are set (not NaN), so charts given the same
+// bounds share one x range (runs compared by eye); the y axis spans
+// [y_min, y_max] (y_max NaN: the largest value; y_min + 1 when none is
+// above y_min). Round ticks (round times with x_is_time) label them
+// through `format_y` / `format_x`. The <svg> carries data-chart="ID" and a
 // legend names the series; hovering a series shows its name and range
 // (SVG <title>). Empty series are listed in the legend but draw nothing.
 // Deterministic: equal inputs give equal text.
@@ -37,6 +40,8 @@ struct LineChartSpec {
   std::string title;
   std::string x_label;
   std::string y_label;
+  double x_min = NAN;          // NaN: from the data (see above)
+  double x_max = NAN;
   double y_min = 0;
   double y_max = NAN;          // NaN: from the data
   int width = 760;
