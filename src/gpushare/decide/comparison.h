@@ -98,6 +98,9 @@ struct Comparison {
   int64_t pods = 0;             // of the first seed's runs
   std::vector<std::string> tenant_classes;    // workload class names
   std::vector<std::string> workload_classes;  // their kinds
+  // Per tenant class, why no scheme is offered to it (TenantClassInfo::
+  // no_scheme; "": one is). Empty: every class is offered schemes.
+  std::vector<std::string> class_no_scheme;
   std::vector<MigPoolChoice> mig_choices;     // empty without a MIG variant
   bool mig_pilot = false;      // candidates judged on a scaled-down pilot
   int64_t mig_pilot_pods = 0;  // pods in the pilot (or the whole workload)

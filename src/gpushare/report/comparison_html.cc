@@ -99,6 +99,14 @@ std::string SelectionHtml(const Selection& s) {
   std::string out;
   std::string plan;
   for (const ClassChoice& c : s.classes) {
+    if (!c.no_scheme.empty()) {
+      // Nothing scored: the sentence says why.
+      out += "<h3>" + HtmlEscape(c.tenant_class + ": no GPU scheme") +
+             "</h3>\n<p>" + HtmlEscape(c.explanation) + "</p>\n";
+      plan += fmt::format("{}{} → {}", plan.empty() ? "" : ", ", c.tenant_class,
+                          c.Recommendation());
+      continue;
+    }
     const double sum = c.weights.Sum();
     out += "<h3>" +
            HtmlEscape(fmt::format(

@@ -148,7 +148,8 @@ json ComparisonToJson(const Comparison& c, const Selection& selection) {
         {"contender_seeds", k.contender_seeds},
         {"recommendation", k.Recommendation()},
         {"explanation", k.explanation},
-        {"not_ranked", k.not_ranked}};
+        {"not_ranked", k.not_ranked},
+        {"no_scheme", k.no_scheme.empty() ? json(nullptr) : json(k.no_scheme)}};
     choice["plan"] = k.has_plan ? SchemeScoreJson(k.plan) : json(nullptr);
     choices.push_back(choice);
   }
