@@ -7,6 +7,7 @@
 GS_FUZZ_TARGET(kubectl_pods) {
   static const gpushare::Catalog catalog = gpushare::Catalog::Builtin();
   gpushare::KubectlPodOptions options;
-  options.tenant_class_label = data.size() % 2 ? "team" : "";
+  options.classes.tenant_class_label = data.size() % 2 ? "team" : "";
+  options.classes.workload_class_label = data.size() % 3 ? "class" : "";
   gpushare::ParseKubectlPods("pods.json", data, catalog, options);
 }

@@ -142,6 +142,132 @@ class CompareReplayTest(TraceTestCase):
         self.assertIn("unknown tenant class 'gpu-shared'", err)
 
 
+# Imported pods' classes (docs/scenario.md "kubectl pods"): a kube-system
+# and a gpu-operator pod, a Job's pod, a Deployment's pod, a labelled bare
+# pod and a Job's pod in a namespace given a class.
+CLASSES_SCENARIO = """\
+name: import-classes
+seed: 3
+horizon_s: 7200
+cluster:
+  pools:
+    - {name: gpu, gpu: A100-80GB, nodes: 2, gpus_per_node: 4}
+    - {name: cpu, nodes: 1, gpus_per_node: 0}
+workload:
+  trace:
+    format: kubectl
+    file: pods-classes.json
+    workload_class_label: gpushare.io/workload-class
+    workload_classes: {analytics: batch}
+    defaults: {work_s: 1800, lifetime_s: 3600}
+compare: {seeds: 1}
+"""
+
+
+class ImportedClassesTest(TraceTestCase):
+
+    def setUp(self):
+        super().setUp()
+        shutil.copy(os.path.join(DATA_DIR, "kubectl", "pods-classes.json"),
+                    self.tmp.name)
+
+    def test_classes_by_label_namespace_and_controller(self):
+        _, _, doc = self.run_json("run", self.write("s.yaml", CLASSES_SCENARIO))
+        records = {p["name"]: p for p in doc["pod_records"]}
+        classes = {name: (p["tenant_class"], p["class"])
+                   for name, p in records.items()}
+        self.assertEqual(classes, {
+            # System namespaces: one tenant class; a ReplicaSet's and a
+            # DaemonSet's pods are long-running.
+            "kube-system/coredns-5d78c9869d-x2x4k": ("system", "inference"),
+            "gpu-operator/nvidia-dcgm-exporter-7kq2m": ("system", "inference"),
+            # A Job's pod holding a whole GPU trains.
+            "ml/finetune-llama-0-k8w2p": ("ml", "training"),
+            # A Deployment's (its ReplicaSet's) pod serves.
+            "ml/embed-server-6b8f7c9d4-qr5tz": ("ml", "inference"),
+            # The label comes first.
+            "ml/scratch-alice": ("ml", "dev"),
+            # Then the namespace's class, before the controller's.
+            "analytics/report-28811520-5xq7v": ("analytics", "batch"),
+        })
+        self.assertEqual(records["kube-system/coredns-5d78c9869d-x2x4k"]
+                         ["tenant"], "kube-system")
+        # work_s makes the Job's pod a job; the Deployment's stays a service.
+        job = records["ml/finetune-llama-0-k8w2p"]
+        self.assertEqual((job["work_s"], job["outcome"]), (1800, "Succeeded"))
+        service = records["ml/embed-server-6b8f7c9d4-qr5tz"]
+        self.assertEqual((service["work_s"], service["outcome"]), (0, "Deleted"))
+
+    def test_compare_offers_the_system_class_no_scheme(self):
+        out, _, doc = self.run_json("compare",
+                                    self.write("s.yaml", CLASSES_SCENARIO))
+        choices = {c["tenant_class"]: c for c in doc["selection"]}
+        self.assertEqual(sorted(choices), ["analytics", "ml", "system"])
+        system = choices["system"]
+        self.assertEqual(system["ranking"], [])
+        self.assertIsNone(system["winner"])
+        self.assertIsNone(system["plan"])
+        self.assertEqual(system["no_scheme"],
+                         "its pods run in system namespaces")
+        self.assertEqual(system["recommendation"], "no GPU (no scheme)")
+        self.assertEqual(system["explanation"], "system: no scheme is ranked: "
+                         "its pods run in system namespaces.")
+        for name in ("ml", "analytics"):
+            self.assertIsNone(choices[name]["no_scheme"])
+            self.assertGreater(len(choices[name]["ranking"]), 1, name)
+            self.assertIsNotNone(choices[name]["winner"], name)
+        # The system pods still run under every scheme.
+        for variant in doc["variants"]:
+            self.assertEqual(variant["classes"]["system"]["pods"], 2)
+        recommended = " ".join(out[out.index("Recommended:"):].split())
+        self.assertIn("system -> no GPU (no scheme)", recommended)
+        self.assertIn("system: no GPU scheme", out)
+
+    def test_bad_class_settings_fail_at_their_line(self):
+        bad = self.write("s.yaml", CLASSES_SCENARIO.replace(
+            "{analytics: batch}", "{analytics: trainig}"))
+        code, out, err = run("run", bad, "--quiet")
+        self.assertEqual(code, 2, out + err)
+        self.assertEqual(out, "")
+        self.assertIn(
+            "s.yaml:13:35: workload trace workload_classes.analytics: unknown "
+            "workload class 'trainig'; did you mean training?", err)
+        label = self.write("l.yaml", CLASSES_SCENARIO.replace(
+            "workload_class_label: gpushare.io/workload-class",
+            "workload_class_label: -class"))
+        code, _, err = run("run", label, "--quiet")
+        self.assertEqual(code, 2, err)
+        self.assertIn("l.yaml:12:27: workload trace workload_class_label: "
+                      "expected a label key, got '-class'", err)
+        system = self.write("n.yaml", CLASSES_SCENARIO.replace(
+            "    defaults:", "    system_namespaces: [kube-system, Ops]\n"
+            "    defaults:"))
+        code, _, err = run("run", system, "--quiet")
+        self.assertEqual(code, 2, err)
+        self.assertIn("n.yaml:14:38: workload trace system_namespaces: 'Ops' "
+                      "is not a namespace name", err)
+
+    def test_bad_workload_class_label_value_fails_at_its_json_path(self):
+        path = self.path("pods-classes.json")
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text.replace('"gpushare.io/workload-class": "dev"',
+                                 '"gpushare.io/workload-class": "notebook"'))
+        line = next(i + 1 for i, l in enumerate(text.splitlines())
+                    if '"gpushare.io/workload-class"' in l)
+        out_path = self.path("never.json")
+        code, out, err = run("compare", self.write("s.yaml", CLASSES_SCENARIO),
+                             "--json", out_path)
+        self.assertEqual(code, 2, out + err)
+        self.assertEqual(out, "")
+        self.assertFalse(os.path.exists(out_path))
+        self.assertIn(
+            f"pods-classes.json:{line}:51: items[4].metadata.labels"
+            '["gpushare.io/workload-class"]: expected a workload class '
+            "(training, inference, batch or dev), got 'notebook'", err)
+
+
 class TraceErrorTest(TraceTestCase):
 
     def assert_fails(self, command, scenario, expected):
@@ -186,6 +312,11 @@ workload:
             "file: openb_pods.csv}", "file: openb_pods.csv, gpu_pods_only: true}"))
         self.assert_fails("run", scenario,
                           "gpu_pods_only: applies to kubectl traces only")
+        scenario = self.write("c.yaml", OPENB_SCENARIO.replace(
+            "file: openb_pods.csv}",
+            "file: openb_pods.csv, workload_classes: {openb: batch}}"))
+        self.assert_fails("run", scenario,
+                          "workload_classes: applies to kubectl traces only")
 
 
 if __name__ == "__main__":

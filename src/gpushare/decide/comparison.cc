@@ -252,6 +252,7 @@ Comparison RunComparison(const Scenario& scenario, const CompareSpec& spec,
     out.tenant_classes.push_back(c.name);
     out.workload_classes.push_back(
         std::string(WorkloadClassName(c.workload_class)));
+    out.class_no_scheme.push_back(c.no_scheme);
   }
   for (const NodePoolSpec& pool : scenario.pools) {
     out.pools.push_back(pool.name);

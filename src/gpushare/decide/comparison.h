@@ -107,6 +107,9 @@ struct Comparison {
   std::vector<std::string> pools;             // the scenario's pool names
   // Each pool's scheme as written ("mig", ...; "" for pools without GPUs).
   std::vector<std::string> pool_schemes;
+  // Per tenant class, why no scheme is offered to it (TenantClassInfo::
+  // no_scheme; "": one is). Empty: every class is offered schemes.
+  std::vector<std::string> class_no_scheme;
   std::vector<MigPoolChoice> mig_choices;     // empty without a MIG variant
   bool mig_pilot = false;      // candidates judged on a scaled-down pilot
   int64_t mig_pilot_pods = 0;  // pods in the pilot (or the whole workload)

@@ -221,6 +221,7 @@ std::string Explain(const ClassChoice& choice,
 }  // namespace
 
 std::string ClassChoice::Recommendation() const {
+  if (!no_scheme.empty()) return "no GPU (no scheme)";
   if (!has_winner()) return NoWinnerReason();
   if (decisive) return VariantDisplayName(ranking.front().variant);
   return fmt::format("{} or {} (too close to call)",
@@ -362,6 +363,14 @@ Selection Select(const Comparison& comparison, const SelectionSpec& spec) {
         it != spec.classes.end() && it->min_slo_attainment >= 0
             ? it->min_slo_attainment
             : spec.min_slo_attainment;
+    if (c < comparison.class_no_scheme.size() &&
+        !comparison.class_no_scheme[c].empty()) {
+      choice.no_scheme = comparison.class_no_scheme[c];
+      choice.explanation = fmt::format("{}: no scheme is ranked: {}.",
+                                       choice.tenant_class, choice.no_scheme);
+      selection.classes.push_back(std::move(choice));
+      continue;
+    }
     // Per seed, the lowest cost per served pod among the compared schemes.
     std::vector<double> lowest(seeds, std::numeric_limits<double>::infinity());
     for (const VariantOutcome& v : comparison.variants) {

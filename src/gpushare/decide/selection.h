@@ -31,6 +31,10 @@
 // says why. A scheme whose run put the class's pods under another scheme
 // (MIG on GPUs without MIG runs them exclusive) is not ranked for the class:
 // it is listed in ClassChoice::not_ranked with the scheme they ran under.
+// A class that compare offers no scheme (Comparison::class_no_scheme: its
+// pods ask for no GPU, or run in system namespaces) is not scored: no
+// ranking, no plan score, its sentence and ClassChoice::no_scheme say why,
+// and its Recommended answer is "no GPU (no scheme)".
 // Within each group schemes rank by mean total (ties: compare order); the
 // scenario's own plan and the pool plan's run are scored the same way (with
 // the ratings of the scheme the class ran under) as references, not ranked. The leader's win is
@@ -96,6 +100,8 @@ struct ClassChoice {
   // under exclusive".
   std::vector<std::string> not_ranked;
   int seeds = 1;
+  // Why no scheme is offered to the class ("": schemes are ranked).
+  std::string no_scheme;
   // Whether the winner holds on every seed (see above); when not, the
   // scheme that comes within the margin and on how many seeds.
   bool decisive = true;
@@ -111,7 +117,7 @@ struct ClassChoice {
   // Why no scheme wins ("" when one does), for the Recommended line.
   std::string NoWinnerReason() const;
   // The Recommended line's answer: the winner's display name, "X or Y (too
-  // close to call)", or why no scheme wins.
+  // close to call)", why no scheme wins, or "no GPU (no scheme)".
   std::string Recommendation() const;
 };
 

@@ -415,6 +415,38 @@ TEST(SelectionTest, ClassesWithoutSloSamplesAreNotConstrained) {
   EXPECT_EQ(k.explanation.find("SLO target"), std::string::npos);
 }
 
+TEST(SelectionTest, ClassOfferedNoSchemeIsNotScored) {
+  // Two classes; the second asks for no GPU (an imported cluster's system
+  // pods): every scheme "serves" it, none is ranked for it.
+  VariantOutcome ts =
+      Variant(SharingScheme::kTimeSlicing, Metrics(10, 10, 0, 0, 0.9, 1.0));
+  VariantOutcome mig =
+      Variant(SharingScheme::kMig, Metrics(10, 10, 0, 0, 0.8, 1.25));
+  ts.classes.push_back(Metrics(3, 3, 0, 0, 1, 0));
+  mig.classes.push_back(Metrics(3, 3, 0, 0, 1, 0));
+  Comparison c = OneClass({ts, mig});
+  c.tenant_classes.push_back("system");
+  c.workload_classes.push_back("inference");
+  c.class_no_scheme = {"", "its pods run in system namespaces"};
+  SelectionSpec spec = WithWeights({1, 1, 0, 0});
+  const Selection s = Select(c, spec);
+  ASSERT_EQ(s.classes.size(), 2u);
+  EXPECT_EQ(s.classes[0].ranking.size(), 2u);
+  EXPECT_TRUE(s.classes[0].has_winner());
+  const ClassChoice& k = s.classes[1];
+  EXPECT_EQ(k.tenant_class, "system");
+  EXPECT_TRUE(k.ranking.empty());
+  EXPECT_FALSE(k.has_winner());
+  EXPECT_FALSE(k.has_plan);
+  EXPECT_EQ(k.no_scheme, "its pods run in system namespaces");
+  EXPECT_EQ(k.Recommendation(), "no GPU (no scheme)");
+  EXPECT_EQ(k.explanation,
+            "system: no scheme is ranked: its pods run in system namespaces.");
+  // Without the mark it would be ranked like any class.
+  c.class_no_scheme.clear();
+  EXPECT_EQ(Select(c, spec).classes[1].ranking.size(), 2u);
+}
+
 TEST(SelectionWeightsTest, Problems) {
   EXPECT_EQ(SelectionWeights({1, 0, 0, 0}).Problem(), "");
   EXPECT_EQ(SelectionWeights({0, 0, 0, 0}).Problem(),

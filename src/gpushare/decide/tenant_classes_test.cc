@@ -56,5 +56,48 @@ TEST(TenantClassesTest, TraceClassesCanBeSelected) {
                InputError);
 }
 
+TEST(TenantClassesTest, ClassesAskingForNoGpuAreOfferedNoScheme) {
+  Scenario s;
+  WorkloadClassSpec gpu;
+  gpu.name = "train";
+  WorkloadClassSpec cpu;
+  cpu.name = "etl";
+  cpu.gpus = Distribution::Constant(0);
+  WorkloadClassSpec written = cpu;  // no gpus, but nvidia.com requests
+  written.name = "written";
+  written.requests = {{"nvidia.com/gpu", 1}};
+  WorkloadClassSpec drawn = cpu;  // 0 or 1 GPU
+  drawn.name = "drawn";
+  drawn.gpus = Distribution::Choice({{0, 1}, {1, 1}});
+  s.workload.classes = {gpu, cpu, written, drawn};
+  auto pods = std::make_shared<std::vector<Pod>>();
+  Pod dns = TracePod("system", WorkloadClass::kInference);
+  dns.in_system_namespace = true;
+  Pod validator = dns;  // a system pod with a GPU does not count
+  validator.needs.gpus = 1;
+  Pod web = TracePod("web", WorkloadClass::kInference);
+  Pod mig = TracePod("infer", WorkloadClass::kInference);
+  mig.explicit_requests = {{"nvidia.com/mig-1g.10gb", 1}};
+  Pod job = TracePod("etl", WorkloadClass::kBatch);  // joins the generated one
+  job.needs.gpus = 0.5;
+  *pods = {dns, validator, web, mig, job};
+  s.workload.trace.pods = pods;
+  const std::vector<TenantClassInfo> classes = ScenarioTenantClasses(s);
+  ASSERT_EQ(classes.size(), 7u);
+  EXPECT_EQ(classes[0].no_scheme, "");  // train
+  EXPECT_EQ(classes[1].no_scheme, "");  // etl: a trace pod
+  EXPECT_EQ(classes[2].no_scheme, "");  // written
+  EXPECT_EQ(classes[3].no_scheme, "");  // drawn
+  EXPECT_EQ(classes[4].name, "system");
+  EXPECT_EQ(classes[4].no_scheme, "its pods run in system namespaces");
+  EXPECT_EQ(classes[5].name, "web");
+  EXPECT_EQ(classes[5].no_scheme, "none of its pods asks for a GPU");
+  EXPECT_EQ(classes[6].no_scheme, "");  // infer
+  // Without the trace pod, etl asks for none.
+  *pods = {dns};
+  EXPECT_EQ(ScenarioTenantClasses(s)[1].no_scheme,
+            "none of its pods asks for a GPU");
+}
+
 }  // namespace
 }  // namespace gpushare

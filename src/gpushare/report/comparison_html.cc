@@ -101,6 +101,12 @@ std::string HtmlClassTable(const Comparison& c, size_t k) {
 std::string SelectionHtml(const Selection& s) {
   std::string out;
   for (const ClassChoice& c : s.classes) {
+    if (!c.no_scheme.empty()) {
+      // Nothing scored: the sentence says why.
+      out += "<h3>" + HtmlEscape(c.tenant_class + ": no GPU scheme") +
+             "</h3>\n<p>" + HtmlEscape(c.explanation) + "</p>\n";
+      continue;
+    }
     const double sum = c.weights.Sum();
     out += "<h3>" +
            HtmlEscape(fmt::format(
@@ -156,7 +162,7 @@ std::string AnswerHtml(const Comparison& c, const Selection& s) {
   int decided = 0;
   for (const ClassChoice& k : s.classes) {
     std::string answer = k.Recommendation();
-    if (k.ranking.empty()) {
+    if (k.ranking.empty() && k.no_scheme.empty()) {
       answer = "no scheme ranked";
       for (size_t i = 0; i < k.not_ranked.size(); ++i) {
         answer += (i == 0 ? " (" : "; ") + k.not_ranked[i];

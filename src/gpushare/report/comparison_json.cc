@@ -178,7 +178,8 @@ json ComparisonToJson(const Comparison& c, const Selection& selection) {
         {"contender_seeds", k.contender_seeds},
         {"recommendation", k.Recommendation()},
         {"explanation", k.explanation},
-        {"not_ranked", k.not_ranked}};
+        {"not_ranked", k.not_ranked},
+        {"no_scheme", k.no_scheme.empty() ? json(nullptr) : json(k.no_scheme)}};
     choice["plan"] = k.has_plan ? SchemeScoreJson(k.plan) : json(nullptr);
     choice["pool_plan"] =
         k.has_pool_plan ? SchemeScoreJson(k.pool_plan) : json(nullptr);

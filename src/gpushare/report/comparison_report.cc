@@ -155,6 +155,14 @@ std::string SelectionText(const Selection& s) {
       "class\n(weights: isolation/performance/compatibility/cost)\n";
   std::string plan;
   for (const ClassChoice& c : s.classes) {
+    if (!c.no_scheme.empty()) {
+      // Nothing scored: the sentence says why.
+      out += fmt::format("\n{}: no GPU scheme\n", c.tenant_class) +
+             WrapText("  => " + c.explanation, kReportWidth, 5);
+      plan += fmt::format("{}{} -> {}", plan.empty() ? "" : ", ",
+                          c.tenant_class, c.Recommendation());
+      continue;
+    }
     const double sum = c.weights.Sum();
     out += fmt::format("\n{}: profile {} ({:.2f}/{:.2f}/{:.2f}/{:.2f})\n",
                        c.tenant_class, c.profile, c.weights.isolation / sum,

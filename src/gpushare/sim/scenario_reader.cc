@@ -19,6 +19,7 @@
 #include "gpushare/io/suggest.h"
 #include "gpushare/io/yaml_input.h"
 #include "gpushare/sim/kai_queue_reader.h"
+#include "gpushare/sim/kubectl_class_reader.h"
 #include "gpushare/sim/kubernetes_names.h"
 #include "gpushare/sim/model_reader.h"
 #include "gpushare/sim/patrol_reader.h"
@@ -1029,7 +1030,9 @@ TraceDefaults ReadTraceDefaults(const YamlMap& trace) {
 TraceWorkload ReadTrace(const YamlMap& w, const Catalog& catalog) {
   const YamlMap t = w.Map("trace", "workload trace");
   t.AllowOnly({"format", "file", "tenant_class", "tenant_class_label",
-               "gpu_pods_only", "model_map", "defaults"});
+               "gpu_pods_only", "workload_class_label", "workload_classes",
+               "infer_workload_class", "system_namespaces", "model_map",
+               "defaults"});
   TraceWorkload trace;
   TraceSpec& spec = trace.spec;
   ParseTraceFormat(
@@ -1040,7 +1043,9 @@ TraceWorkload ReadTrace(const YamlMap& w, const Catalog& catalog) {
     Refuse(t, {"tenant_class", "model_map"}, "applies to openb traces only");
   }
   if (spec.format != TraceFormat::kKubectl) {
-    Refuse(t, {"tenant_class_label", "gpu_pods_only"},
+    Refuse(t,
+           {"tenant_class_label", "gpu_pods_only", "workload_class_label",
+            "workload_classes", "infer_workload_class", "system_namespaces"},
            "applies to kubectl traces only");
   }
   if (spec.format == TraceFormat::kJobs) {
@@ -1054,12 +1059,13 @@ TraceWorkload ReadTrace(const YamlMap& w, const Catalog& catalog) {
   }
   if (t.Has("model_map")) spec.model_map = ReadModelMap(t, catalog);
   if (t.Has("tenant_class_label")) {
-    spec.tenant_class_label = t.String("tenant_class_label");
-    if (!IsLabelKey(spec.tenant_class_label)) {
+    spec.kubectl_classes.tenant_class_label = t.String("tenant_class_label");
+    if (!IsLabelKey(spec.kubectl_classes.tenant_class_label)) {
       FailKey(t, "tenant_class_label", "expected a label key");
     }
   }
   if (t.Has("gpu_pods_only")) spec.gpu_pods_only = t.Bool("gpu_pods_only");
+  ReadKubectlClassSettings(t, &spec.kubectl_classes);
   if (t.Has("defaults")) spec.defaults = ReadTraceDefaults(t);
   trace.pods = LoadTracePods(spec, catalog);
   return trace;

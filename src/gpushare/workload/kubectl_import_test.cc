@@ -131,7 +131,10 @@ TEST_F(KubectlImportTest, ReadsPodsRunningFirst) {
   EXPECT_EQ(pods[0].cpu_milli, 100);
   EXPECT_EQ(pods[0].memory_mib, 128);
   EXPECT_EQ(pods[0].priority, 2000001000);
-  EXPECT_EQ(pods[0].tenant_class, "kube-system");
+  EXPECT_EQ(pods[0].tenant_class, "system");  // kube-system is a system one
+  EXPECT_EQ(pods[0].tenant, "kube-system");
+  EXPECT_TRUE(pods[0].in_system_namespace);
+  EXPECT_FALSE(pods[1].in_system_namespace);
   EXPECT_TRUE(pods[0].explicit_requests.empty());
   EXPECT_EQ(pods[0].needs.gpus, 0);
 
@@ -178,7 +181,7 @@ TEST_F(KubectlImportTest, ReadsPodsRunningFirst) {
 
 TEST_F(KubectlImportTest, TenantClassFromALabelAndGpuPodsOnly) {
   KubectlPodOptions options;
-  options.tenant_class_label = "tenant-class";
+  options.classes.tenant_class_label = "tenant-class";
   options.gpu_pods_only = true;
   options.defaults.work_s = 900;
   const std::vector<Pod> pods = ReadKubectlPods(kPods, catalog_, options);
@@ -188,6 +191,184 @@ TEST_F(KubectlImportTest, TenantClassFromALabelAndGpuPodsOnly) {
   EXPECT_EQ(pods[2].tenant_class, "notebooks");
   EXPECT_EQ(pods[0].needs.work_s, 900);
   EXPECT_EQ(pods[0].needs.lifetime_s, 0);
+}
+
+// A pod list of the given items (each a JSON object without its kind).
+std::string PodList(const std::vector<std::string>& items) {
+  std::string out = "{\"kind\": \"List\", \"items\": [";
+  for (size_t i = 0; i < items.size(); ++i) {
+    out += (i == 0 ? "\n" : ",\n") + std::string("{\"kind\": \"Pod\", ") +
+           items[i] + "}";
+  }
+  return out + "]}";
+}
+
+// A Pending pod NAME in namespace NS with `labels` and `owner` (JSON members
+// or ""), asking for `gpus` nvidia.com/gpu (0: none).
+std::string PodItem(const std::string& ns, const std::string& name,
+                    const std::string& labels, const std::string& owner,
+                    int gpus) {
+  std::string metadata = "\"name\": \"" + name + "\", \"namespace\": \"" + ns +
+                         "\", \"labels\": {" + labels + "}";
+  if (!owner.empty()) {
+    metadata +=
+        ", \"ownerReferences\": [{\"apiVersion\": \"v1\", "
+        "\"kind\": \"" +
+        owner + "\", \"name\": \"o\", \"controller\": true}]";
+  }
+  const std::string requests =
+      gpus > 0 ? "\"nvidia.com/gpu\": \"" + std::to_string(gpus) + "\"" : "";
+  return "\"metadata\": {" + metadata +
+         "}, \"spec\": {\"containers\": [{\"name\": \"c\", \"resources\": "
+         "{\"requests\": {" +
+         requests + "}}}]}, \"status\": {\"phase\": \"Pending\"}";
+}
+
+// The workload class of each pod parsed from `items` under `options`.
+std::vector<std::string> WorkloadClasses(const Catalog& catalog,
+                                         const std::vector<std::string>& items,
+                                         const KubectlPodOptions& options) {
+  std::vector<std::string> out;
+  for (const Pod& p :
+       ParseKubectlPods("p.json", PodList(items), catalog, options)) {
+    out.push_back(std::string(WorkloadClassName(p.workload_class)));
+  }
+  return out;
+}
+
+TEST_F(KubectlImportTest, WorkloadClassFromTheController) {
+  const std::vector<std::string> items = {
+      PodItem("ml", "train", "", "Job", 2),         // whole GPUs: training
+      PodItem("ml", "etl", "", "Job", 0),           // batch
+      PodItem("ml", "ddp", "", "PyTorchJob", 1),    // Kubeflow: training
+      PodItem("ml", "serve", "", "ReplicaSet", 1),  // a Deployment's
+      PodItem("ml", "db", "", "StatefulSet", 0),
+      PodItem("ml", "nb", "\"notebook-name\": \"nb\"", "StatefulSet", 1),
+      PodItem("ml", "hub", "\"component\": \"singleuser-server\"", "", 1),
+      PodItem("ml", "bare", "", "", 1),              // no controller
+      PodItem("ml", "other", "", "RayCluster", 1)};  // a kind not known
+  KubectlPodOptions options;
+  options.defaults.workload_class = WorkloadClass::kBatch;
+  EXPECT_EQ(
+      WorkloadClasses(catalog_, items, options),
+      (std::vector<std::string>{"training", "batch", "training", "inference",
+                                "inference", "dev", "dev", "batch", "batch"}));
+  // Off: every pod has the default.
+  options.classes.infer_workload_class = false;
+  options.defaults.workload_class = WorkloadClass::kDev;
+  EXPECT_EQ(WorkloadClasses(catalog_, items, options),
+            std::vector<std::string>(items.size(), "dev"));
+  // An owner that is not the controller says nothing.
+  options.classes.infer_workload_class = true;
+  const std::string not_controller =
+      "\"metadata\": {\"name\": \"p\", \"ownerReferences\": [{\"kind\": "
+      "\"Job\", \"name\": \"j\", \"controller\": false}]}, \"spec\": "
+      "{\"containers\": [{\"name\": \"c\"}]}";
+  EXPECT_EQ(WorkloadClasses(catalog_, {not_controller}, options),
+            std::vector<std::string>{"dev"});
+}
+
+TEST_F(KubectlImportTest, WorkloadClassLabelThenNamespaceThenController) {
+  const std::vector<std::string> items = {
+      // The label beats the namespace's class and the controller.
+      PodItem("serving", "a", "\"class\": \"training\"", "ReplicaSet", 1),
+      // The namespace's class beats the controller.
+      PodItem("serving", "b", "", "Job", 1),
+      // An empty label value is no label.
+      PodItem("serving", "c", "\"class\": \"\"", "Job", 1),
+      // Neither: the controller.
+      PodItem("ml", "d", "", "Job", 1)};
+  KubectlPodOptions options;
+  options.classes.workload_class_label = "class";
+  options.classes.workload_classes["serving"] = WorkloadClass::kInference;
+  EXPECT_EQ(WorkloadClasses(catalog_, items, options),
+            (std::vector<std::string>{"training", "inference", "inference",
+                                      "training"}));
+}
+
+TEST_F(KubectlImportTest, LongRunningControllersStayServices) {
+  KubectlPodOptions options;
+  options.defaults.work_s = 900;
+  options.defaults.lifetime_s = 1800;
+  const std::vector<Pod> pods =
+      ParseKubectlPods("p.json",
+                       PodList({PodItem("ml", "serve", "", "ReplicaSet", 1),
+                                PodItem("ml", "train", "", "Job", 1),
+                                PodItem("ml", "bare", "", "", 1)}),
+                       catalog_, options);
+  ASSERT_EQ(pods.size(), 3u);
+  EXPECT_EQ(pods[0].needs.work_s, 0);
+  EXPECT_EQ(pods[0].needs.lifetime_s, 1800);
+  EXPECT_EQ(pods[1].needs.work_s, 900);
+  EXPECT_EQ(pods[1].needs.lifetime_s, 0);
+  EXPECT_EQ(pods[2].needs.work_s, 900);
+  // Without inference the defaults hold for every pod.
+  options.classes.infer_workload_class = false;
+  const std::vector<Pod> plain = ParseKubectlPods(
+      "p.json", PodList({PodItem("ml", "serve", "", "ReplicaSet", 1)}),
+      catalog_, options);
+  EXPECT_EQ(plain[0].needs.work_s, 900);
+}
+
+TEST_F(KubectlImportTest, SystemNamespacesFormTheSystemClass) {
+  const std::vector<std::string> items = {
+      PodItem("kube-system", "dns", "\"tenant-class\": \"x\"", "ReplicaSet", 0),
+      PodItem("gpu-operator", "dcgm", "", "DaemonSet", 0),
+      PodItem("ml", "train", "\"tenant-class\": \"research\"", "Job", 1)};
+  KubectlPodOptions options;
+  options.classes.tenant_class_label = "tenant-class";
+  std::vector<Pod> pods =
+      ParseKubectlPods("p.json", PodList(items), catalog_, options);
+  ASSERT_EQ(pods.size(), 3u);
+  EXPECT_EQ(pods[0].tenant_class, "system");  // the label does not move it
+  EXPECT_EQ(pods[0].tenant, "kube-system");
+  EXPECT_EQ(pods[0].namespace_name, "kube-system");
+  EXPECT_EQ(pods[0].workload_class, WorkloadClass::kInference);
+  EXPECT_TRUE(pods[0].in_system_namespace);
+  EXPECT_EQ(pods[1].tenant_class, "system");
+  EXPECT_EQ(pods[2].tenant_class, "research");
+  EXPECT_FALSE(pods[2].in_system_namespace);
+  // Namespaces of one's own.
+  options.classes.system_namespaces = {"gpu-operator"};
+  pods = ParseKubectlPods("p.json", PodList(items), catalog_, options);
+  EXPECT_EQ(pods[0].tenant_class, "x");
+  EXPECT_FALSE(pods[0].in_system_namespace);
+  EXPECT_EQ(pods[1].tenant_class, "system");
+}
+
+TEST_F(KubectlImportTest, ClassErrorsNameTheLineAndJsonPath) {
+  KubectlPodOptions options;
+  options.classes.workload_class_label = "gpushare.io/class";
+  auto error = [&](const std::string& text) {
+    try {
+      ParseKubectlPods("p.json", text, catalog_, options);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(
+      error(PodList(
+          {PodItem("ml", "a", "\"gpushare.io/class\": \"serving\"", "", 1)})),
+      "p.json:2:94: items[0].metadata.labels[\"gpushare.io/class\"]: expected "
+      "a workload class (training, inference, batch or dev), got 'serving'");
+  const std::string two =
+      "{\"kind\": \"Pod\", \"metadata\": {\"name\": \"p\", "
+      "\"ownerReferences\": "
+      "[\n{\"kind\": \"Job\", \"controller\": true},\n{\"kind\": "
+      "\"ReplicaSet\", \"controller\": true}]}, \"spec\": {\"containers\": "
+      "[{\"name\": \"c\"}]}}";
+  EXPECT_EQ(error(two),
+            "p.json:3:38: metadata.ownerReferences[1].controller: a pod has at "
+            "most one controller; this one (ReplicaSet) follows Job");
+  const std::string no_kind =
+      "{\"kind\": \"Pod\", \"metadata\": {\"name\": \"p\", "
+      "\"ownerReferences\": "
+      "[\n{\"name\": \"j\", \"controller\": true}]}, \"spec\": "
+      "{\"containers\": [{\"name\": \"c\"}]}}";
+  EXPECT_EQ(error(no_kind),
+            "p.json:2:1: metadata.ownerReferences[0].kind: an owner reference "
+            "needs a kind");
 }
 
 TEST_F(KubectlImportTest, KueueQueueNameLabelNamesTheLocalQueue) {

@@ -232,15 +232,6 @@ std::vector<Pod> ParseKubectlPods(const std::string& file,
     // Names are unique per namespace only.
     pod.name = pod.namespace_name + "/" + pod.name;
     const Labels labels = ReadStringMap(metadata.Get("labels"));
-    pod.tenant = pod.namespace_name;
-    pod.tenant_class = pod.namespace_name;
-    if (!options.tenant_class_label.empty()) {
-      auto it = labels.find(options.tenant_class_label);
-      if (it != labels.end() && !it->second.empty()) {
-        pod.tenant_class = it->second;
-      }
-    }
-    pod.workload_class = options.defaults.workload_class;
     // Kueue's kueue.x-k8s.io/queue-name label: its LocalQueue (used when the
     // scenario has queues).
     if (auto q = labels.find("kueue.x-k8s.io/queue-name"); q != labels.end()) {
@@ -297,6 +288,8 @@ std::vector<Pod> ParseKubectlPods(const std::string& file,
     const JsonValue first_requests =
         spec.Get("containers").Items().front().Get("resources").Get("requests");
     DeriveNeeds(first_requests, requests, catalog, options.defaults, &pod);
+    ClassifyKubectlPod(metadata, labels, options.classes, options.defaults,
+                       &pod);
     pod.node_selector = ReadStringMap(spec.Get("nodeSelector"));
     const JsonValue affinity = spec.Get("affinity").Get("nodeAffinity");
     for (const JsonValue& t :

@@ -20,8 +20,8 @@
 // the fraction they give; a MIG instance is its compute slices over the
 // GPU's), the footprint from nvidia.com/gpumem, gpumem-percentage or the MIG
 // profile's memory (the smallest among catalog models that have it), else
-// `defaults`. The tenant class is the namespace, or the value of
-// `tenant_class_label` when the pod has that label. Errors are InputErrors
+// `defaults`. The tenant and workload classes are as ClassifyKubectlPod()
+// (kubectl_pod_classes.h) makes them from `classes`. Errors are InputErrors
 // at FILE:LINE:COL naming the JSON path.
 
 #ifndef GPUSHARE_WORKLOAD_KUBECTL_POD_LIST_H_
@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "gpushare/catalog/catalog.h"
+#include "gpushare/workload/kubectl_pod_classes.h"
 #include "gpushare/workload/pod.h"
 #include "gpushare/workload/trace_defaults.h"
 
@@ -38,8 +39,8 @@ namespace gpushare {
 
 struct KubectlPodOptions {
   TraceDefaults defaults;
-  std::string tenant_class_label;  // "" : the namespace
-  bool gpu_pods_only = false;      // skip pods without nvidia.com/* requests
+  KubectlClassRules classes;
+  bool gpu_pods_only = false;  // skip pods without nvidia.com/* requests
 };
 
 std::vector<Pod> ParseKubectlPods(const std::string& file,

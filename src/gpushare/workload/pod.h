@@ -88,6 +88,9 @@ struct Pod {
   // tenant class.
   std::string tenant_class;
   WorkloadClass workload_class = WorkloadClass::kBatch;
+  // Imported from one of the import's system namespaces (kubectl; tenant
+  // class "system"): compare never offers such pods a GPU scheme.
+  bool in_system_namespace = false;
   int32_t priority = 0;
   std::string priority_class_name;  // "" when none (priority given as such)
   PreemptionPolicy preemption_policy = PreemptionPolicy::kPreemptLowerPriority;

@@ -41,7 +41,7 @@ std::shared_ptr<const std::vector<Pod>> LoadTracePods(const TraceSpec& spec,
     case TraceFormat::kKubectl: {
       KubectlPodOptions options;
       options.defaults = spec.defaults;
-      options.tenant_class_label = spec.tenant_class_label;
+      options.classes = spec.kubectl_classes;
       options.gpu_pods_only = spec.gpu_pods_only;
       pods = ReadKubectlPods(spec.file, catalog, options);
       break;

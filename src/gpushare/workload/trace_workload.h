@@ -19,6 +19,7 @@
 
 #include "gpushare/catalog/catalog.h"
 #include "gpushare/workload/gpu_model_map.h"
+#include "gpushare/workload/kubectl_pod_classes.h"
 #include "gpushare/workload/openb_replay.h"
 #include "gpushare/workload/pod.h"
 #include "gpushare/workload/trace_defaults.h"
@@ -37,8 +38,8 @@ struct TraceSpec {
   OpenbTenantClass openb_tenant_class = OpenbTenantClass::kShape;
   // openb: trace GPU model names → catalog models (for gpu_spec checks).
   GpuModelMap model_map = GpuModelMap::Default();
-  // kubectl: tenant class from this pod label ("" : the namespace).
-  std::string tenant_class_label;
+  // kubectl: the pods' tenant and workload classes.
+  KubectlClassRules kubectl_classes;
   // kubectl: only pods with nvidia.com requests.
   bool gpu_pods_only = false;
 };
