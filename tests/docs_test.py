@@ -363,6 +363,12 @@ class DocSnippetsTest(TempDirTestCase):
         for n, block in enumerate(
                 fenced_blocks(read_doc("docs/cli.md"), "yaml")):
             block = block.replace("../data/", os.path.join(ROOT, "data") + "/")
+            if block.startswith("calibration:"):  # a calibration file
+                self.run_ok("run", os.path.join(ROOT, "examples",
+                                                "dev-time-slicing.yaml"),
+                            "--quiet", "--calibration",
+                            self.write("cli%d.yaml" % n, block))
+                continue
             self.run_ok("run", self.write("cli%d.yaml" % n, block), "--quiet")
 
     def test_catalog_md_yaml(self):
