@@ -39,8 +39,9 @@ PoolSchemeChoice JudgePool(const Comparison& comparison,
     const int64_t pods = c < first.class_routed_pods.size()
                              ? first.class_routed_pods[c][pool]
                              : 0;
-    if (pods == 0) continue;
     const ClassChoice& choice = selection.classes[c];
+    // Classes offered no GPU scheme (no GPU requests) do not choose one.
+    if (pods == 0 || !choice.no_scheme.empty()) continue;
     PoolRoutedClass k;
     k.tenant_class = choice.tenant_class;
     k.pods = pods;

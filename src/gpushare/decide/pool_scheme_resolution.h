@@ -2,8 +2,8 @@
 // per GPU pool (decide/pool_scheme_plan.h) and runs that pool plan.
 //
 // Contract: ResolvePoolSchemes() gives each GPU pool with routed pods
-// (VariantOutcome::class_routed_pods) the compared scheme that does best for
-// them. Candidates are the uniform variants whose run kept the pool under
+// (VariantOutcome::class_routed_pods; classes offered no GPU scheme left
+// out) the compared scheme that does best for them. Candidates are the uniform variants whose run kept the pool under
 // their scheme (MIG on a GPU without MIG is no candidate). A routed class is
 // ok under a candidate when the selection ranks the candidate for it and it
 // serves the class within its SLO (SchemeScore::serves and meets_slo). The

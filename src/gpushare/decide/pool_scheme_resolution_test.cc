@@ -160,6 +160,25 @@ TEST(ResolvePoolSchemesTest, ClassesWithoutWinnerDoNotConflict) {
   EXPECT_EQ(a.pods_ok, 30);
 }
 
+TEST(ResolvePoolSchemesTest, ClassesOfferedNoSchemeDoNotCount) {
+  // System pods (no GPU requests) on pool a: not routed classes of the pool.
+  Comparison c = ThreePools();
+  c.tenant_classes.push_back("system");
+  for (VariantOutcome& v : c.variants) {
+    v.class_routed_pods.push_back({50, 0, 0, 0});
+  }
+  Selection s;
+  s.classes = {Choice("inf", {Score("hami", 8), Score("exclusive", 6)}),
+               Choice("train", {Score("hami", 7), Score("exclusive", 9)}),
+               Choice("dev", {Score("hami", 9)}), Choice("system", {})};
+  s.classes.back().no_scheme = "its pods run in system namespaces";
+  const PoolSchemePlan plan = ResolvePoolSchemes(c, s);
+  const PoolSchemeChoice& a = Pool(plan, "a");
+  EXPECT_EQ(a.pods, 40);
+  ASSERT_EQ(a.classes.size(), 2u);
+  EXPECT_EQ(a.classes[1].tenant_class, "train");
+}
+
 }  // namespace
 }  // namespace pool_scheme_resolution_test
 }  // namespace gpushare

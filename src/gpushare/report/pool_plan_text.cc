@@ -19,8 +19,8 @@ std::string DescribePoolChoice(const PoolSchemeChoice& p) {
   std::string classes;
   for (const PoolRoutedClass& k : p.classes) {
     classes += fmt::format(
-        "{}{} ({} pods, {})", classes.empty() ? "" : ", ", k.tenant_class,
-        k.pods,
+        "{}{} ({} pod{}, {})", classes.empty() ? "" : ", ", k.tenant_class,
+        k.pods, k.pods == 1 ? "" : "s",
         k.winner.empty() ? std::string("no winner")
                          : "wins " + SchemeName(k.winner));
   }
