@@ -42,27 +42,34 @@ TEST(LineChartTest, SeriesTaggedEscapedAndDownsampled) {
   EXPECT_EQ(svg, RenderLineChart(spec, {a, b}));
 }
 
-TEST(LineChartTest, PointsLandInsideThePlot) {
+// A series from (0, 0) to (10, 1), and a chart whose plot spans x 56 to
+// 200 and y 0 to 1.
+LineSeries RampSeries() {
   LineSeries a;
   a.name = "a";
   a.points = {{0, 0}, {10, 1}};
+  return a;
+}
+
+LineChartSpec SmallPlot() {
   LineChartSpec spec;
   spec.width = 216;  // plot from x 56 to 200
   spec.height = 234;
   spec.y_max = 1;
+  return spec;
+}
+
+TEST(LineChartTest, PointsLandInsideThePlot) {
+  const LineSeries a = RampSeries();
+  const LineChartSpec spec = SmallPlot();
   const std::string svg = RenderLineChart(spec, {a});
   // x: 0 → 56, 10 → 200; y: 0 → the plot bottom (234 − 34 = 200).
   EXPECT_NE(svg.find("d=\"M56 200L200 "), std::string::npos) << svg;
 }
 
 TEST(LineChartTest, ExplicitXRangeWidensTheAxis) {
-  LineSeries a;
-  a.name = "a";
-  a.points = {{0, 0}, {10, 1}};
-  LineChartSpec spec;
-  spec.width = 216;  // plot from x 56 to 200
-  spec.height = 234;
-  spec.y_max = 1;
+  const LineSeries a = RampSeries();
+  LineChartSpec spec = SmallPlot();
   spec.x_min = 0;
   spec.x_max = 20;
   // x: 0 → 56, 20 → 200, so 10 → 128.
