@@ -20,6 +20,7 @@ from cli_harness import main, run
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT = os.path.join(ROOT, "examples", "default.yaml")
 SIZING = os.path.join(ROOT, "examples", "plan-sizing.yaml")
+IMPORT = os.path.join(ROOT, "examples", "kubectl-import.yaml")
 
 TWO_SERVICES = """\
 name: two-services
@@ -205,6 +206,32 @@ class PlanCliTest(unittest.TestCase):
             self.assertEqual(code, 3, stderr)
             self.assertIn("none meets them all", " ".join(stdout.split()))
             self.assertIn("Missed:", stdout)
+
+    def test_closest_plan_strands_no_pod_that_runs_today(self):
+        # Nothing meets every constraint on the imported cluster (the new
+        # notebooks queue on its fixed nodes). MPS x4 on the L4 pool queues
+        # them less but leaves the whole-GPU pods of ml and research with no
+        # replica large enough: the closest plan must not strand them.
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "plan.json")
+            code, stdout, stderr = run("plan", "--quiet", IMPORT,
+                                       "--json", out)
+            self.assertEqual(code, 3, stderr)
+            text = " ".join(stdout.split())
+            self.assertIn("none meets them all", text)
+            self.assertIn("nothing closer to the constraints than", text)
+            self.assertNotIn("cheaper that meets every constraint", text)
+            with open(out) as f:
+                plan = json.load(f)
+            missed = [(c["tenant_class"], c["constraint"])
+                      for c in plan["chosen"]["checks"] if not c["met"]]
+            self.assertTrue(missed)
+            self.assertNotIn("max_cannot_run", [c for _, c in missed])
+            mps = [r for r in plan["references"] if r["name"] == "mps"]
+            self.assertEqual(len(mps), 1)
+            self.assertIn("max_cannot_run",
+                          [c["constraint"] for c in mps[0]["checks"]
+                           if not c["met"]])
 
 
 if __name__ == "__main__":

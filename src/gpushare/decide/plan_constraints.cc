@@ -69,13 +69,24 @@ std::vector<ConstraintCheck> Missed(
   return out;
 }
 
-double ViolationScore(const std::vector<ConstraintCheck>& checks) {
-  double score = 0;
+MissSeverity SeverityOf(const std::vector<ConstraintCheck>& checks) {
+  MissSeverity out;
   for (const ConstraintCheck& c : checks) {
     if (c.met()) continue;
-    score += -c.margin / std::max(std::abs(c.limit), 1.0);
+    if (c.constraint == "max_cannot_run") {
+      out.stranded_pods += -c.margin;
+    } else {
+      out.relative += -c.margin / std::max(std::abs(c.limit), 1.0);
+    }
   }
-  return score;
+  return out;
+}
+
+bool MissesLess(const MissSeverity& a, const MissSeverity& b) {
+  if (a.stranded_pods != b.stranded_pods) {
+    return a.stranded_pods < b.stranded_pods;
+  }
+  return a.relative < b.relative;
 }
 
 std::string DescribeCheck(const ConstraintCheck& c) {

@@ -40,9 +40,22 @@ bool AllMet(const std::vector<ConstraintCheck>& checks);
 // The missed checks only.
 std::vector<ConstraintCheck> Missed(const std::vector<ConstraintCheck>& checks);
 
-// How badly `checks` miss, for ranking plans that meet nothing: the sum over
-// missed checks of the miss relative to its limit (a limit of 0 counts as 1).
-double ViolationScore(const std::vector<ConstraintCheck>& checks);
+// How badly a plan misses, for ranking plans that meet nothing. Pods that no
+// node can ever hold (`max_cannot_run` over its limit) strand work that runs
+// today, whatever the wait, so they are counted first and apart: a plan that
+// strands fewer pods is closer, however long its queues. Ties go to
+// `relative`: the sum over the other missed checks of the miss relative to
+// its limit (a limit of 0 counts as 1).
+struct MissSeverity {
+  double stranded_pods = 0;  // Σ (cannot_run − limit) over missed classes
+  double relative = 0;       // Σ miss / max(|limit|, 1) over the rest
+};
+
+MissSeverity SeverityOf(const std::vector<ConstraintCheck>& checks);
+
+// True when `a` misses less than `b`: fewer stranded pods, then a smaller
+// relative sum.
+bool MissesLess(const MissSeverity& a, const MissSeverity& b);
 
 // "prod-inference max_mean_wait_s 75.2 > 60" / "cluster max_gpus 160 > 144".
 std::string DescribeCheck(const ConstraintCheck& check);

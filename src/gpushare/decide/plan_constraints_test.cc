@@ -26,9 +26,36 @@ TEST(PlanConstraintsTest, ChecksEverySetLimitWithItsMargin) {
   EXPECT_FALSE(checks[2].met());
   EXPECT_FALSE(AllMet(checks));
   EXPECT_EQ(Missed(checks).size(), 2u);
-  EXPECT_DOUBLE_EQ(ViolationScore(checks), 15.0 / 60 + 2.0 / 1);
+  EXPECT_DOUBLE_EQ(SeverityOf(checks).relative, 15.0 / 60 + 2.0 / 1);
+  EXPECT_DOUBLE_EQ(SeverityOf(checks).stranded_pods, 0);
   EXPECT_EQ(DescribeCheck(checks[1]), "web max_mean_wait_s 75 > 60");
   EXPECT_EQ(DescribeCheck(checks[0]), "web min_slo_attainment 0.995 >= 0.99");
+}
+
+// A plan whose pods wait long beats one that leaves a pod no node can hold,
+// however much longer the queue: a stranded pod never runs.
+TEST(PlanConstraintsTest, StrandedPodsWeighMoreThanAnyWait) {
+  ClassConstraints c = DefaultClassConstraints(WorkloadClass::kInference);
+  c.tenant_class = "web";
+  ClassMetrics waits;
+  waits.pods = 100;
+  waits.mean_wait_s = 3000;
+  waits.pending = 97;
+  ClassMetrics strands;
+  strands.pods = 100;
+  strands.mean_wait_s = 1800;
+  strands.pending = 45;
+  strands.cannot_run = 1;
+  const MissSeverity a = SeverityOf(CheckClassConstraints(c, waits));
+  const MissSeverity b = SeverityOf(CheckClassConstraints(c, strands));
+  EXPECT_EQ(a.stranded_pods, 0);
+  EXPECT_EQ(b.stranded_pods, 1);
+  EXPECT_GT(a.relative, b.relative);
+  EXPECT_TRUE(MissesLess(a, b));
+  EXPECT_FALSE(MissesLess(b, a));
+  strands.cannot_run = 0;
+  EXPECT_TRUE(
+      MissesLess(SeverityOf(CheckClassConstraints(c, strands)), a));
 }
 
 TEST(PlanConstraintsTest, PreemptionsAreCheckedWhenLimited) {

@@ -406,10 +406,10 @@ void Planner::SearchPools(const std::vector<int>& group, bool lockstep) {
     auto key = [&](const Track* t) {
       const bool ok = t->search.feasible();
       const int n = ok ? t->search.nodes() : pool.spec->max_nodes;
-      double violation = 0;
+      MissSeverity violation;
       const auto it = t->records.find(n);
       if (!ok && it != t->records.end()) {
-        violation = ViolationScore(it->second.checks);
+        violation = SeverityOf(it->second.checks);
       }
       return std::make_tuple(!ok, CostOf(pool, t->candidate, n), violation,
                              t->candidate);
@@ -425,8 +425,9 @@ void Planner::SearchPools(const std::vector<int>& group, bool lockstep) {
             if (std::abs(std::get<1>(ka) - std::get<1>(kb)) > kCostEpsilon) {
               return std::get<1>(ka) < std::get<1>(kb);
             }
-          } else if (std::get<2>(ka) != std::get<2>(kb)) {
-            return std::get<2>(ka) < std::get<2>(kb);
+          } else if (MissesLess(std::get<2>(ka), std::get<2>(kb)) ||
+                     MissesLess(std::get<2>(kb), std::get<2>(ka))) {
+            return MissesLess(std::get<2>(ka), std::get<2>(kb));
           }
           return std::get<3>(ka) < std::get<3>(kb);
         });
@@ -793,8 +794,9 @@ PlanResult Planner::Run() {
     const bool better =
         r.feasible &&
         (!best.feasible || r.cost_per_hour < best.cost_per_hour - kCostEpsilon);
-    const bool closer = !r.feasible && !best.feasible &&
-                        ViolationScore(r.checks) < ViolationScore(best.checks);
+    const bool closer =
+        !r.feasible && !best.feasible &&
+        MissesLess(SeverityOf(r.checks), SeverityOf(best.checks));
     if (better || closer) {
       best = r;
       best_plan = &reference_plans_[i];

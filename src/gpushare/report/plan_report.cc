@@ -81,7 +81,8 @@ std::string PoolLines(const PlanResult& r) {
     if (!p.planned) {
       why = "kept as written (not in plan.pools)";
     } else if (p.at_minimum) {
-      why = fmt::format("at the minimum of its range ({} nodes)", p.min_nodes);
+      why = fmt::format("at the minimum of its range ({} node{})", p.min_nodes,
+                        p.min_nodes == 1 ? "" : "s");
     } else if (!p.binding.empty()) {
       why = fmt::format("with {} node{}: {}", p.nodes - 1,
                         p.nodes - 1 == 1 ? "" : "s", DescribeChecks(p.binding));
@@ -164,10 +165,13 @@ std::string PlanReport(const PlanResult& r, double wall_s) {
   out += Headline(r) + "\n";
   out += PoolLines(r);
   if (r.chosen_from != "search") {
-    out += WrapText(fmt::format("  The search found nothing cheaper that "
-                                "meets every constraint than the {} plan.",
-                                PlanOutcomeLabel(r.chosen)),
-                    kReportWidth, 4);
+    out += WrapText(
+        fmt::format("  The search found nothing {} than the {} plan.",
+                    r.chosen.feasible
+                        ? "cheaper that meets every constraint"
+                        : "closer to the constraints",
+                    PlanOutcomeLabel(r.chosen)),
+        kReportWidth, 4);
   }
   const std::vector<ConstraintCheck> missed = Missed(r.chosen.checks);
   if (!missed.empty()) {
