@@ -22,8 +22,10 @@ namespace {
 struct RequestKey {
   int pool = -1;
   std::vector<std::pair<std::string, int64_t>> resources;  // by name
+  bool pinned = false;  // PinToTargetPool pinned it to `pool`
   bool operator<(const RequestKey& o) const {
-    return std::tie(pool, resources) < std::tie(o.pool, o.resources);
+    return std::tie(pool, resources, pinned) <
+           std::tie(o.pool, o.resources, o.pinned);
   }
 };
 
@@ -31,7 +33,8 @@ struct ClassPods {
   int64_t pods = 0;
   std::map<RequestKey, int64_t> groups;
   std::map<std::string, int64_t> unrunnable;  // reason → pods
-  const Pod* example = nullptr;               // selectors and tolerations
+  const Pod* example = nullptr;               // tolerations, queue
+  Labels node_selector;  // the example's, as written (before any pin)
 };
 
 std::string Quote(const std::string& s) {
@@ -43,8 +46,8 @@ std::string Quote(const std::string& s) {
   return out + "\"";
 }
 
-std::string Patch(const Pod& pod, const NodePool& pool, const RequestKey& key,
-                  bool kai) {
+std::string Patch(const Pod& pod, const Labels& node_selector,
+                  const NodePool& pool, const RequestKey& key, bool kai) {
   std::string out = "spec:\n  template:\n";
   if (!pod.queue_name.empty()) {
     // Kueue's plain-pod integration reads the label on the pod (a Job
@@ -61,9 +64,11 @@ std::string Patch(const Pod& pod, const NodePool& pool, const RequestKey& key,
   } else if (kai && !pod.queue_name.empty()) {
     out += "      schedulerName: kai-scheduler\n";
   }
-  if (!pod.node_selector.empty()) {
+  Labels selector = node_selector;
+  if (key.pinned) selector[kNodePoolLabel] = pool.spec.name;
+  if (!selector.empty()) {
     out += "      nodeSelector:\n";
-    for (const auto& [k, v] : pod.node_selector) {
+    for (const auto& [k, v] : selector) {
       out += fmt::format("        {}: {}\n", Quote(k), Quote(v));
     }
   }
@@ -101,7 +106,10 @@ std::string PodTemplatePatchesYaml(const Scenario& scenario,
   for (Pod& pod : pods) {
     ClassPods& c = by_class[pod.tenant_class];
     ++c.pods;
-    if (c.example == nullptr) c.example = &pod;
+    if (c.example == nullptr) {
+      c.example = &pod;
+      c.node_selector = pod.node_selector;
+    }
     const int pool = TargetPool(pod, cluster);
     if (pool < 0) {
       ++c.unrunnable["no node pool admits it (node selector or taints)"];
@@ -115,6 +123,8 @@ std::string PodTemplatePatchesYaml(const Scenario& scenario,
     }
     RequestKey key;
     key.pool = pool;
+    key.pinned = PinToTargetPool(pod, pool, cluster, cluster.resources(),
+                                 scenario.translation);
     for (const auto& [id, quantity] : pod.requests.items()) {
       if (id == ResourceRegistry::kCpuId || id == ResourceRegistry::kMemoryId) {
         continue;
@@ -153,7 +163,7 @@ std::string PodTemplatePatchesYaml(const Scenario& scenario,
           info.name, WorkloadClassName(info.workload_class), pool.spec.name,
           SharingSchemeDisplayName(pool.spec.sharing.scheme()),
           groups[g].second, c.pods, 100.0 * groups[g].second / c.pods,
-          Patch(*c.example, pool, groups[g].first,
+          Patch(*c.example, c.node_selector, pool, groups[g].first,
                 scenario.kai_queues.enabled()));
     }
     if (static_cast<int>(groups.size()) > shown) {

@@ -98,6 +98,37 @@ TEST(PodTemplatePatchesTest, OnePatchPerDistinctRequest) {
   EXPECT_EQ(PodTemplatePatchesYaml(s, TestCatalog(), 3), text);
 }
 
+// Pools that mix schemes: `web` pods (no selector) are written for the first
+// pool, exclusive; the HAMi pool advertises nvidia.com/gpu too, where one
+// would be a whole-memory vGPU, so the patch pins them with a nodeSelector
+// on gpushare.io/node-pool, beside the class's own selector.
+TEST(PodTemplatePatchesTest, PinsRequestsThatMeanSomethingElseElsewhere) {
+  const Scenario s = ReadScenarioYaml(
+      "name: p\n"
+      "cluster:\n"
+      "  pools:\n"
+      "    - {name: whole, gpu: A100-80GB, nodes: 1, labels: {zone: a},\n"
+      "       sharing: {scheme: exclusive}}\n"
+      "    - {name: vgpu, gpu: L4, nodes: 1, labels: {zone: a},\n"
+      "       sharing: {scheme: hami}}\n"
+      "workload:\n"
+      "  classes:\n"
+      "    - {name: web, class: inference, count: 4, gpus: 1,\n"
+      "       gpu_memory_mib: 30000, work_s: 0, lifetime_s: 60,\n"
+      "       node_selector: {zone: a}}\n",
+      "p.yaml", TestCatalog());
+  const std::string text = PodTemplatePatchesYaml(s, TestCatalog(), 3);
+  const std::vector<YAML::Node> docs = YAML::LoadAll(text);
+  ASSERT_EQ(docs.size(), 1u) << text;
+  const YAML::Node spec = docs[0]["spec"]["template"]["spec"];
+  EXPECT_EQ(spec["nodeSelector"]["gpushare.io/node-pool"].as<std::string>(),
+            "whole");
+  EXPECT_EQ(spec["nodeSelector"]["zone"].as<std::string>(), "a");
+  EXPECT_EQ(spec["containers"][0]["resources"]["limits"]["nvidia.com/gpu"]
+                .as<int>(),
+            1);
+}
+
 }  // namespace
 }  // namespace pod_template_patches_test
 }  // namespace gpushare

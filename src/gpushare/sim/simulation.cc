@@ -73,6 +73,10 @@ Simulation::Simulation(const Scenario& scenario, const Catalog& catalog)
     untranslatable_[i] =
         TranslateRequests(pod, cluster_->pools()[pool], cluster_->resources(),
                           scenario_.translation);
+    if (bound_to == node_index_.end()) {
+      PinToTargetPool(pod, pool, *cluster_, cluster_->resources(),
+                      scenario_.translation);
+    }
   }
   for (SharingScheme s :
        {SharingScheme::kExclusive, SharingScheme::kTimeSlicing,

@@ -174,6 +174,41 @@ TEST(SimulationTest, HamiMemoryLimitFailsThePod) {
   EXPECT_EQ(RunIt(s).succeeded, 1);
 }
 
+// Pools that mix schemes (docs/model.md §3): two 40 GB jobs translated for
+// the exclusive A100 pool ask for nvidia.com/gpu: 1, which the HAMi L4 pool
+// also advertises (a whole-memory vGPU of 23 GB there). Pinned to their
+// pool, the second waits for the first (ends at 200 s) instead of starting
+// on the L4 and being OOM killed.
+TEST(SimulationTest, PodsAreKeptOnThePoolTheirRequestsWereWrittenFor) {
+  Scenario s = OnePool("A100-80GB", 1, ExclusiveSharing());
+  NodePoolSpec l4 = s.pools[0];
+  l4.name = "l4";
+  l4.gpu_model = "L4";
+  l4.sharing = HamiSharing();
+  s.pools.push_back(l4);
+  s.workload.classes.push_back(Jobs("j", 2, 1, 40000, 100));
+  const SimulationResult r = RunIt(s);
+  ASSERT_EQ(r.succeeded, 2);
+  double last_end = 0;
+  for (const PodRecord& p : r.pod_records) {
+    EXPECT_EQ(p.pool, "p") << p.name;
+    EXPECT_EQ(p.oom_kills, 0) << p.name;
+    last_end = std::max(last_end, p.end_s);
+  }
+  EXPECT_NEAR(last_end, 200, 1e-6);
+  // Small jobs fit both, but the L4 pool runs another scheme: still pinned.
+  s.workload.classes[0] = Jobs("j", 2, 1, 8000, 100);
+  for (const PodRecord& p : RunIt(s).pod_records) EXPECT_EQ(p.pool, "p");
+  // With both pools exclusive, the same request means the same thing on
+  // either: the second job spills over to the (slower) L4 and starts at
+  // once.
+  s.pools[1].sharing = ExclusiveSharing();
+  const SimulationResult spill = RunIt(s);
+  ASSERT_EQ(spill.succeeded, 2);
+  EXPECT_NE(spill.pod_records[0].pool, spill.pod_records[1].pool);
+  for (const PodRecord& p : spill.pod_records) EXPECT_LT(p.start_s, 1);
+}
+
 TEST(SimulationTest, FaultBlastRadiusMigAgainstTimeSlicing) {
   // Seven pods on one A100: time-sliced (7 replicas) they share the GPU and
   // a fault kills all seven; on MIG (7 x 1g.5gb, every instance used) each

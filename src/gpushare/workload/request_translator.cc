@@ -172,19 +172,60 @@ bool Admits(const Pod& pod, const Node& node) {
 
 }  // namespace
 
+bool PoolAdmits(const Pod& pod, const Cluster& cluster, int pool) {
+  const NodePool& p = cluster.pools()[pool];
+  // Generated pools' nodes share labels and taints: the first decides.
+  // Imported nodes keep their own: any of them may admit the pod.
+  const int first = p.first_node;
+  const int end = p.spec.members.empty() ? first + 1 : first + p.node_count;
+  for (int n = first; n < end; ++n) {
+    if (Admits(pod, cluster.nodes()[n])) return true;
+  }
+  return false;
+}
+
 int TargetPool(const Pod& pod, const Cluster& cluster) {
-  const auto& pools = cluster.pools();
-  for (size_t i = 0; i < pools.size(); ++i) {
-    // Generated pools' nodes share labels and taints: the first decides.
-    // Imported nodes keep their own: any of them may admit the pod.
-    const int first = pools[i].first_node;
-    const int end =
-        pools[i].spec.members.empty() ? first + 1 : first + pools[i].node_count;
-    for (int n = first; n < end; ++n) {
-      if (Admits(pod, cluster.nodes()[n])) return static_cast<int>(i);
+  for (size_t i = 0; i < cluster.pools().size(); ++i) {
+    if (PoolAdmits(pod, cluster, static_cast<int>(i))) {
+      return static_cast<int>(i);
     }
   }
   return -1;
+}
+
+bool PinToTargetPool(Pod& pod, int target, const Cluster& cluster,
+                     ResourceRegistry& registry,
+                     const TranslationOptions& options) {
+  if (target < 0 || !pod.explicit_requests.empty() ||
+      WholeGpus(pod.needs.gpus) == 0) {
+    return false;
+  }
+  const auto& pools = cluster.pools();
+  const ResourceList written = pod.requests;
+  bool pin = false;
+  for (size_t q = 0; q < pools.size() && !pin; ++q) {
+    if (static_cast<int>(q) == target || pools[q].model == nullptr ||
+        pools[q].node_count == 0) {
+      continue;
+    }
+    // Only a pool whose nodes advertise every extended resource the pod
+    // asks for can take it.
+    const ResourceList& offered = cluster.nodes()[pools[q].first_node].extended();
+    bool takes = true;
+    for (const auto& [id, quantity] : written.items()) {
+      if (id == ResourceRegistry::kCpuId || id == ResourceRegistry::kMemoryId) {
+        continue;
+      }
+      takes = takes && offered.Get(id) > 0;
+    }
+    if (!takes || !PoolAdmits(pod, cluster, static_cast<int>(q))) continue;
+    const std::string why = TranslateRequests(pod, pools[q], registry, options);
+    pin = !why.empty() || !(pod.requests == written) ||
+          pools[q].spec.sharing.scheme() != pools[target].spec.sharing.scheme();
+    pod.requests = written;
+  }
+  if (pin) pod.node_selector[kNodePoolLabel] = pools[target].spec.name;
+  return pin;
 }
 
 }  // namespace gpushare

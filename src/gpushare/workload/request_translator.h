@@ -46,6 +46,25 @@ std::string TranslateRequests(Pod& pod, const NodePool& pool,
 // nodes keep their own labels and taints, any one node). -1 when none.
 int TargetPool(const Pod& pod, const Cluster& cluster);
 
+// Whether pool `pool` may hold the pod (TargetPool's test for one pool).
+bool PoolAdmits(const Pod& pod, const Cluster& cluster, int pool);
+
+// Requests written for pool `target` (TranslateRequests) are what a user
+// writes for that pool; in a cluster that mixes schemes by node pool the
+// same resource name can mean something else elsewhere — `nvidia.com/gpu: 1`
+// is a whole A100 in an exclusive pool and a whole-memory vGPU of an L4 in a
+// HAMi pool. When another pool the pod's selectors and tolerations admit
+// advertises every resource it asks for, but runs another scheme (a
+// time-sliced replica is no exclusive GPU: the reason the device plugin has
+// renameByDefault), would be asked for differently (its own translation
+// differs) or cannot hold the pod, pins the pod to
+// `target` with nodeSelector gpushare.io/node-pool = the pool's name, as a
+// platform team does, and returns true. Pods with explicit requests and pods
+// without GPUs are left as they are.
+bool PinToTargetPool(Pod& pod, int target, const Cluster& cluster,
+                     ResourceRegistry& registry,
+                     const TranslationOptions& options);
+
 }  // namespace gpushare
 
 #endif  // GPUSHARE_WORKLOAD_REQUEST_TRANSLATOR_H_

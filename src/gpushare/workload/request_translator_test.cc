@@ -527,6 +527,110 @@ namespace gpushare {
 namespace request_translator_test {
 namespace {
 
+// PinToTargetPool: a cluster that mixes schemes by node pool (docs/model.md
+// §3). Pools: A100-80GB exclusive, L4 HAMi, L4 exclusive, A100-80GB
+// time-slicing x4 renamed (nvidia.com/gpu.shared), all without taints.
+class PinTest : public ::testing::Test {
+ protected:
+  PinTest() {
+    Add("a100-whole", "A100-80GB", ExclusiveSharing());     // 0
+    Add("l4-hami", "L4", HamiSharing());                    // 1
+    Add("l4-whole", "L4", ExclusiveSharing());              // 2
+    SharingConfig renamed = TimeSlicingSharing(4);
+    renamed.replicas.rename_by_default = true;
+    Add("a100-shared", "A100-80GB", renamed);               // 3
+  }
+
+  void Add(const std::string& name, const std::string& gpu,
+           SharingConfig sharing) {
+    NodePoolSpec spec;
+    spec.name = name;
+    spec.gpu_model = gpu;
+    spec.nodes = 1;
+    spec.gpus_per_node = 1;
+    spec.sharing = std::move(sharing);
+    cluster_.AddPool(spec);
+  }
+
+  // Translates `pod` for its target pool and pins it; returns the pin.
+  bool TranslateAndPin(Pod& pod) {
+    const int target = TargetPool(pod, cluster_);
+    EXPECT_EQ(TranslateRequests(pod, cluster_.pools()[target],
+                                cluster_.resources(), {}),
+              "");
+    return PinToTargetPool(pod, target, cluster_, cluster_.resources(), {});
+  }
+
+  static Pod GpuPod(double gpus, int64_t footprint_mib) {
+    Pod pod;
+    pod.needs.gpus = gpus;
+    pod.needs.gpu_memory_mib = footprint_mib;
+    pod.needs.sm_demand = 0.5;
+    return pod;
+  }
+
+  Cluster cluster_{Catalog::Builtin()};
+};
+
+// nvidia.com/gpu: 1 written for the exclusive A100 pool would be a
+// whole-memory vGPU on the HAMi L4 pool (where a 40 GB footprint is OOM
+// killed): the pod is pinned to the A100 pool, and stays admitted there.
+TEST_F(PinTest, RequestThatMeansSomethingElseElsewhereIsPinned) {
+  Pod pod = GpuPod(1, 40000);
+  EXPECT_TRUE(TranslateAndPin(pod));
+  ASSERT_EQ(pod.node_selector.count("gpushare.io/node-pool"), 1u);
+  EXPECT_EQ(pod.node_selector.at("gpushare.io/node-pool"), "a100-whole");
+  EXPECT_EQ(TargetPool(pod, cluster_), 0);
+  EXPECT_FALSE(PoolAdmits(pod, cluster_, 1));
+  // The requests are those written for the target, not the last probed.
+  EXPECT_EQ(pod.requests.Get(cluster_.resources().Find("nvidia.com/gpu")), 1);
+  EXPECT_EQ(cluster_.resources().Find("nvidia.com/gpumem") < 0
+                ? 0
+                : pod.requests.Get(cluster_.resources().Find("nvidia.com/gpumem")),
+            0);
+}
+
+// The pod's own selector keeps it among pools where its request means the
+// same (exclusive, and the L4 holds its footprint): no pin, so it may
+// spill over between them.
+TEST_F(PinTest, EquivalentPoolsLeaveThePodFree) {
+  Pod pod = GpuPod(1, 8000);
+  pod.required_affinity.push_back(
+      {{{"gpushare.io/node-pool", NodeSelectorRequirement::Operator::kIn,
+         {"a100-whole", "l4-whole"}}}});
+  EXPECT_FALSE(TranslateAndPin(pod));
+  EXPECT_TRUE(pod.node_selector.empty());
+  // A footprint the L4 cannot hold is pinned to the A100.
+  Pod big = GpuPod(1, 40000);
+  big.required_affinity = pod.required_affinity;
+  EXPECT_TRUE(TranslateAndPin(big));
+  EXPECT_EQ(big.node_selector.at("gpushare.io/node-pool"), "a100-whole");
+}
+
+// A pool whose nodes do not advertise the resource (the renamed
+// nvidia.com/gpu.shared) cannot take the pod: nothing to pin against.
+TEST_F(PinTest, PoolsWithoutTheResourceDoNotCount) {
+  Pod pod = GpuPod(0.25, 4000);
+  pod.node_selector = {{"gpushare.io/node-pool", "a100-shared"}};
+  EXPECT_EQ(TargetPool(pod, cluster_), 3);
+  EXPECT_FALSE(TranslateAndPin(pod));
+  Pod free = GpuPod(0.25, 4000);
+  free.required_affinity.push_back(
+      {{{"gpushare.io/node-pool", NodeSelectorRequirement::Operator::kIn,
+         {"a100-whole", "a100-shared"}}}});
+  EXPECT_FALSE(TranslateAndPin(free));  // exclusive: gpu.shared is elsewhere
+}
+
+// Explicit requests are what the user wrote; CPU-only pods ask for no GPU.
+TEST_F(PinTest, ExplicitRequestsAndCpuPodsAreLeftAlone) {
+  Pod pod = GpuPod(1, 40000);
+  pod.explicit_requests = {{"nvidia.com/gpu", 1}};
+  EXPECT_FALSE(TranslateAndPin(pod));
+  Pod cpu = GpuPod(0, 0);
+  EXPECT_FALSE(TranslateAndPin(cpu));
+  EXPECT_TRUE(cpu.node_selector.empty());
+}
+
 // NVIDIA device plugin MPS (README "Shared Access to GPUs"): each MPS
 // replica is limited to GPU memory / replicas, and MPS rejects requests for
 // more than one replica by default.
