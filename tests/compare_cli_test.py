@@ -213,6 +213,13 @@ class ScenarioFileTest(CompareTestCase):
         table = out.split("Tenant class huge")[1].split("\n\n")[0]
         for line in table.splitlines()[2:]:
             self.assertTrue(line.rstrip().endswith(" -"), line)
+            # None of its pods started: no mean wait either.
+            self.assertEqual(line.split()[-7], "-", line)
+        for v in doc["variants"]:
+            m = v["classes"]["huge"]
+            self.assertEqual((m["started"], m["cost_per_served_pod"]),
+                             (0, -1), v["name"])
+            self.assertGreater(v["classes"]["notebooks"]["started"], 0)
 
     def test_schemes_and_seed_options(self):
         with open(DEV, encoding="utf-8") as f:

@@ -444,5 +444,36 @@ class OomTest(RunTestCase):
         self.assertEqual(doc["pools"][0]["scheme"], "time-slicing")
 
 
+class NothingRanTest(RunTestCase):
+    """A run where no pod can start says so: no goodput of 100 %, no wait of
+    0 s and no $0.00 per served pod for work that never ran."""
+
+    def test_figures_of_nothing_are_dashes(self):
+        with open(os.path.join(ROOT, "tests", "data", "compare",
+                               "l4-unservable.yaml"), encoding="utf-8") as f:
+            text = f.read()
+        # Only `huge`: 40 GB pods on 24 GB L4s.
+        text = text[:text.index("    - name: notebooks")] + \
+            text[text.index("    - name: huge"):]
+        scenario = self.write("nothing.yaml", text)
+        html = self.path("nothing.html")
+        out, _, doc = self.run_json(scenario, "--html", html)
+        self.assertEqual(doc["succeeded"], 0)
+        self.assertEqual(doc["goodput"], -1)
+        self.assertIn("goodput -", out)
+        self.assertIn("queue wait mean -, p99 -", out)
+        self.assertEqual(doc["mean_wait_s"], -1)
+        self.assertNotIn("100.0%", out)
+        row = [line for line in out.splitlines()
+               if line.startswith("training ")]
+        self.assertEqual(len(row), 1, out)
+        self.assertEqual(row[0].split()[6], "-", row[0])  # WAIT
+        with open(html, encoding="utf-8") as f:
+            page = f.read()
+        self.assertNotIn("$0.00", page)
+        self.assertNotIn(">0.00<", page)
+        self.assertNotIn("100.0%", page)
+
+
 if __name__ == "__main__":
     main()

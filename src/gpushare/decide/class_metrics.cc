@@ -105,7 +105,10 @@ ClassMetrics Compute(const SimulationResult& result, Selected selected) {
     m.preemptions += p.preemptions;
     if (p.preemptions > 0) ++m.preempted;
     m.lost_work_s += p.lost_work_s;
-    if (p.wait_s >= 0) waits.push_back(p.wait_s);
+    if (p.wait_s >= 0) {
+      waits.push_back(p.wait_s);
+      ++m.started;
+    }
     if (p.outcome == PodOutcome::kSucceeded && p.slowdown > 0) {
       slowdown_sum += p.slowdown;
       ++slowdowns;
@@ -207,8 +210,20 @@ ClassMetrics MeanClassMetrics(const std::vector<ClassMetrics>& runs) {
   m.preempted = count(&ClassMetrics::preempted);
   m.preemptions = count(&ClassMetrics::preemptions);
   m.lost_work_s = mean(&ClassMetrics::lost_work_s);
-  m.mean_wait_s = mean(&ClassMetrics::mean_wait_s);
-  m.p99_wait_s = mean(&ClassMetrics::p99_wait_s);
+  m.started = count(&ClassMetrics::started);
+  // Over the runs where a pod started; 0 when none did.
+  const auto mean_wait = [&](double ClassMetrics::*field) {
+    double sum = 0;
+    int runs_started = 0;
+    for (const ClassMetrics& r : runs) {
+      if (r.started == 0) continue;
+      sum += r.*field;
+      ++runs_started;
+    }
+    return runs_started > 0 ? sum / runs_started : 0.0;
+  };
+  m.mean_wait_s = mean_wait(&ClassMetrics::mean_wait_s);
+  m.p99_wait_s = mean_wait(&ClassMetrics::p99_wait_s);
   m.mean_slowdown = mean_present(&ClassMetrics::mean_slowdown);
   m.mean_p99_ms = mean_present(&ClassMetrics::mean_p99_ms);
   m.mean_slo_p99_ms = mean_present(&ClassMetrics::mean_slo_p99_ms);

@@ -48,13 +48,14 @@ struct ClassMetrics {
   int64_t failed = 0;         // gave up after restarts, or admission failed
   int64_t cannot_run = 0;     // Unschedulable
   int64_t pending = 0;        // never started by the horizon
+  int64_t started = 0;        // started at least once (their waits count)
   int64_t killed = 0;         // pods hit at least once by an OOM or fault kill
   int64_t oom_kills = 0;
   int64_t fault_kills = 0;
   int64_t preempted = 0;      // pods evicted at least once by preemption
   int64_t preemptions = 0;    // evictions
   double lost_work_s = 0;     // work lost by failures and evictions
-  double mean_wait_s = 0;     // over pods that started
+  double mean_wait_s = 0;     // over pods that started (0 when none did)
   double p99_wait_s = 0;
   double mean_slowdown = 0;   // over completed jobs (-1: none)
   // Inference pods with latency samples: mean of their worst-interval p99,
@@ -75,8 +76,9 @@ struct ClassMetrics {
 
 // The mean of runs of the same class on different seeds: every figure
 // averaged (counts rounded to the nearest pod), except latency and SLO
-// figures, averaged over the runs that have them (-1 when none does), and
-// cost per served pod, the mean cost over the mean served pods. Names come
+// figures, averaged over the runs that have them (-1 when none does), waits,
+// over the runs where a pod started, and cost per served pod, the mean cost
+// over the mean served pods. Names come
 // from the first run. Empty input gives empty metrics.
 ClassMetrics MeanClassMetrics(const std::vector<ClassMetrics>& runs);
 

@@ -87,6 +87,7 @@ TEST(ClassMetricsTest, ClassAggregates) {
   EXPECT_EQ(jobs.pods, 3);
   EXPECT_EQ(jobs.served, 2);
   EXPECT_EQ(jobs.cannot_run, 1);
+  EXPECT_EQ(jobs.started, 2);  // the unschedulable one never did
   EXPECT_EQ(jobs.killed, 1);
   EXPECT_EQ(jobs.oom_kills, 2);
   EXPECT_DOUBLE_EQ(jobs.mean_wait_s, 25);
@@ -168,6 +169,20 @@ TEST(ClassMetricsTest, MeanOverSeeds) {
   EXPECT_DOUBLE_EQ(m.cost_per_served_pod, 15 / 7.5);
   EXPECT_DOUBLE_EQ(m.slo_attainment, 0.9);  // over the seeds that have it
   EXPECT_EQ(MeanClassMetrics({}).pods, 0);
+
+  // Waits are over the seeds where a pod started: a seed where none did
+  // (its mean wait 0) does not halve them.
+  a.started = 10;
+  a.mean_wait_s = 60;
+  a.p99_wait_s = 100;
+  b.started = 0;
+  b.mean_wait_s = b.p99_wait_s = 0;
+  const ClassMetrics w = MeanClassMetrics({a, b});
+  EXPECT_EQ(w.started, 5);
+  EXPECT_DOUBLE_EQ(w.mean_wait_s, 60);
+  EXPECT_DOUBLE_EQ(w.p99_wait_s, 100);
+  a.started = 0;
+  EXPECT_DOUBLE_EQ(MeanClassMetrics({a, b}).mean_wait_s, 0);
 }
 
 }  // namespace

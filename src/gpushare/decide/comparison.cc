@@ -220,7 +220,14 @@ VariantOutcome MergeSeedRuns(std::vector<VariantOutcome> runs) {
   out.mean_sm_active = mean(&VariantOutcome::mean_sm_active);
   out.mean_gpu_util = mean(&VariantOutcome::mean_gpu_util);
   out.cluster_cost = mean(&VariantOutcome::cluster_cost);
-  out.goodput = mean(&VariantOutcome::goodput);
+  double goodput_sum = 0;
+  int goodput_runs = 0;
+  for (const VariantOutcome& r : runs) {
+    if (r.goodput < 0) continue;
+    goodput_sum += r.goodput;
+    ++goodput_runs;
+  }
+  out.goodput = goodput_runs > 0 ? goodput_sum / goodput_runs : -1;
   double faults = 0;
   std::map<std::string, double> alerts;
   for (const VariantOutcome& r : runs) {

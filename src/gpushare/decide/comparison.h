@@ -91,7 +91,7 @@ struct VariantOutcome {
   double mean_sm_active = 0;
   double mean_gpu_util = 0;
   double cluster_cost = 0;  // every GPU for the whole run
-  double goodput = 1;
+  double goodput = -1;  // SimulationResult::goodput (mean over seeds with work)
   // The first seed's pools with their samples (metrics/results.h), for
   // charts.
   std::vector<PoolSummary> pool_summaries;

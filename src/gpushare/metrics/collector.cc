@@ -445,10 +445,13 @@ void Collector::OnFinish(double t, int64_t events, int64_t cycles) {
   if (!waits.empty()) {
     result_.mean_wait_s = Mean(waits);
     result_.p99_wait_s = NearestRankPercentile(waits, 0.99);
+  } else {
+    result_.mean_wait_s = result_.p99_wait_s = -1;  // no pod started
   }
   if (slowdowns > 0) result_.mean_slowdown = slowdown_sum / slowdowns;
   const double done = result_.completed_work_s + result_.lost_work_s;
-  result_.goodput = done > 0 ? result_.completed_work_s / done : 1;
+  // Undefined (-1) when no job's work was done or lost: nothing ran.
+  result_.goodput = done > 0 ? result_.completed_work_s / done : -1;
   if (t > 0) result_.throughput_per_h = result_.succeeded * 3600.0 / t;
   queues_.Finish(result_.pod_records, &result_.queues);
 }

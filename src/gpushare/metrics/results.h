@@ -259,7 +259,7 @@ struct SimulationResult {
   int64_t gang_timeouts = 0;    // gang members released at Permit's timeout
   int64_t faults = 0;
   double max_blast_radius = 0;  // most pods killed by one fault
-  double mean_wait_s = 0;
+  double mean_wait_s = 0;  // over pods that started; -1 when none did
   double p99_wait_s = 0;
   double mean_slowdown = 0;
   double throughput_per_h = 0;  // completed pods per hour
@@ -267,7 +267,7 @@ struct SimulationResult {
   // Work done by attempts that then failed or were preempted, past their
   // last checkpoint.
   double lost_work_s = 0;
-  double goodput = 1;           // completed / (completed + lost) work
+  double goodput = -1;  // completed / (completed + lost) work; -1: no work
   double slo_attainment = -1;   // inference samples meeting their SLO
   double cost = 0;
   std::vector<PoolSummary> pools;

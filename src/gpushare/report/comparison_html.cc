@@ -60,7 +60,7 @@ std::string HtmlClusterTable(const Comparison& c) {
     const ClassMetrics& m = v.cluster;
     rows.push_back(
         {VariantDisplayName(v.name), fmt::format("{}/{}", m.served, m.pods),
-         FormatSeconds(m.mean_wait_s), FormatPercent(m.slo_attainment),
+         FormatSeconds(m.started > 0 ? m.mean_wait_s : -1), FormatPercent(m.slo_attainment),
          FormatPercent(v.mean_allocation), FormatPercent(v.mean_sm_active),
          FormatPercent(v.mean_gpu_util),
          v.faults > 0 ? fmt::format("{:g}", v.max_blast_radius) : "-",
@@ -82,7 +82,7 @@ std::string HtmlClassTable(const Comparison& c, size_t k) {
     }
     rows.push_back(
         {label, fmt::format("{}/{}", m.served, m.pods),
-         FormatSeconds(m.mean_wait_s), FormatSlowdown(m.mean_slowdown),
+         FormatSeconds(m.started > 0 ? m.mean_wait_s : -1), FormatSlowdown(m.mean_slowdown),
          HtmlP99VsSlo(m), FormatPercent(m.slo_attainment),
          std::to_string(m.oom_kills), std::to_string(m.failed + m.cannot_run),
          m.served > 0 ? FormatMoney(m.cost_per_served_pod) : "-"});

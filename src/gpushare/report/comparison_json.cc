@@ -13,6 +13,7 @@ json MetricsJson(const ClassMetrics& m) {
           {"failed", m.failed},
           {"cannot_run", m.cannot_run},
           {"pending", m.pending},
+          {"started", m.started},
           {"killed", m.killed},
           {"oom_kills", m.oom_kills},
           {"fault_kills", m.fault_kills},
@@ -31,7 +32,8 @@ json MetricsJson(const ClassMetrics& m) {
           {"cost", m.cost},
           {"held_cost", m.held_cost},
           {"wasted_cost", m.wasted_cost},
-          {"cost_per_served_pod", m.cost_per_served_pod}};
+          {"cost_per_served_pod",
+           m.served > 0 ? m.cost_per_served_pod : -1.0}};
 }
 
 json ScoresJson(const DimensionScores& s) {

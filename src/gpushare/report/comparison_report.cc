@@ -76,7 +76,7 @@ std::string ClusterTable(const Comparison& c) {
   for (const VariantOutcome& v : c.variants) {
     const ClassMetrics& m = v.cluster;
     t.AddRow({VariantLabel(v), fmt::format("{}/{}", m.served, m.pods),
-              FormatSeconds(m.mean_wait_s), FormatPercent(m.slo_attainment),
+              FormatSeconds(m.started > 0 ? m.mean_wait_s : -1), FormatPercent(m.slo_attainment),
               FormatPercent(v.mean_allocation), FormatPercent(v.mean_sm_active),
               FormatPercent(v.mean_gpu_util),
               v.faults > 0 ? fmt::format("{:g}", v.max_blast_radius) : "-",
@@ -116,7 +116,7 @@ std::string ClassTable(const Comparison& c, size_t k) {
       label += " (" + ShortScheme(v.class_schemes[k]) + ")";
     }
     t.AddRow({label, fmt::format("{}/{}", m.served, m.pods),
-              FormatSeconds(m.mean_wait_s), FormatSlowdown(m.mean_slowdown),
+              FormatSeconds(m.started > 0 ? m.mean_wait_s : -1), FormatSlowdown(m.mean_slowdown),
               P99VsSlo(m), FormatPercent(m.slo_attainment),
               fmt::format("{}/{}", m.oom_kills, m.preemptions),
               std::to_string(m.failed + m.cannot_run),
