@@ -189,6 +189,17 @@ class ScenarioFileTest(CompareTestCase):
         # needs no mixed pool plan.
         self.assertEqual([v["name"] for v in doc["variants"]], SCHEMES)
         self.assertEqual(doc["pool_plan"]["same_as"], "time-slicing")
+        # The score that weighs queueing and slowdown is performance, and
+        # SLO MET says what it counts.
+        header = [line for line in out.splitlines()
+                  if line.strip().startswith("RANK")]
+        self.assertTrue(header, out)
+        self.assertEqual(header[0].split()[:7], [
+            "RANK", "SCHEME", "ISOLATION", "PERF", "COMPAT", "COST", "TOTAL"])
+        self.assertNotIn("OVERHEAD", out)
+        self.assertIn("SLO MET share of latency samples (one per pod per "
+                      "sampling interval) whose p99 is within the pod's SLO",
+                      " ".join(out.split()))
 
     def test_no_mig_gpu_and_unservable_class(self):
         # L4s have no MIG: the MIG run is the exclusive one and is not

@@ -468,11 +468,20 @@ class NothingRanTest(RunTestCase):
                if line.startswith("training ")]
         self.assertEqual(len(row), 1, out)
         self.assertEqual(row[0].split()[6], "-", row[0])  # WAIT
+        # No latency samples: no SLO MET legend.
+        self.assertNotIn("latency samples", out)
         with open(html, encoding="utf-8") as f:
             page = f.read()
         self.assertNotIn("$0.00", page)
         self.assertNotIn(">0.00<", page)
         self.assertNotIn("100.0%", page)
+
+    def test_slo_met_says_what_it_counts(self):
+        out = self.run_ok(os.path.join(ROOT, "examples", "mig-inference.yaml"),
+                          "--quiet")
+        self.assertIn("SLO MET share of latency samples (one per pod per "
+                      "sampling interval) whose p99 is within the pod's SLO",
+                      " ".join(out.split()))
 
 
 if __name__ == "__main__":

@@ -88,9 +88,12 @@ std::string HtmlClassTable(const Comparison& c, size_t k) {
          m.served > 0 ? FormatMoney(m.cost_per_served_pod) : "-"});
   }
   return "<h3>" +
-         HtmlEscape(fmt::format("Tenant class {} ({}, {} pods)",
+         HtmlEscape(fmt::format("Tenant class {} ({}, {} pod{})",
                                 c.tenant_classes[k], c.workload_classes[k],
-                                c.variants.front().classes[k].pods)) +
+                                c.variants.front().classes[k].pods,
+                                c.variants.front().classes[k].pods == 1
+                                    ? ""
+                                    : "s")) +
          "</h3>\n" +
          HtmlTable({"scheme", "served", "mean wait", "slowdown", "p99 / SLO ms",
                     "SLO met", "OOM kills", "failed or cannot run",
@@ -228,9 +231,11 @@ std::string ComparisonHtmlReport(const Comparison& c, const Selection& s) {
 
   page.AddHeading("Per tenant class", "classes");
   page.AddParagraph(
-      "Mean queue wait; slowdown: run time / alone on a whole GPU; p99 / "
-      "SLO: mean worst-interval p99 and SLO; failed: gave up, or cannot run "
-      "under the scheme; cost per served pod.");
+      std::string("Mean queue wait; slowdown: run time / alone on a whole "
+                  "GPU; p99 / SLO: mean worst-interval p99 and SLO; SLO met: ") +
+      kSloMetMeaning +
+      "; failed: gave up, or cannot run under the scheme; cost per served "
+      "pod.");
   for (size_t k = 0; k < c.tenant_classes.size(); ++k) {
     page.AddHtml(HtmlClassTable(c, k));
   }

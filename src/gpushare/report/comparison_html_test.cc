@@ -164,6 +164,15 @@ TEST(ComparisonHtmlTest, ChartsOverTimeShareTheLongestRunsAxis) {
 TEST(ComparisonHtmlTest, PerClassP99AndNotesForEmptyCharts) {
   const Page p = ThreeClasses();
   const std::string html = ComparisonHtmlReport(p.comparison, p.selection);
+  // The legend says SLO met counts latency samples, not pods; the score
+  // column is performance.
+  EXPECT_NE(html.find("SLO met: share of latency samples (one per pod per "
+                      "sampling interval) whose p99 is within the pod&#39;s "
+                      "SLO"),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find("<th>performance</th>"), std::string::npos);
+  EXPECT_EQ(html.find("overhead"), std::string::npos);
   EXPECT_EQ(CountOf(html, "<svg data-chart=\"class-p99-"), 1u);
   EXPECT_NE(html.find("<svg data-chart=\"class-p99-inference\""),
             std::string::npos);

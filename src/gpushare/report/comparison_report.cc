@@ -123,16 +123,18 @@ std::string ClassTable(const Comparison& c, size_t k) {
               m.served > 0 ? FormatMoney(m.cost_per_served_pod) : "-"});
   }
   const ClassMetrics& first = c.variants.front().classes[k];
-  return fmt::format("Tenant class {} ({}, {} pods)\n", c.tenant_classes[k],
-                     c.workload_classes[k], first.pods) +
+  return fmt::format("Tenant class {} ({}, {} pod{})\n", c.tenant_classes[k],
+                     c.workload_classes[k], first.pods,
+                     first.pods == 1 ? "" : "s") +
          t.Render();
 }
 
 std::string ClassTableLegend() {
-  return "WAIT mean queue wait; SLOWDN run time / alone on a whole GPU; "
-         "P99/SLO mean worst-interval p99 and SLO (ms); SLO MET share of "
-         "latency samples (one per pod per sampling interval) whose p99 is "
-         "within the pod's SLO; "
+  return std::string(
+             "WAIT mean queue wait; SLOWDN run time / alone on a whole GPU; "
+             "P99/SLO mean worst-interval p99 and SLO (ms); SLO MET ") +
+         kSloMetMeaning +
+         "; "
          "OOM/EV OOM kills / evictions by priority preemption; FAIL "
          "gave up or cannot run under the scheme; $/POD cost per served pod: "
          "the pools' bills, idle GPUs included, shared by the GPU-hours each "

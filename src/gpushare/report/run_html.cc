@@ -124,6 +124,7 @@ std::string RunHtmlReport(const SimulationResult& r) {
                     m.served > 0 ? FormatMoney(m.cost_per_served_pod) : "-"});
   }
   page.AddHeading("Tenant classes", "classes");
+  page.AddParagraph(std::string("SLO met: ") + kSloMetMeaning + ".");
   page.AddHtml(HtmlTable({"tenant class", "kind", "served", "mean wait",
                           "slowdown", "SLO met", "OOM kills", "preemptions",
                           "failed or cannot run", "$ per served pod"},

@@ -9,6 +9,12 @@
 
 namespace gpushare {
 
+// What SLO MET counts, for every legend that shows it: its denominator is
+// latency samples, not pods.
+inline constexpr const char kSloMetMeaning[] =
+    "share of latency samples (one per pod per sampling interval) whose p99 "
+    "is within the pod's SLO";
+
 // "42.0%" for 0.42; "-" when fraction < 0 (not applicable).
 std::string FormatPercent(double fraction);
 // "12.5s", "3.2m", "1.5h"; "-" when seconds < 0.
