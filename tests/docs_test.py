@@ -400,6 +400,56 @@ class CitationsTest(unittest.TestCase):
                     hits.append("%s:%d: %s" % (name, number, line.strip()))
         self.assertEqual(hits, [], "\n" + "\n".join(hits))
 
+    def test_cited_repository_files_exist(self):
+        # A path in backquotes that starts where this repository's files do
+        # (a top-level folder, or a layer of src/gpushare as docs/model.md
+        # cites them) must name a file that is there; upstream paths are
+        # cited with their repository and start elsewhere.
+        # Upstream files whose paths look like ours, each cited beside its
+        # repository.
+        upstream = {
+            "examples/nvidia/*.yaml": "Project-HAMi/HAMi",
+            "src/nvidia/src/kernel/gpu/fifo/arch/volta/kernel_fifo_gv100.c":
+                "NVIDIA/open-gpu-kernel-modules",
+            "examples/basic/A36_Nvidia_MPS/MPS_Tutorial.md":
+                "Oakwoo/seed-emulator",
+            "src/multiprocess/multiprocess_utilization_watcher.c":
+                "Project-HAMi/HAMi-core",
+        }
+        layers = sorted(os.listdir(os.path.join(ROOT, "src", "gpushare")))
+        tops = ["src", "tests", "examples", "bench", "scripts", ".ci",
+                "calibrate", "catalog"]
+        path = re.compile(r"`((?:%s)/[A-Za-z0-9_./{},*-]+)`"
+                          % "|".join(re.escape(t) for t in tops + layers))
+        names = ["README.md"] + sorted(
+            os.path.relpath(p, ROOT)
+            for p in glob.glob(os.path.join(ROOT, "docs", "*.md")))
+        missing = []
+        checked = 0
+        for name in names:
+            for number, line in enumerate(read_doc(name).splitlines(), 1):
+                for cited in path.findall(line):
+                    variants = [cited]
+                    brace = re.search(r"\{([^}]*)\}", cited)
+                    if brace:
+                        variants = [cited[:brace.start()] + ext +
+                                    cited[brace.end():]
+                                    for ext in brace.group(1).split(",")]
+                    for v in variants:
+                        if v in upstream:
+                            repo = upstream[v].split("/")[1]
+                            self.assertIn(repo, line, "%s:%d" % (name, number))
+                            continue
+                        if re.search(r"(^|/)[A-Z]{3,}(/|$)", v):
+                            continue  # a placeholder: TARGET, DIR
+                        checked += 1
+                        found = any(glob.glob(os.path.join(ROOT, base, v))
+                                    for base in ("", "src/gpushare"))
+                        if not found:
+                            missing.append("%s:%d: %s" % (name, number, v))
+        self.assertGreater(checked, 50)
+        self.assertEqual(missing, [], "\n" + "\n".join(missing))
+
 
 if __name__ == "__main__":
     main()
