@@ -243,6 +243,43 @@ class ScenarioFileTest(CompareTestCase):
                          ["mig", "time-slicing"])
 
 
+    def check_win_rule(self, choice, margin=0.05):
+        """A win is decisive iff the winner leads every other scheme that
+        serves the class within its SLO by more than `margin` on each seed;
+        otherwise the line says too close to call, naming that scheme."""
+        ranking = choice["ranking"]
+        if choice["winner"] is None:
+            return
+        first = ranking[0]
+        close = None
+        for other in ranking[1:]:
+            if not (other["serves"] and other["meets_slo"]):
+                continue
+            seeds = sum(1 for a, b in zip(first["totals_by_seed"],
+                                          other["totals_by_seed"])
+                        if a - b <= margin + 1e-12)
+            if seeds:
+                close = (other["variant"], seeds)
+                break
+        self.assertEqual(choice["decisive"], close is None,
+                         choice["tenant_class"])
+        if close is None:
+            self.assertNotIn("too close to call", choice["recommendation"])
+        else:
+            self.assertEqual((choice["contender"], choice["contender_seeds"]),
+                             close)
+            self.assertIn("too close to call", choice["recommendation"])
+
+    def test_a_win_holds_on_every_seed_or_is_too_close_to_call(self):
+        _, _, doc = self.compare_json(
+            os.path.join(EXAMPLES_DIR, "mig-inference.yaml"))
+        decisive = {c["tenant_class"]: c["decisive"] for c in doc["selection"]}
+        # The README's example: edge-models is too close to call.
+        self.assertFalse(decisive["edge-models"])
+        self.assertTrue(any(decisive.values()))
+        for choice in doc["selection"]:
+            self.check_win_rule(choice)
+
     def test_seeds_give_means_ranges_and_reproducible_runs(self):
         _, _, two = self.compare_json(DEV, "--seeds", "2", name="two.json")
         self.assertEqual(two["seed"], 11)
@@ -254,9 +291,7 @@ class ScenarioFileTest(CompareTestCase):
                                        sum(s["totals_by_seed"]) / 2)
                 self.assertEqual(s["total_min"], min(s["totals_by_seed"]))
                 self.assertEqual(s["total_max"], max(s["totals_by_seed"]))
-            self.assertIn(choice["decisive"], (True, False))
-            if not choice["decisive"]:
-                self.assertIn("too close to call", choice["recommendation"])
+            self.check_win_rule(choice)
         # Each seed's metrics are those of a one-seed comparison on it; the
         # table's are their mean.
         _, _, one = self.compare_json(DEV, "--seeds", "1", "--seed", "12",

@@ -143,6 +143,22 @@ class PlanCliTest(unittest.TestCase):
         self.assertIn("less than the cheapest single scheme", stdout.replace(
             "\n", " "))
 
+    def test_seeds_option_judges_on_that_many_seeds(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            report = os.path.join(tmp, "p.json")
+            code, stdout, stderr = run("plan", "--quiet", SIZING, "--seeds",
+                                       "2", "--json", report)
+            self.assertEqual(code, 0, stderr)
+            with open(report) as f:
+                plan = json.load(f)
+        text = " ".join(stdout.split())
+        for outcome in [plan["chosen"]] + plan["references"]:
+            self.assertEqual(outcome["seeds"], 2, outcome["name"])
+            self.assertLessEqual(outcome["seeds_feasible"], 2)
+        self.assertEqual(plan["chosen"]["seeds_feasible"], 2)
+        self.assertIn("Judged on the mean of 2 seeds; it meets every "
+                      "constraint on 2 of them.", text)
+
     def test_same_plan_on_one_and_two_threads(self):
         with tempfile.TemporaryDirectory() as tmp:
             texts = []
@@ -221,6 +237,8 @@ class PlanCliTest(unittest.TestCase):
             self.assertIn("none meets them all", text)
             self.assertIn("nothing closer to the constraints than", text)
             self.assertNotIn("cheaper that meets every constraint", text)
+            self.assertIn("it meets every constraint on 0 of them (too close "
+                          "to the limits to rely on)", text)
             with open(out) as f:
                 plan = json.load(f)
             missed = [(c["tenant_class"], c["constraint"])
