@@ -279,6 +279,19 @@ class ScenarioFileTest(CompareTestCase):
         self.assertTrue(any(decisive.values()))
         for choice in doc["selection"]:
             self.check_win_rule(choice)
+        # Its two classes on h100-mixed win under different schemes: the
+        # pool plan settles the pool on one, and since the pools then mix
+        # schemes, the mix is run as one more variant.
+        plan = doc["pool_plan"]
+        self.assertTrue(plan["conflict"])
+        h100 = [p for p in plan["pools"] if p["pool"] == "h100-mixed"][0]
+        self.assertTrue(h100["conflict"])
+        self.assertEqual(len({c["winner"] for c in h100["classes"]}), 2)
+        self.assertIn(h100["variant"], [c["winner"] for c in h100["classes"]])
+        self.assertTrue(plan["ran"])
+        self.assertEqual(doc["variants"][-1]["name"], "pool-plan")
+        schemes = {p["pool"]: p["variant"] for p in plan["pools"]}
+        self.assertEqual(len(set(schemes.values())), 2, schemes)
 
     def test_seeds_give_means_ranges_and_reproducible_runs(self):
         _, _, two = self.compare_json(DEV, "--seeds", "2", name="two.json")

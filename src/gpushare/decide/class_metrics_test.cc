@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "gpushare/sim/test_scenarios.h"
+
 namespace gpushare {
 namespace class_metrics_test {
 namespace {
@@ -183,6 +185,32 @@ TEST(ClassMetricsTest, MeanOverSeeds) {
   EXPECT_DOUBLE_EQ(w.p99_wait_s, 100);
   a.started = 0;
   EXPECT_DOUBLE_EQ(MeanClassMetrics({a, b}).mean_wait_s, 0);
+}
+
+// Measured noisy-neighbour harm, end to end: services of 100 requests/s of
+// 5 ms on an A100 time-sliced 2 ways have a p99 of about 46 ms alone and
+// 70 ms beside a second one. Under a 60 ms SLO every sample of the pair is
+// missed because of the neighbour (share 1); alone, none is; under a 40 ms
+// SLO the pair misses it too, but it would alone: not the neighbour's doing.
+TEST(ClassMetricsTest, NeighbourMissShareFromASimulation) {
+  const auto share = [](int64_t services, double slo_ms) {
+    Scenario s = testing_scenarios::OnePool("A100-80GB", 1,
+                                            TimeSlicingSharing(2));
+    WorkloadClassSpec c = testing_scenarios::Jobs("svc", services, 0.5, 1000, 0);
+    c.workload_class = WorkloadClass::kInference;
+    c.lifetime_s = Distribution::Constant(100);
+    c.request_rate = Distribution::Constant(100);
+    c.gpu_ms_per_request = Distribution::Constant(5);
+    c.slo_p99_ms = Distribution::Constant(slo_ms);
+    s.workload.classes.push_back(c);
+    const ClassMetrics m =
+        ComputeClassMetrics(testing_scenarios::RunAndCollect(s), "svc");
+    EXPECT_GT(m.slo_attainment, -1);
+    return std::make_pair(m.neighbour_miss_share, m.slo_attainment);
+  };
+  EXPECT_EQ(share(2, 60), std::make_pair(1.0, 0.0));
+  EXPECT_EQ(share(1, 60), std::make_pair(0.0, 1.0));
+  EXPECT_EQ(share(2, 40), std::make_pair(0.0, 0.0));
 }
 
 }  // namespace

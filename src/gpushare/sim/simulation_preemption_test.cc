@@ -53,6 +53,10 @@ TEST(SimulationPreemptionTest, VictimResumesFromItsCheckpoint) {
   EXPECT_NEAR(r.goodput, 1100.0 / 1200.0, 1e-9);
   // GPU held 0..430 and 530..1230: 1130 s.
   EXPECT_NEAR(l.gpu_hours, 1130 / 3600.0, 1e-9);
+  // Wasted: the held GPU-hours in the share of its work that was lost,
+  // 100 of the 1100 s it ran (1000 of work + 100 thrown away).
+  EXPECT_NEAR(l.wasted_gpu_hours, 1130 / 3600.0 * 100 / 1100, 1e-9);
+  EXPECT_EQ(h.wasted_gpu_hours, 0);
   // Two holdings of the same GPU, the first ending when the grace did.
   int holdings = 0;
   for (const DeviceHolding& d : r.device_holdings) {

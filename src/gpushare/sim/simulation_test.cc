@@ -169,6 +169,9 @@ TEST(SimulationTest, HamiMemoryLimitFailsThePod) {
   EXPECT_NE(p.message.find("footprint 20000 MiB over its limit of 10000 MiB"),
             std::string::npos)
       << p.message;
+  // A pod that fails for good wastes every GPU-hour it held.
+  EXPECT_GT(p.gpu_hours, 0);
+  EXPECT_EQ(p.wasted_gpu_hours, p.gpu_hours);
   // The translated request (gpumem = footprint) runs.
   s.workload.classes[0].requests.clear();
   EXPECT_EQ(RunIt(s).succeeded, 1);
