@@ -271,8 +271,14 @@ class ScenarioFileTest(CompareTestCase):
             self.assertIn("too close to call", choice["recommendation"])
 
     def test_a_win_holds_on_every_seed_or_is_too_close_to_call(self):
-        _, _, doc = self.compare_json(
+        out, _, doc = self.compare_json(
             os.path.join(EXAMPLES_DIR, "mig-inference.yaml"))
+        # Exclusive serves none of small-models (the few that started were
+        # evicted): its SLO cell says so instead of "met".
+        small = out.split("small-models: profile")[1].split("\n\n")[0]
+        row = [line for line in small.splitlines() if " exclusive " in line]
+        self.assertEqual(len(row), 1, small)
+        self.assertTrue(row[0].rstrip().endswith("none served"), row[0])
         decisive = {c["tenant_class"]: c["decisive"] for c in doc["selection"]}
         # The README's example: edge-models is too close to call.
         self.assertFalse(decisive["edge-models"])

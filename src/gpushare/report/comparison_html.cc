@@ -131,6 +131,7 @@ std::string SelectionHtml(const Selection& s) {
                ? fmt::format("{:.1f}-{:.1f}", x.total_min, x.total_max)
                : std::string("-"),
            x.slo_attainment < 0 ? std::string("-")
+           : !x.serves          ? std::string("none served")
            : x.meets_slo        ? std::string("met")
                                 : std::string("missed")});
     };

@@ -200,7 +200,13 @@ std::string SelectionText(const Selection& s) {
         row.push_back(
             fmt::format("{:.1f}-{:.1f}", x.total_min, x.total_max));
       }
-      if (slo) row.push_back(x.meets_slo ? "met" : "MISSED");
+      // Samples of pods that started and were then evicted meet nothing
+      // that counts when no pod was served.
+      if (slo) {
+        row.push_back(!x.serves ? "none served"
+                      : x.meets_slo ? "met"
+                                    : "MISSED");
+      }
       t.AddRow(std::move(row));
     };
     for (const SchemeScore& x : c.ranking) {
