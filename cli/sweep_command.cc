@@ -79,14 +79,30 @@ std::vector<SweepPointFile> ReadPoints(const std::string& out, int64_t points) {
   return files;
 }
 
-void WriteTables(const std::vector<SweepPointFile>& points,
-                 const std::string& out) {
+// Writes the sweep's tables into `out`; returns what it wrote, for the
+// report ("DIR/summary.csv, DIR/classes.csv and DIR/pools.csv").
+std::string WriteTables(const std::vector<SweepPointFile>& points,
+                        const std::string& out) {
   OutputBatch batch;
-  batch.Add((std::filesystem::path(out) / "summary.csv").string(),
+  std::vector<std::string> names = {"summary.csv", "classes.csv"};
+  batch.Add((std::filesystem::path(out) / names[0]).string(),
             SweepSummaryCsv(points));
-  batch.Add((std::filesystem::path(out) / "classes.csv").string(),
+  batch.Add((std::filesystem::path(out) / names[1]).string(),
             SweepClassesCsv(points));
+  if (points.front().command == "compare") {
+    names.push_back("pools.csv");
+    batch.Add((std::filesystem::path(out) / names[2]).string(),
+              SweepPoolsCsv(points));
+  }
   batch.Commit();
+  std::string written;
+  for (size_t i = 0; i < names.size(); ++i) {
+    written += (i == 0                  ? ""
+                : i + 1 < names.size() ? ", "
+                                       : " and ") +
+               out + "/" + names[i];
+  }
+  return written;
 }
 
 void RunSweep(const SweepArgs& args, const GlobalOptions& options) {
@@ -136,9 +152,10 @@ void RunSweep(const SweepArgs& args, const GlobalOptions& options) {
   if (!args.quiet) report += fmt::format(" ({:.1f} s)", wall_s);
   report += "\n";
   if (shards == 1) {
-    WriteTables(CompleteSweep(ReadPoints(args.out, grid.points)), args.out);
-    report +=
-        fmt::format("wrote {0}/summary.csv and {0}/classes.csv\n", args.out);
+    report += "wrote " +
+              WriteTables(CompleteSweep(ReadPoints(args.out, grid.points)),
+                          args.out) +
+              "\n";
   } else {
     report += fmt::format(
         "points in {}/points/; when every shard is done: gpushare-sim merge "
@@ -224,11 +241,11 @@ void RegisterMergeCommand(CLI::App& app, GlobalOptions& options) {
       if (std::filesystem::equivalent(f.path, to, error)) continue;
       WriteOutputFile(to.string(), ReadInputFile(f.path));
     }
-    WriteTables(sweep, *out);
-    std::cout << fmt::format(
-        "merged {} points of sweep {} from {} folders; wrote {}/summary.csv "
-        "and {}/classes.csv\n",
-        sweep.size(), sweep.front().digest, dirs->size(), *out, *out);
+    const std::string written = WriteTables(sweep, *out);
+    std::cout << fmt::format("merged {} points of sweep {} from {} folders; "
+                             "wrote {}\n",
+                             sweep.size(), sweep.front().digest, dirs->size(),
+                             written);
   });
 }
 

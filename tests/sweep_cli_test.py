@@ -35,7 +35,11 @@ class SweepTest(TempDirTestCase):
         return stdout
 
     def assertSameSweep(self, a, b):
-        for name in ("summary.csv", "classes.csv"):
+        for name in ("summary.csv", "classes.csv", "pools.csv"):
+            self.assertEqual(os.path.exists(os.path.join(a, name)),
+                             os.path.exists(os.path.join(b, name)), name)
+            if not os.path.exists(os.path.join(a, name)):
+                continue
             self.assertEqual(read(os.path.join(a, name)),
                              read(os.path.join(b, name)), name)
         cmp = filecmp.dircmp(os.path.join(a, "points"),
@@ -149,13 +153,44 @@ class SweepTest(TempDirTestCase):
                                    "--out", out, "--quiet")
         self.assertEqual(code, 0, stderr)
         self.assertIn("(compare): 2 points", stdout)
+        self.assertIn("pools.csv", stdout)
         lines = read(os.path.join(out, "summary.csv")).decode().splitlines()
-        # Two points, three schemes each (both pools time-sliced: no plan).
-        self.assertEqual(len(lines), 1 + 2 * 3)
-        variants = [line.split(",")[2] for line in lines[1:]]
-        self.assertEqual(variants[:3], ["exclusive", "time-slicing", "mps"])
+        variants = {}
+        for line in lines[1:]:
+            variants.setdefault(line.split(",")[0], []).append(
+                line.split(",")[2])
         wins = [line.rsplit(",", 1)[1] for line in lines[1:4]]
         self.assertTrue(any(wins), lines)
+        # The winners settled per pool: one row per point and pool; where
+        # the pools then mix schemes, the mix is run as "pool-plan".
+        pools = read(os.path.join(out, "pools.csv")).decode().splitlines()
+        self.assertEqual(pools[0], "point,cluster.pools[l4].nodes,pool,"
+                         "written,scheme,conflict,pods,pods_ok,score")
+        self.assertEqual(len(pools), 1 + 2 * 2)
+        schemes = {}
+        for line in pools[1:]:
+            cells = line.split(",")
+            self.assertIn(cells[2], ("l4", "a10"))
+            self.assertEqual(cells[3], "time-slicing")
+            self.assertIn(cells[4], ("exclusive", "time-slicing", "mps"))
+            schemes.setdefault(cells[0], set()).add(cells[4])
+        mixed = [p for p, s in schemes.items() if len(s) > 1]
+        self.assertTrue(mixed, pools)  # this grid has a mixed point
+        for point, names in variants.items():
+            self.assertEqual(names[:3], ["exclusive", "time-slicing", "mps"])
+            self.assertEqual(names[3:],
+                             ["pool-plan"] if point in mixed else [], point)
+        # Two shards and their merge give the same tables.
+        shards = [self.path(f"s{i}") for i in range(2)]
+        for i, shard in enumerate(shards):
+            code, _, stderr = run("sweep", SCENARIO, "--grid", grid, "--out",
+                                  shard, "--quiet", "--shard", f"{i}/2")
+            self.assertEqual(code, 0, stderr)
+        merged = self.path("merged")
+        code, stdout, stderr = run("merge", *shards, "--out", merged)
+        self.assertEqual(code, 0, stderr)
+        self.assertIn("pools.csv", stdout)
+        self.assertSameSweep(out, merged)
 
 
 class SweepJobTest(TempDirTestCase):

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "gpushare/base/parallel.h"
+#include "gpushare/decide/pool_scheme_resolution.h"
 #include "gpushare/decide/scheme_variant.h"
 #include "gpushare/decide/selection.h"
 #include "gpushare/decide/sweep_point.h"
@@ -105,7 +106,10 @@ void Sweep::Run(int threads,
     SweepPointResult r = Start(points_[i], point.scenario);
     Comparison comparison = RunComparison(point.scenario, point.spec.compare,
                                           catalog_, /*threads=*/1, observe);
-    const Selection selection = Select(comparison, point.spec.selection);
+    Selection selection = Select(comparison, point.spec.selection);
+    AddPoolSchemePlan(point.scenario, point.spec, catalog_, /*threads=*/1,
+                      observe, &comparison, &selection);
+    r.pool_plan = selection.pool_plan;
     r.tenant_classes = comparison.tenant_classes;
     r.variants = std::move(comparison.variants);
     for (const ClassChoice& c : selection.classes) {

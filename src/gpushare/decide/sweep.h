@@ -23,6 +23,7 @@
 
 #include "gpushare/catalog/catalog.h"
 #include "gpushare/decide/comparison.h"
+#include "gpushare/decide/pool_scheme_plan.h"
 #include "gpushare/decide/sweep_grid.h"
 #include "gpushare/decide/sweep_point.h"
 
@@ -39,6 +40,9 @@ struct SweepPointResult {
   std::string scheme;
   // compare: per tenant class, the winning variant ("" when none wins).
   std::vector<std::string> winners;
+  // compare: the winners settled per pool (decide/pool_scheme_resolution.h);
+  // when it mixes schemes, its run is the last variant, "pool-plan".
+  PoolSchemePlan pool_plan;
 };
 
 class Sweep {

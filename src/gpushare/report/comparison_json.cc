@@ -58,6 +58,8 @@ json SchemeScoreJson(const SchemeScore& s) {
           {"serves", s.serves}};
 }
 
+}  // namespace
+
 json PoolSchemePlanJson(const PoolSchemePlan& plan) {
   json pools = json::array();
   for (const PoolSchemeChoice& p : plan.pools) {
@@ -85,8 +87,6 @@ json PoolSchemePlanJson(const PoolSchemePlan& plan) {
           {"same_as", plan.same_as.empty() ? json(nullptr) : json(plan.same_as)},
           {"ran", plan.ran}};
 }
-
-}  // namespace
 
 json VariantOutcomeToJson(const VariantOutcome& v,
                           const std::vector<std::string>& tenant_classes) {

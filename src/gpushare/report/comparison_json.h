@@ -21,6 +21,9 @@ nlohmann::json VariantOutcomeToJson(
     const VariantOutcome& variant,
     const std::vector<std::string>& tenant_classes);
 
+// The pool plan (docs/output.md, compare's `pool_plan`).
+nlohmann::json PoolSchemePlanJson(const PoolSchemePlan& plan);
+
 nlohmann::json ComparisonToJson(const Comparison& comparison,
                                 const Selection& selection);
 std::string ComparisonToJsonText(const Comparison& comparison,

@@ -40,6 +40,7 @@ std::string SweepPointJsonText(const SweepGrid& grid, const std::string& digest,
           r.winners[k].empty() ? json(nullptr) : json(r.winners[k]);
     }
     out["winners"] = winners;
+    out["pool_plan"] = PoolSchemePlanJson(r.pool_plan);
   }
   return out.dump(2) + "\n";
 }

@@ -188,4 +188,27 @@ std::string SweepClassesCsv(const std::vector<SweepPointFile>& points) {
   return out;
 }
 
+std::string SweepPoolsCsv(const std::vector<SweepPointFile>& points) {
+  std::string out = "point";
+  for (const std::string& k : points.front().keys) out += "," + CsvField(k);
+  out += ",pool,written,scheme,conflict,pods,pods_ok,score\n";
+  for (const SweepPointFile& f : points) {
+    const json point = PointJson(f);
+    if (!point.contains("pool_plan")) {
+      throw InputError(f.path + ": no pool_plan (not a compare sweep point)");
+    }
+    for (const json& p : point.at("pool_plan").at("pools")) {
+      // A pool no pod is routed to keeps its written scheme.
+      const json& scheme = p.at("variant").is_null() ? p.at("written")
+                                                     : p.at("variant");
+      out += Lead(f, point) + "," + Cell(p.at("pool")) + "," +
+             Cell(p.at("written")) + "," + Cell(scheme) + "," +
+             (p.at("conflict").get<bool>() ? "1" : "0") + "," +
+             Cell(p.at("pods")) + "," + Cell(p.at("pods_ok")) + "," +
+             Cell(p.at("score")) + "\n";
+    }
+  }
+  return out;
+}
+
 }  // namespace gpushare

@@ -1,6 +1,7 @@
 // The tables of a whole sweep (columns: docs/sweep.md): summary.csv, one
-// row per point and variant, and classes.csv, one row per point, variant
-// and tenant class; built from the point files alone, so that one sweep
+// row per point and variant, classes.csv, one row per point, variant and
+// tenant class, and for `compare` sweeps pools.csv, one row per point and
+// GPU pool; built from the point files alone, so that one sweep
 // and the merge of its shards give the same bytes.
 //
 // Contract: CompleteSweep() takes the point files of one sweep in any
@@ -24,6 +25,9 @@ std::vector<SweepPointFile> CompleteSweep(std::vector<SweepPointFile> files);
 // their JSON are read again one at a time (InputError if one changed).
 std::string SweepSummaryCsv(const std::vector<SweepPointFile>& points);
 std::string SweepClassesCsv(const std::vector<SweepPointFile>& points);
+// `compare` sweeps: one row per point and GPU pool, the scheme the pool
+// plan gives it (docs/sweep.md "pools.csv").
+std::string SweepPoolsCsv(const std::vector<SweepPointFile>& points);
 
 }  // namespace gpushare
 

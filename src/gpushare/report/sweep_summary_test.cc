@@ -126,6 +126,21 @@ TEST(SweepSummaryTest, CompareTablesNameTheWinners) {
     EXPECT_THAT(SweepClassesCsv(files),
                 HasSubstr("," + w + "," + w + ",notebooks,"));
   }
+  // One pool: the pool plan is one of the compared schemes, never a mix.
+  const nlohmann::json& plan = files[0].json.at("pool_plan");
+  ASSERT_EQ(plan.at("pools").size(), 1u);
+  const std::string scheme = plan.at("same_as").get<std::string>();
+  EXPECT_EQ(SweepPoolsCsv(files),
+            "point,compare.schemes,pool,written,scheme,conflict,pods,pods_ok,"
+            "score\n0,\"[exclusive, time-slicing]\",l4,time-slicing," +
+                scheme + "," +
+                (plan.at("conflict").get<bool>() ? "1" : "0") + "," +
+                plan.at("pools")[0].at("pods").dump() + "," +
+                plan.at("pools")[0].at("pods_ok").dump() + "," +
+                plan.at("pools")[0].at("score").dump() + "\n");
+  // A `run` sweep has no pool plan.
+  EXPECT_THROW(SweepPoolsCsv(CompleteSweep(Files(RunAll(kRunGrid, 1)))),
+               InputError);
 }
 
 TEST(SweepSummaryTest, CompleteSweepNamesWhatIsWrong) {
