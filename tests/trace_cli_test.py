@@ -198,6 +198,33 @@ class ImportedClassesTest(TraceTestCase):
         service = records["ml/embed-server-6b8f7c9d4-qr5tz"]
         self.assertEqual((service["work_s"], service["outcome"]), (0, "Deleted"))
 
+    def test_namespace_patterns(self):
+        # 'anal*' covers analytics; '*-system' (quoted: YAML reads a bare
+        # leading '*' as an alias) and 'gpu-*' cover the system pods.
+        text = CLASSES_SCENARIO.replace(
+            "{analytics: batch}", "{anal*: batch, '*': training}").replace(
+            "    defaults:", "    system_namespaces: ['*-system', gpu-*]\n"
+            "    defaults:")
+        _, _, doc = self.run_json("run", self.write("p.yaml", text))
+        classes = {p["name"]: (p["tenant_class"], p["class"])
+                   for p in doc["pod_records"]}
+        self.assertEqual(classes["analytics/report-28811520-5xq7v"],
+                         ("analytics", "batch"))  # the more literal pattern
+        self.assertEqual(classes["kube-system/coredns-5d78c9869d-x2x4k"][0],
+                         "system")
+        self.assertEqual(classes["gpu-operator/nvidia-dcgm-exporter-7kq2m"][0],
+                         "system")
+        # '*' covers ml: its pods without the label are training, even the
+        # Deployment's (the namespace's class comes before the controller).
+        self.assertEqual(classes["ml/embed-server-6b8f7c9d4-qr5tz"],
+                         ("ml", "training"))
+        self.assertEqual(classes["ml/scratch-alice"], ("ml", "dev"))
+        bad = self.write("b.yaml", text.replace("anal*", "Anal*"))
+        code, out, err = run("run", bad, "--quiet")
+        self.assertEqual(code, 2, out + err)
+        self.assertIn("workload trace workload_classes key: 'Anal*' is not a "
+                      "namespace name or pattern", err)
+
     def test_compare_offers_the_system_class_no_scheme(self):
         out, _, doc = self.run_json("compare",
                                     self.write("s.yaml", CLASSES_SCENARIO))

@@ -7,18 +7,20 @@
 
 #include "gpushare/io/suggest.h"
 #include "gpushare/sim/kubernetes_names.h"
+#include "gpushare/workload/namespace_pattern.h"
 
 namespace gpushare {
 namespace {
 
-// A namespace name at `node`, or an InputError saying what one is.
+// A namespace pattern at `node`, or an InputError saying what one is.
 std::string ReadClassNamespace(const std::string& file, const YAML::Node& node,
                                const std::string& what) {
   const std::string ns = ScalarString(file, node, what);
-  if (!IsDnsLabel(ns, 63)) {
+  if (!IsNamespacePattern(ns)) {
     FailAt(file, node,
-           fmt::format("{}: '{}' is not a namespace name (lowercase letters, "
-                       "digits and '-', at most 63)",
+           fmt::format("{}: '{}' is not a namespace name or pattern "
+                       "(lowercase letters, digits and '-', at most 63, '*' "
+                       "for any run of characters)",
                        what, ns));
   }
   return ns;
@@ -53,10 +55,13 @@ void ReadKubectlClassSettings(const YamlMap& trace, KubectlClassRules* rules) {
                            label, name, DidYouMean(name, kNames, 1),
                            JoinNames(kNames)));
       }
-      if (!rules->workload_classes.emplace(ns, c).second) {
-        FailAt(file, entry.first,
-               label + ": namespace '" + ns + "' is listed twice");
+      for (const auto& [seen, unused] : rules->workload_classes) {
+        if (seen == ns) {
+          FailAt(file, entry.first,
+                 label + ": namespace '" + ns + "' is listed twice");
+        }
       }
+      rules->workload_classes.emplace_back(ns, c);
     }
   }
   if (trace.Has("infer_workload_class")) {

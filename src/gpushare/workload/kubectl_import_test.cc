@@ -280,10 +280,40 @@ TEST_F(KubectlImportTest, WorkloadClassLabelThenNamespaceThenController) {
       PodItem("ml", "d", "", "Job", 1)};
   KubectlPodOptions options;
   options.classes.workload_class_label = "class";
-  options.classes.workload_classes["serving"] = WorkloadClass::kInference;
+  options.classes.workload_classes = {{"serving", WorkloadClass::kInference}};
   EXPECT_EQ(WorkloadClasses(catalog_, items, options),
             (std::vector<std::string>{"training", "inference", "inference",
                                       "training"}));
+}
+
+// Namespace patterns: one line for a platform's many namespaces; the exact
+// name, else the most literal characters, wins.
+TEST_F(KubectlImportTest, NamespacePatternsClassManyNamespaces) {
+  const std::vector<std::string> items = {
+      PodItem("team-a", "a", "", "", 1),
+      PodItem("team-ml-serving", "b", "", "", 1),
+      PodItem("team-ml-lab", "c", "", "", 1),
+      PodItem("default", "d", "", "", 1),
+      PodItem("kueue-system", "e", "", "", 0),
+      PodItem("kube-flannel", "f", "", "", 0)};
+  KubectlPodOptions options;
+  options.defaults.workload_class = WorkloadClass::kBatch;
+  options.classes.workload_classes = {
+      {"team-*", WorkloadClass::kTraining},
+      {"team-ml-serving", WorkloadClass::kInference},
+      {"team-ml-*", WorkloadClass::kDev}};
+  options.classes.system_namespaces = {"kube-*", "*-system"};
+  EXPECT_EQ(WorkloadClasses(catalog_, items, options),
+            (std::vector<std::string>{"training", "inference", "dev", "batch",
+                                      "batch", "batch"}));
+  const std::vector<Pod> pods =
+      ParseKubectlPods("p.json", PodList(items), catalog_, options);
+  std::vector<bool> system;
+  for (const Pod& p : pods) system.push_back(p.in_system_namespace);
+  EXPECT_EQ(system,
+            (std::vector<bool>{false, false, false, false, true, true}));
+  EXPECT_EQ(pods[4].tenant_class, "system");
+  EXPECT_EQ(pods[4].tenant, "kueue-system");
 }
 
 TEST_F(KubectlImportTest, LongRunningControllersStayServices) {

@@ -1,4 +1,5 @@
 #include "gpushare/workload/kubectl_pod_classes.h"
+#include "gpushare/workload/namespace_pattern.h"
 
 #include <algorithm>
 #include <initializer_list>
@@ -75,8 +76,8 @@ void ClassifyKubectlPod(const JsonValue& metadata, const Labels& labels,
   const std::string& ns = pod->namespace_name;
   pod->tenant = ns;
   pod->in_system_namespace =
-      std::find(rules.system_namespaces.begin(), rules.system_namespaces.end(),
-                ns) != rules.system_namespaces.end();
+      std::any_of(rules.system_namespaces.begin(), rules.system_namespaces.end(),
+                  [&](const std::string& p) { return MatchesNamespace(p, ns); });
   const std::string tenant_class =
       PodLabelValue(labels, rules.tenant_class_label);
   pod->tenant_class = pod->in_system_namespace ? kSystemTenantClass
@@ -87,7 +88,11 @@ void ClassifyKubectlPod(const JsonValue& metadata, const Labels& labels,
       rules.infer_workload_class ? KubectlControllerKind(metadata) : "";
   const std::string labelled =
       PodLabelValue(labels, rules.workload_class_label);
-  auto by_namespace = rules.workload_classes.find(ns);
+  std::vector<std::string> patterns;
+  for (const auto& [pattern, workload_class] : rules.workload_classes) {
+    patterns.push_back(pattern);
+  }
+  const int by_namespace = MostSpecificMatch(patterns, ns);
   if (!labelled.empty()) {
     if (!ParseWorkloadClass(labelled, &pod->workload_class)) {
       metadata.Get("labels")
@@ -97,8 +102,8 @@ void ClassifyKubectlPod(const JsonValue& metadata, const Labels& labels,
               "dev), got '" +
               labelled + "'");
     }
-  } else if (by_namespace != rules.workload_classes.end()) {
-    pod->workload_class = by_namespace->second;
+  } else if (by_namespace >= 0) {
+    pod->workload_class = rules.workload_classes[by_namespace].second;
   } else if (!rules.infer_workload_class ||
              !InferWorkloadClass(controller, labels, pod->needs.gpus,
                                  &pod->workload_class)) {

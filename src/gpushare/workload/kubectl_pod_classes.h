@@ -4,15 +4,18 @@
 //
 // Contract: ClassifyKubectlPod() sets the pod's tenant (its namespace), its
 // tenant class and its workload class from KubectlClassRules:
-//   tenant class    "system" for a pod in one of `system_namespaces` (its
-//                   in_system_namespace set); else the value of
+//   tenant class    "system" for a pod in a namespace `system_namespaces`
+//                   covers (namespace patterns: workload/namespace_pattern.h;
+//                   its in_system_namespace set); else the value of
 //                   `tenant_class_label` when the pod has it non-empty; else
 //                   the namespace.
 //   workload class  the first that applies: (a) the value of
 //                   `workload_class_label` when the pod has it non-empty
 //                   (training, inference, batch or dev; anything else is an
 //                   InputError at that label's JSON path); (b) the
-//                   namespace's entry in `workload_classes`; (c) when
+//                   entry of `workload_classes` whose namespace pattern
+//                   covers the namespace, the most specific (exact name,
+//                   else most literal characters, else first listed); (c) when
 //                   `infer_workload_class`, InferWorkloadClass() on the
 //                   pod's labels, controller and GPUs; (d) the defaults'
 //                   workload_class.
@@ -50,8 +53,10 @@ const std::vector<std::string>& DefaultSystemNamespaces();
 struct KubectlClassRules {
   std::string tenant_class_label;                         // "" : the namespace
   std::string workload_class_label;                       // "" : none
-  std::map<std::string, WorkloadClass> workload_classes;  // by namespace
+  // Namespace pattern → workload class, in the order written.
+  std::vector<std::pair<std::string, WorkloadClass>> workload_classes;
   bool infer_workload_class = true;
+  // Namespace patterns.
   std::vector<std::string> system_namespaces = DefaultSystemNamespaces();
 };
 
