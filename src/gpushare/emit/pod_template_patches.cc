@@ -22,10 +22,10 @@ namespace {
 struct RequestKey {
   int pool = -1;
   std::vector<std::pair<std::string, int64_t>> resources;  // by name
-  bool pinned = false;  // PinToTargetPool pinned it to `pool`
+  std::vector<std::string> pin;  // the pools PinToTargetPool pinned it to
   bool operator<(const RequestKey& o) const {
-    return std::tie(pool, resources, pinned) <
-           std::tie(o.pool, o.resources, o.pinned);
+    return std::tie(pool, resources, pin) <
+           std::tie(o.pool, o.resources, o.pin);
   }
 };
 
@@ -65,11 +65,24 @@ std::string Patch(const Pod& pod, const Labels& node_selector,
     out += "      schedulerName: kai-scheduler\n";
   }
   Labels selector = node_selector;
-  if (key.pinned) selector[kNodePoolLabel] = pool.spec.name;
+  if (key.pin.size() == 1) selector[kNodePoolLabel] = key.pin.front();
   if (!selector.empty()) {
     out += "      nodeSelector:\n";
     for (const auto& [k, v] : selector) {
       out += fmt::format("        {}: {}\n", Quote(k), Quote(v));
+    }
+  }
+  if (key.pin.size() > 1) {
+    out += fmt::format(
+        "      affinity:\n        nodeAffinity:\n"
+        "          requiredDuringSchedulingIgnoredDuringExecution:\n"
+        "            nodeSelectorTerms:\n"
+        "              - matchExpressions:\n"
+        "                  - key: {}\n                    operator: In\n"
+        "                    values:\n",
+        Quote(kNodePoolLabel));
+    for (const std::string& name : key.pin) {
+      out += fmt::format("                      - {}\n", Quote(name));
     }
   }
   if (!pod.tolerations.empty()) {
@@ -123,8 +136,8 @@ std::string PodTemplatePatchesYaml(const Scenario& scenario,
     }
     RequestKey key;
     key.pool = pool;
-    key.pinned = PinToTargetPool(pod, pool, cluster, cluster.resources(),
-                                 scenario.translation);
+    key.pin = PinToTargetPool(pod, pool, cluster, cluster.resources(),
+                              scenario.translation);
     for (const auto& [id, quantity] : pod.requests.items()) {
       if (id == ResourceRegistry::kCpuId || id == ResourceRegistry::kMemoryId) {
         continue;

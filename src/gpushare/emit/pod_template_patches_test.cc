@@ -127,6 +127,40 @@ TEST(PodTemplatePatchesTest, PinsRequestsThatMeanSomethingElseElsewhere) {
   EXPECT_EQ(spec["containers"][0]["resources"]["limits"]["nvidia.com/gpu"]
                 .as<int>(),
             1);
+  EXPECT_FALSE(spec["affinity"].IsDefined());
+
+  // A second exclusive pool of 80 GB GPUs reads the request alike: the
+  // patch allows both, by required node affinity.
+  const Scenario two = ReadScenarioYaml(
+      "name: p\n"
+      "cluster:\n"
+      "  pools:\n"
+      "    - {name: whole, gpu: A100-80GB, nodes: 1, labels: {zone: a},\n"
+      "       sharing: {scheme: exclusive}}\n"
+      "    - {name: vgpu, gpu: L4, nodes: 1, labels: {zone: a},\n"
+      "       sharing: {scheme: hami}}\n"
+      "    - {name: h100, gpu: H100-80GB, nodes: 1, labels: {zone: a},\n"
+      "       sharing: {scheme: exclusive}}\n"
+      "workload:\n"
+      "  classes:\n"
+      "    - {name: web, class: inference, count: 4, gpus: 1,\n"
+      "       gpu_memory_mib: 30000, work_s: 0, lifetime_s: 60,\n"
+      "       node_selector: {zone: a}}\n",
+      "p.yaml", TestCatalog());
+  const std::vector<YAML::Node> both =
+      YAML::LoadAll(PodTemplatePatchesYaml(two, TestCatalog(), 3));
+  ASSERT_EQ(both.size(), 1u);
+  const YAML::Node s2 = both[0]["spec"]["template"]["spec"];
+  EXPECT_FALSE(s2["nodeSelector"]["gpushare.io/node-pool"].IsDefined());
+  EXPECT_EQ(s2["nodeSelector"]["zone"].as<std::string>(), "a");
+  const YAML::Node in =
+      s2["affinity"]["nodeAffinity"]
+        ["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"]
+        [0]["matchExpressions"][0];
+  EXPECT_EQ(in["key"].as<std::string>(), "gpushare.io/node-pool");
+  EXPECT_EQ(in["operator"].as<std::string>(), "In");
+  EXPECT_EQ(in["values"].as<std::vector<std::string>>(),
+            (std::vector<std::string>{"whole", "h100"}));
 }
 
 }  // namespace

@@ -193,24 +193,27 @@ int TargetPool(const Pod& pod, const Cluster& cluster) {
   return -1;
 }
 
-bool PinToTargetPool(Pod& pod, int target, const Cluster& cluster,
-                     ResourceRegistry& registry,
-                     const TranslationOptions& options) {
+std::vector<std::string> PinToTargetPool(Pod& pod, int target,
+                                         const Cluster& cluster,
+                                         ResourceRegistry& registry,
+                                         const TranslationOptions& options) {
   if (target < 0 || !pod.explicit_requests.empty() ||
       WholeGpus(pod.needs.gpus) == 0) {
-    return false;
+    return {};
   }
   const auto& pools = cluster.pools();
   const ResourceList written = pod.requests;
-  bool pin = false;
-  for (size_t q = 0; q < pools.size() && !pin; ++q) {
+  std::vector<std::string> same = {pools[target].spec.name};
+  bool differs = false;
+  for (size_t q = 0; q < pools.size(); ++q) {
     if (static_cast<int>(q) == target || pools[q].model == nullptr ||
         pools[q].node_count == 0) {
       continue;
     }
     // Only a pool whose nodes advertise every extended resource the pod
     // asks for can take it.
-    const ResourceList& offered = cluster.nodes()[pools[q].first_node].extended();
+    const ResourceList& offered =
+        cluster.nodes()[pools[q].first_node].extended();
     bool takes = true;
     for (const auto& [id, quantity] : written.items()) {
       if (id == ResourceRegistry::kCpuId || id == ResourceRegistry::kMemoryId) {
@@ -220,12 +223,32 @@ bool PinToTargetPool(Pod& pod, int target, const Cluster& cluster,
     }
     if (!takes || !PoolAdmits(pod, cluster, static_cast<int>(q))) continue;
     const std::string why = TranslateRequests(pod, pools[q], registry, options);
-    pin = !why.empty() || !(pod.requests == written) ||
-          pools[q].spec.sharing.scheme() != pools[target].spec.sharing.scheme();
+    const bool equivalent =
+        why.empty() && pod.requests == written &&
+        pools[q].spec.sharing.scheme() == pools[target].spec.sharing.scheme();
     pod.requests = written;
+    if (equivalent) {
+      same.push_back(pools[q].spec.name);
+    } else {
+      differs = true;
+    }
   }
-  if (pin) pod.node_selector[kNodePoolLabel] = pools[target].spec.name;
-  return pin;
+  if (!differs) return {};
+  if (same.size() == 1) {
+    pod.node_selector[kNodePoolLabel] = same.front();
+    return same;
+  }
+  // Several pools read it alike: required affinity `In` them, ANDed with
+  // each of the pod's own terms (terms are ORed).
+  NodeSelectorRequirement in;
+  in.key = kNodePoolLabel;
+  in.op = NodeSelectorRequirement::Operator::kIn;
+  in.values = same;
+  if (pod.required_affinity.empty()) pod.required_affinity.emplace_back();
+  for (NodeSelectorTerm& term : pod.required_affinity) {
+    term.match_expressions.push_back(in);
+  }
+  return same;
 }
 
 }  // namespace gpushare

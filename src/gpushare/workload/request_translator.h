@@ -25,6 +25,7 @@
 #define GPUSHARE_WORKLOAD_REQUEST_TRANSLATOR_H_
 
 #include <string>
+#include <vector>
 
 #include "gpushare/cluster/cluster.h"
 #include "gpushare/workload/pod.h"
@@ -57,13 +58,18 @@ bool PoolAdmits(const Pod& pod, const Cluster& cluster, int pool);
 // advertises every resource it asks for, but runs another scheme (a
 // time-sliced replica is no exclusive GPU: the reason the device plugin has
 // renameByDefault), would be asked for differently (its own translation
-// differs) or cannot hold the pod, pins the pod to
-// `target` with nodeSelector gpushare.io/node-pool = the pool's name, as a
-// platform team does, and returns true. Pods with explicit requests and pods
-// without GPUs are left as they are.
-bool PinToTargetPool(Pod& pod, int target, const Cluster& cluster,
-                     ResourceRegistry& registry,
-                     const TranslationOptions& options);
+// differs) or cannot hold the pod, pins the pod to the pools that read its
+// request alike — `target` and every admitting pool of the same scheme and
+// translation that holds it — as a platform team does: nodeSelector
+// gpushare.io/node-pool = the pool when there is one, else that label `In`
+// them as required node affinity (added to each of the pod's own terms).
+// Returns the pools it is pinned to (`target` first, then cluster order); empty
+// when nothing needed pinning. Pods with explicit requests and pods without
+// GPUs are left as they are.
+std::vector<std::string> PinToTargetPool(Pod& pod, int target,
+                                         const Cluster& cluster,
+                                         ResourceRegistry& registry,
+                                         const TranslationOptions& options);
 
 }  // namespace gpushare
 

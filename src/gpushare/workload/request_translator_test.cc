@@ -529,7 +529,8 @@ namespace {
 
 // PinToTargetPool: a cluster that mixes schemes by node pool (docs/model.md
 // §3). Pools: A100-80GB exclusive, L4 HAMi, L4 exclusive, A100-80GB
-// time-slicing x4 renamed (nvidia.com/gpu.shared), all without taints.
+// time-slicing x4 renamed (nvidia.com/gpu.shared), H100-80GB exclusive, all
+// without taints.
 class PinTest : public ::testing::Test {
  protected:
   PinTest() {
@@ -539,6 +540,7 @@ class PinTest : public ::testing::Test {
     SharingConfig renamed = TimeSlicingSharing(4);
     renamed.replicas.rename_by_default = true;
     Add("a100-shared", "A100-80GB", renamed);               // 3
+    Add("h100-whole", "H100-80GB", ExclusiveSharing());     // 4
   }
 
   void Add(const std::string& name, const std::string& gpu,
@@ -552,8 +554,8 @@ class PinTest : public ::testing::Test {
     cluster_.AddPool(spec);
   }
 
-  // Translates `pod` for its target pool and pins it; returns the pin.
-  bool TranslateAndPin(Pod& pod) {
+  // Translates `pod` for its target pool and pins it; returns the pools.
+  std::vector<std::string> TranslateAndPin(Pod& pod) {
     const int target = TargetPool(pod, cluster_);
     EXPECT_EQ(TranslateRequests(pod, cluster_.pools()[target],
                                 cluster_.resources(), {}),
@@ -574,14 +576,23 @@ class PinTest : public ::testing::Test {
 
 // nvidia.com/gpu: 1 written for the exclusive A100 pool would be a
 // whole-memory vGPU on the HAMi L4 pool (where a 40 GB footprint is OOM
-// killed): the pod is pinned to the A100 pool, and stays admitted there.
+// killed) and too small a GPU on the exclusive L4 pool; the exclusive H100
+// pool reads it alike. The pod is pinned to the two 80 GB exclusive pools by
+// required affinity, and stays admitted there.
 TEST_F(PinTest, RequestThatMeansSomethingElseElsewhereIsPinned) {
   Pod pod = GpuPod(1, 40000);
-  EXPECT_TRUE(TranslateAndPin(pod));
-  ASSERT_EQ(pod.node_selector.count("gpushare.io/node-pool"), 1u);
-  EXPECT_EQ(pod.node_selector.at("gpushare.io/node-pool"), "a100-whole");
+  EXPECT_EQ(TranslateAndPin(pod),
+            (std::vector<std::string>{"a100-whole", "h100-whole"}));
+  EXPECT_TRUE(pod.node_selector.empty());
+  ASSERT_EQ(pod.required_affinity.size(), 1u);
+  ASSERT_EQ(pod.required_affinity[0].match_expressions.size(), 1u);
+  const NodeSelectorRequirement& in =
+      pod.required_affinity[0].match_expressions[0];
+  EXPECT_EQ(in.key, "gpushare.io/node-pool");
+  EXPECT_EQ(in.op, NodeSelectorRequirement::Operator::kIn);
   EXPECT_EQ(TargetPool(pod, cluster_), 0);
-  EXPECT_FALSE(PoolAdmits(pod, cluster_, 1));
+  for (int q : {1, 2, 3}) EXPECT_FALSE(PoolAdmits(pod, cluster_, q)) << q;
+  EXPECT_TRUE(PoolAdmits(pod, cluster_, 4));
   // The requests are those written for the target, not the last probed.
   EXPECT_EQ(pod.requests.Get(cluster_.resources().Find("nvidia.com/gpu")), 1);
   EXPECT_EQ(cluster_.resources().Find("nvidia.com/gpumem") < 0
@@ -598,13 +609,34 @@ TEST_F(PinTest, EquivalentPoolsLeaveThePodFree) {
   pod.required_affinity.push_back(
       {{{"gpushare.io/node-pool", NodeSelectorRequirement::Operator::kIn,
          {"a100-whole", "l4-whole"}}}});
-  EXPECT_FALSE(TranslateAndPin(pod));
+  EXPECT_TRUE(TranslateAndPin(pod).empty());
   EXPECT_TRUE(pod.node_selector.empty());
-  // A footprint the L4 cannot hold is pinned to the A100.
+  EXPECT_EQ(pod.required_affinity[0].match_expressions.size(), 1u);
+  // A footprint the L4 cannot hold: pinned to the A100 alone, by selector.
   Pod big = GpuPod(1, 40000);
   big.required_affinity = pod.required_affinity;
-  EXPECT_TRUE(TranslateAndPin(big));
+  EXPECT_EQ(TranslateAndPin(big), std::vector<std::string>{"a100-whole"});
   EXPECT_EQ(big.node_selector.at("gpushare.io/node-pool"), "a100-whole");
+  EXPECT_EQ(big.required_affinity[0].match_expressions.size(), 1u);
+}
+
+// Terms are ORed: the pin is added to each, so that every way the pod may
+// be placed is narrowed.
+TEST_F(PinTest, AffinityPinJoinsEveryTerm) {
+  Pod pod = GpuPod(1, 40000);
+  pod.required_affinity = {
+      {{{"gpushare.io/node-pool", NodeSelectorRequirement::Operator::kIn,
+         {"a100-whole", "l4-hami"}}}},
+      {{{"gpushare.io/node-pool", NodeSelectorRequirement::Operator::kIn,
+         {"h100-whole"}}}}};
+  EXPECT_EQ(TranslateAndPin(pod),
+            (std::vector<std::string>{"a100-whole", "h100-whole"}));
+  for (const NodeSelectorTerm& term : pod.required_affinity) {
+    EXPECT_EQ(term.match_expressions.size(), 2u);
+  }
+  EXPECT_FALSE(PoolAdmits(pod, cluster_, 1));
+  EXPECT_TRUE(PoolAdmits(pod, cluster_, 0));
+  EXPECT_TRUE(PoolAdmits(pod, cluster_, 4));
 }
 
 // A pool whose nodes do not advertise the resource (the renamed
@@ -613,21 +645,21 @@ TEST_F(PinTest, PoolsWithoutTheResourceDoNotCount) {
   Pod pod = GpuPod(0.25, 4000);
   pod.node_selector = {{"gpushare.io/node-pool", "a100-shared"}};
   EXPECT_EQ(TargetPool(pod, cluster_), 3);
-  EXPECT_FALSE(TranslateAndPin(pod));
+  EXPECT_TRUE(TranslateAndPin(pod).empty());
   Pod free = GpuPod(0.25, 4000);
   free.required_affinity.push_back(
       {{{"gpushare.io/node-pool", NodeSelectorRequirement::Operator::kIn,
          {"a100-whole", "a100-shared"}}}});
-  EXPECT_FALSE(TranslateAndPin(free));  // exclusive: gpu.shared is elsewhere
+  EXPECT_TRUE(TranslateAndPin(free).empty());  // gpu.shared is elsewhere
 }
 
 // Explicit requests are what the user wrote; CPU-only pods ask for no GPU.
 TEST_F(PinTest, ExplicitRequestsAndCpuPodsAreLeftAlone) {
   Pod pod = GpuPod(1, 40000);
   pod.explicit_requests = {{"nvidia.com/gpu", 1}};
-  EXPECT_FALSE(TranslateAndPin(pod));
+  EXPECT_TRUE(TranslateAndPin(pod).empty());
   Pod cpu = GpuPod(0, 0);
-  EXPECT_FALSE(TranslateAndPin(cpu));
+  EXPECT_TRUE(TranslateAndPin(cpu).empty());
   EXPECT_TRUE(cpu.node_selector.empty());
 }
 
