@@ -35,7 +35,21 @@ struct ClassPods {
   std::map<std::string, int64_t> unrunnable;  // reason → pods
   const Pod* example = nullptr;               // tolerations, queue
   Labels node_selector;  // the example's, as written (before any pin)
+  std::vector<NodeSelectorTerm> required_affinity;  // likewise
 };
+
+const char* OperatorName(NodeSelectorRequirement::Operator op) {
+  using Op = NodeSelectorRequirement::Operator;
+  switch (op) {
+    case Op::kIn: return "In";
+    case Op::kNotIn: return "NotIn";
+    case Op::kExists: return "Exists";
+    case Op::kDoesNotExist: return "DoesNotExist";
+    case Op::kGt: return "Gt";
+    case Op::kLt: return "Lt";
+  }
+  return "In";
+}
 
 std::string Quote(const std::string& s) {
   std::string out = "\"";
@@ -46,7 +60,31 @@ std::string Quote(const std::string& s) {
   return out + "\"";
 }
 
+// `terms` as a strategic merge patch's nodeSelectorTerms: the list is
+// replaced whole, so it carries the workload's own terms with the pin.
+std::string AffinityPatch(const std::vector<NodeSelectorTerm>& terms) {
+  std::string out =
+      "      affinity:\n        nodeAffinity:\n"
+      "          requiredDuringSchedulingIgnoredDuringExecution:\n"
+      "            nodeSelectorTerms:\n";
+  for (const NodeSelectorTerm& term : terms) {
+    out += "              - matchExpressions:\n";
+    for (const NodeSelectorRequirement& r : term.match_expressions) {
+      out += fmt::format("                  - key: {}\n"
+                         "                    operator: {}\n",
+                         Quote(r.key), OperatorName(r.op));
+      if (r.values.empty()) continue;
+      out += "                    values:\n";
+      for (const std::string& v : r.values) {
+        out += fmt::format("                      - {}\n", Quote(v));
+      }
+    }
+  }
+  return out;
+}
+
 std::string Patch(const Pod& pod, const Labels& node_selector,
+                  const std::vector<NodeSelectorTerm>& required_affinity,
                   const NodePool& pool, const RequestKey& key, bool kai) {
   std::string out = "spec:\n  template:\n";
   if (!pod.queue_name.empty()) {
@@ -73,17 +111,15 @@ std::string Patch(const Pod& pod, const Labels& node_selector,
     }
   }
   if (key.pin.size() > 1) {
-    out += fmt::format(
-        "      affinity:\n        nodeAffinity:\n"
-        "          requiredDuringSchedulingIgnoredDuringExecution:\n"
-        "            nodeSelectorTerms:\n"
-        "              - matchExpressions:\n"
-        "                  - key: {}\n                    operator: In\n"
-        "                    values:\n",
-        Quote(kNodePoolLabel));
-    for (const std::string& name : key.pin) {
-      out += fmt::format("                      - {}\n", Quote(name));
-    }
+    // The pin joins each of the workload's own terms (terms are ORed).
+    std::vector<NodeSelectorTerm> terms = required_affinity;
+    if (terms.empty()) terms.emplace_back();
+    NodeSelectorRequirement in;
+    in.key = kNodePoolLabel;
+    in.op = NodeSelectorRequirement::Operator::kIn;
+    in.values = key.pin;
+    for (NodeSelectorTerm& term : terms) term.match_expressions.push_back(in);
+    out += AffinityPatch(terms);
   }
   if (!pod.tolerations.empty()) {
     out += "      tolerations:\n";
@@ -122,6 +158,7 @@ std::string PodTemplatePatchesYaml(const Scenario& scenario,
     if (c.example == nullptr) {
       c.example = &pod;
       c.node_selector = pod.node_selector;
+      c.required_affinity = pod.required_affinity;
     }
     const int pool = TargetPool(pod, cluster);
     if (pool < 0) {
@@ -176,7 +213,8 @@ std::string PodTemplatePatchesYaml(const Scenario& scenario,
           info.name, WorkloadClassName(info.workload_class), pool.spec.name,
           SharingSchemeDisplayName(pool.spec.sharing.scheme()),
           groups[g].second, c.pods, 100.0 * groups[g].second / c.pods,
-          Patch(*c.example, c.node_selector, pool, groups[g].first,
+          Patch(*c.example, c.node_selector, c.required_affinity, pool,
+                groups[g].first,
                 scenario.kai_queues.enabled()));
     }
     if (static_cast<int>(groups.size()) > shown) {

@@ -161,6 +161,50 @@ TEST(PodTemplatePatchesTest, PinsRequestsThatMeanSomethingElseElsewhere) {
   EXPECT_EQ(in["operator"].as<std::string>(), "In");
   EXPECT_EQ(in["values"].as<std::vector<std::string>>(),
             (std::vector<std::string>{"whole", "h100"}));
+
+  // Imported pods with their own required affinity: a patch replaces the
+  // list of terms whole, so it carries each of their terms with the pin.
+  Scenario traced = two;
+  traced.workload.classes.clear();
+  auto pods = std::make_shared<std::vector<Pod>>();
+  Pod p;
+  p.name = "svc-0";
+  p.tenant_class = "svc";
+  p.workload_class = WorkloadClass::kInference;
+  p.cpu_milli = 1000;
+  p.memory_mib = 1024;
+  p.needs.gpus = 1;
+  p.needs.gpu_memory_mib = 30000;
+  p.needs.sm_demand = 0.5;
+  NodeSelectorRequirement zone;
+  zone.key = "zone";
+  zone.op = NodeSelectorRequirement::Operator::kIn;
+  zone.values = {"a", "b"};
+  NodeSelectorRequirement spot;
+  spot.key = "spot";
+  spot.op = NodeSelectorRequirement::Operator::kDoesNotExist;
+  p.required_affinity = {{{zone}}, {{spot}}};
+  pods->push_back(p);
+  traced.workload.trace.pods = pods;
+  const std::vector<YAML::Node> imported =
+      YAML::LoadAll(PodTemplatePatchesYaml(traced, TestCatalog(), 3));
+  ASSERT_EQ(imported.size(), 1u);
+  const YAML::Node terms =
+      imported[0]["spec"]["template"]["spec"]["affinity"]["nodeAffinity"]
+              ["requiredDuringSchedulingIgnoredDuringExecution"]
+              ["nodeSelectorTerms"];
+  ASSERT_EQ(terms.size(), 2u);
+  EXPECT_EQ(terms[0]["matchExpressions"][0]["key"].as<std::string>(), "zone");
+  EXPECT_EQ(terms[0]["matchExpressions"][0]["values"].size(), 2u);
+  EXPECT_EQ(terms[1]["matchExpressions"][0]["operator"].as<std::string>(),
+            "DoesNotExist");
+  EXPECT_FALSE(terms[1]["matchExpressions"][0]["values"].IsDefined());
+  for (size_t t = 0; t < 2; ++t) {
+    const YAML::Node pin = terms[t]["matchExpressions"][1];
+    EXPECT_EQ(pin["key"].as<std::string>(), "gpushare.io/node-pool");
+    EXPECT_EQ(pin["values"].as<std::vector<std::string>>(),
+              (std::vector<std::string>{"whole", "h100"}));
+  }
 }
 
 }  // namespace
