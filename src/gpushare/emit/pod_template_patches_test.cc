@@ -98,25 +98,32 @@ TEST(PodTemplatePatchesTest, OnePatchPerDistinctRequest) {
   EXPECT_EQ(PodTemplatePatchesYaml(s, TestCatalog(), 3), text);
 }
 
-// Pools that mix schemes: `web` pods (no selector) are written for the first
-// pool, exclusive; the HAMi pool advertises nvidia.com/gpu too, where one
-// would be a whole-memory vGPU, so the patch pins them with a nodeSelector
-// on gpushare.io/node-pool, beside the class's own selector.
-TEST(PodTemplatePatchesTest, PinsRequestsThatMeanSomethingElseElsewhere) {
-  const Scenario s = ReadScenarioYaml(
+// An exclusive A100-80GB pool, a HAMi L4 pool, then `more` pools, all in
+// zone a; `web` asks for a whole GPU holding 30 GB, in zone a.
+Scenario MixedPools(const std::string& more) {
+  return ReadScenarioYaml(
       "name: p\n"
       "cluster:\n"
       "  pools:\n"
       "    - {name: whole, gpu: A100-80GB, nodes: 1, labels: {zone: a},\n"
       "       sharing: {scheme: exclusive}}\n"
       "    - {name: vgpu, gpu: L4, nodes: 1, labels: {zone: a},\n"
-      "       sharing: {scheme: hami}}\n"
-      "workload:\n"
-      "  classes:\n"
-      "    - {name: web, class: inference, count: 4, gpus: 1,\n"
-      "       gpu_memory_mib: 30000, work_s: 0, lifetime_s: 60,\n"
-      "       node_selector: {zone: a}}\n",
+      "       sharing: {scheme: hami}}\n" +
+          more +
+          "workload:\n"
+          "  classes:\n"
+          "    - {name: web, class: inference, count: 4, gpus: 1,\n"
+          "       gpu_memory_mib: 30000, work_s: 0, lifetime_s: 60,\n"
+          "       node_selector: {zone: a}}\n",
       "p.yaml", TestCatalog());
+}
+
+// Pools that mix schemes: `web` pods (no selector) are written for the first
+// pool, exclusive; the HAMi pool advertises nvidia.com/gpu too, where one
+// would be a whole-memory vGPU, so the patch pins them with a nodeSelector
+// on gpushare.io/node-pool, beside the class's own selector.
+TEST(PodTemplatePatchesTest, PinsRequestsThatMeanSomethingElseElsewhere) {
+  const Scenario s = MixedPools("");
   const std::string text = PodTemplatePatchesYaml(s, TestCatalog(), 3);
   const std::vector<YAML::Node> docs = YAML::LoadAll(text);
   ASSERT_EQ(docs.size(), 1u) << text;
@@ -131,22 +138,9 @@ TEST(PodTemplatePatchesTest, PinsRequestsThatMeanSomethingElseElsewhere) {
 
   // A second exclusive pool of 80 GB GPUs reads the request alike: the
   // patch allows both, by required node affinity.
-  const Scenario two = ReadScenarioYaml(
-      "name: p\n"
-      "cluster:\n"
-      "  pools:\n"
-      "    - {name: whole, gpu: A100-80GB, nodes: 1, labels: {zone: a},\n"
-      "       sharing: {scheme: exclusive}}\n"
-      "    - {name: vgpu, gpu: L4, nodes: 1, labels: {zone: a},\n"
-      "       sharing: {scheme: hami}}\n"
+  const Scenario two = MixedPools(
       "    - {name: h100, gpu: H100-80GB, nodes: 1, labels: {zone: a},\n"
-      "       sharing: {scheme: exclusive}}\n"
-      "workload:\n"
-      "  classes:\n"
-      "    - {name: web, class: inference, count: 4, gpus: 1,\n"
-      "       gpu_memory_mib: 30000, work_s: 0, lifetime_s: 60,\n"
-      "       node_selector: {zone: a}}\n",
-      "p.yaml", TestCatalog());
+      "       sharing: {scheme: exclusive}}\n");
   const std::vector<YAML::Node> both =
       YAML::LoadAll(PodTemplatePatchesYaml(two, TestCatalog(), 3));
   ASSERT_EQ(both.size(), 1u);
