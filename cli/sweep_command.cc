@@ -97,7 +97,7 @@ std::string WriteTables(const std::vector<SweepPointFile>& points,
   batch.Commit();
   std::string written;
   for (size_t i = 0; i < names.size(); ++i) {
-    written += (i == 0                  ? ""
+    written += (i == 0                 ? ""
                 : i + 1 < names.size() ? ", "
                                        : " and ") +
                out + "/" + names[i];
@@ -242,10 +242,10 @@ void RegisterMergeCommand(CLI::App& app, GlobalOptions& options) {
       WriteOutputFile(to.string(), ReadInputFile(f.path));
     }
     const std::string written = WriteTables(sweep, *out);
-    std::cout << fmt::format("merged {} points of sweep {} from {} folders; "
-                             "wrote {}\n",
-                             sweep.size(), sweep.front().digest, dirs->size(),
-                             written);
+    std::cout << fmt::format(
+        "merged {} points of sweep {} from {} folders; "
+        "wrote {}\n",
+        sweep.size(), sweep.front().digest, dirs->size(), written);
   });
 }
 

@@ -194,9 +194,10 @@ TEST(ClassMetricsTest, MeanOverSeeds) {
 // SLO the pair misses it too, but it would alone: not the neighbour's doing.
 TEST(ClassMetricsTest, NeighbourMissShareFromASimulation) {
   const auto share = [](int64_t services, double slo_ms) {
-    Scenario s = testing_scenarios::OnePool("A100-80GB", 1,
-                                            TimeSlicingSharing(2));
-    WorkloadClassSpec c = testing_scenarios::Jobs("svc", services, 0.5, 1000, 0);
+    Scenario s =
+        testing_scenarios::OnePool("A100-80GB", 1, TimeSlicingSharing(2));
+    WorkloadClassSpec c =
+        testing_scenarios::Jobs("svc", services, 0.5, 1000, 0);
     c.workload_class = WorkloadClass::kInference;
     c.lifetime_s = Distribution::Constant(100);
     c.request_rate = Distribution::Constant(100);

@@ -54,8 +54,7 @@ TEST(PlanConstraintsTest, StrandedPodsWeighMoreThanAnyWait) {
   EXPECT_TRUE(MissesLess(a, b));
   EXPECT_FALSE(MissesLess(b, a));
   strands.cannot_run = 0;
-  EXPECT_TRUE(
-      MissesLess(SeverityOf(CheckClassConstraints(c, strands)), a));
+  EXPECT_TRUE(MissesLess(SeverityOf(CheckClassConstraints(c, strands)), a));
 }
 
 TEST(PlanConstraintsTest, PreemptionsAreCheckedWhenLimited) {

@@ -41,12 +41,18 @@ struct ClassPods {
 const char* OperatorName(NodeSelectorRequirement::Operator op) {
   using Op = NodeSelectorRequirement::Operator;
   switch (op) {
-    case Op::kIn: return "In";
-    case Op::kNotIn: return "NotIn";
-    case Op::kExists: return "Exists";
-    case Op::kDoesNotExist: return "DoesNotExist";
-    case Op::kGt: return "Gt";
-    case Op::kLt: return "Lt";
+    case Op::kIn:
+      return "In";
+    case Op::kNotIn:
+      return "NotIn";
+    case Op::kExists:
+      return "Exists";
+    case Op::kDoesNotExist:
+      return "DoesNotExist";
+    case Op::kGt:
+      return "Gt";
+    case Op::kLt:
+      return "Lt";
   }
   return "In";
 }
@@ -70,9 +76,10 @@ std::string AffinityPatch(const std::vector<NodeSelectorTerm>& terms) {
   for (const NodeSelectorTerm& term : terms) {
     out += "              - matchExpressions:\n";
     for (const NodeSelectorRequirement& r : term.match_expressions) {
-      out += fmt::format("                  - key: {}\n"
-                         "                    operator: {}\n",
-                         Quote(r.key), OperatorName(r.op));
+      out += fmt::format(
+          "                  - key: {}\n"
+          "                    operator: {}\n",
+          Quote(r.key), OperatorName(r.op));
       if (r.values.empty()) continue;
       out += "                    values:\n";
       for (const std::string& v : r.values) {
@@ -214,8 +221,7 @@ std::string PodTemplatePatchesYaml(const Scenario& scenario,
           SharingSchemeDisplayName(pool.spec.sharing.scheme()),
           groups[g].second, c.pods, 100.0 * groups[g].second / c.pods,
           Patch(*c.example, c.node_selector, c.required_affinity, pool,
-                groups[g].first,
-                scenario.kai_queues.enabled()));
+                groups[g].first, scenario.kai_queues.enabled()));
     }
     if (static_cast<int>(groups.size()) > shown) {
       int64_t rest = 0;

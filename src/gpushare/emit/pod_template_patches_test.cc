@@ -131,9 +131,9 @@ TEST(PodTemplatePatchesTest, PinsRequestsThatMeanSomethingElseElsewhere) {
   EXPECT_EQ(spec["nodeSelector"]["gpushare.io/node-pool"].as<std::string>(),
             "whole");
   EXPECT_EQ(spec["nodeSelector"]["zone"].as<std::string>(), "a");
-  EXPECT_EQ(spec["containers"][0]["resources"]["limits"]["nvidia.com/gpu"]
-                .as<int>(),
-            1);
+  EXPECT_EQ(
+      spec["containers"][0]["resources"]["limits"]["nvidia.com/gpu"].as<int>(),
+      1);
   EXPECT_FALSE(spec["affinity"].IsDefined());
 
   // A second exclusive pool of 80 GB GPUs reads the request alike: the
@@ -147,10 +147,9 @@ TEST(PodTemplatePatchesTest, PinsRequestsThatMeanSomethingElseElsewhere) {
   const YAML::Node s2 = both[0]["spec"]["template"]["spec"];
   EXPECT_FALSE(s2["nodeSelector"]["gpushare.io/node-pool"].IsDefined());
   EXPECT_EQ(s2["nodeSelector"]["zone"].as<std::string>(), "a");
-  const YAML::Node in =
-      s2["affinity"]["nodeAffinity"]
-        ["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"]
-        [0]["matchExpressions"][0];
+  const YAML::Node in = s2["affinity"]["nodeAffinity"]
+                          ["requiredDuringSchedulingIgnoredDuringExecution"]
+                          ["nodeSelectorTerms"][0]["matchExpressions"][0];
   EXPECT_EQ(in["key"].as<std::string>(), "gpushare.io/node-pool");
   EXPECT_EQ(in["operator"].as<std::string>(), "In");
   EXPECT_EQ(in["values"].as<std::vector<std::string>>(),

@@ -259,7 +259,7 @@ struct SimulationResult {
   int64_t gang_timeouts = 0;    // gang members released at Permit's timeout
   int64_t faults = 0;
   double max_blast_radius = 0;  // most pods killed by one fault
-  double mean_wait_s = 0;  // over pods that started; -1 when none did
+  double mean_wait_s = 0;       // over pods that started; -1 when none did
   double p99_wait_s = 0;
   double mean_slowdown = 0;
   double throughput_per_h = 0;  // completed pods per hour

@@ -60,9 +60,9 @@ std::string HtmlClusterTable(const Comparison& c) {
     const ClassMetrics& m = v.cluster;
     rows.push_back(
         {VariantDisplayName(v.name), fmt::format("{}/{}", m.served, m.pods),
-         FormatSeconds(m.started > 0 ? m.mean_wait_s : -1), FormatPercent(m.slo_attainment),
-         FormatPercent(v.mean_allocation), FormatPercent(v.mean_sm_active),
-         FormatPercent(v.mean_gpu_util),
+         FormatSeconds(m.started > 0 ? m.mean_wait_s : -1),
+         FormatPercent(m.slo_attainment), FormatPercent(v.mean_allocation),
+         FormatPercent(v.mean_sm_active), FormatPercent(v.mean_gpu_util),
          v.faults > 0 ? fmt::format("{:g}", v.max_blast_radius) : "-",
          FormatAlertCounts(v.alerts), FormatMoney(v.cluster_cost)});
   }
@@ -80,20 +80,19 @@ std::string HtmlClassTable(const Comparison& c, size_t k) {
     if ((v.plan || v.pool_plan) && !v.class_schemes[k].empty()) {
       label += " (" + v.class_schemes[k] + ")";
     }
-    rows.push_back(
-        {label, fmt::format("{}/{}", m.served, m.pods),
-         FormatSeconds(m.started > 0 ? m.mean_wait_s : -1), FormatSlowdown(m.mean_slowdown),
-         HtmlP99VsSlo(m), FormatPercent(m.slo_attainment),
-         std::to_string(m.oom_kills), std::to_string(m.failed + m.cannot_run),
-         m.served > 0 ? FormatMoney(m.cost_per_served_pod) : "-"});
+    rows.push_back({label, fmt::format("{}/{}", m.served, m.pods),
+                    FormatSeconds(m.started > 0 ? m.mean_wait_s : -1),
+                    FormatSlowdown(m.mean_slowdown), HtmlP99VsSlo(m),
+                    FormatPercent(m.slo_attainment),
+                    std::to_string(m.oom_kills),
+                    std::to_string(m.failed + m.cannot_run),
+                    m.served > 0 ? FormatMoney(m.cost_per_served_pod) : "-"});
   }
   return "<h3>" +
-         HtmlEscape(fmt::format("Tenant class {} ({}, {} pod{})",
-                                c.tenant_classes[k], c.workload_classes[k],
-                                c.variants.front().classes[k].pods,
-                                c.variants.front().classes[k].pods == 1
-                                    ? ""
-                                    : "s")) +
+         HtmlEscape(fmt::format(
+             "Tenant class {} ({}, {} pod{})", c.tenant_classes[k],
+             c.workload_classes[k], c.variants.front().classes[k].pods,
+             c.variants.front().classes[k].pods == 1 ? "" : "s")) +
          "</h3>\n" +
          HtmlTable({"scheme", "served", "mean wait", "slowdown", "p99 / SLO ms",
                     "SLO met", "OOM kills", "failed or cannot run",
@@ -232,8 +231,9 @@ std::string ComparisonHtmlReport(const Comparison& c, const Selection& s) {
 
   page.AddHeading("Per tenant class", "classes");
   page.AddParagraph(
-      std::string("Mean queue wait; slowdown: run time / alone on a whole "
-                  "GPU; p99 / SLO: mean worst-interval p99 and SLO; SLO met: ") +
+      std::string(
+          "Mean queue wait; slowdown: run time / alone on a whole "
+          "GPU; p99 / SLO: mean worst-interval p99 and SLO; SLO met: ") +
       kSloMetMeaning +
       "; failed: gave up, or cannot run under the scheme; cost per served "
       "pod.");

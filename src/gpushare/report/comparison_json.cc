@@ -32,8 +32,7 @@ json MetricsJson(const ClassMetrics& m) {
           {"cost", m.cost},
           {"held_cost", m.held_cost},
           {"wasted_cost", m.wasted_cost},
-          {"cost_per_served_pod",
-           m.served > 0 ? m.cost_per_served_pod : -1.0}};
+          {"cost_per_served_pod", m.served > 0 ? m.cost_per_served_pod : -1.0}};
 }
 
 json ScoresJson(const DimensionScores& s) {

@@ -76,9 +76,9 @@ std::string ClusterTable(const Comparison& c) {
   for (const VariantOutcome& v : c.variants) {
     const ClassMetrics& m = v.cluster;
     t.AddRow({VariantLabel(v), fmt::format("{}/{}", m.served, m.pods),
-              FormatSeconds(m.started > 0 ? m.mean_wait_s : -1), FormatPercent(m.slo_attainment),
-              FormatPercent(v.mean_allocation), FormatPercent(v.mean_sm_active),
-              FormatPercent(v.mean_gpu_util),
+              FormatSeconds(m.started > 0 ? m.mean_wait_s : -1),
+              FormatPercent(m.slo_attainment), FormatPercent(v.mean_allocation),
+              FormatPercent(v.mean_sm_active), FormatPercent(v.mean_gpu_util),
               v.faults > 0 ? fmt::format("{:g}", v.max_blast_radius) : "-",
               FormatMoney(v.cluster_cost)});
   }
@@ -116,8 +116,9 @@ std::string ClassTable(const Comparison& c, size_t k) {
       label += " (" + ShortScheme(v.class_schemes[k]) + ")";
     }
     t.AddRow({label, fmt::format("{}/{}", m.served, m.pods),
-              FormatSeconds(m.started > 0 ? m.mean_wait_s : -1), FormatSlowdown(m.mean_slowdown),
-              P99VsSlo(m), FormatPercent(m.slo_attainment),
+              FormatSeconds(m.started > 0 ? m.mean_wait_s : -1),
+              FormatSlowdown(m.mean_slowdown), P99VsSlo(m),
+              FormatPercent(m.slo_attainment),
               fmt::format("{}/{}", m.oom_kills, m.preemptions),
               std::to_string(m.failed + m.cannot_run),
               m.served > 0 ? FormatMoney(m.cost_per_served_pod) : "-"});
@@ -203,7 +204,7 @@ std::string SelectionText(const Selection& s) {
       // Samples of pods that started and were then evicted meet nothing
       // that counts when no pod was served.
       if (slo) {
-        row.push_back(!x.serves ? "none served"
+        row.push_back(!x.serves     ? "none served"
                       : x.meets_slo ? "met"
                                     : "MISSED");
       }

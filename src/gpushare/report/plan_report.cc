@@ -167,9 +167,8 @@ std::string PlanReport(const PlanResult& r, double wall_s) {
   if (r.chosen_from != "search") {
     out += WrapText(
         fmt::format("  The search found nothing {} than the {} plan.",
-                    r.chosen.feasible
-                        ? "cheaper that meets every constraint"
-                        : "closer to the constraints",
+                    r.chosen.feasible ? "cheaper that meets every constraint"
+                                      : "closer to the constraints",
                     PlanOutcomeLabel(r.chosen)),
         kReportWidth, 4);
   }

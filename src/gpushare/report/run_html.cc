@@ -113,15 +113,13 @@ std::string RunHtmlReport(const SimulationResult& r) {
   for (const std::string& c : classes) {
     metrics[0].push_back(ComputeClassMetrics(r, c));
     const ClassMetrics& m = metrics[0].back();
-    rows.push_back({c, m.workload_class, fmt::format("{}/{}", m.served, m.pods),
-                    FormatSeconds(m.started > 0 ? m.mean_wait_s : -1),
-                    m.mean_slowdown > 0 ? fmt::format("{:.2f}x", m.mean_slowdown)
-                                        : "-",
-                    FormatPercent(m.slo_attainment),
-                    std::to_string(m.oom_kills),
-                    std::to_string(m.preemptions),
-                    std::to_string(m.failed + m.cannot_run),
-                    m.served > 0 ? FormatMoney(m.cost_per_served_pod) : "-"});
+    rows.push_back(
+        {c, m.workload_class, fmt::format("{}/{}", m.served, m.pods),
+         FormatSeconds(m.started > 0 ? m.mean_wait_s : -1),
+         m.mean_slowdown > 0 ? fmt::format("{:.2f}x", m.mean_slowdown) : "-",
+         FormatPercent(m.slo_attainment), std::to_string(m.oom_kills),
+         std::to_string(m.preemptions), std::to_string(m.failed + m.cannot_run),
+         m.served > 0 ? FormatMoney(m.cost_per_served_pod) : "-"});
   }
   page.AddHeading("Tenant classes", "classes");
   page.AddParagraph(std::string("SLO met: ") + kSloMetMeaning + ".");

@@ -1,9 +1,9 @@
 #include "gpushare/report/run_summary.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
-
-#include <fmt/format.h>
 
 #include "gpushare/report/comparison_report.h"
 #include "gpushare/report/queue_table.h"
@@ -118,8 +118,8 @@ std::string RunSummary(const SimulationResult& r, double wall_s) {
   out += "\n" + table.Render();
   if (std::any_of(classes.begin(), classes.end(),
                   [](const auto& c) { return c.second.latency_samples > 0; })) {
-    out += "\n" + WrapText(std::string("SLO MET ") + kSloMetMeaning,
-                           kReportWidth, 2);
+    out += "\n" +
+           WrapText(std::string("SLO MET ") + kSloMetMeaning, kReportWidth, 2);
   }
   out += QueueTable(r.queues, r.queue_system);
   out += PatrolAlertsSummary(r.alerts);

@@ -199,8 +199,8 @@ std::string SweepPoolsCsv(const std::vector<SweepPointFile>& points) {
     }
     for (const json& p : point.at("pool_plan").at("pools")) {
       // A pool no pod is routed to keeps its written scheme.
-      const json& scheme = p.at("variant").is_null() ? p.at("written")
-                                                     : p.at("variant");
+      const json& scheme =
+          p.at("variant").is_null() ? p.at("written") : p.at("variant");
       out += Lead(f, point) + "," + Cell(p.at("pool")) + "," +
              Cell(p.at("written")) + "," + Cell(scheme) + "," +
              (p.at("conflict").get<bool>() ? "1" : "0") + "," +

@@ -133,9 +133,8 @@ TEST(SweepSummaryTest, CompareTablesNameTheWinners) {
   EXPECT_EQ(SweepPoolsCsv(files),
             "point,compare.schemes,pool,written,scheme,conflict,pods,pods_ok,"
             "score\n0,\"[exclusive, time-slicing]\",l4,time-slicing," +
-                scheme + "," +
-                (plan.at("conflict").get<bool>() ? "1" : "0") + "," +
-                plan.at("pools")[0].at("pods").dump() + "," +
+                scheme + "," + (plan.at("conflict").get<bool>() ? "1" : "0") +
+                "," + plan.at("pools")[0].at("pods").dump() + "," +
                 plan.at("pools")[0].at("pods_ok").dump() + "," +
                 plan.at("pools")[0].at("score").dump() + "\n");
   // A `run` sweep has no pool plan.

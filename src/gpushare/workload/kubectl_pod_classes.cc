@@ -1,8 +1,9 @@
 #include "gpushare/workload/kubectl_pod_classes.h"
-#include "gpushare/workload/namespace_pattern.h"
 
 #include <algorithm>
 #include <initializer_list>
+
+#include "gpushare/workload/namespace_pattern.h"
 
 namespace gpushare {
 namespace {
@@ -75,9 +76,9 @@ void ClassifyKubectlPod(const JsonValue& metadata, const Labels& labels,
                         const TraceDefaults& defaults, Pod* pod) {
   const std::string& ns = pod->namespace_name;
   pod->tenant = ns;
-  pod->in_system_namespace =
-      std::any_of(rules.system_namespaces.begin(), rules.system_namespaces.end(),
-                  [&](const std::string& p) { return MatchesNamespace(p, ns); });
+  pod->in_system_namespace = std::any_of(
+      rules.system_namespaces.begin(), rules.system_namespaces.end(),
+      [&](const std::string& p) { return MatchesNamespace(p, ns); });
   const std::string tenant_class =
       PodLabelValue(labels, rules.tenant_class_label);
   pod->tenant_class = pod->in_system_namespace ? kSystemTenantClass

@@ -10,9 +10,8 @@ bool IsLowerAlnum(char c) {
 }
 
 size_t LiteralCharacters(std::string_view pattern) {
-  return static_cast<size_t>(
-      std::count_if(pattern.begin(), pattern.end(),
-                    [](char c) { return c != '*'; }));
+  return static_cast<size_t>(std::count_if(pattern.begin(), pattern.end(),
+                                           [](char c) { return c != '*'; }));
 }
 
 }  // namespace
@@ -56,8 +55,8 @@ int MostSpecificMatch(const std::vector<std::string>& patterns,
   for (size_t i = 0; i < patterns.size(); ++i) {
     if (!MatchesNamespace(patterns[i], name)) continue;
     if (patterns[i] == name) return static_cast<int>(i);
-    if (best < 0 || LiteralCharacters(patterns[i]) >
-                        LiteralCharacters(patterns[best])) {
+    if (best < 0 ||
+        LiteralCharacters(patterns[i]) > LiteralCharacters(patterns[best])) {
       best = static_cast<int>(i);
     }
   }

@@ -7,12 +7,12 @@ namespace namespace_pattern_test {
 namespace {
 
 TEST(NamespacePatternTest, WhatAPatternMayBe) {
-  for (const char* ok : {"kube-system", "team-*", "*-system", "*", "a*b",
-                         "**", "t*-*-x"}) {
+  for (const char* ok :
+       {"kube-system", "team-*", "*-system", "*", "a*b", "**", "t*-*-x"}) {
     EXPECT_TRUE(IsNamespacePattern(ok)) << ok;
   }
-  for (const char* bad : {"", "Team-*", "team_*", "-team", "team-", "a.b",
-                          "team/*"}) {
+  for (const char* bad :
+       {"", "Team-*", "team_*", "-team", "team-", "a.b", "team/*"}) {
     EXPECT_FALSE(IsNamespacePattern(bad)) << bad;
   }
   EXPECT_TRUE(IsNamespacePattern(std::string(63, 'a')));

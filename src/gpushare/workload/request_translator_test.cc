@@ -534,13 +534,13 @@ namespace {
 class PinTest : public ::testing::Test {
  protected:
   PinTest() {
-    Add("a100-whole", "A100-80GB", ExclusiveSharing());     // 0
-    Add("l4-hami", "L4", HamiSharing());                    // 1
-    Add("l4-whole", "L4", ExclusiveSharing());              // 2
+    Add("a100-whole", "A100-80GB", ExclusiveSharing());  // 0
+    Add("l4-hami", "L4", HamiSharing());                 // 1
+    Add("l4-whole", "L4", ExclusiveSharing());           // 2
     SharingConfig renamed = TimeSlicingSharing(4);
     renamed.replicas.rename_by_default = true;
-    Add("a100-shared", "A100-80GB", renamed);               // 3
-    Add("h100-whole", "H100-80GB", ExclusiveSharing());     // 4
+    Add("a100-shared", "A100-80GB", renamed);            // 3
+    Add("h100-whole", "H100-80GB", ExclusiveSharing());  // 4
   }
 
   void Add(const std::string& name, const std::string& gpu,
@@ -595,10 +595,11 @@ TEST_F(PinTest, RequestThatMeansSomethingElseElsewhereIsPinned) {
   EXPECT_TRUE(PoolAdmits(pod, cluster_, 4));
   // The requests are those written for the target, not the last probed.
   EXPECT_EQ(pod.requests.Get(cluster_.resources().Find("nvidia.com/gpu")), 1);
-  EXPECT_EQ(cluster_.resources().Find("nvidia.com/gpumem") < 0
-                ? 0
-                : pod.requests.Get(cluster_.resources().Find("nvidia.com/gpumem")),
-            0);
+  EXPECT_EQ(
+      cluster_.resources().Find("nvidia.com/gpumem") < 0
+          ? 0
+          : pod.requests.Get(cluster_.resources().Find("nvidia.com/gpumem")),
+      0);
 }
 
 // The pod's own selector keeps it among pools where its request means the
@@ -606,9 +607,9 @@ TEST_F(PinTest, RequestThatMeansSomethingElseElsewhereIsPinned) {
 // spill over between them.
 TEST_F(PinTest, EquivalentPoolsLeaveThePodFree) {
   Pod pod = GpuPod(1, 8000);
-  pod.required_affinity.push_back(
-      {{{"gpushare.io/node-pool", NodeSelectorRequirement::Operator::kIn,
-         {"a100-whole", "l4-whole"}}}});
+  pod.required_affinity.push_back({{{"gpushare.io/node-pool",
+                                     NodeSelectorRequirement::Operator::kIn,
+                                     {"a100-whole", "l4-whole"}}}});
   EXPECT_TRUE(TranslateAndPin(pod).empty());
   EXPECT_TRUE(pod.node_selector.empty());
   EXPECT_EQ(pod.required_affinity[0].match_expressions.size(), 1u);
@@ -624,11 +625,12 @@ TEST_F(PinTest, EquivalentPoolsLeaveThePodFree) {
 // be placed is narrowed.
 TEST_F(PinTest, AffinityPinJoinsEveryTerm) {
   Pod pod = GpuPod(1, 40000);
-  pod.required_affinity = {
-      {{{"gpushare.io/node-pool", NodeSelectorRequirement::Operator::kIn,
-         {"a100-whole", "l4-hami"}}}},
-      {{{"gpushare.io/node-pool", NodeSelectorRequirement::Operator::kIn,
-         {"h100-whole"}}}}};
+  pod.required_affinity = {{{{"gpushare.io/node-pool",
+                              NodeSelectorRequirement::Operator::kIn,
+                              {"a100-whole", "l4-hami"}}}},
+                           {{{"gpushare.io/node-pool",
+                              NodeSelectorRequirement::Operator::kIn,
+                              {"h100-whole"}}}}};
   EXPECT_EQ(TranslateAndPin(pod),
             (std::vector<std::string>{"a100-whole", "h100-whole"}));
   for (const NodeSelectorTerm& term : pod.required_affinity) {
@@ -647,9 +649,9 @@ TEST_F(PinTest, PoolsWithoutTheResourceDoNotCount) {
   EXPECT_EQ(TargetPool(pod, cluster_), 3);
   EXPECT_TRUE(TranslateAndPin(pod).empty());
   Pod free = GpuPod(0.25, 4000);
-  free.required_affinity.push_back(
-      {{{"gpushare.io/node-pool", NodeSelectorRequirement::Operator::kIn,
-         {"a100-whole", "a100-shared"}}}});
+  free.required_affinity.push_back({{{"gpushare.io/node-pool",
+                                      NodeSelectorRequirement::Operator::kIn,
+                                      {"a100-whole", "a100-shared"}}}});
   EXPECT_TRUE(TranslateAndPin(free).empty());  // gpu.shared is elsewhere
 }
 
