@@ -118,14 +118,8 @@ std::string Patch(const Pod& pod, const Labels& node_selector,
     }
   }
   if (key.pin.size() > 1) {
-    // The pin joins each of the workload's own terms (terms are ORed).
     std::vector<NodeSelectorTerm> terms = required_affinity;
-    if (terms.empty()) terms.emplace_back();
-    NodeSelectorRequirement in;
-    in.key = kNodePoolLabel;
-    in.op = NodeSelectorRequirement::Operator::kIn;
-    in.values = key.pin;
-    for (NodeSelectorTerm& term : terms) term.match_expressions.push_back(in);
+    RequireNodePools(key.pin, &terms);
     out += AffinityPatch(terms);
   }
   if (!pod.tolerations.empty()) {

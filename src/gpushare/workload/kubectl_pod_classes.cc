@@ -89,11 +89,12 @@ void ClassifyKubectlPod(const JsonValue& metadata, const Labels& labels,
       rules.infer_workload_class ? KubectlControllerKind(metadata) : "";
   const std::string labelled =
       PodLabelValue(labels, rules.workload_class_label);
-  std::vector<std::string> patterns;
-  for (const auto& [pattern, workload_class] : rules.workload_classes) {
-    patterns.push_back(pattern);
-  }
-  const int by_namespace = MostSpecificMatch(patterns, ns);
+  const int by_namespace = MostSpecificMatch(
+      rules.workload_classes.size(),
+      [&](size_t i) -> std::string_view {
+        return rules.workload_classes[i].first;
+      },
+      ns);
   if (!labelled.empty()) {
     if (!ParseWorkloadClass(labelled, &pod->workload_class)) {
       metadata.Get("labels")

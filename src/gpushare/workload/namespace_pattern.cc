@@ -49,18 +49,26 @@ bool MatchesNamespace(std::string_view pattern, std::string_view name) {
   return p == pattern.size();
 }
 
-int MostSpecificMatch(const std::vector<std::string>& patterns,
+int MostSpecificMatch(size_t count,
+                      const std::function<std::string_view(size_t)>& pattern,
                       std::string_view name) {
   int best = -1;
-  for (size_t i = 0; i < patterns.size(); ++i) {
-    if (!MatchesNamespace(patterns[i], name)) continue;
-    if (patterns[i] == name) return static_cast<int>(i);
-    if (best < 0 ||
-        LiteralCharacters(patterns[i]) > LiteralCharacters(patterns[best])) {
+  for (size_t i = 0; i < count; ++i) {
+    const std::string_view p = pattern(i);
+    if (!MatchesNamespace(p, name)) continue;
+    if (p == name) return static_cast<int>(i);
+    if (best < 0 || LiteralCharacters(p) > LiteralCharacters(pattern(best))) {
       best = static_cast<int>(i);
     }
   }
   return best;
+}
+
+int MostSpecificMatch(const std::vector<std::string>& patterns,
+                      std::string_view name) {
+  return MostSpecificMatch(
+      patterns.size(),
+      [&](size_t i) -> std::string_view { return patterns[i]; }, name);
 }
 
 }  // namespace gpushare

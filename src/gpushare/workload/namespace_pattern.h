@@ -15,6 +15,7 @@
 #ifndef GPUSHARE_WORKLOAD_NAMESPACE_PATTERN_H_
 #define GPUSHARE_WORKLOAD_NAMESPACE_PATTERN_H_
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,10 @@ bool MatchesNamespace(std::string_view pattern, std::string_view name);
 // The index in `patterns` of the most specific pattern covering `name`, or
 // -1 when none does.
 int MostSpecificMatch(const std::vector<std::string>& patterns,
+                      std::string_view name);
+// The same over `count` patterns read by `pattern(i)` (a table's keys).
+int MostSpecificMatch(size_t count,
+                      const std::function<std::string_view(size_t)>& pattern,
                       std::string_view name);
 
 }  // namespace gpushare

@@ -193,6 +193,16 @@ int TargetPool(const Pod& pod, const Cluster& cluster) {
   return -1;
 }
 
+void RequireNodePools(const std::vector<std::string>& pools,
+                      std::vector<NodeSelectorTerm>* terms) {
+  NodeSelectorRequirement in;
+  in.key = kNodePoolLabel;
+  in.op = NodeSelectorRequirement::Operator::kIn;
+  in.values = pools;
+  if (terms->empty()) terms->emplace_back();
+  for (NodeSelectorTerm& term : *terms) term.match_expressions.push_back(in);
+}
+
 std::vector<std::string> PinToTargetPool(Pod& pod, int target,
                                          const Cluster& cluster,
                                          ResourceRegistry& registry,
@@ -238,16 +248,8 @@ std::vector<std::string> PinToTargetPool(Pod& pod, int target,
     pod.node_selector[kNodePoolLabel] = same.front();
     return same;
   }
-  // Several pools read it alike: required affinity `In` them, ANDed with
-  // each of the pod's own terms (terms are ORed).
-  NodeSelectorRequirement in;
-  in.key = kNodePoolLabel;
-  in.op = NodeSelectorRequirement::Operator::kIn;
-  in.values = same;
-  if (pod.required_affinity.empty()) pod.required_affinity.emplace_back();
-  for (NodeSelectorTerm& term : pod.required_affinity) {
-    term.match_expressions.push_back(in);
-  }
+  // Several pools read it alike: required affinity `In` them.
+  RequireNodePools(same, &pod.required_affinity);
   return same;
 }
 

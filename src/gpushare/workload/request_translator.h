@@ -66,6 +66,11 @@ bool PoolAdmits(const Pod& pod, const Cluster& cluster, int pool);
 // Returns the pools it is pinned to (`target` first, then cluster order); empty
 // when nothing needed pinning. Pods with explicit requests and pods without
 // GPUs are left as they are.
+// Adds `gpushare.io/node-pool In pools` to each of `terms` (ORed, so every
+// way to place the pod is narrowed), or one term of it when there is none.
+void RequireNodePools(const std::vector<std::string>& pools,
+                      std::vector<NodeSelectorTerm>* terms);
+
 std::vector<std::string> PinToTargetPool(Pod& pod, int target,
                                          const Cluster& cluster,
                                          ResourceRegistry& registry,
