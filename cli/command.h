@@ -43,6 +43,11 @@ void RegisterSweepCommand(CLI::App& app, GlobalOptions& options);
 void RegisterMergeCommand(CLI::App& app, GlobalOptions& options);
 void RegisterCalibrateCommand(CLI::App& app, GlobalOptions& options);
 
+// Makes every output-path flag of `app` and its subcommands (--json, --csv,
+// --html, --openmetrics, --out) refuse an empty value. Call after the
+// subcommands are registered.
+void CheckOutputFlags(CLI::App* app);
+
 }  // namespace gpushare::cli
 
 #endif  // GPUSHARE_CLI_COMMAND_H_

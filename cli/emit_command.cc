@@ -151,20 +151,25 @@ void RegisterEmitCommand(CLI::App& app, GlobalOptions& options) {
                   "The scenario whose pools to write")
       ->required();
   cmd->add_option("--out", k8s->out_file,
-                  "Directory to write the files into (created if missing)")
+                  "Directory to write the files into (created if missing; a "
+                  "folder written before holds only the new set afterwards)")
       ->required();
   cmd->callback([k8s, &options] {
     const Catalog catalog = LoadCatalog(options);
     const std::vector<EmittedFile> files =
         K8sConfigFiles(ReadScenarioFile(k8s->scenario, catalog), catalog);
     OutputBatch batch;
-    batch.AddDirectory(k8s->out_file);
+    batch.ReplaceFolderContents(k8s->out_file);
     for (const EmittedFile& f : files) {
       batch.Add(k8s->out_file + "/" + f.path, f.text);
     }
     batch.Commit();
     for (const EmittedFile& f : files) {
       std::cout << k8s->out_file << "/" << f.path << "\n";
+    }
+    for (const std::string& r : batch.removed()) {
+      std::cout << "removed " << r
+                << " (written here before, not part of this set)\n";
     }
   });
 }

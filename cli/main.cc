@@ -1,9 +1,12 @@
 // gpushare-sim: simulator and planner for sharing GPUs in Kubernetes.
 // Entry point: parses the command line, dispatches to a subcommand and turns
 // input errors into "error: ..." on stderr with exit status 2 (and any
-// other exception, a bug, into "error: internal error: ..." with 70).
+// other exception, a bug, into "error: internal error: ..." with 70). A
+// failed write of standard output (a full disk) is an error with status 2.
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <iostream>
 #include <new>
@@ -36,6 +39,7 @@ int main(int argc, char** argv) {
   gpushare::cli::RegisterMergeCommand(app, options);
   gpushare::cli::RegisterEmitCommand(app, options);
   gpushare::cli::RegisterCalibrateCommand(app, options);
+  gpushare::cli::CheckOutputFlags(&app);
 
   try {
     app.parse(argc, argv);
@@ -66,6 +70,17 @@ int main(int argc, char** argv) {
               << "\nThis is a bug in gpushare-sim; please report it with "
                  "the input that caused it.\n";
     return 70;  // EX_SOFTWARE
+  }
+  // What went to standard output must have arrived: a full disk or a
+  // closed pipe is an error, not a silent success.
+  std::cout.flush();
+  errno = 0;
+  if (std::fflush(stdout) != 0 || std::ferror(stdout) || !std::cout) {
+    const int error = errno;
+    std::cerr << "error: cannot write standard output"
+              << (error != 0 ? ": " + std::string(std::strerror(error)) : "")
+              << "\n";
+    return 2;
   }
   return options.exit_code;
 }

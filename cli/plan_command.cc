@@ -81,7 +81,7 @@ void Plan(const PlanArgs& args, GlobalOptions& options) {
   OutputBatch outputs;
   std::vector<std::string> written;
   if (!args.out_dir.empty()) {
-    outputs.AddDirectory(args.out_dir);
+    outputs.ReplaceFolderContents(args.out_dir);
     const std::string yaml =
         PlanScenarioYaml(text, file, result.plan,
                          Header(result, file, args.model.calibration));
@@ -105,6 +105,9 @@ void Plan(const PlanArgs& args, GlobalOptions& options) {
     for (const std::string& w : written) report += "  " + w + "\n";
   }
   outputs.Commit();
+  for (const std::string& r : outputs.removed()) {
+    report += "  removed " + r + " (an earlier plan's, not part of this one)\n";
+  }
   std::cout << report;
   if (!result.chosen.feasible) options.exit_code = kConstraintsMissed;
 }

@@ -15,13 +15,16 @@ A case's fields:
              kubectl nodes or pods, openb or job-list trace, KAI Queues or
              Kueue ClusterQueues, written to {tmp}/scenario.yaml
   generate   optional: an input made at run time instead of kept in git
-             (long_line_csv, long_line_yaml: a 50 MB line; fifo)
+             (long_line_csv, long_line_yaml: a 50 MB line; fifo; directory;
+             csv_dir_with_pods_folder; socket; dangling_link; foreign_folder:
+             a folder holding a file gpushare-sim did not write)
   where      the location stderr must show, e.g. "x.yaml:3:12"
   message    a phrase of the message
 """
 
 import json
 import os
+import socket
 import subprocess
 import tempfile
 import unittest
@@ -81,6 +84,19 @@ def generate(kind, tmp):
         os.mkfifo(os.path.join(tmp, "fifo.yaml"))
     elif kind == "directory":
         os.mkdir(os.path.join(tmp, "a-directory.yaml"))
+    elif kind == "csv_dir_with_pods_folder":
+        os.makedirs(os.path.join(tmp, "csv", "pods.csv"))
+    elif kind == "socket":
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.bind(os.path.join(tmp, "socket"))
+        sock.close()
+    elif kind == "dangling_link":
+        os.symlink(os.path.join(tmp, "missing"),
+                   os.path.join(tmp, "dangling.json"))
+    elif kind == "foreign_folder":
+        os.mkdir(os.path.join(tmp, "k8s"))
+        with open(os.path.join(tmp, "k8s", "quota.yaml"), "w") as f:
+            f.write("kind: ResourceQuota\n")
     else:
         raise ValueError(f"cases.json: unknown generate kind {kind!r}")
 

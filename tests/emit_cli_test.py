@@ -315,7 +315,8 @@ class K8sBundleTest(unittest.TestCase):
             names = ["README.md", "node-setup.sh",
                      "device-plugin-config.yaml", "mig-parted-config.yaml",
                      "hami-values.yaml", "pod-patches.yaml"]
-            self.assertEqual(sorted(os.listdir(out_dir)), sorted(names))
+            self.assertEqual(sorted(os.listdir(out_dir)),
+                             sorted(names + [".gpushare-sim-files"]))
             self.assertEqual(out.split(),
                              [os.path.join(out_dir, n) for n in names])
             # Each file is what its own emitter writes.

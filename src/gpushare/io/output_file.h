@@ -1,9 +1,40 @@
-// Writing output files with no partial output.
+// Writing output files all or nothing, safely when run as root.
 //
-// Contract: WriteOutputFile() writes `content` to a temporary file beside
-// `path` and renames it over `path`, so a reader never sees half a file and
-// a failure leaves no file behind; errors are InputErrors naming the path.
-// CreateOutputDirectory() makes a directory (and parents) or says why not.
+// Contract: an OutputBatch holds every output of one command (files, the
+// folders to make for them, and the folders written as a whole set) and
+// Commit() writes them together:
+//
+//  1. Every target is checked before anything is written. A path may name a
+//     new file in an existing folder (or one the batch makes), a regular file
+//     (or a link to one: the file it points to is replaced and the link
+//     kept), a character device or FIFO (written in place: /dev/null, a
+//     terminal, a pipe), or standard output or error (/dev/stdout,
+//     /dev/stderr, /dev/fd/1, /dev/fd/2, /proc/self/fd/1, /proc/self/fd/2, or
+//     the regular file that standard output is redirected to). A folder, a
+//     socket, a block device, a dangling link, an empty path, a file in a
+//     missing folder, and two outputs that name the same file are refused
+//     with an InputError naming the path, before anything is written.
+//  2. Regular files are written to fresh temporary files in the target's own
+//     folder (".NAME.gs-tmp-XXXXXXXX", created with O_EXCL and O_NOFOLLOW,
+//     mode 0666 less the umask, or the mode of the file it replaces).
+//  3. Devices, FIFOs and standard streams are written (write errors, such as
+//     ENOSPC on /dev/full, are errors).
+//  4. The temporaries are renamed over their targets, with SIGINT, SIGTERM
+//     and SIGHUP held off; if one rename fails, those already done are undone
+//     (each replaced file restored from a hard link kept until the end).
+//
+// On any failure everything the batch made (temporaries, new folders) is
+// removed and an InputError is thrown: no target is left changed, except a
+// device or stream already written. A signal while writing removes them too
+// (signal_cleanup.h).
+//
+// A folder written as a set (ReplaceFolderContents(): `emit k8s --out`,
+// `plan --out`) must then hold exactly the set: the names it holds from an
+// earlier set (listed in its ".gpushare-sim-files") that the new set lacks
+// are removed after the commit and reported by removed(); anything else in it
+// that the new set does not write is refused before anything is written (it
+// would be applied with `kubectl apply -f DIR`, and it is not ours to
+// delete).
 
 #ifndef GPUSHARE_IO_OUTPUT_FILE_H_
 #define GPUSHARE_IO_OUTPUT_FILE_H_
@@ -14,23 +45,30 @@
 
 namespace gpushare {
 
+// One file written as a batch of one.
 void WriteOutputFile(const std::string& path, const std::string& content);
+// Makes a folder (and its parents), or says why not.
 void CreateOutputDirectory(const std::string& path);
 
-// Several output files written all or none: Commit() writes every file to a
-// temporary beside it, and only when all of them are written renames them
-// into place; on any failure it removes the temporaries (and directories it
-// created) and throws InputError.
 class OutputBatch {
  public:
-  // A file to write; `directory_to_create` (optional) is made first.
+  // A file to write.
   void Add(std::string path, std::string content);
+  // A folder to make (with its parents) when missing.
   void AddDirectory(std::string directory);
+  // `directory` (also made when missing) holds exactly the files added
+  // directly under it, and the set's manifest.
+  void ReplaceFolderContents(std::string directory);
   void Commit();
+
+  // After Commit(): the files of an earlier set that were removed.
+  const std::vector<std::string>& removed() const { return removed_; }
 
  private:
   std::vector<std::string> directories_;
+  std::vector<std::string> set_folders_;
   std::vector<std::pair<std::string, std::string>> files_;
+  std::vector<std::string> removed_;
 };
 
 }  // namespace gpushare
