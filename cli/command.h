@@ -11,6 +11,7 @@
 #define GPUSHARE_CLI_COMMAND_H_
 
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -47,6 +48,12 @@ void RegisterCalibrateCommand(CLI::App& app, GlobalOptions& options);
 // --html, --openmetrics, --out) refuse an empty value. Call after the
 // subcommands are registered.
 void CheckOutputFlags(CLI::App* app);
+
+// Refuses bad output paths before a command runs for minutes: `files` (empty
+// ones skipped) as OutputBatch would write them, `folders` (empty ones
+// skipped) as folders to make. Throws InputError (output_file.h, step 1).
+void CheckOutputPathsEarly(const std::vector<std::string>& files,
+                           const std::vector<std::string>& folders);
 
 }  // namespace gpushare::cli
 

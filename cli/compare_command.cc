@@ -52,6 +52,7 @@ void Compare(const CompareArgs& args, const GlobalOptions& options) {
   }
   ApplyModelOptions(args.model, &scenario);
   const auto begin = std::chrono::steady_clock::now();
+  CheckOutputPathsEarly({args.json_file, args.html_file}, {});
   ProgressAggregate progress(ComparisonRunCount(scenario, spec.compare));
   Comparison comparison;
   Selection selection;

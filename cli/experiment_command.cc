@@ -120,6 +120,7 @@ void RunFgd(const FgdArgs& args, const GlobalOptions& options) {
   if (!(args.inflate >= 0 && args.inflate <= 100)) {
     throw InputError("--inflate: expected 0..100 (0: no inflation)");
   }
+  CheckOutputPathsEarly({args.html_file}, {args.out_dir});
   FgdExperiment experiment(catalog, models, args.nodes,
                            ReadOpenbNodeList(args.nodes, models),
                            ReadOpenbPodList(args.pods, models), args.inflate);

@@ -1,12 +1,14 @@
 // Output-path flags (--json, --csv, --html, --openmetrics, --out) of every
-// subcommand refuse an empty value: `--json ""` would otherwise write nothing
-// and exit 0.
+// subcommand refuse an empty value (`--json ""` would otherwise write nothing
+// and exit 0), and commands check their output paths before they run.
 
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "cli/command.h"
+#include "gpushare/io/output_file.h"
 
 namespace gpushare::cli {
 
@@ -27,6 +29,18 @@ void CheckOutputFlags(CLI::App* app) {
     }
   }
   for (CLI::App* sub : app->get_subcommands({})) CheckOutputFlags(sub);
+}
+
+void CheckOutputPathsEarly(const std::vector<std::string>& files,
+                           const std::vector<std::string>& folders) {
+  OutputBatch batch;
+  for (const std::string& f : folders) {
+    if (!f.empty()) batch.AddDirectory(f);
+  }
+  for (const std::string& f : files) {
+    if (!f.empty()) batch.Add(f, std::string());
+  }
+  batch.CheckTargets();
 }
 
 }  // namespace gpushare::cli

@@ -64,6 +64,7 @@ void Plan(const PlanArgs& args, GlobalOptions& options) {
   ComparisonSpec spec = ReadComparisonSpec(text, file, scenario);
   if (args.seeds > 0) spec.compare.seeds = args.seeds;
   const PlanSpec plan_spec = ReadPlanSpec(text, file, scenario, spec.selection);
+  CheckOutputPathsEarly({args.json_file, args.html_file}, {args.out_dir});
   const auto begin = std::chrono::steady_clock::now();
   ProgressAggregate progress;
   PlanResult result;

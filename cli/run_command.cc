@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -76,6 +78,14 @@ int64_t ParseStartTime(const std::string& text) {
 
 void RunScenario(const RunArgs& args, const GlobalOptions& options) {
   const int64_t start_unix_s = ParseStartTime(args.start_time);
+  std::vector<std::string> files = {args.json_file, args.openmetrics_file,
+                                    args.html_file};
+  if (!args.csv_dir.empty()) {
+    for (const std::string& name : ResultCsvFileNames()) {
+      files.push_back(args.csv_dir + "/" + name);
+    }
+  }
+  CheckOutputPathsEarly(files, {args.csv_dir});
   const Catalog catalog = LoadCatalog(options);
   Scenario scenario = ReadScenarioFile(args.scenario, catalog);
   if (args.seed >= 0) {

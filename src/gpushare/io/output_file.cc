@@ -263,36 +263,58 @@ void OutputBatch::ReplaceFolderContents(std::string directory) {
   set_folders_.push_back(std::move(directory));
 }
 
+namespace {
+
+using NamedContent = std::pair<std::string, std::string>;
+
+// Step 1 for `files` and `more_files`: each classified, two on one file
+// refused.
+std::vector<PendingOutput> ClassifyAll(
+    const std::vector<NamedContent>& files,
+    const std::vector<NamedContent>& more_files,
+    const std::vector<std::string>& directories) {
+  for (const std::string& d : directories) CheckOutputFolder(d);
+  std::vector<const NamedContent*> all;
+  for (const NamedContent& f : files) all.push_back(&f);
+  for (const NamedContent& f : more_files) all.push_back(&f);
+  std::vector<PendingOutput> outputs;
+  std::map<std::string, std::string> seen;  // identity → path
+  for (const NamedContent* file : all) {
+    const auto& [path, content] = *file;
+    PendingOutput out;
+    out.target = ClassifyOutputTarget(path, directories);
+    out.content = &content;
+    if (!out.target.identity.empty()) {
+      auto [it, inserted] = seen.emplace(out.target.identity, path);
+      if (!inserted) {
+        throw InputError(path, 0, 0,
+                         "two outputs name this file (also '" + it->second +
+                             "'); give each output its own path");
+      }
+    }
+    outputs.push_back(std::move(out));
+  }
+  return outputs;
+}
+
+}  // namespace
+
+void OutputBatch::CheckTargets() const {
+  ClassifyAll(files_, {}, directories_);
+}
+
 void OutputBatch::Commit() {
   removed_.clear();
   // 1. Check every target before anything is written.
-  for (const std::string& d : directories_) CheckOutputFolder(d);
-  std::vector<std::pair<std::string, std::string>> manifests;
+  std::vector<NamedContent> manifests;
   std::vector<std::string> stale;
   for (const std::string& folder : set_folders_) {
     const OutputSetPlan plan = PlanOutputSet(folder, files_);
     manifests.emplace_back(plan.manifest_path, plan.manifest);
     stale.insert(stale.end(), plan.stale.begin(), plan.stale.end());
   }
-  std::vector<PendingOutput> outputs;
-  auto classify = [&](const std::pair<std::string, std::string>& file) {
-    PendingOutput out;
-    out.target = ClassifyOutputTarget(file.first, directories_);
-    out.content = &file.second;
-    outputs.push_back(std::move(out));
-  };
-  for (const auto& f : files_) classify(f);
-  for (const auto& m : manifests) classify(m);
-  std::map<std::string, std::string> seen;  // identity → path
-  for (const PendingOutput& out : outputs) {
-    if (out.target.identity.empty()) continue;
-    auto [it, inserted] = seen.emplace(out.target.identity, out.target.path);
-    if (!inserted) {
-      throw InputError(out.target.path, 0, 0,
-                       "two outputs name this file (also '" + it->second +
-                           "'); give each output its own path");
-    }
-  }
+  std::vector<PendingOutput> outputs =
+      ClassifyAll(files_, manifests, directories_);
   // 2-4. Folders, temporaries, in-place outputs, renames.
   std::vector<std::pair<std::string, int>> made_folders;
   try {

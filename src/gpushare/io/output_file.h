@@ -59,6 +59,10 @@ class OutputBatch {
   // `directory` (also made when missing) holds exactly the files added
   // directly under it, and the set's manifest.
   void ReplaceFolderContents(std::string directory);
+  // Step 1 alone, for the targets added so far (what a set folder holds is
+  // checked by Commit()): lets a command refuse a bad path before it runs
+  // for minutes.
+  void CheckTargets() const;
   void Commit();
 
   // After Commit(): the files of an earlier set that were removed.

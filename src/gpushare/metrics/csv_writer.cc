@@ -136,16 +136,22 @@ std::string QueuesCsv(const SimulationResult& r) {
   return out;
 }
 
+std::vector<std::string> ResultCsvFileNames() {
+  return {"pods.csv",       "pools.csv",  "devices.csv", "device_samples.csv",
+          "pod_shares.csv", "alerts.csv", "queues.csv"};
+}
+
 void AddResultCsv(const SimulationResult& result, const std::string& directory,
                   OutputBatch* batch) {
+  using Writer = std::string (*)(const SimulationResult&);
+  const Writer writers[] = {PodsCsv,      PoolsCsv,   DevicesCsv,
+                            DeviceSamplesCsv, PodSharesCsv, AlertsCsv,
+                            QueuesCsv};
+  const std::vector<std::string> names = ResultCsvFileNames();
   batch->AddDirectory(directory);
-  batch->Add(directory + "/pods.csv", PodsCsv(result));
-  batch->Add(directory + "/pools.csv", PoolsCsv(result));
-  batch->Add(directory + "/devices.csv", DevicesCsv(result));
-  batch->Add(directory + "/device_samples.csv", DeviceSamplesCsv(result));
-  batch->Add(directory + "/pod_shares.csv", PodSharesCsv(result));
-  batch->Add(directory + "/alerts.csv", AlertsCsv(result));
-  batch->Add(directory + "/queues.csv", QueuesCsv(result));
+  for (size_t i = 0; i < names.size(); ++i) {
+    batch->Add(directory + "/" + names[i], writers[i](result));
+  }
 }
 
 }  // namespace gpushare

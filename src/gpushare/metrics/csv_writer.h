@@ -9,6 +9,7 @@
 #define GPUSHARE_METRICS_CSV_WRITER_H_
 
 #include <string>
+#include <vector>
 
 #include "gpushare/io/output_file.h"
 #include "gpushare/metrics/results.h"
@@ -22,7 +23,10 @@ std::string DeviceSamplesCsv(const SimulationResult& result);
 // Kueue's quota usage per ClusterQueue, flavor, resource and sample.
 std::string QueuesCsv(const SimulationResult& result);
 
-// Adds the four files in `directory` (created if needed) to `batch`.
+// The names of the files AddResultCsv() writes.
+std::vector<std::string> ResultCsvFileNames();
+
+// Adds the files in `directory` (created if needed) to `batch`.
 void AddResultCsv(const SimulationResult& result, const std::string& directory,
                   OutputBatch* batch);
 
