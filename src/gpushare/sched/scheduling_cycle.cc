@@ -1,0 +1,591 @@
+// The scheduling cycle of Scheduler (scheduler.h), as kube-scheduler's
+// schedule_one.go: Filter over the nodes from a rotating start index until
+// numFeasibleNodesToFind feasible ones are found (FindFeasibleNodes), Score
+// and host selection (SelectHost), Reserve and Bind (ScheduleOne, Bind),
+// and the FitError message of a pod that fits no node (Diagnose).
+//
+// Contract: ScheduleOne() takes the active queue's first pod through one
+// cycle and returns it bound, unschedulable (parked in the queue, with
+// DefaultPreemption's victims when it found some) or rejected by kubelet's
+// admission; Bind() admits a pod that names its node. NoteBound() and
+// NoteUnbound() keep the per-node records that preemption reads.
+
+#include <algorithm>
+#include <limits>
+
+#include "gpushare/cluster/hami_device_plugin.h"
+#include "gpushare/cluster/nvidia_device_plugin.h"
+#include "gpushare/io/check.h"
+#include "gpushare/sched/fit_error.h"
+#include "gpushare/sched/scheduler.h"
+
+namespace gpushare {
+
+int NumFeasibleNodesToFind(int num_nodes, int percentage) {
+  // kubernetes/kubernetes pkg/scheduler/schedule_one.go
+  // numFeasibleNodesToFind.
+  constexpr int kMinFeasibleNodesToFind = 100;
+  constexpr int kMinFeasibleNodesPercentageToFind = 5;
+  if (num_nodes < kMinFeasibleNodesToFind) return num_nodes;
+  if (percentage == 0) {
+    percentage = 50 - num_nodes / 125;
+    if (percentage < kMinFeasibleNodesPercentageToFind) {
+      percentage = kMinFeasibleNodesPercentageToFind;
+    }
+  }
+  if (percentage >= 100) return num_nodes;
+  const int found = static_cast<int>(int64_t{num_nodes} * percentage / 100);
+  return found < kMinFeasibleNodesToFind ? kMinFeasibleNodesToFind : found;
+}
+
+const Scheduler::StaticDiagnosis& Scheduler::StaticDiagnosisFor(
+    int constraints, const Pod& pod) {
+  StaticDiagnosis& d = static_diagnoses_[constraints];
+  const auto& nodes = cluster_.nodes();
+  if (d.nodes == static_cast<int>(nodes.size())) return d;
+  d.nodes = static_cast<int>(nodes.size());
+  d.epoch = ++static_epoch_;
+  d.rejected = FitError(0);
+  d.passed.clear();
+  d.position.assign(nodes.size(), -1);
+  std::vector<std::string_view> reasons;
+  for (size_t k = 0; k < static_prefix_; ++k) {
+    filters_in_order_[k]->PreFilter(pod);
+  }
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    reasons.clear();
+    bool passed = true;
+    for (size_t k = 0; k < static_prefix_ && passed; ++k) {
+      passed = filters_in_order_[k]->Filter(pod, nodes[n], &reasons);
+    }
+    if (passed) {
+      d.position[n] = static_cast<int>(d.passed.size());
+      d.passed.push_back(static_cast<int>(n));
+    } else {
+      for (std::string_view r : reasons) d.rejected.AddReason(r);
+    }
+  }
+  return d;
+}
+
+std::string Scheduler::Diagnose(const Pod& pod, int constraints, Group& group) {
+  const auto& nodes = cluster_.nodes();
+  FitError error(static_cast<int>(nodes.size()));
+  // The nodes the static prefix rejects have the same reasons until a node
+  // changes; the others go through the remaining filters, in order.
+  const StaticDiagnosis& prefix = StaticDiagnosisFor(constraints, pod);
+  for (const auto& [reason, count] : prefix.rejected.counts()) {
+    error.AddReason(reason, count);
+  }
+  for (size_t k = static_prefix_; k < filters_in_order_.size(); ++k) {
+    filters_in_order_[k]->PreFilter(pod);
+  }
+  std::vector<std::string_view> reasons;
+  auto judge = [&](int n) {
+    reasons.clear();
+    for (size_t k = static_prefix_; k < filters_in_order_.size(); ++k) {
+      if (!filters_in_order_[k]->Filter(pod, nodes[n], &reasons)) break;
+    }
+  };
+  Group::DiagnosisMemo& memo = group.diagnosis;
+  constexpr uint16_t kMaxSets = 0xFFFF;
+  constexpr uint64_t kNoLogEnd = ~uint64_t{0};
+  auto judge_all = [&] {
+    for (int n : prefix.passed) {
+      judge(n);
+      for (std::string_view r : reasons) error.AddReason(r);
+    }
+    return error.Message();
+  };
+  if (!profile_.reuse_node_results) return judge_all();
+  if (memo.epoch != prefix.epoch) {
+    memo.epoch = prefix.epoch;
+    memo.log_end = kNoLogEnd;  // every node is judged
+    memo.versions.assign(prefix.passed.size(), 0);
+    memo.node_set.assign(prefix.passed.size(), 0);
+    memo.reason_sets.clear();
+    memo.set_nodes.clear();
+  }
+  const uint64_t* versions = NodeVersions();
+  // Brings node `i` of `passed` up to date; false when there are too many
+  // distinct reason lists to memoize.
+  auto update = [&](size_t i) {
+    const int n = prefix.passed[i];
+    // Node versions start at 1: 0 is never a live version.
+    const uint64_t version = versions[n];
+    if (memo.versions[i] == version) return true;
+    judge(n);
+    size_t set = 0;
+    while (set < memo.reason_sets.size() &&
+           !std::equal(reasons.begin(), reasons.end(),
+                       memo.reason_sets[set].begin(),
+                       memo.reason_sets[set].end())) {
+      ++set;
+    }
+    if (set == memo.reason_sets.size()) {
+      if (set == kMaxSets) return false;
+      memo.reason_sets.emplace_back(reasons.begin(), reasons.end());
+      memo.set_nodes.push_back(0);
+    }
+    if (memo.versions[i] != 0) --memo.set_nodes[memo.node_set[i]];
+    ++memo.set_nodes[set];
+    memo.node_set[i] = static_cast<uint16_t>(set);
+    memo.versions[i] = version;
+    return true;
+  };
+  const uint64_t log_end = change_log_base_ + change_log_.size();
+  bool ok = true;
+  if (memo.log_end != kNoLogEnd && memo.log_end >= change_log_base_ &&
+      log_end - memo.log_end <= prefix.passed.size()) {
+    // Only the nodes logged since the last diagnosis can have changed.
+    for (uint64_t k = memo.log_end; k < log_end && ok; ++k) {
+      const int i = prefix.position[change_log_[k - change_log_base_]];
+      if (i >= 0) ok = update(static_cast<size_t>(i));
+    }
+  } else {
+    for (size_t i = 0; i < prefix.passed.size() && ok; ++i) ok = update(i);
+  }
+  memo.log_end = log_end;
+  if (!ok) {
+    // Too many distinct reason lists to memoize: judge every node.
+    memo.epoch = 0;
+    return judge_all();
+  }
+  for (size_t set = 0; set < memo.reason_sets.size(); ++set) {
+    if (memo.set_nodes[set] == 0) continue;
+    for (const std::string& r : memo.reason_sets[set]) {
+      error.AddReason(r, memo.set_nodes[set]);
+    }
+  }
+  return error.Message();
+}
+
+void Scheduler::FindFeasibleNodes(PodId id) {
+  const PodState& s = pods_[id];
+  const Pod& pod = *s.pod;
+  const Group& group = groups_[s.shape];
+  const auto& nodes = cluster_.nodes();
+  const int num_nodes = static_cast<int>(nodes.size());
+  const int to_find =
+      NumFeasibleNodesToFind(num_nodes, profile_.percentage_of_nodes_to_score);
+  const std::vector<uint8_t>& static_fits = StaticFits(s.constraints, pod);
+  for (FilterPlugin* f : dynamic_filters_) f->PreFilter(pod);
+  if (static_cast<int>(filter_memo_.size()) != num_nodes) {
+    filter_memo_.resize(num_nodes);
+  }
+  feasible_.clear();
+  const uint64_t* versions = NodeVersions();
+  int processed = num_nodes;
+  const int shape = s.shape;
+  const bool reuse = profile_.reuse_node_results;
+  auto check = [&](int i) {  // i: offset from the start index
+    int n = next_start_node_ + i;
+    if (n >= num_nodes) n -= num_nodes;
+    if (!static_fits[n]) return false;
+    FilterMemo& memo = filter_memo_[n];
+    const uint64_t version = versions[n];
+    if (!reuse || memo.version != version || memo.shape != shape) {
+      memo.version = version;
+      memo.shape = shape;
+      memo.fits = true;
+      for (FilterPlugin* f : dynamic_filters_) {
+        if (!f->Filter(pod, nodes[n], nullptr)) {
+          memo.fits = false;
+          break;
+        }
+      }
+    }
+    if (!memo.fits) return false;
+    feasible_.push_back(n);
+    if (static_cast<int>(feasible_.size()) >= to_find) {
+      processed = i + 1;
+      return true;
+    }
+    return false;
+  };
+  // A group's retried member can only fit on a node that had an event since
+  // the group's last failure (binds only take resources away): when none of
+  // those passes, the full scan would find nothing — skip it (the start index
+  // stays, as after a scan of every node).
+  bool hopeless = false;
+  if (reuse && group.retrying == id && group.nodes_at_clear == num_nodes) {
+    hopeless = true;
+    for (int node : DirtyNodes(group)) {
+      if (FitsNode(pod, s.constraints, node)) {
+        hopeless = false;
+        break;
+      }
+    }
+    for (FilterPlugin* f : dynamic_filters_) f->PreFilter(pod);
+  }
+  const ResourceId pivot =
+      profile_.prune_by_free_resources ? PivotResource(pod) : -1;
+  if (hopeless) {
+    // feasible_ stays empty.
+  } else if (pivot < 0) {
+    for (int i = 0; i < num_nodes; ++i) {
+      if (check(i)) break;
+    }
+  } else {
+    // Only nodes with some of the pivot resource free can pass; visit them
+    // in the same circular order as the full scan.
+    const std::vector<uint64_t>& bits = FreeNodes(pivot);
+    // StaticFits() above built them: nodes the static filters reject are
+    // skipped a word at a time.
+    const std::vector<uint64_t>& static_bits = static_fit_bits_[s.constraints];
+    // A HAMi pod also skips the nodes whose HamiFitSummary rejects it, and
+    // takes those whose exact summary admits it without running the filters.
+    HamiFitNeed need;
+    const HamiFitSummary* hami = device_fit_filter_ ? HamiSummaries() : nullptr;
+    if (hami != nullptr &&
+        !HamiFitNeed::Of(pod, cluster_.resources(), resources_fit_filter_,
+                         only_fit_filters_, &need)) {
+      hami = nullptr;
+    }
+    bool done = false;
+    for (int pass = 0; pass < 2 && !done; ++pass) {
+      const int begin = pass == 0 ? next_start_node_ : 0;
+      const int end = pass == 0 ? num_nodes : next_start_node_;
+      for (int w = begin / 64; w * 64 < end && !done; ++w) {
+        uint64_t word = bits[w] & static_bits[w];
+        if (w == begin / 64) word &= ~uint64_t{0} << (begin % 64);
+        if ((w + 1) * 64 > end) word &= (uint64_t{1} << (end % 64)) - 1;
+        if (hami != nullptr) {
+          // The word's nodes the summaries admit, without a branch per node.
+          uint64_t admitted = 0;
+          for (uint64_t rest = word; rest != 0; rest &= rest - 1) {
+            const int bit = __builtin_ctzll(rest);
+            admitted |= uint64_t{hami[w * 64 + bit].Admits(need)} << bit;
+          }
+          word = admitted;
+        }
+        while (word != 0) {
+          const int n = w * 64 + __builtin_ctzll(word);
+          word &= word - 1;
+          const int offset = n >= next_start_node_
+                                 ? n - next_start_node_
+                                 : n + num_nodes - next_start_node_;
+          if (hami != nullptr) {
+            if (need.exact && hami[n].exact()) {
+              // The summary decided NodeResourcesFit and GpuDeviceFit.
+              if (!static_fits[n]) continue;
+              feasible_.push_back(n);
+              if (static_cast<int>(feasible_.size()) >= to_find) {
+                processed = offset + 1;
+                done = true;
+                break;
+              }
+              continue;
+            }
+          }
+          if (check(offset)) {
+            done = true;
+            break;
+          }
+        }
+      }
+    }
+  }
+  if (num_nodes > 0)
+    next_start_node_ = (next_start_node_ + processed) % num_nodes;
+}
+
+int Scheduler::SelectHost(const Pod& pod) {
+  const auto& nodes = cluster_.nodes();
+  const int num_nodes = static_cast<int>(nodes.size());
+  const bool reuse = profile_.reuse_node_results;
+  const uint64_t* versions = NodeVersions();
+  if (feasible_.size() == 1) return feasible_[0];
+  int chosen = feasible_[0];
+  const size_t count = feasible_.size();
+  totals_.assign(count, 0);
+  if (notified_nodes_ != num_nodes) {
+    for (const auto& score : scores_) score.first->NodesChanged(nodes);
+    notified_nodes_ = num_nodes;
+  }
+  // A plugin's score of node n: reused while the node and the key stay.
+  auto score_of = [&](const LazyScore& l, int n) {
+    ScorePlugin* plugin = scores_[l.plugin].first;
+    if (!l.keyed) return plugin->Score(pod, nodes[n]);
+    ScoreMemo& memo = score_memo_[l.plugin][n];
+    const uint64_t version = versions[n];
+    if (memo.version != version || memo.key != l.key) {
+      memo.version = version;
+      memo.key = l.key;
+      memo.score = plugin->Score(pod, nodes[n]);
+    }
+    return memo.score;
+  };
+  // The raw scores of every feasible node into scratch_scores_.
+  auto score_all = [&](const LazyScore& l) {
+    scratch_scores_.resize(count);
+    if (!l.keyed) {
+      ScorePlugin* plugin = scores_[l.plugin].first;
+      for (size_t k = 0; k < count; ++k) {
+        scratch_scores_[k] = plugin->Score(pod, nodes[feasible_[k]]);
+      }
+      return;
+    }
+    for (size_t k = 0; k < count; ++k) {
+      scratch_scores_[k] = score_of(l, feasible_[k]);
+    }
+  };
+  // Plugins whose scores need no normalization are scored last and, when
+  // other plugins scored, only on the nodes whose total could still reach
+  // the best one.
+  lazy_scores_.clear();
+  int64_t lazy_max = 0;
+  bool scored = false;
+  for (size_t j = 0; j < scores_.size(); ++j) {
+    ScorePlugin* plugin = scores_[j].first;
+    const int64_t weight = scores_[j].second;
+    if (!plugin->PreScore(pod)) continue;
+    LazyScore l{j, weight, 0, false};
+    l.keyed = reuse && plugin->ScoreKey(pod, &l.key);
+    if (l.keyed) {
+      std::vector<ScoreMemo>& memos = score_memo_[j];
+      if (static_cast<int>(memos.size()) != num_nodes) memos.resize(num_nodes);
+    }
+    if (plugin->ScoresNormalized()) {
+      lazy_scores_.push_back(l);
+      lazy_max += weight * kMaxNodeScore;
+      continue;
+    }
+    score_all(l);
+    plugin->Normalize(scratch_scores_);
+    for (size_t k = 0; k < count; ++k) {
+      totals_[k] += weight * scratch_scores_[k];
+    }
+    scored = true;
+  }
+  if (!scored) {
+    // Every total starts at 0: no node could be left out.
+    for (const LazyScore& l : lazy_scores_) {
+      score_all(l);
+      for (size_t k = 0; k < count; ++k) {
+        GS_CHECK(scratch_scores_[k] >= 0 && scratch_scores_[k] <= kMaxNodeScore,
+                 "normalized score plugin out of 0..100");
+        totals_[k] += l.weight * scratch_scores_[k];
+      }
+    }
+    lazy_scores_.clear();
+    lazy_max = 0;
+  }
+  int64_t best = 0;
+  uint64_t ties = 0;
+  for (size_t k = 0; k < count; ++k) {
+    const int n = feasible_[k];
+    int64_t total = totals_[k];
+    // A node whose total stays below the best cannot be chosen nor tie
+    // (and draws no random number): its lazy scores are not needed.
+    const bool below = ties > 0 && total + lazy_max < best;
+    if (!below || profile_.check_invariants) {
+      for (const LazyScore& l : lazy_scores_) {
+        const int64_t score = score_of(l, n);
+        GS_CHECK(score >= 0 && score <= kMaxNodeScore,
+                 "normalized score plugin out of 0..100");
+        total += l.weight * score;
+      }
+      GS_CHECK(!below || total < best, "lazy score bound broken");
+    }
+    if (below) continue;
+    if (ties == 0 || total > best) {
+      best = total;
+      chosen = n;
+      ties = 1;
+    } else if (total == best) {
+      ++ties;
+      if (profile_.tie_break == TieBreak::kLowestName) {
+        if (nodes[n].name() < nodes[chosen].name()) chosen = n;
+      } else if (rng_.Below(ties) == 0) {
+        chosen = n;  // reservoir sampling, as kube's selectHost
+      }
+    }
+  }
+  return chosen;
+}
+
+ScheduleResult Scheduler::ScheduleOne() {
+  GS_CHECK(HasActive(), "ScheduleOne with an empty queue");
+  QueueEntry entry = active_.top();
+  active_.pop();
+  while (pods_[entry.id].state != State::kActive ||
+         pods_[entry.id].seq != entry.seq) {
+    entry = active_.top();  // skip entries of forgotten pods
+    active_.pop();
+  }
+  --active_count_;
+  ++cycles_;
+  PodState& s = pods_[entry.id];
+  const Pod& pod = *s.pod;
+  Group& group = groups_[s.shape];
+  ScheduleResult result;
+  result.pod = entry.id;
+
+  const int num_nodes = static_cast<int>(cluster_.nodes().size());
+  int chosen = -1;
+  if (s.nominated_node >= 0 && s.nominated_node < num_nodes &&
+      FitsNode(pod, s.constraints, s.nominated_node)) {
+    // kube's evaluateNominatedNode: the node preemption made room on.
+    chosen = s.nominated_node;
+  } else {
+    FindFeasibleNodes(entry.id);
+    if (feasible_.empty()) {
+      result.outcome = ScheduleResult::Outcome::kUnschedulable;
+      result.message = Diagnose(pod, s.constraints, group);
+      if (group.retrying == entry.id) group.retrying = -1;
+      ClearGroup(group);  // this scan covered every node
+      Preempt(entry.id, &result);
+      Park(entry.id, result.message);
+      return result;
+    }
+    chosen = SelectHost(pod);
+  }
+
+  // Reserve and Bind.
+  Node& node = cluster_.nodes()[chosen];
+  bool extended = false;
+  for (const auto& item : pod.requests.items()) {
+    extended = extended || item.first > ResourceRegistry::kMemoryId;
+  }
+  if (extended && node.devices() != nullptr) {
+    const std::string admission = node.devices()->AdmissionError(pod.requests);
+    if (!admission.empty()) {
+      // kubelet rejects the pod after Bind: it fails and is not retried.
+      result.outcome = ScheduleResult::Outcome::kAdmissionFailed;
+      result.node = chosen;
+      result.message = admission;
+      s.state = State::kDone;
+      if (group.retrying == entry.id) EndRetry(s.shape);
+      return result;
+    }
+    s.allocation = node.devices()->Allocate(pod.requests);
+  }
+  node.Reserve(pod.requests);
+  UpdateFreeNodes(chosen, pod.requests);
+  s.state = State::kBound;
+  s.node = chosen;
+  NoteBound(entry.id, chosen);
+  result.outcome = ScheduleResult::Outcome::kBound;
+  result.node = chosen;
+  if (profile_.check_invariants) CheckInvariants(chosen);
+  // The group's next pod may fit as well: try it.
+  if (group.retrying == entry.id) {
+    EndRetry(s.shape);
+  } else {
+    RetryNext(group);
+  }
+  return result;
+}
+
+ScheduleResult Scheduler::Bind(PodId id, const Pod& pod, int node_index) {
+  if (id >= static_cast<int>(pods_.size())) pods_.resize(id + 1);
+  PodState& s = pods_[id];
+  GS_CHECK(s.state == State::kUnknown || s.state == State::kDone,
+           "pod bound twice");
+  s = PodState();
+  s.pod = &pod;
+  s.seq = next_seq_++;
+  ScheduleResult result;
+  result.pod = id;
+  result.node = node_index;
+  Node& node = cluster_.nodes()[node_index];
+  const ResourceRegistry& registry = cluster_.resources();
+  // kubelet's admission (lifecycle.PredicateAdmitHandler): resources first.
+  for (const auto& [resource, quantity] : pod.requests.items()) {
+    if (registry.IgnoredByScheduler(resource)) continue;
+    const int64_t used = node.Requested(resource);
+    const int64_t capacity = node.Allocatable(resource);
+    if (used + quantity > capacity) {
+      const std::string& name = registry.Name(resource);
+      result.outcome = ScheduleResult::Outcome::kAdmissionFailed;
+      result.message = "OutOf" + name +
+                       ": Node didn't have enough resource: " + name +
+                       ", requested: " + std::to_string(quantity) +
+                       ", used: " + std::to_string(used) +
+                       ", capacity: " + std::to_string(capacity);
+      s.state = State::kDone;
+      return result;
+    }
+  }
+  if (node.pod_count() >= node.max_pods()) {
+    result.outcome = ScheduleResult::Outcome::kAdmissionFailed;
+    result.message = "OutOfpods: Node didn't have enough resource: pods";
+    s.state = State::kDone;
+    return result;
+  }
+  bool extended = false;
+  for (const auto& item : pod.requests.items()) {
+    extended = extended || item.first > ResourceRegistry::kMemoryId;
+  }
+  if (extended && node.devices() != nullptr) {
+    std::string_view reason;
+    std::string admission = node.devices()->AdmissionError(pod.requests);
+    if (admission.empty() && !node.devices()->Fits(pod.requests, &reason)) {
+      admission = "UnexpectedAdmissionError: " + std::string(reason);
+    }
+    if (!admission.empty()) {
+      result.outcome = ScheduleResult::Outcome::kAdmissionFailed;
+      result.message = admission;
+      s.state = State::kDone;
+      return result;
+    }
+    s.allocation = node.devices()->Allocate(pod.requests);
+  }
+  node.Reserve(pod.requests);
+  UpdateFreeNodes(node_index, pod.requests);
+  s.state = State::kBound;
+  s.node = node_index;
+  NoteBound(id, node_index);
+  result.outcome = ScheduleResult::Outcome::kBound;
+  if (profile_.check_invariants) CheckInvariants(node_index);
+  return result;
+}
+
+void Scheduler::NoteBound(PodId id, int node) {
+  PodState& s = pods_[id];
+  s.bind_seq = next_bind_seq_++;
+  s.nominated_node = -1;
+  if (!preemption_) return;
+  if (static_cast<int>(node_pods_.size()) <= node) {
+    node_pods_.resize(cluster_.nodes().size());
+    terminating_on_node_.resize(cluster_.nodes().size(), 0);
+  }
+  s.node_slot = static_cast<int>(node_pods_[node].size());
+  BoundPod& b = node_pods_[node].emplace_back();
+  b.victim = {id, s.pod->priority, s.bind_seq, -1};
+  const auto& items = s.pod->requests.items();
+  if (items.size() <= kInlineRequests) {
+    b.request_count = static_cast<int>(items.size());
+    for (size_t i = 0; i < items.size(); ++i) b.requests[i] = items[i];
+  }
+  ++bound_priorities_[s.pod->priority];
+}
+
+bool Scheduler::NoteUnbound(PodId id) {
+  PodState& s = pods_[id];
+  if (!preemption_) return false;
+  std::vector<BoundPod>& on_node = node_pods_[s.node];
+  const BoundPod last = on_node.back();
+  on_node[s.node_slot] = last;
+  pods_[last.victim.id].node_slot = s.node_slot;
+  on_node.pop_back();
+  s.node_slot = -1;
+  auto it = bound_priorities_.find(s.pod->priority);
+  if (--it->second == 0) bound_priorities_.erase(it);
+  bool ended = false;
+  if (s.terminating) {
+    ended = --terminating_on_node_[s.node] == 0;
+    s.terminating = false;
+    if (s.preemptor >= 0 && s.preemptor < static_cast<int>(pods_.size())) {
+      PodState& p = pods_[s.preemptor];
+      if (p.seq == s.preemptor_seq && p.pending_victims > 0) {
+        --p.pending_victims;
+      }
+    }
+    s.preemptor = -1;
+  }
+  return ended;
+}
+
+}  // namespace gpushare
