@@ -1,0 +1,126 @@
+// Gangs of Simulation (simulation.h), as the coscheduling plugin's Permit:
+// a PodGroup's bound members wait until minMember are bound, then start
+// together; a gang that cannot complete within its timeout releases its
+// members, and a member's failure ends the whole gang.
+
+#include <algorithm>
+#include <limits>
+
+#include "gpushare/io/check.h"
+#include "gpushare/io/input_error.h"
+#include "gpushare/sim/simulation.h"
+#include "gpushare/sim/simulation_internal.h"
+
+namespace gpushare {
+
+using simulation_internal::kInfinity;
+
+void Simulation::BuildGangs() {
+  gang_of_.assign(pods_.size(), -1);
+  std::unordered_map<std::string, int> index;
+  for (size_t i = 0; i < pods_.size(); ++i) {
+    const Pod& pod = pods_[i];
+    if (pod.pod_group.empty()) continue;
+    auto [it, added] =
+        index.emplace(pod.pod_group, static_cast<int>(gangs_.size()));
+    if (added) {
+      if (pod.needs.work_s <= 0) {
+        throw InputError("pod group '" + pod.pod_group +
+                         "': gang members must be jobs (work_s > 0)");
+      }
+      GangRun g;
+      g.min_member = pod.gang_min_member;
+      g.timeout_s = pod.gang_timeout_s;
+      g.work_s = pod.needs.work_s;
+      gangs_.push_back(g);
+    }
+    gang_of_[i] = it->second;
+    gangs_[it->second].members.push_back(static_cast<PodIndex>(i));
+  }
+}
+
+void Simulation::SyncGang(double now, int g) {
+  GangRun& gang = gangs_[g];
+  if (!gang.admitted || gang.done) return;
+  gang.remaining =
+      std::max(0.0, gang.remaining - gang.rate * (now - gang.last_update));
+  gang.last_update = now;
+  int running = 0;
+  double rate = kInfinity;
+  for (PodIndex m : gang.members) {
+    const PodRun& run = runs_[m];
+    if (run.phase != Phase::kRunning || !run.resident) continue;
+    ++running;
+    rate = std::min(rate, run.rate);
+  }
+  // A synchronous job: no progress unless minMember members run, then at
+  // the pace of the slowest.
+  gang.rate = running >= gang.min_member ? rate : 0;
+  ++gang.version;
+  if (gang.rate > 0) {
+    events_.Push(now + gang.remaining / gang.rate, EventKind::kGangCompletion,
+                 g, -1, gang.version);
+  }
+}
+
+void Simulation::GangTimeout(double now, int g) {
+  GangRun& gang = gangs_[g];
+  if (gang.admitted) return;
+  gang.waiting = 0;
+  for (PodIndex m : gang.members) {
+    PodRun& run = runs_[m];
+    if (run.phase != Phase::kPermit) continue;
+    for (int d : run.domains) --domains_[d].holders;
+    scheduler_->Release(m);
+    run.domains.clear();
+    run.node = -1;
+    run.phase = Phase::kGangDormant;
+    if (observer_) observer_->OnGangTimeout(now, m);
+  }
+  dormant_gangs_.push_back(g);
+}
+
+void Simulation::WakeDormantGangs() {
+  if (dormant_gangs_.empty()) return;
+  std::vector<int> gangs;
+  gangs.swap(dormant_gangs_);
+  for (int g : gangs) {
+    for (PodIndex m : gangs_[g].members) {
+      if (runs_[m].phase != Phase::kGangDormant) continue;
+      runs_[m].phase = Phase::kPending;
+      scheduler_->Enqueue(m, pods_[m]);
+    }
+  }
+}
+
+void Simulation::FinishGang(double now, int g, bool succeeded,
+                            const std::string& message) {
+  GangRun& gang = gangs_[g];
+  gang.done = true;
+  // Done, or failed: the job's controller ends every member still there.
+  const PodEnd others = succeeded ? PodEnd::kDeleted : PodEnd::kFailed;
+  for (PodIndex m : gang.members) {
+    PodRun& run = runs_[m];
+    switch (run.phase) {
+      case Phase::kRunning:
+      case Phase::kBackoff:
+        run.remaining = 0;
+        Finish(now, m, succeeded ? PodEnd::kSucceeded : PodEnd::kFailed,
+               message);
+        break;
+      case Phase::kPending:
+        scheduler_->Forget(m);
+        Finish(now, m, others, message);
+        break;
+      case Phase::kTerminating:
+      case Phase::kPermit:
+      case Phase::kGangDormant:
+        Finish(now, m, others, message);
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+}  // namespace gpushare

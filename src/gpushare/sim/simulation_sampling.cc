@@ -1,0 +1,106 @@
+// Sampling in Simulation (simulation.h): every sample_interval_s, each
+// execution domain's utilisation, SM activity and memory as DCGM reports
+// them, and the p50/p99 latency of every running inference pod
+// (exec/latency_model.h).
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "gpushare/exec/latency_model.h"
+#include "gpushare/io/check.h"
+#include "gpushare/sim/simulation.h"
+#include "gpushare/sim/simulation_internal.h"
+
+namespace gpushare {
+
+using simulation_internal::InferenceDuty;
+
+void Simulation::SampleLatency(double now) {
+  const double switch_ms = scenario_.model.context_switch_us / 1000;
+  for (size_t p = 0; p < runs_.size(); ++p) {
+    const PodRun& run = runs_[p];
+    const Pod& pod = pods_[p];
+    if (run.phase != Phase::kRunning || !run.resident ||
+        pod.needs.request_rate <= 0 || run.domains.empty()) {
+      continue;
+    }
+    // The slowest of its domains serves its requests.
+    LatencyInputs in;
+    in.request_rate = pod.needs.request_rate;
+    in.gpu_ms_per_request = pod.needs.gpu_ms_per_request;
+    in.time_slice_ms = scenario_.model.time_slice_ms;
+    in.context_switch_ms = switch_ms;
+    const double u = InferenceDuty(pod.needs);
+    double worst = -1;
+    for (size_t k = 0; k < run.domains.size(); ++k) {
+      const DomainRun& d = domains_[run.domains[k]];
+      const double g = GpuPhaseSpeed(d.spec.sm_fraction,
+                                     std::clamp(pod.needs.sm_demand, 0.0, 1.0));
+      const double speed = d.spec.speed * g;
+      const double alone = 1 / ((1 - u) + u / speed);
+      const double share = std::min(1.0, run.domain_rates[k] / alone);
+      int contexts = 1;
+      const SharingScheme scheme =
+          cluster_->pools()[cluster_->nodes()[d.info.node].pool()]
+              .spec.sharing.scheme();
+      if (scheme != SharingScheme::kMps) {
+        contexts = 0;
+        for (PodIndex q : d.residents) {
+          contexts += InferenceDuty(pods_[q].needs) > 0 ? 1 : 0;
+        }
+        contexts = std::max(contexts, 1);
+      }
+      if (worst < 0 || share * speed < worst) {
+        worst = share * speed;
+        in.gpu_speed = speed;
+        in.time_share = share;
+        in.contexts = contexts;
+      }
+    }
+    Latency latency = InferenceLatency(in);
+    LatencyInputs alone = in;
+    alone.time_share = 1;
+    alone.contexts = 1;
+    latency.alone_meets_slo =
+        MeetsSlo(InferenceLatency(alone), pod.needs.slo_p99_ms);
+    observer_->OnLatency(now, static_cast<PodIndex>(p), latency);
+  }
+}
+
+void Simulation::Sample(double now) {
+  if (observer_ == nullptr) return;
+  std::vector<DomainState> states(domains_.size());
+  for (size_t i = 0; i < domains_.size(); ++i) {
+    const DomainRun& d = domains_[i];
+    DomainState& s = states[i];
+    s.residents = static_cast<int>(d.residents.size());
+    s.gpu_util = d.residents.empty() ? 0 : d.rates.gpu_util;
+    // DCGM reports a MIG instance's SM activity against its own SMs; the
+    // share models give it against the whole GPU's.
+    s.sm_active =
+        d.residents.empty() ? 0 : d.rates.sm_active / d.spec.sm_fraction;
+    s.fb_used_mib = d.fb_used_mib;
+    s.allocated = d.holders > 0;
+    s.down = d.down_until > now;
+    s.mig_config_drift = d.layout_lost && !s.down;
+  }
+  int pending = 0;
+  for (const PodRun& run : runs_) {
+    pending += run.phase == Phase::kPending || run.phase == Phase::kPermit ||
+               run.phase == Phase::kGangDormant || run.phase == Phase::kQueued;
+  }
+  observer_->OnSample(now, states, pending);
+  for (size_t i = 0; i < domains_.size(); ++i) {
+    const DomainRun& d = domains_[i];
+    if (!d.info.time_shared) continue;
+    for (size_t k = 0; k < d.residents.size() && k < d.rates.time_shares.size();
+         ++k) {
+      observer_->OnPodShare(now, d.residents[k], static_cast<int>(i),
+                            d.rates.time_shares[k]);
+    }
+  }
+  SampleLatency(now);
+}
+
+}  // namespace gpushare
