@@ -1,0 +1,217 @@
+// Planner (planner_internal.h), the reports of its search: a plan run on
+// every seed and judged against every constraint (PlanOutcome), the
+// reference plans (today and the comparison's variants), and the pools'
+// rows of the answer (PoolPlan).
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "gpushare/decide/kai_quota_conversion.h"
+#include "gpushare/decide/node_search.h"
+#include "gpushare/decide/plan_candidates.h"
+#include "gpushare/decide/planner_internal.h"
+#include "gpushare/decide/queue_quota_conversion.h"
+#include "gpushare/decide/scheme_variant.h"
+#include "gpushare/decide/selection.h"
+#include "gpushare/decide/tenant_classes.h"
+#include "gpushare/io/input_error.h"
+
+namespace gpushare {
+namespace planner_internal {
+
+int64_t PoolGpus(const NodePoolSpec& pool) {
+  return static_cast<int64_t>(pool.nodes) * pool.gpus_per_node;
+}
+
+// The pool's cost per hour as written (0 without GPUs).
+double WrittenPoolCostPerHour(const NodePoolSpec& pool,
+                              const Catalog& catalog) {
+  if (pool.gpus_per_node == 0 || pool.gpu_model.empty()) return 0;
+  return PoolCostPerHour(pool, catalog.Get(pool.gpu_model),
+                         pool.licence_per_gpu_hour, pool.nodes);
+}
+
+int64_t ScenarioGpus(const Scenario& scenario) {
+  int64_t gpus = 0;
+  for (const NodePoolSpec& p : scenario.pools) gpus += PoolGpus(p);
+  return gpus;
+}
+
+double ScenarioCostPerHour(const Scenario& scenario, const Catalog& catalog) {
+  double cost = 0;
+  for (const NodePoolSpec& p : scenario.pools) {
+    cost += WrittenPoolCostPerHour(p, catalog);
+  }
+  return cost;
+}
+
+PlanOutcome Planner::Evaluate(
+    const std::string& name, const Scenario& plan,
+    const std::vector<std::vector<ClassMetrics>>& by_seed) const {
+  PlanOutcome out;
+  out.name = name;
+  out.in_space = InSpace(plan);
+  out.gpus = ScenarioGpus(plan);
+  out.cost_per_hour = ScenarioCostPerHour(plan, catalog_);
+  const std::vector<ConstraintCheck> cluster =
+      CheckClusterConstraints(plan_spec_.cluster, out.gpus, out.cost_per_hour);
+  const auto checks_of = [&](const std::vector<ClassMetrics>& classes) {
+    std::vector<ConstraintCheck> checks;
+    for (size_t k = 0; k < classes.size() && k < plan_spec_.classes.size();
+         ++k) {
+      const std::vector<ConstraintCheck> c =
+          CheckClassConstraints(plan_spec_.classes[k], classes[k]);
+      checks.insert(checks.end(), c.begin(), c.end());
+    }
+    checks.insert(checks.end(), cluster.begin(), cluster.end());
+    return checks;
+  };
+  std::vector<ClassMetrics> mean;
+  for (size_t k = 0; !by_seed.empty() && k < by_seed.front().size(); ++k) {
+    std::vector<ClassMetrics> runs;
+    for (const std::vector<ClassMetrics>& seed : by_seed) {
+      runs.push_back(seed[k]);
+    }
+    mean.push_back(MeanClassMetrics(runs));
+  }
+  out.checks = checks_of(mean);
+  out.feasible = AllMet(out.checks);
+  out.seeds = static_cast<int>(by_seed.size());
+  for (const std::vector<ClassMetrics>& seed : by_seed) {
+    if (AllMet(checks_of(seed))) ++out.seeds_feasible;
+  }
+  for (const NodePoolSpec& p : plan.pools) {
+    if (p.gpus_per_node == 0 || p.gpu_model.empty()) {
+      out.pools.push_back(fmt::format("{} (no GPUs) x{}", p.name, p.nodes));
+      continue;
+    }
+    out.pools.push_back(
+        fmt::format("{} {} x{} {}", p.name, p.gpu_model, p.nodes,
+                    SharingLabel(p.sharing, &catalog_.Get(p.gpu_model))));
+  }
+  return out;
+}
+
+bool Planner::InSpace(const Scenario& plan) const {
+  for (size_t i = 0; i < scenario_.pools.size(); ++i) {
+    const NodePoolSpec& written = scenario_.pools[i];
+    const NodePoolSpec& p = plan.pools[i];
+    if (written.gpus_per_node == 0 || written.gpu_model.empty()) continue;
+    const GpuModel& model = catalog_.Get(written.gpu_model);
+    const PlanPoolSpec* spec = plan_spec_.FindPool(written.name);
+    if (spec == nullptr) {
+      if (p.nodes != written.nodes ||
+          SharingLabel(p.sharing, &model) !=
+              SharingLabel(written.sharing, &model)) {
+        return false;
+      }
+      continue;
+    }
+    if (p.nodes < spec->min_nodes || p.nodes > spec->max_nodes) return false;
+    if (std::find(spec->schemes.begin(), spec->schemes.end(),
+                  p.sharing.scheme()) == spec->schemes.end()) {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::vector<std::vector<ClassMetrics>> Planner::RunOnSeeds(
+    const Scenario& plan, const SimulationResult* first) {
+  const int seeds = std::max(1, spec_.compare.seeds);
+  std::vector<std::vector<ClassMetrics>> out(seeds);
+  const auto metrics_of = [&](const SimulationResult& run) {
+    std::vector<ClassMetrics> classes;
+    for (const std::string& c : classes_) {
+      classes.push_back(ComputeClassMetrics(run, c));
+    }
+    return classes;
+  };
+  const int skip = first != nullptr ? 1 : 0;
+  if (first != nullptr) out[0] = metrics_of(*first);
+  SimulateScenarios(
+      seeds - skip, threads_, catalog_,
+      [&](int i, Scenario* scratch) -> const Scenario& {
+        *scratch = ScenarioWithSeed(
+            plan, scenario_.seed + static_cast<uint64_t>(i + skip));
+        return *scratch;
+      },
+      [&](int i, const Scenario&, const SimulationResult& run) {
+        out[i + skip] = metrics_of(run);
+      },
+      observe_);
+  result_.simulations += seeds - skip;
+  return out;
+}
+
+void Planner::AddReferences(const SimulationResult& today) {
+  result_.references.push_back(
+      Evaluate("today", scenario_, RunOnSeeds(scenario_, &today)));
+  reference_plans_.push_back(scenario_);
+  const Comparison comparison =
+      RunComparison(scenario_, spec_.compare, catalog_, threads_, observe_);
+  result_.simulations += ComparisonRunCount(scenario_, spec_.compare);
+  std::vector<std::string> families(scenario_.pools.size());
+  for (const MigPoolChoice& choice : comparison.mig_choices) {
+    for (size_t i = 0; i < scenario_.pools.size(); ++i) {
+      if (scenario_.pools[i].name == choice.pool) families[i] = choice.family;
+    }
+  }
+  for (const VariantOutcome& v : comparison.variants) {
+    if (v.plan) continue;  // the scenario as written: "today"
+    const SchemeVariant variant = MakeSchemeVariant(
+        scenario_, v.scheme, spec_.compare, catalog_, families);
+    result_.references.push_back(Evaluate(
+        v.name, variant.scenario,
+        v.classes_by_seed.empty()
+            ? std::vector<std::vector<ClassMetrics>>{v.classes}
+            : v.classes_by_seed));
+    reference_plans_.push_back(variant.scenario);
+  }
+}
+
+void Planner::FillPools(const Scenario& plan, bool searched) {
+  for (size_t i = 0; i < scenario_.pools.size(); ++i) {
+    const NodePoolSpec& written = scenario_.pools[i];
+    const NodePoolSpec& p = plan.pools[i];
+    PoolPlan out;
+    out.pool = written.name;
+    out.model = written.gpu_model;
+    out.gpus_per_node = written.gpus_per_node;
+    out.written_nodes = written.nodes;
+    out.nodes = p.nodes;
+    out.licence_per_gpu_hour = p.licence_per_gpu_hour;
+    const PlanPoolSpec* spec = plan_spec_.FindPool(written.name);
+    out.planned = spec != nullptr;
+    out.min_nodes = spec != nullptr ? spec->min_nodes : written.nodes;
+    out.max_nodes = spec != nullptr ? spec->max_nodes : written.nodes;
+    for (size_t k = 0; k < classes_.size(); ++k) {
+      if (class_targets_[k].count(written.name) > 0) {
+        out.tenant_classes.push_back(classes_[k]);
+      }
+    }
+    if (written.gpus_per_node > 0 && !written.gpu_model.empty()) {
+      const GpuModel& model = catalog_.Get(written.gpu_model);
+      out.written = SharingLabel(written.sharing, &model);
+      out.setting = SharingLabel(p.sharing, &model);
+      out.cost_per_hour = WrittenPoolCostPerHour(p, catalog_);
+    }
+    for (const PoolState& s : pools_) {
+      if (s.index != static_cast<int>(i)) continue;
+      out.candidates = static_cast<int>(s.candidates.size());
+      if (!searched) break;
+      out.at_minimum = p.nodes <= s.spec->min_nodes;
+      const auto it = s.chosen_records.find(p.nodes - 1);
+      if (it != s.chosen_records.end()) out.binding = Missed(it->second.checks);
+    }
+    result_.pools.push_back(out);
+  }
+}
+
+}  // namespace planner_internal
+}  // namespace gpushare
