@@ -1,5 +1,5 @@
 // gpushare-sim demo: the seed document's toy comparison of time-slicing, MIG
-// and vGPU (gpushare/sim/seed_demo.h), printed exactly as the Python original.
+// and vGPU (gpushare/demo/seed_demo.h), printed exactly as the Python original.
 
 #include <CLI/CLI.hpp>
 #include <charconv>
@@ -11,7 +11,7 @@
 
 #include "cli/command.h"
 #include "gpushare/io/input_error.h"
-#include "gpushare/sim/seed_demo.h"
+#include "gpushare/demo/seed_demo.h"
 
 namespace gpushare::cli {
 namespace {

@@ -12,10 +12,10 @@
 
 #include "cli/command.h"
 #include "gpushare/experiment/fgd_experiment.h"
+#include "gpushare/experiment/fgd_html.h"
 #include "gpushare/experiment/fgd_report.h"
 #include "gpushare/io/input_error.h"
 #include "gpushare/io/output_file.h"
-#include "gpushare/report/fgd_html.h"
 
 #ifndef GS_DEFAULT_DATA_DIR
 #define GS_DEFAULT_DATA_DIR "data"

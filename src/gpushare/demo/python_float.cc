@@ -1,4 +1,4 @@
-#include "gpushare/sim/python_float.h"
+#include "gpushare/demo/python_float.h"
 
 #include <array>
 #include <charconv>

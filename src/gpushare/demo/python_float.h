@@ -5,8 +5,8 @@
 // Python arithmetic print the same text. Preconditions are checked with
 // GS_CHECK (they are programming errors, not user input).
 
-#ifndef GPUSHARE_SIM_PYTHON_FLOAT_H_
-#define GPUSHARE_SIM_PYTHON_FLOAT_H_
+#ifndef GPUSHARE_DEMO_PYTHON_FLOAT_H_
+#define GPUSHARE_DEMO_PYTHON_FLOAT_H_
 
 #include <string>
 
@@ -33,4 +33,4 @@ std::string PythonFormatPercent(double x, int precision);
 
 }  // namespace gpushare
 
-#endif  // GPUSHARE_SIM_PYTHON_FLOAT_H_
+#endif  // GPUSHARE_DEMO_PYTHON_FLOAT_H_

@@ -1,4 +1,4 @@
-#include "gpushare/sim/python_random.h"
+#include "gpushare/demo/python_random.h"
 
 #include <array>
 #include <cstddef>

@@ -9,8 +9,8 @@
 // Python seeds with the absolute value of a negative int; callers pass that
 // magnitude. Not thread-safe; not for cryptographic use.
 
-#ifndef GPUSHARE_SIM_PYTHON_RANDOM_H_
-#define GPUSHARE_SIM_PYTHON_RANDOM_H_
+#ifndef GPUSHARE_DEMO_PYTHON_RANDOM_H_
+#define GPUSHARE_DEMO_PYTHON_RANDOM_H_
 
 #include <array>
 #include <cstddef>
@@ -46,4 +46,4 @@ class PythonRandom {
 
 }  // namespace gpushare
 
-#endif  // GPUSHARE_SIM_PYTHON_RANDOM_H_
+#endif  // GPUSHARE_DEMO_PYTHON_RANDOM_H_

@@ -1,4 +1,4 @@
-#include "gpushare/sim/python_random.h"
+#include "gpushare/demo/python_random.h"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <limits>
 #include <vector>
 
-#include "gpushare/sim/python_float.h"
+#include "gpushare/demo/python_float.h"
 
 namespace gpushare {
 namespace {

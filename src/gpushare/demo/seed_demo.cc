@@ -1,4 +1,4 @@
-#include "gpushare/sim/seed_demo.h"
+#include "gpushare/demo/seed_demo.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "gpushare/io/check.h"
-#include "gpushare/sim/python_float.h"
-#include "gpushare/sim/python_random.h"
+#include "gpushare/demo/python_float.h"
+#include "gpushare/demo/python_random.h"
 
 namespace gpushare {
 namespace {

@@ -10,8 +10,8 @@
 // slot size, flat vGPU overhead); the real simulator lives elsewhere and does
 // not use this file.
 
-#ifndef GPUSHARE_SIM_SEED_DEMO_H_
-#define GPUSHARE_SIM_SEED_DEMO_H_
+#ifndef GPUSHARE_DEMO_SEED_DEMO_H_
+#define GPUSHARE_DEMO_SEED_DEMO_H_
 
 #include <cstdint>
 #include <string>
@@ -67,4 +67,4 @@ std::string FormatSeedDemo(const std::vector<SeedTask>& tasks, Lang lang);
 
 }  // namespace gpushare
 
-#endif  // GPUSHARE_SIM_SEED_DEMO_H_
+#endif  // GPUSHARE_DEMO_SEED_DEMO_H_

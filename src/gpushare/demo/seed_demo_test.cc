@@ -1,4 +1,4 @@
-#include "gpushare/sim/seed_demo.h"
+#include "gpushare/demo/seed_demo.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "gpushare/report/fgd_html.h"
+#include "gpushare/experiment/fgd_html.h"
 
 #include <algorithm>
 #include <functional>

@@ -1,4 +1,5 @@
-// The HTML report of `gpushare-sim experiment fgd --html FILE`.
+// The HTML report of `gpushare-sim experiment fgd --html FILE`, built from
+// report/'s page and chart pieces (experiment/ sits above report/).
 //
 // Contract: FgdHtmlReport() is one self-contained page (report/html_page.h)
 // with `summary` (the terminal text: the experiment and its summary table,
@@ -10,8 +11,8 @@
 // before it (FgdRunResult::At), as in the summary; points where no run has
 // a bucket yet are left out. Deterministic.
 
-#ifndef GPUSHARE_REPORT_FGD_HTML_H_
-#define GPUSHARE_REPORT_FGD_HTML_H_
+#ifndef GPUSHARE_EXPERIMENT_FGD_HTML_H_
+#define GPUSHARE_EXPERIMENT_FGD_HTML_H_
 
 #include <string>
 #include <vector>
@@ -26,4 +27,4 @@ std::string FgdHtmlReport(const std::string& summary,
 
 }  // namespace gpushare
 
-#endif  // GPUSHARE_REPORT_FGD_HTML_H_
+#endif  // GPUSHARE_EXPERIMENT_FGD_HTML_H_
