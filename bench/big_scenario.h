@@ -4,7 +4,7 @@
 #ifndef GPUSHARE_BENCH_BIG_SCENARIO_H_
 #define GPUSHARE_BENCH_BIG_SCENARIO_H_
 
-#include "gpushare/sim/scenario.h"
+#include "gpushare/scenario/scenario.h"
 
 namespace gpushare {
 

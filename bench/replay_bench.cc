@@ -14,7 +14,7 @@
 #include <string>
 
 #include "gpushare/metrics/collector.h"
-#include "gpushare/sim/scenario_reader.h"
+#include "gpushare/scenario/scenario_reader.h"
 #include "gpushare/sim/simulation.h"
 
 namespace gpushare {

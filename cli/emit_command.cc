@@ -29,7 +29,7 @@
 #include "gpushare/emit/pod_template_patches.h"
 #include "gpushare/emit/prometheus_rules.h"
 #include "gpushare/io/output_file.h"
-#include "gpushare/sim/scenario_reader.h"
+#include "gpushare/scenario/scenario_reader.h"
 
 namespace gpushare::cli {
 namespace {

@@ -14,7 +14,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "gpushare/sim/scenario.h"
+#include "gpushare/scenario/scenario.h"
 
 namespace gpushare::cli {
 

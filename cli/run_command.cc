@@ -25,7 +25,7 @@
 #include "gpushare/report/run_html.h"
 #include "gpushare/report/run_summary.h"
 #include "gpushare/sim/observer_fanout.h"
-#include "gpushare/sim/scenario_reader.h"
+#include "gpushare/scenario/scenario_reader.h"
 #include "gpushare/sim/simulation.h"
 
 namespace gpushare::cli {

@@ -3,7 +3,7 @@
 
 #include "fuzz/fuzz_target.h"
 #include "gpushare/sched/kai/kai_config.h"
-#include "gpushare/sim/kubectl_kai_queue_import.h"
+#include "gpushare/scenario/kubectl_kai_queue_import.h"
 
 GS_FUZZ_TARGET(kai_queues) {
   gpushare::KaiConfig config;

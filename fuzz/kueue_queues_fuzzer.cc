@@ -3,7 +3,7 @@
 // lines holding "%%".
 
 #include "fuzz/fuzz_target.h"
-#include "gpushare/sim/kubectl_queue_import.h"
+#include "gpushare/scenario/kubectl_queue_import.h"
 
 GS_FUZZ_TARGET(kueue_queues) {
   const std::vector<std::string> parts =

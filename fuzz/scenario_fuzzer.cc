@@ -4,7 +4,7 @@
 #include "fuzz/fuzz_target.h"
 #include "gpushare/catalog/catalog.h"
 #include "gpushare/cluster/cluster.h"
-#include "gpushare/sim/scenario_reader.h"
+#include "gpushare/scenario/scenario_reader.h"
 
 namespace {
 

@@ -271,12 +271,15 @@ class ReferenceTest(TempDirTestCase):
     def test_scenario_md_documents_every_key_the_readers_accept(self):
         doc = read_doc("docs/scenario.md")
         keys = set()
-        for source in ("sim/scenario_reader.cc", "sim/patrol_reader.cc",
-                       "sim/priority_class_reader.cc",
-                       "sim/queue_reader.cc",
-                       "sim/kai_queue_reader.cc",
-                       "decide/comparison_spec_reader.cc",
-                       "decide/plan_spec_reader.cc"):
+        # Every reader of the scenario's sections (scenario/*_reader.cc),
+        # and compare's and plan's sections.
+        readers = sorted(
+            os.path.relpath(p, os.path.join(ROOT, "src", "gpushare"))
+            for p in glob.glob(os.path.join(ROOT, "src", "gpushare",
+                                            "scenario", "*_reader.cc")))
+        self.assertIn("scenario/scenario_reader.cc", readers)
+        for source in readers + ["decide/comparison_spec_reader.cc",
+                                 "decide/plan_spec_reader.cc"]:
             keys |= allowed_keys(source)
         self.assertIn("mig_reapply_s", keys)
         # A key is documented when it is a word of some `code` span: `key`

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "gpushare/io/yaml_input.h"
-#include "gpushare/sim/model_reader.h"
+#include "gpushare/scenario/model_reader.h"
 
 namespace gpushare {
 namespace {

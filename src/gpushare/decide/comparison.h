@@ -34,7 +34,7 @@
 #include "gpushare/decide/comparison_spec.h"
 #include "gpushare/decide/scheme_variant.h"
 #include "gpushare/metrics/results.h"
-#include "gpushare/sim/scenario.h"
+#include "gpushare/scenario/scenario.h"
 #include "gpushare/sim/simulation_observer.h"
 
 namespace gpushare {

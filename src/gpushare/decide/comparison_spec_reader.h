@@ -18,7 +18,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "gpushare/decide/comparison_spec.h"
-#include "gpushare/sim/scenario.h"
+#include "gpushare/scenario/scenario.h"
 
 namespace gpushare {
 

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "gpushare/io/input_error.h"
-#include "gpushare/sim/scenario_reader.h"
+#include "gpushare/scenario/scenario_reader.h"
 
 namespace gpushare {
 namespace comparison_spec_reader_test {

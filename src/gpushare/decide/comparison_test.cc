@@ -6,7 +6,7 @@
 #include "gpushare/decide/selection.h"
 #include "gpushare/io/yaml_input.h"
 #include "gpushare/report/comparison_json.h"
-#include "gpushare/sim/scenario_reader.h"
+#include "gpushare/scenario/scenario_reader.h"
 
 namespace gpushare {
 namespace comparison_test {

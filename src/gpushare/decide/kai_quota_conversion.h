@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "gpushare/catalog/catalog.h"
-#include "gpushare/sim/scenario.h"
+#include "gpushare/scenario/scenario.h"
 
 namespace gpushare {
 

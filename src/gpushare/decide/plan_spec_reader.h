@@ -26,7 +26,7 @@
 
 #include "gpushare/decide/comparison_spec.h"
 #include "gpushare/decide/plan_spec.h"
-#include "gpushare/sim/scenario.h"
+#include "gpushare/scenario/scenario.h"
 
 namespace gpushare {
 

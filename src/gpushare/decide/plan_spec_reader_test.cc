@@ -4,7 +4,7 @@
 
 #include "gpushare/decide/comparison_spec_reader.h"
 #include "gpushare/io/input_error.h"
-#include "gpushare/sim/scenario_reader.h"
+#include "gpushare/scenario/scenario_reader.h"
 
 namespace gpushare {
 namespace plan_spec_reader_test {

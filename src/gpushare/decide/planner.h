@@ -48,7 +48,7 @@
 #include "gpushare/decide/comparison_spec.h"
 #include "gpushare/decide/plan_constraints.h"
 #include "gpushare/decide/plan_spec.h"
-#include "gpushare/sim/scenario.h"
+#include "gpushare/scenario/scenario.h"
 
 namespace gpushare {
 

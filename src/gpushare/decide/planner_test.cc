@@ -4,7 +4,7 @@
 
 #include "gpushare/decide/comparison_spec_reader.h"
 #include "gpushare/decide/plan_spec_reader.h"
-#include "gpushare/sim/scenario_reader.h"
+#include "gpushare/scenario/scenario_reader.h"
 
 namespace gpushare {
 namespace planner_test {

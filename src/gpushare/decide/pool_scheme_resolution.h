@@ -31,7 +31,7 @@
 #include "gpushare/decide/comparison_spec.h"
 #include "gpushare/decide/pool_scheme_plan.h"
 #include "gpushare/decide/selection.h"
-#include "gpushare/sim/scenario.h"
+#include "gpushare/scenario/scenario.h"
 
 namespace gpushare {
 

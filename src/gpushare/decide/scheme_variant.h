@@ -24,7 +24,7 @@
 
 #include "gpushare/catalog/catalog.h"
 #include "gpushare/decide/comparison_spec.h"
-#include "gpushare/sim/scenario.h"
+#include "gpushare/scenario/scenario.h"
 
 namespace gpushare {
 

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "gpushare/sim/scenario_reader.h"
+#include "gpushare/scenario/scenario_reader.h"
 
 namespace gpushare {
 namespace scheme_variant_test {

@@ -2,7 +2,7 @@
 // (docs/sweep.md).
 //
 // Contract: a grid sets scenario values by dotted keys
-// (sim/scenario_overrides.h). `set` keys have one value at every point;
+// (scenario/scenario_overrides.h). `set` keys have one value at every point;
 // each `cross` key is an axis of its own; the `zip` keys, whose lists have
 // one length, vary together as one more axis. The points are every
 // combination of the axes, numbered from 0 with the first axis varying
@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "gpushare/sim/scenario_overrides.h"
+#include "gpushare/scenario/scenario_overrides.h"
 
 namespace gpushare {
 

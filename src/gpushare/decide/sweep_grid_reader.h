@@ -2,7 +2,7 @@
 //
 // Contract: the whole grid is read and checked before anything is returned:
 // only the keys `scenario`, `command`, `set`, `cross` and `zip` at the top;
-// every dotted key parses (sim/scenario_overrides.h) and no key names a
+// every dotted key parses (scenario/scenario_overrides.h) and no key names a
 // value another key sets or lies inside it; `cross` values are non-empty
 // lists or ranges {from, to, step}; `zip` values are lists of one length;
 // at least one key varies and there are at most kMaxSweepPoints points.

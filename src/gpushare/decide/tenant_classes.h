@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "gpushare/sim/scenario.h"
+#include "gpushare/scenario/scenario.h"
 
 namespace gpushare {
 

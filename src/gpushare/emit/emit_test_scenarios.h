@@ -9,7 +9,7 @@
 #include <string>
 
 #include "gpushare/catalog/catalog.h"
-#include "gpushare/sim/scenario_reader.h"
+#include "gpushare/scenario/scenario_reader.h"
 
 namespace gpushare::emit_test {
 

@@ -27,7 +27,7 @@
 #include <string>
 
 #include "gpushare/catalog/catalog.h"
-#include "gpushare/sim/scenario.h"
+#include "gpushare/scenario/scenario.h"
 
 namespace gpushare {
 

@@ -7,7 +7,7 @@
 
 #include "gpushare/emit/emit_test_scenarios.h"
 #include "gpushare/io/input_error.h"
-#include "gpushare/sim/scenario_reader.h"
+#include "gpushare/scenario/scenario_reader.h"
 
 namespace gpushare {
 namespace hami_values_test {

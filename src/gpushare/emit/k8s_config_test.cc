@@ -6,7 +6,7 @@
 #include "gpushare/emit/emit_test_scenarios.h"
 #include "gpushare/emit/kube_scheduler_config.h"
 #include "gpushare/emit/node_setup_script.h"
-#include "gpushare/sim/scenario_reader.h"
+#include "gpushare/scenario/scenario_reader.h"
 
 namespace gpushare {
 namespace {

@@ -8,7 +8,7 @@
 #include "gpushare/catalog/mig_layout.h"
 #include "gpushare/emit/emit_test_scenarios.h"
 #include "gpushare/io/input_error.h"
-#include "gpushare/sim/scenario_reader.h"
+#include "gpushare/scenario/scenario_reader.h"
 
 namespace gpushare {
 namespace mig_parted_config_test {

@@ -5,7 +5,7 @@
 #include "gpushare/decide/plan_candidates.h"
 #include "gpushare/decide/queue_quota_conversion.h"
 #include "gpushare/emit/emit_test_scenarios.h"
-#include "gpushare/sim/scenario_reader.h"
+#include "gpushare/scenario/scenario_reader.h"
 
 namespace gpushare {
 namespace {

@@ -13,7 +13,7 @@
 
 #include <string>
 
-#include "gpushare/sim/scenario.h"
+#include "gpushare/scenario/scenario.h"
 
 namespace gpushare {
 

@@ -11,7 +11,7 @@
 #include "gpushare/emit/yaml_text.h"
 #include "gpushare/io/input_error.h"
 #include "gpushare/io/yaml_input.h"
-#include "gpushare/sim/kubernetes_names.h"
+#include "gpushare/scenario/kubernetes_names.h"
 
 namespace gpushare {
 namespace {

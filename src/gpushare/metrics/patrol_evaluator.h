@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "gpushare/metrics/results.h"
-#include "gpushare/sim/scenario.h"
+#include "gpushare/scenario/scenario.h"
 #include "gpushare/sim/simulation_observer.h"
 
 namespace gpushare {

@@ -50,7 +50,7 @@
 #include "gpushare/sched/queue_admission.h"
 #include "gpushare/sched/scheduler.h"
 #include "gpushare/sim/event_queue.h"
-#include "gpushare/sim/scenario.h"
+#include "gpushare/scenario/scenario.h"
 #include "gpushare/sim/simulation_observer.h"
 
 namespace gpushare {

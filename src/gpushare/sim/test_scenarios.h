@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "gpushare/metrics/collector.h"
-#include "gpushare/sim/scenario.h"
+#include "gpushare/scenario/scenario.h"
 #include "gpushare/sim/simulation.h"
 
 namespace gpushare::testing_scenarios {

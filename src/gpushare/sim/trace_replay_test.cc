@@ -8,7 +8,7 @@
 
 #include "gpushare/metrics/collector.h"
 #include "gpushare/metrics/json_writer.h"
-#include "gpushare/sim/scenario_reader.h"
+#include "gpushare/scenario/scenario_reader.h"
 #include "gpushare/sim/simulation.h"
 
 namespace gpushare {

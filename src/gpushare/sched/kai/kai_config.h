@@ -4,7 +4,7 @@
 // queue priority. Only leaf queues take jobs; a pod names its leaf queue
 // with the kai.scheduler/queue label.
 //
-// Contract: plain data, validated by its reader (sim/kai_queue_reader.h):
+// Contract: plain data, validated by its reader (scenario/kai_queue_reader.h):
 // names unique, parents defined and acyclic, quotas, weights and limits in
 // range. GPU quantities are KAI's GPU units (GpuUnitsOf).
 

@@ -16,7 +16,7 @@
 // cohort. A head that does not fit may preempt (kueue_preemption.h): its
 // victims are evicted and it waits until their quota is released
 // (EvictionDone), then is tried again. Deterministic. The configuration is
-// validated by its readers (sim/queue_reader.h, sim/kubectl_queue_import.h);
+// validated by its readers (scenario/queue_reader.h, scenario/kubectl_queue_import.h);
 // the constructor only checks that what they guarantee holds.
 
 #ifndef GPUSHARE_SCHED_KUEUE_KUEUE_H_

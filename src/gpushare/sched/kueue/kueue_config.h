@@ -2,8 +2,8 @@
 // API, docs/model.md §4.3): ResourceFlavors, ClusterQueues with quotas per
 // flavor and resource, cohorts, and the LocalQueues pods name.
 //
-// Contract: plain data, validated by its readers (sim/queue_reader.h,
-// sim/kubectl_queue_import.h); quantities are in
+// Contract: plain data, validated by its readers (scenario/queue_reader.h,
+// scenario/kubectl_queue_import.h); quantities are in
 // the simulator's units of their resource (cpu millicores, memory MiB,
 // extended resources whole devices or units).
 

@@ -1,4 +1,4 @@
-#include "gpushare/sim/model_reader.h"
+#include "gpushare/scenario/model_reader.h"
 
 #include <limits>
 #include <string>

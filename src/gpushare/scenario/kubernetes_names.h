@@ -8,8 +8,8 @@
 // alphanumeric at both ends). ReadLabelMap reads a YAML mapping of label
 // keys to values and throws InputError at the offending key or value.
 
-#ifndef GPUSHARE_SIM_KUBERNETES_NAMES_H_
-#define GPUSHARE_SIM_KUBERNETES_NAMES_H_
+#ifndef GPUSHARE_SCENARIO_KUBERNETES_NAMES_H_
+#define GPUSHARE_SCENARIO_KUBERNETES_NAMES_H_
 
 #include <string>
 
@@ -36,4 +36,4 @@ Labels ReadLabelMap(const std::string& file, const YAML::Node& node,
 
 }  // namespace gpushare
 
-#endif  // GPUSHARE_SIM_KUBERNETES_NAMES_H_
+#endif  // GPUSHARE_SCENARIO_KUBERNETES_NAMES_H_

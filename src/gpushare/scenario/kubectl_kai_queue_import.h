@@ -3,7 +3,7 @@
 //
 // Contract: appends every Queue of `file` to `config`: metadata.name,
 // spec.parentQueue, spec.priority and spec.resources.gpu (quota, default 0;
-// overQuotaWeight, default 1; limit, default -1 as sim/kai_queue_reader.h
+// overQuotaWeight, default 1; limit, default -1 as scenario/kai_queue_reader.h
 // decides). cpu and memory resources, displayName and status are ignored
 // (not modelled, docs/model.md §4.4). Throws InputError at FILE:LINE:COL
 // with the JSON path on a name that is not a DNS subdomain or is taken, a
@@ -11,8 +11,8 @@
 // negative weight, and a parent that neither `config` nor the file defines
 // or that makes a cycle.
 
-#ifndef GPUSHARE_SIM_KUBECTL_KAI_QUEUE_IMPORT_H_
-#define GPUSHARE_SIM_KUBECTL_KAI_QUEUE_IMPORT_H_
+#ifndef GPUSHARE_SCENARIO_KUBECTL_KAI_QUEUE_IMPORT_H_
+#define GPUSHARE_SCENARIO_KUBECTL_KAI_QUEUE_IMPORT_H_
 
 #include <string>
 
@@ -24,4 +24,4 @@ void ImportKubectlKaiQueues(const std::string& file, KaiConfig* config);
 
 }  // namespace gpushare
 
-#endif  // GPUSHARE_SIM_KUBECTL_KAI_QUEUE_IMPORT_H_
+#endif  // GPUSHARE_SCENARIO_KUBECTL_KAI_QUEUE_IMPORT_H_

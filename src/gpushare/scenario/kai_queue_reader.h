@@ -7,13 +7,13 @@
 // makes a cycle, a quota or limit below -1 or not a number, a limit below
 // its quota, an over-quota weight below 0, a multiplier below 1, or no
 // queue at all. `import` adds the Queues of `kubectl get
-// queues.scheduling.run.ai -o json` (sim/kubectl_kai_queue_import.h; a
+// queues.scheduling.run.ai -o json` (scenario/kubectl_kai_queue_import.h; a
 // path relative to the scenario file) after those written. Only leaf
 // queues take jobs: a class's `queue` must name one
 // (checked by the workload reader).
 
-#ifndef GPUSHARE_SIM_KAI_QUEUE_READER_H_
-#define GPUSHARE_SIM_KAI_QUEUE_READER_H_
+#ifndef GPUSHARE_SCENARIO_KAI_QUEUE_READER_H_
+#define GPUSHARE_SCENARIO_KAI_QUEUE_READER_H_
 
 #include "gpushare/io/yaml_input.h"
 #include "gpushare/sched/kai/kai_config.h"
@@ -27,4 +27,4 @@ std::vector<std::string> KaiLeafQueues(const KaiConfig& config);
 
 }  // namespace gpushare
 
-#endif  // GPUSHARE_SIM_KAI_QUEUE_READER_H_
+#endif  // GPUSHARE_SCENARIO_KAI_QUEUE_READER_H_

@@ -1,4 +1,4 @@
-#include "gpushare/sim/kubectl_class_reader.h"
+#include "gpushare/scenario/kubectl_class_reader.h"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "gpushare/io/suggest.h"
-#include "gpushare/sim/kubernetes_names.h"
+#include "gpushare/scenario/kubernetes_names.h"
 #include "gpushare/workload/namespace_pattern.h"
 
 namespace gpushare {

@@ -1,14 +1,14 @@
 // Kueue objects from kubectl JSON (tests/data/kueue), through a scenario's
 // queues.import and directly.
 
-#include "gpushare/sim/kubectl_queue_import.h"
+#include "gpushare/scenario/kubectl_queue_import.h"
 
 #include <gtest/gtest.h>
 
 #include <fstream>
 
 #include "gpushare/io/input_error.h"
-#include "gpushare/sim/scenario_reader.h"
+#include "gpushare/scenario/scenario_reader.h"
 
 namespace gpushare {
 namespace kubectl_queue_import_test {

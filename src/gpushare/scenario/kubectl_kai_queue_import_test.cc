@@ -1,7 +1,7 @@
 // KAI-Scheduler Queues from kubectl JSON (tests/data/kai), directly and
 // through a scenario's kai_queues.import.
 
-#include "gpushare/sim/kubectl_kai_queue_import.h"
+#include "gpushare/scenario/kubectl_kai_queue_import.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <fstream>
 
 #include "gpushare/io/input_error.h"
-#include "gpushare/sim/scenario_reader.h"
+#include "gpushare/scenario/scenario_reader.h"
 
 namespace gpushare {
 namespace kubectl_kai_queue_import_test {

@@ -10,8 +10,8 @@
 // value is an InputError at file:line:col naming the key and what was
 // expected. tenant_class_label is read with the trace's other keys.
 
-#ifndef GPUSHARE_SIM_KUBECTL_CLASS_READER_H_
-#define GPUSHARE_SIM_KUBECTL_CLASS_READER_H_
+#ifndef GPUSHARE_SCENARIO_KUBECTL_CLASS_READER_H_
+#define GPUSHARE_SCENARIO_KUBECTL_CLASS_READER_H_
 
 #include "gpushare/io/yaml_input.h"
 #include "gpushare/workload/kubectl_pod_classes.h"
@@ -22,4 +22,4 @@ void ReadKubectlClassSettings(const YamlMap& trace, KubectlClassRules* rules);
 
 }  // namespace gpushare
 
-#endif  // GPUSHARE_SIM_KUBECTL_CLASS_READER_H_
+#endif  // GPUSHARE_SCENARIO_KUBECTL_CLASS_READER_H_

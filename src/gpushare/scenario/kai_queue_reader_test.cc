@@ -1,12 +1,12 @@
 // The scenario's kai_queues section (KAI-Scheduler) and the classes'
 // queue key naming its leaf queues.
 
-#include "gpushare/sim/kai_queue_reader.h"
+#include "gpushare/scenario/kai_queue_reader.h"
 
 #include <gtest/gtest.h>
 
 #include "gpushare/io/input_error.h"
-#include "gpushare/sim/scenario_reader.h"
+#include "gpushare/scenario/scenario_reader.h"
 
 namespace gpushare {
 namespace kai_queue_reader_test {

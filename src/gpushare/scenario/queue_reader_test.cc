@@ -1,11 +1,11 @@
 // The scenario's queues section (Kueue) and the classes' queue key.
 
-#include "gpushare/sim/queue_reader.h"
+#include "gpushare/scenario/queue_reader.h"
 
 #include <gtest/gtest.h>
 
 #include "gpushare/io/input_error.h"
-#include "gpushare/sim/scenario_reader.h"
+#include "gpushare/scenario/scenario_reader.h"
 
 namespace gpushare {
 namespace queue_reader_test {

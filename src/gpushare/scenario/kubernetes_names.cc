@@ -1,4 +1,4 @@
-#include "gpushare/sim/kubernetes_names.h"
+#include "gpushare/scenario/kubernetes_names.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "gpushare/sim/scenario_reader.h"
+#include "gpushare/scenario/scenario_reader.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "gpushare/sim/kubectl_kai_queue_import.h"
+#include "gpushare/scenario/kubectl_kai_queue_import.h"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 
 #include "gpushare/io/suggest.h"
 #include "gpushare/io/yaml_input.h"
-#include "gpushare/sim/kubernetes_names.h"
+#include "gpushare/scenario/kubernetes_names.h"
 #include "gpushare/workload/kubectl_object.h"
 
 namespace gpushare {

@@ -1,4 +1,4 @@
-#include "gpushare/sim/kubectl_queue_import.h"
+#include "gpushare/scenario/kubectl_queue_import.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

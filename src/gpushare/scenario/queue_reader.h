@@ -12,8 +12,8 @@
 // Without `resource_flavors` every pool is a flavor named after it, whose
 // node label is gpushare.io/node-pool.
 
-#ifndef GPUSHARE_SIM_QUEUE_READER_H_
-#define GPUSHARE_SIM_QUEUE_READER_H_
+#ifndef GPUSHARE_SCENARIO_QUEUE_READER_H_
+#define GPUSHARE_SCENARIO_QUEUE_READER_H_
 
 #include <vector>
 
@@ -28,4 +28,4 @@ KueueConfig ReadQueues(const YamlMap& top,
 
 }  // namespace gpushare
 
-#endif  // GPUSHARE_SIM_QUEUE_READER_H_
+#endif  // GPUSHARE_SCENARIO_QUEUE_READER_H_

@@ -1,4 +1,4 @@
-#include "gpushare/sim/scenario_overrides.h"
+#include "gpushare/scenario/scenario_overrides.h"
 
 #include <fmt/format.h>
 

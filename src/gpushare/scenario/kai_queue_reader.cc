@@ -1,4 +1,4 @@
-#include "gpushare/sim/kai_queue_reader.h"
+#include "gpushare/scenario/kai_queue_reader.h"
 
 #include <fmt/format.h>
 
@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "gpushare/io/suggest.h"
-#include "gpushare/sim/kubectl_kai_queue_import.h"
-#include "gpushare/sim/kubernetes_names.h"
+#include "gpushare/scenario/kubectl_kai_queue_import.h"
+#include "gpushare/scenario/kubernetes_names.h"
 
 namespace gpushare {
 namespace {

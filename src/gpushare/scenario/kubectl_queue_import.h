@@ -11,11 +11,11 @@
 // LocalQueue spec.clusterQueue. Fields the model does not use
 // (namespaceSelector, fairSharing, admissionChecks, flavorFungibility,
 // stopPolicy) are ignored. Throws InputError at FILE:LINE:COL with the
-// JSON path on what Kueue's webhooks reject (as sim/queue_reader.h), on an
+// JSON path on what Kueue's webhooks reject (as scenario/queue_reader.h), on an
 // unknown flavor or ClusterQueue, and on a name defined twice.
 
-#ifndef GPUSHARE_SIM_KUBECTL_QUEUE_IMPORT_H_
-#define GPUSHARE_SIM_KUBECTL_QUEUE_IMPORT_H_
+#ifndef GPUSHARE_SCENARIO_KUBECTL_QUEUE_IMPORT_H_
+#define GPUSHARE_SCENARIO_KUBECTL_QUEUE_IMPORT_H_
 
 #include <string>
 
@@ -30,4 +30,4 @@ void ImportKubectlQueues(const std::string& resource_flavors_file,
 
 }  // namespace gpushare
 
-#endif  // GPUSHARE_SIM_KUBECTL_QUEUE_IMPORT_H_
+#endif  // GPUSHARE_SCENARIO_KUBECTL_QUEUE_IMPORT_H_

@@ -1,12 +1,12 @@
 // The scenario's priority_classes section, the classes that name them, and
 // the scheduler's DefaultPreemption keys.
 
-#include "gpushare/sim/priority_class_reader.h"
+#include "gpushare/scenario/priority_class_reader.h"
 
 #include <gtest/gtest.h>
 
 #include "gpushare/io/input_error.h"
-#include "gpushare/sim/scenario_reader.h"
+#include "gpushare/scenario/scenario_reader.h"
 
 namespace gpushare {
 namespace priority_class_reader_test {

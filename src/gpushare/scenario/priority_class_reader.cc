@@ -1,4 +1,4 @@
-#include "gpushare/sim/priority_class_reader.h"
+#include "gpushare/scenario/priority_class_reader.h"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 #include <string>
 
 #include "gpushare/io/suggest.h"
-#include "gpushare/sim/kubernetes_names.h"
+#include "gpushare/scenario/kubernetes_names.h"
 
 namespace gpushare {
 std::vector<PriorityClass> ReadPriorityClasses(const YamlMap& top) {

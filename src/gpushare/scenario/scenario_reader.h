@@ -9,15 +9,15 @@
 // value; on error nothing is returned. GPU models are resolved against
 // `catalog` and stored under their canonical names.
 
-#ifndef GPUSHARE_SIM_SCENARIO_READER_H_
-#define GPUSHARE_SIM_SCENARIO_READER_H_
+#ifndef GPUSHARE_SCENARIO_SCENARIO_READER_H_
+#define GPUSHARE_SCENARIO_SCENARIO_READER_H_
 
 #include <string>
 
 #include <yaml-cpp/yaml.h>
 
 #include "gpushare/catalog/catalog.h"
-#include "gpushare/sim/scenario.h"
+#include "gpushare/scenario/scenario.h"
 
 namespace gpushare {
 
@@ -36,4 +36,4 @@ Scenario ReadScenarioNode(const YAML::Node& root, const std::string& file,
 
 }  // namespace gpushare
 
-#endif  // GPUSHARE_SIM_SCENARIO_READER_H_
+#endif  // GPUSHARE_SCENARIO_SCENARIO_READER_H_

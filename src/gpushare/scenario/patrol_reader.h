@@ -7,14 +7,14 @@
 // key, a wrong type, an unknown pool, a pool without GPUs, a node index out
 // of the pool or a number out of range.
 
-#ifndef GPUSHARE_SIM_PATROL_READER_H_
-#define GPUSHARE_SIM_PATROL_READER_H_
+#ifndef GPUSHARE_SCENARIO_PATROL_READER_H_
+#define GPUSHARE_SCENARIO_PATROL_READER_H_
 
 #include <vector>
 
 #include "gpushare/cluster/cluster.h"
 #include "gpushare/io/yaml_input.h"
-#include "gpushare/sim/scenario.h"
+#include "gpushare/scenario/scenario.h"
 
 namespace gpushare {
 
@@ -25,4 +25,4 @@ PatrolRules ReadPatrolRules(const YamlMap& top);
 
 }  // namespace gpushare
 
-#endif  // GPUSHARE_SIM_PATROL_READER_H_
+#endif  // GPUSHARE_SCENARIO_PATROL_READER_H_

@@ -9,8 +9,8 @@
 // of its range throws InputError at file:line:col: the key or the value,
 // with the allowed keys or the parameter's range.
 
-#ifndef GPUSHARE_SIM_MODEL_READER_H_
-#define GPUSHARE_SIM_MODEL_READER_H_
+#ifndef GPUSHARE_SCENARIO_MODEL_READER_H_
+#define GPUSHARE_SCENARIO_MODEL_READER_H_
 
 #include "gpushare/exec/model_params.h"
 #include "gpushare/io/yaml_input.h"
@@ -22,4 +22,4 @@ ModelParams ReadModelSection(const YamlMap& m, const ModelParams& base,
 
 }  // namespace gpushare
 
-#endif  // GPUSHARE_SIM_MODEL_READER_H_
+#endif  // GPUSHARE_SCENARIO_MODEL_READER_H_

@@ -1,4 +1,4 @@
-#include "gpushare/sim/patrol_reader.h"
+#include "gpushare/scenario/patrol_reader.h"
 
 #include <string>
 

@@ -14,8 +14,8 @@
 // written); the tree is then unchanged. What the new value means is left to
 // the scenario reader, which reads the tree afterwards.
 
-#ifndef GPUSHARE_SIM_SCENARIO_OVERRIDES_H_
-#define GPUSHARE_SIM_SCENARIO_OVERRIDES_H_
+#ifndef GPUSHARE_SCENARIO_SCENARIO_OVERRIDES_H_
+#define GPUSHARE_SCENARIO_SCENARIO_OVERRIDES_H_
 
 #include <yaml-cpp/yaml.h>
 
@@ -53,4 +53,4 @@ void SetScenarioValue(YAML::Node root, const ScenarioKey& key,
 
 }  // namespace gpushare
 
-#endif  // GPUSHARE_SIM_SCENARIO_OVERRIDES_H_
+#endif  // GPUSHARE_SCENARIO_SCENARIO_OVERRIDES_H_

@@ -1,4 +1,4 @@
-#include "gpushare/sim/queue_reader.h"
+#include "gpushare/scenario/queue_reader.h"
 
 #include <fmt/format.h>
 
@@ -9,8 +9,8 @@
 
 #include "gpushare/cluster/quantity.h"
 #include "gpushare/io/suggest.h"
-#include "gpushare/sim/kubectl_queue_import.h"
-#include "gpushare/sim/kubernetes_names.h"
+#include "gpushare/scenario/kubectl_queue_import.h"
+#include "gpushare/scenario/kubernetes_names.h"
 
 namespace gpushare {
 namespace {

@@ -1,4 +1,4 @@
-#include "gpushare/sim/scenario_reader.h"
+#include "gpushare/scenario/scenario_reader.h"
 
 #include <fmt/format.h>
 
@@ -18,13 +18,13 @@
 #include "gpushare/io/input_error.h"
 #include "gpushare/io/suggest.h"
 #include "gpushare/io/yaml_input.h"
-#include "gpushare/sim/kai_queue_reader.h"
-#include "gpushare/sim/kubectl_class_reader.h"
-#include "gpushare/sim/kubernetes_names.h"
-#include "gpushare/sim/model_reader.h"
-#include "gpushare/sim/patrol_reader.h"
-#include "gpushare/sim/priority_class_reader.h"
-#include "gpushare/sim/queue_reader.h"
+#include "gpushare/scenario/kai_queue_reader.h"
+#include "gpushare/scenario/kubectl_class_reader.h"
+#include "gpushare/scenario/kubernetes_names.h"
+#include "gpushare/scenario/model_reader.h"
+#include "gpushare/scenario/patrol_reader.h"
+#include "gpushare/scenario/priority_class_reader.h"
+#include "gpushare/scenario/queue_reader.h"
 #include "gpushare/workload/cluster_import.h"
 #include "gpushare/workload/trace_workload.h"
 

@@ -7,8 +7,8 @@
 // reserved "system-" prefix), a value above 1,000,000,000 or below
 // -2,147,483,648, an unknown preemption policy, or a second global default.
 
-#ifndef GPUSHARE_SIM_PRIORITY_CLASS_READER_H_
-#define GPUSHARE_SIM_PRIORITY_CLASS_READER_H_
+#ifndef GPUSHARE_SCENARIO_PRIORITY_CLASS_READER_H_
+#define GPUSHARE_SCENARIO_PRIORITY_CLASS_READER_H_
 
 #include <vector>
 
@@ -21,4 +21,4 @@ std::vector<PriorityClass> ReadPriorityClasses(const YamlMap& top);
 
 }  // namespace gpushare
 
-#endif  // GPUSHARE_SIM_PRIORITY_CLASS_READER_H_
+#endif  // GPUSHARE_SCENARIO_PRIORITY_CLASS_READER_H_

@@ -1,5 +1,5 @@
 // Scenario: everything one simulation run needs, as a scenario file says it
-// (format: docs/scenario.md; reader: sim/scenario_reader.h).
+// (format: docs/scenario.md; reader: scenario/scenario_reader.h).
 //
 // Contract: plain values. The cluster is a list of node pools (each with its
 // GPU model, count and sharing configuration), the workload a generator
@@ -9,8 +9,8 @@
 // simulated time (0: when every pod has finished) and samples device
 // metrics every `sample_interval_s`.
 
-#ifndef GPUSHARE_SIM_SCENARIO_H_
-#define GPUSHARE_SIM_SCENARIO_H_
+#ifndef GPUSHARE_SCENARIO_SCENARIO_H_
+#define GPUSHARE_SCENARIO_SCENARIO_H_
 
 #include <cstdint>
 #include <string>
@@ -85,4 +85,4 @@ struct Scenario {
 
 }  // namespace gpushare
 
-#endif  // GPUSHARE_SIM_SCENARIO_H_
+#endif  // GPUSHARE_SCENARIO_SCENARIO_H_
