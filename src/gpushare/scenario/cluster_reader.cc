@@ -1,0 +1,245 @@
+// The scenario's `cluster:` section: pools written out (GPU model, nodes,
+// CPU, memory, labels, taints, sharing) and pools imported from a node
+// list (`import:`, kubectl or openb), with unique names.
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gpushare/cluster/cluster.h"
+#include "gpushare/io/input_error.h"
+#include "gpushare/io/yaml_input.h"
+#include "gpushare/scenario/kubernetes_names.h"
+#include "gpushare/scenario/scenario_fields.h"
+#include "gpushare/scenario/scenario_sections.h"
+#include "gpushare/workload/cluster_import.h"
+#include "gpushare/workload/trace_workload.h"
+
+namespace gpushare {
+namespace scenario_internal {
+
+namespace {
+
+// cpu: cores (a number) or millicores ("96000m").
+int64_t ReadCpuMilli(const YamlMap& m) {
+  YAML::Node value = Value(m, "cpu", "a number");
+  const std::string label = Label(m, "cpu");
+  const std::string range =
+      fmt::format("expected > 0 and <= {} cores", MessageNum(kMaxCpuCores));
+  if (value.IsScalar() && !value.Scalar().empty() &&
+      value.Scalar().back() == 'm') {
+    const std::string digits =
+        value.Scalar().substr(0, value.Scalar().size() - 1);
+    bool ok = !digits.empty() && digits.size() <= 12;
+    for (char ch : digits) ok = ok && ch >= '0' && ch <= '9';
+    if (!ok) {
+      FailAt(m.file(), value,
+             fmt::format("{}: expected cores (96) or millicores (\"96000m\"), "
+                         "got '{}'",
+                         label, value.Scalar()));
+    }
+    const int64_t milli = std::stoll(digits);
+    if (milli < 1 || milli > static_cast<int64_t>(kMaxCpuCores) * 1000) {
+      FailAt(m.file(), value,
+             fmt::format("{}: {} is out of range ({})", label, value.Scalar(),
+                         range));
+    }
+    return milli;
+  }
+  if (!value.IsScalar()) {
+    FailAt(m.file(), value,
+           fmt::format("{}: expected cores (96) or millicores (\"96000m\"), "
+                       "got {}",
+                       label, DescribeYamlNode(value)));
+  }
+  const double cores = Number(m, "cpu", 0, kMaxCpuCores, true);
+  const int64_t milli = std::llround(cores * 1000);
+  if (milli < 1) {
+    FailAt(m.file(), value,
+           fmt::format("{}: {} is less than one millicore", label,
+                       value.Scalar()));
+  }
+  return milli;
+}
+
+// Where each pool was defined (for duplicate names).
+struct PoolSource {
+  std::string name;
+  int line = 0;
+};
+
+NodePoolSpec ReadPool(const std::string& file, const YAML::Node& node,
+                      const Catalog& catalog,
+                      std::vector<PoolSource>* sources) {
+  YamlMap pool(file, node, NamedWhat(file, node, "pool"));
+  pool.AllowOnly({"name", "gpu", "nodes", "gpus_per_node", "cpu", "memory_gib",
+                  "max_pods", "labels", "taints", "sharing",
+                  "licence_per_gpu_hour"});
+  NodePoolSpec spec;
+  spec.name = pool.String("name");
+  if (!IsDnsLabel(spec.name, 40)) {
+    FailAt(file, pool.Get("name"),
+           "pool name '" + spec.name +
+               "' must be lowercase letters, digits and '-' (at most 40, "
+               "starting and ending with a letter or digit)");
+  }
+  for (const PoolSource& other : *sources) {
+    if (other.name == spec.name) {
+      FailAt(file, pool.Get("name"),
+             fmt::format("pool '{}' is defined twice (first at line {})",
+                         spec.name, other.line));
+    }
+  }
+  sources->push_back({spec.name, pool.Get("name").Mark().line + 1});
+  spec.nodes = static_cast<int>(pool.Int("nodes", 1, kMaxNodesPerPool));
+  if (pool.Has("gpus_per_node")) {
+    spec.gpus_per_node =
+        static_cast<int>(pool.Int("gpus_per_node", 0, kMaxGpusPerNode));
+  }
+  const GpuModel* model = nullptr;
+  if (pool.Has("gpu")) {
+    const std::string name = pool.String("gpu");
+    try {
+      model = &catalog.Get(name);
+    } catch (const InputError& e) {
+      FailAt(file, pool.Get("gpu"), Label(pool, "gpu") + ": " + e.message());
+    }
+    spec.gpu_model = model->name;
+  } else if (spec.gpus_per_node > 0) {
+    pool.Fail(node,
+              "missing required key 'gpu' (a catalog model; needed when "
+              "gpus_per_node > 0)");
+  }
+  if (pool.Has("cpu")) spec.cpu_milli = ReadCpuMilli(pool);
+  if (pool.Has("memory_gib")) {
+    const double gib = Number(pool, "memory_gib", 0, kMaxMemoryGib, true);
+    spec.memory_mib = std::max<int64_t>(1, std::llround(gib * 1024));
+  }
+  if (pool.Has("licence_per_gpu_hour")) {
+    spec.licence_per_gpu_hour = pool.Double("licence_per_gpu_hour", 0, 100000);
+  }
+  if (pool.Has("max_pods")) {
+    spec.max_pods = static_cast<int>(pool.Int("max_pods", 1, 10000));
+  }
+  if (pool.Has("labels")) {
+    spec.labels = ReadLabels(pool, "labels");
+    for (const char* reserved : {kNodePoolLabel, "kubernetes.io/hostname"}) {
+      if (spec.labels.count(reserved) > 0) {
+        FailKey(pool, "labels",
+                fmt::format("label '{}' is set by the simulator", reserved));
+      }
+    }
+  }
+  if (pool.Has("taints")) spec.taints = ReadTaints(pool);
+  if (pool.Has("sharing")) {
+    spec.sharing = ReadSharing(pool);
+    const bool shares = spec.sharing.mig_enabled ||
+                        spec.sharing.sharing != DeviceSharing::kNone;
+    if (spec.gpus_per_node == 0 && shares) {
+      FailKey(pool, "sharing", "a pool without GPUs cannot share GPUs");
+    }
+    if (spec.gpus_per_node > 0) {
+      try {
+        spec.sharing.Validate(*model, spec.gpus_per_node);
+      } catch (const InputError& e) {
+        FailKey(pool, "sharing", e.message());
+      }
+    }
+  }
+  return spec;
+}
+
+}  // namespace
+
+GpuModelMap ReadModelMap(const YamlMap& m, const Catalog& catalog) {
+  GpuModelMap map = GpuModelMap::Default();
+  const YamlMap entries = m.Map("model_map", m.what() + " model_map");
+  for (const auto& kv : entries.node()) {
+    const std::string trace =
+        ScalarString(m.file(), kv.first, m.what() + " model_map key");
+    const std::string target =
+        ScalarString(m.file(), kv.second, m.what() + " model_map." + trace);
+    const GpuModel* model = catalog.Find(target);
+    if (model == nullptr) {
+      try {
+        catalog.Get(target);
+      } catch (const InputError& e) {
+        FailAt(m.file(), kv.second,
+               m.what() + " model_map." + trace + ": " + e.message());
+      }
+    }
+    map.Set(trace, model->name);
+  }
+  return map;
+}
+
+namespace {
+
+std::vector<NodePoolSpec> ReadImport(const YamlMap& cluster,
+                                     const Catalog& catalog) {
+  const YamlMap im = cluster.Map("import", "cluster import");
+  im.AllowOnly({"format", "file", "prefix", "sharing", "model_map"});
+  ClusterImportSpec spec;
+  const std::string format =
+      Choice(im, "format", "node list format", {"kubectl", "openb"});
+  spec.format =
+      format == "kubectl" ? NodeListFormat::kKubectl : NodeListFormat::kOpenb;
+  spec.file = im.InputPath("file");
+  if (im.Has("prefix")) {
+    spec.prefix = im.String("prefix");
+    if (!spec.prefix.empty() &&
+        (!IsDnsLabel(spec.prefix, 20) || spec.prefix.back() == '-')) {
+      FailKey(im, "prefix",
+              "expected lowercase letters, digits and '-' (at most 20)");
+    }
+    if (!spec.prefix.empty()) spec.prefix += "-";
+  }
+  if (im.Has("sharing")) {
+    spec.override_sharing = true;
+    spec.sharing = ReadSharing(im);
+  }
+  if (spec.format == NodeListFormat::kKubectl) {
+    Refuse(im, {"model_map"}, "applies to openb node lists only");
+  } else if (im.Has("model_map")) {
+    spec.model_map = ReadModelMap(im, catalog);
+  }
+  return ImportNodePools(spec, catalog);
+}
+
+}  // namespace
+
+std::vector<NodePoolSpec> ReadCluster(const YamlMap& top,
+                                      const Catalog& catalog) {
+  YamlMap cluster = top.Map("cluster", "cluster");
+  cluster.AllowOnly({"import", "pools"});
+  if (!cluster.Has("import") && !cluster.Has("pools")) {
+    cluster.Fail(cluster.node(), "give pools, an import, or both");
+  }
+  std::vector<NodePoolSpec> pools;
+  if (cluster.Has("import")) pools = ReadImport(cluster, catalog);
+  std::vector<PoolSource> sources;
+  for (const NodePoolSpec& p : pools) sources.push_back({p.name, 0});
+  if (cluster.Has("pools")) {
+    for (const auto& node : List(cluster, "pools", true)) {
+      const YAML::Node name = node.IsMap() ? node["name"] : YAML::Node();
+      for (const PoolSource& s : sources) {
+        if (s.line == 0 && name.IsDefined() && name.IsScalar() &&
+            name.Scalar() == s.name) {
+          FailAt(cluster.file(), name,
+                 "pool '" + s.name +
+                     "' has the name of an imported pool; rename it or set "
+                     "import.prefix");
+        }
+      }
+      pools.push_back(ReadPool(cluster.file(), node, catalog, &sources));
+    }
+  }
+  return pools;
+}
+
+}  // namespace scenario_internal
+}  // namespace gpushare

@@ -1,0 +1,102 @@
+// The section readers of a scenario file, one file each, called by
+// ReadScenarioNode() (scenario_reader.h) and by one another: cluster and
+// pools, sharing, placement (labels, taints, tolerations), workload classes
+// and their distributions, the workload, the scheduler and faults.
+// Internal to scenario/; the scenario's public entry is scenario_reader.h.
+//
+// Contract: each reader checks every key of its section (unknown keys,
+// types, ranges, references to pools and classes) and throws InputError at
+// the offending place; what it returns is valid for the engine.
+
+#ifndef GPUSHARE_SCENARIO_SCENARIO_SECTIONS_H_
+#define GPUSHARE_SCENARIO_SCENARIO_SECTIONS_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpushare/catalog/catalog.h"
+#include "gpushare/cluster/cluster.h"
+#include "gpushare/io/yaml_input.h"
+#include "gpushare/scenario/scenario.h"
+
+namespace gpushare {
+namespace scenario_internal {
+
+// placement_reader.cc
+
+// A mapping of label keys to values (pool labels, node selectors).
+Labels ReadLabels(const YamlMap& m, std::string_view key);
+
+// A pool's `taints`: key (label syntax), value, effect; a key and effect
+// given twice are refused.
+std::vector<Taint> ReadTaints(const YamlMap& pool);
+
+// A class's `tolerations`, with kube-scheduler's rules on operator,
+// empty key and value.
+std::vector<Toleration> ReadTolerations(const YamlMap& c);
+
+// cluster_reader.cc
+
+// A mapping of the trace's GPU model names to catalog models, over the
+// default table.
+GpuModelMap ReadModelMap(const YamlMap& m, const Catalog& catalog);
+
+// The `cluster:` section: imported pools first, then the written ones.
+std::vector<NodePoolSpec> ReadCluster(const YamlMap& top,
+                                      const Catalog& catalog);
+
+// sharing_reader.cc
+
+// The `sharing:` mapping of a pool or an import (validated against a GPU
+// model by the caller).
+SharingConfig ReadSharing(const YamlMap& pool);
+
+// distribution_reader.cc
+
+// The distribution under `key` of `m` into `out`: a number (constant) or
+// one of DistributionKinds() with its parameters in range.
+void ReadDistribution(const YamlMap& m, std::string_view key,
+                      Distribution* out);
+
+// workload_class_reader.cc
+
+// The values of a class's `class` key.
+const std::vector<std::string>& ClassNames();
+
+// One item of `workload.classes`; `names` holds the classes read so far
+// (duplicates are refused) and receives this one's.
+WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
+                            double horizon_s,
+                            const std::vector<NodePoolSpec>& pools,
+                            const std::vector<PriorityClass>& priority_classes,
+                            const KueueConfig& queues,
+                            const KaiConfig& kai_queues,
+                            std::vector<std::string>* names);
+
+// workload_reader.cc
+
+// The `workload:` section against the pools, priority classes and queues
+// read before it.
+WorkloadSpec ReadWorkload(const YamlMap& top, double scenario_horizon_s,
+                          const std::vector<PriorityClass>& priority_classes,
+                          const KueueConfig& queues,
+                          const KaiConfig& kai_queues,
+                          const std::vector<NodePoolSpec>& pools,
+                          const Catalog& catalog);
+
+// scheduler_reader.cc
+
+// The `scheduler:` section (defaults: kube-scheduler's).
+SchedulerProfile ReadScheduler(const YamlMap& top);
+
+// fault_reader.cc
+
+// The `faults:` list against the scenario's pools.
+std::vector<FaultSpec> ReadFaults(const YamlMap& top,
+                                  const std::vector<NodePoolSpec>& pools);
+
+}  // namespace scenario_internal
+}  // namespace gpushare
+
+#endif  // GPUSHARE_SCENARIO_SCENARIO_SECTIONS_H_

@@ -1,0 +1,281 @@
+// One workload class of `workload.classes`: its arrivals, work, requests,
+// placement, tenancy (priority, queue, gang) and SLO.
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "gpushare/cluster/cluster.h"
+#include "gpushare/io/input_error.h"
+#include "gpushare/io/suggest.h"
+#include "gpushare/io/yaml_input.h"
+#include "gpushare/scenario/kai_queue_reader.h"
+#include "gpushare/scenario/kubernetes_names.h"
+#include "gpushare/scenario/scenario_fields.h"
+#include "gpushare/scenario/scenario_sections.h"
+
+namespace gpushare {
+namespace scenario_internal {
+
+const std::vector<std::string>& ClassNames() {
+  static const std::vector<std::string> names = {"training", "inference",
+                                                 "batch", "dev"};
+  return names;
+}
+
+WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
+                            double horizon_s,
+                            const std::vector<NodePoolSpec>& pools,
+                            const std::vector<PriorityClass>& priority_classes,
+                            const KueueConfig& queues,
+                            const KaiConfig& kai_queues,
+                            std::vector<std::string>* names) {
+  YamlMap c(file, node, NamedWhat(file, node, "class"));
+  c.AllowOnly({"name",
+               "class",
+               "tenants",
+               "priority",
+               "arrival_rate_per_s",
+               "count",
+               "gpus",
+               "gpu_memory_mib",
+               "sm_demand",
+               "duty",
+               "work_s",
+               "lifetime_s",
+               "request_rate",
+               "gpu_ms_per_request",
+               "slo_p99_ms",
+               "cpu_milli",
+               "memory_mib",
+               "node_selector",
+               "tolerations",
+               "requests",
+               "restart_policy",
+               "priority_class",
+               "termination_grace_period_s",
+               "checkpoint_interval_s",
+               "gang",
+               "queue"});
+  WorkloadClassSpec spec;
+  spec.name = c.String("name");
+  if (!IsDnsLabel(spec.name, 50)) {
+    FailAt(file, c.Get("name"),
+           "class name '" + spec.name +
+               "' must be lowercase letters, digits and '-' (at most 50, "
+               "starting and ending with a letter or digit; pods are named "
+               "<class>-<n>)");
+  }
+  for (const std::string& other : *names) {
+    if (other == spec.name) {
+      FailAt(file, c.Get("name"), "class '" + spec.name + "' is defined twice");
+    }
+  }
+  names->push_back(spec.name);
+  ParseWorkloadClass(Choice(c, "class", "class", ClassNames()),
+                     &spec.workload_class);
+  if (c.Has("restart_policy")) {
+    static const std::vector<std::string> kPolicies = {"Always", "OnFailure",
+                                                       "Never"};
+    const std::string policy =
+        Choice(c, "restart_policy", "restart_policy", kPolicies);
+    spec.restart_policy = policy == "Always"      ? RestartPolicy::kAlways
+                          : policy == "OnFailure" ? RestartPolicy::kOnFailure
+                                                  : RestartPolicy::kNever;
+  }
+  if (c.Has("tenants")) {
+    spec.tenants.clear();
+    const std::string label = Label(c, "tenants");
+    for (const auto& item : List(c, "tenants", true)) {
+      const std::string tenant = ScalarString(file, item, label);
+      if (!IsDnsLabel(tenant, 63)) {
+        FailAt(file, item,
+               label + ": tenant '" + tenant +
+                   "' must be lowercase letters, digits and '-' (a "
+                   "namespace name, at most 63)");
+      }
+      for (const std::string& other : spec.tenants) {
+        if (other == tenant) {
+          FailAt(file, item,
+                 label + ": tenant '" + tenant + "' is listed twice");
+        }
+      }
+      spec.tenants.push_back(tenant);
+    }
+  }
+  if (c.Has("priority") && c.Has("priority_class")) {
+    FailAt(file, c.Get("priority_class"),
+           "give priority or priority_class, not both (a pod's priority "
+           "comes from its PriorityClass)");
+  }
+  if (c.Has("priority")) {
+    spec.priority = static_cast<int32_t>(
+        c.Int("priority", std::numeric_limits<int32_t>::min(),
+              std::numeric_limits<int32_t>::max()));
+  }
+  const PriorityClass* priority_class =
+      GlobalDefaultPriorityClass(priority_classes);
+  if (c.Has("priority_class")) {
+    const std::string name = c.String("priority_class");
+    priority_class = FindPriorityClass(priority_classes, name);
+    if (priority_class == nullptr) {
+      std::vector<std::string> known;
+      for (const PriorityClass& p : priority_classes) known.push_back(p.name);
+      for (const PriorityClass& p : SystemPriorityClasses()) {
+        known.push_back(p.name);
+      }
+      FailAt(file, c.Get("priority_class"),
+             fmt::format("priority_class: no priority class is named '{}'{} "
+                         "(known: {}; define it under priority_classes)",
+                         name, DidYouMean(name, known, 1), JoinNames(known)));
+    }
+  }
+  if (priority_class != nullptr && !c.Has("priority")) {
+    spec.priority_class_name = priority_class->name;
+    spec.priority = priority_class->value;
+    spec.preemption_policy = priority_class->preemption_policy;
+  }
+  if (c.Has("termination_grace_period_s")) {
+    spec.termination_grace_period_s =
+        Number(c, "termination_grace_period_s", 0, kMaxSeconds);
+  }
+  if (c.Has("checkpoint_interval_s")) {
+    spec.checkpoint_interval_s =
+        Number(c, "checkpoint_interval_s", 0, kMaxSeconds);
+  }
+  if (c.Has("gang")) {
+    // A PodGroup per arrival (scheduler-plugins Coscheduling).
+    YamlMap g = c.Map("gang", Label(c, "gang"));
+    g.AllowOnly({"size", "min_member", "timeout_s"});
+    spec.gang_size = static_cast<int>(g.Int("size", 1, 10000));
+    spec.gang_min_member = spec.gang_size;
+    if (g.Has("min_member")) {
+      spec.gang_min_member =
+          static_cast<int>(g.Int("min_member", 1, spec.gang_size));
+    }
+    if (g.Has("timeout_s")) {
+      spec.gang_timeout_s = Number(g, "timeout_s", 0, kMaxSeconds, true);
+    }
+  }
+  if (c.Has("count")) spec.count = c.Int("count", 0, kMaxClassCount);
+  if (c.Has("arrival_rate_per_s")) {
+    spec.arrival_rate_per_s =
+        Number(c, "arrival_rate_per_s", 0, kMaxScenarioRate);
+  } else if (spec.count > 0) {
+    // count alone: that many pods at Poisson times spread over the horizon.
+    spec.arrival_rate_per_s = static_cast<double>(spec.count) / horizon_s;
+  }
+  ReadDistribution(c, "gpus", &spec.gpus);
+  ReadDistribution(c, "gpu_memory_mib", &spec.gpu_memory_mib);
+  ReadDistribution(c, "sm_demand", &spec.sm_demand);
+  ReadDistribution(c, "duty", &spec.duty);
+  ReadDistribution(c, "work_s", &spec.work_s);
+  ReadDistribution(c, "lifetime_s", &spec.lifetime_s);
+  ReadDistribution(c, "request_rate", &spec.request_rate);
+  ReadDistribution(c, "gpu_ms_per_request", &spec.gpu_ms_per_request);
+  ReadDistribution(c, "slo_p99_ms", &spec.slo_p99_ms);
+  ReadDistribution(c, "cpu_milli", &spec.cpu_milli);
+  ReadDistribution(c, "memory_mib", &spec.memory_mib);
+  if (c.Has("node_selector")) {
+    spec.node_selector = ReadLabels(c, "node_selector");
+    auto it = spec.node_selector.find(kNodePoolLabel);
+    if (it != spec.node_selector.end()) {
+      std::vector<std::string> pool_names;
+      bool found = false;
+      for (const NodePoolSpec& p : pools) {
+        pool_names.push_back(p.name);
+        found = found || p.name == it->second;
+      }
+      if (!found) {
+        FailAt(file, c.Get("node_selector")[kNodePoolLabel],
+               fmt::format("{}: no pool is named '{}'{} (pools: {})",
+                           Label(c, "node_selector"), it->second,
+                           DidYouMean(it->second, pool_names, 1),
+                           JoinNames(pool_names)));
+      }
+    }
+  }
+  if (c.Has("tolerations")) spec.tolerations = ReadTolerations(c);
+  if (c.Has("queue") && kai_queues.enabled()) {
+    // The kai.scheduler/queue label: a leaf queue of kai_queues.
+    spec.queue_name = c.String("queue");
+    const std::vector<std::string> leaves = KaiLeafQueues(kai_queues);
+    if (std::find(leaves.begin(), leaves.end(), spec.queue_name) ==
+        leaves.end()) {
+      const bool parent = std::any_of(
+          kai_queues.queues.begin(), kai_queues.queues.end(),
+          [&](const KaiQueueSpec& q) { return q.name == spec.queue_name; });
+      FailAt(file, c.Get("queue"),
+             fmt::format("{}: '{}' is {} (leaf queues: {})", Label(c, "queue"),
+                         spec.queue_name,
+                         parent ? "a parent queue; only leaf queues take jobs"
+                                : "not a queue of kai_queues" +
+                                      DidYouMean(spec.queue_name, leaves, 1),
+                         JoinNames(leaves)));
+    }
+  } else if (c.Has("queue")) {
+    // The kueue.x-k8s.io/queue-name label: a LocalQueue in each tenant's
+    // namespace.
+    spec.queue_name = c.String("queue");
+    for (const std::string& tenant : spec.tenants) {
+      bool found = false;
+      std::vector<std::string> known;
+      for (const LocalQueueSpec& lq : queues.local_queues) {
+        found |= lq.name == spec.queue_name && lq.namespace_name == tenant;
+        if (lq.namespace_name == tenant) known.push_back(lq.name);
+      }
+      if (!found) {
+        FailAt(file, c.Get("queue"),
+               fmt::format("{}: namespace '{}' has no LocalQueue '{}'{} "
+                           "(define it under queues.local_queues with "
+                           "namespace: {})",
+                           Label(c, "queue"), tenant, spec.queue_name,
+                           DidYouMean(spec.queue_name, known, 1), tenant));
+      }
+    }
+  }
+  if (c.Has("requests")) {
+    // Extended resources written by hand; they replace translated requests.
+    YamlMap r = c.Map("requests", Label(c, "requests"));
+    for (const auto& entry : r.node()) {
+      const std::string name =
+          ScalarString(file, entry.first, Label(c, "requests") + " key");
+      if (name == "cpu" || name == "memory" ||
+          name.find('/') == std::string::npos) {
+        FailAt(file, entry.first,
+               Label(c, "requests") + ": '" + name +
+                   "' is not an extended resource (cpu and memory come from "
+                   "cpu_milli and memory_mib; extended names have a domain, "
+                   "like nvidia.com/gpu)");
+      }
+      spec.requests.emplace_back(
+          name, ScalarInt(file, entry.second, Label(c, "requests") + " " + name,
+                          1, int64_t{1} << 40));
+    }
+  }
+  if (spec.gang_size > 0 && spec.work_s.kind == Distribution::Kind::kConstant &&
+      spec.work_s.value <= 0) {
+    FailAt(file, c.Get("gang"),
+           Label(c, "gang") +
+               ": gang members must be jobs with work (work_s > 0); a "
+               "PodGroup of services is not modelled");
+  }
+  // The generator's own checks (value ranges, services without lifetime,
+  // ...), located at the key the message names.
+  WorkloadSpec one;
+  one.horizon_s = horizon_s;
+  one.classes.push_back(spec);
+  try {
+    one.Validate();
+  } catch (const InputError& e) {
+    FailAtMentionedKey(c, e, node, {"name", "class", "tenants"});
+  }
+  return spec;
+}
+
+}  // namespace scenario_internal
+}  // namespace gpushare
