@@ -235,7 +235,7 @@ class PlanCliTest(unittest.TestCase):
             self.assertEqual(code, 3, stderr)
             text = " ".join(stdout.split())
             self.assertIn("none meets them all", text)
-            self.assertIn("nothing closer to the constraints than", text)
+            self.assertIn("the closest to the constraints", text)
             self.assertNotIn("cheaper that meets every constraint", text)
             self.assertIn("it meets every constraint on 0 of them (too close "
                           "to the limits to rely on)", text)

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "gpushare/cluster/sharing_config.h"
+#include "gpushare/decide/plan_spec.h"
 #include "gpushare/decide/scheme_ratings.h"
 #include "gpushare/decide/selection_weights.h"
 
@@ -61,6 +62,10 @@ struct ClassSelection {
   // The class's SLO attainment target (see SelectionSpec); < 0: the
   // scenario-wide one.
   double min_slo_attainment = -1;
+  // What "served well" means for the class (decide/selection.h): the
+  // defaults of its kind (DefaultServedWell) with the scenario's
+  // overrides; its min_slo_attainment is set from the target above.
+  ClassConstraints served_well;
 };
 
 struct SelectionSpec {
@@ -78,6 +83,9 @@ struct SelectionSpec {
   // Isolation blends the scheme's rating (a prior) with the harm measured
   // in the run: rating/10 x this + measured x (1 - this).
   double isolation_prior_weight = 0.3;
+  // Compatibility likewise: rating/10 x this + the share of the class's
+  // pods the scheme can run x (1 - this).
+  double compatibility_prior_weight = 0.3;
 
   // The profile named `name`, or null.
   const WeightProfile* FindProfile(const std::string& name) const;

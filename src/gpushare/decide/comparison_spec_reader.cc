@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "gpushare/decide/class_constraints_reader.h"
 #include "gpushare/decide/tenant_classes.h"
 #include "gpushare/io/input_error.h"
 #include "gpushare/io/suggest.h"
@@ -173,12 +174,18 @@ SelectionSpec ReadSelection(const YamlMap& top, const Scenario& scenario) {
     class_names.push_back(c.name);
   }
   std::map<std::string, ClassSelection> chosen;
+  std::set<std::string> contract_given;  // classes with limits written
   if (top.Has("selection")) {
     const YamlMap m = top.Map("selection", "selection");
     m.AllowOnly({"profiles", "classes", "ratings", "min_slo_attainment",
-                 "decisive_margin", "isolation_prior_weight"});
+                 "decisive_margin", "isolation_prior_weight",
+                 "compatibility_prior_weight"});
     if (m.Has("decisive_margin")) {
       spec.decisive_margin = m.Double("decisive_margin", 0, 10);
+    }
+    if (m.Has("compatibility_prior_weight")) {
+      spec.compatibility_prior_weight =
+          m.Double("compatibility_prior_weight", 0, 1);
     }
     if (m.Has("isolation_prior_weight")) {
       spec.isolation_prior_weight = m.Double("isolation_prior_weight", 0, 1);
@@ -259,10 +266,20 @@ SelectionSpec ReadSelection(const YamlMap& top, const Scenario& scenario) {
         } else {
           const YamlMap entry(m.file(), kv.second, what);
           entry.AllowOnly({"isolation", "overhead", "compatibility", "cost",
-                           "profile", "min_slo_attainment"});
+                           "profile", "min_slo_attainment", "max_mean_wait_s",
+                           "max_p99_wait_s", "max_oom_kills", "max_failed",
+                           "max_cannot_run", "max_pending", "max_preemptions",
+                           "max_mean_slowdown"});
           if (entry.Has("min_slo_attainment")) {
             c.min_slo_attainment = entry.Double("min_slo_attainment", 0, 1);
           }
+          c.served_well = DefaultServedWell(
+              tenant_classes[std::find(class_names.begin(), class_names.end(),
+                                       name) -
+                             class_names.begin()]
+                  .workload_class);
+          ReadClassConstraintKeys(entry, &c.served_well);
+          contract_given.insert(name);
           for (const char* key :
                {"isolation", "overhead", "compatibility", "cost"}) {
             weights_given = weights_given || entry.Has(key);
@@ -275,7 +292,8 @@ SelectionSpec ReadSelection(const YamlMap& top, const Scenario& scenario) {
             profile_node.reset(entry.Get("profile"));
             (void)ScalarString(m.file(), profile_node, what + ".profile");
           } else if (!weights_given) {
-            // Only the SLO target: the default profile of its kind.
+            // Only the SLO target or limits: the default profile of its
+            // kind.
             profile_node.reset(YAML::Node());
           }
         }
@@ -302,16 +320,20 @@ SelectionSpec ReadSelection(const YamlMap& top, const Scenario& scenario) {
   }
   for (const TenantClassInfo& c : tenant_classes) {
     auto it = chosen.find(c.name);
-    if (it != chosen.end() && !it->second.profile.empty()) {
-      spec.classes.push_back(it->second);
-      continue;
-    }
     ClassSelection s;
+    if (it != chosen.end()) s = it->second;
     s.tenant_class = c.name;
-    if (it != chosen.end())
-      s.min_slo_attainment = it->second.min_slo_attainment;
-    s.profile = std::string(DefaultWeightProfile(c.workload_class));
-    s.weights = spec.FindProfile(s.profile)->weights;
+    if (s.profile.empty()) {
+      s.profile = std::string(DefaultWeightProfile(c.workload_class));
+      s.weights = spec.FindProfile(s.profile)->weights;
+    }
+    if (contract_given.count(c.name) == 0) {
+      s.served_well = DefaultServedWell(c.workload_class);
+    }
+    s.served_well.tenant_class = c.name;
+    s.served_well.min_slo_attainment = s.min_slo_attainment >= 0
+                                           ? s.min_slo_attainment
+                                           : spec.min_slo_attainment;
     spec.classes.push_back(s);
   }
   return spec;

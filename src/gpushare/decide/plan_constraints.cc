@@ -41,6 +41,10 @@ std::vector<ConstraintCheck> CheckClassConstraints(const ClassConstraints& c,
          static_cast<double>(c.max_pending), &out);
   AddMax(name, "max_preemptions", static_cast<double>(m.preemptions),
          static_cast<double>(c.max_preemptions), &out);
+  if (m.mean_slowdown > 0) {  // -1 (or unset): no job completed
+    AddMax(name, "max_mean_slowdown", m.mean_slowdown, c.max_mean_slowdown,
+           &out);
+  }
   return out;
 }
 
@@ -75,6 +79,10 @@ MissSeverity SeverityOf(const std::vector<ConstraintCheck>& checks) {
     if (c.met()) continue;
     if (c.constraint == "max_cannot_run") {
       out.stranded_pods += -c.margin;
+    } else if (c.constraint == "max_oom_kills" ||
+               c.constraint == "max_failed" ||
+               c.constraint == "max_preemptions") {
+      out.lost_work += -c.margin;
     } else {
       out.relative += -c.margin / std::max(std::abs(c.limit), 1.0);
     }
@@ -86,6 +94,7 @@ bool MissesLess(const MissSeverity& a, const MissSeverity& b) {
   if (a.stranded_pods != b.stranded_pods) {
     return a.stranded_pods < b.stranded_pods;
   }
+  if (a.lost_work != b.lost_work) return a.lost_work < b.lost_work;
   return a.relative < b.relative;
 }
 
@@ -95,6 +104,80 @@ std::string DescribeCheck(const ConstraintCheck& c) {
   const char* op = c.met() ? (min ? ">=" : "<=") : (min ? "<" : ">");
   return fmt::format("{} {} {:.4g} {} {:.4g}", who, c.constraint, c.value, op,
                      c.limit);
+}
+
+std::string DescribeInWords(const ConstraintCheck& c) {
+  const std::string limit = fmt::format("{:.4g}", c.limit);
+  const auto count = [&](const char* what) {
+    return fmt::format("{:.0f} {} (limit {})", c.value, what, limit);
+  };
+  if (c.constraint == "min_slo_attainment") {
+    return fmt::format("SLO met in {:.1f}% of latency samples (target {:.4g}%)",
+                       100 * c.value, 100 * c.limit);
+  }
+  if (c.constraint == "max_mean_wait_s") {
+    return fmt::format("mean wait {:.0f} s (limit {} s)", c.value, limit);
+  }
+  if (c.constraint == "max_p99_wait_s") {
+    return fmt::format("p99 wait {:.0f} s (limit {} s)", c.value, limit);
+  }
+  if (c.constraint == "max_mean_slowdown") {
+    return fmt::format("slowdown {:.2f}x (limit {}x)", c.value, limit);
+  }
+  if (c.constraint == "max_oom_kills") return count("OOM kills");
+  if (c.constraint == "max_failed") return count("failed pods");
+  if (c.constraint == "max_cannot_run") return count("pods it cannot run");
+  if (c.constraint == "max_pending") return count("pods never started");
+  if (c.constraint == "max_preemptions") return count("evictions");
+  return fmt::format("{} {:.4g} (limit {})", c.constraint, c.value, limit);
+}
+
+std::string DescribeLimits(const ClassConstraints& c, bool with_slo) {
+  std::vector<std::string> parts;
+  std::vector<std::string> none;  // limits of 0 on counts
+  std::vector<std::string> counts;
+  const auto count = [&](int64_t limit, const char* what) {
+    if (limit == 0) none.push_back(what);
+    if (limit > 0) counts.push_back(fmt::format("<= {} {}", limit, what));
+  };
+  count(c.max_oom_kills, "OOM kills");
+  count(c.max_failed, "failed");
+  count(c.max_cannot_run, "unrunnable");
+  count(c.max_pending, "never-started");
+  count(c.max_preemptions, "evicted");
+  if (!none.empty()) {
+    std::string list = none[0];
+    for (size_t i = 1; i < none.size(); ++i) {
+      list += (i + 1 == none.size() ? " or " : ", ") + none[i];
+    }
+    parts.push_back("no " + list +
+                    (none.size() > 1 || none[0] != "OOM kills" ? " pods" : ""));
+  }
+  for (const std::string& s : counts) parts.push_back(s + " pods");
+  if (c.max_mean_wait_s >= 0) {
+    parts.push_back(fmt::format("mean wait <= {:.4g} s", c.max_mean_wait_s));
+  }
+  if (c.max_p99_wait_s >= 0) {
+    parts.push_back(fmt::format("p99 wait <= {:.4g} s", c.max_p99_wait_s));
+  }
+  if (c.max_mean_slowdown >= 0) {
+    parts.push_back(fmt::format("slowdown <= {:.4g}x", c.max_mean_slowdown));
+  }
+  if (with_slo && c.min_slo_attainment >= 0) {
+    parts.push_back(fmt::format("SLO met in >= {:.4g}% of latency samples",
+                                100 * c.min_slo_attainment));
+  }
+  std::string out;
+  for (const std::string& p : parts) out += (out.empty() ? "" : "; ") + p;
+  return out.empty() ? "no limits" : out;
+}
+
+std::string DescribeInWords(const std::vector<ConstraintCheck>& checks) {
+  std::string out;
+  for (const ConstraintCheck& c : checks) {
+    out += (out.empty() ? "" : ", ") + DescribeInWords(c);
+  }
+  return out;
 }
 
 std::string DescribeChecks(const std::vector<ConstraintCheck>& checks) {

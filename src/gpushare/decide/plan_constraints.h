@@ -43,24 +43,39 @@ std::vector<ConstraintCheck> Missed(const std::vector<ConstraintCheck>& checks);
 // How badly a plan misses, for ranking plans that meet nothing. Pods that no
 // node can ever hold (`max_cannot_run` over its limit) strand work that runs
 // today, whatever the wait, so they are counted first and apart: a plan that
-// strands fewer pods is closer, however long its queues. Ties go to
-// `relative`: the sum over the other missed checks of the miss relative to
-// its limit (a limit of 0 counts as 1).
+// strands fewer pods is closer, however long its queues. Then lost work:
+// OOM kills, failed pods and evictions over their limits (work done and
+// thrown away) weigh before any wait or slowdown. Ties go to `relative`:
+// the sum over the other missed checks of the miss relative to its limit (a
+// limit of 0 counts as 1).
 struct MissSeverity {
   double stranded_pods = 0;  // Σ (cannot_run − limit) over missed classes
+  double lost_work = 0;      // Σ (oom_kills, failed, preemptions − limit)
   double relative = 0;       // Σ miss / max(|limit|, 1) over the rest
 };
 
 MissSeverity SeverityOf(const std::vector<ConstraintCheck>& checks);
 
-// True when `a` misses less than `b`: fewer stranded pods, then a smaller
-// relative sum.
+// True when `a` misses less than `b`: fewer stranded pods, then less lost
+// work, then a smaller relative sum.
 bool MissesLess(const MissSeverity& a, const MissSeverity& b);
 
 // "prod-inference max_mean_wait_s 75.2 > 60" / "cluster max_gpus 160 > 144".
 std::string DescribeCheck(const ConstraintCheck& check);
 // Each check described, joined by "; " ("" for none).
 std::string DescribeChecks(const std::vector<ConstraintCheck>& checks);
+
+// A check in words, without the class: "118 OOM kills (limit 0)", "mean
+// wait 4820 s (limit 1800 s)", "slowdown 4.31x (limit 3x)", "SLO met in 84.1%
+// of latency samples (target 99%)".
+std::string DescribeInWords(const ConstraintCheck& check);
+// Each check in words, joined by ", " ("" for none).
+std::string DescribeInWords(const std::vector<ConstraintCheck>& checks);
+
+// The limits that are checked, in words: "no OOM kills, failed or
+// unrunnable pods; mean wait <= 3600 s; slowdown <= 3x"; the SLO target
+// ("SLO met in >= 99% of latency samples") only when `with_slo`.
+std::string DescribeLimits(const ClassConstraints& constraints, bool with_slo);
 
 }  // namespace gpushare
 

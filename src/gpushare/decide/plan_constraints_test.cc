@@ -26,7 +26,9 @@ TEST(PlanConstraintsTest, ChecksEverySetLimitWithItsMargin) {
   EXPECT_FALSE(checks[2].met());
   EXPECT_FALSE(AllMet(checks));
   EXPECT_EQ(Missed(checks).size(), 2u);
-  EXPECT_DOUBLE_EQ(SeverityOf(checks).relative, 15.0 / 60 + 2.0 / 1);
+  // The OOM kills are lost work, counted apart from (and before) the wait.
+  EXPECT_DOUBLE_EQ(SeverityOf(checks).relative, 15.0 / 60);
+  EXPECT_DOUBLE_EQ(SeverityOf(checks).lost_work, 2);
   EXPECT_DOUBLE_EQ(SeverityOf(checks).stranded_pods, 0);
   EXPECT_EQ(DescribeCheck(checks[1]), "web max_mean_wait_s 75 > 60");
   EXPECT_EQ(DescribeCheck(checks[0]), "web min_slo_attainment 0.995 >= 0.99");
@@ -55,6 +57,35 @@ TEST(PlanConstraintsTest, StrandedPodsWeighMoreThanAnyWait) {
   EXPECT_FALSE(MissesLess(b, a));
   strands.cannot_run = 0;
   EXPECT_TRUE(MissesLess(SeverityOf(CheckClassConstraints(c, strands)), a));
+}
+
+// Work thrown away weighs before any wait: two OOM kills miss more than a
+// queue ten times over its limit.
+TEST(PlanConstraintsTest, LostWorkWeighsMoreThanAnyWait) {
+  ClassConstraints c = DefaultClassConstraints(WorkloadClass::kTraining);
+  c.tenant_class = "ddp";
+  ClassMetrics killed;
+  killed.pods = 10;
+  killed.oom_kills = 2;
+  ClassMetrics waits;
+  waits.pods = 10;
+  waits.mean_wait_s = 36000;
+  waits.mean_slowdown = 5;
+  const MissSeverity a = SeverityOf(CheckClassConstraints(c, killed));
+  const MissSeverity b = SeverityOf(CheckClassConstraints(c, waits));
+  EXPECT_EQ(a.lost_work, 2);
+  EXPECT_EQ(b.lost_work, 0);
+  EXPECT_GT(b.relative, a.relative);
+  EXPECT_TRUE(MissesLess(b, a));
+  EXPECT_EQ(DescribeInWords(CheckClassConstraints(c, waits)),
+            "mean wait 36000 s (limit 3600 s), 0 OOM kills (limit 0), 0 "
+            "failed pods (limit 0), 0 pods it cannot run (limit 0), 0 pods "
+            "never started (limit 0), slowdown 5.00x (limit 3x)");
+  EXPECT_EQ(DescribeInWords(Missed(CheckClassConstraints(c, killed))),
+            "2 OOM kills (limit 0)");
+  EXPECT_EQ(DescribeLimits(c, /*with_slo=*/false),
+            "no OOM kills, failed, unrunnable or never-started pods; mean "
+            "wait <= 3600 s; slowdown <= 3x");
 }
 
 TEST(PlanConstraintsTest, PreemptionsAreCheckedWhenLimited) {

@@ -13,11 +13,19 @@ ClassConstraints DefaultClassConstraints(WorkloadClass workload_class) {
       break;
     case WorkloadClass::kBatch:
       c.max_mean_wait_s = 1800;
+      c.max_mean_slowdown = 4;
       break;
     case WorkloadClass::kTraining:
       c.max_mean_wait_s = 3600;
+      c.max_mean_slowdown = 3;
       break;
   }
+  return c;
+}
+
+ClassConstraints DefaultServedWell(WorkloadClass workload_class) {
+  ClassConstraints c = DefaultClassConstraints(workload_class);
+  c.max_pending = -1;
   return c;
 }
 

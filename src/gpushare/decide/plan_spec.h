@@ -53,14 +53,24 @@ struct ClassConstraints {
   int64_t max_oom_kills = 0;
   int64_t max_failed = 0;
   int64_t max_cannot_run = 0;
-  int64_t max_pending = 0;  // pods never started by the horizon
+  int64_t max_pending = 0;       // pods never started by the horizon
   int64_t max_preemptions = -1;  // evictions its pods suffer (-1: any)
+  // Mean slowdown of its completed jobs (run time / time alone on a whole
+  // GPU; checked only when some job completed).
+  double max_mean_slowdown = -1;
 };
 
-// The defaults of a workload class: no OOM kills, failed, unrunnable or
-// never-started pods, and a mean queue wait of at most 60 s (inference),
-// 300 s (dev), 1800 s (batch) or 3600 s (training).
+// The defaults of a workload class for `plan`: no OOM kills, failed,
+// unrunnable or never-started pods, a mean queue wait of at most 60 s
+// (inference), 300 s (dev), 1800 s (batch) or 3600 s (training), and a mean
+// slowdown of at most 3x (training) or 4x (batch).
 ClassConstraints DefaultClassConstraints(WorkloadClass workload_class);
+
+// A class's "served well" contract in `compare`'s selection by default
+// (decide/selection.h): DefaultClassConstraints without the limit on pods
+// never started (on the cluster as written a queue left at the horizon is
+// the cluster's size, which `plan` answers, not the scheme's).
+ClassConstraints DefaultServedWell(WorkloadClass workload_class);
 
 struct ClusterConstraints {
   int64_t max_gpus = -1;

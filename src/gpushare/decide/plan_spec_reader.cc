@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "gpushare/decide/class_constraints_reader.h"
 #include "gpushare/decide/tenant_classes.h"
 #include "gpushare/io/input_error.h"
 #include "gpushare/io/suggest.h"
@@ -197,28 +198,8 @@ std::vector<PlanPoolSpec> ReadPools(const YamlMap& plan,
 void ReadClassEntry(const YamlMap& m, ClassConstraints* c) {
   m.AllowOnly({"min_slo_attainment", "max_mean_wait_s", "max_p99_wait_s",
                "max_oom_kills", "max_failed", "max_cannot_run", "max_pending",
-               "max_preemptions"});
-  constexpr double kMaxWait = 1e9;
-  constexpr int64_t kMaxCount = 1000000000000;
-  if (m.Has("min_slo_attainment")) {
-    c->min_slo_attainment = m.Double("min_slo_attainment", 0, 1);
-  }
-  if (m.Has("max_mean_wait_s")) {
-    c->max_mean_wait_s = m.Double("max_mean_wait_s", 0, kMaxWait);
-  }
-  if (m.Has("max_p99_wait_s")) {
-    c->max_p99_wait_s = m.Double("max_p99_wait_s", 0, kMaxWait);
-  }
-  if (m.Has("max_oom_kills"))
-    c->max_oom_kills = m.Int("max_oom_kills", 0, kMaxCount);
-  if (m.Has("max_failed")) c->max_failed = m.Int("max_failed", 0, kMaxCount);
-  if (m.Has("max_cannot_run")) {
-    c->max_cannot_run = m.Int("max_cannot_run", 0, kMaxCount);
-  }
-  if (m.Has("max_pending")) c->max_pending = m.Int("max_pending", 0, kMaxCount);
-  if (m.Has("max_preemptions")) {
-    c->max_preemptions = m.Int("max_preemptions", 0, kMaxCount);
-  }
+               "max_preemptions", "max_mean_slowdown"});
+  ReadClassConstraintKeys(m, c);
 }
 
 void ReadConstraints(const YamlMap& plan, const Scenario& scenario,
@@ -227,14 +208,17 @@ void ReadConstraints(const YamlMap& plan, const Scenario& scenario,
       ScenarioTenantClasses(scenario);
   std::vector<std::string> class_names;
   for (const TenantClassInfo& t : tenant_classes) {
+    // The class's contract in the selection, with no pod left never
+    // started (plan sizes the cluster, so a queue at the horizon is its
+    // answer to fix).
     ClassConstraints c = DefaultClassConstraints(t.workload_class);
-    c.tenant_class = t.name;
     c.min_slo_attainment = selection.min_slo_attainment;
     for (const ClassSelection& s : selection.classes) {
-      if (s.tenant_class == t.name && s.min_slo_attainment >= 0) {
-        c.min_slo_attainment = s.min_slo_attainment;
-      }
+      if (s.tenant_class != t.name) continue;
+      c = s.served_well;
+      if (c.max_pending < 0) c.max_pending = 0;
     }
+    c.tenant_class = t.name;
     spec->classes.push_back(c);
     class_names.push_back(t.name);
   }

@@ -143,7 +143,8 @@ double Planner::TieScore(const PoolState& pool, int candidate,
             : SelectionWeights{};
     score += WeightedTotal(
         ScoreDimensions(metrics[i], ratings, lowest[i],
-                        spec_.selection.isolation_prior_weight),
+                        spec_.selection.isolation_prior_weight,
+                        spec_.selection.compatibility_prior_weight),
         w);
   }
   return score;

@@ -18,10 +18,13 @@ namespace gpushare {
 // One tenant class's pods routed to a pool, and the scheme it wins.
 struct PoolRoutedClass {
   std::string tenant_class;
-  int64_t pods = 0;     // routed to this pool (mean over the seeds)
-  std::string winner;   // the class's winning variant ("" none)
-  bool ok = false;      // the pool's scheme serves it within its SLO
-  double total = 0;     // its score under the pool's scheme (0 unranked)
+  int64_t pods = 0;    // routed to this pool (mean over the seeds)
+  std::string winner;  // the class's winning variant ("" none)
+  // When the class is too close to call: the other variant within the
+  // margin (ClassChoice::contender); "" when its win is decisive.
+  std::string contender;
+  bool ok = false;   // the pool's scheme serves it well (its contract)
+  double total = 0;  // its score under the pool's scheme (0 unranked)
 };
 
 // The scheme one GPU pool gets.
@@ -32,9 +35,14 @@ struct PoolSchemeChoice {
   // the pool (it keeps its written scheme).
   std::string variant;
   std::vector<PoolRoutedClass> classes;  // with pods routed, class order
-  // The winners of its routed classes differ.
+  // No one variant is the winner (or, when too close to call, the winner
+  // or its contender) of every routed class that has one.
   bool conflict = false;
-  // Routed pods whose class the chosen scheme serves within its SLO, and
+  // Routed pods the scheme strands: of classes it serves none of, and the
+  // pods it cannot run of the others (class-wide counts, at most the
+  // routed pods).
+  int64_t pods_stranded = 0;
+  // Routed pods whose class the chosen scheme serves well, and
   // the pod-weighted mean of the classes' totals under it.
   int64_t pods_ok = 0;
   int64_t pods = 0;

@@ -45,10 +45,20 @@ PoolSchemeChoice JudgePool(const Comparison& comparison,
     PoolRoutedClass k;
     k.tenant_class = choice.tenant_class;
     k.pods = pods;
-    if (choice.has_winner()) k.winner = choice.ranking.front().variant;
+    if (choice.has_winner()) {
+      k.winner = choice.ranking.front().variant;
+      if (!choice.decisive) k.contender = choice.contender;
+    }
     if (const SchemeScore* s = RankedScore(choice, variant)) {
-      k.ok = s->serves && s->meets_slo;
+      k.ok = s->serves && s->served_well;
       k.total = s->total;
+      int64_t stranded = s->serves ? 0 : pods;
+      for (const ConstraintCheck& m : s->missed) {
+        if (m.constraint == "max_cannot_run") {
+          stranded = std::max(stranded, static_cast<int64_t>(m.value));
+        }
+      }
+      out.pods_stranded += std::min(stranded, pods);
     }
     out.pods += pods;
     if (k.ok) out.pods_ok += pods;
@@ -56,11 +66,22 @@ PoolSchemeChoice JudgePool(const Comparison& comparison,
     out.classes.push_back(std::move(k));
   }
   if (out.pods > 0) out.score = weighted / static_cast<double>(out.pods);
-  std::set<std::string> winners;
+  // Conflict: no variant acceptable to every class that has a winner.
+  std::optional<std::set<std::string>> common;
   for (const PoolRoutedClass& k : out.classes) {
-    if (!k.winner.empty()) winners.insert(k.winner);
+    if (k.winner.empty()) continue;
+    std::set<std::string> accepts = {k.winner};
+    if (!k.contender.empty()) accepts.insert(k.contender);
+    if (!common) {
+      common = accepts;
+      continue;
+    }
+    std::set<std::string> both;
+    std::set_intersection(common->begin(), common->end(), accepts.begin(),
+                          accepts.end(), std::inserter(both, both.begin()));
+    common = std::move(both);
   }
-  out.conflict = winners.size() > 1;
+  out.conflict = common && common->empty();
   return out;
 }
 
@@ -82,8 +103,12 @@ PoolSchemePlan ResolvePoolSchemes(const Comparison& comparison,
       if (v.plan || v.pool_plan) continue;
       if (SchemeRunOnPool(v, name) != SharingSchemeName(v.scheme)) continue;
       PoolSchemeChoice c = JudgePool(comparison, selection, p, v.name);
-      if (!best || c.pods_ok > best->pods_ok ||
-          (c.pods_ok == best->pods_ok && c.score > best->score + 1e-12)) {
+      // Stranded pods first (work that can never run, whatever the wait),
+      // then pods of classes served well, then the pod-weighted score.
+      if (!best || c.pods_stranded < best->pods_stranded ||
+          (c.pods_stranded == best->pods_stranded &&
+           (c.pods_ok > best->pods_ok ||
+            (c.pods_ok == best->pods_ok && c.score > best->score + 1e-12)))) {
         best = std::move(c);
       }
     }
@@ -149,8 +174,8 @@ void AddPoolSchemePlan(const Scenario& scenario, const ComparisonSpec& spec,
           return variants[i].scenario;
         },
         [&](int i, const Scenario&, const SimulationResult& result) {
-          outcomes[i] = SummarizeVariant(variants[i], result,
-                                         comparison->tenant_classes);
+          outcomes[i] =
+              SummarizeVariant(variants[i], result, comparison->tenant_classes);
         },
         observe);
     comparison->variants.push_back(MergeSeedRuns(std::move(outcomes)));

@@ -6,14 +6,16 @@
 // out) the compared scheme that does best for them. Candidates are the uniform variants whose run kept the pool under
 // their scheme (MIG on a GPU without MIG is no candidate). A routed class is
 // ok under a candidate when the selection ranks the candidate for it and it
-// serves the class within its SLO (SchemeScore::serves and meets_slo). The
-// pool gets the candidate with the most routed pods of ok classes, then the
-// highest pod-weighted mean of the classes' totals (0 where not ranked),
-// then compare order; when the classes agree on a winner that is it. A
+// serves the class well (SchemeScore::serves and served_well). The
+// pool gets the candidate that strands the fewest routed pods (of classes it
+// serves none of, and those it cannot run of the others), then the most
+// routed pods of ok classes, then the highest pod-weighted mean of the
+// classes' totals (0 where not ranked), then compare order; when the classes agree on a winner that is it. A
 // class's score is class-wide (its run had every pool under the scheme).
 // A pool with no routed pods keeps its written scheme and is left out when
 // deciding whether the plan is one scheme's run (`same_as`). The plan
-// conflicts when a pool's routed classes have different winners.
+// conflicts when no one scheme is the winner of every routed class of a
+// pool (a class too close to call accepts its leader and its contender).
 //
 // AddPoolSchemePlan() resolves the plan into `selection->pool_plan`; when it
 // mixes schemes it runs it on the comparison's seeds (converted from the

@@ -18,7 +18,8 @@ VariantOutcome Variant(SharingScheme scheme) {
   const std::string on_b =
       scheme == SharingScheme::kMig ? std::string("exclusive") : name;
   for (const auto& [pool, run_as] :
-       {std::pair<std::string, std::string>{"a", name}, {"b", on_b},
+       {std::pair<std::string, std::string>{"a", name},
+        {"b", on_b},
         {"idle", name}}) {
     PoolSummary p;
     p.name = pool;
@@ -37,8 +38,8 @@ Comparison ThreePools() {
   c.pools = {"a", "b", "cpu", "idle"};
   c.pool_schemes = {"mig", "time-slicing", "", "exclusive"};
   c.seeds = {1};
-  for (SharingScheme s : {SharingScheme::kExclusive, SharingScheme::kMig,
-                          SharingScheme::kHami}) {
+  for (SharingScheme s :
+       {SharingScheme::kExclusive, SharingScheme::kMig, SharingScheme::kHami}) {
     c.variants.push_back(Variant(s));
   }
   return c;
@@ -52,6 +53,7 @@ SchemeScore Score(const std::string& variant, double total,
   s.total = total;
   s.meets_slo = meets_slo;
   s.serves = serves;
+  s.served_well = meets_slo;  // the SLO is part of the contract
   return s;
 }
 
@@ -76,12 +78,11 @@ TEST(ResolvePoolSchemesTest, ConflictGoesToTheSchemeServingMostPodsWithinSlo) {
   // exclusive but MIG serves it too. On pool a, MIG keeps all 40 pods
   // within SLO, exclusive only train's 10.
   Selection s;
-  s.classes = {
-      Choice("inf", {Score("mig", 8), Score("exclusive", 9, false),
-                     Score("hami", 7, false)}),
-      Choice("train", {Score("exclusive", 9), Score("mig", 5),
-                       Score("hami", 4)}),
-      Choice("dev", {Score("hami", 9), Score("exclusive", 6)})};
+  s.classes = {Choice("inf", {Score("mig", 8), Score("exclusive", 9, false),
+                              Score("hami", 7, false)}),
+               Choice("train", {Score("exclusive", 9), Score("mig", 5),
+                                Score("hami", 4)}),
+               Choice("dev", {Score("hami", 9), Score("exclusive", 6)})};
   const PoolSchemePlan plan = ResolvePoolSchemes(ThreePools(), s);
   const PoolSchemeChoice& a = Pool(plan, "a");
   EXPECT_EQ(a.variant, "mig");
@@ -113,12 +114,11 @@ TEST(ResolvePoolSchemesTest, EqualPodsWithinSloGoToTheBestPodWeightedScore) {
   // Both classes on a are within SLO under exclusive and HAMi: 30 pods of
   // inf outweigh 10 of train.
   Selection s;
-  s.classes = {
-      Choice("inf", {Score("hami", 8), Score("exclusive", 6),
-                     Score("mig", 5, false)}),
-      Choice("train", {Score("exclusive", 9), Score("hami", 7),
-                       Score("mig", 4)}),
-      Choice("dev", {Score("hami", 9), Score("exclusive", 6)})};
+  s.classes = {Choice("inf", {Score("hami", 8), Score("exclusive", 6),
+                              Score("mig", 5, false)}),
+               Choice("train", {Score("exclusive", 9), Score("hami", 7),
+                                Score("mig", 4)}),
+               Choice("dev", {Score("hami", 9), Score("exclusive", 6)})};
   const PoolSchemePlan plan = ResolvePoolSchemes(ThreePools(), s);
   const PoolSchemeChoice& a = Pool(plan, "a");
   EXPECT_EQ(a.variant, "hami");  // (30x8 + 10x7)/40 = 7.75 > 6.75
@@ -132,10 +132,9 @@ TEST(ResolvePoolSchemesTest, EqualPodsWithinSloGoToTheBestPodWeightedScore) {
 
 TEST(ResolvePoolSchemesTest, AgreeingClassesGetTheirWinnerWithoutConflict) {
   Selection s;
-  s.classes = {
-      Choice("inf", {Score("exclusive", 8), Score("hami", 7.9)}),
-      Choice("train", {Score("exclusive", 9), Score("hami", 3)}),
-      Choice("dev", {Score("exclusive", 9), Score("hami", 8)})};
+  s.classes = {Choice("inf", {Score("exclusive", 8), Score("hami", 7.9)}),
+               Choice("train", {Score("exclusive", 9), Score("hami", 3)}),
+               Choice("dev", {Score("exclusive", 9), Score("hami", 8)})};
   const PoolSchemePlan plan = ResolvePoolSchemes(ThreePools(), s);
   EXPECT_FALSE(plan.conflict);
   EXPECT_EQ(Pool(plan, "a").variant, "exclusive");
@@ -144,20 +143,51 @@ TEST(ResolvePoolSchemesTest, AgreeingClassesGetTheirWinnerWithoutConflict) {
 }
 
 TEST(ResolvePoolSchemesTest, ClassesWithoutWinnerDoNotConflict) {
-  // train is served by no scheme: it has no winner and no pods within SLO,
-  // and the pool follows inf.
+  // train is served by no scheme: it has no winner and no pods served
+  // well, every scheme strands its 10 pods alike, and the pool follows inf.
   Selection s;
-  s.classes = {
-      Choice("inf", {Score("hami", 8), Score("exclusive", 6)}),
-      Choice("train", {Score("exclusive", 0, true, false),
-                       Score("hami", 0, true, false)}),
-      Choice("dev", {Score("hami", 9)})};
+  s.classes = {Choice("inf", {Score("hami", 8), Score("exclusive", 6)}),
+               Choice("train", {Score("exclusive", 0, true, false),
+                                Score("hami", 0, true, false),
+                                Score("mig", 0, true, false)}),
+               Choice("dev", {Score("hami", 9)})};
   const PoolSchemePlan plan = ResolvePoolSchemes(ThreePools(), s);
   const PoolSchemeChoice& a = Pool(plan, "a");
   EXPECT_EQ(a.variant, "hami");
   EXPECT_FALSE(a.conflict);
   EXPECT_EQ(a.classes[1].winner, "");
   EXPECT_EQ(a.pods_ok, 30);
+  EXPECT_EQ(a.pods_stranded, 10);
+}
+
+TEST(ResolvePoolSchemesTest, StrandingAClassLosesToServingItBadly) {
+  // On pool a, HAMi serves inf's 30 pods well but cannot run train's 10 at
+  // all; exclusive serves both, neither well. Stranded work weighs first.
+  SchemeScore stranded = Score("hami", 0, true, false);
+  SchemeScore slow = Score("exclusive", 5, false);
+  Selection s;
+  s.classes = {Choice("inf", {Score("hami", 8), Score("exclusive", 6, false)}),
+               Choice("train", {slow, stranded}),
+               Choice("dev", {Score("hami", 9)})};
+  const PoolSchemeChoice& a = Pool(ResolvePoolSchemes(ThreePools(), s), "a");
+  EXPECT_EQ(a.variant, "exclusive");
+  EXPECT_EQ(a.pods_stranded, 0);
+  EXPECT_EQ(a.pods_ok, 0);
+}
+
+TEST(ResolvePoolSchemesTest, TooCloseToCallAcceptsEitherScheme) {
+  // inf is too close to call between HAMi and exclusive; train wins
+  // exclusive: no conflict, and the class line names both.
+  ClassChoice inf = Choice("inf", {Score("hami", 8), Score("exclusive", 7.98)});
+  inf.decisive = false;
+  inf.contender = "exclusive";
+  Selection s;
+  s.classes = {inf, Choice("train", {Score("exclusive", 9), Score("hami", 3)}),
+               Choice("dev", {Score("hami", 9)})};
+  const PoolSchemeChoice& a = Pool(ResolvePoolSchemes(ThreePools(), s), "a");
+  EXPECT_FALSE(a.conflict);
+  EXPECT_EQ(a.classes[0].winner, "hami");
+  EXPECT_EQ(a.classes[0].contender, "exclusive");
 }
 
 TEST(ResolvePoolSchemesTest, ClassesOfferedNoSchemeDoNotCount) {

@@ -50,7 +50,11 @@ std::string Phrase(Dimension d, const Candidate& a, const Candidate& b) {
             ", {} vs {} of latency samples missed because of neighbours",
             Pct(x.neighbour_miss_share), Pct(y.neighbour_miss_share));
       }
-      return out + ")";
+      const bool same = x.killed * y.pods == y.killed * x.pods &&
+                        std::max(0.0, x.neighbour_miss_share) ==
+                            std::max(0.0, y.neighbour_miss_share);
+      return out +
+             (same ? "; measured the same: the ratings decided it)" : ")");
     }
     case kOverhead: {
       std::string detail = fmt::format(
@@ -67,9 +71,13 @@ std::string Phrase(Dimension d, const Candidate& a, const Candidate& b) {
     }
     case kCompatibility:
       return fmt::format(
-          "compatibility (rated {:g} vs {:g}; {} vs {} pods it cannot run)",
+          "compatibility (rated {:g} vs {:g}; {} vs {} pods it cannot "
+          "run{})",
           a.ratings.compatibility, b.ratings.compatibility, x.cannot_run,
-          y.cannot_run);
+          y.cannot_run,
+          x.cannot_run * y.pods == y.cannot_run * x.pods
+              ? "; measured the same: the ratings decided it"
+              : "");
     case kCost:
       return fmt::format("cost (${:.2f} vs ${:.2f} per served pod)",
                          x.cost_per_served_pod, y.cost_per_served_pod);
@@ -77,44 +85,58 @@ std::string Phrase(Dimension d, const Candidate& a, const Candidate& b) {
   return "";
 }
 
-// The sentence of a class that no scheme wins: none meets its SLO target.
+// Whether every limit a scheme misses is the SLO target.
+bool MissesOnlySlo(const SchemeScore& s) {
+  for (const ConstraintCheck& c : s.missed) {
+    if (c.constraint != "min_slo_attainment") return false;
+  }
+  return true;
+}
+
+// The sentence of a class that no scheme wins: none serves it well. The
+// closest misses least (plan_constraints.h MissSeverity).
 std::string ExplainNoWinner(const ClassChoice& choice,
                             const std::vector<Candidate>& ranked) {
   const Candidate* closest = &ranked[0];
   for (const Candidate& c : ranked) {
-    if (c.score.slo_attainment > closest->score.slo_attainment + 1e-12) {
+    if (!c.score.serves) continue;
+    if (MissesLess(SeverityOf(c.score.missed),
+                   SeverityOf(closest->score.missed))) {
       closest = &c;
     }
   }
+  bool only_slo = true;
+  for (const Candidate& c : ranked) {
+    only_slo = only_slo && (!c.score.serves || MissesOnlySlo(c.score));
+  }
+  if (only_slo) {
+    return fmt::format(
+        "{}: no scheme wins: none meets its SLO target (p99 within the SLO "
+        "in {} of latency samples); closest: {} at {:.1f}%.",
+        choice.tenant_class, Pct(choice.min_slo_attainment),
+        VariantDisplayName(closest->score.variant),
+        100 * closest->score.slo_attainment);
+  }
   return fmt::format(
-      "{}: no scheme wins: none meets its SLO target (p99 within the SLO in "
-      "{} of latency samples); closest: {} at {:.1f}%.",
-      choice.tenant_class, Pct(choice.min_slo_attainment),
-      VariantDisplayName(closest->score.variant),
-      100 * closest->score.slo_attainment);
+      "{}: no scheme wins: none serves it well; closest: {}, with {}.",
+      choice.tenant_class, VariantDisplayName(closest->score.variant),
+      DescribeInWords(closest->score.missed));
 }
 
-// " x and y miss the SLO target (99%: x 84.1%, y 97.0%) and cannot win", or
-// "" when every scheme meets it.
-std::string MissedSlo(const ClassChoice& choice,
-                      const std::vector<Candidate>& ranked) {
-  std::string names;
-  std::string values;
+// " x misses its contract (118 OOM kills (limit 0)) and cannot win." for
+// the schemes that serve the class but not well, or "" when none.
+std::string MissedContract(const std::vector<Candidate>& ranked) {
+  std::string out;
   int missed = 0;
   for (const Candidate& c : ranked) {
-    if (c.score.meets_slo) continue;
-    const std::string sep = missed++ == 0 ? "" : ", ";
-    names += sep + VariantDisplayName(c.score.variant);
-    values +=
-        fmt::format("{}{} {:.1f}%", sep, VariantDisplayName(c.score.variant),
-                    100 * c.score.slo_attainment);
+    if (!c.score.serves || c.score.served_well) continue;
+    out += fmt::format("{}{}: {}", missed++ == 0 ? "" : "; ",
+                       VariantDisplayName(c.score.variant),
+                       DescribeInWords(c.score.missed));
   }
   if (missed == 0) return "";
-  return fmt::format(
-      " {} {} the SLO target ({} of latency samples; {}) and "
-      "cannot win.",
-      names, missed == 1 ? "misses" : "miss", Pct(choice.min_slo_attainment),
-      values);
+  return fmt::format(" Not served well, so {} win: {}.",
+                     missed == 1 ? "it cannot" : "they cannot", out);
 }
 
 // The sentence of a class that no scheme served: what became of its pods
@@ -145,7 +167,7 @@ std::string ExplainNoneServed(const ClassChoice& choice,
 std::string Explain(const ClassChoice& choice,
                     const std::vector<Candidate>& ranked) {
   if (!ranked[0].score.serves) return ExplainNoneServed(choice, ranked);
-  if (!ranked[0].score.meets_slo) return ExplainNoWinner(choice, ranked);
+  if (!ranked[0].score.served_well) return ExplainNoWinner(choice, ranked);
   const Candidate& w = ranked[0];
   const size_t seeds = w.score.totals_by_seed.size();
   std::string out = fmt::format(
@@ -175,12 +197,12 @@ std::string Explain(const ClassChoice& choice,
         worst_gain = gain;
       }
     }
-    out += fmt::format(
-        " over {} ({:.1f}{})", VariantDisplayName(r.score.variant),
-        r.score.total,
-        seeds > 1 ? fmt::format(", {:.1f}-{:.1f}", r.score.total_min,
-                                r.score.total_max)
-                  : "");
+    out += fmt::format(" over {} ({:.1f}{})",
+                       VariantDisplayName(r.score.variant), r.score.total,
+                       seeds > 1
+                           ? fmt::format(", {:.1f}-{:.1f}", r.score.total_min,
+                                         r.score.total_max)
+                           : "");
     if (best >= 0) {
       out += fmt::format(", mostly on {} (+{:.1f} points)",
                          Phrase(static_cast<Dimension>(best), w, r), best_gain);
@@ -203,7 +225,8 @@ std::string Explain(const ClassChoice& choice,
   out += fmt::format("; it costs ${:.2f} per served pod",
                      w.metrics->cost_per_served_pod);
   // Named when it shows at the sentence's precision (a whole percent).
-  if (w.metrics->cost > 0 && w.metrics->wasted_cost >= 0.005 * w.metrics->cost) {
+  if (w.metrics->cost > 0 &&
+      w.metrics->wasted_cost >= 0.005 * w.metrics->cost) {
     out += fmt::format(" ({} of it on lost work)",
                        Pct(w.metrics->wasted_cost / w.metrics->cost));
   }
@@ -215,7 +238,7 @@ std::string Explain(const ClassChoice& choice,
   } else if (cheapest == &w) {
     out += ", the cheapest";
   }
-  return out + "." + MissedSlo(choice, ranked);
+  return out + "." + MissedContract(ranked);
 }
 
 }  // namespace
@@ -232,21 +255,27 @@ std::string ClassChoice::Recommendation() const {
 std::string ClassChoice::NoWinnerReason() const {
   if (has_winner()) return "";
   if (ranking.empty() || !ranking.front().serves) return "no scheme serves it";
+  for (const SchemeScore& s : ranking) {
+    if (s.serves && !MissesOnlySlo(s)) return "none serves it well";
+  }
   return "none meets its SLO";
 }
 
 DimensionScores ScoreDimensions(const ClassMetrics& m,
                                 const SchemeRatings& ratings,
                                 double lowest_cost_per_served_pod,
-                                double isolation_prior_weight) {
+                                double isolation_prior_weight,
+                                double compatibility_prior_weight) {
   DimensionScores s;
   const double pods = static_cast<double>(std::max<int64_t>(1, m.pods));
-  const double measured = (1 - m.killed / pods) *
-                          (1 - std::max(0.0, m.neighbour_miss_share));
+  const double measured =
+      (1 - m.killed / pods) * (1 - std::max(0.0, m.neighbour_miss_share));
   s.isolation = isolation_prior_weight * ratings.isolation / 10 +
                 (1 - isolation_prior_weight) * measured;
   s.overhead = m.performance;
-  s.compatibility = ratings.compatibility / 10 * (1 - m.cannot_run / pods);
+  s.compatibility =
+      compatibility_prior_weight * ratings.compatibility / 10 +
+      (1 - compatibility_prior_weight) * (1 - m.cannot_run / pods);
   if (m.served == 0) {
     s.cost = 0;
   } else if (m.cost_per_served_pod <= 0) {
@@ -292,7 +321,7 @@ void JudgeWin(const std::vector<Candidate>& ranked, double margin,
   const SchemeScore& w = ranked[0].score;
   for (size_t r = 1; r < ranked.size(); ++r) {
     const SchemeScore& o = ranked[r].score;
-    if (!o.serves || !o.meets_slo) continue;
+    if (!o.serves || !o.served_well) continue;
     int close = 0;
     for (size_t k = 0; k < w.totals_by_seed.size(); ++k) {
       if (w.totals_by_seed[k] - o.totals_by_seed[k] <= margin + 1e-12) ++close;
@@ -363,6 +392,15 @@ Selection Select(const Comparison& comparison, const SelectionSpec& spec) {
         it != spec.classes.end() && it->min_slo_attainment >= 0
             ? it->min_slo_attainment
             : spec.min_slo_attainment;
+    if (it != spec.classes.end()) {
+      choice.served_well = it->served_well;
+    } else {
+      WorkloadClass kind = WorkloadClass::kBatch;
+      ParseWorkloadClass(choice.workload_class, &kind);
+      choice.served_well = DefaultServedWell(kind);
+    }
+    choice.served_well.tenant_class = choice.tenant_class;
+    choice.served_well.min_slo_attainment = choice.min_slo_attainment;
     if (c < comparison.class_no_scheme.size() &&
         !comparison.class_no_scheme[c].empty()) {
       choice.no_scheme = comparison.class_no_scheme[c];
@@ -377,7 +415,8 @@ Selection Select(const Comparison& comparison, const SelectionSpec& spec) {
       if (v.plan || v.pool_plan) continue;
       for (size_t k = 0; k < seeds; ++k) {
         const ClassMetrics& m = SeedMetrics(v, k, c);
-        if (m.served > 0) lowest[k] = std::min(lowest[k], m.cost_per_served_pod);
+        if (m.served > 0)
+          lowest[k] = std::min(lowest[k], m.cost_per_served_pod);
       }
     }
     for (double& l : lowest) {
@@ -408,7 +447,8 @@ Selection Select(const Comparison& comparison, const SelectionSpec& spec) {
       for (size_t k = 0; k < seeds; ++k) {
         const ClassMetrics& m = SeedMetrics(v, k, c);
         const DimensionScores d = ScoreDimensions(
-            m, cand.ratings, lowest[k], spec.isolation_prior_weight);
+            m, cand.ratings, lowest[k], spec.isolation_prior_weight,
+            spec.compatibility_prior_weight);
         cand.score.scores.isolation += d.isolation / seeds;
         cand.score.scores.overhead += d.overhead / seeds;
         cand.score.scores.compatibility += d.compatibility / seeds;
@@ -426,6 +466,15 @@ Selection Select(const Comparison& comparison, const SelectionSpec& spec) {
       cand.score.meets_slo =
           cand.metrics->slo_attainment < 0 ||
           cand.metrics->slo_attainment >= choice.min_slo_attainment - 1e-12;
+      cand.score.missed =
+          Missed(CheckClassConstraints(choice.served_well, *cand.metrics));
+      // The SLO as judged above (within rounding of the target).
+      if (cand.score.meets_slo) {
+        std::erase_if(cand.score.missed, [](const ConstraintCheck& x) {
+          return x.constraint == "min_slo_attainment";
+        });
+      }
+      cand.score.served_well = cand.score.missed.empty();
       if (v.plan) {
         choice.has_plan = true;
         choice.plan = cand.score;
@@ -436,15 +485,15 @@ Selection Select(const Comparison& comparison, const SelectionSpec& spec) {
         ranked.push_back(cand);
       }
     }
-    // Schemes that served some pods first, then those that meet the SLO;
-    // by total within each group.
+    // Schemes that served some pods first, then those that serve the class
+    // well; by total within each group.
     std::stable_sort(ranked.begin(), ranked.end(),
                      [](const Candidate& a, const Candidate& b) {
                        if (a.score.serves != b.score.serves) {
                          return a.score.serves;
                        }
-                       if (a.score.meets_slo != b.score.meets_slo) {
-                         return a.score.meets_slo;
+                       if (a.score.served_well != b.score.served_well) {
+                         return a.score.served_well;
                        }
                        return a.score.total > b.score.total + 1e-12;
                      });

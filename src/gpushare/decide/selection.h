@@ -13,33 +13,39 @@
 //   overhead       the class's mean pod performance (slowdown from sharing,
 //                  context switches and virtualization, queueing, SLO
 //                  attainment of services);
-//   compatibility  rating/10 x (1 − share of its pods the scheme cannot
-//                  run at all);
+//   compatibility  the rating is a prior, the measured reach decides:
+//                  q x rating/10 + (1 − q) x (1 − share of its pods the
+//                  scheme cannot run at all), q =
+//                  SelectionSpec::compatibility_prior_weight;
 //   cost           the lowest cost per served pod among the schemes / this
 //                  scheme's (0 when it serves none), cost being the pools'
 //                  bills apportioned by use, idle and wasted work included;
 // ratings from SelectionSpec (decide/scheme_ratings.h). A seed's total is
 // 10 x Σ wᵢ sᵢ / Σ wᵢ with the class's weights; a scheme's scores and total
-// are the means over the seeds, with the range of the totals. A class's SLO
-// is a constraint, not a weight: when its pods have latency SLOs, a scheme
-// under which the class's mean SLO attainment is below the class's target
-// (SelectionSpec::min_slo_attainment) ranks below every scheme that meets
-// it and cannot win; when none meets it the class has no winner and its
-// sentence says so, naming the closest scheme. A scheme that served none of
-// the class's pods on any seed ranks below every scheme that served some and
-// cannot win; when none served any, the class has no winner and its sentence
-// says why. A scheme whose run put the class's pods under another scheme
-// (MIG on GPUs without MIG runs them exclusive) is not ranked for the class:
-// it is listed in ClassChoice::not_ranked with the scheme they ran under.
-// A class that compare offers no scheme (Comparison::class_no_scheme: its
-// pods ask for no GPU, or run in system namespaces) is not scored: no
+// are the means over the seeds, with the range of the totals. What serves a
+// class well is a constraint, not a weight: its contract
+// (ClassSelection::served_well: by default no OOM kills, failed or
+// unrunnable pods, a bounded mean queue wait and job slowdown, per kind, and
+// the SLO target when its pods have latency SLOs) is checked on the class's
+// mean metrics over the seeds; a scheme that misses any limit ranks below
+// every scheme that meets them all and cannot win; when none meets them the
+// class has no winner and its sentence says so, naming the closest scheme
+// (fewest stranded pods, then least lost work, then the smallest relative
+// miss: plan_constraints.h MissSeverity) and what it misses. A scheme that
+// served none of the class's pods on any seed ranks below every scheme that
+// served some and cannot win; when none served any, the class has no winner and
+// its sentence says why. A scheme whose run put the class's pods under another
+// scheme (MIG on GPUs without MIG runs them exclusive) is not ranked for the
+// class: it is listed in ClassChoice::not_ranked with the scheme they ran
+// under. A class that compare offers no scheme (Comparison::class_no_scheme:
+// its pods ask for no GPU, or run in system namespaces) is not scored: no
 // ranking, no plan score, its sentence and ClassChoice::no_scheme say why,
 // and its Recommended answer is "no GPU (no scheme)".
 // Within each group schemes rank by mean total (ties: compare order); the
 // scenario's own plan and the pool plan's run are scored the same way (with
-// the ratings of the scheme the class ran under) as references, not ranked. The leader's win is
-// decisive only when, on every seed, its total beats that of every other
-// scheme that serves the class and meets its SLO by more than
+// the ratings of the scheme the class ran under) as references, not ranked. The
+// leader's win is decisive only when, on every seed, its total beats that of
+// every other scheme that serves the class and meets its SLO by more than
 // SelectionSpec::decisive_margin; otherwise the class is too close to call
 // and the first such scheme in ranking order is its contender. Each class
 // gets one sentence: the winner's main advantage over the runner-up in
@@ -54,6 +60,7 @@
 
 #include "gpushare/decide/comparison.h"
 #include "gpushare/decide/comparison_spec.h"
+#include "gpushare/decide/plan_constraints.h"
 #include "gpushare/decide/pool_scheme_plan.h"
 
 namespace gpushare {
@@ -66,8 +73,8 @@ struct DimensionScores {
 };
 
 struct SchemeScore {
-  std::string variant;  // "mig", "plan", ...
-  std::string scheme;   // the scheme rated ("mig"; the plan's class scheme)
+  std::string variant;     // "mig", "plan", ...
+  std::string scheme;      // the scheme rated ("mig"; the plan's class scheme)
   DimensionScores scores;  // means over the seeds
   double total = 0;        // 0..10, the mean over the seeds
   std::vector<double> totals_by_seed;
@@ -80,6 +87,11 @@ struct SchemeScore {
   // Whether the scheme served at least one of the class's pods (on some
   // seed).
   bool serves = true;
+  // Whether the class is served well under the scheme: its contract
+  // (ClassChoice::served_well) met on the mean over the seeds; `missed`
+  // holds the limits it misses (SLO target included).
+  bool served_well = true;
+  std::vector<ConstraintCheck> missed;
 };
 
 struct ClassChoice {
@@ -88,6 +100,8 @@ struct ClassChoice {
   std::string profile;
   SelectionWeights weights;
   double min_slo_attainment = 0.99;  // the class's SLO target
+  // What "served well" means for the class (ClassSelection::served_well).
+  ClassConstraints served_well;
   std::vector<SchemeScore> ranking;  // best first
   bool has_plan = false;
   SchemeScore plan;
@@ -109,10 +123,10 @@ struct ClassChoice {
   int contender_seeds = 0;
 
   // Whether a scheme wins the class: the best ranked served some of its pods
-  // and meets its SLO.
+  // and serves the class well (its SLO met among the rest).
   bool has_winner() const {
     return !ranking.empty() && ranking.front().serves &&
-           ranking.front().meets_slo;
+           ranking.front().served_well;
   }
   // Why no scheme wins ("" when one does), for the Recommended line.
   std::string NoWinnerReason() const;
@@ -135,7 +149,8 @@ struct Selection {
 DimensionScores ScoreDimensions(const ClassMetrics& metrics,
                                 const SchemeRatings& ratings,
                                 double lowest_cost_per_served_pod,
-                                double isolation_prior_weight);
+                                double isolation_prior_weight,
+                                double compatibility_prior_weight);
 
 double WeightedTotal(const DimensionScores& scores,
                      const SelectionWeights& weights);

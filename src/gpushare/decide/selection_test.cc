@@ -38,7 +38,11 @@ Comparison OneClass(std::vector<VariantOutcome> variants) {
 
 SelectionSpec WithWeights(SelectionWeights w) {
   SelectionSpec spec;
-  spec.classes = {{"svc", "custom", w}};
+  ClassSelection c;
+  c.tenant_class = "svc";
+  c.profile = "custom";
+  c.weights = w;
+  spec.classes = {c};
   return spec;
 }
 
@@ -47,33 +51,34 @@ TEST(SelectionTest, DimensionScoresByHand) {
   // a cheapest $1; rated isolation 4, compatibility 5; the rating weighs
   // 0.3 against the measured harm.
   const DimensionScores s = ScoreDimensions(
-      Metrics(10, 9, 2, 1, 0.8, 2.0), {4, 5}, /*lowest=*/1.0, /*prior=*/0.3);
+      Metrics(10, 9, 2, 1, 0.8, 2.0), {4, 5}, /*lowest=*/1.0, /*prior=*/0.3,
+      /*compatibility_prior=*/0.3);
   EXPECT_DOUBLE_EQ(s.isolation, 0.3 * 0.4 + 0.7 * (1 - 0.2));
   EXPECT_DOUBLE_EQ(s.overhead, 0.8);
-  EXPECT_DOUBLE_EQ(s.compatibility, 0.5 * (1 - 0.1));
+  EXPECT_DOUBLE_EQ(s.compatibility, 0.3 * 0.5 + 0.7 * (1 - 0.1));
   EXPECT_DOUBLE_EQ(s.cost, 0.5);
 }
 
 TEST(SelectionTest, CostScoreEdges) {
   // Serving nothing scores 0 on cost however cheap; free serving scores 1.
-  EXPECT_EQ(ScoreDimensions(Metrics(5, 0, 0, 5, 0, 0), {10, 10}, 1, 0.3).cost,
-            0);
-  EXPECT_EQ(ScoreDimensions(Metrics(5, 5, 0, 0, 1, 0), {10, 10}, 0, 0.3).cost,
-            1);
+  EXPECT_EQ(
+      ScoreDimensions(Metrics(5, 0, 0, 5, 0, 0), {10, 10}, 1, 0.3, 1).cost, 0);
+  EXPECT_EQ(
+      ScoreDimensions(Metrics(5, 5, 0, 0, 1, 0), {10, 10}, 0, 0.3, 1).cost, 1);
 }
 
 TEST(SelectionTest, IsolationIsMeasuredHarmWithTheRatingAsPrior) {
   ClassMetrics m = Metrics(10, 10, 1, 0, 1, 1);
   m.neighbour_miss_share = 0.25;  // a quarter of its samples lost to others
   // Measured: (1 - 1/10) x (1 - 0.25) = 0.675.
-  EXPECT_DOUBLE_EQ(ScoreDimensions(m, {2, 10}, 1, 0.3).isolation,
+  EXPECT_DOUBLE_EQ(ScoreDimensions(m, {2, 10}, 1, 0.3, 1).isolation,
                    0.3 * 0.2 + 0.7 * 0.675);
   // Prior weight 1: the rating alone; 0: the measurement alone.
-  EXPECT_DOUBLE_EQ(ScoreDimensions(m, {2, 10}, 1, 1).isolation, 0.2);
-  EXPECT_DOUBLE_EQ(ScoreDimensions(m, {2, 10}, 1, 0).isolation, 0.675);
+  EXPECT_DOUBLE_EQ(ScoreDimensions(m, {2, 10}, 1, 1, 1).isolation, 0.2);
+  EXPECT_DOUBLE_EQ(ScoreDimensions(m, {2, 10}, 1, 0, 1).isolation, 0.675);
   // No latency samples (-1): no neighbour term.
   m.neighbour_miss_share = -1;
-  EXPECT_DOUBLE_EQ(ScoreDimensions(m, {2, 10}, 1, 0).isolation, 0.9);
+  EXPECT_DOUBLE_EQ(ScoreDimensions(m, {2, 10}, 1, 0, 1).isolation, 0.9);
 }
 
 TEST(SelectionTest, HarmlessSchemeAtAThirdOfTheCostCanWinAProductionClass) {
@@ -82,14 +87,15 @@ TEST(SelectionTest, HarmlessSchemeAtAThirdOfTheCostCanWinAProductionClass) {
   // performance; HAMi costs a third and harmed nobody. With the ratings
   // alone exclusive would win: 0.4 + 0.3325 + 0.1 + 0.05 = 8.8 against
   // HAMi's 0.24 + 0.3325 + 0.08 + 0.15 = 8.0. Measured: HAMi's isolation is
-  // 0.3 x 0.6 + 0.7 = 0.88: 0.352 + 0.3325 + 0.08 + 0.15 = 9.1.
+  // 0.3 x 0.6 + 0.7 = 0.88 and its compatibility 0.3 x 0.8 + 0.7 = 0.94:
+  // 0.352 + 0.3325 + 0.094 + 0.15 = 9.285.
   const Comparison c = OneClass(
       {Variant(SharingScheme::kExclusive, Metrics(10, 10, 0, 0, 0.95, 3.0)),
        Variant(SharingScheme::kHami, Metrics(10, 10, 0, 0, 0.95, 1.0))});
   SelectionSpec spec = WithWeights({0.40, 0.35, 0.10, 0.15});
   const Selection measured = Select(c, spec);
   EXPECT_EQ(measured.classes[0].ranking[0].variant, "hami");
-  EXPECT_NEAR(measured.classes[0].ranking[0].total, 9.145, 1e-9);
+  EXPECT_NEAR(measured.classes[0].ranking[0].total, 9.285, 1e-9);
   spec.isolation_prior_weight = 1;
   const Selection rated = Select(c, spec);
   EXPECT_EQ(rated.classes[0].ranking[0].variant, "exclusive");
@@ -189,10 +195,10 @@ VariantOutcome Seeded(SharingScheme scheme, std::vector<double> performance) {
 TEST(SelectionTest, AWinMustHoldOnEverySeed) {
   SelectionSpec spec = WithWeights({0, 1, 0, 0});  // performance only
   // HAMi leads on the mean (0.8 vs 0.7) but MPS is ahead on the third seed.
-  const Selection close = Select(
-      OneClass({Seeded(SharingScheme::kHami, {0.9, 0.9, 0.6}),
-                Seeded(SharingScheme::kMps, {0.7, 0.7, 0.7})}),
-      spec);
+  const Selection close =
+      Select(OneClass({Seeded(SharingScheme::kHami, {0.9, 0.9, 0.6}),
+                       Seeded(SharingScheme::kMps, {0.7, 0.7, 0.7})}),
+             spec);
   const ClassChoice& c = close.classes[0];
   EXPECT_EQ(c.seeds, 3);
   EXPECT_EQ(c.ranking[0].variant, "hami");
@@ -209,10 +215,10 @@ TEST(SelectionTest, AWinMustHoldOnEverySeed) {
             std::string::npos)
       << c.explanation;
   // Ahead on every seed: decisive, the sentence gives the range.
-  const Selection clear = Select(
-      OneClass({Seeded(SharingScheme::kHami, {0.9, 0.9, 0.8}),
-                Seeded(SharingScheme::kMps, {0.7, 0.7, 0.7})}),
-      spec);
+  const Selection clear =
+      Select(OneClass({Seeded(SharingScheme::kHami, {0.9, 0.9, 0.8}),
+                       Seeded(SharingScheme::kMps, {0.7, 0.7, 0.7})}),
+             spec);
   EXPECT_TRUE(clear.classes[0].decisive);
   EXPECT_EQ(clear.classes[0].Recommendation(), "vGPU (HAMi)");
   EXPECT_NE(clear.classes[0].explanation.find(
@@ -235,8 +241,7 @@ TEST(SelectionTest, SchemesThatMissTheSloAreNoContenders) {
   VariantOutcome mps = Seeded(SharingScheme::kMps, {0.7, 0.7});
   for (auto& seed : mps.classes_by_seed) seed[0].slo_attainment = 0.5;
   mps.classes[0].slo_attainment = 0.5;
-  const Selection s =
-      Select(OneClass({hami, mps}), WithWeights({0, 1, 0, 0}));
+  const Selection s = Select(OneClass({hami, mps}), WithWeights({0, 1, 0, 0}));
   EXPECT_EQ(s.classes[0].ranking[0].variant, "hami");
   EXPECT_TRUE(s.classes[0].decisive);
 }
@@ -301,8 +306,8 @@ TEST(SelectionTest, SchemeUnderTheSloTargetCannotWin) {
   EXPECT_DOUBLE_EQ(k.ranking[1].total, 9.0);  // the score is kept
   EXPECT_NE(k.explanation.find("time-slicing wins"), std::string::npos)
       << k.explanation;
-  EXPECT_NE(k.explanation.find("MIG misses the SLO target (99% of latency "
-                               "samples; MIG 84.0%) and cannot win"),
+  EXPECT_NE(k.explanation.find("Not served well, so it cannot win: MIG: SLO "
+                               "met in 84.0% of latency samples (target 99%)"),
             std::string::npos)
       << k.explanation;
 }
@@ -445,6 +450,107 @@ TEST(SelectionTest, ClassOfferedNoSchemeIsNotScored) {
   // Without the mark it would be ranked like any class.
   c.class_no_scheme.clear();
   EXPECT_EQ(Select(c, spec).classes[1].ranking.size(), 2u);
+}
+
+TEST(SelectionTest, TrainingOomKilledUnderASchemeIsNotServedWell) {
+  // The university pool, by hand: a training class of 69 pods. Time-slicing
+  // totals more (cheaper, rated compatible) but OOM-kills 40 of them;
+  // exclusive kills none. With no SLO, only the contract keeps time-slicing
+  // from winning.
+  ClassMetrics sliced = Metrics(69, 69, 40, 0, 0.6, 1.0);
+  sliced.oom_kills = 40;
+  ClassMetrics whole = Metrics(69, 69, 0, 0, 0.55, 3.0);
+  Comparison c = OneClass({Variant(SharingScheme::kTimeSlicing, sliced),
+                           Variant(SharingScheme::kExclusive, whole)});
+  c.workload_classes = {"training"};
+  SelectionSpec spec = WithWeights({0, 1, 1, 3});
+  spec.classes[0].served_well = DefaultServedWell(WorkloadClass::kTraining);
+  const ClassChoice k = Select(c, spec).classes[0];
+  ASSERT_EQ(k.ranking.size(), 2u);
+  EXPECT_EQ(k.ranking[0].variant, "exclusive");
+  EXPECT_TRUE(k.ranking[0].served_well);
+  EXPECT_FALSE(k.ranking[1].served_well);
+  EXPECT_GT(k.ranking[1].total, k.ranking[0].total);  // the score is kept
+  ASSERT_EQ(k.ranking[1].missed.size(), 1u);
+  EXPECT_EQ(k.ranking[1].missed[0].constraint, "max_oom_kills");
+  EXPECT_NE(k.explanation.find("Not served well, so it cannot win: "
+                               "time-slicing: 40 OOM kills (limit 0)"),
+            std::string::npos)
+      << k.explanation;
+  EXPECT_EQ(k.explanation.find("SLO"), std::string::npos) << k.explanation;
+}
+
+TEST(SelectionTest, WaitAndSlowdownBoundsAreLimitsOfTheContract) {
+  // Training: exclusive waits 5,000 s (> 3,600); MIG runs them 2.3x slower
+  // (<= 3x) after 100 s. MIG wins although exclusive totals more.
+  ClassMetrics queued = Metrics(10, 10, 0, 0, 0.9, 1.0);
+  queued.mean_wait_s = 5000;
+  queued.mean_slowdown = 1.0;
+  ClassMetrics sliced = Metrics(10, 10, 0, 0, 0.4, 1.5);
+  sliced.mean_wait_s = 100;
+  sliced.mean_slowdown = 2.3;
+  Comparison c = OneClass({Variant(SharingScheme::kExclusive, queued),
+                           Variant(SharingScheme::kMig, sliced)});
+  c.workload_classes = {"training"};
+  SelectionSpec spec = WithWeights({0, 1, 0, 1});
+  spec.classes[0].served_well = DefaultServedWell(WorkloadClass::kTraining);
+  ClassChoice k = Select(c, spec).classes[0];
+  EXPECT_EQ(k.ranking[0].variant, "mig");
+  EXPECT_EQ(k.ranking[1].missed[0].constraint, "max_mean_wait_s");
+  // A slowdown over the class's own bound fails MIG too: nothing wins, and
+  // the closest is the one that misses least relative to its limits.
+  spec.classes[0].served_well.max_mean_slowdown = 2;
+  k = Select(c, spec).classes[0];
+  EXPECT_FALSE(k.has_winner());
+  EXPECT_EQ(k.NoWinnerReason(), "none serves it well");
+  EXPECT_NE(k.explanation.find("svc: no scheme wins: none serves it well; "
+                               "closest: MIG, with slowdown 2.30x (limit "
+                               "2x)."),
+            std::string::npos)
+      << k.explanation;
+}
+
+TEST(SelectionTest, LostWorkIsFurtherFromServedWellThanWaiting) {
+  // Neither meets the contract: one OOM-kills a pod, the other waits ten
+  // times too long. The closest is the one that loses no work.
+  ClassMetrics killed = Metrics(10, 10, 1, 0, 0.9, 1.0);
+  killed.oom_kills = 1;
+  ClassMetrics waits = Metrics(10, 10, 0, 0, 0.5, 1.0);
+  waits.mean_wait_s = 36000;
+  Comparison c = OneClass({Variant(SharingScheme::kTimeSlicing, killed),
+                           Variant(SharingScheme::kExclusive, waits)});
+  c.workload_classes = {"training"};
+  SelectionSpec spec = WithWeights({1, 1, 1, 1});
+  spec.classes[0].served_well = DefaultServedWell(WorkloadClass::kTraining);
+  const ClassChoice k = Select(c, spec).classes[0];
+  EXPECT_FALSE(k.has_winner());
+  EXPECT_NE(k.explanation.find("closest: exclusive, with mean wait 36000 s"),
+            std::string::npos)
+      << k.explanation;
+}
+
+TEST(SelectionTest, RatingsThatDecideAreNamed) {
+  // Equal measurements; exclusive wins on its isolation rating alone.
+  const Comparison c = OneClass(
+      {Variant(SharingScheme::kExclusive, Metrics(10, 10, 0, 0, 0.9, 1.0)),
+       Variant(SharingScheme::kTimeSlicing, Metrics(10, 10, 0, 0, 0.9, 1.0))});
+  const ClassChoice k = Select(c, WithWeights({1, 0, 0, 0})).classes[0];
+  EXPECT_EQ(k.ranking[0].variant, "exclusive");
+  EXPECT_NE(k.explanation.find("measured the same: the ratings decided it"),
+            std::string::npos)
+      << k.explanation;
+}
+
+TEST(SelectionTest, CompatibilityIsMeasuredReachWithTheRatingAsPrior) {
+  // Rated 10 vs 5, but exclusive cannot run 3 of 10 pods and MIG runs all:
+  // 0.3 x 1 + 0.7 x 0.7 = 0.79 against 0.3 x 0.5 + 0.7 x 1 = 0.85.
+  const DimensionScores ex =
+      ScoreDimensions(Metrics(10, 7, 0, 3, 1, 1), {10, 10}, 1, 0.3, 0.3);
+  const DimensionScores mig =
+      ScoreDimensions(Metrics(10, 10, 0, 0, 1, 1), {10, 5}, 1, 0.3, 0.3);
+  EXPECT_DOUBLE_EQ(ex.compatibility, 0.3 + 0.7 * 0.7);
+  EXPECT_DOUBLE_EQ(mig.compatibility, 0.15 + 0.7);
+  EXPECT_GT(mig.compatibility, ex.compatibility);
 }
 
 TEST(SelectionWeightsTest, Problems) {

@@ -1,8 +1,8 @@
 #include "gpushare/report/comparison_html.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "gpushare/decide/scheme_variant.h"
 #include "gpushare/report/class_bar_charts.h"
@@ -132,7 +132,10 @@ std::string SelectionHtml(const Selection& s) {
            x.slo_attainment < 0 ? std::string("-")
            : !x.serves          ? std::string("none served")
            : x.meets_slo        ? std::string("met")
-                                : std::string("missed")});
+                                : std::string("missed"),
+           !x.serves       ? std::string("none")
+           : x.served_well ? std::string("well")
+                           : "not well: " + DescribeInWords(x.missed)});
     };
     for (const SchemeScore& x : c.ranking) {
       add(std::to_string(++rank), x, VariantDisplayName(x.variant));
@@ -142,11 +145,14 @@ std::string SelectionHtml(const Selection& s) {
       add("-", c.pool_plan, "pool plan (" + c.pool_plan.scheme + ")");
     }
     out += HtmlTable(
-        {"rank", "scheme", "isolation", "performance", "compatibility",
-         "cost", "total",
+        {"rank", "scheme", "isolation", "performance", "compatibility", "cost",
+         "total",
          fmt::format("range over {} seed{}", c.seeds, c.seeds == 1 ? "" : "s"),
-         "SLO (target " + FormatPercent(c.min_slo_attainment) + ")"},
+         "SLO (target " + FormatPercent(c.min_slo_attainment) + ")", "served"},
         rows);
+    out += "<p>Served well: the class's contract met (" +
+           HtmlEscape(DescribeLimits(c.served_well, /*with_slo=*/true)) +
+           "); a scheme that does not serve it well cannot win.</p>\n";
     for (const std::string& n : c.not_ranked) {
       out += "<p>" + HtmlEscape(n) + "</p>\n";
     }
@@ -188,10 +194,10 @@ std::string AnswerHtml(const Comparison& c, const Selection& s) {
       seeds > 1 ? fmt::format("means over {} seeds ({}-{})", seeds,
                               c.seeds.front(), c.seeds.back())
                 : fmt::format("from one seed ({})", c.seed);
-  const std::string reading =
-      !close.empty() ? "; too close to call here: " + close
-      : decided > 0  ? "; every win here holds"
-                     : "";
+  const std::string reading = !close.empty()
+                                  ? "; too close to call here: " + close
+                              : decided > 0 ? "; every win here holds"
+                                            : "";
   out += "<p>" +
          HtmlEscape(fmt::format(
              "Scores are {}; a win counts only if it holds on every seed by "

@@ -42,6 +42,32 @@ json ScoresJson(const DimensionScores& s) {
           {"cost", s.cost}};
 }
 
+// The limits of a class's contract a scheme misses.
+json MissedJson(const std::vector<ConstraintCheck>& missed) {
+  json out = json::array();
+  for (const ConstraintCheck& c : missed) {
+    out.push_back({{"constraint", c.constraint},
+                   {"value", c.value},
+                   {"limit", c.limit},
+                   {"text", DescribeInWords(c)}});
+  }
+  return out;
+}
+
+// A class's contract: the limits that are checked (null: not checked).
+json ServedWellJson(const ClassConstraints& c) {
+  const auto limit = [](double v) { return v < 0 ? json(nullptr) : json(v); };
+  return {{"min_slo_attainment", limit(c.min_slo_attainment)},
+          {"max_mean_wait_s", limit(c.max_mean_wait_s)},
+          {"max_p99_wait_s", limit(c.max_p99_wait_s)},
+          {"max_oom_kills", limit(static_cast<double>(c.max_oom_kills))},
+          {"max_failed", limit(static_cast<double>(c.max_failed))},
+          {"max_cannot_run", limit(static_cast<double>(c.max_cannot_run))},
+          {"max_pending", limit(static_cast<double>(c.max_pending))},
+          {"max_preemptions", limit(static_cast<double>(c.max_preemptions))},
+          {"max_mean_slowdown", limit(c.max_mean_slowdown)}};
+}
+
 json SchemeScoreJson(const SchemeScore& s) {
   return {{"variant", s.variant},
           {"label", VariantDisplayName(s.variant)},
@@ -54,7 +80,9 @@ json SchemeScoreJson(const SchemeScore& s) {
           {"slo_attainment",
            s.slo_attainment >= 0 ? json(s.slo_attainment) : json(nullptr)},
           {"meets_slo", s.meets_slo},
-          {"serves", s.serves}};
+          {"serves", s.serves},
+          {"served_well", s.served_well},
+          {"missed", MissedJson(s.missed)}};
 }
 
 }  // namespace
@@ -68,6 +96,8 @@ json PoolSchemePlanJson(const PoolSchemePlan& plan) {
           {{"tenant_class", k.tenant_class},
            {"pods", k.pods},
            {"winner", k.winner.empty() ? json(nullptr) : json(k.winner)},
+           {"contender",
+            k.contender.empty() ? json(nullptr) : json(k.contender)},
            {"ok", k.ok},
            {"total", k.total}});
     }
@@ -78,13 +108,15 @@ json PoolSchemePlanJson(const PoolSchemePlan& plan) {
          {"classes", classes},
          {"conflict", p.conflict},
          {"pods", p.pods},
+         {"pods_stranded", p.pods_stranded},
          {"pods_ok", p.pods_ok},
          {"score", p.score}});
   }
-  return {{"pools", pools},
-          {"conflict", plan.conflict},
-          {"same_as", plan.same_as.empty() ? json(nullptr) : json(plan.same_as)},
-          {"ran", plan.ran}};
+  return {
+      {"pools", pools},
+      {"conflict", plan.conflict},
+      {"same_as", plan.same_as.empty() ? json(nullptr) : json(plan.same_as)},
+      {"ran", plan.ran}};
 }
 
 json VariantOutcomeToJson(const VariantOutcome& v,
@@ -172,6 +204,7 @@ json ComparisonToJson(const Comparison& c, const Selection& selection) {
           {"compatibility", k.weights.compatibility},
           {"cost", k.weights.cost}}},
         {"min_slo_attainment", k.min_slo_attainment},
+        {"served_well", ServedWellJson(k.served_well)},
         {"ranking", ranking},
         {"winner", k.has_winner() ? json(k.ranking[0].variant) : json(nullptr)},
         {"decisive", k.decisive},

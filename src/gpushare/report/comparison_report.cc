@@ -62,6 +62,19 @@ std::string Runs(const Comparison& c) {
   return out;
 }
 
+// What the cluster-wide columns are, COST $ above all: the bill of the
+// cluster as written is the same under every scheme.
+std::string ClusterTableLegend() {
+  return "SERVED pods served / pods; WAIT mean queue wait; SLO MET share of "
+         "latency samples within their SLO; ALLOC GPUs allocated, share of "
+         "the cluster's; SM ACT DCGM_FI_PROF_SM_ACTIVE; UTIL "
+         "DCGM_FI_DEV_GPU_UTIL; BLAST the most pods one GPU fault hit; COST $ "
+         "the bill of the cluster as written (every GPU at its price for the "
+         "whole run), the same under every scheme that keeps the GPUs: a "
+         "scheme saves only by serving the same pods on fewer GPUs, which "
+         "`plan` answers (how many GPUs could I save)";
+}
+
 std::string ClusterTable(const Comparison& c) {
   TextTable t;
   t.AddColumn("SCHEME");
@@ -94,7 +107,8 @@ std::string ClusterTable(const Comparison& c) {
          t.Render() +
          (alerts.empty() ? ""
                          : WrapText("Patrol alerts fired: " + alerts + ".",
-                                    kReportWidth, 2));
+                                    kReportWidth, 2)) +
+         WrapText(ClusterTableLegend(), kReportWidth, 0);
 }
 
 std::string ClassTable(const Comparison& c, size_t k) {
@@ -139,7 +153,8 @@ std::string ClassTableLegend() {
          "OOM/EV OOM kills / evictions by priority preemption; FAIL "
          "gave up or cannot run under the scheme; $/POD cost per served pod: "
          "the pools' bills, idle GPUs included, shared by the GPU-hours each "
-         "pod held, lost work included";
+         "pod held, lost work included (so alike for schemes that serve the "
+         "same pods on the cluster as written)";
 }
 
 std::string PoolPlanText(const Comparison& c, const Selection& s) {
@@ -182,14 +197,14 @@ std::string SelectionText(const Selection& s) {
     // The range of the totals over the seeds, when there are several.
     const bool range = c.seeds > 1;
     if (range) t.AddColumn("RANGE", TextTable::Align::kRight);
-    // The SLO column only for classes whose pods have latency SLOs.
+    // The SLO legend only for classes whose pods have latency SLOs.
     const bool slo =
         std::any_of(c.ranking.begin(), c.ranking.end(),
                     [](const SchemeScore& x) { return x.slo_attainment >= 0; });
-    if (slo) t.AddColumn("SLO", TextTable::Align::kRight);
+    t.AddColumn("SERVED", TextTable::Align::kRight);
     int rank = 0;
-    auto add = [&t, slo, range](std::string label, const SchemeScore& x,
-                                std::string name) {
+    auto add = [&t, range](std::string label, const SchemeScore& x,
+                           std::string name) {
       std::vector<std::string> row = {std::move(label),
                                       std::move(name),
                                       FormatScore(x.scores.isolation),
@@ -198,16 +213,11 @@ std::string SelectionText(const Selection& s) {
                                       FormatScore(x.scores.cost),
                                       fmt::format("{:.1f}", x.total)};
       if (range) {
-        row.push_back(
-            fmt::format("{:.1f}-{:.1f}", x.total_min, x.total_max));
+        row.push_back(fmt::format("{:.1f}-{:.1f}", x.total_min, x.total_max));
       }
       // Samples of pods that started and were then evicted meet nothing
       // that counts when no pod was served.
-      if (slo) {
-        row.push_back(!x.serves     ? "none served"
-                      : x.meets_slo ? "met"
-                                    : "MISSED");
-      }
+      row.push_back(!x.serves ? "none" : x.served_well ? "well" : "poorly");
       t.AddRow(std::move(row));
     };
     for (const SchemeScore& x : c.ranking) {
@@ -220,11 +230,15 @@ std::string SelectionText(const Selection& s) {
           "pool plan (" + ShortScheme(c.pool_plan.scheme) + ")");
     }
     out += t.Render();
+    out += WrapText(
+        fmt::format("  SERVED: well when the class's contract is met ({}); "
+                    "a scheme that does not serve it well cannot win",
+                    DescribeLimits(c.served_well, /*with_slo=*/false)),
+        kReportWidth, 7);
     if (slo) {
       out += WrapText(
-          fmt::format("  SLO: met when the class's p99 is within its SLO in "
-                      ">= {} of latency samples; a scheme that missed it "
-                      "cannot win",
+          fmt::format("  SLO: part of the contract, met when the class's p99 "
+                      "is within its SLO in >= {} of latency samples",
                       FormatPercent(c.min_slo_attainment)),
           kReportWidth, 7);
     }
@@ -274,11 +288,11 @@ std::string ComparisonReport(const Comparison& comparison,
   const size_t seeds = std::max<size_t>(1, comparison.seeds.size());
   std::string out =
       seeds == 1
-          ? fmt::format("compare {} (seed {}): {} pods under {} runs{}\n\n",
-                        comparison.scenario, comparison.seed, comparison.pods,
-                        comparison.variants.size(),
-                        wall_s > 0 ? fmt::format(" ({:.2f}s wall)", wall_s)
-                                   : "")
+          ? fmt::format(
+                "compare {} (seed {}): {} pods under {} runs{}\n\n",
+                comparison.scenario, comparison.seed, comparison.pods,
+                comparison.variants.size(),
+                wall_s > 0 ? fmt::format(" ({:.2f}s wall)", wall_s) : "")
           : fmt::format(
                 "compare {} (seeds {}-{}): {} pods under {} runs x {} "
                 "seeds{}\n(tables: means over the seeds; scores: mean and "

@@ -18,19 +18,25 @@ std::string DescribePoolChoice(const PoolSchemeChoice& p) {
   }
   std::string classes;
   for (const PoolRoutedClass& k : p.classes) {
-    classes += fmt::format(
-        "{}{} ({} pod{}, {})", classes.empty() ? "" : ", ", k.tenant_class,
-        k.pods, k.pods == 1 ? "" : "s",
-        k.winner.empty() ? std::string("no winner")
-                         : "wins " + SchemeName(k.winner));
+    classes +=
+        fmt::format("{}{} ({} pod{}, {})", classes.empty() ? "" : ", ",
+                    k.tenant_class, k.pods, k.pods == 1 ? "" : "s",
+                    k.winner.empty() ? std::string("no winner")
+                    : k.contender.empty()
+                        ? "wins " + SchemeName(k.winner)
+                        : SchemeName(k.winner) + " or " +
+                              SchemeName(k.contender) + " too close to call");
   }
   return fmt::format(
-      "{} -> {}{}: {}{}; {} of its {} pods are in classes it serves within "
-      "their SLO; pod-weighted score {:.1f}",
+      "{} -> {}{}: {}{}; {} of its {} pods are in classes it serves well "
+      "(their contract met){}; pod-weighted score {:.1f}",
       p.pool, SchemeName(p.variant),
       p.written == p.variant ? std::string()
                              : " (written: " + SchemeName(p.written) + ")",
       classes, p.conflict ? " -- they conflict" : "", p.pods_ok, p.pods,
+      p.pods_stranded > 0
+          ? fmt::format(", {} it cannot run at all", p.pods_stranded)
+          : std::string(),
       p.score);
 }
 

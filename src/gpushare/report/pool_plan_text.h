@@ -5,7 +5,8 @@
 // plan or it has no GPU pool; else a heading sentence, one line per GPU
 // pool (its scheme, the classes routed to it with their pods and winners,
 // whether they conflict, how many routed pods' classes the scheme serves
-// within their SLO, and its pod-weighted score) and a closing sentence:
+// well — their contract met, decide/selection.h — and its pod-weighted
+// score) and a closing sentence:
 // whose run the plan is, or how each class did under the mixed plan's run.
 // Plain text, scheme names as users know them; deterministic.
 
