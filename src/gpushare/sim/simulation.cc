@@ -22,6 +22,10 @@ bool FirstOccurrence(const std::vector<int>& domains, size_t k) {
 }
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
+// A run without a horizon stops with an error after this many samples, the
+// most a horizon may make (scenario_reader.cc): pods that run longer would
+// grow the samples without bound.
+constexpr double kMaxSamplesWithoutHorizon = 1e6;
 
 // Wall seconds of `work_s` alone on a whole GPU of relative speed `speed`:
 // the CPU phase (1 − u) is unchanged, the GPU phase u runs `speed` times as
@@ -334,6 +338,15 @@ void Simulation::Run(SimulationObserver* observer) {
       case EventKind::kSample:
         Sample(now);
         if (WorkLeft()) {
+          if (scenario_.horizon_s <= 0 &&
+              now >= kMaxSamplesWithoutHorizon * scenario_.sample_interval_s) {
+            throw InputError(fmt::format(
+                "scenario '{}': horizon_s is 0 (run until every pod has "
+                "finished), but pods are still running after 1,000,000 "
+                "samples ({:g} s at sample_interval_s {:g}); set horizon_s "
+                "(at most 10^9 s) to stop the run there",
+                scenario_.name, now, scenario_.sample_interval_s));
+          }
           events_.Push(now + scenario_.sample_interval_s, EventKind::kSample);
         }
         break;
