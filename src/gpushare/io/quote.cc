@@ -45,7 +45,7 @@ size_t AppendEscaped(std::string_view value, size_t limit, std::string* out) {
   return at;
 }
 
-std::string Bounded(std::string_view value, bool quoted) {
+std::string BoundedEcho(std::string_view value, bool quoted) {
   std::string out;
   if (quoted) out += '\'';
   const size_t written = AppendEscaped(value, kMaxQuotedBytes, &out);
@@ -57,9 +57,13 @@ std::string Bounded(std::string_view value, bool quoted) {
 
 }  // namespace
 
-std::string QuoteValue(std::string_view value) { return Bounded(value, true); }
+std::string QuoteValue(std::string_view value) {
+  return BoundedEcho(value, true);
+}
 
-std::string ShortValue(std::string_view value) { return Bounded(value, false); }
+std::string ShortValue(std::string_view value) {
+  return BoundedEcho(value, false);
+}
 
 std::string CapErrorMessage(std::string message) {
   if (message.size() <= kMaxErrorMessageBytes) return message;
