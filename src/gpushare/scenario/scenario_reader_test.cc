@@ -687,8 +687,14 @@ INSTANTIATE_TEST_SUITE_P(
                   WithClasses("    - {name: a, class: dev, "
                               "arrival_rate_per_s: 1, work_s: {exponential: "
                               "-3}}\n"),
-                  "s.yaml:10:60: class 'a' work_s: exponential mean must be "
-                  "> 0, got -3"},
+                  "s.yaml:10:74: class 'a' work_s exponential: -3 is out of "
+                  "range (expected > 0 and <= 1000000000000)"},
+        ErrorCase{"LogNormalSigmaAboveTen",
+                  WithClasses("    - {name: a, class: dev, "
+                              "arrival_rate_per_s: 1, work_s: {lognormal: "
+                              "{median: 60, sigma: 40}}}\n"),
+                  "s.yaml:10:92: class 'a' work_s lognormal sigma: 40 is out "
+                  "of range (expected 0..10)"},
         ErrorCase{"LognormalMinWithoutMax",
                   WithClasses("    - {name: a, class: dev, "
                               "arrival_rate_per_s: 1, work_s: {lognormal: "

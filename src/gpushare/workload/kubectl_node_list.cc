@@ -218,7 +218,12 @@ ImportedNode ReadNode(const JsonValue& item, const Catalog& catalog) {
   node.name = metadata.Get("name").String();
   if (node.name.empty()) metadata.Get("name").Fail("a node needs a name");
   node.labels = ReadStringMap(metadata.Get("labels"));
-  const Labels annotations = ReadStringMap(metadata.Get("annotations"));
+  // Only HAMi's register annotation is read: others (last-applied
+  // configurations, JSON blobs with line breaks) are left alone.
+  bool hami = false;
+  for (const auto& entry : metadata.Get("annotations").Members()) {
+    hami = hami || entry.first == kHamiRegister;
+  }
   const JsonValue spec = item.Get("spec");
   for (const JsonValue& t : spec.Get("taints").Items()) {
     Taint taint;
@@ -278,7 +283,6 @@ ImportedNode ReadNode(const JsonValue& item, const Catalog& catalog) {
       mig_counts[profile] += n;
     }
   }
-  const bool hami = annotations.count(kHamiRegister) > 0;
   // HAMi's device plugin runs on nodes labelled gpu=on; a node that has
   // not registered yet (or whose annotation was stripped) is still HAMi.
   auto gpu_on = node.labels.find(kHamiNodeLabel);
