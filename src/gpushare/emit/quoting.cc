@@ -78,20 +78,40 @@ bool QuotingIsYamlWord(std::string_view text) {
   return std::find(kWords.begin(), kWords.end(), lower) != kWords.end();
 }
 
-// A digit first and then only characters of numbers in any base, exponents
-// and dates: what a YAML 1.1 or 1.2 reader may resolve to an integer, a
-// float or a timestamp (12, 012, 0x1F, 0o7, 0b1, 1e5, 1.5, 2024-01-02).
-bool QuotingLooksNumeric(std::string_view text) {
-  if (text.empty() || std::isdigit(static_cast<unsigned char>(text[0])) == 0) {
-    return false;
-  }
-  return std::all_of(text.begin(), text.end(), [](char c) {
-    return std::isxdigit(static_cast<unsigned char>(c)) != 0 ||
-           std::string_view("xXoObB._+-").find(c) != std::string_view::npos;
-  });
-}
+bool QuotingIsDigit(char c) { return c >= '0' && c <= '9'; }
 
 }  // namespace
+
+bool YamlPlainIsNotString(std::string_view text) {
+  if (text.empty() || text == "~" || text == "<<" || text == "=" ||
+      QuotingIsYamlWord(text)) {
+    return true;
+  }
+  std::string_view rest = text;
+  if (rest[0] == '+' || rest[0] == '-') rest.remove_prefix(1);
+  std::string lower(rest);
+  for (char& c : lower) {
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  if (lower == ".inf" || lower == ".nan") return true;
+  const bool number_start =
+      !rest.empty() &&
+      (QuotingIsDigit(rest[0]) ||
+       (rest[0] == '.' && rest.size() > 1 && QuotingIsDigit(rest[1])));
+  if (!number_start) return false;
+  // Dates and timestamps: YYYY-...
+  if (rest.size() >= 5 &&
+      std::all_of(rest.begin(), rest.begin() + 4, QuotingIsDigit) &&
+      rest[4] == '-') {
+    return true;
+  }
+  // Integers and floats in any base, with exponents, '_' and sexagesimal
+  // ':' parts (YAML 1.1).
+  return std::all_of(rest.begin(), rest.end(), [](char c) {
+    return std::isxdigit(static_cast<unsigned char>(c)) != 0 ||
+           std::string_view("xXoObB._:+-").find(c) != std::string_view::npos;
+  });
+}
 
 std::string ShellQuote(std::string_view text) {
   std::string out = "'";
@@ -109,19 +129,17 @@ std::string ShellWord(std::string_view text) {
   const bool bare =
       !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
         return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
-               std::string_view("._/:=@%+,-").find(c) !=
-                   std::string_view::npos;
+               std::string_view("._/:=@%+,-").find(c) != std::string_view::npos;
       });
   return bare ? std::string(text) : ShellQuote(text);
 }
 
 bool YamlNeedsQuotes(std::string_view text) {
-  if (text.empty() ||
-      std::isalnum(static_cast<unsigned char>(text[0])) == 0) {
+  if (text.empty() || std::isalnum(static_cast<unsigned char>(text[0])) == 0) {
     return true;
   }
   if (!std::all_of(text.begin(), text.end(), QuotingIsPlainChar)) return true;
-  return QuotingIsYamlWord(text) || QuotingLooksNumeric(text);
+  return YamlPlainIsNotString(text);
 }
 
 std::string YamlScalar(std::string_view text) {
@@ -155,6 +173,18 @@ std::string YamlQuoted(std::string_view text) {
     i += cp.size;
   }
   return out + "\"";
+}
+
+bool YamlBlockPrintable(std::string_view text) {
+  for (size_t i = 0; i < text.size();) {
+    const QuotingCodePoint cp = QuotingDecodeUtf8(text.substr(i));
+    if (cp.value < 0 || (cp.value != '\n' && QuotingIsControl(cp.value)) ||
+        QuotingIsSpecialUnicode(cp.value)) {
+      return false;
+    }
+    i += cp.size;
+  }
+  return true;
 }
 
 std::string JsonString(std::string_view text) {

@@ -106,8 +106,8 @@ TEST(QuotingTest, YamlScalarIsPlainForOrdinaryNames) {
     if (s == "plain") continue;
     EXPECT_TRUE(YamlNeedsQuotes(s)) << s;
   }
-  for (const char* s : {"12", "0x1F", "0B1", "1e-5", "1-2", "0a", "Off",
-                        "NULL", "n", "3g.40gb"}) {
+  for (const char* s : {"12", "0x1F", "0B1", "1e-5", "1-2", "0a", "Off", "NULL",
+                        "n", "2024-01-02"}) {
     EXPECT_TRUE(YamlNeedsQuotes(s)) << s;
   }
 }
@@ -127,8 +127,8 @@ TEST(QuotingTest, YamlRoundTripsThroughYamlCpp) {
   for (const std::string& s : HostileStrings()) {
     for (const std::string& text :
          {YamlScalar(s), YamlQuoted(s), JsonString(s)}) {
-      const std::string doc = "# " + CommentText(s) + "\nkey: " + text +
-                              "\n" + text + ": value\nlist:\n  - " + text +
+      const std::string doc = "# " + CommentText(s) + "\nkey: " + text + "\n" +
+                              text + ": value\nlist:\n  - " + text +
                               "\n---\nnext: 1\n";
       const std::vector<YAML::Node> docs = YAML::LoadAll(doc);
       ASSERT_EQ(docs.size(), 2u) << doc;
@@ -140,7 +140,9 @@ TEST(QuotingTest, YamlRoundTripsThroughYamlCpp) {
       EXPECT_EQ(d["list"][0].as<std::string>(), s) << doc;
       EXPECT_EQ(docs[1]["next"].as<int>(), 1) << doc;
       // Plain text is tagged "?" (resolved by the reader), quoted "!".
-      if (YamlNeedsQuotes(s)) EXPECT_EQ(d["key"].Tag(), "!") << doc;
+      if (YamlNeedsQuotes(s)) {
+        EXPECT_EQ(d["key"].Tag(), "!") << doc;
+      }
     }
   }
 }
@@ -164,7 +166,8 @@ TEST(QuotingTest, CommentTextIsOnePrintableLine) {
   EXPECT_EQ(CommentText("\xc2\x85\xe2\x80\xa8\xef\xbb\xbf"),
             "\\x85\\u2028\\uFEFF");
   EXPECT_EQ(CommentText("bad\xff"), "bad\\xFF");
-  EXPECT_EQ(CommentText("\xe6\x98\xbe\xe5\x8d\xa1"), "\xe6\x98\xbe\xe5\x8d\xa1");
+  EXPECT_EQ(CommentText("\xe6\x98\xbe\xe5\x8d\xa1"),
+            "\xe6\x98\xbe\xe5\x8d\xa1");
   for (const std::string& s : HostileStrings()) {
     for (unsigned char c : CommentText(s)) {
       EXPECT_TRUE(c >= 0x20 && c != 0x7f) << s;
