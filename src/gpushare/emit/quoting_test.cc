@@ -112,6 +112,31 @@ TEST(QuotingTest, YamlScalarIsPlainForOrdinaryNames) {
   }
 }
 
+TEST(QuotingTest, YamlPlainIsNotStringFlagsOtherTypesOnly) {
+  for (const char* s :
+       {"",      "~",     "null",       "Null",
+        "TRUE",  "yes",   "Y",          "off",
+        "<<",    "=",     "12",         "-12",
+        "+1",    "012",   "0x1F",       "0o17",
+        "0b101", "1e5",   "1.5",        "-.5",
+        ".5",    "1_000", "1:20",       ".inf",
+        "-.Inf", ".NaN",  "2024-01-02", "2001-12-14t21:59:43.10-05:00"}) {
+    EXPECT_TRUE(YamlPlainIsNotString(s)) << s;
+  }
+  for (const char* s : {"a", "yess", "truex", "3g.40gb", "1g.10gb:7", "-",
+                        "a b", "x: y", "32000m", "100Gi", ".a"}) {
+    EXPECT_FALSE(YamlPlainIsNotString(s)) << s;
+  }
+}
+
+TEST(QuotingTest, YamlBlockPrintable) {
+  EXPECT_TRUE(YamlBlockPrintable("a: b\n  c\n\xe6\x98\xbe\n"));
+  for (const std::string s : {"a\tb", "a\rb", "a\x01", "a\x7f", "a\xc2\x85",
+                              "a\xe2\x80\xa8", "\xef\xbb\xbf", "a\xff"}) {
+    EXPECT_FALSE(YamlBlockPrintable(s)) << s;
+  }
+}
+
 TEST(QuotingTest, YamlQuotedEscapes) {
   EXPECT_EQ(YamlQuoted("abc"), "\"abc\"");
   EXPECT_EQ(YamlQuoted("a\"b\\c\nd\te\r"), "\"a\\\"b\\\\c\\nd\\te\\r\"");
