@@ -632,6 +632,13 @@ INSTANTIATE_TEST_SUITE_P(
                   "digits, '-', '_' and '.', at most 63, starting and ending "
                   "with a letter or digit, after an optional DNS prefix and "
                   "'/')"},
+        ErrorCase{"BadRequestName",
+                  WithClasses("    - {name: a, class: batch, count: 1, "
+                              "requests: {\"x.io/g pu\": 1}}\n"),
+                  "s.yaml:10:52: class 'a' requests: \"x.io/g pu\" is not a "
+                  "Kubernetes resource name (a qualified name such as "
+                  "nvidia.com/gpu: a DNS prefix, '/', then at most 63 "
+                  "letters, digits, '-', '_' and '.')"},
         ErrorCase{"UnknownClass",
                   WithClasses("    - {name: a, class: serving, "
                               "arrival_rate_per_s: 1}\n"),

@@ -217,6 +217,10 @@ ImportedNode ReadNode(const JsonValue& item, const Catalog& catalog) {
   const JsonValue metadata = item.Get("metadata");
   node.name = metadata.Get("name").String();
   if (node.name.empty()) metadata.Get("name").Fail("a node needs a name");
+  if (!IsNodeName(node.name)) {
+    metadata.Get("name").Fail(
+        fmt::format("invalid node name {:?}: {}", node.name, NodeNameRule()));
+  }
   node.labels = ReadStringMap(metadata.Get("labels"));
   // Only HAMi's register annotation is read: others (last-applied
   // configurations, JSON blobs with line breaks) are left alone.
