@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "cli/command.h"
+#include "cli/flag_checks.h"
 #include "cli/model_options.h"
 #include "gpushare/decide/comparison.h"
 #include "gpushare/decide/comparison_spec_reader.h"
@@ -104,8 +105,7 @@ void RegisterCompareCommand(CLI::App& app, GlobalOptions& options) {
   cmd->add_option("--html", args->html_file,
                   "Write the comparison and selection as a self-contained "
                   "HTML report with charts (docs/output.md)");
-  cmd->add_option("--seed", args->seed, "Override the scenario's seed")
-      ->check(CLI::Range(int64_t{0}, INT64_MAX));
+  AddSeedOption(cmd, &args->seed);
   cmd->add_option("--seeds", args->seeds,
                   "Repeat every run on this many seeds (the scenario's seed, "
                   "seed + 1, ...) and call a win only when it holds on each "

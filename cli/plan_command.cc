@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "cli/command.h"
+#include "cli/flag_checks.h"
 #include "cli/model_options.h"
 #include "gpushare/decide/comparison_spec_reader.h"
 #include "gpushare/decide/default_scenario.h"
@@ -148,7 +149,7 @@ void RegisterPlanCommand(CLI::App& app, GlobalOptions& options) {
   cmd->add_option("--budget-s", args->budget_s,
                   "Start no new batch of simulations after this many seconds "
                   "of search (0: no limit); the result says when it stopped")
-      ->check(CLI::Range(0.0, 1e6));
+      ->transform(NumberFlag(0, 1e6));
   cmd->add_flag("--quiet", args->quiet,
                 "Leave the wall time out of the report (reproducible text) "
                 "and show no progress bar");

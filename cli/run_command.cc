@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "cli/flag_checks.h"
 #include "cli/model_options.h"
 #include "gpushare/io/input_error.h"
 #include "gpushare/io/output_file.h"
@@ -152,8 +153,7 @@ void RegisterRunCommand(CLI::App& app, GlobalOptions& options) {
   cmd->add_option("--html", args->html_file,
                   "Write a self-contained HTML report with charts "
                   "(docs/output.md)");
-  cmd->add_option("--seed", args->seed, "Override the scenario's seed")
-      ->check(CLI::Range(int64_t{0}, INT64_MAX));
+  AddSeedOption(cmd, &args->seed);
   AddModelOptions(cmd, &args->model, /*with_profile=*/true);
   cmd->add_flag("--quiet", args->quiet,
                 "Leave the wall time out of the summary (reproducible text) "

@@ -15,7 +15,9 @@ A case's fields:
              kubectl nodes or pods, openb or job-list trace, KAI Queues or
              Kueue ClusterQueues, written to {tmp}/scenario.yaml
   generate   optional: an input made at run time instead of kept in git
-             (long_line_csv, long_line_yaml: a 50 MB line; fifo; directory;
+             (long_line_csv, long_line_yaml: a 50 MB line; huge_value_yaml:
+             a 50 MB value an error quotes; huge_gpu_name_yaml: a 5 MB
+             unknown GPU model; fifo; directory;
              csv_dir_with_pods_folder; socket; dangling_link; foreign_folder:
              a folder holding a file gpushare-sim did not write)
   where      the location stderr must show, e.g. "x.yaml:3:12"
@@ -80,6 +82,14 @@ def generate(kind, tmp):
     elif kind == "long_line_yaml":
         with open(os.path.join(tmp, "long_line.yaml"), "w") as f:
             f.write("name: " + line + "\nseed: [\n")
+    elif kind == "huge_value_yaml":
+        with open(os.path.join(tmp, "huge_value.yaml"), "w") as f:
+            f.write("name: huge\nseed: " + "9" * 50_000_000 + "\n")
+    elif kind == "huge_gpu_name_yaml":
+        with open(os.path.join(BAD, "scenario_unknown_gpu.yaml")) as f:
+            text = f.read().replace("H100-40GB", "H" * 5_000_000)
+        with open(os.path.join(tmp, "huge_gpu_name.yaml"), "w") as f:
+            f.write(text)
     elif kind == "fifo":
         os.mkfifo(os.path.join(tmp, "fifo.yaml"))
     elif kind == "directory":
@@ -137,6 +147,11 @@ class BadInputCorpusTest(unittest.TestCase):
         self.assertIn(c["where"], stderr)
         self.assertIn(c["message"], stderr)
         self.assertNotIn("internal error", stderr)
+        # An error quotes at most a bounded part of a value, and no control
+        # character reaches the terminal.
+        self.assertLess(len(stderr), 8192, "an error longer than 8 KiB")
+        self.assertFalse(any(ord(ch) < 0x20 and ch != "\n" for ch in stderr),
+                         "a control character in the error")
         self.assertEqual(left, [], "an output file was left")
 
 

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "gpushare/emit/pool_node_names.h"
+#include "gpushare/emit/quoting.h"
 #include "gpushare/emit/yaml_text.h"
 #include "gpushare/io/input_error.h"
 
@@ -49,8 +50,8 @@ std::string DevicePluginConfigOf(const NodePoolSpec& pool,
       s.sharing == DeviceSharing::kMps ? "mps" : "timeSlicing",
       s.replicas.rename_by_default, s.replicas.fail_requests_greater_than_one);
   for (const std::string& name : SharedResources(pool, model)) {
-    out += fmt::format("      - name: {}\n        replicas: {}\n", name,
-                       s.replicas.replicas);
+    out += fmt::format("      - name: {}\n        replicas: {}\n",
+                       YamlScalar(name), s.replicas.replicas);
   }
   return out;
 }
@@ -101,9 +102,11 @@ std::string DevicePluginConfigMap(const Scenario& scenario,
       "#      kubectl patch clusterpolicies.nvidia.com/cluster-policy -n {} "
       "--type merge \\\n"
       "#        -p '{{\"spec\": {{\"devicePlugin\": {{\"config\": {{\"name\": "
-      "\"{}\", \"default\": \"default\"}}}}}}}}'\n"
+      "{}, \"default\": \"default\"}}}}}}}}'\n"
       "# 3. Select each pool's config on its nodes:\n",
-      scenario.name, options.namespace_name, options.name);
+      CommentText(scenario.name),
+      CommentText(ShellWord(options.namespace_name)),
+      CommentText(JsonString(options.name)));
   for (const NamedDevicePluginConfig& c : configs) {
     if (c.pool.empty()) continue;  // `default`: unlabelled nodes
     out += LabelCommandComments(nodes.at(c.pool),
@@ -116,9 +119,11 @@ std::string DevicePluginConfigMap(const Scenario& scenario,
       "#    (running pods keep running; new requests see the new config).\n"
       "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {}\n"
       "  namespace: {}\ndata:\n",
-      options.namespace_name, options.name, options.namespace_name);
+      CommentText(ShellWord(options.namespace_name)), YamlScalar(options.name),
+      YamlScalar(options.namespace_name));
   for (const NamedDevicePluginConfig& c : configs) {
-    out += fmt::format("  {}: |\n{}", c.name, IndentLines(c.yaml, "    "));
+    out += fmt::format("  {}: |\n{}", YamlScalar(c.name),
+                       IndentLines(c.yaml, "    "));
   }
   return out;
 }

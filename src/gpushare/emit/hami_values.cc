@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "gpushare/cluster/cluster.h"
+#include "gpushare/emit/quoting.h"
 #include "gpushare/io/input_error.h"
 
 namespace gpushare {
@@ -66,14 +67,14 @@ std::string HamiValuesYaml(const Scenario& scenario, const Catalog& catalog) {
     const HamiSettings& h = spec.sharing.hami;
     for (int n = pool.first_node; n < pool.first_node + pool.node_count; ++n) {
       const std::string& node = cluster.nodes()[n].name();
-      labels +=
-          fmt::format("#   kubectl label node {} gpu=on --overwrite\n", node);
+      labels += fmt::format("#   kubectl label node {} gpu=on --overwrite\n",
+                            CommentText(ShellWord(node)));
       if (SameDevicePluginSettings(h, first)) continue;
       nodeconfig += fmt::format(
-          "{}        {{\"name\": \"{}\", \"operatingmode\": \"hami-core\", "
+          "{}        {{\"name\": {}, \"operatingmode\": \"hami-core\", "
           "\"devicesplitcount\": {}, \"devicememoryscaling\": {}, "
           "\"devicecorescaling\": {}}}",
-          nodeconfig.empty() ? "" : ",\n", node, h.split_count,
+          nodeconfig.empty() ? "" : ",\n", JsonString(node), h.split_count,
           ShortNum(h.memory_scaling), ShortNum(h.core_scaling));
     }
     if (h.node_policy != first.node_policy ||
@@ -81,7 +82,8 @@ std::string HamiValuesYaml(const Scenario& scenario, const Catalog& catalog) {
       annotations += fmt::format(
           "#   pool {}: hami.io/node-scheduler-policy: \"{}\", "
           "hami.io/gpu-scheduler-policy: \"{}\"\n",
-          spec.name, PolicyName(h.node_policy), PolicyName(h.gpu_policy));
+          CommentText(spec.name), PolicyName(h.node_policy),
+          PolicyName(h.gpu_policy));
     }
   }
   std::string out = fmt::format(
@@ -92,7 +94,7 @@ std::string HamiValuesYaml(const Scenario& scenario, const Catalog& catalog) {
       "#   helm upgrade --install hami hami-charts/hami -n kube-system -f "
       "THIS_FILE\n"
       "# 2. Let HAMi's device plugin serve the vGPU nodes:\n{}",
-      scenario.name, labels);
+      CommentText(scenario.name), labels);
   if (!annotations.empty()) {
     out +=
         "# 3. Pods of these pools ask for their pool's policies (pod "

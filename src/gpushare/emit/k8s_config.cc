@@ -10,6 +10,7 @@
 #include "gpushare/emit/mig_parted_config.h"
 #include "gpushare/emit/node_setup_script.h"
 #include "gpushare/emit/pod_template_patches.h"
+#include "gpushare/emit/quoting.h"
 
 namespace gpushare {
 
@@ -92,7 +93,7 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
       "ran them, for NVIDIA's GPU Operator (device plugin, MIG manager) and "
       "HAMi. Every field and its upstream source: docs/emit.md of "
       "gpushare-sim. Apply in this order:\n\n{}",
-      scenario.name, steps);
+      CommentText(scenario.name), steps);
   files.insert(files.begin(), {"README.md", readme});
   return files;
 }

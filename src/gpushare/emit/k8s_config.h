@@ -13,8 +13,11 @@
 // `kueue-queues.yaml` when the scenario has Kueue queues
 // (emit/kueue_manifests.h),
 // `pod-patches.yaml` (emit/pod_template_patches.h), and a `README.md`
-// listing them with the commands that apply them in order. Throws
-// InputError as the emitters do. Deterministic.
+// listing them with the commands that apply them in order. Every emitter
+// quotes the names it writes for their place (emit/quoting.h: shell words,
+// YAML and JSON strings, one-line comments; docs/emit.md, "What is quoted
+// and what is refused"). Throws InputError as the emitters do.
+// Deterministic.
 
 #ifndef GPUSHARE_EMIT_K8S_CONFIG_H_
 #define GPUSHARE_EMIT_K8S_CONFIG_H_

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "gpushare/emit/quoting.h"
 #include "gpushare/io/input_error.h"
 
 namespace gpushare {
@@ -25,8 +26,10 @@ std::string Queue(const KaiQueueSpec& q) {
   std::string out = fmt::format(
       "apiVersion: scheduling.run.ai/v2\nkind: Queue\nmetadata:\n  name: "
       "{}\nspec:\n",
-      q.name);
-  if (!q.parent.empty()) out += fmt::format("  parentQueue: {}\n", q.parent);
+      YamlScalar(q.name));
+  if (!q.parent.empty()) {
+    out += fmt::format("  parentQueue: {}\n", YamlScalar(q.parent));
+  }
   if (q.priority != 0) out += fmt::format("  priority: {}\n", q.priority);
   out += fmt::format(
       "  resources:\n"
@@ -59,7 +62,7 @@ std::string KaiQueueManifestsYaml(const Scenario& scenario) {
       "# and set schedulerName: kai-scheduler (emit pod-patches sets both per "
       "tenant\n# class). GPU quotas and limits are in GPU units (a GPU 1, "
       "mig-<X>g X); cpu and\n# memory are neither guaranteed nor limited.\n",
-      scenario.name, kKaiQueueLabel);
+      CommentText(scenario.name), kKaiQueueLabel);
   std::vector<const KaiQueueSpec*> order;
   for (const KaiQueueSpec& q : c.queues) order.push_back(&q);
   std::stable_sort(order.begin(), order.end(),

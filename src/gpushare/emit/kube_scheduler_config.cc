@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "gpushare/emit/quoting.h"
+
 namespace gpushare {
 namespace {
 
@@ -58,10 +60,10 @@ std::string KubeSchedulerConfigYaml(const SchedulerProfile& profile) {
       "      - name: NodeResourcesFit\n        args:\n"
       "          scoringStrategy:\n            type: {}\n"
       "            resources:\n",
-      profile.scheduler_name, TypeName(s.type));
+      YamlScalar(profile.scheduler_name), TypeName(s.type));
   for (const auto& [name, weight] : s.resources) {
     out += fmt::format("              - name: {}\n                weight: {}\n",
-                       name, weight);
+                       YamlScalar(name), weight);
   }
   if (s.type == ScoringStrategy::Type::kRequestedToCapacityRatio) {
     out += "            requestedToCapacityRatio:\n              shape:\n";

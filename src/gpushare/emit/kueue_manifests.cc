@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "gpushare/emit/quoting.h"
 #include "gpushare/io/input_error.h"
 
 namespace gpushare {
@@ -9,16 +10,14 @@ namespace {
 
 constexpr const char* kApiVersion = "kueue.x-k8s.io/v1beta1";
 
-std::string DoubleQuoted(const std::string& s) { return "\"" + s + "\""; }
-
 std::string Flavor(const ResourceFlavorSpec& f) {
   std::string out = fmt::format(
       "apiVersion: {}\nkind: ResourceFlavor\nmetadata:\n  name: {}\n",
-      kApiVersion, f.name);
+      kApiVersion, YamlScalar(f.name));
   if (!f.node_labels.empty()) {
     out += "spec:\n  nodeLabels:\n";
     for (const auto& [key, value] : f.node_labels) {
-      out += fmt::format("    {}: {}\n", key, DoubleQuoted(value));
+      out += fmt::format("    {}: {}\n", YamlScalar(key), YamlQuoted(value));
     }
   }
   return out;
@@ -28,8 +27,10 @@ std::string ClusterQueue(const ClusterQueueSpec& q) {
   std::string out = fmt::format(
       "apiVersion: {}\nkind: ClusterQueue\nmetadata:\n  name: {}\nspec:\n"
       "  namespaceSelector: {{}}\n",
-      kApiVersion, q.name);
-  if (!q.cohort.empty()) out += fmt::format("  cohort: {}\n", q.cohort);
+      kApiVersion, YamlScalar(q.name));
+  if (!q.cohort.empty()) {
+    out += fmt::format("  cohort: {}\n", YamlScalar(q.cohort));
+  }
   out += fmt::format("  queueingStrategy: {}\n",
                      QueueingStrategyName(q.queueing_strategy));
   out += fmt::format(
@@ -46,24 +47,26 @@ std::string ClusterQueue(const ClusterQueueSpec& q) {
   for (const ResourceGroupSpec& g : q.resource_groups) {
     out += "  - coveredResources:\n";
     for (const std::string& r : g.covered_resources) {
-      out += fmt::format("    - {}\n", r);
+      out += fmt::format("    - {}\n", YamlScalar(r));
     }
     out += "    flavors:\n";
     for (const FlavorQuotasSpec& f : g.flavors) {
-      out += fmt::format("    - name: {}\n      resources:\n", f.flavor);
+      out += fmt::format("    - name: {}\n      resources:\n",
+                         YamlScalar(f.flavor));
       for (const ResourceQuotaSpec& r : f.resources) {
         out += fmt::format(
-            "      - name: {}\n        nominalQuota: {}\n", r.resource,
-            DoubleQuoted(KueueQuantityText(r.resource, r.nominal_quota)));
+            "      - name: {}\n        nominalQuota: {}\n",
+            YamlScalar(r.resource),
+            YamlQuoted(KueueQuantityText(r.resource, r.nominal_quota)));
         if (r.borrowing_limit) {
           out += fmt::format(
               "        borrowingLimit: {}\n",
-              DoubleQuoted(KueueQuantityText(r.resource, *r.borrowing_limit)));
+              YamlQuoted(KueueQuantityText(r.resource, *r.borrowing_limit)));
         }
         if (r.lending_limit) {
           out += fmt::format(
               "        lendingLimit: {}\n",
-              DoubleQuoted(KueueQuantityText(r.resource, *r.lending_limit)));
+              YamlQuoted(KueueQuantityText(r.resource, *r.lending_limit)));
         }
       }
     }
@@ -75,7 +78,8 @@ std::string LocalQueue(const LocalQueueSpec& l) {
   return fmt::format(
       "apiVersion: {}\nkind: LocalQueue\nmetadata:\n  name: {}\n  namespace: "
       "{}\nspec:\n  clusterQueue: {}\n",
-      kApiVersion, l.name, l.namespace_name, l.cluster_queue);
+      kApiVersion, YamlScalar(l.name), YamlScalar(l.namespace_name),
+      YamlScalar(l.cluster_queue));
 }
 
 }  // namespace
@@ -95,7 +99,7 @@ std::string KueueManifestsYaml(const Scenario& scenario) {
       "# Pods (or their Jobs) name their LocalQueue with the label\n"
       "#   {}: <LocalQueue>\n"
       "# (emit pod-patches adds it per tenant class).\n",
-      scenario.name, kKueueQueueNameLabel);
+      CommentText(scenario.name), kKueueQueueNameLabel);
   for (const ResourceFlavorSpec& f : c.resource_flavors) {
     out += "---\n" + Flavor(f);
   }

@@ -8,6 +8,7 @@
 
 #include "gpushare/catalog/mig_layout.h"
 #include "gpushare/emit/pool_node_names.h"
+#include "gpushare/emit/quoting.h"
 #include "gpushare/emit/yaml_text.h"
 #include "gpushare/io/input_error.h"
 
@@ -38,7 +39,8 @@ std::string MigDevices(const GpuModel& model, const std::vector<int>& counts,
   std::string out;
   for (int p : order) {
     if (counts[p] == 0) continue;
-    out += fmt::format("{}\"{}\": {}\n", indent, profiles[p].name, counts[p]);
+    out += fmt::format("{}{}: {}\n", indent, YamlQuoted(profiles[p].name),
+                       counts[p]);
   }
   return out.empty() ? " {}\n" : "\n" + out;
 }
@@ -138,7 +140,8 @@ std::string MigPartedConfigYaml(const Scenario& scenario,
   for (const PoolConfig& c : PoolConfigsOf(scenario, catalog)) {
     if (written[c.name]) continue;
     written[c.name] = true;
-    out += fmt::format("  {}:\n{}", c.name, IndentLines(c.entries, "  "));
+    out += fmt::format("  {}:\n{}", YamlScalar(c.name),
+                       IndentLines(c.entries, "  "));
   }
   return out;
 }
@@ -158,8 +161,9 @@ std::string MigPartedConfigMap(const Scenario& scenario, const Catalog& catalog,
       "#      kubectl patch clusterpolicies.nvidia.com/cluster-policy "
       "--type=merge \\\n"
       "#        -p '{{\"spec\":{{\"migManager\":{{\"config\":{{\"name\":"
-      "\"{}\"}}}},\"mig\":{{\"strategy\":\"{}\"}}}}}}'\n",
-      scenario.name, options.name, mixed ? "mixed" : "single");
+      "{}}}}},\"mig\":{{\"strategy\":\"{}\"}}}}}}'\n",
+      CommentText(scenario.name), CommentText(JsonString(options.name)),
+      mixed ? "mixed" : "single");
   if (mixed && std::any_of(configs.begin(), configs.end(),
                            [](const PoolConfig& c) { return !c.mixed; })) {
     out +=
@@ -177,7 +181,7 @@ std::string MigPartedConfigMap(const Scenario& scenario, const Catalog& catalog,
   out += fmt::format(
       "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {}\n"
       "  namespace: {}\ndata:\n  config.yaml: |\n{}",
-      options.name, options.namespace_name,
+      YamlScalar(options.name), YamlScalar(options.namespace_name),
       IndentLines(MigPartedConfigYaml(scenario, catalog), "    "));
   return out;
 }

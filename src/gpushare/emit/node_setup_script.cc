@@ -6,24 +6,9 @@
 
 #include "gpushare/cluster/cluster.h"
 #include "gpushare/emit/mig_parted_config.h"
+#include "gpushare/emit/quoting.h"
 
 namespace gpushare {
-namespace {
-
-// Single-quoted for the shell.
-std::string Sh(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out += c;
-    }
-  }
-  return out + "'";
-}
-
-}  // namespace
 
 std::string NodeSetupScript(const Scenario& scenario, const Catalog& catalog) {
   std::map<std::string, std::string> mig_config;  // pool → config
@@ -43,32 +28,35 @@ std::string NodeSetupScript(const Scenario& scenario, const Catalog& catalog) {
       "gpushare-sim emit k8s):\n# each node as the simulation has it, and "
       "the labels that select its\n# device-plugin, MIG and HAMi "
       "configuration. Safe to run again.\nset -eu\n",
-      scenario.name);
+      CommentText(scenario.name));
   for (const NodePool& pool : cluster.pools()) {
     const NodePoolSpec& spec = pool.spec;
     if (spec.gpus_per_node == 0) continue;
-    std::string labels =
-        fmt::format(" {}", Sh(std::string(kNodePoolLabel) + "=" + spec.name));
-    for (const auto& [k, v] : spec.labels) labels += " " + Sh(k + "=" + v);
+    std::string labels = fmt::format(
+        " {}", ShellQuote(std::string(kNodePoolLabel) + "=" + spec.name));
+    for (const auto& [k, v] : spec.labels)
+      labels += " " + ShellQuote(k + "=" + v);
     if (spec.sharing.sharing == DeviceSharing::kHami) {
       labels += " gpu=on";
     } else {
-      labels += " " + Sh("nvidia.com/device-plugin.config=" + spec.name);
+      labels +=
+          " " + ShellQuote("nvidia.com/device-plugin.config=" + spec.name);
     }
     auto mig = mig_config.find(spec.name);
     if (mig != mig_config.end()) {
-      labels += " " + Sh("nvidia.com/mig.config=" + mig->second);
+      labels += " " + ShellQuote("nvidia.com/mig.config=" + mig->second);
     }
-    out += fmt::format("\n# pool {}: {} x {} {}\n", spec.name, spec.nodes,
-                       spec.gpus_per_node, spec.gpu_model);
+    out += fmt::format("\n# pool {}: {} x {} {}\n", CommentText(spec.name),
+                       spec.nodes, spec.gpus_per_node,
+                       CommentText(spec.gpu_model));
     for (int n = pool.first_node; n < pool.first_node + pool.node_count; ++n) {
-      const std::string node = Sh(cluster.nodes()[n].name());
+      const std::string node = ShellQuote(cluster.nodes()[n].name());
       out += fmt::format("kubectl label node {}{} --overwrite\n", node, labels);
       for (const Taint& t : spec.taints) {
-        out += fmt::format(
-            "kubectl taint node {} {} --overwrite\n", node,
-            Sh(fmt::format("{}{}{}:{}", t.key, t.value.empty() ? "" : "=",
-                           t.value, TaintEffectName(t.effect))));
+        out += fmt::format("kubectl taint node {} {} --overwrite\n", node,
+                           ShellQuote(fmt::format(
+                               "{}{}{}:{}", t.key, t.value.empty() ? "" : "=",
+                               t.value, TaintEffectName(t.effect))));
       }
     }
   }

@@ -11,7 +11,10 @@
 // select its configuration: `nvidia.com/device-plugin.config=<pool>` (pools
 // served by NVIDIA's device plugin; emit/device_plugin_config.h),
 // `nvidia.com/mig.config=<config>` (MIG pools; emit/mig_parted_config.h) and
-// `gpu=on` (HAMi pools). Deterministic.
+// `gpu=on` (HAMi pools). Every node name, label and taint is one
+// single-quoted shell word, and names in comments stay on their line
+// (emit/quoting.h; docs/emit.md, "What is quoted and what is refused").
+// Deterministic.
 
 #ifndef GPUSHARE_EMIT_NODE_SETUP_SCRIPT_H_
 #define GPUSHARE_EMIT_NODE_SETUP_SCRIPT_H_

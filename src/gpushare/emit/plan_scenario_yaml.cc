@@ -6,11 +6,73 @@
 #include <filesystem>
 #include <sstream>
 
+#include "gpushare/emit/quoting.h"
 #include "gpushare/io/input_error.h"
 #include "gpushare/io/yaml_input.h"
 
 namespace gpushare {
 namespace {
+
+// A string scalar set here, tagged "!" as a quoted scalar of the source is,
+// so that EmitPlanNode quotes it when plain would read as another type.
+YAML::Node PlanString(const std::string& s) {
+  YAML::Node node(s);
+  node.SetTag("!");
+  return node;
+}
+
+// Where a node stands: a map's key or value, or anything else.
+enum class PlanNodeRole { kOther, kKey, kValue };
+
+// Writes `node` to `out` as `out << node` does (the manipulators of
+// yaml-cpp's EmitFromEvents, which its library does not export), except
+// that a string scalar — quoted in the source or set by PlanString, tag "!"
+// — that a reader would take for a boolean, null or number when plain
+// (emit/quoting.h YamlPlainIsNotString) is double-quoted: yaml-cpp's emitter
+// writes the string "true" as `true`; and a scalar with a character
+// YamlBlockPrintable refuses is double-quoted with every non-ASCII character
+// escaped. An alias is written out as a copy of its anchor's node.
+void EmitPlanNode(const YAML::Node& node, YAML::Emitter& out,
+                  PlanNodeRole role) {
+  if (!node.IsDefined()) return;
+  if (role == PlanNodeRole::kKey) out << YAML::Key;
+  if (role == PlanNodeRole::kValue) out << YAML::Value;
+  const std::string& tag = node.Tag();
+  if (!node.IsNull() && !tag.empty() && tag != "?" && tag != "!") {
+    out << YAML::VerbatimTag(tag);
+  }
+  if (node.IsNull()) {
+    out << YAML::Null;
+  } else if (node.IsScalar()) {
+    if (tag == "!" && YamlPlainIsNotString(node.Scalar())) {
+      out << YAML::DoubleQuoted;
+    }
+    // yaml-cpp writes DEL, U+2028, U+2029, U+FFFE and U+FFFF raw, which
+    // YAML 1.1 readers refuse or take as line breaks: escaped with the rest.
+    if (!YamlBlockPrintable(node.Scalar())) {
+      out << YAML::DoubleQuoted << YAML::EscapeNonAscii;
+    }
+    out << node.Scalar();
+  } else {
+    if (node.Style() == YAML::EmitterStyle::Block) out << YAML::Block;
+    if (node.Style() == YAML::EmitterStyle::Flow) out << YAML::Flow;
+    out.RestoreGlobalModifiedSettings();
+    if (node.IsSequence()) {
+      out << YAML::BeginSeq;
+      for (const YAML::Node& item : node) {
+        EmitPlanNode(item, out, PlanNodeRole::kOther);
+      }
+      out << YAML::EndSeq;
+    } else {
+      out << YAML::BeginMap;
+      for (const auto& kv : node) {
+        EmitPlanNode(kv.first, out, PlanNodeRole::kKey);
+        EmitPlanNode(kv.second, out, PlanNodeRole::kValue);
+      }
+      out << YAML::EndMap;
+    }
+  }
+}
 
 YAML::Node ReplicaFields(const ReplicaSettings& r, bool mps, YAML::Node node) {
   node["replicas"] = r.replicas;
@@ -29,17 +91,19 @@ YAML::Node SharingNode(const SharingConfig& s) {
     node["mig_strategy"] =
         s.mig.strategy == MigStrategy::kMixed ? "mixed" : "single";
     if (!s.mig.config_name.empty()) {
-      node["mig_config"] = s.mig.config_name;
+      node["mig_config"] = PlanString(s.mig.config_name);
     } else if (s.mig.layouts.size() == 1) {
       YAML::Node items(YAML::NodeType::Sequence);
-      for (const std::string& i : s.mig.layouts[0]) items.push_back(i);
+      for (const std::string& i : s.mig.layouts[0]) {
+        items.push_back(PlanString(i));
+      }
       items.SetStyle(YAML::EmitterStyle::Flow);
       node["mig_layouts"] = items;
     } else {
       YAML::Node layouts(YAML::NodeType::Sequence);
       for (const std::vector<std::string>& l : s.mig.layouts) {
         YAML::Node items(YAML::NodeType::Sequence);
-        for (const std::string& i : l) items.push_back(i);
+        for (const std::string& i : l) items.push_back(PlanString(i));
         items.SetStyle(YAML::EmitterStyle::Flow);
         layouts.push_back(items);
       }
@@ -85,8 +149,8 @@ YAML::Node KaiQueuesNode(const KaiConfig& config) {
   YAML::Node queues(YAML::NodeType::Sequence);
   for (const KaiQueueSpec& q : config.queues) {
     YAML::Node queue(YAML::NodeType::Map);
-    queue["name"] = q.name;
-    if (!q.parent.empty()) queue["parent"] = q.parent;
+    queue["name"] = PlanString(q.name);
+    if (!q.parent.empty()) queue["parent"] = PlanString(q.parent);
     if (q.priority != 0) queue["priority"] = q.priority;
     YAML::Node gpu(YAML::NodeType::Map);
     gpu["quota"] = q.gpu_quota;
@@ -106,10 +170,12 @@ YAML::Node QueuesNode(const KueueConfig& config) {
   YAML::Node flavors(YAML::NodeType::Sequence);
   for (const ResourceFlavorSpec& f : config.resource_flavors) {
     YAML::Node flavor(YAML::NodeType::Map);
-    flavor["name"] = f.name;
+    flavor["name"] = PlanString(f.name);
     if (!f.node_labels.empty()) {
       YAML::Node labels(YAML::NodeType::Map);
-      for (const auto& [key, value] : f.node_labels) labels[key] = value;
+      for (const auto& [key, value] : f.node_labels) {
+        labels[PlanString(key)] = PlanString(value);
+      }
       flavor["node_labels"] = labels;
     }
     flavors.push_back(flavor);
@@ -118,8 +184,8 @@ YAML::Node QueuesNode(const KueueConfig& config) {
   YAML::Node queues(YAML::NodeType::Sequence);
   for (const ClusterQueueSpec& q : config.cluster_queues) {
     YAML::Node cq(YAML::NodeType::Map);
-    cq["name"] = q.name;
-    if (!q.cohort.empty()) cq["cohort"] = q.cohort;
+    cq["name"] = PlanString(q.name);
+    if (!q.cohort.empty()) cq["cohort"] = PlanString(q.cohort);
     cq["queueing_strategy"] =
         std::string(QueueingStrategyName(q.queueing_strategy));
     YAML::Node preemption(YAML::NodeType::Map);
@@ -141,17 +207,19 @@ YAML::Node QueuesNode(const KueueConfig& config) {
     for (const ResourceGroupSpec& g : q.resource_groups) {
       YAML::Node group(YAML::NodeType::Map);
       YAML::Node covered(YAML::NodeType::Sequence);
-      for (const std::string& r : g.covered_resources) covered.push_back(r);
+      for (const std::string& r : g.covered_resources) {
+        covered.push_back(PlanString(r));
+      }
       covered.SetStyle(YAML::EmitterStyle::Flow);
       group["covered_resources"] = covered;
       YAML::Node fqs(YAML::NodeType::Sequence);
       for (const FlavorQuotasSpec& fq : g.flavors) {
         YAML::Node f(YAML::NodeType::Map);
-        f["name"] = fq.flavor;
+        f["name"] = PlanString(fq.flavor);
         YAML::Node resources(YAML::NodeType::Sequence);
         for (const ResourceQuotaSpec& r : fq.resources) {
           YAML::Node rn(YAML::NodeType::Map);
-          rn["name"] = r.resource;
+          rn["name"] = PlanString(r.resource);
           rn["nominal_quota"] = KueueQuantityText(r.resource, r.nominal_quota);
           if (r.borrowing_limit) {
             rn["borrowing_limit"] =
@@ -177,9 +245,9 @@ YAML::Node QueuesNode(const KueueConfig& config) {
   YAML::Node locals(YAML::NodeType::Sequence);
   for (const LocalQueueSpec& l : config.local_queues) {
     YAML::Node lq(YAML::NodeType::Map);
-    lq["name"] = l.name;
-    lq["namespace"] = l.namespace_name;
-    lq["cluster_queue"] = l.cluster_queue;
+    lq["name"] = PlanString(l.name);
+    lq["namespace"] = PlanString(l.namespace_name);
+    lq["cluster_queue"] = PlanString(l.cluster_queue);
     lq.SetStyle(YAML::EmitterStyle::Flow);
     locals.push_back(lq);
   }
@@ -192,8 +260,8 @@ void MakeAbsolute(YAML::Node parent, const std::string& key,
   if (!parent.IsMap() || !parent[key] || !parent[key].IsScalar()) return;
   const std::filesystem::path p(parent[key].Scalar());
   if (p.is_absolute()) return;
-  parent[key] =
-      (std::filesystem::absolute(dir / p)).lexically_normal().string();
+  parent[key] = PlanString(
+      (std::filesystem::absolute(dir / p)).lexically_normal().string());
 }
 
 }  // namespace
@@ -247,11 +315,11 @@ std::string PlanScenarioYaml(const std::string& text, const std::string& file,
   if (root["cluster"]) MakeAbsolute(root["cluster"]["import"], "file", dir);
   YAML::Emitter out;
   out.SetIndent(2);
-  out << root;
+  EmitPlanNode(root, out, PlanNodeRole::kOther);
   std::ostringstream text_out;
   std::istringstream lines(header);
   for (std::string line; std::getline(lines, line);) {
-    text_out << (line.empty() ? "#" : "# " + line) << "\n";
+    text_out << (line.empty() ? "#" : "# " + CommentText(line)) << "\n";
   }
   text_out << out.c_str() << "\n";
   return text_out.str();

@@ -11,8 +11,13 @@
 // schemes, imports written out); relative trace and import paths
 // become absolute so the file works from any directory. Every other section
 // (including `plan:`) is kept; comments are not. Reading the result back
-// gives `plan`'s pools exactly. Throws InputError when `text` is not a
-// scenario whose pools are `plan`'s.
+// gives `plan`'s pools exactly. `header` becomes comment lines (each line
+// through emit/quoting.h CommentText). Strings read back as strings: one
+// quoted in the source, or a name written from the plan, that YAML would
+// read as a boolean, null or number when plain stays double-quoted (yaml-cpp
+// alone would write the string "true" plain), and characters YAML 1.1
+// readers take as line breaks are escaped. Throws InputError when `text` is
+// not a scenario whose pools are `plan`'s.
 
 #ifndef GPUSHARE_EMIT_PLAN_SCENARIO_YAML_H_
 #define GPUSHARE_EMIT_PLAN_SCENARIO_YAML_H_

@@ -10,6 +10,7 @@
 
 #include "gpushare/cluster/cluster.h"
 #include "gpushare/decide/tenant_classes.h"
+#include "gpushare/emit/quoting.h"
 #include "gpushare/sched/kai/kai_config.h"
 #include "gpushare/sched/kueue/kueue_config.h"
 #include "gpushare/workload/generator.h"
@@ -57,15 +58,6 @@ const char* OperatorName(NodeSelectorRequirement::Operator op) {
   return "In";
 }
 
-std::string Quote(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
 // `terms` as a strategic merge patch's nodeSelectorTerms: the list is
 // replaced whole, so it carries the workload's own terms with the pin.
 std::string AffinityPatch(const std::vector<NodeSelectorTerm>& terms) {
@@ -79,11 +71,11 @@ std::string AffinityPatch(const std::vector<NodeSelectorTerm>& terms) {
       out += fmt::format(
           "                  - key: {}\n"
           "                    operator: {}\n",
-          Quote(r.key), OperatorName(r.op));
+          YamlQuoted(r.key), OperatorName(r.op));
       if (r.values.empty()) continue;
       out += "                    values:\n";
       for (const std::string& v : r.values) {
-        out += fmt::format("                      - {}\n", Quote(v));
+        out += fmt::format("                      - {}\n", YamlQuoted(v));
       }
     }
   }
@@ -99,9 +91,9 @@ std::string Patch(const Pod& pod, const Labels& node_selector,
     // carries it on its own metadata); KAI-Scheduler reads its queue label
     // on the pod or its PodGroup.
     out += fmt::format("    metadata:\n      labels:\n        {}: {}\n",
-                       Quote(kai ? std::string(kKaiQueueLabel)
-                                 : std::string(kKueueQueueNameLabel)),
-                       Quote(pod.queue_name));
+                       YamlQuoted(kai ? std::string(kKaiQueueLabel)
+                                      : std::string(kKueueQueueNameLabel)),
+                       YamlQuoted(pod.queue_name));
   }
   out += "    spec:\n";
   if (pool.spec.sharing.sharing == DeviceSharing::kHami) {
@@ -114,7 +106,7 @@ std::string Patch(const Pod& pod, const Labels& node_selector,
   if (!selector.empty()) {
     out += "      nodeSelector:\n";
     for (const auto& [k, v] : selector) {
-      out += fmt::format("        {}: {}\n", Quote(k), Quote(v));
+      out += fmt::format("        {}: {}\n", YamlQuoted(k), YamlQuoted(v));
     }
   }
   if (key.pin.size() > 1) {
@@ -126,10 +118,10 @@ std::string Patch(const Pod& pod, const Labels& node_selector,
     out += "      tolerations:\n";
     for (const Toleration& t : pod.tolerations) {
       out += fmt::format(
-          "        - key: {}\n          operator: {}\n", Quote(t.key),
+          "        - key: {}\n          operator: {}\n", YamlQuoted(t.key),
           t.op == Toleration::Operator::kExists ? "Exists" : "Equal");
       if (t.op == Toleration::Operator::kEqual) {
-        out += fmt::format("          value: {}\n", Quote(t.value));
+        out += fmt::format("          value: {}\n", YamlQuoted(t.value));
       }
       if (!t.any_effect) {
         out += fmt::format("          effect: {}\n", TaintEffectName(t.effect));
@@ -140,7 +132,7 @@ std::string Patch(const Pod& pod, const Labels& node_selector,
   if (key.resources.empty()) return out;
   out += "          resources:\n            limits:\n";
   for (const auto& [name, quantity] : key.resources) {
-    out += fmt::format("              {}: {}\n", name, quantity);
+    out += fmt::format("              {}: {}\n", YamlScalar(name), quantity);
   }
   return out;
 }
@@ -194,7 +186,7 @@ std::string PodTemplatePatchesYaml(const Scenario& scenario,
       "'main' to the workload's container. A nodeSelector on\n# "
       "gpushare.io/node-pool needs that label on the pool's nodes:\n#   "
       "kubectl label node NODE gpushare.io/node-pool=POOL --overwrite\n",
-      scenario.name);
+      CommentText(scenario.name));
   for (const TenantClassInfo& info : ScenarioTenantClasses(scenario)) {
     auto it = by_class.find(info.name);
     if (it == by_class.end()) continue;
@@ -211,7 +203,8 @@ std::string PodTemplatePatchesYaml(const Scenario& scenario,
       out += fmt::format(
           "---\n# class {} ({}) on pool {} ({}): {} of its {} pods "
           "({:.1f}%)\n{}",
-          info.name, WorkloadClassName(info.workload_class), pool.spec.name,
+          CommentText(info.name), WorkloadClassName(info.workload_class),
+          CommentText(pool.spec.name),
           SharingSchemeDisplayName(pool.spec.sharing.scheme()),
           groups[g].second, c.pods, 100.0 * groups[g].second / c.pods,
           Patch(*c.example, c.node_selector, c.required_affinity, pool,
@@ -232,16 +225,16 @@ std::string PodTemplatePatchesYaml(const Scenario& scenario,
       }
       std::string ranges;
       for (const auto& [name, r] : range) {
-        ranges += fmt::format("{}{} {}..{}", ranges.empty() ? "" : ", ", name,
-                              r.first, r.second);
+        ranges += fmt::format("{}{} {}..{}", ranges.empty() ? "" : ", ",
+                              CommentText(name), r.first, r.second);
       }
       out += fmt::format(
           "# class {}: {} more distinct requests cover {} pods ({})\n",
-          info.name, groups.size() - shown, rest, ranges);
+          CommentText(info.name), groups.size() - shown, rest, ranges);
     }
     for (const auto& [why, n] : c.unrunnable) {
-      out += fmt::format("# class {}: {} pods cannot run: {}\n", info.name, n,
-                         why);
+      out += fmt::format("# class {}: {} pods cannot run: {}\n",
+                         CommentText(info.name), n, CommentText(why));
     }
   }
   return out;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "gpushare/cluster/cluster.h"
+#include "gpushare/emit/quoting.h"
 
 namespace gpushare {
 
@@ -24,8 +25,9 @@ std::string LabelCommandComments(const std::vector<std::string>& nodes,
                                  const std::string& label) {
   std::string out;
   for (const std::string& node : nodes) {
-    out += fmt::format("#      kubectl label node {} {} --overwrite\n", node,
-                       label);
+    out += fmt::format("#      kubectl label node {} {} --overwrite\n",
+                       CommentText(ShellWord(node)),
+                       CommentText(ShellWord(label)));
   }
   return out;
 }

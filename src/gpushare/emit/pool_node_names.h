@@ -4,7 +4,8 @@
 // so names are `<pool>-<i>` or an imported node's own) and returns, per pool
 // name, its nodes' names in node order. Throws InputError as AddPool does.
 // LabelCommandComments() writes, as YAML comment lines, the command that
-// sets `label` ("key=value") on each of `nodes`.
+// sets `label` ("key=value") on each of `nodes`, node and label as shell
+// words (emit/quoting.h ShellWord) kept on their comment line (CommentText).
 
 #ifndef GPUSHARE_EMIT_POOL_NODE_NAMES_H_
 #define GPUSHARE_EMIT_POOL_NODE_NAMES_H_

@@ -3,11 +3,11 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
-#include <nlohmann/json.hpp>
 #include <string_view>
 #include <vector>
 
 #include "gpushare/cluster/quantity.h"
+#include "gpushare/emit/quoting.h"
 #include "gpushare/emit/yaml_text.h"
 #include "gpushare/io/input_error.h"
 #include "gpushare/io/yaml_input.h"
@@ -26,20 +26,15 @@ constexpr std::string_view kFileKeys[][2] = {{"cluster", "import"},
                                              {"queues", "import"},
                                              {"kai_queues", "import"}};
 
-// A YAML string scalar, double-quoted (JSON's escapes are YAML's).
-std::string JsonQuoted(const std::string& s) {
-  return nlohmann::json(s).dump();
-}
-
 // A ConfigMap value that reads back as exactly `text`: a literal block
-// when that is exact, else a double-quoted string.
+// when that is exact, else a double-quoted string (a JSON string is one,
+// emit/quoting.h).
 std::string DataValue(const std::string& text) {
   const bool literal = !text.empty() && text.back() == '\n' &&
                        (text.size() < 2 || text[text.size() - 2] != '\n') &&
-                       text.find('\r') == std::string::npos &&
-                       text.find('\t') == std::string::npos && text[0] != ' ' &&
+                       YamlBlockPrintable(text) && text[0] != ' ' &&
                        text[0] != '\n';
-  if (!literal) return " " + JsonQuoted(text) + "\n";
+  if (!literal) return " " + JsonString(text) + "\n";
   return " |\n" + IndentLines(text, "    ");
 }
 
@@ -139,12 +134,13 @@ void Check(const SweepJobSpec& spec) {
 }
 
 std::string Metadata(const SweepJobSpec& spec, const std::string& name) {
-  std::string out = fmt::format("metadata:\n  name: {}\n", name);
+  std::string out = fmt::format("metadata:\n  name: {}\n", YamlScalar(name));
   if (!spec.namespace_name.empty()) {
-    out += fmt::format("  namespace: {}\n", spec.namespace_name);
+    out += fmt::format("  namespace: {}\n", YamlScalar(spec.namespace_name));
   }
   out += "  labels:\n    app.kubernetes.io/name: gpushare-sim\n";
-  out += fmt::format("    app.kubernetes.io/instance: {}\n", spec.name);
+  out += fmt::format("    app.kubernetes.io/instance: {}\n",
+                     YamlScalar(spec.name));
   return out;
 }
 
@@ -161,35 +157,37 @@ std::string PodTemplate(const SweepJobSpec& spec, const std::string& container,
   std::string out =
       "  template:\n    metadata:\n      labels:\n"
       "        app.kubernetes.io/name: gpushare-sim\n";
-  out += fmt::format("        app.kubernetes.io/instance: {}\n", spec.name);
+  out += fmt::format("        app.kubernetes.io/instance: {}\n",
+                     YamlScalar(spec.name));
   out += "    spec:\n      restartPolicy: Never\n      containers:\n";
   out += fmt::format("        - name: {}\n          image: {}\n", container,
-                     JsonQuoted(spec.image));
+                     JsonString(spec.image));
   if (!shell.empty()) {
     out += "          command: [\"sh\", \"-c\"]\n";
-    out += fmt::format("          args: [{}]\n", JsonQuoted(shell));
+    out += fmt::format("          args: [{}]\n", JsonString(shell));
   } else {
     out += "          command: [\"gpushare-sim\"]\n          args:\n";
     for (const std::string& a : args) {
-      out += fmt::format("            - {}\n", JsonQuoted(a));
+      out += fmt::format("            - {}\n", JsonString(a));
     }
   }
   out += fmt::format(
       "          resources:\n"
       "            requests: {{cpu: \"{0}\", memory: {1}}}\n"
       "            limits: {{memory: {1}}}\n",
-      spec.threads, JsonQuoted(spec.memory));
+      spec.threads, JsonString(spec.memory));
   out +=
       "          volumeMounts:\n"
       "            - {name: input, mountPath: /input, readOnly: true}\n"
       "            - {name: results, mountPath: /results}\n"
       "      volumes:\n"
       "        - name: input\n";
-  out += fmt::format("          configMap: {{name: {}-input}}\n", spec.name);
+  out += fmt::format("          configMap: {{name: {}}}\n",
+                     YamlScalar(spec.name + "-input"));
   out += fmt::format(
       "        - name: results\n"
       "          persistentVolumeClaim: {{claimName: {}}}\n",
-      Claim(spec));
+      YamlScalar(Claim(spec)));
   return out;
 }
 
@@ -216,7 +214,7 @@ std::string SweepJobYaml(const SweepJobSpec& spec) {
            fmt::format(
                "spec:\n  accessModes: [ReadWriteMany]\n"
                "  resources:\n    requests: {{storage: {}}}\n",
-               JsonQuoted(spec.results_size));
+               JsonString(spec.results_size));
   }
   out += "---\napiVersion: batch/v1\nkind: Job\n" + Metadata(spec, spec.name) +
          fmt::format(

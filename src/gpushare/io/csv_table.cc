@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "gpushare/io/input_error.h"
+#include "gpushare/io/quote.h"
 #include "gpushare/io/utf8.h"
 #include "gpushare/io/yaml_input.h"
 
@@ -59,8 +60,8 @@ CsvTable::CsvTable(std::string file, std::string text,
       expected += (expected.empty() ? "'" : " or '") + h + "'";
     }
     throw InputError(file_, 1, 1,
-                     "expected the header " + expected + ", got '" +
-                         std::string(header) + "'");
+                     "expected the header " + expected + ", got " +
+                         QuoteValue(header));
   }
   columns_ = SplitHeader(header);
 }
@@ -96,6 +97,12 @@ bool CsvTable::Next() {
       if (fields_[c].find('"') != std::string_view::npos) {
         Fail(static_cast<int>(c), "quoted fields are not supported");
       }
+      char32_t code_point = 0;
+      if (FindControlCodePoint(fields_[c], &code_point) !=
+          std::string_view::npos) {
+        Fail(static_cast<int>(c),
+             ControlCharacterMessage(fields_[c], code_point));
+      }
     }
     return true;
   }
@@ -114,7 +121,7 @@ int64_t CsvTable::Int(int column, int64_t min, int64_t max) const {
   int64_t value = 0;
   const auto [end, ec] = std::from_chars(f.data(), f.data() + f.size(), value);
   if (f.empty() || ec != std::errc() || end != f.data() + f.size()) {
-    Fail(column, "expected an integer, got '" + std::string(f) + "'");
+    Fail(column, "expected an integer, got " + QuoteValue(f));
   }
   if (value < min || value > max) {
     Fail(column, std::to_string(value) + " is out of range [" +
@@ -129,10 +136,11 @@ double CsvTable::Number(int column, double min, double max) const {
   const auto [end, ec] = std::from_chars(f.data(), f.data() + f.size(), value);
   if (f.empty() || ec != std::errc() || end != f.data() + f.size() ||
       !std::isfinite(value)) {
-    Fail(column, "expected a number, got '" + std::string(f) + "'");
+    Fail(column, "expected a number, got " + QuoteValue(f));
   }
   if (value < min || value > max) {
-    Fail(column, fmt::format("value {} is out of range ({}..{})", f, min, max));
+    Fail(column, fmt::format("value {} is out of range ({}..{})", ShortValue(f),
+                             min, max));
   }
   return value;
 }

@@ -5,9 +5,11 @@
 // columns otherwise). Next() advances to the following data row, skipping
 // blank lines; a row must have exactly as many fields as the header. Fields
 // are not unquoted: a field holding '"' is an error (the traces this reads
-// never quote). A trailing '\r' (CRLF files) is dropped. Every error is an
-// InputError at file:line:col (col: 1-based byte of the field) that names the
-// column. Field views point into the table's text and live as long as it.
+// never quote). A trailing '\r' (CRLF files) is dropped. A field holding a
+// control character (a tab, DEL, a C1 control; utf8.h) is an error. Every
+// error is an InputError at file:line:col (col: 1-based byte of the field)
+// that names the column. Field views point into the table's text and live
+// as long as it.
 
 #ifndef GPUSHARE_IO_CSV_TABLE_H_
 #define GPUSHARE_IO_CSV_TABLE_H_

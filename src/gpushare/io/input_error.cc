@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "gpushare/io/quote.h"
+
 namespace gpushare {
 namespace {
 
@@ -19,14 +21,16 @@ std::string FormatLocation(const std::string& file, int line, int column,
 }  // namespace
 
 InputError::InputError(const std::string& message)
-    : std::runtime_error(message), message_(message) {}
+    : std::runtime_error(CapErrorMessage(message)),
+      message_(CapErrorMessage(message)) {}
 
 InputError::InputError(const std::string& file, int line, int column,
                        const std::string& message)
-    : std::runtime_error(FormatLocation(file, line, column, message)),
+    : std::runtime_error(
+          CapErrorMessage(FormatLocation(file, line, column, message))),
       file_(file),
       line_(line),
       column_(column),
-      message_(message) {}
+      message_(CapErrorMessage(message)) {}
 
 }  // namespace gpushare

@@ -5,7 +5,9 @@
 // (file:line:col when known, 1-based) and what was expected. The CLI catches
 // it, prints "error: <what()>" to stderr and exits with status 2, writing no
 // partial output. Internal invariant violations are not InputErrors; they abort
-// (see GS_CHECK in io/check.h).
+// (see GS_CHECK in io/check.h). A message, and what() with its location, is
+// cut at kMaxErrorMessageBytes (io/quote.h), so a huge value quoted in it
+// never floods the terminal.
 
 #ifndef GPUSHARE_IO_INPUT_ERROR_H_
 #define GPUSHARE_IO_INPUT_ERROR_H_

@@ -5,6 +5,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "gpushare/io/quote.h"
+#include "gpushare/io/utf8.h"
 #include "gpushare/io/yaml_input.h"
 
 namespace gpushare {
@@ -22,7 +24,7 @@ bool IsIdentifier(const std::string& key) {
 
 std::string MemberPath(const std::string& path, const std::string& key) {
   if (IsIdentifier(key)) return path.empty() ? key : path + "." + key;
-  return path + "[\"" + key + "\"]";
+  return path + "[\"" + ShortValue(key) + "\"]";
 }
 
 }  // namespace
@@ -82,6 +84,11 @@ std::vector<std::pair<std::string, JsonValue>> JsonValue::Members() const {
           .Fail("expected a string key");
     }
     const std::string key = entry.first.Scalar();
+    char32_t code_point = 0;
+    if (FindControlCodePoint(key, &code_point) != std::string::npos) {
+      JsonValue(file_, entry.first, entry.first, path_)
+          .Fail("key: " + ControlCharacterMessage(key, code_point));
+    }
     members.emplace_back(key, JsonValue(file_, entry.second, entry.second,
                                         MemberPath(path_, key)));
   }
@@ -91,6 +98,10 @@ std::vector<std::pair<std::string, JsonValue>> JsonValue::Members() const {
 std::string JsonValue::String(const std::string& if_missing) const {
   if (Missing()) return if_missing;
   if (!node_.IsScalar()) Fail("expected a string, got " + Describe());
+  char32_t code_point = 0;
+  if (FindControlCodePoint(node_.Scalar(), &code_point) != std::string::npos) {
+    Fail(ControlCharacterMessage(node_.Scalar(), code_point));
+  }
   return node_.Scalar();
 }
 
@@ -101,11 +112,11 @@ int64_t JsonValue::Int(int64_t min, int64_t max) const {
   int64_t v = 0;
   auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (s.empty() || ec != std::errc() || ptr != s.data() + s.size()) {
-    Fail("expected an integer, got '" + s + "'");
+    Fail("expected an integer, got " + QuoteValue(s));
   }
   if (v < min || v > max) {
-    Fail("" + s + " is out of range (expected " + std::to_string(min) + ".." +
-         std::to_string(max) + ")");
+    Fail(ShortValue(s) + " is out of range (expected " + std::to_string(min) +
+         ".." + std::to_string(max) + ")");
   }
   return v;
 }
@@ -118,10 +129,11 @@ double JsonValue::Double(double min, double max) const {
   auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (s.empty() || ec != std::errc() || ptr != s.data() + s.size() ||
       !std::isfinite(v)) {
-    Fail("expected a number, got '" + s + "'");
+    Fail("expected a number, got " + QuoteValue(s));
   }
   if (v < min || v > max) {
-    Fail(fmt::format("{} is out of range (expected {:g}..{:g})", s, min, max));
+    Fail(fmt::format("{} is out of range (expected {:g}..{:g})", ShortValue(s),
+                     min, max));
   }
   return v;
 }
@@ -130,7 +142,7 @@ bool JsonValue::Bool() const {
   const std::string s = String("false");
   if (s == "true") return true;
   if (s == "false") return false;
-  Fail("expected true or false, got '" + s + "'");
+  Fail("expected true or false, got " + QuoteValue(s));
 }
 
 }  // namespace gpushare

@@ -9,6 +9,10 @@
 // errors at its parent's position). Typed accessors throw InputError
 // "FILE:LINE:COL: PATH: expected ..., got ..." on a wrong type. Keys and
 // values are read as the document has them; unknown members are ignored.
+// A string read (String(), and the keys Members() lists) must not hold a
+// control character once its escapes are decoded (`\u001b`, `\u0000`, `\n`;
+// utf8.h): an InputError at the value. Values never read (an annotation
+// nobody asks for) are not checked.
 
 #ifndef GPUSHARE_IO_JSON_VALUE_H_
 #define GPUSHARE_IO_JSON_VALUE_H_

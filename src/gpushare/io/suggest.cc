@@ -44,6 +44,7 @@ std::vector<std::string> ClosestNames(std::string_view name,
     size_t order;
   };
   std::vector<Scored> scored;
+  if (name.size() > kMaxSuggestedNameBytes) return {};
   for (size_t i = 0; i < candidates.size(); ++i) {
     scored.push_back({EditDistance(name, candidates[i]),
                       CommonPrefix(name, candidates[i]), i});

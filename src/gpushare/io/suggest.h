@@ -12,13 +12,18 @@ namespace gpushare {
 // Case-insensitive Levenshtein distance between a and b.
 int EditDistance(std::string_view a, std::string_view b);
 
+// Names longer than this get no suggestion: none would be close, and the
+// edit distance of a 50 MB name to each candidate would take minutes.
+inline constexpr size_t kMaxSuggestedNameBytes = 256;
+
 // Up to `limit` candidates closest to `name` (by EditDistance, then by a
-// shared prefix, then in the order given), without duplicates.
+// shared prefix, then in the order given), without duplicates; none when
+// `name` is longer than kMaxSuggestedNameBytes.
 std::vector<std::string> ClosestNames(std::string_view name,
                                       const std::vector<std::string>& candidates,
                                       size_t limit = 3);
 
-// "; did you mean A, B or C?" (empty when there are no candidates).
+// "; did you mean A, B or C?" (empty when ClosestNames() gives none).
 std::string DidYouMean(std::string_view name,
                        const std::vector<std::string>& candidates,
                        size_t limit = 3);

@@ -134,5 +134,15 @@ TEST(JoinNamesTest, KeepsEmptyNames) {
   EXPECT_EQ(JoinNames({"", "b", ""}), ", b, ");
 }
 
+TEST(ClosestNamesTest, NoSuggestionForAHugeName) {
+  const std::vector<std::string> names = {"A100-40GB", "H100-80GB"};
+  EXPECT_THAT(ClosestNames(std::string(kMaxSuggestedNameBytes + 1, 'H'), names),
+              IsEmpty());
+  EXPECT_EQ(DidYouMean(std::string(50'000'000, 'H'), names), "");
+  EXPECT_EQ(ClosestNames(std::string(kMaxSuggestedNameBytes, 'H'), names)
+                .size(),
+            2u);
+}
+
 }  // namespace
 }  // namespace gpushare

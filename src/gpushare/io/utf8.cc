@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "gpushare/io/input_error.h"
+#include "gpushare/io/quote.h"
 
 namespace gpushare {
 namespace {
@@ -63,6 +64,32 @@ size_t FindControlCharacter(std::string_view text) {
     if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') return at;
   }
   return std::string_view::npos;
+}
+
+size_t FindControlCodePoint(std::string_view value, char32_t* code_point) {
+  for (size_t at = 0; at < value.size(); ++at) {
+    const uint8_t c = static_cast<uint8_t>(value[at]);
+    if (c < 0x20 || c == 0x7F) {
+      *code_point = c;
+      return at;
+    }
+    // C1: U+0080..U+009F is C2 80..C2 9F in UTF-8.
+    if (c == 0xC2 && at + 1 < value.size() &&
+        static_cast<uint8_t>(value[at + 1]) >= 0x80 &&
+        static_cast<uint8_t>(value[at + 1]) <= 0x9F) {
+      *code_point = static_cast<uint8_t>(value[at + 1]);
+      return at;
+    }
+  }
+  return std::string_view::npos;
+}
+
+std::string ControlCharacterMessage(std::string_view value,
+                                    char32_t code_point) {
+  return fmt::format(
+      "control character U+{:04X} in {}; names and values must not hold "
+      "control characters (C0, DEL, C1), escaped or not",
+      static_cast<uint32_t>(code_point), QuoteValue(value));
 }
 
 void CheckUtf8(const std::string& file, std::string_view text) {

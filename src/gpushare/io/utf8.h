@@ -10,6 +10,13 @@
 // (the YAML and CSV readers skip it). C0 control characters other than tab,
 // LF and CR are refused too: YAML and JSON text cannot hold them raw, and
 // yaml-cpp loops on some (a NUL found by the fuzzers).
+//
+// Strings read from a file (after YAML or JSON escapes are decoded, so
+// "\x1b" and "\u0000" count) must not hold a control character at all:
+// C0 (U+0000..U+001F, tab and LF included), DEL (U+007F) or C1 (U+0080..
+// U+009F). They would reach a terminal, HTML, OpenMetrics labels and CSV
+// cells raw. FindControlCodePoint() finds one; the readers refuse it with
+// ControlCharacterMessage().
 
 #ifndef GPUSHARE_IO_UTF8_H_
 #define GPUSHARE_IO_UTF8_H_
@@ -27,6 +34,15 @@ size_t FindInvalidUtf8(std::string_view text);
 // The byte offset of the first C0 control character other than tab, LF and
 // CR in `text`, or std::string_view::npos.
 size_t FindControlCharacter(std::string_view text);
+
+// The byte offset of the first C0, DEL or C1 control character in `value`
+// (well-formed UTF-8), or std::string_view::npos; `*code_point` is set to it.
+size_t FindControlCodePoint(std::string_view value, char32_t* code_point);
+
+// "control character U+001B in 'a\x1B[31m'; ..." for a string holding the
+// code point (the value quoted with quote.h's QuoteValue()).
+std::string ControlCharacterMessage(std::string_view value,
+                                    char32_t code_point);
 
 // Throws InputError "FILE:LINE:COL: invalid UTF-8 (byte 0xNN); ..." at the
 // first ill-formed byte of `text`, read from `file`, or "...: control

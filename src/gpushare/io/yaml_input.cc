@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 #include <system_error>
+#include <unordered_map>
 #include <unordered_set>
 
 #include <fmt/format.h>
@@ -16,6 +17,7 @@
 #include <yaml-cpp/parser.h>
 
 #include "gpushare/io/input_error.h"
+#include "gpushare/io/quote.h"
 #include "gpushare/io/suggest.h"
 #include "gpushare/io/utf8.h"
 
@@ -34,7 +36,7 @@ std::string DescribeYamlNode(const YAML::Node& node) {
     case YAML::NodeType::Map:
       return "a mapping";
     case YAML::NodeType::Scalar:
-      return "'" + node.Scalar() + "'";
+      return QuoteValue(node.Scalar());
     default:
       return "an undefined value";
   }
@@ -42,39 +44,154 @@ std::string DescribeYamlNode(const YAML::Node& node) {
 
 namespace {
 
-// Records where each document's first node starts, for counting documents
-// without building them.
-class DocumentStarts : public YAML::EventHandler {
+[[noreturn]] void FailAtMark(const std::string& file, const YAML::Mark& mark,
+                             const std::string& message);
+
+// A tag as it is written: "!!str" for the core schema's, else as resolved.
+std::string WrittenTag(const std::string& tag) {
+  constexpr std::string_view kCore = "tag:yaml.org,2002:";
+  if (tag.rfind(kCore, 0) == 0) return "!!" + tag.substr(kCore.size());
+  return tag;
+}
+
+// Reads the events of the documents without building them: records where
+// each document's first node starts (for counting documents), and screens
+// the first document (kMaxAliasNodes, alias cycles, tags, control
+// characters; yaml_input.h).
+class DocumentScreen : public YAML::EventHandler {
  public:
+  DocumentScreen(const std::string& file, const std::string& text)
+      : file_(file), text_(text) {}
+
   void OnDocumentStart(const YAML::Mark&) override { first_ = true; }
   void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { Node(mark); }
-  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { Node(mark); }
-  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
-                const std::string&) override {
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
     Node(mark);
+    Leaf(anchor);
   }
-  void OnSequenceStart(const YAML::Mark& mark, const std::string&,
-                       YAML::anchor_t, YAML::EmitterStyle::value) override {
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
     Node(mark);
+    if (!Screened()) return;
+    if (std::find(open_anchors_.begin(), open_anchors_.end(), anchor) !=
+        open_anchors_.end()) {
+      FailAtMark(file_, mark,
+                 fmt::format("invalid YAML: alias {} refers to a node that "
+                             "contains it (a cycle)",
+                             AliasName(mark)));
+    }
+    const auto size = anchor_sizes_.find(anchor);
+    const int64_t nodes = size == anchor_sizes_.end() ? 1 : size->second;
+    alias_nodes_ += nodes;
+    if (alias_nodes_ > kMaxAliasNodes) {
+      FailAtMark(file_, mark,
+                 fmt::format("invalid YAML: aliases expand to more than {} "
+                             "nodes (alias {} adds {})",
+                             kMaxAliasNodes, AliasName(mark), nodes));
+    }
+    Add(nodes);
   }
-  void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
-                  YAML::EmitterStyle::value) override {
+  void OnScalar(const YAML::Mark& mark, const std::string& tag,
+                YAML::anchor_t anchor, const std::string& value) override {
     Node(mark);
+    if (!Screened()) return;
+    CheckTag(mark, tag);
+    char32_t code_point = 0;
+    if (FindControlCodePoint(value, &code_point) != std::string::npos) {
+      FailAtMark(file_, mark, ControlCharacterMessage(value, code_point));
+    }
+    Leaf(anchor);
   }
-  void OnMapEnd() override {}
+  void OnSequenceStart(const YAML::Mark& mark, const std::string& tag,
+                       YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value) override {
+    Node(mark);
+    Open(mark, tag, anchor);
+  }
+  void OnSequenceEnd() override { Close(); }
+  void OnMapStart(const YAML::Mark& mark, const std::string& tag,
+                  YAML::anchor_t anchor, YAML::EmitterStyle::value) override {
+    Node(mark);
+    Open(mark, tag, anchor);
+  }
+  void OnMapEnd() override { Close(); }
 
   const std::vector<YAML::Mark>& starts() const { return starts_; }
 
  private:
+  // A collection being read: its anchor and its nodes so far (itself, its
+  // items, and what its aliases expand to).
+  struct Frame {
+    YAML::anchor_t anchor;
+    int64_t nodes;
+  };
+
   void Node(const YAML::Mark& mark) {
     if (first_) starts_.push_back(mark);
     first_ = false;
   }
+  // Only the first document is built, so only it is screened.
+  bool Screened() const { return starts_.size() == 1; }
 
+  void Add(int64_t nodes) {
+    if (!frames_.empty()) frames_.back().nodes += nodes;
+  }
+  void Leaf(YAML::anchor_t anchor) {
+    if (!Screened()) return;
+    if (anchor != YAML::NullAnchor) anchor_sizes_[anchor] = 1;
+    Add(1);
+  }
+  void Open(const YAML::Mark& mark, const std::string& tag,
+            YAML::anchor_t anchor) {
+    if (!Screened()) return;
+    CheckTag(mark, tag);
+    frames_.push_back({anchor, 1});
+    if (anchor != YAML::NullAnchor) open_anchors_.push_back(anchor);
+  }
+  void Close() {
+    if (!Screened() || frames_.empty()) return;
+    const Frame frame = frames_.back();
+    frames_.pop_back();
+    if (frame.anchor != YAML::NullAnchor) {
+      open_anchors_.pop_back();
+      anchor_sizes_[frame.anchor] = frame.nodes;
+    }
+    Add(frame.nodes);
+  }
+
+  // "?" is an untagged plain node's tag and "!" a quoted scalar's (or an
+  // explicit non-specific "!", which reads the same); any other is written.
+  void CheckTag(const YAML::Mark& mark, const std::string& tag) const {
+    if (tag.empty() || tag == "?" || tag == "!") return;
+    FailAtMark(file_, mark,
+               fmt::format("YAML tag {} is not supported: a value's type is "
+                           "the one its key takes (write the value without "
+                           "the tag)",
+                           QuoteValue(WrittenTag(tag))));
+  }
+
+  // "'*name'" as written at `mark`.
+  std::string AliasName(const YAML::Mark& mark) const {
+    if (mark.pos < 0 || static_cast<size_t>(mark.pos) >= text_.size() ||
+        text_[mark.pos] != '*') {
+      return "'*'";
+    }
+    size_t end = mark.pos + 1;
+    while (end < text_.size() && text_[end] != ' ' && text_[end] != '\n' &&
+           text_[end] != '\r' && text_[end] != '\t' && text_[end] != ',' &&
+           text_[end] != ']' && text_[end] != '}') {
+      ++end;
+    }
+    return QuoteValue(std::string_view(text_).substr(mark.pos, end - mark.pos));
+  }
+
+  const std::string& file_;
+  const std::string& text_;
   bool first_ = false;
   std::vector<YAML::Mark> starts_;
+  std::vector<Frame> frames_;
+  std::vector<YAML::anchor_t> open_anchors_;
+  std::unordered_map<YAML::anchor_t, int64_t> anchor_sizes_;
+  int64_t alias_nodes_ = 0;
 };
 
 [[noreturn]] void FailAtMark(const std::string& file, const YAML::Mark& mark,
@@ -107,7 +224,7 @@ YAML::Node ParseYaml(const std::string& text, const std::string& file) {
   const std::vector<YAML::Mark> starts = Parsed(file, [&] {
     std::istringstream in(text);
     YAML::Parser parser(in);
-    DocumentStarts handler;
+    DocumentScreen handler(file, text);
     while (parser.HandleNextDocument(handler)) {
       const auto& s = handler.starts();
       if (s.size() >= 2 && s[s.size() - 1].pos <= s[s.size() - 2].pos) {
@@ -197,7 +314,7 @@ int64_t ScalarInt(const std::string& file, const YAML::Node& node,
   const std::string& s = node.Scalar();
   int64_t value = 0;
   if (!ParseSigned(s, &value)) {
-    FailAt(file, node, what + ": expected an integer, got '" + s + "'");
+    FailAt(file, node, what + ": expected an integer, got " + QuoteValue(s));
   }
   if (value < min || value > max) {
     FailAt(file, node,
@@ -215,13 +332,13 @@ double ScalarDouble(const std::string& file, const YAML::Node& node,
   const std::string& s = node.Scalar();
   double value = 0;
   if (!ParseSigned(s, &value) || !std::isfinite(value)) {
-    FailAt(file, node, what + ": expected a number, got '" + s + "'");
+    FailAt(file, node, what + ": expected a number, got " + QuoteValue(s));
   }
   if (value == 0) value = 0.0;  // -0 reads as 0 (no "-0.00" in output)
   if (value < min || value > max) {
     FailAt(file, node,
-           fmt::format("{}: {} is out of range (expected {}..{})", what, s, min,
-                       max));
+           fmt::format("{}: {} is out of range (expected {}..{})", what,
+                       ShortValue(s), min, max));
   }
   return value;
 }

@@ -20,10 +20,26 @@
 
 namespace gpushare {
 
+// Aliases of one document may expand to at most this many nodes in all
+// (each alias counts the nodes of what it names, aliases inside included):
+// ten levels of ten aliases each would otherwise make a tree of 10^10 nodes
+// that every reader walking it (a sweep grid's values, duplicate-key checks)
+// takes minutes or memory to read.
+inline constexpr int64_t kMaxAliasNodes = 1'000'000;
+
 // Parses YAML text of one document; `file` is the name used in error
 // messages. A syntax error becomes an InputError at its line and column; a
 // second document ("---") is an InputError at its start. Text without a
-// document (empty, or only comments) gives a null node.
+// document (empty, or only comments) gives a null node. Every YAML reader
+// parses through here, and the document is screened before it is built;
+// each of these is an InputError at the node:
+//   - aliases expanding to more than kMaxAliasNodes nodes, and an alias
+//     inside the node it names (a cycle: `a: &x [*x]`);
+//   - an explicit tag (`!!str 2`, `!local`): readers take a value's type
+//     from its key, so a tag would be silently ignored;
+//   - a control character in a key or value after escapes are decoded
+//     (`"\x1b"`, `"\0"`, a literal tab or a line break in a block scalar):
+//     C0, DEL or C1 (utf8.h).
 YAML::Node ParseYaml(const std::string& text, const std::string& file);
 
 // Parses text that CheckJsonSyntax() (json_syntax.h) accepted — one JSON
@@ -40,7 +56,7 @@ std::string ReadInputFile(const std::string& path);
 YAML::Node LoadYamlFile(const std::string& path);
 
 // How an error message names a value: "nothing", "a list", "a mapping" or
-// the scalar in quotes.
+// the scalar in quotes (at most kMaxQuotedBytes of it, quote.h).
 std::string DescribeYamlNode(const YAML::Node& node);
 
 // Throws InputError "duplicate key 'K'" at the second occurrence of a key in

@@ -128,6 +128,90 @@ TEST(ParseYamlTest, SyntaxErrorInASecondDocument) {
             "in.yaml:3:5: invalid YAML: illegal map value");
 }
 
+// --- ParseYaml: the screen before a document is built ----------------------
+
+// Ten levels, each a list of ten aliases of the level before: 10^10 nodes.
+std::string AliasBomb(int levels) {
+  std::string text = "l0: &l0 [x, x, x, x, x, x, x, x, x, x]\n";
+  for (int i = 1; i < levels; ++i) {
+    text += "l" + std::to_string(i) + ": &l" + std::to_string(i) + " [";
+    for (int k = 0; k < 10; ++k) {
+      text += std::string(k > 0 ? ", " : "") + "*l" + std::to_string(i - 1);
+    }
+    text += "]\n";
+  }
+  return text;
+}
+
+TEST(ParseYamlScreenTest, AliasesWithinTheLimitAreRead) {
+  const YAML::Node node = ParseYaml(AliasBomb(5), kFile);  // 10^5 nodes
+  EXPECT_EQ(node["l4"][9][9][9][9][0].Scalar(), "x");
+  const YAML::Node shared =
+      ParseYaml("base: &b {gpu: A100-40GB, nodes: 2}\nother: *b\n", kFile);
+  EXPECT_EQ(shared["other"]["nodes"].Scalar(), "2");
+}
+
+TEST(ParseYamlScreenTest, AliasesExpandingPastTheLimitAreAnError) {
+  // Levels 1-4 add 123,440 nodes through aliases; each alias of level 5
+  // (line 6) adds 111,111 more, and its eighth passes kMaxAliasNodes.
+  const std::string error = ErrorOf([] { ParseYaml(AliasBomb(10), kFile); });
+  EXPECT_EQ(error,
+            "in.yaml:6:45: invalid YAML: aliases expand to more than 1000000 "
+            "nodes (alias '*l4' adds 111111)");
+}
+
+TEST(ParseYamlScreenTest, AnAliasInsideWhatItNamesIsACycle) {
+  EXPECT_EQ(ErrorOf([] { ParseYaml("a: &x [*x]\n", kFile); }),
+            "in.yaml:1:8: invalid YAML: alias '*x' refers to a node that "
+            "contains it (a cycle)");
+  EXPECT_EQ(ErrorOf([] { ParseYaml("a: &x\n  b:\n    c: *x\n", kFile); }),
+            "in.yaml:3:8: invalid YAML: alias '*x' refers to a node that "
+            "contains it (a cycle)");
+}
+
+TEST(ParseYamlScreenTest, ExplicitTagsAreAnError) {
+  EXPECT_EQ(ErrorOf([] { ParseYaml("nodes: !!str 2\n", kFile); }),
+            "in.yaml:1:8: YAML tag '!!str' is not supported: a value's type "
+            "is the one its key takes (write the value without the tag)");
+  EXPECT_EQ(ErrorOf([] { ParseYaml("a: !!map {b: 1}\n", kFile); }),
+            "in.yaml:1:4: YAML tag '!!map' is not supported: a value's type "
+            "is the one its key takes (write the value without the tag)");
+  EXPECT_EQ(ErrorOf([] { ParseYaml("a: [1, !local 2]\n", kFile); }),
+            "in.yaml:1:8: YAML tag '!local' is not supported: a value's type "
+            "is the one its key takes (write the value without the tag)");
+  // The non-specific tag reads as a quoted scalar would.
+  EXPECT_EQ(ParseYaml("a: ! 2\n", kFile)["a"].Scalar(), "2");
+}
+
+TEST(ParseYamlScreenTest, ControlCharactersAfterEscapesAreAnError) {
+  EXPECT_EQ(ErrorOf([] { ParseYaml("name: \"a\\x1b[31m\"\n", kFile); }),
+            "in.yaml:1:7: control character U+001B in 'a\\x1B[31m'; names and "
+            "values must not hold control characters (C0, DEL, C1), escaped "
+            "or not");
+  EXPECT_THAT(ErrorOf([] { ParseYaml("name: \"\\0\"\n", kFile); }),
+              ::testing::StartsWith("in.yaml:1:7: control character U+0000"));
+  EXPECT_THAT(ErrorOf([] { ParseYaml("name: \"a\\tb\"\n", kFile); }),
+              ::testing::StartsWith("in.yaml:1:7: control character U+0009"));
+  EXPECT_THAT(ErrorOf([] { ParseYaml("name: \"a\tb\"\n", kFile); }),
+              ::testing::StartsWith("in.yaml:1:7: control character U+0009"));
+  EXPECT_THAT(ErrorOf([] { ParseYaml("name: |\n  a\n  b\n", kFile); }),
+              ::testing::StartsWith("in.yaml:1:7: control character U+000A"));
+  EXPECT_THAT(ErrorOf([] { ParseYaml("name: \"\\x7f\"\n", kFile); }),
+              ::testing::StartsWith("in.yaml:1:7: control character U+007F"));
+  EXPECT_THAT(ErrorOf([] { ParseYaml("name: \"\\x85\"\n", kFile); }),
+              ::testing::StartsWith("in.yaml:1:7: control character U+0085"));
+  EXPECT_THAT(ErrorOf([] { ParseYaml("{\"\\u001b\": 1}\n", kFile); }),
+              ::testing::StartsWith("in.yaml:1:2: control character U+001B"));
+  // Folded plain and quoted scalars hold spaces, not line breaks.
+  EXPECT_EQ(ParseYaml("a: one\n  two\nb: \"x\n  y\"\n", kFile)["b"].Scalar(),
+            "x y");
+}
+
+TEST(ParseYamlScreenTest, OnlyTheFirstDocumentIsScreened) {
+  EXPECT_EQ(ErrorOf([] { ParseYaml("a: 1\n---\nb: !!str 2\n", kFile); }),
+            "in.yaml:3:1: expected one YAML document, found 2");
+}
+
 // --- YamlMap construction ---------------------------------------------------
 
 TEST(YamlMapTest, KeepsFileNodeAndWhat) {

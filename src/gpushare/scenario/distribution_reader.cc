@@ -13,6 +13,7 @@
 #include "gpushare/io/yaml_input.h"
 #include "gpushare/scenario/scenario_fields.h"
 #include "gpushare/scenario/scenario_sections.h"
+#include "gpushare/workload/distribution.h"
 
 namespace gpushare {
 namespace scenario_internal {
@@ -52,7 +53,7 @@ Distribution ReadDistributionNode(const std::string& file,
       d = Distribution::Constant(Number(m, "constant", kLowest, kHighest));
     } else if (kind == "exponential") {
       d = Distribution::Exponential(
-          Number(m, "exponential", kLowest, kHighest));
+          Number(m, "exponential", 0, kMaxDistributionScale, true));
     } else if (kind == "uniform") {
       YAML::Node bounds = List(m, "uniform", false);
       if (bounds.size() != 2) {
@@ -67,8 +68,8 @@ Distribution ReadDistributionNode(const std::string& file,
     } else if (kind == "lognormal") {
       YamlMap p = m.Map("lognormal", label + " lognormal");
       p.AllowOnly({"median", "sigma", "min", "max"});
-      const double median = Number(p, "median", kLowest, kHighest);
-      const double sigma = Number(p, "sigma", kLowest, kHighest);
+      const double median = Number(p, "median", 0, kMaxDistributionScale, true);
+      const double sigma = Number(p, "sigma", 0, kMaxLogNormalSigma);
       double lo = 0;
       double hi = 0;
       if (p.Has("min")) {

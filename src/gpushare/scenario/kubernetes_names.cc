@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <regex>
 
 namespace gpushare {
@@ -14,13 +15,24 @@ constexpr const char* kLabelValueRule =
     "empty, or letters, digits, '-', '_' and '.', at most 63, starting and "
     "ending with a letter or digit";
 
+// `text` for an error message: in single quotes, or escaped in double
+// quotes when it holds a control character (a line break in a key would
+// otherwise split the message).
+std::string NameInMessage(const std::string& text) {
+  const bool plain = std::none_of(text.begin(), text.end(), [](char c) {
+    return static_cast<unsigned char>(c) < 0x20 || c == 0x7F;
+  });
+  return plain ? "'" + text + "'" : fmt::format("{:?}", text);
+}
+
 }  // namespace
 
 void CheckLabelKey(const std::string& file, const YAML::Node& at,
                    const std::string& label, const std::string& key) {
   if (!IsLabelKey(key)) {
     FailAt(file, at,
-           fmt::format("{}: invalid key '{}' ({})", label, key, kLabelKeyRule));
+           fmt::format("{}: invalid key {} ({})", label, NameInMessage(key),
+                       kLabelKeyRule));
   }
 }
 
@@ -28,7 +40,7 @@ void CheckLabelValue(const std::string& file, const YAML::Node& at,
                      const std::string& label, const std::string& value) {
   if (!IsLabelValue(value)) {
     FailAt(file, at,
-           fmt::format("{}: invalid value '{}' ({})", label, value,
+           fmt::format("{}: invalid value {} ({})", label, NameInMessage(value),
                        kLabelValueRule));
   }
 }

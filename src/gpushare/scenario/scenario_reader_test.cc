@@ -632,6 +632,13 @@ INSTANTIATE_TEST_SUITE_P(
                   "digits, '-', '_' and '.', at most 63, starting and ending "
                   "with a letter or digit, after an optional DNS prefix and "
                   "'/')"},
+        ErrorCase{"BadRequestName",
+                  WithClasses("    - {name: a, class: batch, count: 1, "
+                              "requests: {\"x.io/g pu\": 1}}\n"),
+                  "s.yaml:10:52: class 'a' requests: \"x.io/g pu\" is not a "
+                  "Kubernetes resource name (a qualified name such as "
+                  "nvidia.com/gpu: a DNS prefix, '/', then at most 63 "
+                  "letters, digits, '-', '_' and '.')"},
         ErrorCase{"UnknownClass",
                   WithClasses("    - {name: a, class: serving, "
                               "arrival_rate_per_s: 1}\n"),
@@ -687,8 +694,14 @@ INSTANTIATE_TEST_SUITE_P(
                   WithClasses("    - {name: a, class: dev, "
                               "arrival_rate_per_s: 1, work_s: {exponential: "
                               "-3}}\n"),
-                  "s.yaml:10:60: class 'a' work_s: exponential mean must be "
-                  "> 0, got -3"},
+                  "s.yaml:10:74: class 'a' work_s exponential: -3 is out of "
+                  "range (expected > 0 and <= 1000000000000)"},
+        ErrorCase{"LogNormalSigmaAboveTen",
+                  WithClasses("    - {name: a, class: dev, "
+                              "arrival_rate_per_s: 1, work_s: {lognormal: "
+                              "{median: 60, sigma: 40}}}\n"),
+                  "s.yaml:10:92: class 'a' work_s lognormal sigma: 40 is out "
+                  "of range (expected 0..10)"},
         ErrorCase{"LognormalMinWithoutMax",
                   WithClasses("    - {name: a, class: dev, "
                               "arrival_rate_per_s: 1, work_s: {lognormal: "

@@ -252,6 +252,14 @@ WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
                    "cpu_milli and memory_mib; extended names have a domain, "
                    "like nvidia.com/gpu)");
       }
+      if (!IsLabelKey(name)) {
+        FailAt(file, entry.first,
+               fmt::format("{}: {:?} is not a Kubernetes resource name (a "
+                           "qualified name such as nvidia.com/gpu: a DNS "
+                           "prefix, '/', then at most 63 letters, digits, "
+                           "'-', '_' and '.')",
+                           Label(c, "requests"), name));
+      }
       spec.requests.emplace_back(
           name, ScalarInt(file, entry.second, Label(c, "requests") + " " + name,
                           1, int64_t{1} << 40));

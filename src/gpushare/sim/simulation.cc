@@ -16,6 +16,15 @@ namespace gpushare {
 
 using simulation_internal::kInfinity;
 
+namespace {
+
+// A run without a horizon stops with an error after this many samples, the
+// most a horizon may make (scenario/scenario_reader.cc): pods that run
+// longer would grow the samples without bound.
+constexpr double kMaxSamplesWithoutHorizon = 1e6;
+
+}  // namespace
+
 Simulation::Simulation(const Scenario& scenario, const Catalog& catalog)
     : scenario_(scenario), rng_(Rng(scenario.seed).Fork(0xFA017)) {
   scenario_.model.Validate();
@@ -243,6 +252,15 @@ void Simulation::Run(SimulationObserver* observer) {
       case EventKind::kSample:
         Sample(now);
         if (WorkLeft()) {
+          if (scenario_.horizon_s <= 0 &&
+              now >= kMaxSamplesWithoutHorizon * scenario_.sample_interval_s) {
+            throw InputError(fmt::format(
+                "scenario '{}': horizon_s is 0 (run until every pod has "
+                "finished), but pods are still running after 1,000,000 "
+                "samples ({:g} s at sample_interval_s {:g}); set horizon_s "
+                "(at most 10^9 s) to stop the run there",
+                scenario_.name, now, scenario_.sample_interval_s));
+          }
           events_.Push(now + scenario_.sample_interval_s, EventKind::kSample);
         }
         break;

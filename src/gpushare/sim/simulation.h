@@ -31,7 +31,9 @@
 // (Pod::node_name, kubectl imports of running pods) are bound to it on
 // arrival without a scheduling cycle when the cluster has that node, or fail
 // kubelet's admission if it cannot hold them. Deterministic for a given
-// scenario.
+// scenario. Without a horizon (horizon_s 0) a run whose pods are still
+// running after 1,000,000 samples is an InputError, as a horizon of more
+// samples is.
 
 #ifndef GPUSHARE_SIM_SIMULATION_H_
 #define GPUSHARE_SIM_SIMULATION_H_

@@ -125,11 +125,17 @@ void Distribution::Validate(const std::string& what) const {
       if (min > max) {
         Fail(what, fmt::format("uniform min {} > max {}", min, max));
       }
+      if (!std::isfinite(max - min)) {
+        Fail(what, fmt::format("uniform range [{}, {}] is too wide (its "
+                               "width must be finite)",
+                               min, max));
+      }
       return;
     case Kind::kExponential:
       CheckFinite(what, "exponential", "mean", mean);
-      if (!(mean > 0)) {
-        Fail(what, fmt::format("exponential mean must be > 0, got {}", mean));
+      if (!(mean > 0 && mean <= kMaxDistributionScale)) {
+        Fail(what, fmt::format("exponential mean must be in (0, 1e12], got {}",
+                               mean));
       }
       return;
     case Kind::kLogNormal:
@@ -137,11 +143,13 @@ void Distribution::Validate(const std::string& what) const {
       CheckFinite(what, "lognormal", "sigma", sigma);
       CheckFinite(what, "lognormal", "min", min);
       CheckFinite(what, "lognormal", "max", max);
-      if (!(median > 0)) {
-        Fail(what, fmt::format("lognormal median must be > 0, got {}", median));
+      if (!(median > 0 && median <= kMaxDistributionScale)) {
+        Fail(what, fmt::format("lognormal median must be in (0, 1e12], got {}",
+                               median));
       }
-      if (sigma < 0) {
-        Fail(what, fmt::format("lognormal sigma must be >= 0, got {}", sigma));
+      if (!(sigma >= 0 && sigma <= kMaxLogNormalSigma)) {
+        Fail(what, fmt::format("lognormal sigma must be in 0..{}, got {}",
+                               kMaxLogNormalSigma, sigma));
       }
       if (min > max) {
         Fail(what, fmt::format("lognormal clamp min {} > max {}", min, max));

@@ -5,7 +5,13 @@
 // (value), uniform [min, max), exponential (mean), lognormal (median and
 // sigma of the log, optionally clamped to [min, max]), and choice (values
 // with weights). Validate() throws InputError naming `what` when a parameter
-// is out of range (negative mean, min > max, weights all zero, ...).
+// is out of range (negative mean, min > max, weights all zero, ...), with
+// the range: every parameter is finite, an exponential mean and a lognormal
+// median are in (0, kMaxDistributionScale], a lognormal sigma in
+// 0..kMaxLogNormalSigma and a uniform range's width finite. Every draw of a
+// valid distribution is then finite (a standard normal draw is within
+// +-8.6, so a lognormal's is below 1e12 * e^86 < 1e50), and the workload
+// generator clamps draws to the field's upper bound (generator.h).
 
 #ifndef GPUSHARE_WORKLOAD_DISTRIBUTION_H_
 #define GPUSHARE_WORKLOAD_DISTRIBUTION_H_
@@ -17,6 +23,13 @@
 #include "gpushare/base/rng.h"
 
 namespace gpushare {
+
+// The largest exponential mean and lognormal median (far above any field's
+// bound, docs/scenario.md; the generator checks those).
+inline constexpr double kMaxDistributionScale = 1e12;
+// The largest lognormal sigma: e^10 is a factor of 22,000 per standard
+// deviation; sigma 40 or 1e300 would draw values no run can finish.
+inline constexpr double kMaxLogNormalSigma = 10;
 
 struct Distribution {
   enum class Kind { kConstant, kUniform, kExponential, kLogNormal, kChoice };

@@ -219,13 +219,24 @@ TEST(DistributionTest, ValidateMessages) {
   EXPECT_EQ(ValidationError(Distribution::Uniform(2, 1), "class 'dev' gpus"),
             "class 'dev' gpus: uniform min 2 > max 1");
   EXPECT_EQ(ValidationError(Distribution::Exponential(0)),
-            "x: exponential mean must be > 0, got 0");
+            "x: exponential mean must be in (0, 1e12], got 0");
   EXPECT_EQ(ValidationError(Distribution::Exponential(-1.5)),
-            "x: exponential mean must be > 0, got -1.5");
+            "x: exponential mean must be in (0, 1e12], got -1.5");
+  EXPECT_EQ(ValidationError(Distribution::Exponential(2e12)),
+            "x: exponential mean must be in (0, 1e12], got 2000000000000");
   EXPECT_EQ(ValidationError(Distribution::LogNormal(0, 1)),
-            "x: lognormal median must be > 0, got 0");
+            "x: lognormal median must be in (0, 1e12], got 0");
+  EXPECT_EQ(ValidationError(Distribution::LogNormal(1e300, 1)),
+            "x: lognormal median must be in (0, 1e12], got 1e+300");
   EXPECT_EQ(ValidationError(Distribution::LogNormal(1, -0.5)),
-            "x: lognormal sigma must be >= 0, got -0.5");
+            "x: lognormal sigma must be in 0..10, got -0.5");
+  EXPECT_EQ(ValidationError(Distribution::LogNormal(1, 40)),
+            "x: lognormal sigma must be in 0..10, got 40");
+  EXPECT_EQ(ValidationError(Distribution::LogNormal(1, 1e300)),
+            "x: lognormal sigma must be in 0..10, got 1e+300");
+  EXPECT_EQ(ValidationError(Distribution::Uniform(-1e308, 1e308)),
+            "x: uniform range [-1e+308, 1e+308] is too wide (its width must "
+            "be finite)");
   EXPECT_EQ(ValidationError(Distribution::LogNormal(1, 1, 5, 2)),
             "x: lognormal clamp min 5 > max 2");
   EXPECT_EQ(ValidationError(Distribution::Choice({})),
@@ -234,6 +245,20 @@ TEST(DistributionTest, ValidateMessages) {
             "x: choice weights are all 0");
   EXPECT_EQ(ValidationError(Distribution::Choice({{1, 1}, {2, -1}})),
             "x: choice weight -1 of value 2 is negative");
+}
+
+TEST(DistributionTest, DrawsAtTheLimitsAreFinite) {
+  const Distribution widest = Distribution::LogNormal(
+      kMaxDistributionScale, kMaxLogNormalSigma);
+  ASSERT_EQ(ValidationError(widest), "");
+  for (double x : Draw(widest, 7, 100'000)) {
+    EXPECT_TRUE(std::isfinite(x));
+    EXPECT_GT(x, 0);
+  }
+  for (double x : Draw(Distribution::Exponential(kMaxDistributionScale), 7,
+                       100'000)) {
+    EXPECT_TRUE(std::isfinite(x));
+  }
 }
 
 TEST(DistributionTest, ValidateRejectsNonFiniteNumbers) {

@@ -187,20 +187,25 @@ double RoundGpus(double v) {
 
 double Clamp01(double v) { return std::clamp(v, 0.0, 1.0); }
 
+// A draw of `d`, clamped to its field's upper bound `max`.
+double DrawAtMost(const Distribution& d, Rng& rng, double max) {
+  return std::min(d.Sample(rng), max);
+}
+
 // Draws one pod's needs and tenant, in the documented fixed order.
 void DrawPod(const WorkloadClassSpec& c, Rng& rng, Pod& pod) {
   PodNeeds& n = pod.needs;
-  n.gpus = RoundGpus(c.gpus.Sample(rng));
-  n.gpu_memory_mib = RoundCount(c.gpu_memory_mib.Sample(rng));
+  n.gpus = RoundGpus(DrawAtMost(c.gpus, rng, kMaxPodGpus));
+  n.gpu_memory_mib = RoundCount(DrawAtMost(c.gpu_memory_mib, rng, kMaxMib));
   n.sm_demand = Clamp01(c.sm_demand.Sample(rng));
   n.duty = Clamp01(c.duty.Sample(rng));
-  n.work_s = c.work_s.Sample(rng);
-  n.lifetime_s = c.lifetime_s.Sample(rng);
-  n.request_rate = c.request_rate.Sample(rng);
-  n.gpu_ms_per_request = c.gpu_ms_per_request.Sample(rng);
-  n.slo_p99_ms = c.slo_p99_ms.Sample(rng);
-  pod.cpu_milli = RoundCount(c.cpu_milli.Sample(rng));
-  pod.memory_mib = RoundCount(c.memory_mib.Sample(rng));
+  n.work_s = DrawAtMost(c.work_s, rng, kMaxClassSeconds);
+  n.lifetime_s = DrawAtMost(c.lifetime_s, rng, kMaxClassSeconds);
+  n.request_rate = DrawAtMost(c.request_rate, rng, kMaxRequestRate);
+  n.gpu_ms_per_request = DrawAtMost(c.gpu_ms_per_request, rng, kMaxMs);
+  n.slo_p99_ms = DrawAtMost(c.slo_p99_ms, rng, kMaxMs);
+  pod.cpu_milli = RoundCount(DrawAtMost(c.cpu_milli, rng, kMaxMilli));
+  pod.memory_mib = RoundCount(DrawAtMost(c.memory_mib, rng, kMaxMib));
   pod.tenant = c.tenants[rng.Below(c.tenants.size())];
   pod.namespace_name = pod.tenant;
 }

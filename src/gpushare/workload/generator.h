@@ -10,7 +10,10 @@
 // class. Every random draw comes from Rng(seed) forked per class, so adding a
 // class does not change the others' pods. Validate() throws InputError on an
 // invalid spec (unknown class, negative rates, gpus not a fraction < 1 or a
-// whole number, duty or sm_demand outside [0, 1], ...).
+// whole number, duty or sm_demand outside [0, 1], ...). A draw above its
+// field's upper bound (docs/scenario.md: 16 GPUs, 10^8 MiB, 10^9 s, ...;
+// only an exponential or an unclamped lognormal can draw one) is clamped to
+// it, so a pod never asks for more than a class may write.
 
 #ifndef GPUSHARE_WORKLOAD_GENERATOR_H_
 #define GPUSHARE_WORKLOAD_GENERATOR_H_

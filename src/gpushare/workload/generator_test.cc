@@ -340,7 +340,8 @@ TEST(WorkloadSpecTest, DistributionErrors) {
   c = Class("dev", 1);
   c.memory_mib = Distribution::Exponential(-5);
   EXPECT_EQ(ValidationError(Spec({c})),
-            "class 'dev' memory_mib: exponential mean must be > 0, got -5");
+            "class 'dev' memory_mib: exponential mean must be in (0, 1e12], "
+            "got -5");
   c = Class("dev", 1);
   c.gpus = Distribution::Constant(1.5);
   EXPECT_EQ(ValidationError(Spec({c})),
@@ -377,7 +378,12 @@ TEST(WorkloadSpecTest, AbsurdlyLargeNeedsAreErrors) {
   c = Class("dev", 1);
   c.memory_mib = Distribution::Exponential(1e300);
   EXPECT_EQ(ValidationError(Spec({c})),
-            "class 'dev' memory_mib: mean 1e+300 is above the largest "
+            "class 'dev' memory_mib: exponential mean must be in (0, 1e12], "
+            "got 1e+300");
+  c = Class("dev", 1);
+  c.memory_mib = Distribution::Exponential(2e8);
+  EXPECT_EQ(ValidationError(Spec({c})),
+            "class 'dev' memory_mib: mean 200000000 is above the largest "
             "accepted, 100000000");
   c = Class("dev", 1);
   c.work_s = Distribution::LogNormal(2e9, 0.5);

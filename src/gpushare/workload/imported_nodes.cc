@@ -62,6 +62,32 @@ std::string BaseName(const ImportedNode& n, const std::string& prefix) {
 
 }  // namespace
 
+bool IsNodeName(std::string_view name) {
+  if (name.empty() || name.size() > 253) return false;
+  size_t start = 0;
+  while (start <= name.size()) {
+    size_t end = name.find('.', start);
+    if (end == std::string_view::npos) end = name.size();
+    const std::string_view label = name.substr(start, end - start);
+    if (label.empty() || label.front() == '-' || label.back() == '-') {
+      return false;
+    }
+    for (char c : label) {
+      if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) {
+        return false;
+      }
+    }
+    start = end + 1;
+  }
+  return true;
+}
+
+std::string NodeNameRule() {
+  return "a node name must be a DNS-1123 subdomain: at most 253 characters, "
+         "lowercase letters, digits, '-' and '.', each dot-separated part "
+         "starting and ending with a letter or digit";
+}
+
 std::vector<NodePoolSpec> GroupNodePools(const std::vector<ImportedNode>& nodes,
                                          const std::string& prefix) {
   std::vector<NodePoolSpec> pools;

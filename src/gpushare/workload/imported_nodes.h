@@ -10,13 +10,19 @@
 // its identity (cluster/cluster.h NodeIdentity). Pools are named
 // `<prefix><model>-x<gpus>[-<scheme>]` in lowercase (`cpu` for nodes
 // without GPUs), with `-2`, `-3`, ... when two groups would share a name.
-// Deterministic: the same nodes give the same pools.
+// Deterministic: the same nodes give the same pools. IsNodeName() is the
+// rule the API server holds node names to (a DNS-1123 subdomain: at most 253
+// characters, dot-separated labels of lowercase letters, digits and '-' that
+// start and end with a letter or digit; k8s.io/apimachinery
+// pkg/util/validation IsDNS1123Subdomain, through ValidateNodeName): the node
+// readers refuse other names, which the emitted files could not address.
 
 #ifndef GPUSHARE_WORKLOAD_IMPORTED_NODES_H_
 #define GPUSHARE_WORKLOAD_IMPORTED_NODES_H_
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpushare/cluster/cluster.h"
@@ -34,6 +40,11 @@ struct ImportedNode {
   int max_pods = kDefaultMaxPods;
   SharingConfig sharing;
 };
+
+bool IsNodeName(std::string_view name);
+
+// The message of a refused node name: what the rule is.
+std::string NodeNameRule();
 
 std::vector<NodePoolSpec> GroupNodePools(const std::vector<ImportedNode>& nodes,
                                          const std::string& prefix);

@@ -518,6 +518,28 @@ TEST_F(KubectlImportTest, NodeErrorsNameTheLineAndJsonPath) {
             std::string::npos);
 }
 
+TEST_F(KubectlImportTest, ControlCharactersInStringsReadAreErrors) {
+  // A name or label with an escaped control character would reach the
+  // terminal and every output.
+  EXPECT_EQ(NodeError(catalog_, OneNode("\"team\": \"a\\u001b[31m\"", "")),
+            "n.json:2:48: items[0].metadata.labels.team: control character "
+            "U+001B in 'a\\x1B[31m'; names and values must not hold control "
+            "characters (C0, DEL, C1), escaped or not");
+  EXPECT_NE(NodeError(catalog_, OneNode("\"te\\u0000am\": \"a\"", ""))
+                .find("items[0].metadata.labels: key: control character U+0000"),
+            std::string::npos);
+  // Annotations nobody reads may hold line breaks (last-applied
+  // configurations do).
+  const std::vector<ImportedNode> nodes = ParseKubectlNodes(
+      "n.json",
+      OneNode("", "",
+              ", \"annotations\": {\"kubectl.kubernetes.io/"
+              "last-applied-configuration\": \"{\\n  \\\"kind\\\": 1}\\n\"}"),
+      catalog_);
+  ASSERT_EQ(nodes.size(), 1u);
+  EXPECT_EQ(nodes[0].name, "n1");
+}
+
 TEST_F(KubectlImportTest, PodErrorsNameTheLineAndJsonPath) {
   const std::string pod =
       "{\"kind\": \"List\", \"items\": [{\"kind\": \"Pod\",\n"

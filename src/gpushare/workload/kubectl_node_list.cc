@@ -217,8 +217,17 @@ ImportedNode ReadNode(const JsonValue& item, const Catalog& catalog) {
   const JsonValue metadata = item.Get("metadata");
   node.name = metadata.Get("name").String();
   if (node.name.empty()) metadata.Get("name").Fail("a node needs a name");
+  if (!IsNodeName(node.name)) {
+    metadata.Get("name").Fail(
+        fmt::format("invalid node name {:?}: {}", node.name, NodeNameRule()));
+  }
   node.labels = ReadStringMap(metadata.Get("labels"));
-  const Labels annotations = ReadStringMap(metadata.Get("annotations"));
+  // Only HAMi's register annotation is read: others (last-applied
+  // configurations, JSON blobs with line breaks) are left alone.
+  bool hami = false;
+  for (const auto& entry : metadata.Get("annotations").Members()) {
+    hami = hami || entry.first == kHamiRegister;
+  }
   const JsonValue spec = item.Get("spec");
   for (const JsonValue& t : spec.Get("taints").Items()) {
     Taint taint;
@@ -278,7 +287,6 @@ ImportedNode ReadNode(const JsonValue& item, const Catalog& catalog) {
       mig_counts[profile] += n;
     }
   }
-  const bool hami = annotations.count(kHamiRegister) > 0;
   // HAMi's device plugin runs on nodes labelled gpu=on; a node that has
   // not registered yet (or whose annotation was stripped) is still HAMi.
   auto gpu_on = node.labels.find(kHamiNodeLabel);

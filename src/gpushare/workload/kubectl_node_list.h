@@ -1,7 +1,8 @@
 // `kubectl get nodes -o json`: an existing cluster's nodes, read into
 // ImportedNodes (workload/imported_nodes.h).
 //
-// Contract: per Node object — metadata.name (non-empty, unique),
+// Contract: per Node object — metadata.name (unique, and a Kubernetes node
+// name: imported_nodes.h IsNodeName),
 // metadata.labels, spec.taints and spec.unschedulable (which becomes the
 // taint node.kubernetes.io/unschedulable:NoSchedule, as the node controller
 // sets it), status.allocatable (status.capacity where allocatable lacks a

@@ -1,10 +1,13 @@
 #include "gpushare/workload/openb_node_list.h"
 
+#include <fmt/format.h>
+
 #include <limits>
 #include <unordered_set>
 
 #include "gpushare/io/csv_table.h"
 #include "gpushare/io/input_error.h"
+#include "gpushare/workload/imported_nodes.h"
 
 namespace gpushare {
 namespace {
@@ -25,6 +28,10 @@ std::vector<OpenbNode> ParseOpenbNodes(CsvTable table,
     OpenbNode n;
     n.line = table.line();
     n.name = std::string(table.NonEmpty(kName));
+    if (!IsNodeName(n.name)) {
+      table.Fail(kName, fmt::format("invalid node name {:?}: {}", n.name,
+                                    NodeNameRule()));
+    }
     if (!names.insert(n.name).second) {
       table.Fail(kName, "duplicate node name '" + n.name + "'");
     }

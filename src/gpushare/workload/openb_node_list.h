@@ -1,7 +1,8 @@
 // The node list of Alibaba's openb GPU trace (cluster-trace-gpu-v2023).
 //
 // Contract: columns `sn,cpu_milli,memory_mib,gpu,model` (header checked):
-// the node name (non-empty, unique), CPU capacity in millicores, memory in
+// the node name (unique, and a Kubernetes node name: imported_nodes.h
+// IsNodeName), CPU capacity in millicores, memory in
 // MiB, the number of GPUs (0..kMaxOpenbGpusPerNode) and the trace's GPU model
 // name (empty exactly when gpu is 0; otherwise a name `models` maps, see
 // workload/gpu_model_map.h). Every malformed row is an InputError at

@@ -1,0 +1,363 @@
+"""End-to-end: the files `emit k8s` and `plan --out` write resist hostile
+names (docs/emit.md, "What is quoted and what is refused").
+
+Scenario HOSTILE has a name made of shell and YAML injection (line breaks,
+$(...), backticks, quotes, `; rm -rf`, a carriage return, U+2028, a tab and
+a control character) and pool, class, queue and namespace names, label and
+taint values that Kubernetes accepts but YAML reads as booleans, nulls or
+numbers when plain (true, 012, 1e5, yes, null, 0x1). Scenario IMPORTED reads
+kubectl nodes named alike and pods whose tenant class and toleration are
+hostile (kubectl pod fields are not validated, only quoted). For each output
+folder: every *.sh passes `sh -n`; node-setup.sh runs with stand-ins for
+kubectl, helm and nvidia-smi first on PATH, which log their arguments, and
+must make exactly the expected calls with every argument intact while no
+injected command runs; every YAML file parses with PyYAML (YAML 1.1, the
+strictest reader about booleans) and the names read back as strings; the
+HAMi node config parses as JSON; the scenario name shows only on comment
+lines. A kubectl node name that is not a DNS-1123 subdomain is refused (exit
+2, nothing written).
+
+Run as: python3 tests/emit_injection_test.py --binary /path/to/gpushare-sim
+"""
+
+import json
+import os
+import re
+import subprocess
+import unittest
+
+import yaml
+
+from cli_harness import TempDirTestCase, main, run
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+HOSTILE_NAME = ("evil'\n$(touch pwned)\n`touch pwned`\"; rm -rf pwned-dir\r"
+                "# x\u2028y: z\t\x01 ${HOME} *")
+
+# The scenario as YAML: the name in a double-quoted scalar (json.dumps
+# writes one, escaping the control characters).
+HOSTILE = """\
+name: {name}
+seed: 3
+horizon_s: 600
+cluster:
+  pools:
+    - name: "true"
+      gpu: L4
+      nodes: 1
+      labels: {{team: "yes", example.com/x-1: "0x1"}}
+      taints: [{{key: dedicated, value: "null", effect: NoSchedule}}]
+      sharing: {{scheme: time-slicing, replicas: 2}}
+    - name: "1e5"
+      gpu: A30
+      nodes: 1
+      sharing: {{scheme: mig, mig_config: all-1g.6gb}}
+    - name: "012"
+      gpu: A100-80GB
+      nodes: 1
+      sharing: {{scheme: hami}}
+    - name: "on"
+      gpu: A100-80GB
+      nodes: 1
+      sharing: {{scheme: hami, hami: {{split_count: 4}}}}
+workload:
+  horizon_s: 300
+  classes:
+    - name: "null"
+      class: batch
+      count: 4
+      work_s: 60
+      tenants: ["1e3"]
+      queue: "y"
+      node_selector: {{team: "yes"}}
+      tolerations:
+        - {{key: dedicated, operator: Equal, value: "null", effect: NoSchedule}}
+    - {{name: "no", class: batch, count: 4, work_s: 60}}
+queues:
+  resource_flavors: [{{name: "off", node_labels: {{team: "yes"}}}}]
+  cluster_queues:
+    - name: "123"
+      cohort: "0x1"
+      resource_groups:
+        - flavors:
+            - name: "off"
+              resources:
+                - {{name: cpu, nominal_quota: 10}}
+                - {{name: memory, nominal_quota: 100Gi}}
+                - {{name: nvidia.com/gpu, nominal_quota: 4}}
+  local_queues:
+    - {{name: "y", namespace: "1e3", cluster_queue: "123"}}
+"""
+
+# What node-setup.sh of HOSTILE must run, argument by argument.
+HOSTILE_CALLS = [
+    ["kubectl", "label", "node", "true-0", "gpushare.io/node-pool=true",
+     "example.com/x-1=0x1", "team=yes", "nvidia.com/device-plugin.config=true",
+     "--overwrite"],
+    ["kubectl", "taint", "node", "true-0", "dedicated=null:NoSchedule",
+     "--overwrite"],
+    ["kubectl", "label", "node", "1e5-0", "gpushare.io/node-pool=1e5",
+     "nvidia.com/device-plugin.config=1e5", "nvidia.com/mig.config=all-1g.6gb",
+     "--overwrite"],
+    ["kubectl", "label", "node", "012-0", "gpushare.io/node-pool=012",
+     "gpu=on", "--overwrite"],
+    ["kubectl", "label", "node", "on-0", "gpushare.io/node-pool=on", "gpu=on",
+     "--overwrite"],
+]
+
+# examples/kubectl's nodes renamed to names YAML misreads when plain.
+NODE_RENAMES = {"gpu-a100-0": "0x10", "gpu-l4-0": "yes", "gpu-l4-1": "1e5",
+                "gpu-a10-0": "on", "cpu-0": "null"}
+HOSTILE_CLASS = "notebooks\n$(touch pwned)`touch pwned`'\"; rm -rf pwned-dir"
+HOSTILE_TOLERATION = "research\n- key: x\"$(touch pwned)\": 'y' #"
+
+IMPORTED = """\
+name: {name}
+seed: 7
+horizon_s: 600
+cluster:
+  import: {{format: kubectl, file: nodes.json}}
+workload:
+  trace:
+    format: kubectl
+    file: pods.json
+    tenant_class_label: tenant-class
+    defaults: {{lifetime_s: 600, gpu_memory_mib: 12000,
+               workload_class: inference}}
+"""
+
+# A stand-in command: appends its argv, as one JSON line, to $STUB_LOG.
+STUB = """#!/usr/bin/env python3
+import json, os, sys
+with open(os.environ["STUB_LOG"], "a", encoding="utf-8") as f:
+    f.write(json.dumps([os.path.basename(sys.argv[0])] + sys.argv[1:]) + "\\n")
+"""
+
+
+class EmitInjectionTest(TempDirTestCase):
+
+    def scenario(self, text, name="scenario.yaml"):
+        return self.write(name, text.format(name=json.dumps(HOSTILE_NAME)))
+
+    def imported_scenario(self):
+        with open(os.path.join(ROOT, "examples", "kubectl", "nodes.json"),
+                  encoding="utf-8") as f:
+            nodes = f.read()
+        with open(os.path.join(ROOT, "examples", "kubectl", "pods.json"),
+                  encoding="utf-8") as f:
+            pods_text = f.read()
+        for old, new in NODE_RENAMES.items():
+            nodes = nodes.replace(f'"{old}"', f'"{new}"')
+            pods_text = pods_text.replace(f'"{old}"', f'"{new}"')
+        pods = json.loads(pods_text)
+        for pod in pods["items"]:
+            labels = pod["metadata"].get("labels") or {}
+            if labels.get("tenant-class") == "notebooks":
+                labels["tenant-class"] = HOSTILE_CLASS
+            if pod["metadata"]["name"] == "train-b":
+                pod["spec"]["tolerations"] = [
+                    {"key": "dedicated", "operator": "Equal",
+                     "value": HOSTILE_TOLERATION, "effect": "NoSchedule"}]
+        self.write("nodes.json", nodes)
+        self.write("pods.json", json.dumps(pods, indent=1))
+        return self.scenario(IMPORTED, "imported.yaml")
+
+    def files(self, folder):
+        with open(os.path.join(folder, ".gpushare-sim-files"),
+                  encoding="utf-8") as f:
+            names = [line for line in f.read().splitlines()
+                     if line and not line.startswith("#")]
+        out = {}
+        for name in names:
+            with open(os.path.join(folder, name), encoding="utf-8",
+                      newline="") as f:
+                out[name] = f.read()
+        return out
+
+    def run_node_setup(self, folder):
+        """Runs node-setup.sh with stand-ins on PATH in a fresh working
+        folder; returns the logged calls."""
+        stubs = self.path("stubs")
+        os.makedirs(stubs, exist_ok=True)
+        for command in ("kubectl", "helm", "nvidia-smi"):
+            stub = os.path.join(stubs, command)
+            with open(stub, "w", encoding="utf-8") as f:
+                f.write(STUB)
+            os.chmod(stub, 0o755)
+        work = self.path("work-" + os.path.basename(folder))
+        os.makedirs(os.path.join(work, "pwned-dir"))
+        log = os.path.join(work, "calls.log")
+        env = dict(os.environ, PATH=stubs + ":/usr/bin:/bin", STUB_LOG=log,
+                   HOME=work)
+        result = subprocess.run(
+            ["sh", os.path.join(folder, "node-setup.sh")], cwd=work, env=env,
+            capture_output=True, timeout=60, check=False)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertFalse(os.path.exists(os.path.join(work, "pwned")))
+        self.assertTrue(os.path.isdir(os.path.join(work, "pwned-dir")))
+        self.assertEqual(sorted(os.listdir(work)), ["calls.log", "pwned-dir"])
+        with open(log, encoding="utf-8") as f:
+            return [json.loads(line) for line in f]
+
+    def check_folder(self, folder):
+        """The checks every output folder passes; returns its files."""
+        files = self.files(folder)
+        for name, text in files.items():
+            if name.endswith(".sh"):
+                result = subprocess.run(
+                    ["sh", "-n", os.path.join(folder, name)],
+                    capture_output=True, timeout=60, check=False)
+                self.assertEqual(result.returncode, 0, result.stderr)
+            if name.endswith(".yaml"):
+                docs = list(yaml.safe_load_all(text))
+                self.assertTrue(docs, name)
+                for doc in docs:
+                    self.assertIsInstance(doc, dict, name)
+            # No stray line break: the hostile text shows on comment lines
+            # (a Markdown heading in README.md) or as one double-quoted YAML
+            # scalar on its line.
+            self.assertNotIn("\r", text, name)
+            self.assertNotIn("\u2028", text, name)
+            for line in text.split("\n"):
+                if "pwned" not in line:
+                    continue
+                quoted = (name.endswith(".yaml")
+                          and re.fullmatch(r'\s*(- )?[\w.-]+: ".*"', line))
+                self.assertTrue(line.lstrip().startswith("#") or quoted,
+                                f"{name}: {line!r}")
+        return files
+
+    def test_emit_k8s_hostile_names(self):
+        scenario = self.scenario(HOSTILE)
+        out = self.path("k8s")
+        code, _, stderr = run("emit", "k8s", "--scenario", scenario, "--out",
+                              out)
+        self.assertEqual(code, 0, stderr)
+        self.assertEqual(self.run_node_setup(out), HOSTILE_CALLS)
+        files = self.check_folder(out)
+        self.assertIn("# Labels and taints of scenario 'evil'\\n$(touch "
+                      "pwned)\\n`touch pwned`\"; rm -rf pwned-dir\\r# "
+                      "x\\u2028y: z\\t\\x01 ${HOME} *' (written",
+                      files["node-setup.sh"])
+        device = yaml.safe_load(files["device-plugin-config.yaml"])
+        self.assertEqual(sorted(device["data"]), ["1e5", "default", "true"])
+        mig = yaml.safe_load(yaml.safe_load(
+            files["mig-parted-config.yaml"])["data"]["config.yaml"])
+        self.assertIn("all-1g.6gb", mig["mig-configs"])
+        hami = yaml.safe_load(files["hami-values.yaml"])
+        nodeconfig = json.loads(
+            hami["devicePlugin"]["nodeConfiguration"]["config"])
+        self.assertEqual([n["name"] for n in nodeconfig["nodeconfig"]],
+                         ["on-0"])
+        kueue = list(yaml.safe_load_all(files["kueue-queues.yaml"]))
+        self.assertEqual([d["metadata"]["name"] for d in kueue],
+                         ["off", "123", "y"])
+        self.assertEqual(kueue[0]["spec"]["nodeLabels"], {"team": "yes"})
+        self.assertEqual(kueue[1]["spec"]["cohort"], "0x1")
+        self.assertEqual(kueue[1]["spec"]["resourceGroups"][0]["flavors"][0]
+                         ["name"], "off")
+        self.assertEqual(kueue[2]["metadata"]["namespace"], "1e3")
+        self.assertEqual(kueue[2]["spec"]["clusterQueue"], "123")
+        patches = [d for d in yaml.safe_load_all(files["pod-patches.yaml"])
+                   if d]
+        tolerated = [p["spec"]["template"] for p in patches
+                     if p["spec"]["template"]["spec"].get("tolerations")]
+        self.assertTrue(tolerated)
+        for t in tolerated:
+            self.assertEqual(t["metadata"]["labels"],
+                             {"kueue.x-k8s.io/queue-name": "y"})
+            self.assertEqual(t["spec"]["nodeSelector"]["team"], "yes")
+            self.assertEqual(t["spec"]["tolerations"],
+                             [{"key": "dedicated", "operator": "Equal",
+                               "value": "null", "effect": "NoSchedule"}])
+        readme = files["README.md"].split("\n")
+        self.assertTrue(readme[0].startswith(
+            "# Kubernetes configuration of scenario 'evil'\\n"))
+
+    def test_emit_k8s_imported_hostile_names(self):
+        scenario = self.imported_scenario()
+        out = self.path("imported")
+        code, _, stderr = run("emit", "k8s", "--scenario", scenario, "--out",
+                              out)
+        self.assertEqual(code, 0, stderr)
+        calls = self.run_node_setup(out)
+        files = self.check_folder(out)
+        self.assertEqual(sorted({c[3] for c in calls}),
+                         sorted(n for n in NODE_RENAMES.values()
+                                if n != "null"))
+        for call in calls:
+            self.assertEqual(call[:3], ["kubectl", call[1], "node"])
+            self.assertIn(call[1], ("label", "taint"))
+            self.assertEqual(call[-1], "--overwrite")
+        patches = list(yaml.safe_load_all(files["pod-patches.yaml"]))
+        values = [t.get("value") for d in patches if d
+                  for t in d["spec"]["template"]["spec"].get("tolerations",
+                                                             [])]
+        self.assertIn(HOSTILE_TOLERATION, values)
+        # The hostile class shows in comments, escaped.
+        self.assertIn("# class notebooks\\n$(touch pwned)`touch pwned`'\"; "
+                      "rm -rf pwned-dir", files["pod-patches.yaml"])
+        device = yaml.safe_load(files["device-plugin-config.yaml"])
+        for key in device["data"]:
+            self.assertIsInstance(key, str)
+
+    def test_plan_out_hostile_names(self):
+        scenario = self.scenario(HOSTILE)
+        out = self.path("plan")
+        code, _, stderr = run("plan", scenario, "--quiet", "--out", out,
+                              "--seeds", "1")
+        # 3: no plan meets every constraint; the outputs are written anyway.
+        self.assertIn(code, (0, 3), stderr)
+        calls = self.run_node_setup(out)
+        files = self.check_folder(out)
+        self.assertTrue(calls)
+        for call in calls:
+            self.assertIn(call[1], ("label", "taint"))
+            node = re.fullmatch(r"(true|1e5|012|on)-[0-9]+", call[3])
+            self.assertTrue(node, call)
+            if call[1] == "label":
+                self.assertEqual(call[4],
+                                 "gpushare.io/node-pool=" + node.group(1))
+        plan = yaml.safe_load(files["scenario.yaml"])
+        self.assertEqual(plan["name"], HOSTILE_NAME)
+        self.assertEqual([p["name"] for p in plan["cluster"]["pools"]],
+                         ["true", "1e5", "012", "on"])
+        self.assertEqual(plan["cluster"]["pools"][0]["labels"],
+                         {"team": "yes", "example.com/x-1": "0x1"})
+        # The plan's scenario.yaml replays: the emitted files come back.
+        again = self.path("again")
+        code, _, stderr = run("emit", "k8s", "--scenario",
+                              os.path.join(out, "scenario.yaml"), "--out",
+                              again)
+        self.assertEqual(code, 0, stderr)
+        for name, text in self.files(again).items():
+            self.assertEqual(text, files[name], name)
+
+    def test_refused_node_names(self):
+        for name in ("GPU-Node-1", "n1\n$(touch pwned)", "-n1", "a..b",
+                     "x" * 254):
+            with self.subTest(name=name):
+                with open(os.path.join(ROOT, "examples", "kubectl",
+                                       "nodes.json"), encoding="utf-8") as f:
+                    nodes = json.load(f)
+                nodes["items"][0]["metadata"]["name"] = name
+                self.write("nodes.json", json.dumps(nodes, indent=1))
+                scenario = self.write("bad.yaml", (
+                    "name: bad\ncluster:\n  import: {format: kubectl, file: "
+                    "nodes.json}\nworkload:\n  classes:\n    - {name: a, "
+                    "class: batch, count: 1}\n"))
+                out = self.path("refused")
+                code, stdout, stderr = run("emit", "k8s", "--scenario",
+                                           scenario, "--out", out)
+                self.assertEqual(code, 2, stderr)
+                self.assertEqual(stdout, "")
+                self.assertRegex(stderr, r"nodes\.json:[0-9]+:[0-9]+: ")
+                self.assertIn("items[0].metadata.name: invalid node name",
+                              stderr)
+                self.assertIn("DNS-1123 subdomain", stderr)
+                self.assertFalse(os.path.exists(out))
+
+
+if __name__ == "__main__":
+    main()
