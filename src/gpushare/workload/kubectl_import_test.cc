@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "gpushare/cluster/resources.h"
 #include "gpushare/io/input_error.h"
@@ -538,6 +539,30 @@ TEST_F(KubectlImportTest, ControlCharactersInStringsReadAreErrors) {
       catalog_);
   ASSERT_EQ(nodes.size(), 1u);
   EXPECT_EQ(nodes[0].name, "n1");
+}
+
+TEST(ImportedNodeNameTest, NodeNamesAreDnsSubdomains) {
+  for (const std::string& name : std::vector<std::string>{
+           "n1", "gpu-a100-0", "0x10", "yes", "ip-10-0-0-1.ec2.internal",
+           std::string(253, 'a')}) {
+    EXPECT_TRUE(IsNodeName(name)) << name;
+  }
+  for (const std::string& name : std::vector<std::string>{
+           "", "GPU-0", "-a", "a-", "a..b", ".a", "a.", "a_b", "a b",
+           "a\nb", "a;b", std::string(254, 'a')}) {
+    EXPECT_FALSE(IsNodeName(name)) << name;
+  }
+}
+
+TEST_F(KubectlImportTest, RefusesNodeNamesKubernetesWouldRefuse) {
+  std::string text = OneNode("", "");
+  text.replace(text.find("\"n1\""), 4, "\"n1\\n$(touch x)\"");
+  EXPECT_EQ(NodeError(catalog_, text),
+            "n.json:2:23: items[0].metadata.name: invalid node name "
+            "\"n1\\n$(touch x)\": a node name must be a DNS-1123 subdomain: "
+            "at most 253 characters, lowercase letters, digits, '-' and '.', "
+            "each dot-separated part starting and ending with a letter or "
+            "digit");
 }
 
 TEST_F(KubectlImportTest, PodErrorsNameTheLineAndJsonPath) {

@@ -2,10 +2,10 @@
 // ImportedNodes (workload/imported_nodes.h).
 //
 // Contract: per Node object — metadata.name (unique, and a Kubernetes node
-// name: imported_nodes.h IsNodeName),
-// metadata.labels, spec.taints and spec.unschedulable (which becomes the
-// taint node.kubernetes.io/unschedulable:NoSchedule, as the node controller
-// sets it), status.allocatable (status.capacity where allocatable lacks a
+// name: imported_nodes.h IsNodeName), metadata.labels, spec.taints and
+// spec.unschedulable (which becomes the taint
+// node.kubernetes.io/unschedulable:NoSchedule, as the node controller sets
+// it), status.allocatable (status.capacity where allocatable lacks a
 // resource): cpu, memory, pods and the GPU resources. The GPU model comes
 // from the label nvidia.com/gpu.product (GFD; `-SHARED` and `-MIG-<profile>`
 // suffixes dropped) or HAMi's registration annotation, resolved with

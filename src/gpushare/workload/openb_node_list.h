@@ -2,9 +2,9 @@
 //
 // Contract: columns `sn,cpu_milli,memory_mib,gpu,model` (header checked):
 // the node name (unique, and a Kubernetes node name: imported_nodes.h
-// IsNodeName), CPU capacity in millicores, memory in
-// MiB, the number of GPUs (0..kMaxOpenbGpusPerNode) and the trace's GPU model
-// name (empty exactly when gpu is 0; otherwise a name `models` maps, see
+// IsNodeName), CPU capacity in millicores, memory in MiB, the number of GPUs
+// (0..kMaxOpenbGpusPerNode) and the trace's GPU model name (empty exactly
+// when gpu is 0; otherwise a name `models` maps, see
 // workload/gpu_model_map.h). Every malformed row is an InputError at
 // file:line:col naming the column. Rows keep their 1-based line.
 
