@@ -286,14 +286,26 @@ class ScenarioFileTest(CompareTestCase):
         for choice in doc["selection"]:
             self.check_win_rule(choice)
         # Its two classes on h100-mixed win under different schemes: the
-        # pool plan settles the pool on one, and since the pools then mix
-        # schemes, the mix is run as one more variant.
+        # pool plan settles the pool on one of them.
         plan = doc["pool_plan"]
         self.assertTrue(plan["conflict"])
         h100 = [p for p in plan["pools"] if p["pool"] == "h100-mixed"][0]
         self.assertTrue(h100["conflict"])
         self.assertEqual(len({c["winner"] for c in h100["classes"]}), 2)
         self.assertIn(h100["variant"], [c["winner"] for c in h100["classes"]])
+
+    def test_a_pool_plan_that_mixes_schemes_is_run(self):
+        # On patrol.yaml the dev pool's two classes win under different
+        # schemes; the pool plan settles it, and since the pools then mix
+        # schemes (MIG on prod), the mix is run as one more variant.
+        _, _, doc = self.compare_json(
+            os.path.join(EXAMPLES_DIR, "patrol.yaml"))
+        plan = doc["pool_plan"]
+        self.assertTrue(plan["conflict"])
+        dev = [p for p in plan["pools"] if p["pool"] == "dev"][0]
+        self.assertTrue(dev["conflict"])
+        self.assertEqual(len({c["winner"] for c in dev["classes"]}), 2)
+        self.assertIn(dev["variant"], [c["winner"] for c in dev["classes"]])
         self.assertTrue(plan["ran"])
         self.assertEqual(doc["variants"][-1]["name"], "pool-plan")
         schemes = {p["pool"]: p["variant"] for p in plan["pools"]}

@@ -115,8 +115,8 @@ TEST(WorkloadClassReaderTest, GpuTimeErrors) {
             "model 'H100-40GB'; closest known: H100-80GB, A100-40GB, "
             "H100-94GB (see 'gpushare-sim catalog')");
   EXPECT_EQ(Error(Scenario(head + "{value: 10, on: L4, at: 3}}\n"))
-                .substr(0, 60),
-            "s.yaml:11:48: class 'chat' gpu_ms_per_request: unknown key ");
+                .substr(0, 63),
+            "s.yaml:11:48: class 'chat' gpu_ms_per_request: unknown key 'at'");
 }
 
 TEST(WorkloadClassReaderTest, RequestsNoReachablePoolAdvertisesAreRefused) {
