@@ -35,8 +35,8 @@ TEST(PoolExtendedResourcesTest, EachSchemesResources) {
   EXPECT_EQ(PoolExtendedResources(Pool(renamed), a100),
             Names{"nvidia.com/gpu.shared"});
   EXPECT_EQ(PoolExtendedResources(Pool(HamiSharing()), a100),
-            (Names{"nvidia.com/gpu", "nvidia.com/gpucores",
-                   "nvidia.com/gpumem", "nvidia.com/gpumem-percentage"}));
+            (Names{"nvidia.com/gpu", "nvidia.com/gpucores", "nvidia.com/gpumem",
+                   "nvidia.com/gpumem-percentage"}));
   // all-balanced on an A100-80GB: 2 x 1g.10gb, 2g.20gb, 3g.40gb.
   EXPECT_EQ(PoolExtendedResources(
                 Pool(MigSharing(MigStrategy::kMixed, "all-balanced")), a100),
@@ -45,8 +45,7 @@ TEST(PoolExtendedResourcesTest, EachSchemesResources) {
   EXPECT_EQ(PoolExtendedResources(
                 Pool(MigSharing(MigStrategy::kSingle, "all-1g.10gb")), a100),
             Names{"nvidia.com/gpu"});
-  EXPECT_EQ(PoolExtendedResources(Pool(ExclusiveSharing(), 0), a100),
-            Names{});
+  EXPECT_EQ(PoolExtendedResources(Pool(ExclusiveSharing(), 0), a100), Names{});
 }
 
 }  // namespace

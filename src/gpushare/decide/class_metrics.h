@@ -85,8 +85,8 @@ struct ClassMetrics {
 // averaged (counts rounded to the nearest pod), except latency and SLO
 // figures, averaged over the runs that have them (-1 when none does), waits,
 // over the runs where a pod started, and cost per served pod, the mean cost
-// over the mean served pods. Names and the unserved cause come
-// from the first run (the cause: the first run that has one). Empty input gives empty metrics.
+// over the mean served pods. Names come from the first run, the unserved
+// cause from the first run that has one. Empty input gives empty metrics.
 ClassMetrics MeanClassMetrics(const std::vector<ClassMetrics>& runs);
 
 // The metrics of the pods of `tenant_class` ("" for every pod).

@@ -13,15 +13,15 @@ std::string ScenarioNotes(const Scenario& scenario) {
     const Distribution& d = c.gpu_ms_per_request;
     const std::string what =
         d.kind == Distribution::Kind::kConstant
-            ? fmt::format("{:.4g} ms on {} (relative speed {:.3g}) is {:.4g} "
-                          "ms",
-                          d.value / c.gpu_ms_per_request_speed,
-                          c.gpu_ms_per_request_on, c.gpu_ms_per_request_speed,
-                          d.value)
-            : fmt::format("on {} is multiplied by its relative speed {:.3g} "
-                          "to time",
-                          c.gpu_ms_per_request_on,
-                          c.gpu_ms_per_request_speed);
+            ? fmt::format(
+                  "{:.4g} ms on {} (relative speed {:.3g}) is {:.4g} "
+                  "ms",
+                  d.value / c.gpu_ms_per_request_speed, c.gpu_ms_per_request_on,
+                  c.gpu_ms_per_request_speed, d.value)
+            : fmt::format(
+                  "on {} is multiplied by its relative speed {:.3g} "
+                  "to time",
+                  c.gpu_ms_per_request_on, c.gpu_ms_per_request_speed);
     out += WrapText(
         fmt::format("note: class '{}' gpu_ms_per_request: {} on the "
                     "reference GPU (relative speed 1, A100); each GPU takes "

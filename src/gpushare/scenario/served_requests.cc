@@ -33,13 +33,13 @@ bool ClassMayLandOn(const WorkloadClassSpec& spec, const NodePoolSpec& pool) {
   return true;
 }
 
-struct PoolServes {
+struct PoolAdvertisement {
   const NodePoolSpec* pool = nullptr;
   std::vector<std::string> resources;
   bool reachable = false;
 };
 
-std::string Advertised(const PoolServes& p) {
+std::string DescribeAdvertisement(const PoolAdvertisement& p) {
   return fmt::format("{} ({}): {}", p.pool->name, SharingLabel(p.pool->sharing),
                      p.resources.empty() ? std::string("no GPU resources")
                                          : JoinNames(p.resources));
@@ -51,10 +51,10 @@ void CheckRequestsServed(const YamlMap& c, const WorkloadClassSpec& spec,
                          const std::vector<NodePoolSpec>& pools,
                          const Catalog& catalog) {
   if (spec.requests.empty() || !c.Has("requests")) return;
-  std::vector<PoolServes> serves;
+  std::vector<PoolAdvertisement> serves;
   bool any_reachable = false;
   for (const NodePoolSpec& pool : pools) {
-    PoolServes s;
+    PoolAdvertisement s;
     s.pool = &pool;
     if (pool.gpus_per_node > 0 && !pool.gpu_model.empty()) {
       s.resources = PoolExtendedResources(pool, catalog.Get(pool.gpu_model));
@@ -69,19 +69,20 @@ void CheckRequestsServed(const YamlMap& c, const WorkloadClassSpec& spec,
   const YamlMap requests = c.Map("requests", Label(c, "requests"));
   for (const auto& entry : requests.node()) {
     const std::string name = entry.first.Scalar();
-    const auto advertises = [&](const PoolServes& p) {
+    const auto advertises = [&](const PoolAdvertisement& p) {
       return std::find(p.resources.begin(), p.resources.end(), name) !=
              p.resources.end();
     };
-    if (std::any_of(serves.begin(), serves.end(), [&](const PoolServes& p) {
-          return p.reachable && advertises(p);
-        })) {
+    if (std::any_of(serves.begin(), serves.end(),
+                    [&](const PoolAdvertisement& p) {
+                      return p.reachable && advertises(p);
+                    })) {
       continue;
     }
     std::vector<std::string> reachable;
     std::vector<std::string> elsewhere;
-    for (const PoolServes& p : serves) {
-      if (p.reachable) reachable.push_back(Advertised(p));
+    for (const PoolAdvertisement& p : serves) {
+      if (p.reachable) reachable.push_back(DescribeAdvertisement(p));
       if (!p.reachable && advertises(p)) elsewhere.push_back(p.pool->name);
     }
     std::string message = fmt::format(

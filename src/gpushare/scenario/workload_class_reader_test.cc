@@ -74,13 +74,13 @@ TEST(WorkloadClassReaderTest, CountAtARateMustEndWithinTheHorizon) {
 }
 
 TEST(WorkloadClassReaderTest, GpuTimeMeasuredOnAnotherGpu) {
-  const gpushare::Scenario s = Read(Scenario(
-      "    - {name: chat, class: inference, count: 1, work_s: 0, "
-      "lifetime_s: 60,\n"
-      "       gpu_ms_per_request: {value: 10, on: h100-80gb}}\n"
-      "    - {name: plain, class: inference, count: 1, work_s: 0, "
-      "lifetime_s: 60,\n"
-      "       gpu_ms_per_request: {uniform: [5, 20]}}\n"));
+  const gpushare::Scenario s = Read(
+      Scenario("    - {name: chat, class: inference, count: 1, work_s: 0, "
+               "lifetime_s: 60,\n"
+               "       gpu_ms_per_request: {value: 10, on: h100-80gb}}\n"
+               "    - {name: plain, class: inference, count: 1, work_s: 0, "
+               "lifetime_s: 60,\n"
+               "       gpu_ms_per_request: {uniform: [5, 20]}}\n"));
   const WorkloadClassSpec& chat = s.workload.classes[0];
   // 10 ms on an H100 (relative speed 3.17) is 31.7 ms on an A100.
   EXPECT_EQ(chat.gpu_ms_per_request.kind, Distribution::Kind::kConstant);
@@ -96,10 +96,8 @@ TEST(WorkloadClassReaderTest, GpuTimeMeasuredOnAnotherGpu) {
       "lifetime_s: 60,\n"
       "       gpu_ms_per_request: {value: {uniform: [10, 20]}, on: L4}}\n"));
   const double speed = TestCatalog().Get("L4").relative_speed;
-  EXPECT_NEAR(l4.workload.classes[0].gpu_ms_per_request.min, 10 * speed,
-              1e-12);
-  EXPECT_NEAR(l4.workload.classes[0].gpu_ms_per_request.max, 20 * speed,
-              1e-12);
+  EXPECT_NEAR(l4.workload.classes[0].gpu_ms_per_request.min, 10 * speed, 1e-12);
+  EXPECT_NEAR(l4.workload.classes[0].gpu_ms_per_request.max, 20 * speed, 1e-12);
 }
 
 TEST(WorkloadClassReaderTest, GpuTimeErrors) {
@@ -114,9 +112,9 @@ TEST(WorkloadClassReaderTest, GpuTimeErrors) {
             "s.yaml:11:44: class 'chat' gpu_ms_per_request on: unknown GPU "
             "model 'H100-40GB'; closest known: H100-80GB, A100-40GB, "
             "H100-94GB (see 'gpushare-sim catalog')");
-  EXPECT_EQ(Error(Scenario(head + "{value: 10, on: L4, at: 3}}\n"))
-                .substr(0, 63),
-            "s.yaml:11:48: class 'chat' gpu_ms_per_request: unknown key 'at'");
+  EXPECT_EQ(
+      Error(Scenario(head + "{value: 10, on: L4, at: 3}}\n")).substr(0, 63),
+      "s.yaml:11:48: class 'chat' gpu_ms_per_request: unknown key 'at'");
 }
 
 TEST(WorkloadClassReaderTest, RequestsNoReachablePoolAdvertisesAreRefused) {
