@@ -34,6 +34,9 @@ inline Scenario BigScenario(SharingConfig sharing, const char* model) {
   c.cpu_milli = Distribution::Constant(2000);
   c.memory_mib = Distribution::Constant(8192);
   s.workload.classes.push_back(c);
+  // The arrivals' window (count / rate); a count's arrivals fall within
+  // the workload's horizon.
+  s.workload.horizon_s = 10000;
   s.sample_interval_s = 300;
   return s;
 }

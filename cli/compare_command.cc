@@ -22,6 +22,7 @@
 #include "gpushare/report/comparison_report.h"
 #include "gpushare/report/progress_bar.h"
 #include "gpushare/report/progress_observer.h"
+#include "gpushare/report/scenario_notes.h"
 #include "gpushare/scenario/scenario_reader.h"
 
 namespace gpushare::cli {
@@ -82,7 +83,8 @@ void Compare(const CompareArgs& args, const GlobalOptions& options) {
     outputs.Add(args.html_file, ComparisonHtmlReport(comparison, selection));
   }
   const std::string report =
-      ComparisonReport(comparison, selection, args.quiet ? 0 : wall_s);
+      ComparisonReport(comparison, selection, args.quiet ? 0 : wall_s) +
+      ScenarioNotes(scenario);
   outputs.Commit();
   std::cout << report;
 }

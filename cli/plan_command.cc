@@ -1,10 +1,13 @@
 // `gpushare-sim plan SCENARIO`: the cheapest mix of pool settings and node
 // counts that meets the scenario's constraints (decide/planner.h), with
-// the configuration to apply it (--out DIR).
+// the configuration to apply it (--out DIR). When no plan meets them all
+// it exits 3 and writes no configuration unless --force (the --json and
+// --html reports, which say what is missed, are written).
 
 #include <chrono>
 #include <iostream>
 #include <memory>
+#include <string>
 
 #include "cli/command.h"
 #include "cli/flag_checks.h"
@@ -17,11 +20,13 @@
 #include "gpushare/emit/plan_scenario_yaml.h"
 #include "gpushare/io/output_file.h"
 #include "gpushare/io/yaml_input.h"
+#include "gpushare/report/comparison_report.h"
 #include "gpushare/report/plan_html.h"
 #include "gpushare/report/plan_json.h"
 #include "gpushare/report/plan_report.h"
 #include "gpushare/report/progress_bar.h"
 #include "gpushare/report/progress_observer.h"
+#include "gpushare/report/scenario_notes.h"
 #include "gpushare/scenario/scenario_reader.h"
 
 namespace gpushare::cli {
@@ -39,6 +44,7 @@ struct PlanArgs {
   int seeds = 0;  // 0: the scenario's compare.seeds
   double budget_s = 0;
   bool quiet = false;
+  bool force = false;  // write --out even when constraints are missed
   ModelOptions model;
 };
 
@@ -47,6 +53,10 @@ std::string Header(const PlanResult& r, const std::string& file,
   std::string h = "The plan `gpushare-sim plan " + file + "` chose (" +
                   r.chosen_from + "):\n";
   for (const std::string& p : r.chosen.pools) h += "  " + p + "\n";
+  if (!r.chosen.feasible) {
+    h += "It misses constraints (written with --force): " +
+         DescribeChecks(Missed(r.chosen.checks)) + "\n";
+  }
   h += "Replay it with: gpushare-sim run scenario.yaml" +
        (calibration.empty() ? std::string()
                             : " --calibration " + calibration) +
@@ -82,7 +92,8 @@ void Plan(const PlanArgs& args, GlobalOptions& options) {
           .count();
   OutputBatch outputs;
   std::vector<std::string> written;
-  if (!args.out_dir.empty()) {
+  const bool refused = !result.chosen.feasible && !args.force;
+  if (!args.out_dir.empty() && !refused) {
     outputs.ReplaceFolderContents(args.out_dir);
     const std::string yaml =
         PlanScenarioYaml(text, file, result.plan,
@@ -100,11 +111,19 @@ void Plan(const PlanArgs& args, GlobalOptions& options) {
   if (!args.html_file.empty()) {
     outputs.Add(args.html_file, PlanHtmlReport(result));
   }
-  std::string report = PlanReport(result, args.quiet ? 0 : wall_s);
+  std::string report =
+      PlanReport(result, args.quiet ? 0 : wall_s) + ScenarioNotes(scenario);
   if (!written.empty()) {
     report += "\nWrote the plan's configuration (apply order: " + args.out_dir +
               "/README.md):\n";
     for (const std::string& w : written) report += "  " + w + "\n";
+  } else if (!args.out_dir.empty()) {
+    const size_t missed = Missed(result.chosen.checks).size();
+    report += "\n" + WrapText(
+        "Wrote nothing to " + args.out_dir + ": the plan misses " +
+            std::to_string(missed) + " constraint" + (missed == 1 ? "" : "s") +
+            " (exit status 3). --force writes its configuration anyway.",
+        kReportWidth, 0);
   }
   outputs.Commit();
   for (const std::string& r : outputs.removed()) {
@@ -150,9 +169,18 @@ void RegisterPlanCommand(CLI::App& app, GlobalOptions& options) {
                   "Start no new batch of simulations after this many seconds "
                   "of search (0: no limit); the result says when it stopped")
       ->transform(NumberFlag(0, 1e6));
+  cmd->add_flag("--force", args->force,
+                "Write --out's configuration even when no plan meets every "
+                "constraint (exit status 3); without it nothing is written "
+                "there");
   cmd->add_flag("--quiet", args->quiet,
                 "Leave the wall time out of the report (reproducible text) "
                 "and show no progress bar");
+  cmd->footer(
+      "Exit status: 0 the plan meets every constraint; 2 bad input (nothing "
+      "written); 3 no plan meets every constraint: the report shows the "
+      "closest and what it misses, --json and --html are written, --out "
+      "only with --force.");
   cmd->callback([&options, args] { Plan(*args, options); });
 }
 

@@ -25,6 +25,7 @@
 #include "gpushare/report/progress_observer.h"
 #include "gpushare/report/run_html.h"
 #include "gpushare/report/run_summary.h"
+#include "gpushare/report/scenario_notes.h"
 #include "gpushare/sim/observer_fanout.h"
 #include "gpushare/scenario/scenario_reader.h"
 #include "gpushare/sim/simulation.h"
@@ -124,7 +125,8 @@ void RunScenario(const RunArgs& args, const GlobalOptions& options) {
   if (!args.html_file.empty()) {
     outputs.Add(args.html_file, RunHtmlReport(result));
   }
-  const std::string summary = RunSummary(result, args.quiet ? 0 : wall_s);
+  const std::string summary = RunSummary(result, args.quiet ? 0 : wall_s) +
+                              ScenarioNotes(scenario);
   outputs.Commit();
   std::cout << summary;
 }

@@ -350,6 +350,23 @@ class ScenarioFileTest(CompareTestCase):
         self.assertEqual(plan["same_as"], "hami")
         self.assertFalse(plan["ran"])
 
+    def test_a_pool_plan_that_mixes_schemes_is_run(self):
+        # On patrol.yaml the dev pool's two classes win under different
+        # schemes; the pool plan settles it, and since the pools then mix
+        # schemes (MIG on prod), the mix is run as one more variant.
+        _, _, doc = self.compare_json(
+            os.path.join(EXAMPLES_DIR, "patrol.yaml"))
+        plan = doc["pool_plan"]
+        self.assertTrue(plan["conflict"])
+        dev = [p for p in plan["pools"] if p["pool"] == "dev"][0]
+        self.assertTrue(dev["conflict"])
+        self.assertEqual(len({c["winner"] for c in dev["classes"]}), 2)
+        self.assertIn(dev["variant"], [c["winner"] for c in dev["classes"]])
+        self.assertTrue(plan["ran"])
+        self.assertEqual(doc["variants"][-1]["name"], "pool-plan")
+        schemes = {p["pool"]: p["variant"] for p in plan["pools"]}
+        self.assertEqual(len(set(schemes.values())), 2, schemes)
+
     def test_seeds_give_means_ranges_and_reproducible_runs(self):
         _, _, two = self.compare_json(DEV, "--seeds", "2", name="two.json")
         self.assertEqual(two["seed"], 11)

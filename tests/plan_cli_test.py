@@ -223,6 +223,44 @@ class PlanCliTest(unittest.TestCase):
             self.assertIn("none meets them all", " ".join(stdout.split()))
             self.assertIn("Missed:", stdout)
 
+    def test_exit_3_writes_no_configuration_unless_forced(self):
+        # A p99 SLO of 1 ms that 5 ms requests can never meet: every setting
+        # of the pool misses it at every node count.
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "slo.yaml")
+            with open(path, "w") as f:
+                f.write(TWO_SERVICES.replace("slo_p99_ms: 1000",
+                                             "slo_p99_ms: 1"))
+            out = os.path.join(tmp, "plan")
+            report = os.path.join(tmp, "plan.json")
+            code, stdout, stderr = run("plan", "--quiet", path, "--out", out,
+                                       "--json", report)
+            self.assertEqual(code, 3, stderr)
+            text = " ".join(stdout.split())
+            self.assertIn("serve: none of its 1 setting met its classes' "
+                          "constraints at any node count tried (up to 3); "
+                          "they missed svc min_slo_attainment (1 of 1, at "
+                          "best 0 < 0.99)", text)
+            self.assertIn(f"Wrote nothing to {out}: the plan misses 1 "
+                          "constraint (exit status 3). --force writes its "
+                          "configuration anyway.", text)
+            self.assertFalse(os.path.exists(out))
+            # The report of what is missed is written.
+            with open(report) as f:
+                self.assertFalse(json.load(f)["chosen"]["feasible"])
+            code, stdout, stderr = run("plan", "--quiet", path, "--out", out,
+                                       "--force")
+            self.assertEqual(code, 3, stderr)
+            self.assertIn("Wrote the plan's configuration", stdout)
+            with open(os.path.join(out, "scenario.yaml")) as f:
+                self.assertIn("# It misses constraints (written with "
+                              "--force): svc min_slo_attainment 0 < 0.99",
+                              f.read())
+            code, stdout, stderr = run("plan", "--help")
+            self.assertEqual(code, 0, stderr)
+            self.assertIn("--force", stdout)
+            self.assertIn("3 no plan meets every constraint", stdout)
+
     def test_closest_plan_strands_no_pod_that_runs_today(self):
         # Nothing meets every constraint on the imported cluster (the new
         # notebooks queue on its fixed nodes). MPS x4 on the L4 pool queues
@@ -237,6 +275,12 @@ class PlanCliTest(unittest.TestCase):
             self.assertIn("none meets them all", text)
             self.assertIn("the closest to the constraints", text)
             self.assertNotIn("cheaper that meets every constraint", text)
+            # The pool none of whose settings fits says what they missed.
+            self.assertRegex(text, r"l4-x4-time-slicing: none of its \d+ "
+                             r"settings met its classes' constraints at any "
+                             r"node count tried \(up to 2\); they missed "
+                             r"new-notebooks max_mean_wait_s \(\d+ of \d+, "
+                             r"at best [\d.]+ > 300\)")
             self.assertIn("it meets every constraint on 0 of them (too close "
                           "to the limits to rely on)", text)
             with open(out) as f:

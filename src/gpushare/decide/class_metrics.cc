@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "gpushare/base/statistics.h"
@@ -72,9 +75,12 @@ ClassMetrics Compute(const SimulationResult& result, Selected selected) {
   int64_t neighbour_missed = 0;
   double performance_sum = 0;
   int64_t performance_pods = 0;
+  // Messages of pods not served: how many carry each, and which came first.
+  std::map<std::string, std::pair<int64_t, int64_t>> causes;
   bool first = true;
   for (const PodRecord& p : result.pod_records) {
-    if (!selected(p)) continue;
+    // A pod the run ended before is not the class's yet (not pending).
+    if (!selected(p) || p.outcome == PodOutcome::kNotArrived) continue;
     if (first) {
       m.workload_class = p.workload_class;
       first = false;
@@ -98,6 +104,16 @@ ClassMetrics Compute(const SimulationResult& result, Selected selected) {
       case PodOutcome::kPending:
         if (p.start_s < 0) ++m.pending;
         break;
+      case PodOutcome::kNotArrived:
+        break;
+    }
+    const bool served = p.outcome == PodOutcome::kSucceeded ||
+                        p.outcome == PodOutcome::kDeleted ||
+                        p.outcome == PodOutcome::kRunning;
+    if (!served && !p.message.empty()) {
+      auto [it, added] = causes.try_emplace(
+          p.message, 0, static_cast<int64_t>(causes.size()));
+      ++it->second.first;
     }
     m.oom_kills += p.oom_kills;
     m.fault_kills += p.fault_kills;
@@ -152,6 +168,14 @@ ClassMetrics Compute(const SimulationResult& result, Selected selected) {
   }
   m.performance = performance_pods > 0 ? performance_sum / performance_pods : 0;
   m.cost_per_served_pod = m.served > 0 ? m.cost / m.served : 0;
+  const std::pair<int64_t, int64_t>* most = nullptr;
+  for (const auto& [message, tally] : causes) {
+    if (most == nullptr || tally.first > most->first ||
+        (tally.first == most->first && tally.second < most->second)) {
+      most = &tally;
+      m.unserved_cause = message;
+    }
+  }
   return m;
 }
 
@@ -177,6 +201,11 @@ ClassMetrics MeanClassMetrics(const std::vector<ClassMetrics>& runs) {
   if (runs.empty()) return m;
   m.tenant_class = runs.front().tenant_class;
   m.workload_class = runs.front().workload_class;
+  for (const ClassMetrics& r : runs) {
+    if (r.unserved_cause.empty()) continue;
+    m.unserved_cause = r.unserved_cause;
+    break;
+  }
   const double n = static_cast<double>(runs.size());
   const auto count = [&](int64_t ClassMetrics::*field) {
     double sum = 0;

@@ -1,7 +1,9 @@
 // ClassMetrics: one tenant class's (or the whole cluster's) results of one
 // run, as the comparison tables show them and the selection scores them.
 //
-// Contract: computed from a run's pod records. A pod is *served* when it
+// Contract: computed from a run's pod records, leaving out pods whose
+// arrival came after the end of the run (PodOutcome::kNotArrived: never
+// created, so neither counted nor pending). A pod is *served* when it
 // ran to completion, was deleted at the end of its life, or is running at
 // the horizon; it *cannot run* when the scheme cannot express its needs
 // (Unschedulable: no MIG instance or replica holds its footprint). Its
@@ -47,7 +49,7 @@ struct ClassMetrics {
   int64_t served = 0;
   int64_t failed = 0;         // gave up after restarts, or admission failed
   int64_t cannot_run = 0;     // Unschedulable
-  int64_t pending = 0;        // never started by the horizon
+  int64_t pending = 0;        // arrived, never started by the horizon
   int64_t started = 0;        // started at least once (their waits count)
   int64_t killed = 0;         // pods hit at least once by an OOM or fault kill
   int64_t oom_kills = 0;
@@ -72,14 +74,19 @@ struct ClassMetrics {
   double held_cost = 0;     // held GPU-hours at the pools' prices
   double wasted_cost = 0;   // the part of `cost` spent on lost work
   double cost_per_served_pod = 0;
+  // Why its pods that were not served were not: the message most of them
+  // carry (the translator's reason a pod cannot run, the scheduler's
+  // FitError, the last failure; ties: the first pod's), "" when none has
+  // one. What a report names when no scheme serves the class.
+  std::string unserved_cause;
 };
 
 // The mean of runs of the same class on different seeds: every figure
 // averaged (counts rounded to the nearest pod), except latency and SLO
 // figures, averaged over the runs that have them (-1 when none does), waits,
 // over the runs where a pod started, and cost per served pod, the mean cost
-// over the mean served pods. Names come
-// from the first run. Empty input gives empty metrics.
+// over the mean served pods. Names come from the first run, the unserved
+// cause from the first run that has one. Empty input gives empty metrics.
 ClassMetrics MeanClassMetrics(const std::vector<ClassMetrics>& runs);
 
 // The metrics of the pods of `tenant_class` ("" for every pod).

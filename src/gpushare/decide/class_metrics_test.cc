@@ -214,6 +214,52 @@ TEST(ClassMetricsTest, NeighbourMissShareFromASimulation) {
   EXPECT_EQ(share(2, 40), std::make_pair(0.0, 0.0));
 }
 
+TEST(ClassMetricsTest, PodsNotArrivedAreNeitherCountedNorPending) {
+  SimulationResult r;
+  r.end_s = 1000;
+  r.pod_records = {Job(0, 10, 110, 100), Job(500, -1, -1, 100),
+                   Job(1500, -1, -1, 100)};
+  r.pod_records[1].outcome = PodOutcome::kPending;     // waited, never ran
+  r.pod_records[1].wait_s = -1;
+  r.pod_records[2].outcome = PodOutcome::kNotArrived;  // due after the run
+  r.pod_records[2].wait_s = -1;
+  const ClassMetrics m = ComputeClassMetrics(r, "jobs");
+  EXPECT_EQ(m.pods, 2);
+  EXPECT_EQ(m.served, 1);
+  EXPECT_EQ(m.pending, 1);
+}
+
+TEST(ClassMetricsTest, UnservedCauseIsTheCommonestMessage) {
+  SimulationResult r;
+  r.end_s = 1000;
+  for (int i = 0; i < 5; ++i) r.pod_records.push_back(Job(0, -1, -1, 100));
+  r.pod_records[0].outcome = PodOutcome::kPending;
+  r.pod_records[0].message = "0/2 nodes are available: 2 Insufficient cpu.";
+  for (int i = 1; i < 4; ++i) {
+    r.pod_records[i].outcome = PodOutcome::kUnschedulable;
+    r.pod_records[i].message = "no GPU holds its footprint";
+  }
+  r.pod_records[4].outcome = PodOutcome::kPending;  // no message
+  EXPECT_EQ(ComputeClassMetrics(r, "jobs").unserved_cause,
+            "no GPU holds its footprint");
+  // Served pods' messages do not count: "another" has one unserved pod.
+  r.pod_records[3].message = "0/2 nodes are available: 2 Insufficient cpu.";
+  r.pod_records[2].message = "another";
+  r.pod_records[4] = Job(0, 10, 110, 100);
+  r.pod_records[4].message = "another";
+  EXPECT_EQ(ComputeClassMetrics(r, "jobs").unserved_cause,
+            "0/2 nodes are available: 2 Insufficient cpu.");
+  // A tie (2 and 2) goes to the message the first pod carries.
+  r.pod_records[1].message = "another";
+  EXPECT_EQ(ComputeClassMetrics(r, "jobs").unserved_cause,
+            "0/2 nodes are available: 2 Insufficient cpu.");
+  // The mean over seeds keeps the first run's that has one.
+  ClassMetrics none;
+  ClassMetrics some;
+  some.unserved_cause = "x";
+  EXPECT_EQ(MeanClassMetrics({none, some}).unserved_cause, "x");
+}
+
 }  // namespace
 }  // namespace class_metrics_test
 }  // namespace gpushare

@@ -155,6 +155,9 @@ std::string ExplainNoneServed(const ClassChoice& choice,
   for (size_t i = 0; i < parts.size(); ++i) {
     detail += (i == 0 ? "" : ", ") + parts[i];
   }
+  if (!m.unserved_cause.empty()) {
+    detail += (detail.empty() ? "" : "; ") + m.unserved_cause;
+  }
   return fmt::format(
       "{}: no scheme wins: none served any of its {} pods{}.",
       choice.tenant_class, m.pods,
@@ -254,7 +257,11 @@ std::string ClassChoice::Recommendation() const {
 
 std::string ClassChoice::NoWinnerReason() const {
   if (has_winner()) return "";
-  if (ranking.empty() || !ranking.front().serves) return "no scheme serves it";
+  if (ranking.empty() || !ranking.front().serves) {
+    return unserved_cause.empty() ? "no scheme serves it"
+                                  : "no scheme serves it (" + unserved_cause +
+                                        ")";
+  }
   for (const SchemeScore& s : ranking) {
     if (s.serves && !MissesOnlySlo(s)) return "none serves it well";
   }
@@ -498,6 +505,9 @@ Selection Select(const Comparison& comparison, const SelectionSpec& spec) {
                        return a.score.total > b.score.total + 1e-12;
                      });
     for (const Candidate& cand : ranked) choice.ranking.push_back(cand.score);
+    if (!ranked.empty() && !ranked[0].score.serves) {
+      choice.unserved_cause = ranked[0].metrics->unserved_cause;
+    }
     JudgeWin(ranked, spec.decisive_margin, &choice);
     if (!ranked.empty()) {
       choice.explanation =

@@ -116,6 +116,9 @@ struct ClassChoice {
   int seeds = 1;
   // Why no scheme is offered to the class ("": schemes are ranked).
   std::string no_scheme;
+  // When no scheme served any of its pods: why not under the best ranked
+  // one (ClassMetrics::unserved_cause; "" when its pods say nothing).
+  std::string unserved_cause;
   // Whether the winner holds on every seed (see above); when not, the
   // scheme that comes within the margin and on how many seeds.
   bool decisive = true;
@@ -128,7 +131,8 @@ struct ClassChoice {
     return !ranking.empty() && ranking.front().serves &&
            ranking.front().served_well;
   }
-  // Why no scheme wins ("" when one does), for the Recommended line.
+  // Why no scheme wins ("" when one does), for the Recommended line: "no
+  // scheme serves it (<unserved_cause>)" or "none meets its SLO".
   std::string NoWinnerReason() const;
   // The Recommended line's answer: the winner's display name, "X or Y (too
   // close to call)", why no scheme wins, or "no GPU (no scheme)".

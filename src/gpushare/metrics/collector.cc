@@ -26,6 +26,8 @@ const char* PodOutcomeName(PodOutcome outcome) {
       return "Running";
     case PodOutcome::kAdmissionFailed:
       return "AdmissionFailed";
+    case PodOutcome::kNotArrived:
+      return "NotArrived";
   }
   return "";
 }
@@ -411,6 +413,11 @@ void Collector::OnFinish(double t, int64_t events, int64_t cycles) {
   double slowdown_sum = 0;
   int64_t slowdowns = 0;
   for (PodRecord& r : result_.pod_records) {
+    // The run stopped before it arrived: it never existed, so never waited.
+    if (r.outcome == PodOutcome::kPending && r.start_s < 0 &&
+        r.arrival_s > t) {
+      r.outcome = PodOutcome::kNotArrived;
+    }
     if (r.wait_s >= 0) waits.push_back(r.wait_s);
     if (r.slowdown > 0) {
       slowdown_sum += r.slowdown;

@@ -23,6 +23,9 @@ enum class PodOutcome {
   kPending,        // still waiting at the horizon
   kRunning,        // still running at the horizon
   kAdmissionFailed,  // kubelet rejected it after Bind
+  // Its arrival is after the end of the run (horizon_s before the
+  // workload's or a trace's last arrival): never created, so not pending.
+  kNotArrived,
 };
 const char* PodOutcomeName(PodOutcome outcome);
 

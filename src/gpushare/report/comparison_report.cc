@@ -92,7 +92,7 @@ std::string ClusterTable(const Comparison& c) {
               FormatSeconds(m.started > 0 ? m.mean_wait_s : -1),
               FormatPercent(m.slo_attainment), FormatPercent(v.mean_allocation),
               FormatPercent(v.mean_sm_active), FormatPercent(v.mean_gpu_util),
-              v.faults > 0 ? fmt::format("{:g}", v.max_blast_radius) : "-",
+              v.faults > 0 ? FormatMeanCount(v.max_blast_radius) : "-",
               FormatMoney(v.cluster_cost)});
   }
   std::string alerts;

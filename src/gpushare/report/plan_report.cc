@@ -4,6 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "gpushare/decide/scheme_variant.h"
 #include "gpushare/report/comparison_report.h"
@@ -95,6 +99,74 @@ std::string PoolLines(const PlanResult& r) {
   return out;
 }
 
+// Per planned pool none of whose settings met its classes' constraints at
+// any node count the search tried: the constraints they missed, each with
+// how many settings missed it (at the most nodes each was probed with, the
+// whole workload's probe first) and the value closest to its limit.
+std::string UnmetPools(const PlanResult& r) {
+  std::string out;
+  for (const PoolPlan& pool : r.pools) {
+    if (!pool.planned) continue;
+    // Per setting, its probe at the most nodes (whole workload over pilot).
+    std::map<std::string, const PlanProbe*> last;
+    bool feasible = false;
+    for (const PlanProbe& p : r.log) {
+      if (p.pool != pool.pool) continue;
+      feasible = feasible || p.feasible;
+      const PlanProbe*& at = last[p.candidate];
+      if (at == nullptr || std::make_pair(!p.pilot, p.nodes) >=
+                               std::make_pair(!at->pilot, at->nodes)) {
+        at = &p;
+      }
+    }
+    if (feasible || last.empty()) continue;
+    struct Tally {
+      int settings = 0;
+      const ConstraintCheck* best = nullptr;  // the largest margin
+    };
+    std::map<std::string, Tally> tallies;
+    for (const auto& [candidate, probe] : last) {
+      for (const ConstraintCheck& c : probe->missed) {
+        const std::string key =
+            (c.tenant_class.empty() ? "(cluster)" : c.tenant_class) + " " +
+            c.constraint;
+        Tally& t = tallies[key];
+        ++t.settings;
+        if (t.best == nullptr || c.margin > t.best->margin) t.best = &c;
+      }
+    }
+    std::vector<std::pair<std::string, Tally>> order(tallies.begin(),
+                                                     tallies.end());
+    std::stable_sort(order.begin(), order.end(),
+                     [](const auto& a, const auto& b) {
+                       if (a.second.settings != b.second.settings) {
+                         return a.second.settings > b.second.settings;
+                       }
+                       return a.first < b.first;
+                     });
+    std::string missed;
+    for (size_t i = 0; i < order.size() && i < 3; ++i) {
+      const Tally& t = order[i].second;
+      missed += fmt::format("{}{} ({} of {}, at best {:.4g} {} {:.4g})",
+                            i == 0 ? "" : ", ", order[i].first, t.settings,
+                            last.size(), t.best->value,
+                            t.best->value < t.best->limit ? "<" : ">",
+                            t.best->limit);
+    }
+    if (order.size() > 3) {
+      missed += fmt::format(" and {} more", order.size() - 3);
+    }
+    out += WrapText(
+        fmt::format("  {}: none of its {} setting{} met its classes' "
+                    "constraints at any node count tried (up to {}); they "
+                    "missed {}",
+                    pool.pool, last.size(), last.size() == 1 ? "" : "s",
+                    pool.max_nodes, missed),
+        kReportWidth, 4);
+  }
+  return out;
+}
+
 std::string ConstraintTable(const PlanOutcome& c) {
   TextTable t;
   t.AddColumn("CLASS");
@@ -164,6 +236,7 @@ std::string PlanReport(const PlanResult& r, double wall_s) {
                                 r.scenario, r.seed, r.pods);
   out += Headline(r) + "\n";
   out += PoolLines(r);
+  out += UnmetPools(r);
   if (r.chosen_from != "search") {
     out += WrapText(
         fmt::format("  The search found nothing {} than the {} plan.",

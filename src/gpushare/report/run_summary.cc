@@ -22,17 +22,22 @@ std::string Seconds(double s) { return FormatSeconds(s); }
 std::string RunSummary(const SimulationResult& r, double wall_s) {
   int64_t pending = 0;
   int64_t running = 0;
+  int64_t not_arrived = 0;
   for (const PodRecord& p : r.pod_records) {
     pending += p.outcome == PodOutcome::kPending;
     running += p.outcome == PodOutcome::kRunning;
+    not_arrived += p.outcome == PodOutcome::kNotArrived;
   }
   std::string out = fmt::format(
       "scenario {} (seed {}): {} pods over {} simulated{}\n", r.scenario,
       r.seed, r.pods, Seconds(r.end_s),
       wall_s > 0 ? fmt::format(" ({:.2f}s wall)", wall_s) : "");
   out += fmt::format(
-      "  done {}  failed {}  unschedulable {}  pending {}  running {}\n",
-      r.succeeded, r.failed, r.unschedulable, pending, running);
+      "  done {}  failed {}  unschedulable {}  pending {}  running {}{}\n",
+      r.succeeded, r.failed, r.unschedulable, pending, running,
+      not_arrived > 0
+          ? fmt::format("  not arrived {} (after the horizon)", not_arrived)
+          : "");
   out += fmt::format(
       "  OOM kills {}  GPU faults {} killing {} (worst blast radius {})\n"
       "  preemptions {}; work lost {}; goodput {}\n",
@@ -71,6 +76,7 @@ std::string RunSummary(const SimulationResult& r, double wall_s) {
   };
   std::map<std::string, ClassStats> classes;
   for (const PodRecord& p : r.pod_records) {
+    if (p.outcome == PodOutcome::kNotArrived) continue;
     ClassStats& c = classes[p.workload_class];
     ++c.pods;
     c.done += p.outcome == PodOutcome::kSucceeded ||

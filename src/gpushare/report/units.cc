@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 namespace gpushare {
 
 std::string FormatPercent(double fraction) {
@@ -20,6 +22,12 @@ std::string FormatMoney(double amount) { return fmt::format("{:.2f}", amount); }
 
 std::string FormatMoneyPerHour(double amount) {
   return "$" + FormatMoney(amount) + "/h";
+}
+
+std::string FormatMeanCount(double count) {
+  const double tenths = std::round(count * 10) / 10;
+  return tenths == std::round(tenths) ? fmt::format("{:.0f}", tenths)
+                                      : fmt::format("{:.1f}", tenths);
 }
 
 std::string FormatSlowdown(double slowdown) {

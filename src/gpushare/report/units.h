@@ -35,6 +35,9 @@ std::string FormatP99VsSlo(double p99_ms, double slo_ms,
                            std::string_view separator);
 // A [0, 1] score on the 0..10 scale with one decimal: "8.5".
 std::string FormatScore(double fraction);
+// A pod count that may be a mean over seeds: "3" when whole, else one
+// decimal ("3.3" for 10/3).
+std::string FormatMeanCount(double count);
 
 }  // namespace gpushare
 

@@ -412,7 +412,8 @@ workload:
 )");
   EXPECT_EQ(s.workload.horizon_s, 1000);
   EXPECT_EQ(s.workload.classes[0].count, 50);
-  EXPECT_EQ(s.workload.classes[0].arrival_rate_per_s, 0.05);
+  // No rate: the generator draws the 50 arrivals within [0, 1000).
+  EXPECT_EQ(s.workload.classes[0].arrival_rate_per_s, 0);
 }
 
 TEST(ScenarioReaderTest, SharingSchemes) {

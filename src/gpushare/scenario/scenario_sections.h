@@ -59,6 +59,19 @@ SharingConfig ReadSharing(const YamlMap& pool);
 void ReadDistribution(const YamlMap& m, std::string_view key,
                       Distribution* out);
 
+// served_requests.cc
+
+// Refuses, at the resource's key under the class's `requests`, an extended
+// resource that no pool the class's pods may land on advertises (its pods
+// would stay Pending for ever): a pool is left out only when it certainly
+// cannot hold them — the class's `gpushare.io/node-pool` selector names
+// another pool, or the pool has a NoSchedule or NoExecute taint the class
+// does not tolerate. Checked against the pools as written: compare's and
+// plan's scheme changes drop written requests and translate the needs.
+void CheckRequestsServed(const YamlMap& c, const WorkloadClassSpec& spec,
+                         const std::vector<NodePoolSpec>& pools,
+                         const Catalog& catalog);
+
 // workload_class_reader.cc
 
 // The values of a class's `class` key.
@@ -67,7 +80,7 @@ const std::vector<std::string>& ClassNames();
 // One item of `workload.classes`; `names` holds the classes read so far
 // (duplicates are refused) and receives this one's.
 WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
-                            double horizon_s,
+                            double horizon_s, const Catalog& catalog,
                             const std::vector<NodePoolSpec>& pools,
                             const std::vector<PriorityClass>& priority_classes,
                             const KueueConfig& queues,

@@ -4,11 +4,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
 #include <vector>
 
+#include "gpushare/catalog/catalog.h"
 #include "gpushare/cluster/cluster.h"
 #include "gpushare/io/input_error.h"
 #include "gpushare/io/suggest.h"
@@ -21,6 +23,59 @@
 namespace gpushare {
 namespace scenario_internal {
 
+namespace {
+
+// `v` > 0 rounded up to 6 significant digits (as {:.6g} prints it), so that
+// a suggested minimum is enough as printed.
+double CeilSignificant(double v) {
+  const double unit = std::pow(10.0, std::floor(std::log10(v)) - 5);
+  return std::ceil(v / unit - 1e-9) * unit;
+}
+
+// `gpu_ms_per_request`: GPU time on the reference GPU (relative speed 1),
+// as a distribution, or `{value: <distribution>, on: <model>}` measured on
+// another model, converted by that model's relative speed (a GPU s times
+// as fast takes 1/s of the reference time, so reference = value x s).
+void ReadGpuTime(const YamlMap& c, const Catalog& catalog,
+                 WorkloadClassSpec* spec) {
+  if (!c.Has("gpu_ms_per_request")) return;
+  const YAML::Node node = c.Get("gpu_ms_per_request");
+  bool measured_on = false;
+  if (node.IsMap()) {
+    for (const auto& entry : node) {
+      const std::string key = entry.first.Scalar();
+      measured_on = measured_on || key == "value" || key == "on";
+    }
+  }
+  if (!measured_on) {
+    ReadDistribution(c, "gpu_ms_per_request", &spec->gpu_ms_per_request);
+    return;
+  }
+  const std::string label = Label(c, "gpu_ms_per_request");
+  const YamlMap m = c.Map("gpu_ms_per_request", label);
+  m.AllowOnly({"value", "on"});
+  if (!m.Has("value") || !m.Has("on")) {
+    FailAt(c.file(), node,
+           label + ": give both value (the GPU time per request) and on (the "
+                   "GPU model it was measured on), e.g. {value: 10, on: "
+                   "H100-80GB}");
+  }
+  Distribution value;
+  ReadDistribution(m, "value", &value);
+  const std::string on = m.String("on");
+  const GpuModel* model = nullptr;
+  try {
+    model = &catalog.Get(on);
+  } catch (const InputError& e) {
+    FailAt(c.file(), m.Get("on"), Label(m, "on") + ": " + e.message());
+  }
+  spec->gpu_ms_per_request = value.Scaled(model->relative_speed);
+  spec->gpu_ms_per_request_on = model->name;
+  spec->gpu_ms_per_request_speed = model->relative_speed;
+}
+
+}  // namespace
+
 const std::vector<std::string>& ClassNames() {
   static const std::vector<std::string> names = {"training", "inference",
                                                  "batch", "dev"};
@@ -28,7 +83,7 @@ const std::vector<std::string>& ClassNames() {
 }
 
 WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
-                            double horizon_s,
+                            double horizon_s, const Catalog& catalog,
                             const std::vector<NodePoolSpec>& pools,
                             const std::vector<PriorityClass>& priority_classes,
                             const KueueConfig& queues,
@@ -165,9 +220,27 @@ WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
   if (c.Has("arrival_rate_per_s")) {
     spec.arrival_rate_per_s =
         Number(c, "arrival_rate_per_s", 0, kMaxScenarioRate);
-  } else if (spec.count > 0) {
-    // count alone: that many pods at Poisson times spread over the horizon.
-    spec.arrival_rate_per_s = static_cast<double>(spec.count) / horizon_s;
+  }
+  // count alone spreads its arrivals over the horizon; with a rate they take
+  // count / rate seconds, which must end within the horizon (arrivals after
+  // it would never be generated in a real workload window).
+  if (spec.count > 0 && spec.arrival_rate_per_s > 0 &&
+      static_cast<double>(spec.count) / spec.arrival_rate_per_s >
+          horizon_s * (1 + 1e-12)) {
+    FailAt(file, c.Get("arrival_rate_per_s"),
+           fmt::format("{}: count {} at {:.6g}/s takes {:.6g} s, past the "
+                       "workload's horizon_s {:.6g}; arrivals fall within "
+                       "the horizon, so raise the rate to at least "
+                       "{:.6g}/s, lower count, lengthen workload.horizon_s, "
+                       "or leave arrival_rate_per_s out (count then spreads "
+                       "over the horizon)",
+                       Label(c, "arrival_rate_per_s"), spec.count,
+                       spec.arrival_rate_per_s,
+                       static_cast<double>(spec.count) /
+                           spec.arrival_rate_per_s,
+                       horizon_s,
+                       CeilSignificant(static_cast<double>(spec.count) /
+                                       horizon_s)));
   }
   ReadDistribution(c, "gpus", &spec.gpus);
   ReadDistribution(c, "gpu_memory_mib", &spec.gpu_memory_mib);
@@ -176,7 +249,7 @@ WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
   ReadDistribution(c, "work_s", &spec.work_s);
   ReadDistribution(c, "lifetime_s", &spec.lifetime_s);
   ReadDistribution(c, "request_rate", &spec.request_rate);
-  ReadDistribution(c, "gpu_ms_per_request", &spec.gpu_ms_per_request);
+  ReadGpuTime(c, catalog, &spec);
   ReadDistribution(c, "slo_p99_ms", &spec.slo_p99_ms);
   ReadDistribution(c, "cpu_milli", &spec.cpu_milli);
   ReadDistribution(c, "memory_mib", &spec.memory_mib);
@@ -264,6 +337,7 @@ WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
           name, ScalarInt(file, entry.second, Label(c, "requests") + " " + name,
                           1, int64_t{1} << 40));
     }
+    CheckRequestsServed(c, spec, pools, catalog);
   }
   if (spec.gang_size > 0 && spec.work_s.kind == Distribution::Kind::kConstant &&
       spec.work_s.value <= 0) {

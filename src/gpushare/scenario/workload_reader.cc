@@ -106,7 +106,8 @@ WorkloadSpec ReadWorkload(const YamlMap& top, double scenario_horizon_s,
   std::vector<std::string> names;
   if (w.Has("classes")) {
     for (const auto& node : List(w, "classes", true)) {
-      spec.classes.push_back(ReadClass(w.file(), node, spec.horizon_s, pools,
+      spec.classes.push_back(ReadClass(w.file(), node, spec.horizon_s,
+                                       catalog, pools,
                                        priority_classes, queues, kai_queues,
                                        &names));
     }

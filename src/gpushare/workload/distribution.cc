@@ -78,6 +78,17 @@ Distribution Distribution::Choice(
   return d;
 }
 
+Distribution Distribution::Scaled(double factor) const {
+  Distribution d = *this;
+  d.value *= factor;
+  d.min *= factor;
+  d.max *= factor;
+  d.mean *= factor;
+  d.median *= factor;
+  for (auto& [v, w] : d.choices) v *= factor;
+  return d;
+}
+
 double Distribution::Sample(Rng& rng) const {
   switch (kind) {
     case Kind::kConstant:

@@ -4,7 +4,8 @@
 // state), so the same seed gives the same workload. Kinds: constant
 // (value), uniform [min, max), exponential (mean), lognormal (median and
 // sigma of the log, optionally clamped to [min, max]), and choice (values
-// with weights). Validate() throws InputError naming `what` when a parameter
+// with weights). Scaled() multiplies a distribution's values (a unit
+// conversion). Validate() throws InputError naming `what` when a parameter
 // is out of range (negative mean, min > max, weights all zero, ...), with
 // the range: every parameter is finite, an exponential mean and a lognormal
 // median are in (0, kMaxDistributionScale], a lognormal sigma in
@@ -50,6 +51,9 @@ struct Distribution {
   static Distribution Choice(std::vector<std::pair<double, double>> choices);
 
   double Sample(Rng& rng) const;
+  // The distribution of `factor` x this one's samples (factor > 0): every
+  // value, bound, mean and median multiplied; weights and sigma kept.
+  Distribution Scaled(double factor) const;
   // Throws InputError("<what>: ...") when invalid.
   void Validate(const std::string& what) const;
 };

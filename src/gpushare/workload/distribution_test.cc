@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpushare/base/rng.h"
@@ -278,6 +279,24 @@ TEST(DistributionTest, ValidateRejectsNonFiniteNumbers) {
             "x: choice value must be finite, got inf");
   EXPECT_EQ(ValidationError(Distribution::Choice({{1, nan}})),
             "x: choice weight must be finite, got nan");
+}
+
+TEST(DistributionTest, ScaledMultipliesEverySample) {
+  const std::vector<Distribution> kinds = {
+      Distribution::Constant(10), Distribution::Uniform(5, 20),
+      Distribution::Exponential(12), Distribution::LogNormal(20, 0.5, 4, 60),
+      Distribution::Choice({{5, 1}, {10, 3}})};
+  for (const Distribution& d : kinds) {
+    const Distribution scaled = d.Scaled(3.17);
+    Rng a(7);
+    Rng b(7);
+    for (int i = 0; i < 100; ++i) {
+      EXPECT_NEAR(scaled.Sample(b), 3.17 * d.Sample(a), 1e-9);
+    }
+  }
+  // Weights are not values.
+  EXPECT_EQ(Distribution::Choice({{5, 1}, {10, 3}}).Scaled(2).choices,
+            (std::vector<std::pair<double, double>>{{10, 1}, {20, 3}}));
 }
 
 }  // namespace

@@ -144,15 +144,9 @@ void ValidateClass(const WorkloadClassSpec& c) {
         "(got size {}, min_member {}, timeout_s {})",
         what, c.gang_size, c.gang_min_member, c.gang_timeout_s));
   }
-  if (c.arrival_rate_per_s == 0) {
-    if (c.count == 0) {
-      throw InputError(what +
-                       ": arrival_rate_per_s must be > 0 (or set count > 0)");
-    }
-    throw InputError(fmt::format(
-        "{}: count {} needs arrival_rate_per_s > 0 (pods arrive as a Poisson "
-        "process)",
-        what, c.count));
+  if (c.arrival_rate_per_s == 0 && c.count == 0) {
+    throw InputError(what +
+                     ": arrival_rate_per_s must be > 0 (or set count > 0)");
   }
   if (c.tenants.empty()) throw InputError(what + ": tenants is empty");
   for (const std::string& tenant : c.tenants) {
@@ -210,6 +204,18 @@ void DrawPod(const WorkloadClassSpec& c, Rng& rng, Pod& pod) {
   pod.namespace_name = pod.tenant;
 }
 
+// The window a class's arrivals fall in: [0, horizon_s), or with a count
+// and a rate the shorter [0, count / rate) (WorkloadClassSpec::count).
+double ArrivalWindow(const WorkloadClassSpec& c, double horizon_s) {
+  if (c.count == 0) return horizon_s;
+  double window = horizon_s;
+  if (c.arrival_rate_per_s > 0) {
+    window = static_cast<double>(c.count) / c.arrival_rate_per_s;
+    if (horizon_s > 0) window = std::min(window, horizon_s);
+  }
+  return window;
+}
+
 std::vector<Pod> GenerateClass(const WorkloadClassSpec& c, double horizon_s,
                                Rng rng) {
   std::vector<Pod> pods;
@@ -217,10 +223,13 @@ std::vector<Pod> GenerateClass(const WorkloadClassSpec& c, double horizon_s,
                                       : c.arrival_rate_per_s * horizon_s;
   // Room for the expected count plus a few standard deviations.
   pods.reserve(static_cast<size_t>(expected + 4 * std::sqrt(expected) + 16));
+  // With a count, `t` sums unit-mean exponential gaps; the times are scaled
+  // afterwards (below). Without, it is the Poisson process itself.
+  const double gap_rate = c.count > 0 ? 1.0 : c.arrival_rate_per_s;
   double t = 0;
   for (int64_t n = 0;; ++n) {
     if (c.count > 0 && n >= c.count) break;
-    t += -std::log(1.0 - rng.Uniform01()) / c.arrival_rate_per_s;
+    t += -std::log(1.0 - rng.Uniform01()) / gap_rate;
     if (c.count == 0 && !(t < horizon_s)) break;
     Pod pod;
     pod.name = c.name + "-" + std::to_string(n);
@@ -255,6 +264,19 @@ std::vector<Pod> GenerateClass(const WorkloadClassSpec& c, double horizon_s,
     }
     pods.push_back(std::move(pod));
   }
+  if (c.count > 0) {
+    // A Poisson process conditioned on exactly `count` arrivals in the
+    // window: the first `count` of count + 1 exponential gaps, scaled so
+    // that the (count + 1)-th arrival lands at the window's end, are
+    // distributed as `count` sorted uniform points in it.
+    const double end = t - std::log(1.0 - rng.Uniform01());
+    const double window = ArrivalWindow(c, horizon_s);
+    const double last = std::nextafter(window, 0.0);
+    for (Pod& pod : pods) {
+      pod.arrival_s =
+          end > 0 ? std::min(window * (pod.arrival_s / end), last) : 0;
+    }
+  }
   return pods;
 }
 
@@ -273,7 +295,8 @@ void WorkloadSpec::Validate() const {
       throw InputError("duplicate workload class name '" + c.name + "'");
     }
     ValidateClass(c);
-    if (c.count == 0) all_counted = false;
+    // A count without a rate spreads over the horizon.
+    if (c.count == 0 || c.arrival_rate_per_s == 0) all_counted = false;
   }
   if (!all_counted && (!std::isfinite(horizon_s) || horizon_s <= 0)) {
     throw InputError(

@@ -2,9 +2,13 @@
 // inference, batch and dev, with tenants and priorities.
 //
 // Contract: GenerateWorkload() draws, for each class, arrivals as a Poisson
-// process of `arrival_rate_per_s` over [0, horizon_s) (or exactly `count`
-// pods at those Poisson times when count > 0, ignoring the horizon), each
-// pod's needs from the class's distributions, its tenant uniformly from
+// process of `arrival_rate_per_s` over [0, horizon_s), or, when count > 0,
+// exactly `count` arrivals in the class's window — [0, horizon_s), or
+// [0, count / arrival_rate_per_s) when a rate is given and that is shorter —
+// as a Poisson process conditioned on that many arrivals there (`count`
+// sorted uniform points): every generated arrival falls inside the
+// horizon. It draws each pod's needs from the class's distributions, its
+// tenant uniformly from
 // `tenants`, and returns all pods sorted by arrival time (ties: class order,
 // then draw order), named "<class name>-<n>" with n counting within the
 // class. Every random draw comes from Rng(seed) forked per class, so adding a
@@ -50,7 +54,10 @@ struct WorkloadClassSpec {
   double gang_timeout_s = 60;             // Coscheduling's default
   RestartPolicy restart_policy = RestartPolicy::kOnFailure;
   double arrival_rate_per_s = 0;        // Poisson rate
-  int64_t count = 0;                    // > 0: exactly this many pods
+  // > 0: exactly this many pods (jobs of a gang), arriving within
+  // [0, horizon_s) — within [0, count / arrival_rate_per_s) when a rate is
+  // given too and that window is shorter.
+  int64_t count = 0;
   // Needs (PodNeeds fields). gpus: whole GPUs (1, 2, 4, 8) or a fraction.
   Distribution gpus = Distribution::Constant(1);
   Distribution gpu_memory_mib = Distribution::Constant(8192);
@@ -59,7 +66,13 @@ struct WorkloadClassSpec {
   Distribution work_s = Distribution::Constant(3600);   // 0 for services
   Distribution lifetime_s = Distribution::Constant(0);  // services
   Distribution request_rate = Distribution::Constant(0);
+  // GPU time per request alone on the reference GPU (relative speed 1).
   Distribution gpu_ms_per_request = Distribution::Constant(0);
+  // When the scenario gave it as measured on another model: that model and
+  // its relative speed, by which the value was multiplied ("" and 1: given
+  // in reference time).
+  std::string gpu_ms_per_request_on;
+  double gpu_ms_per_request_speed = 1;
   Distribution slo_p99_ms = Distribution::Constant(0);
   Distribution cpu_milli = Distribution::Constant(4000);
   Distribution memory_mib = Distribution::Constant(16384);

@@ -141,12 +141,69 @@ TEST(GenerateWorkloadTest, AddingAClassKeepsTheFirstClassPods) {
   ExpectSamePods(alone, PodsOfClass(with_other, "inference"));
 }
 
-TEST(GenerateWorkloadTest, CountGivesExactlyThatManyPodsIgnoringHorizon) {
+TEST(GenerateWorkloadTest, CountArrivesWithinTheHorizon) {
+  // At 0.001/s, 250 Poisson arrivals would take about 250,000 s; the count
+  // is drawn within the 1 s horizon instead.
   const std::vector<Pod> pods =
       GenerateWorkload(Spec({Class("dev", 0.001, 250)}, /*horizon_s=*/1), 5);
   ASSERT_EQ(pods.size(), 250u);
-  // At a rate of 0.001/s, 250 arrivals go far past the 1 s horizon.
-  EXPECT_GT(pods.back().arrival_s, 1);
+  for (const Pod& p : pods) {
+    ASSERT_GE(p.arrival_s, 0);
+    ASSERT_LT(p.arrival_s, 1);
+  }
+  // A count alone spreads over the horizon too.
+  for (uint64_t seed : {1, 2, 3, 4, 5, 6, 7, 8}) {
+    const std::vector<Pod> ten =
+        GenerateWorkload(Spec({Class("svc", 0, 10)}, 3600), seed);
+    ASSERT_EQ(ten.size(), 10u);
+    EXPECT_LT(ten.back().arrival_s, 3600);
+  }
+}
+
+TEST(GenerateWorkloadTest, CountAtARateTakesCountOverRateSeconds) {
+  // 100 at 1/s: the window is [0, 100), not the 3600 s horizon.
+  const std::vector<Pod> pods =
+      GenerateWorkload(Spec({Class("batch", 1, 100)}, 3600), 2);
+  ASSERT_EQ(pods.size(), 100u);
+  EXPECT_LT(pods.back().arrival_s, 100);
+  EXPECT_GT(pods.back().arrival_s, 50);  // the largest of 100 uniforms
+}
+
+TEST(GenerateWorkloadTest, CountIsSortedUniformPointsOfTheWindow) {
+  // Conditioned on N arrivals, a Poisson process's times are N sorted
+  // uniform points: over many draws, the k-th of N has mean k/(N+1) of
+  // the window (order statistics of the uniform).
+  const int n = 4;
+  std::vector<double> sum(n, 0);
+  const int draws = 4000;
+  for (int s = 0; s < draws; ++s) {
+    const std::vector<Pod> pods =
+        GenerateWorkload(Spec({Class("a", 0, n)}, 1000), 100 + s);
+    ASSERT_EQ(pods.size(), static_cast<size_t>(n));
+    for (int k = 0; k < n; ++k) sum[k] += pods[k].arrival_s;
+  }
+  for (int k = 0; k < n; ++k) {
+    // Standard error of the mean below 5 s; allow 4 of them.
+    EXPECT_NEAR(sum[k] / draws, 1000.0 * (k + 1) / (n + 1), 20) << k;
+  }
+}
+
+TEST(GenerateWorkloadTest, CountKeepsThePodsNeeds) {
+  // The arrival times are rescaled after the draws, so each pod's needs
+  // are drawn from the same stream whatever the window.
+  WorkloadClassSpec a = RandomClass("a", 0);
+  a.count = 30;
+  WorkloadClassSpec b = a;
+  b.arrival_rate_per_s = 0.5;  // a window of 60 s instead of 3600
+  const std::vector<Pod> wide = GenerateWorkload(Spec({a}), 4);
+  const std::vector<Pod> narrow = GenerateWorkload(Spec({b}), 4);
+  ASSERT_EQ(wide.size(), narrow.size());
+  for (size_t i = 0; i < wide.size(); ++i) {
+    EXPECT_EQ(wide[i].name, narrow[i].name);
+    EXPECT_EQ(wide[i].needs.gpu_memory_mib, narrow[i].needs.gpu_memory_mib);
+    EXPECT_EQ(wide[i].tenant, narrow[i].tenant);
+    EXPECT_NEAR(narrow[i].arrival_s, wide[i].arrival_s * 60 / 3600, 1e-9);
+  }
 }
 
 TEST(GenerateWorkloadTest, PoissonCountOverALongHorizon) {
@@ -315,9 +372,8 @@ TEST(WorkloadSpecTest, ClassErrors) {
             "class 'a': count must be >= 0, got -3");
   EXPECT_EQ(ValidationError(Spec({Class("a", 0)})),
             "class 'a': arrival_rate_per_s must be > 0 (or set count > 0)");
-  EXPECT_EQ(ValidationError(Spec({Class("a", 0, 5)})),
-            "class 'a': count 5 needs arrival_rate_per_s > 0 (pods arrive as "
-            "a Poisson process)");
+  // A count alone spreads over the horizon.
+  EXPECT_EQ(ValidationError(Spec({Class("a", 0, 5)})), "");
   WorkloadClassSpec c = Class("a", 1);
   c.tenants = {};
   EXPECT_EQ(ValidationError(Spec({c})), "class 'a': tenants is empty");
@@ -330,6 +386,9 @@ TEST(WorkloadSpecTest, HorizonErrors) {
             "horizon_s must be finite and > 0, got 0");
   EXPECT_EQ(ValidationError(Spec({Class("a", 1, 5), Class("b", 1)}, -2)),
             "horizon_s must be finite and > 0, got -2");
+  // A count without a rate needs the horizon it spreads over.
+  EXPECT_EQ(ValidationError(Spec({Class("a", 0, 5)}, 0)),
+            "horizon_s must be finite and > 0, got 0");
 }
 
 TEST(WorkloadSpecTest, DistributionErrors) {

@@ -1,0 +1,33 @@
+#include "gpushare/cluster/pool_resources.h"
+
+#include <algorithm>
+#include <memory>
+
+#include "gpushare/cluster/hami_device_plugin.h"
+#include "gpushare/cluster/nvidia_device_plugin.h"
+
+namespace gpushare {
+
+std::vector<std::string> PoolExtendedResources(const NodePoolSpec& pool,
+                                               const GpuModel& model) {
+  std::vector<std::string> names;
+  if (pool.gpus_per_node == 0) return names;
+  ResourceRegistry registry;
+  std::unique_ptr<DevicePlugin> plugin;
+  if (pool.sharing.sharing == DeviceSharing::kHami) {
+    plugin = std::make_unique<HamiDevicePlugin>(model, pool.gpus_per_node,
+                                                pool.sharing.hami, registry);
+    names.emplace_back(kHamiGpuMemPercentage);
+  } else {
+    plugin = std::make_unique<NvidiaDevicePlugin>(
+        model, pool.gpus_per_node, pool.sharing,
+        pool.sharing.Validate(model, pool.gpus_per_node), registry);
+  }
+  for (const auto& [id, quantity] : plugin->Capacity().items()) {
+    if (id > ResourceRegistry::kMemoryId) names.push_back(registry.Name(id));
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+}  // namespace gpushare
