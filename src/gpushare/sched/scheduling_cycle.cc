@@ -86,10 +86,19 @@ std::string Scheduler::Diagnose(const Pod& pod, int constraints, Group& group) {
     for (size_t k = static_prefix_; k < filters_in_order_.size(); ++k) {
       if (!filters_in_order_[k]->Filter(pod, nodes[n], &reasons)) break;
     }
+    // The second run, with the node's nominated pods of equal or higher
+    // priority added (RunFilterPluginsWithNominatedPods).
+    if (reasons.empty() && NomineesApply(pod, n)) {
+      FitsWithNominees(pod, n, &reasons);
+    }
   };
   Group::DiagnosisMemo& memo = group.diagnosis;
   constexpr uint16_t kMaxSets = 0xFFFF;
   constexpr uint64_t kNoLogEnd = ~uint64_t{0};
+  // The memo's version of a node with nominated pods: never a live version,
+  // so it is judged again at every diagnosis while they are there (its
+  // reasons depend on the pod's priority) and once after (it is logged).
+  constexpr uint64_t kNominated = ~uint64_t{0};
   auto judge_all = [&] {
     for (int n : prefix.passed) {
       judge(n);
@@ -112,8 +121,8 @@ std::string Scheduler::Diagnose(const Pod& pod, int constraints, Group& group) {
   auto update = [&](size_t i) {
     const int n = prefix.passed[i];
     // Node versions start at 1: 0 is never a live version.
-    const uint64_t version = versions[n];
-    if (memo.versions[i] == version) return true;
+    const uint64_t version = HasNominees(n) ? kNominated : versions[n];
+    if (memo.versions[i] == version && version != kNominated) return true;
     judge(n);
     size_t set = 0;
     while (set < memo.reason_sets.size() &&
@@ -140,6 +149,13 @@ std::string Scheduler::Diagnose(const Pod& pod, int constraints, Group& group) {
     // Only the nodes logged since the last diagnosis can have changed.
     for (uint64_t k = memo.log_end; k < log_end && ok; ++k) {
       const int i = prefix.position[change_log_[k - change_log_base_]];
+      if (i >= 0) ok = update(static_cast<size_t>(i));
+    }
+    for (auto it = nominated_nodes_.begin(); it != nominated_nodes_.end() && ok;
+         ++it) {
+      const int i = *it < static_cast<int>(prefix.position.size())
+                        ? prefix.position[*it]
+                        : -1;
       if (i >= 0) ok = update(static_cast<size_t>(i));
     }
   } else {
@@ -196,6 +212,10 @@ void Scheduler::FindFeasibleNodes(PodId id) {
       }
     }
     if (!memo.fits) return false;
+    if (nominee_count_ > 0 && NomineesApply(pod, n) &&
+        !FitsWithNominees(pod, n, nullptr)) {
+      return false;
+    }
     feasible_.push_back(n);
     if (static_cast<int>(feasible_.size()) >= to_find) {
       processed = i + 1;
@@ -214,6 +234,13 @@ void Scheduler::FindFeasibleNodes(PodId id) {
       if (FitsNode(pod, s.constraints, node)) {
         hopeless = false;
         break;
+      }
+    }
+    // Nominated room depends on the pod's priority, not only on the node.
+    for (auto it = nominated_nodes_.begin();
+         hopeless && it != nominated_nodes_.end(); ++it) {
+      if (*it < num_nodes && FitsNode(pod, s.constraints, *it)) {
+        hopeless = false;
       }
     }
     for (FilterPlugin* f : dynamic_filters_) f->PreFilter(pod);
@@ -269,6 +296,10 @@ void Scheduler::FindFeasibleNodes(PodId id) {
             if (need.exact && hami[n].exact()) {
               // The summary decided NodeResourcesFit and GpuDeviceFit.
               if (!static_fits[n]) continue;
+              if (nominee_count_ > 0 && NomineesApply(pod, n) &&
+                  !FitsWithNominees(pod, n, nullptr)) {
+                continue;
+              }
               feasible_.push_back(n);
               if (static_cast<int>(feasible_.size()) >= to_find) {
                 processed = offset + 1;
@@ -437,6 +468,7 @@ ScheduleResult Scheduler::ScheduleOne() {
       ClearGroup(group);  // this scan covered every node
       Preempt(entry.id, &result);
       Park(entry.id, result.message);
+      FlushNominations();
       return result;
     }
     chosen = SelectHost(pod);
@@ -456,7 +488,9 @@ ScheduleResult Scheduler::ScheduleOne() {
       result.node = chosen;
       result.message = admission;
       s.state = State::kDone;
+      ClearNomination(entry.id, /*freed=*/true);
       if (group.retrying == entry.id) EndRetry(s.shape);
+      FlushNominations();
       return result;
     }
     s.allocation = node.devices()->Allocate(pod.requests);
@@ -475,6 +509,7 @@ ScheduleResult Scheduler::ScheduleOne() {
   } else {
     RetryNext(group);
   }
+  FlushNominations();
   return result;
 }
 
@@ -486,6 +521,7 @@ ScheduleResult Scheduler::Bind(PodId id, const Pod& pod, int node_index) {
   s = PodState();
   s.pod = &pod;
   s.seq = next_seq_++;
+  if (!pod.pod_group.empty()) gang_members_[pod.pod_group].insert(id);
   ScheduleResult result;
   result.pod = id;
   result.node = node_index;
@@ -545,7 +581,8 @@ ScheduleResult Scheduler::Bind(PodId id, const Pod& pod, int node_index) {
 void Scheduler::NoteBound(PodId id, int node) {
   PodState& s = pods_[id];
   s.bind_seq = next_bind_seq_++;
-  s.nominated_node = -1;
+  // Its nomination ends; bound elsewhere, the nominated room is given back.
+  ClearNomination(id, /*freed=*/s.nominated_node != node);
   if (!preemption_) return;
   if (static_cast<int>(node_pods_.size()) <= node) {
     node_pods_.resize(cluster_.nodes().size());
@@ -579,11 +616,14 @@ bool Scheduler::NoteUnbound(PodId id) {
     s.terminating = false;
     if (s.preemptor >= 0 && s.preemptor < static_cast<int>(pods_.size())) {
       PodState& p = pods_[s.preemptor];
-      if (p.seq == s.preemptor_seq && p.pending_victims > 0) {
-        --p.pending_victims;
+      if (p.preemption == s.preemptor_preemption && p.pending_victims > 0 &&
+          --p.pending_victims == 0) {
+        // Its last victim is gone: it is retried (FlushNominations).
+        ready_nominees_.push_back({s.preemptor, p.seq});
       }
     }
     s.preemptor = -1;
+    s.preemptor_preemption = 0;
   }
   return ended;
 }
