@@ -53,8 +53,8 @@
 // its nominated node first when it fits there. Nominated pods hold their room
 // (framework's RunFilterPluginsWithNominatedPods): a pod passes Filter on a
 // node only if it also passes with the node's nominated pods of equal or
-// higher priority added (each holding the devices its terminating victims
-// free). A nomination ends when the pod binds (anywhere), is deleted, finds no
+// higher priority added (their requests counted, and the devices they will
+// need once their victims are gone left to them). A nomination ends when the pod binds (anywhere), is deleted, finds no
 // preemption candidate, moves to another node, or a pod of higher priority
 // is nominated to its node. A member of a PodGroup (Pod::pod_group with
 // gang_min_member > 1) preempts for its gang as a unit: victims are chosen for
@@ -386,11 +386,12 @@ class Scheduler {
   // than `pod` itself (addGENominatedPods' pods).
   bool NomineesApply(const Pod& pod, int node) const;
   // Whether `pod`, which passes the filters on `node`, still passes them with
-  // the node's nominated pods of equal or higher priority added: each one's
-  // requests counted (its terminating victims' still are, as in kube's
-  // NodeInfo) and its devices allocated where its victims' were. `reasons`
-  // (may be null) gets the failing filters' reasons. The node is left as it
-  // was.
+  // the node's nominated pods of equal or higher priority added: their
+  // requests counted (their terminating victims' still are, as in kube's
+  // NodeInfo), and, device by device, with `pod` on the devices the device
+  // plugin would give it, each of them that could get devices once its
+  // victims are gone still can. `reasons` (may be null) gets the failing
+  // filter's or device plugin's reasons. The node is left as it was.
   bool FitsWithNominees(const Pod& pod, int node,
                         std::vector<std::string_view>* reasons);
   void Nominate(PodId id, int node);

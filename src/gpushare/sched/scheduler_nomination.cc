@@ -47,39 +47,15 @@ bool Scheduler::NomineesApply(const Pod& pod, int node) const {
 bool Scheduler::FitsWithNominees(const Pod& pod, int node,
                                  std::vector<std::string_view>* reasons) {
   Node& n = cluster_.nodes()[node];
-  DevicePlugin* devices = n.devices();
-  // The nominated pods added, each with the devices its victims hold given
-  // to it (the victims' requests stay counted: kube's NodeInfo keeps a
-  // terminating pod until it is gone).
-  struct Added {
-    PodId id;
-    DeviceAllocation allocation;
-    bool allocated;
-  };
-  std::vector<Added> added;
-  std::vector<PodId> moved;
+  std::vector<PodId> added;
   for (PodId q : nominees_[node]) {
     const PodState& qs = pods_[q];
-    if (qs.pod == &pod || qs.pod->priority < pod.priority) continue;
-    const bool wants_devices =
-        devices != nullptr && AsksForDevices(qs.pod->requests);
-    if (wants_devices && node < static_cast<int>(node_pods_.size())) {
-      for (const BoundPod& b : node_pods_[node]) {
-        const PodState& v = pods_[b.victim.id];
-        if (v.terminating && v.preemptor == q &&
-            v.preemptor_preemption == qs.preemption &&
-            !v.allocation.grants.empty()) {
-          devices->Release(v.allocation);
-          moved.push_back(b.victim.id);
-        }
-      }
-    }
-    n.Reserve(qs.pod->requests);
-    Added& a = added.emplace_back();
-    a.id = q;
-    a.allocated = wants_devices && devices->Fits(qs.pod->requests, nullptr);
-    if (a.allocated) a.allocation = devices->Allocate(qs.pod->requests);
+    if (qs.pod != &pod && qs.pod->priority >= pod.priority) added.push_back(q);
   }
+  // kube's second run of the filters: the nominated pods' requests counted
+  // on the node as it is (their terminating victims' still are: kube's
+  // NodeInfo keeps a terminating pod until it is gone).
+  for (PodId q : added) n.Reserve(pods_[q].pod->requests);
   bool fits = true;
   for (FilterPlugin* f : dynamic_filters_) f->PreFilter(pod);
   for (FilterPlugin* f : dynamic_filters_) {
@@ -89,11 +65,54 @@ bool Scheduler::FitsWithNominees(const Pod& pod, int node,
     }
   }
   for (auto it = added.rbegin(); it != added.rend(); ++it) {
-    if (it->allocated) devices->Release(it->allocation);
-    n.Unreserve(pods_[it->id].pod->requests);
+    n.Unreserve(pods_[*it].pod->requests);
   }
-  for (auto it = moved.rbegin(); it != moved.rend(); ++it) {
-    devices->Reacquire(pods_[*it].allocation);
+  // Devices (GpuDeviceFit): with the pod on the devices the device plugin
+  // would give it now, each nominated pod that could get devices once its
+  // victims are gone still can.
+  DevicePlugin* devices = n.devices();
+  if (fits && device_fit_filter_ && devices != nullptr &&
+      AsksForDevices(pod.requests)) {
+    // Whether nominated pod `q` fits the devices with its victims' grants
+    // released; `why` (may be null) gets the device plugin's reason if not.
+    auto nominee_fits = [&](PodId q, std::vector<std::string_view>* why) {
+      const PodState& qs = pods_[q];
+      std::vector<PodId> gone;
+      if (node < static_cast<int>(node_pods_.size())) {
+        for (const BoundPod& b : node_pods_[node]) {
+          const PodState& v = pods_[b.victim.id];
+          if (v.terminating && v.preemptor == q &&
+              v.preemptor_preemption == qs.preemption &&
+              !v.allocation.grants.empty()) {
+            gone.push_back(b.victim.id);
+          }
+        }
+      }
+      for (PodId v : gone) devices->Release(pods_[v].allocation);
+      std::string_view reason;
+      const bool ok = devices->Fits(qs.pod->requests, &reason);
+      for (auto v = gone.rbegin(); v != gone.rend(); ++v) {
+        devices->Reacquire(pods_[*v].allocation);
+      }
+      if (!ok && why != nullptr) why->push_back(reason);
+      return ok;
+    };
+    std::vector<PodId> room;  // those that fit without the pod
+    for (PodId q : added) {
+      if (AsksForDevices(pods_[q].pod->requests) && nominee_fits(q, nullptr)) {
+        room.push_back(q);
+      }
+    }
+    if (!room.empty()) {
+      const DeviceAllocation placed = devices->Allocate(pod.requests);
+      for (PodId q : room) {
+        if (!nominee_fits(q, reasons)) {
+          fits = false;
+          break;
+        }
+      }
+      devices->Release(placed);
+    }
   }
   RefreshNodeCopies(node);
   return fits;

@@ -476,6 +476,57 @@ ScheduleResult Scheduler::ScheduleOne() {
 
   // Reserve and Bind.
   Node& node = cluster_.nodes()[chosen];
+  // Invariant (check_invariants): the pods of equal or higher priority
+  // nominated here that would fit once their victims are gone still do
+  // after this bind: nobody takes a nominated pod's room but a pod of
+  // higher priority.
+  const auto nominee_fits = [&](PodId q) {
+    const PodState& qs = pods_[q];
+    DevicePlugin* devices = node.devices();
+    const ResourceRegistry& registry = cluster_.resources();
+    std::vector<PodId> gone;
+    for (const BoundPod& b : node_pods_[chosen]) {
+      const PodState& v = pods_[b.victim.id];
+      if (v.terminating && v.preemptor == q &&
+          v.preemptor_preemption == qs.preemption) {
+        gone.push_back(b.victim.id);
+      }
+    }
+    bool fits = !resources_fit_filter_ ||
+                node.pod_count() - static_cast<int>(gone.size()) <
+                    node.max_pods();
+    for (const auto& [id, quantity] : qs.pod->requests.items()) {
+      if (!resources_fit_filter_ || registry.IgnoredByScheduler(id)) continue;
+      int64_t freed = 0;
+      for (PodId v : gone) freed += pods_[v].pod->requests.Get(id);
+      fits = fits &&
+             quantity <= node.Allocatable(id) - node.Requested(id) + freed;
+    }
+    if (fits && device_fit_filter_ && devices != nullptr) {
+      for (PodId v : gone) {
+        if (!pods_[v].allocation.grants.empty()) {
+          devices->Release(pods_[v].allocation);
+        }
+      }
+      fits = devices->Fits(qs.pod->requests, nullptr);
+      for (auto v = gone.rbegin(); v != gone.rend(); ++v) {
+        if (!pods_[*v].allocation.grants.empty()) {
+          devices->Reacquire(pods_[*v].allocation);
+        }
+      }
+    }
+    return fits;
+  };
+  std::vector<PodId> held;
+  if (profile_.check_invariants && HasNominees(chosen) &&
+      chosen < static_cast<int>(node_pods_.size())) {
+    for (PodId q : nominees_[chosen]) {
+      if (q != entry.id && pods_[q].pod->priority >= pod.priority &&
+          nominee_fits(q)) {
+        held.push_back(q);
+      }
+    }
+  }
   bool extended = false;
   for (const auto& item : pod.requests.items()) {
     extended = extended || item.first > ResourceRegistry::kMemoryId;
@@ -497,6 +548,11 @@ ScheduleResult Scheduler::ScheduleOne() {
   }
   node.Reserve(pod.requests);
   UpdateFreeNodes(chosen, pod.requests);
+  for (PodId q : held) {
+    GS_CHECK(nominee_fits(q),
+             "a pod took the room of a pod of equal or higher priority "
+             "nominated to its node");
+  }
   s.state = State::kBound;
   s.node = chosen;
   NoteBound(entry.id, chosen);
@@ -508,6 +564,26 @@ ScheduleResult Scheduler::ScheduleOne() {
     EndRetry(s.shape);
   } else {
     RetryNext(group);
+  }
+  if (!pod.pod_group.empty() && pod.gang_min_member > 1 && preemption_) {
+    // Coscheduling's Permit holds a member that binds before its PodGroup
+    // is complete and moves its siblings back to the active queue
+    // (ActivateSiblings): each gets a cycle, and may preempt for the gang.
+    // Only siblings that may preempt are moved: the others failed their
+    // last cycle and a bind frees nothing, so theirs would fail as well.
+    auto it = gang_members_.find(pod.pod_group);
+    if (it != gang_members_.end()) {
+      std::vector<PodId> siblings;
+      for (PodId m : it->second) {
+        const PodState& ms = pods_[m];
+        if (m != entry.id && ms.state == State::kWaiting &&
+            ms.pod->pod_group == pod.pod_group && ms.pending_victims == 0 &&
+            ms.nominated_node < 0 && MayPreempt(*ms.pod)) {
+          siblings.push_back(m);
+        }
+      }
+      for (PodId m : siblings) ActivateWaiting(m);
+    }
   }
   FlushNominations();
   return result;
