@@ -365,7 +365,9 @@ class ScenarioFileTest(CompareTestCase):
         self.assertTrue(plan["ran"])
         self.assertEqual(doc["variants"][-1]["name"], "pool-plan")
         schemes = {p["pool"]: p["variant"] for p in plan["pools"]}
-        self.assertEqual(len(set(schemes.values())), 2, schemes)
+        self.assertEqual(set(schemes.values()), {"hami"}, schemes)
+        self.assertFalse(plan["ran"])
+        self.assertNotIn("pool-plan", [v["name"] for v in doc["variants"]])
 
     def test_seeds_give_means_ranges_and_reproducible_runs(self):
         _, _, two = self.compare_json(DEV, "--seeds", "2", name="two.json")

@@ -142,7 +142,7 @@ class RunTestCase(TempDirTestCase):
 class ExamplesTest(RunTestCase):
 
     def test_every_example_runs(self):
-        self.assertEqual(len(EXAMPLES), 10, EXAMPLES)
+        self.assertEqual(len(EXAMPLES), 11, EXAMPLES)
         for example in EXAMPLES:
             with self.subTest(example=os.path.basename(example)):
                 name, seed = scenario_header(example)
@@ -281,7 +281,8 @@ class CsvTest(RunTestCase):
             "requests,"
             "arrival_s,start_s,end_s,wait_s,work_s,run_s,alone_s,slowdown,"
             "gpu_share,gpu_hours,cost,wasted_gpu_hours,restarts,oom_kills,"
-            "fault_kills,preemptions,lost_work_s,latency_samples,saturated_samples,p50_ms,p99_ms,"
+            "fault_kills,preemptions,lost_work_s,eviction_down_s,"
+            "latency_samples,saturated_samples,p50_ms,p99_ms,"
             "slo_p99_ms,slo_attainment,neighbour_missed_samples,outcome,message")
         self.assertEqual(
             expected["device_samples.csv"],

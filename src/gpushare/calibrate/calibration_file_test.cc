@@ -77,7 +77,7 @@ TEST(CalibrationFileTest, BadFilesAreLocatedErrors) {
             "hami_interception_overhead, hami_core_cap_overshoot, "
             "hami_cap_when_alone, mig_reconfigure_s, multi_gpu_comm_share, "
             "mig_comm_slowdown, restart_backoff_initial_s, "
-            "restart_backoff_max_s, max_restarts)");
+            "restart_backoff_max_s, max_restarts, eviction_warning_per_pod)");
   EXPECT_EQ(ErrorOf("calibration: {gpu: ''}\nmodel: {}\n"),
             ":1:20: calibration: gpu: expected the GPU's name");
   EXPECT_EQ(ErrorOf("calibration: {gpu: H100}\nmodel: {}\nchecks: 3\n"),

@@ -28,8 +28,10 @@ double PodPerformance(const PodRecord& pod, double end_s) {
     return std::min(1.0, pod.alone_s / turnaround);
   }
   const double end = pod.end_s >= 0 ? pod.end_s : end_s;
-  const double up = std::max(0.0, end - pod.start_s);
-  const double wait = std::max(0.0, pod.wait_s);
+  // The time its evictions kept it down is waiting, not up.
+  const double down = std::max(0.0, pod.eviction_down_s);
+  const double up = std::max(0.0, end - pod.start_s - down);
+  const double wait = std::max(0.0, pod.wait_s) + down;
   const double availability = up + wait > 0 ? up / (up + wait) : 1;
   const double slo = pod.slo_p99_ms > 0 && pod.latency_samples > 0
                          ? static_cast<double>(pod.slo_met_samples) /
@@ -120,7 +122,11 @@ ClassMetrics Compute(const SimulationResult& result, Selected selected) {
     if (p.oom_kills + p.fault_kills > 0) ++m.killed;
     m.preemptions += p.preemptions;
     if (p.preemptions > 0) ++m.preempted;
+    m.max_pod_preemptions =
+        std::max<int64_t>(m.max_pod_preemptions, p.preemptions);
+    if (p.oom_kills + p.fault_kills + p.preemptions > 0) ++m.disrupted;
     m.lost_work_s += p.lost_work_s;
+    m.eviction_down_s += p.eviction_down_s;
     if (p.wait_s >= 0) {
       waits.push_back(p.wait_s);
       ++m.started;
@@ -238,7 +244,13 @@ ClassMetrics MeanClassMetrics(const std::vector<ClassMetrics>& runs) {
   m.fault_kills = count(&ClassMetrics::fault_kills);
   m.preempted = count(&ClassMetrics::preempted);
   m.preemptions = count(&ClassMetrics::preemptions);
+  m.disrupted = count(&ClassMetrics::disrupted);
+  for (const ClassMetrics& r : runs) {
+    m.max_pod_preemptions =
+        std::max(m.max_pod_preemptions, r.max_pod_preemptions);
+  }
   m.lost_work_s = mean(&ClassMetrics::lost_work_s);
+  m.eviction_down_s = mean(&ClassMetrics::eviction_down_s);
   m.started = count(&ClassMetrics::started);
   // Over the runs where a pod started; 0 when none did.
   const auto mean_wait = [&](double ClassMetrics::*field) {

@@ -12,7 +12,9 @@
 //   job that completed      alone time / (end − arrival): queueing, back-offs
 //                           and slowdown all lengthen it;
 //   service (no work)       its SLO attainment (1 without an SLO) x the
-//                           share of its life it was up: up / (up + wait);
+//                           share of its life it was up: up / (up + wait),
+//                           where the time its evictions kept it down
+//                           (PodRecord::eviction_down_s) is wait, not up;
 //   failed, unschedulable,
 //   never started           0;
 //   job still running at the horizon: left out (its end is unknown).
@@ -56,7 +58,12 @@ struct ClassMetrics {
   int64_t fault_kills = 0;
   int64_t preempted = 0;      // pods evicted at least once by preemption
   int64_t preemptions = 0;    // evictions
+  int64_t max_pod_preemptions = 0;  // the most evictions of one pod
+  // Pods killed (OOM, GPU fault) or evicted at least once: the measured
+  // harm the isolation score counts.
+  int64_t disrupted = 0;
   double lost_work_s = 0;     // work lost by failures and evictions
+  double eviction_down_s = 0; // up time its pods' evictions cost them
   double mean_wait_s = 0;     // over pods that started (0 when none did)
   double p99_wait_s = 0;
   double mean_slowdown = 0;   // over completed jobs (-1: none)
@@ -82,7 +89,8 @@ struct ClassMetrics {
 };
 
 // The mean of runs of the same class on different seeds: every figure
-// averaged (counts rounded to the nearest pod), except latency and SLO
+// averaged (counts rounded to the nearest pod), except the most evictions
+// of one pod (the highest of the runs), latency and SLO
 // figures, averaged over the runs that have them (-1 when none does), waits,
 // over the runs where a pod started, and cost per served pod, the mean cost
 // over the mean served pods. Names come from the first run, the unserved

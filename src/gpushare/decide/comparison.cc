@@ -248,6 +248,7 @@ Comparison RunComparison(const Scenario& scenario, const CompareSpec& spec,
                          const RunObserverFactory& observe) {
   Comparison out;
   out.scenario = scenario.name;
+  out.eviction_warning_per_pod = scenario.model.eviction_warning_per_pod;
   out.seed = scenario.seed;
   const int seeds = std::max(1, spec.seeds);
   std::vector<Scenario> seeded;

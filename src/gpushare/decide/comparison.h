@@ -114,6 +114,8 @@ struct Comparison {
   bool mig_pilot = false;      // candidates judged on a scaled-down pilot
   int64_t mig_pilot_pods = 0;  // pods in the pilot (or the whole workload)
   std::vector<VariantOutcome> variants;
+  // The scenario's model.eviction_warning_per_pod.
+  int eviction_warning_per_pod = 3;
 };
 
 // Makes one more observer for each simulation run (a progress bar's feed);

@@ -45,6 +45,9 @@ std::string Phrase(Dimension d, const Candidate& a, const Candidate& b) {
           "isolation (rated {:g} vs {:g}; measured: {} vs {} pods killed by "
           "OOMs or GPU faults",
           a.ratings.isolation, b.ratings.isolation, x.killed, y.killed);
+      if (x.preempted + y.preempted > 0) {
+        out += fmt::format(", {} vs {} evicted", x.preempted, y.preempted);
+      }
       if (x.neighbour_miss_share >= 0 && y.neighbour_miss_share >= 0) {
         out += fmt::format(
             ", {} vs {} of latency samples missed because of neighbours",
@@ -275,8 +278,11 @@ DimensionScores ScoreDimensions(const ClassMetrics& m,
                                 double compatibility_prior_weight) {
   DimensionScores s;
   const double pods = static_cast<double>(std::max<int64_t>(1, m.pods));
-  const double measured =
-      (1 - m.killed / pods) * (1 - std::max(0.0, m.neighbour_miss_share));
+  // Pods killed by an OOM or a GPU fault, or evicted by preemption
+  // (disrupted; metrics built by hand may give only `killed`).
+  const double harmed = static_cast<double>(std::max(m.killed, m.disrupted));
+  const double measured = (1 - harmed / pods) *
+                          (1 - std::max(0.0, m.neighbour_miss_share));
   s.isolation = isolation_prior_weight * ratings.isolation / 10 +
                 (1 - isolation_prior_weight) * measured;
   s.overhead = m.performance;

@@ -44,6 +44,12 @@ void ModelParams::Validate() const {
         "model parameter max_restarts must be in [0, 1000], got {}",
         max_restarts));
   }
+  if (eviction_warning_per_pod < 0 || eviction_warning_per_pod > 1000000) {
+    throw InputError(fmt::format(
+        "model parameter eviction_warning_per_pod must be in [0, 1000000], "
+        "got {}",
+        eviction_warning_per_pod));
+  }
 }
 
 }  // namespace gpushare

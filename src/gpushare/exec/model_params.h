@@ -73,6 +73,11 @@ struct ModelParams {
   // Restarts of a failing pod before the simulator gives up on it (a Job's
   // backoffLimit defaults to 6).
   int max_restarts = 6;
+  // Reports warn when a pod was evicted more than this many times: a pod
+  // evicted again and again means preemption is thrashing (a judgement:
+  // "a few" evictions of one pod are the price of sharing with higher
+  // priorities; more is a livelock, docs/model.md §4.1).
+  int eviction_warning_per_pod = 3;
 
   // The source document's toy values: slice 500 ms, switch 50 ms, vGPU loss
   // 6 % (seed_demo.py), used by `--model seed`.

@@ -39,6 +39,8 @@ Collector::Collector(const Simulation& simulation, std::string scenario,
       patrol_(simulation.scenario().patrol) {
   result_.scenario = std::move(scenario);
   result_.seed = seed;
+  result_.eviction_warning_per_pod =
+      simulation.scenario().model.eviction_warning_per_pod;
 }
 
 void Collector::OnRunStart(const Cluster& cluster,
@@ -54,6 +56,7 @@ void Collector::OnRunStart(const Cluster& cluster,
   attempt_start_.assign(pods.size(), -1);
   hold_start_.assign(pods.size(), -1);
   held_s_.assign(pods.size(), 0);
+  evicted_at_.assign(pods.size(), -1);
   pod_pool_.assign(pods.size(), -1);
   for (size_t i = 0; i < pods.size(); ++i) {
     const Pod& pod = pods[i];
@@ -158,6 +161,10 @@ void Collector::OnStart(double t, PodIndex pod, int node, double alone_s) {
                                            cluster.pools()[pod_pool_[pod]]);
   }
   if (hold_start_[pod] < 0) hold_start_[pod] = t;
+  if (evicted_at_[pod] >= 0) {
+    r.eviction_down_s += t - evicted_at_[pod];
+    evicted_at_[pod] = -1;
+  }
   r.alone_s = alone_s;
   r.outcome = PodOutcome::kRunning;
   r.message.clear();
@@ -201,6 +208,9 @@ void Collector::OnPreempted(double t, PodIndex pod, PodIndex preemptor,
   r.lost_work_s += lost_work_s;
   result_.lost_work_s += lost_work_s;
   r.message = "preempted by " + result_.pod_records[preemptor].name;
+  // Up time lost from now until it starts again (not for a gang member
+  // evicted while held at Permit before it ever ran).
+  if (evicted_at_[pod] < 0 && r.start_s >= 0) evicted_at_[pod] = t;
   // Terminating, then waiting again: no longer running.
   r.outcome = PodOutcome::kPending;
 }
@@ -247,6 +257,10 @@ void Collector::OnEnd(double t, PodIndex pod, PodEnd how,
   PodRecord& r = result_.pod_records[pod];
   r.end_s = t;
   if (!message.empty()) r.message = message;
+  if (evicted_at_[pod] >= 0) {
+    r.eviction_down_s += t - evicted_at_[pod];
+    evicted_at_[pod] = -1;
+  }
   if (record_devices_ && first_holding_[pod] >= 0) {
     for (size_t h = first_holding_[pod]; h < result_.device_holdings.size() &&
                                          result_.device_holdings[h].pod == pod;
@@ -425,6 +439,13 @@ void Collector::OnFinish(double t, int64_t events, int64_t cycles) {
     }
     if (r.outcome == PodOutcome::kRunning && r.start_s >= 0) {
       r.run_s = t - r.start_s;
+    }
+  }
+  // Evicted and not started again by the end.
+  for (size_t i = 0; i < result_.pod_records.size(); ++i) {
+    if (evicted_at_[i] >= 0) {
+      result_.pod_records[i].eviction_down_s += t - evicted_at_[i];
+      evicted_at_[i] = -1;
     }
   }
   // Devices held from first start to the end (or to now when still bound).

@@ -10,7 +10,8 @@
 // instance counts its share of the GPU's SMs). Each pod's GPU-hours are the
 // GPU-equivalents of its grants (cluster/gpu_share.h) held from its first
 // start to its end, less the time it waited again after a preemption,
-// priced like its pool's GPUs. With `record_devices` the
+// priced like its pool's GPUs; the time from each eviction to its next
+// start (or its end) is its eviction_down_s. With `record_devices` the
 // Collector also keeps every device's samples, the devices each pod holds
 // from bind to end, every inference pod's latency per interval, the share of
 // its device's time each pod on a time-shared device holds and, at each
@@ -82,6 +83,9 @@ class Collector : public SimulationObserver {
   // it held them before (bindings ended by preemption).
   std::vector<double> hold_start_;
   std::vector<double> held_s_;
+  // Per pod: when it was last evicted and has not started since (-1: not
+  // evicted).
+  std::vector<double> evicted_at_;
   QueueCollector queues_;
   std::vector<int> pod_pool_;          // per pod: pool of its node, or -1
   std::vector<int> device_pool_;       // per domain

@@ -24,12 +24,12 @@ std::string PodsCsv(const SimulationResult& r) {
       "arrival_s,start_s,"
       "end_s,wait_s,work_s,run_s,alone_s,slowdown,gpu_share,gpu_hours,cost,"
       "wasted_gpu_hours,restarts,oom_kills,fault_kills,preemptions,lost_work_s,"
-      "latency_samples,saturated_samples,p50_ms,p99_ms,slo_p99_ms,"
+      "eviction_down_s,latency_samples,saturated_samples,p50_ms,p99_ms,slo_p99_ms,"
       "slo_attainment,neighbour_missed_samples,outcome,message\n";
   for (const PodRecord& p : r.pod_records) {
     out += fmt::format(
         "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},"
-        "{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+        "{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
                        Field(p.name), Field(p.workload_class),
                        Field(p.tenant_class), Field(p.tenant),
                        Field(p.pod_group), Field(p.cluster_queue),
@@ -42,7 +42,8 @@ std::string PodsCsv(const SimulationResult& r) {
                        Num(p.gpu_hours), Num(p.cost),
                        Num(p.wasted_gpu_hours), p.restarts,
                        p.oom_kills, p.fault_kills, p.preemptions,
-                       Num(p.lost_work_s), p.latency_samples,
+                       Num(p.lost_work_s), Num(p.eviction_down_s),
+                       p.latency_samples,
                        p.saturated_samples, Num(p.p50_ms),
                        Num(p.p99_ms), Num(p.slo_p99_ms),
                        Num(p.slo_attainment), p.neighbour_missed_samples,

@@ -16,6 +16,7 @@ nlohmann::json ResultToJson(const SimulationResult& r) {
   out["oom_kills"] = r.oom_kills;
   out["fault_kills"] = r.fault_kills;
   out["preemptions"] = r.preemptions;
+  out["eviction_warning_per_pod"] = r.eviction_warning_per_pod;
   out["gang_timeouts"] = r.gang_timeouts;
   out["faults"] = r.faults;
   out["max_blast_radius"] = r.max_blast_radius;
@@ -84,6 +85,7 @@ nlohmann::json ResultToJson(const SimulationResult& r) {
                     {"fault_kills", p.fault_kills},
                     {"preemptions", p.preemptions},
                     {"lost_work_s", p.lost_work_s},
+                    {"eviction_down_s", p.eviction_down_s},
                     {"latency_samples", p.latency_samples},
                     {"saturated_samples", p.saturated_samples},
                     {"p50_ms", p.p50_ms},

@@ -83,6 +83,10 @@ struct PodRecord {
   // checkpoint.
   int preemptions = 0;
   double lost_work_s = 0;
+  // Up time its evictions cost it: from each eviction to its next start
+  // (its grace period, then the wait to be scheduled or admitted again), or
+  // to its end or the end of the run.
+  double eviction_down_s = 0;
   PodOutcome outcome = PodOutcome::kPending;
   std::string message;    // why it failed or waits
 };
@@ -301,6 +305,9 @@ struct SimulationResult {
   std::vector<PatrolAlert> alerts;
   int64_t events = 0;
   int64_t scheduling_cycles = 0;
+  // The scenario's model.eviction_warning_per_pod: reports warn about pods
+  // evicted more often.
+  int eviction_warning_per_pod = 3;
 };
 
 }  // namespace gpushare

@@ -6,6 +6,7 @@
 
 #include "gpushare/decide/scheme_variant.h"
 #include "gpushare/report/class_bar_charts.h"
+#include "gpushare/report/eviction_warnings.h"
 #include "gpushare/report/html_page.h"
 #include "gpushare/report/pool_charts.h"
 #include "gpushare/report/pool_plan_text.h"
@@ -73,6 +74,12 @@ std::string HtmlClusterTable(const Comparison& c) {
 }
 
 std::string HtmlClassTable(const Comparison& c, size_t k) {
+  // Evictions by preemption, when some scheme had any for this class: the
+  // evictions, the most of one pod and the up time they cost.
+  bool evictions = false;
+  for (const VariantOutcome& v : c.variants) {
+    evictions = evictions || v.classes[k].preemptions > 0;
+  }
   std::vector<std::vector<std::string>> rows;
   for (const VariantOutcome& v : c.variants) {
     const ClassMetrics& m = v.classes[k];
@@ -87,17 +94,32 @@ std::string HtmlClassTable(const Comparison& c, size_t k) {
                     std::to_string(m.oom_kills),
                     std::to_string(m.failed + m.cannot_run),
                     m.served > 0 ? FormatMoney(m.cost_per_served_pod) : "-"});
+    if (evictions) {
+      rows.back().insert(
+          rows.back().begin() + 7,
+          {std::to_string(m.preemptions),
+           std::to_string(m.max_pod_preemptions),
+           FormatSeconds(m.eviction_down_s)});
+    }
+  }
+  std::vector<std::string> header = {
+      "scheme",  "served",    "mean wait", "slowdown",
+      "p99 / SLO ms", "SLO met", "OOM kills", "failed or cannot run",
+      "$ per served pod"};
+  if (evictions) {
+    header.insert(header.begin() + 7, {"evictions", "most of one pod",
+                                       "up time lost to evictions"});
+  }
+  std::string warnings;
+  for (const std::string& w : ClassEvictionWarnings(c, k)) {
+    warnings += "<p>" + HtmlEscape("Warning: " + w + ".") + "</p>\n";
   }
   return "<h3>" +
          HtmlEscape(fmt::format(
              "Tenant class {} ({}, {} pod{})", c.tenant_classes[k],
              c.workload_classes[k], c.variants.front().classes[k].pods,
              c.variants.front().classes[k].pods == 1 ? "" : "s")) +
-         "</h3>\n" +
-         HtmlTable({"scheme", "served", "mean wait", "slowdown", "p99 / SLO ms",
-                    "SLO met", "OOM kills", "failed or cannot run",
-                    "$ per served pod"},
-                   rows);
+         "</h3>\n" + HtmlTable(header, rows) + warnings;
 }
 
 std::string SelectionHtml(const Selection& s) {

@@ -19,7 +19,10 @@ json MetricsJson(const ClassMetrics& m) {
           {"fault_kills", m.fault_kills},
           {"preempted", m.preempted},
           {"preemptions", m.preemptions},
+          {"max_pod_preemptions", m.max_pod_preemptions},
+          {"disrupted", m.disrupted},
           {"lost_work_s", m.lost_work_s},
+          {"eviction_down_s", m.eviction_down_s},
           {"mean_wait_s", m.mean_wait_s},
           {"p99_wait_s", m.p99_wait_s},
           {"mean_slowdown", m.mean_slowdown},
@@ -166,6 +169,7 @@ json ComparisonToJson(const Comparison& c, const Selection& selection) {
   out["seed"] = c.seed;
   out["seeds"] = c.seeds;
   out["pods"] = c.pods;
+  out["eviction_warning_per_pod"] = c.eviction_warning_per_pod;
   json mig = json::array();
   for (const MigPoolChoice& m : c.mig_choices) {
     json candidates = json::array();

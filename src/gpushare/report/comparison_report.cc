@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "gpushare/decide/scheme_variant.h"
+#include "gpushare/report/eviction_warnings.h"
 #include "gpushare/report/pool_plan_text.h"
 #include "gpushare/report/text_table.h"
 #include "gpushare/report/units.h"
@@ -306,6 +307,9 @@ std::string ComparisonReport(const Comparison& comparison,
   out += "\n" + WrapText(ClassTableLegend(), kReportWidth, 0);
   for (size_t k = 0; k < comparison.tenant_classes.size(); ++k) {
     out += "\n" + ClassTable(comparison, k);
+    for (const std::string& w : ClassEvictionWarnings(comparison, k)) {
+      out += WrapText("warning: " + w, kReportWidth, 2);
+    }
   }
   out += "\n" + SelectionText(selection);
   out += PoolPlanText(comparison, selection);

@@ -6,6 +6,7 @@
 
 #include "gpushare/decide/class_metrics.h"
 #include "gpushare/report/class_bar_charts.h"
+#include "gpushare/report/eviction_warnings.h"
 #include "gpushare/report/gpu_timeline.h"
 #include "gpushare/report/html_page.h"
 #include "gpushare/report/pool_charts.h"
@@ -121,12 +122,28 @@ std::string RunHtmlReport(const SimulationResult& r) {
          std::to_string(m.preemptions), std::to_string(m.failed + m.cannot_run),
          m.served > 0 ? FormatMoney(m.cost_per_served_pod) : "-"});
   }
+  std::vector<std::string> header = {
+      "tenant class", "kind",        "served",
+      "mean wait",    "slowdown",    "SLO met",
+      "OOM kills",    "preemptions", "failed or cannot run",
+      "$ per served pod"};
+  if (r.preemptions > 0) {
+    // The most evictions of one pod and the up time they cost.
+    header.insert(header.begin() + 8,
+                  {"most of one pod", "up time lost to evictions"});
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const ClassMetrics& m = metrics[0][i];
+      rows[i].insert(rows[i].begin() + 8,
+                     {std::to_string(m.max_pod_preemptions),
+                      FormatSeconds(m.eviction_down_s)});
+    }
+  }
   page.AddHeading("Tenant classes", "classes");
   page.AddParagraph(std::string("SLO met: ") + kSloMetMeaning + ".");
-  page.AddHtml(HtmlTable({"tenant class", "kind", "served", "mean wait",
-                          "slowdown", "SLO met", "OOM kills", "preemptions",
-                          "failed or cannot run", "$ per served pod"},
-                         rows));
+  page.AddHtml(HtmlTable(header, rows));
+  for (const std::string& w : RunEvictionWarnings(r)) {
+    page.AddParagraph("Warning: " + w + ".");
+  }
   page.AddHtml(ClassBarCharts("class-", classes, {r.scenario}, metrics));
 
   if (!r.queues.empty()) {

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "gpushare/report/comparison_report.h"
+#include "gpushare/report/eviction_warnings.h"
 #include "gpushare/report/queue_table.h"
 #include "gpushare/report/text_table.h"
 #include "gpushare/report/units.h"
@@ -126,6 +127,9 @@ std::string RunSummary(const SimulationResult& r, double wall_s) {
                   [](const auto& c) { return c.second.latency_samples > 0; })) {
     out += "\n" +
            WrapText(std::string("SLO MET ") + kSloMetMeaning, kReportWidth, 2);
+  }
+  for (const std::string& w : RunEvictionWarnings(r)) {
+    out += WrapText("warning: " + w, kReportWidth, 2);
   }
   out += QueueTable(r.queues, r.queue_system);
   out += PatrolAlertsSummary(r.alerts);

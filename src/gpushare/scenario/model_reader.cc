@@ -57,7 +57,8 @@ ModelParams ReadModelSection(const YamlMap& m, const ModelParams& base,
       "hami_core_cap_overshoot", "hami_cap_when_alone",
       "mig_reconfigure_s",       "multi_gpu_comm_share",
       "mig_comm_slowdown",       "restart_backoff_initial_s",
-      "restart_backoff_max_s",   "max_restarts"};
+      "restart_backoff_max_s",   "max_restarts",
+      "eviction_warning_per_pod"};
   if (allow_profile) keys.insert(keys.begin(), "profile");
   m.AllowOnlyKeys(keys);
   ModelParams params = base;
@@ -86,6 +87,11 @@ ModelParams ReadModelSection(const YamlMap& m, const ModelParams& base,
     params.max_restarts =
         static_cast<int>(m.Int("max_restarts", std::numeric_limits<int>::min(),
                                std::numeric_limits<int>::max()));
+  }
+  if (m.Has("eviction_warning_per_pod")) {
+    params.eviction_warning_per_pod = static_cast<int>(
+        m.Int("eviction_warning_per_pod", std::numeric_limits<int>::min(),
+              std::numeric_limits<int>::max()));
   }
   try {
     params.Validate();

@@ -90,7 +90,8 @@ TEST(ScenarioReaderTest, EveryExampleParsesBuildsAndIsSmall) {
             (std::vector<std::string>{
                 "default", "dev-time-slicing", "hami-platform",
                 "kai-fair-share", "kubectl-import", "mig-inference",
-                "multi-tenant", "patrol", "plan-sizing", "three-pools"}));
+                "multi-tenant", "patrol", "plan-sizing", "three-pools",
+                "university-gangs"}));
 }
 
 TEST(ScenarioReaderTest, ThreePoolsExampleIsTheTower) {
@@ -751,7 +752,7 @@ INSTANTIATE_TEST_SUITE_P(
                   "hami_cap_when_alone, mig_reconfigure_s, "
                   "multi_gpu_comm_share, mig_comm_slowdown, "
                   "restart_backoff_initial_s, restart_backoff_max_s, "
-                  "max_restarts)"},
+                  "max_restarts, eviction_warning_per_pod)"},
         ErrorCase{"FaultOnUnknownPool",
                   WithExtra("faults:\n  - {pool: prod, at_s: 5}\n"),
                   "s.yaml:14:12: fault pool: unknown pool 'prod'; did you "

@@ -2,8 +2,9 @@
 // requests and constraints that decide a fit, interned once), and the node
 // indexes its scans read (free-node bitsets per resource, HAMi fit
 // summaries, node versions), with the invariant checks. The queue, the
-// cycle and preemption are in scheduling_queue.cc, scheduling_cycle.cc and
-// scheduler_preemption.cc.
+// cycle, preemption, a gang's preemption and nominated pods are in
+// scheduling_queue.cc, scheduling_cycle.cc, scheduler_preemption.cc,
+// scheduler_gang_preemption.cc and scheduler_nomination.cc.
 
 #include "gpushare/sched/scheduler.h"
 
@@ -181,7 +182,9 @@ bool Scheduler::FitsNode(const Pod& pod, int constraints, int node) {
   for (FilterPlugin* f : dynamic_filters_) {
     if (!f->Filter(pod, cluster_.nodes()[node], nullptr)) return false;
   }
-  return true;
+  // RunFilterPluginsWithNominatedPods: it must pass with them too.
+  return nominee_count_ == 0 || !NomineesApply(pod, node) ||
+         FitsWithNominees(pod, node, nullptr);
 }
 
 ResourceId Scheduler::PivotResource(const Pod& pod) const {

@@ -43,14 +43,25 @@
 // (sched/default_preemption.h) and a preemption policy of PreemptLowerPriority
 // it looks for a node where evicting pods of lower priority makes room, at most
 // NumPreemptionCandidates of the nodes its static filters pass, from a seeded
-// random offset; nodes where earlier victims are still terminating are skipped
-// (their room is promised to the pod nominated there). The victims chosen are
-// marked terminating (they stay bound, holding their devices, until the caller
-// releases them after their grace period) and returned in the result; the
-// preemptor waits with that node nominated, does not preempt again while its
-// victims terminate, and at its next cycle takes its nominated node first when
-// it fits there. Pods, owned by the caller, must outlive the scheduler; their
-// requests are final when enqueued.
+// random offset; nodes where earlier victims are still terminating, or where a
+// pod of equal or higher priority is nominated, are skipped (their room is
+// promised). The victims chosen are marked terminating (they stay bound,
+// holding their devices, until the caller releases them after their grace
+// period) and returned in the result; the preemptor waits with that node
+// nominated (status.nominatedNodeName), does not preempt again while its
+// victims terminate, is retried as soon as the last of them is gone, and takes
+// its nominated node first when it fits there. Nominated pods hold their room
+// (framework's RunFilterPluginsWithNominatedPods): a pod passes Filter on a
+// node only if it also passes with the node's nominated pods of equal or
+// higher priority added (their requests counted, and the devices they will
+// need once their victims are gone left to them). A nomination ends when the pod binds (anywhere), is deleted, finds no
+// preemption candidate, moves to another node, or a pod of higher priority
+// is nominated to its node. A member of a PodGroup (Pod::pod_group with
+// gang_min_member > 1) preempts for its gang as a unit: victims are chosen for
+// as many pending members as minMember still needs, each on its node with the
+// earlier ones assumed there, and evicted only when every one of them fits;
+// otherwise nobody is. Pods, owned by the caller, must outlive the scheduler;
+// their requests are final when enqueued.
 
 #ifndef GPUSHARE_SCHED_SCHEDULER_H_
 #define GPUSHARE_SCHED_SCHEDULER_H_
@@ -61,6 +72,7 @@
 #include <queue>
 #include <set>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -90,8 +102,11 @@ struct ScheduleResult {
   int node = -1;        // kBound: the node's index in cluster.nodes()
   std::string message;  // kUnschedulable / kAdmissionFailed: why
   // kUnschedulable: the pods DefaultPreemption evicts for it (now
-  // terminating) and the node nominated for it; empty / -1 when none.
+  // terminating) and the node nominated for it; empty / -1 when none. For a
+  // gang's preemption the victims of every member nominated, each with its
+  // preemptor (victim_preemptors[k] evicts victims[k]; `pod` when alone).
   std::vector<PodId> victims;
+  std::vector<PodId> victim_preemptors;
   int nominated_node = -1;
 };
 
@@ -149,6 +164,15 @@ class Scheduler {
   bool IsBound(PodId id) const { return pods_[id].state == State::kBound; }
   // A bound pod that DefaultPreemption chose as a victim.
   bool IsTerminating(PodId id) const { return pods_[id].terminating; }
+  // A pending pod's nominated node (status.nominatedNodeName), or -1.
+  int NominatedNodeOf(PodId id) const {
+    const PodState& s = pods_[id];
+    return s.state == State::kActive || s.state == State::kWaiting
+               ? s.nominated_node
+               : -1;
+  }
+  // The pending pods nominated to `node`, in nomination order.
+  std::vector<PodId> NominatedPodsOn(int node) const;
   // Pods chosen as victims so far.
   int64_t preemptions() const { return preemptions_; }
   // Pods waiting after failing to fit.
@@ -169,12 +193,15 @@ class Scheduler {
     uint64_t bind_seq = 0;  // bind order (the victims' start order)
     int node_slot = -1;     // index in node_pods_[node] while bound
     bool terminating = false;
-    // A preemptor: its nominated node and victims not yet released.
+    // A preemptor: its nominated node, victims not yet released and the id
+    // of the preemption that evicted them (0: none).
     int nominated_node = -1;
     int pending_victims = 0;
-    // A victim: its preemptor and that pod's seq (ids are reused).
+    uint64_t preemption = 0;
+    // A victim: its preemptor and that preemption's id (ids are reused, and
+    // a preemptor's nomination may end before its victims are gone).
     PodId preemptor = -1;
-    uint64_t preemptor_seq = 0;
+    uint64_t preemptor_preemption = 0;
     // Back-off: failed cycles, and until when it is not retried.
     int attempts = 0;
     double backoff_until = 0;
@@ -328,6 +355,62 @@ class Scheduler {
   // DefaultPreemption for pod `id`, which fits no node: fills the result's
   // victims and nominated node when it found a candidate.
   void Preempt(PodId id, ScheduleResult* result);
+  // DefaultPreemption's search for pod `id` on the current state (its
+  // PreFilter run): the index in candidates_scratch_ of the candidate chosen
+  // (pickOneNodeForPreemption), or -1. Pods in `excluded` (a gang's victims
+  // chosen so far, already removed) are not evicted again; with `allow_fit`
+  // (a gang's later member) a node where the pod fits with nothing evicted
+  // is a candidate too.
+  int FindPreemptionCandidate(PodId id, const std::vector<PodId>& excluded,
+                              bool allow_fit);
+  // The gang members DefaultPreemption places together with `id` (a member
+  // of a PodGroup): `id` first, then as many of its pending members without a
+  // nomination as minMember still needs (members bound and not terminating,
+  // and pending members nominated, count as placed). Just `id` when it alone
+  // is missing; empty when not enough members are pending to complete it.
+  std::vector<PodId> GangPreemptors(PodId id);
+  // The gang's preemption: each of `members` in turn gets a candidate with
+  // the earlier ones assumed on their nodes (their victims removed, their
+  // devices allocated); all are nominated and their victims evicted only when
+  // every member found one, else nothing changes. Returns whether it did.
+  bool PreemptForGang(const std::vector<PodId>& members,
+                      ScheduleResult* result);
+  // Marks candidate `c`'s victims terminating for `preemptor`, nominates it
+  // to the candidate's node (lower-priority pods nominated there lose their
+  // nomination) and adds the victims to the result.
+  void CommitPreemption(PodId preemptor, const PreemptionCandidate& c,
+                        ScheduleResult* result);
+
+  // Nominated pods (scheduler_nomination.cc).
+  // Whether `node` has a pending pod nominated of priority >= `pod`'s other
+  // than `pod` itself (addGENominatedPods' pods).
+  bool NomineesApply(const Pod& pod, int node) const;
+  // Whether `pod`, which passes the filters on `node`, still passes them with
+  // the node's nominated pods of equal or higher priority added: their
+  // requests counted (their terminating victims' still are, as in kube's
+  // NodeInfo), and, device by device, with `pod` on the devices the device
+  // plugin would give it, each of them that could get devices once its
+  // victims are gone still can. `reasons` (may be null) gets the failing
+  // filter's or device plugin's reasons. The node is left as it was.
+  bool FitsWithNominees(const Pod& pod, int node,
+                        std::vector<std::string_view>* reasons);
+  void Nominate(PodId id, int node);
+  // Ends pod `id`'s nomination, if any. `freed`: the room goes back to the
+  // other pods (not bound there): the node is an event at the next
+  // FlushNominations().
+  void ClearNomination(PodId id, bool freed);
+  // Wakes waiting pods on the nodes whose nominated room was given back, and
+  // retries the nominated pods whose last victim is gone.
+  void FlushNominations();
+  // Takes waiting pod `id` out of its group to the active queue.
+  void ActivateWaiting(PodId id);
+  bool HasNominees(int node) const {
+    return node < static_cast<int>(nominees_.size()) &&
+           !nominees_[node].empty();
+  }
+  // The node's version and HAMi summary copies after a dry run that left it
+  // as it was (not a change: not logged).
+  void RefreshNodeCopies(int node);
 
   Cluster& cluster_;
   SchedulerProfile profile_;
@@ -456,9 +539,23 @@ class Scheduler {
   std::vector<int> terminating_on_node_;
   std::map<int32_t, int64_t> bound_priorities_;  // priority → bound pods
   uint64_t next_bind_seq_ = 0;
+  uint64_t next_preemption_ = 1;
   int64_t preemptions_ = 0;
   std::vector<PreemptionVictim> evictable_scratch_;
   std::vector<PreemptionCandidate> candidates_scratch_;
+  // PodGroups' pods the scheduler has seen, by group name (ids of pods done
+  // or reused are dropped when met).
+  std::map<std::string, std::set<PodId>> gang_members_;
+
+  // Nominated pods: by node, the pending pods nominated there in nomination
+  // order; the nodes that have some; nodes whose nominated room was given
+  // back and preemptors whose last victim is gone, both handled by
+  // FlushNominations().
+  std::vector<std::vector<PodId>> nominees_;
+  std::set<int> nominated_nodes_;
+  int64_t nominee_count_ = 0;
+  std::vector<int> freed_nominations_;
+  std::vector<std::pair<PodId, uint64_t>> ready_nominees_;
 
   // The last dynamic-filter result of each node: valid while the node's
   // version and the pod's shape are the same.

@@ -6,9 +6,12 @@
 // device-plugin devices filter), and the nomination of the node chosen.
 //
 // Contract: Preempt() fills a failed cycle's result with the victims it
-// marks terminating and the node nominated for the preemptor; no node where
-// victims still terminate is a candidate, and WakePreemptorsFor() retries
-// waiting heads that may preempt once the last of them is gone.
+// marks terminating and the node nominated for the preemptor (a gang's
+// member preempts for its gang: scheduler_gang_preemption.cc); an eligible
+// preemptor that finds no candidate loses its nomination. No node where
+// victims still terminate, or where a pod of equal or higher priority is
+// nominated, is a candidate; WakePreemptorsFor() retries waiting heads that
+// may preempt once the last victim on a node is gone.
 
 #include <algorithm>
 #include <limits>
@@ -38,7 +41,8 @@ bool Scheduler::MayBeCandidate(PodId id, int node) {
   const PodState& s = pods_[id];
   if (node >= static_cast<int>(node_pods_.size()) ||
       terminating_on_node_[node] > 0 ||
-      !StaticFits(s.constraints, *s.pod)[node]) {
+      !StaticFits(s.constraints, *s.pod)[node] ||
+      NomineesApply(*s.pod, node)) {
     return false;
   }
   for (const BoundPod& b : node_pods_[node]) {
@@ -246,15 +250,40 @@ class Scheduler::CountingDryRun : public PreemptionDryRun {
 void Scheduler::Preempt(PodId id, ScheduleResult* result) {
   PodState& s = pods_[id];
   const Pod& pod = *s.pod;
-  // kube's PodEligibleToPreemptOthers: not while its victims terminate.
+  // kube's PodEligibleToPreemptOthers: not while its victims terminate (it
+  // keeps its nomination).
   if (!MayPreempt(pod) || s.pending_victims > 0) return;
+  if (!pod.pod_group.empty() && pod.gang_min_member > 1) {
+    const std::vector<PodId> members = GangPreemptors(id);
+    if (members.size() != 1) {
+      if (members.empty() || !PreemptForGang(members, result)) {
+        ClearNomination(id, /*freed=*/true);
+      }
+      return;
+    }
+  }
+  const int chosen = FindPreemptionCandidate(id, {}, /*allow_fit=*/false);
+  if (chosen < 0) {
+    // No candidate: its nominatedNodeName is cleared
+    // (NewPostFilterResultWithNominatedNode("")).
+    ClearNomination(id, /*freed=*/true);
+    return;
+  }
+  CommitPreemption(id, candidates_scratch_[chosen], result);
+}
+
+int Scheduler::FindPreemptionCandidate(PodId id,
+                                       const std::vector<PodId>& excluded,
+                                       bool allow_fit) {
+  PodState& s = pods_[id];
+  const Pod& pod = *s.pod;
   const int num_nodes = static_cast<int>(cluster_.nodes().size());
   const std::vector<uint8_t>& static_fits = StaticFits(s.constraints, pod);
   // Potential nodes: those the static filters pass (the others fail as
   // UnschedulableAndUnresolvable, which no eviction can change).
   int potential = 0;
   for (int n = 0; n < num_nodes; ++n) potential += static_fits[n];
-  if (potential == 0) return;
+  if (potential == 0) return -1;
   const int wanted = NumPreemptionCandidates(
       potential, profile_.min_candidate_nodes_percentage,
       profile_.min_candidate_nodes_absolute);
@@ -266,25 +295,40 @@ void Scheduler::Preempt(PodId id, ScheduleResult* result) {
   std::vector<PreemptionVictim>& victims = victims_scratch_;
   for (FilterPlugin* f : dynamic_filters_) f->PreFilter(pod);
   CountingDryRun counting(*this, pod);
+  auto add_candidate = [&](int node) -> PreemptionCandidate& {
+    if (num_candidates_ == candidates_scratch_.size()) {
+      candidates_scratch_.emplace_back();
+    }
+    PreemptionCandidate& c = candidates_scratch_[num_candidates_++];
+    c.node = node;
+    c.victims.clear();
+    return c;
+  };
   for (int i = 0; i < num_nodes && static_cast<int>(num_candidates_) < wanted;
        ++i) {
     const int n = (start + i) % num_nodes;
     if (!static_fits[n] || n >= static_cast<int>(node_pods_.size()) ||
-        terminating_on_node_[n] > 0) {
+        terminating_on_node_[n] > 0 || NomineesApply(pod, n)) {
       continue;
     }
     evictable_scratch_.clear();
     evictable_pods_.clear();
     for (const BoundPod& b : node_pods_[n]) {
       const PreemptionVictim& v = b.victim;
-      if (v.priority < pod.priority) {
+      if (v.priority < pod.priority &&
+          std::find(excluded.begin(), excluded.end(), v.id) ==
+              excluded.end()) {
         evictable_scratch_.push_back(
             {v.id, v.priority, v.start,
              static_cast<int>(evictable_scratch_.size())});
         evictable_pods_.push_back(&b);
       }
     }
-    if (evictable_scratch_.empty()) continue;
+    if (evictable_scratch_.empty()) {
+      // A gang's later member may fit where nothing needs to go.
+      if (allow_fit && FitsNode(pod, s.constraints, n)) add_candidate(n);
+      continue;
+    }
     bool found = false;
     const Node& node = cluster_.nodes()[n];
     if (CountingDryRun::Applies(*this, pod, node)) {
@@ -299,30 +343,47 @@ void Scheduler::Preempt(PodId id, ScheduleResult* result) {
       UpdateFreeNodes(n, ResourceList());
     }
     if (found) {
-      if (num_candidates_ == candidates_scratch_.size()) {
-        candidates_scratch_.emplace_back();
-      }
-      PreemptionCandidate& c = candidates_scratch_[num_candidates_++];
-      c.node = n;
+      PreemptionCandidate& c = add_candidate(n);
       c.victims.assign(victims.begin(), victims.end());
     }
   }
-  if (num_candidates_ == 0) return;
-  const PreemptionCandidate& chosen =
-      candidates_scratch_[PickCandidate(std::span<const PreemptionCandidate>(
-          candidates_scratch_.data(), num_candidates_))];
-  s.nominated_node = chosen.node;
-  s.pending_victims = static_cast<int>(chosen.victims.size());
-  result->nominated_node = chosen.node;
-  for (const PreemptionVictim& v : chosen.victims) {
+  if (num_candidates_ == 0) return -1;
+  return PickCandidate(std::span<const PreemptionCandidate>(
+      candidates_scratch_.data(), num_candidates_));
+}
+
+void Scheduler::CommitPreemption(PodId preemptor, const PreemptionCandidate& c,
+                                 ScheduleResult* result) {
+  PodState& s = pods_[preemptor];
+  // prepareCandidate: pods of lower priority nominated to the node may no
+  // longer fit there; their nomination is cleared and they are retried.
+  if (HasNominees(c.node)) {
+    std::vector<PodId> lower;
+    for (PodId q : nominees_[c.node]) {
+      if (q != preemptor && pods_[q].pod->priority < s.pod->priority) {
+        lower.push_back(q);
+      }
+    }
+    for (PodId q : lower) {
+      ClearNomination(q, /*freed=*/false);
+      ready_nominees_.push_back({q, pods_[q].seq});
+    }
+  }
+  Nominate(preemptor, c.node);
+  s.pending_victims = static_cast<int>(c.victims.size());
+  s.preemption = next_preemption_++;
+  if (c.victims.empty()) ready_nominees_.push_back({preemptor, s.seq});
+  if (preemptor == result->pod) result->nominated_node = c.node;
+  for (const PreemptionVictim& v : c.victims) {
     PodState& vs = pods_[v.id];
     vs.terminating = true;
-    vs.preemptor = id;
-    vs.preemptor_seq = s.seq;
-    ++terminating_on_node_[chosen.node];
+    vs.preemptor = preemptor;
+    vs.preemptor_preemption = s.preemption;
+    ++terminating_on_node_[c.node];
     result->victims.push_back(v.id);
+    result->victim_preemptors.push_back(preemptor);
   }
-  preemptions_ += static_cast<int64_t>(chosen.victims.size());
+  preemptions_ += static_cast<int64_t>(c.victims.size());
 }
 
 }  // namespace gpushare

@@ -86,10 +86,19 @@ std::string Scheduler::Diagnose(const Pod& pod, int constraints, Group& group) {
     for (size_t k = static_prefix_; k < filters_in_order_.size(); ++k) {
       if (!filters_in_order_[k]->Filter(pod, nodes[n], &reasons)) break;
     }
+    // The second run, with the node's nominated pods of equal or higher
+    // priority added (RunFilterPluginsWithNominatedPods).
+    if (reasons.empty() && NomineesApply(pod, n)) {
+      FitsWithNominees(pod, n, &reasons);
+    }
   };
   Group::DiagnosisMemo& memo = group.diagnosis;
   constexpr uint16_t kMaxSets = 0xFFFF;
   constexpr uint64_t kNoLogEnd = ~uint64_t{0};
+  // The memo's version of a node with nominated pods: never a live version,
+  // so it is judged again at every diagnosis while they are there (its
+  // reasons depend on the pod's priority) and once after (it is logged).
+  constexpr uint64_t kNominated = ~uint64_t{0};
   auto judge_all = [&] {
     for (int n : prefix.passed) {
       judge(n);
@@ -112,8 +121,8 @@ std::string Scheduler::Diagnose(const Pod& pod, int constraints, Group& group) {
   auto update = [&](size_t i) {
     const int n = prefix.passed[i];
     // Node versions start at 1: 0 is never a live version.
-    const uint64_t version = versions[n];
-    if (memo.versions[i] == version) return true;
+    const uint64_t version = HasNominees(n) ? kNominated : versions[n];
+    if (memo.versions[i] == version && version != kNominated) return true;
     judge(n);
     size_t set = 0;
     while (set < memo.reason_sets.size() &&
@@ -140,6 +149,13 @@ std::string Scheduler::Diagnose(const Pod& pod, int constraints, Group& group) {
     // Only the nodes logged since the last diagnosis can have changed.
     for (uint64_t k = memo.log_end; k < log_end && ok; ++k) {
       const int i = prefix.position[change_log_[k - change_log_base_]];
+      if (i >= 0) ok = update(static_cast<size_t>(i));
+    }
+    for (auto it = nominated_nodes_.begin(); it != nominated_nodes_.end() && ok;
+         ++it) {
+      const int i = *it < static_cast<int>(prefix.position.size())
+                        ? prefix.position[*it]
+                        : -1;
       if (i >= 0) ok = update(static_cast<size_t>(i));
     }
   } else {
@@ -196,6 +212,10 @@ void Scheduler::FindFeasibleNodes(PodId id) {
       }
     }
     if (!memo.fits) return false;
+    if (nominee_count_ > 0 && NomineesApply(pod, n) &&
+        !FitsWithNominees(pod, n, nullptr)) {
+      return false;
+    }
     feasible_.push_back(n);
     if (static_cast<int>(feasible_.size()) >= to_find) {
       processed = i + 1;
@@ -214,6 +234,13 @@ void Scheduler::FindFeasibleNodes(PodId id) {
       if (FitsNode(pod, s.constraints, node)) {
         hopeless = false;
         break;
+      }
+    }
+    // Nominated room depends on the pod's priority, not only on the node.
+    for (auto it = nominated_nodes_.begin();
+         hopeless && it != nominated_nodes_.end(); ++it) {
+      if (*it < num_nodes && FitsNode(pod, s.constraints, *it)) {
+        hopeless = false;
       }
     }
     for (FilterPlugin* f : dynamic_filters_) f->PreFilter(pod);
@@ -269,6 +296,10 @@ void Scheduler::FindFeasibleNodes(PodId id) {
             if (need.exact && hami[n].exact()) {
               // The summary decided NodeResourcesFit and GpuDeviceFit.
               if (!static_fits[n]) continue;
+              if (nominee_count_ > 0 && NomineesApply(pod, n) &&
+                  !FitsWithNominees(pod, n, nullptr)) {
+                continue;
+              }
               feasible_.push_back(n);
               if (static_cast<int>(feasible_.size()) >= to_find) {
                 processed = offset + 1;
@@ -437,6 +468,7 @@ ScheduleResult Scheduler::ScheduleOne() {
       ClearGroup(group);  // this scan covered every node
       Preempt(entry.id, &result);
       Park(entry.id, result.message);
+      FlushNominations();
       return result;
     }
     chosen = SelectHost(pod);
@@ -444,6 +476,57 @@ ScheduleResult Scheduler::ScheduleOne() {
 
   // Reserve and Bind.
   Node& node = cluster_.nodes()[chosen];
+  // Invariant (check_invariants): the pods of equal or higher priority
+  // nominated here that would fit once their victims are gone still do
+  // after this bind: nobody takes a nominated pod's room but a pod of
+  // higher priority.
+  const auto nominee_fits = [&](PodId q) {
+    const PodState& qs = pods_[q];
+    DevicePlugin* devices = node.devices();
+    const ResourceRegistry& registry = cluster_.resources();
+    std::vector<PodId> gone;
+    for (const BoundPod& b : node_pods_[chosen]) {
+      const PodState& v = pods_[b.victim.id];
+      if (v.terminating && v.preemptor == q &&
+          v.preemptor_preemption == qs.preemption) {
+        gone.push_back(b.victim.id);
+      }
+    }
+    bool fits = !resources_fit_filter_ ||
+                node.pod_count() - static_cast<int>(gone.size()) <
+                    node.max_pods();
+    for (const auto& [id, quantity] : qs.pod->requests.items()) {
+      if (!resources_fit_filter_ || registry.IgnoredByScheduler(id)) continue;
+      int64_t freed = 0;
+      for (PodId v : gone) freed += pods_[v].pod->requests.Get(id);
+      fits = fits &&
+             quantity <= node.Allocatable(id) - node.Requested(id) + freed;
+    }
+    if (fits && device_fit_filter_ && devices != nullptr) {
+      for (PodId v : gone) {
+        if (!pods_[v].allocation.grants.empty()) {
+          devices->Release(pods_[v].allocation);
+        }
+      }
+      fits = devices->Fits(qs.pod->requests, nullptr);
+      for (auto v = gone.rbegin(); v != gone.rend(); ++v) {
+        if (!pods_[*v].allocation.grants.empty()) {
+          devices->Reacquire(pods_[*v].allocation);
+        }
+      }
+    }
+    return fits;
+  };
+  std::vector<PodId> held;
+  if (profile_.check_invariants && HasNominees(chosen) &&
+      chosen < static_cast<int>(node_pods_.size())) {
+    for (PodId q : nominees_[chosen]) {
+      if (q != entry.id && pods_[q].pod->priority >= pod.priority &&
+          nominee_fits(q)) {
+        held.push_back(q);
+      }
+    }
+  }
   bool extended = false;
   for (const auto& item : pod.requests.items()) {
     extended = extended || item.first > ResourceRegistry::kMemoryId;
@@ -456,13 +539,20 @@ ScheduleResult Scheduler::ScheduleOne() {
       result.node = chosen;
       result.message = admission;
       s.state = State::kDone;
+      ClearNomination(entry.id, /*freed=*/true);
       if (group.retrying == entry.id) EndRetry(s.shape);
+      FlushNominations();
       return result;
     }
     s.allocation = node.devices()->Allocate(pod.requests);
   }
   node.Reserve(pod.requests);
   UpdateFreeNodes(chosen, pod.requests);
+  for (PodId q : held) {
+    GS_CHECK(nominee_fits(q),
+             "a pod took the room of a pod of equal or higher priority "
+             "nominated to its node");
+  }
   s.state = State::kBound;
   s.node = chosen;
   NoteBound(entry.id, chosen);
@@ -475,6 +565,27 @@ ScheduleResult Scheduler::ScheduleOne() {
   } else {
     RetryNext(group);
   }
+  if (!pod.pod_group.empty() && pod.gang_min_member > 1 && preemption_) {
+    // Coscheduling's Permit holds a member that binds before its PodGroup
+    // is complete and moves its siblings back to the active queue
+    // (ActivateSiblings): each gets a cycle, and may preempt for the gang.
+    // Only siblings that may preempt are moved: the others failed their
+    // last cycle and a bind frees nothing, so theirs would fail as well.
+    auto it = gang_members_.find(pod.pod_group);
+    if (it != gang_members_.end()) {
+      std::vector<PodId> siblings;
+      for (PodId m : it->second) {
+        const PodState& ms = pods_[m];
+        if (m != entry.id && ms.state == State::kWaiting &&
+            ms.pod->pod_group == pod.pod_group && ms.pending_victims == 0 &&
+            ms.nominated_node < 0 && MayPreempt(*ms.pod)) {
+          siblings.push_back(m);
+        }
+      }
+      for (PodId m : siblings) ActivateWaiting(m);
+    }
+  }
+  FlushNominations();
   return result;
 }
 
@@ -486,6 +597,7 @@ ScheduleResult Scheduler::Bind(PodId id, const Pod& pod, int node_index) {
   s = PodState();
   s.pod = &pod;
   s.seq = next_seq_++;
+  if (!pod.pod_group.empty()) gang_members_[pod.pod_group].insert(id);
   ScheduleResult result;
   result.pod = id;
   result.node = node_index;
@@ -545,7 +657,8 @@ ScheduleResult Scheduler::Bind(PodId id, const Pod& pod, int node_index) {
 void Scheduler::NoteBound(PodId id, int node) {
   PodState& s = pods_[id];
   s.bind_seq = next_bind_seq_++;
-  s.nominated_node = -1;
+  // Its nomination ends; bound elsewhere, the nominated room is given back.
+  ClearNomination(id, /*freed=*/s.nominated_node != node);
   if (!preemption_) return;
   if (static_cast<int>(node_pods_.size()) <= node) {
     node_pods_.resize(cluster_.nodes().size());
@@ -579,11 +692,14 @@ bool Scheduler::NoteUnbound(PodId id) {
     s.terminating = false;
     if (s.preemptor >= 0 && s.preemptor < static_cast<int>(pods_.size())) {
       PodState& p = pods_[s.preemptor];
-      if (p.seq == s.preemptor_seq && p.pending_victims > 0) {
-        --p.pending_victims;
+      if (p.preemption == s.preemptor_preemption && p.pending_victims > 0 &&
+          --p.pending_victims == 0) {
+        // Its last victim is gone: it is retried (FlushNominations).
+        ready_nominees_.push_back({s.preemptor, p.seq});
       }
     }
     s.preemptor = -1;
+    s.preemptor_preemption = 0;
   }
   return ended;
 }

@@ -29,13 +29,15 @@ void Scheduler::Enqueue(PodId id, const Pod& pod) {
   s.pod = &pod;
   s.seq = next_seq_++;
   s.shape = InternShape(pod, &s.constraints);
+  if (!pod.pod_group.empty()) gang_members_[pod.pod_group].insert(id);
   Group& group = groups_[s.shape];
   if (!group.waiting.empty() && group.retrying < 0 && !Woken(group) &&
-      !MayPreempt(pod)) {
+      !MayPreempt(pod) &&
+      (nominee_count_ == 0 || group.waiting.begin()->priority >= pod.priority)) {
     // Its twins failed and nothing that could help them happened since
     // (with back-off, events may have come while they wait: then it gets
     // its cycle): this pod cannot fit either (nor preempt: nothing has a
-    // lower priority).
+    // lower priority; nor pass nominated pods its first twin could not).
     ++cycles_;
     Park(id, group.message);
     return;
@@ -192,6 +194,13 @@ void Scheduler::RetryNext(Group& group, bool backoff_ended) {
       break;
     }
   }
+  // Nominated room depends on the pod's priority, not only on the node.
+  const int num_nodes = static_cast<int>(cluster_.nodes().size());
+  for (auto it = nominated_nodes_.begin(); !fits && it != nominated_nodes_.end();
+       ++it) {
+    fits = *it < num_nodes && MayFitNode(shape, *s.pod, *it) &&
+           FitsNode(*s.pod, s.constraints, *it);
+  }
   if (!fits) {
     ClearGroup(group);
     if (backoff_ended) {
@@ -300,10 +309,13 @@ void Scheduler::Release(PodId id) {
   if (profile_.check_invariants) CheckInvariants(s.node);
   WakeGroupsFor(s.node);
   if (nomination_ended) WakePreemptorsFor(s.node);
+  FlushNominations();
 }
 
 void Scheduler::Forget(PodId id) {
   PodState& s = pods_[id];
+  // A deleted pod's nomination ends; its room goes back to the others.
+  ClearNomination(id, /*freed=*/true);
   if (s.state == State::kWaiting) {
     Group& group = groups_[s.shape];
     group.waiting.erase({s.pod->priority, s.seq, id});
@@ -324,6 +336,7 @@ void Scheduler::Forget(PodId id) {
       EndRetry(s.shape);
     }
   }
+  FlushNominations();
 }
 
 void Scheduler::NodeChanged(int node) {

@@ -337,7 +337,9 @@ void Simulation::Schedule(double now) {
         break;
       case ScheduleResult::Outcome::kUnschedulable:
         if (observer_) observer_->OnUnschedulable(now, r.pod, r.message);
-        for (PodIndex victim : r.victims) Preempted(now, victim, r.pod);
+        for (size_t k = 0; k < r.victims.size(); ++k) {
+          Preempted(now, r.victims[k], r.victim_preemptors[k]);
+        }
         break;
       case ScheduleResult::Outcome::kAdmissionFailed:
         Finish(now, r.pod, PodEnd::kAdmissionFailed, r.message);

@@ -6,6 +6,7 @@
 
 #include <memory>
 
+#include "gpushare/decide/class_metrics.h"
 #include "gpushare/metrics/collector.h"
 #include "gpushare/metrics/json_writer.h"
 #include "gpushare/scenario/scenario_reader.h"
@@ -106,6 +107,45 @@ TEST(SimulationPreemptionTest, ServiceKeepsItsRemainingLifetime) {
   // Up 0..400, back at 530 for the 600 s left.
   EXPECT_NEAR(s.end_s, 1130, 1e-6);
   EXPECT_EQ(s.outcome, PodOutcome::kDeleted);
+}
+
+// The livelock of issue 36 in miniature: two priority-0 notebooks hold the
+// two GPUs of one node; a two-GPU job of priority 100 evicts both at 100.
+// Notebook a (grace 30 s) is back at 130 and notebook b (grace 60 s) at
+// 160. Without nomination a took its GPU back at 130, b at 160, the job
+// found no room and evicted them again, for ever. With nominatedNodeName
+// the job's two GPUs are held: a waits, the job binds at 160 when b's
+// grace ends and runs 160..260; then both notebooks come back and serve the
+// 900 s left of their lives, to 1160. Each was evicted once and was down
+// 160 s (100..260), which counts as waiting in its performance:
+// up 1000 / (1000 + 160).
+TEST(SimulationPreemptionTest, NominatedRoomEndsTheEvictionLoop) {
+  Pod a = Job("notebook-a", 0, 0, 0);
+  a.needs.lifetime_s = 1000;
+  a.termination_grace_period_s = 30;
+  Pod b = a;
+  b.name = b.tenant_class = "notebook-b";
+  b.termination_grace_period_s = 60;
+  Pod job = Job("ddp", 100, 100, 100);
+  job.needs.gpus = 2;
+  Scenario s = testing_scenarios::ExclusiveWithPods(2, {a, b, job});
+  s.horizon_s = 2000;
+  s.scheduler.check_invariants = true;
+  const SimulationResult r = RunIt(s);
+  EXPECT_EQ(r.preemptions, 2);
+  const PodRecord& ra = r.pod_records[0];
+  const PodRecord& rb = r.pod_records[1];
+  const PodRecord& rj = r.pod_records[2];
+  EXPECT_NEAR(rj.start_s, 160, 1e-6);
+  EXPECT_NEAR(rj.end_s, 260, 1e-6);
+  EXPECT_EQ(rj.outcome, PodOutcome::kSucceeded);
+  for (const PodRecord* n : {&ra, &rb}) {
+    EXPECT_EQ(n->preemptions, 1);
+    EXPECT_NEAR(n->eviction_down_s, 160, 1e-6);
+    EXPECT_NEAR(n->end_s, 1160, 1e-6);
+    EXPECT_EQ(n->outcome, PodOutcome::kDeleted);
+    EXPECT_NEAR(PodPerformance(*n, r.end_s), 1000.0 / 1160.0, 1e-9);
+  }
 }
 
 // The counting dry run (NVIDIA devices, fit filters only) gives the same

@@ -6,7 +6,10 @@
 // partly, quota holds but for borrowing within the limits, KAI's units stay
 // within the cluster's and the limits and no non-preemptible job is
 // reclaimed, every eviction
-// by DefaultPreemption is of a lower priority, the counting dry run agrees
+// by DefaultPreemption is of a lower priority, no bind takes the room of a
+// pod of equal or higher priority nominated to its node (the scheduler's
+// invariant checks, at every bind), gangs preempt for their members, no pod
+// is evicted for ever (a livelock would), the counting dry run agrees
 // with the one on the real nodes, and the same scenario gives the same
 // bytes.
 
@@ -241,6 +244,7 @@ TEST(TenancyPropertyTest, RandomRunsKeepTheInvariants) {
   int64_t kueue_evictions = 0;
   int64_t kai_runs = 0;
   int64_t kai_evictions = 0;
+  int64_t gang_preemptions = 0;
   // Seeds 1..300, 591 and 1256 (a Kueue preemption that looped for ever at
   // one instant: the victim was admitted again and evicted again) and the
   // KAI regressions below;
@@ -295,6 +299,12 @@ TEST(TenancyPropertyTest, RandomRunsKeepTheInvariants) {
         continue;
       }
       EXPECT_LT(priority[victim.tenant_class], priority[by.tenant_class]);
+      gang_preemptions += !by.pod_group.empty();
+    }
+    // Nominated room ends the eviction loops: no pod is evicted more than
+    // a handful of times in an hour's workload.
+    for (const PodRecord& p : r.pod_records) {
+      EXPECT_LE(p.preemptions, 10) << p.name;
     }
     // KAI never evicts a non-preemptible job (priority >= 100): only
     // DefaultPreemption does, for a higher priority.
@@ -336,6 +346,7 @@ TEST(TenancyPropertyTest, RandomRunsKeepTheInvariants) {
   }
   // The draw exercises what it claims to.
   EXPECT_GT(preemptions, 150);
+  EXPECT_GT(gang_preemptions, 10);
   EXPECT_GT(gangs, 150);
   EXPECT_GT(kueue_runs, 80);
   EXPECT_GT(kueue_evictions, 20);
