@@ -1,9 +1,9 @@
 """End-to-end: the files `emit k8s` and `plan --out` write resist hostile
 names (docs/emit.md, "What is quoted and what is refused").
 
-Scenario HOSTILE has a name made of shell and YAML injection (line breaks,
-$(...), backticks, quotes, `; rm -rf`, a carriage return, U+2028, a tab and
-a control character) and pool, class, queue and namespace names, label and
+Scenario HOSTILE has a name made of shell and YAML injection ($(...),
+backticks, quotes, `; rm -rf`, `#`, `: `, U+2028; line breaks and other
+control characters are refused at load, which is checked too) and pool, class, queue and namespace names, label and
 taint values that Kubernetes accepts but YAML reads as booleans, nulls or
 numbers when plain (true, 012, 1e5, yes, null, 0x1). Scenario IMPORTED reads
 kubectl nodes named alike and pods whose tenant class and toleration are
@@ -32,8 +32,11 @@ from cli_harness import TempDirTestCase, main, run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-HOSTILE_NAME = ("evil'\n$(touch pwned)\n`touch pwned`\"; rm -rf pwned-dir\r"
-                "# x\u2028y: z\t\x01 ${HOME} *")
+HOSTILE_NAME = ("evil'$(touch pwned) `touch pwned`\"; rm -rf pwned-dir "
+                "# x\u2028y: z ${HOME} *")
+# Line breaks and control characters in names are refused at load
+# (docs/reliability.md), so they never reach an emitted file.
+BROKEN_NAME = "evil\n$(touch pwned)"
 
 # The scenario as YAML: the name in a double-quoted scalar (json.dumps
 # writes one, escaping the control characters).
@@ -109,8 +112,8 @@ HOSTILE_CALLS = [
 # examples/kubectl's nodes renamed to names YAML misreads when plain.
 NODE_RENAMES = {"gpu-a100-0": "0x10", "gpu-l4-0": "yes", "gpu-l4-1": "1e5",
                 "gpu-a10-0": "on", "cpu-0": "null"}
-HOSTILE_CLASS = "notebooks\n$(touch pwned)`touch pwned`'\"; rm -rf pwned-dir"
-HOSTILE_TOLERATION = "research\n- key: x\"$(touch pwned)\": 'y' #"
+HOSTILE_CLASS = "notebooks $(touch pwned)`touch pwned`'\"; rm -rf pwned-dir"
+HOSTILE_TOLERATION = "research - key: x\"$(touch pwned)\": 'y' #"
 
 IMPORTED = """\
 name: {name}
@@ -236,9 +239,9 @@ class EmitInjectionTest(TempDirTestCase):
         self.assertEqual(code, 0, stderr)
         self.assertEqual(self.run_node_setup(out), HOSTILE_CALLS)
         files = self.check_folder(out)
-        self.assertIn("# Labels and taints of scenario 'evil'\\n$(touch "
-                      "pwned)\\n`touch pwned`\"; rm -rf pwned-dir\\r# "
-                      "x\\u2028y: z\\t\\x01 ${HOME} *' (written",
+        self.assertIn("# Labels and taints of scenario 'evil'$(touch "
+                      "pwned) `touch pwned`\"; rm -rf pwned-dir # "
+                      "x\\u2028y: z ${HOME} *' (written",
                       files["node-setup.sh"])
         device = yaml.safe_load(files["device-plugin-config.yaml"])
         self.assertEqual(sorted(device["data"]), ["1e5", "default", "true"])
@@ -273,7 +276,7 @@ class EmitInjectionTest(TempDirTestCase):
                                "value": "null", "effect": "NoSchedule"}])
         readme = files["README.md"].split("\n")
         self.assertTrue(readme[0].startswith(
-            "# Kubernetes configuration of scenario 'evil'\\n"))
+            "# Kubernetes configuration of scenario 'evil'$(touch"))
 
     def test_emit_k8s_imported_hostile_names(self):
         scenario = self.imported_scenario()
@@ -296,18 +299,29 @@ class EmitInjectionTest(TempDirTestCase):
                                                              [])]
         self.assertIn(HOSTILE_TOLERATION, values)
         # The hostile class shows in comments, escaped.
-        self.assertIn("# class notebooks\\n$(touch pwned)`touch pwned`'\"; "
+        self.assertIn("# class notebooks $(touch pwned)`touch pwned`'\"; "
                       "rm -rf pwned-dir", files["pod-patches.yaml"])
         device = yaml.safe_load(files["device-plugin-config.yaml"])
         for key in device["data"]:
             self.assertIsInstance(key, str)
 
+    def test_line_breaks_in_names_are_refused_at_load(self):
+        scenario = self.write("broken.yaml", HOSTILE.format(
+            name=json.dumps(BROKEN_NAME)))
+        out = self.path("broken")
+        code, stdout, stderr = run("emit", "k8s", "--scenario", scenario,
+                                   "--out", out)
+        self.assertEqual(code, 2, stderr)
+        self.assertEqual(stdout, "")
+        self.assertIn("control character U+000A", stderr)
+        self.assertFalse(os.path.exists(out))
+
     def test_plan_out_hostile_names(self):
         scenario = self.scenario(HOSTILE)
         out = self.path("plan")
         code, _, stderr = run("plan", scenario, "--quiet", "--out", out,
-                              "--seeds", "1")
-        # 3: no plan meets every constraint; the outputs are written anyway.
+                              "--seeds", "1", "--force")
+        # 3: no plan meets every constraint; --force writes the outputs.
         self.assertIn(code, (0, 3), stderr)
         calls = self.run_node_setup(out)
         files = self.check_folder(out)
@@ -353,9 +367,13 @@ class EmitInjectionTest(TempDirTestCase):
                 self.assertEqual(code, 2, stderr)
                 self.assertEqual(stdout, "")
                 self.assertRegex(stderr, r"nodes\.json:[0-9]+:[0-9]+: ")
-                self.assertIn("items[0].metadata.name: invalid node name",
-                              stderr)
-                self.assertIn("DNS-1123 subdomain", stderr)
+                if "\n" in name:  # control characters first
+                    self.assertIn("items[0].metadata.name: control "
+                                  "character U+000A", stderr)
+                else:
+                    self.assertIn("items[0].metadata.name: invalid node "
+                                  "name", stderr)
+                    self.assertIn("DNS-1123 subdomain", stderr)
                 self.assertFalse(os.path.exists(out))
 
 

@@ -556,10 +556,10 @@ TEST(ImportedNodeNameTest, NodeNamesAreDnsSubdomains) {
 
 TEST_F(KubectlImportTest, RefusesNodeNamesKubernetesWouldRefuse) {
   std::string text = OneNode("", "");
-  text.replace(text.find("\"n1\""), 4, "\"n1\\n$(touch x)\"");
+  text.replace(text.find("\"n1\""), 4, "\"n1;$(touch x)\"");
   EXPECT_EQ(NodeError(catalog_, text),
             "n.json:2:23: items[0].metadata.name: invalid node name "
-            "\"n1\\n$(touch x)\": a node name must be a DNS-1123 subdomain: "
+            "\"n1;$(touch x)\": a node name must be a DNS-1123 subdomain: "
             "at most 253 characters, lowercase letters, digits, '-' and '.', "
             "each dot-separated part starting and ending with a letter or "
             "digit");
