@@ -42,6 +42,9 @@ struct PoolSchemeChoice {
   // pods it cannot run of the others (class-wide counts, at most the
   // routed pods).
   int64_t pods_stranded = 0;
+  // Routed pods of classes whose work the scheme throws away: their
+  // contract misses its limit on OOM kills or failed pods.
+  int64_t pods_losing_work = 0;
   // Routed pods whose class the chosen scheme serves well, and
   // the pod-weighted mean of the classes' totals under it.
   int64_t pods_ok = 0;

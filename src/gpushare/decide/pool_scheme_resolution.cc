@@ -4,6 +4,7 @@
 #include <iterator>
 #include <optional>
 #include <set>
+#include <tuple>
 
 #include "gpushare/decide/scheme_variant.h"
 
@@ -53,12 +54,16 @@ PoolSchemeChoice JudgePool(const Comparison& comparison,
       k.ok = s->serves && s->served_well;
       k.total = s->total;
       int64_t stranded = s->serves ? 0 : pods;
+      bool loses_work = false;
       for (const ConstraintCheck& m : s->missed) {
         if (m.constraint == "max_cannot_run") {
           stranded = std::max(stranded, static_cast<int64_t>(m.value));
         }
+        loses_work = loses_work || m.constraint == "max_oom_kills" ||
+                     m.constraint == "max_failed";
       }
       out.pods_stranded += std::min(stranded, pods);
+      if (loses_work) out.pods_losing_work += pods;
     }
     out.pods += pods;
     if (k.ok) out.pods_ok += pods;
@@ -104,11 +109,15 @@ PoolSchemePlan ResolvePoolSchemes(const Comparison& comparison,
       if (SchemeRunOnPool(v, name) != SharingSchemeName(v.scheme)) continue;
       PoolSchemeChoice c = JudgePool(comparison, selection, p, v.name);
       // Stranded pods first (work that can never run, whatever the wait),
-      // then pods of classes served well, then the pod-weighted score.
-      if (!best || c.pods_stranded < best->pods_stranded ||
-          (c.pods_stranded == best->pods_stranded &&
-           (c.pods_ok > best->pods_ok ||
-            (c.pods_ok == best->pods_ok && c.score > best->score + 1e-12)))) {
+      // then pods of classes that lose work (OOM kills, failures), then
+      // pods of classes served well, then the pod-weighted score — the
+      // order of plan_constraints.h's MissSeverity.
+      const auto key = [](const PoolSchemeChoice& x) {
+        return std::make_tuple(x.pods_stranded, x.pods_losing_work,
+                               -x.pods_ok);
+      };
+      if (!best || key(c) < key(*best) ||
+          (key(c) == key(*best) && c.score > best->score + 1e-12)) {
         best = std::move(c);
       }
     }

@@ -8,8 +8,9 @@
 // ok under a candidate when the selection ranks the candidate for it and it
 // serves the class well (SchemeScore::serves and served_well). The
 // pool gets the candidate that strands the fewest routed pods (of classes it
-// serves none of, and those it cannot run of the others), then the most
-// routed pods of ok classes, then the highest pod-weighted mean of the
+// serves none of, and those it cannot run of the others), then has the
+// fewest routed pods in classes whose work it throws away (OOM kills or
+// failed pods over their limits), then the most routed pods of ok classes, then the highest pod-weighted mean of the
 // classes' totals (0 where not ranked), then compare order; when the classes agree on a winner that is it. A
 // class's score is class-wide (its run had every pool under the scheme).
 // A pool with no routed pods keeps its written scheme and is left out when

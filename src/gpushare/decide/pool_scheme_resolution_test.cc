@@ -175,6 +175,24 @@ TEST(ResolvePoolSchemesTest, StrandingAClassLosesToServingItBadly) {
   EXPECT_EQ(a.pods_ok, 0);
 }
 
+TEST(ResolvePoolSchemesTest, LostWorkWeighsBeforePodsServedWell) {
+  // Pool a: 30 inf pods and 10 train pods. HAMi serves inf well but
+  // OOM-kills train's jobs; exclusive serves train well and inf poorly.
+  // HAMi has more pods served well (30 vs 10), but it throws work away.
+  SchemeScore oom = Score("hami", 9, true);
+  oom.served_well = false;
+  oom.missed = {{"train", "max_oom_kills", 40, 0, -40}};
+  Selection s;
+  s.classes = {
+      Choice("inf", {Score("hami", 8), Score("exclusive", 6, false)}),
+      Choice("train", {Score("exclusive", 7), oom}),
+      Choice("dev", {Score("hami", 9)})};
+  const PoolSchemeChoice& a = Pool(ResolvePoolSchemes(ThreePools(), s), "a");
+  EXPECT_EQ(a.variant, "exclusive");
+  EXPECT_EQ(a.pods_losing_work, 0);
+  EXPECT_EQ(a.pods_ok, 10);
+}
+
 TEST(ResolvePoolSchemesTest, TooCloseToCallAcceptsEitherScheme) {
   // inf is too close to call between HAMi and exclusive; train wins
   // exclusive: no conflict, and the class line names both.

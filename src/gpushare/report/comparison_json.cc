@@ -112,6 +112,7 @@ json PoolSchemePlanJson(const PoolSchemePlan& plan) {
          {"conflict", p.conflict},
          {"pods", p.pods},
          {"pods_stranded", p.pods_stranded},
+         {"pods_losing_work", p.pods_losing_work},
          {"pods_ok", p.pods_ok},
          {"score", p.score}});
   }

@@ -34,9 +34,14 @@ std::string DescribePoolChoice(const PoolSchemeChoice& p) {
       p.written == p.variant ? std::string()
                              : " (written: " + SchemeName(p.written) + ")",
       classes, p.conflict ? " -- they conflict" : "", p.pods_ok, p.pods,
-      p.pods_stranded > 0
-          ? fmt::format(", {} it cannot run at all", p.pods_stranded)
-          : std::string(),
+      (p.pods_stranded > 0
+           ? fmt::format(", {} it cannot run at all", p.pods_stranded)
+           : std::string()) +
+          (p.pods_losing_work > 0
+               ? fmt::format(", {} in classes losing work to OOM kills or "
+                             "failures",
+                             p.pods_losing_work)
+               : std::string()),
       p.score);
 }
 
