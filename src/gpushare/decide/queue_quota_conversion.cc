@@ -76,11 +76,27 @@ double Gpus(const FlavorQuotasSpec& fq, const PerGpu& old,
   return gpus;
 }
 
+// Σ nodes × GPUs per node over `pools`.
+double PoolListGpus(const std::vector<NodePoolSpec>& specs,
+                    const std::vector<int>& pools) {
+  double gpus = 0;
+  for (int p : pools) {
+    gpus += static_cast<double>(specs[p].nodes) * specs[p].gpus_per_node;
+  }
+  return gpus;
+}
+
+// A Kueue count scaled: rounded down, with a margin for binary fractions.
+int64_t ScaledCount(int64_t q, double ratio) {
+  return static_cast<int64_t>(std::floor(static_cast<double>(q) * ratio + 1e-9));
+}
+
 }  // namespace
 
 std::vector<std::string> ConvertQueueQuotas(const Scenario& original,
                                             Scenario* variant,
-                                            const Catalog& catalog) {
+                                            const Catalog& catalog,
+                                            const QuotaScaling& scaling) {
   std::vector<std::string> notes;
   if (!variant->queues.enabled()) return notes;
   Cluster before(catalog);
@@ -94,6 +110,10 @@ std::vector<std::string> ConvertQueueQuotas(const Scenario& original,
     flavor_labels[f.name] = f.node_labels;
   }
   for (ClusterQueueSpec& cq : variant->queues.cluster_queues) {
+    const bool scales =
+        scaling.with_pool_sizes &&
+        std::find(scaling.pinned.begin(), scaling.pinned.end(), cq.name) ==
+            scaling.pinned.end();
     for (ResourceGroupSpec& group : cq.resource_groups) {
       bool converted = false;
       for (FlavorQuotasSpec& fq : group.flavors) {
@@ -106,6 +126,44 @@ std::vector<std::string> ConvertQueueQuotas(const Scenario& original,
             changed.insert(p);
           }
         }
+        // The GPUs of the flavor's pools after over before.
+        const double gpus_before = PoolListGpus(original.pools, pools);
+        const double ratio =
+            scales && gpus_before > 0
+                ? PoolListGpus(variant->pools, pools) / gpus_before
+                : 1;
+        if (changed.empty() && std::abs(ratio - 1) > 1e-12) {
+          // Same schemes, other sizes: every device quota scales.
+          std::set<std::string> devices;
+          for (int p : pools) {
+            for (const auto& [name, per_gpu] : old_per[p]) devices.insert(name);
+          }
+          std::string from, to;
+          for (ResourceQuotaSpec& r : fq.resources) {
+            if (devices.count(r.resource) == 0) continue;
+            const int64_t was = r.nominal_quota;
+            r.nominal_quota = ScaledCount(was, ratio);
+            if (r.borrowing_limit) {
+              r.borrowing_limit = ScaledCount(*r.borrowing_limit, ratio);
+            }
+            if (r.lending_limit) {
+              r.lending_limit = std::min(r.nominal_quota,
+                                         ScaledCount(*r.lending_limit, ratio));
+            }
+            from += fmt::format("{}{} {}", from.empty() ? "" : ", ",
+                                r.resource, was);
+            to += fmt::format("{}{} {}", to.empty() ? "" : ", ", r.resource,
+                              r.nominal_quota);
+          }
+          if (!from.empty()) {
+            notes.push_back(fmt::format(
+                "ClusterQueue {} flavor {}: quota {} becomes {} with its "
+                "pools' GPUs ({:g} to {:g})",
+                cq.name, fq.flavor, from, to, gpus_before,
+                gpus_before * ratio));
+          }
+          continue;
+        }
         if (changed.empty()) continue;
         if (pools.size() != 1) {
           notes.push_back(fmt::format(
@@ -116,11 +174,12 @@ std::vector<std::string> ConvertQueueQuotas(const Scenario& original,
         }
         const PerGpu& old = old_per[pools[0]];
         const PerGpu& now = new_per[pools[0]];
-        const double gpus = Gpus(fq, old, nullptr, true);
-        const double borrow =
+        const double gpus = Gpus(fq, old, nullptr, true) * ratio;
+        double borrow =
             Gpus(fq, old, &ResourceQuotaSpec::borrowing_limit, false);
-        const double lend =
-            Gpus(fq, old, &ResourceQuotaSpec::lending_limit, false);
+        double lend = Gpus(fq, old, &ResourceQuotaSpec::lending_limit, false);
+        if (borrow > 0) borrow *= ratio;
+        if (lend > 0) lend *= ratio;
         std::vector<ResourceQuotaSpec> kept;
         std::string from, to;
         for (const ResourceQuotaSpec& r : fq.resources) {
@@ -134,15 +193,16 @@ std::vector<std::string> ConvertQueueQuotas(const Scenario& original,
         for (const auto& [name, per_gpu] : now) {
           ResourceQuotaSpec r;
           r.resource = name;
-          r.nominal_quota = static_cast<int64_t>(std::floor(gpus * per_gpu));
-          if (borrow >= 0) {
-            r.borrowing_limit =
-                static_cast<int64_t>(std::floor(borrow * per_gpu));
-          }
+          // Rounded down (with a margin for binary fractions once scaled
+          // with the pools).
+          const double margin = ratio != 1 ? 1e-9 : 0;
+          const auto count = [&](double x) {
+            return static_cast<int64_t>(std::floor(x + margin));
+          };
+          r.nominal_quota = count(gpus * per_gpu);
+          if (borrow >= 0) r.borrowing_limit = count(borrow * per_gpu);
           if (lend >= 0) {
-            r.lending_limit =
-                std::min(r.nominal_quota,
-                         static_cast<int64_t>(std::floor(lend * per_gpu)));
+            r.lending_limit = std::min(r.nominal_quota, count(lend * per_gpu));
           }
           to += fmt::format("{}{} {}", to.empty() ? "" : ", ", name,
                             r.nominal_quota);
