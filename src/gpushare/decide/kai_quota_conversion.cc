@@ -58,14 +58,17 @@ std::vector<std::string> ConvertKaiQuotas(const Scenario& original,
       scaling.with_pool_sizes ? units_after / units_before : per_gpu;
   if (std::abs(per_gpu - 1) < 1e-9 && std::abs(sized - 1) < 1e-9) return {};
   std::string example;
+  bool changed = false;
   for (KaiQueueSpec& q : variant->kai_queues.queues) {
     const bool pinned = std::find(scaling.pinned.begin(), scaling.pinned.end(),
                                   q.name) != scaling.pinned.end();
     const double factor = pinned ? per_gpu : sized;
-    if (q.gpu_quota > 0 && example.empty() && std::abs(factor - 1) >= 1e-9) {
+    if (std::abs(factor - 1) < 1e-9) continue;
+    if (q.gpu_quota > 0 && example.empty()) {
       example = fmt::format(" (queue {}: quota {:g} becomes {:g})", q.name,
                             q.gpu_quota, q.gpu_quota * factor);
     }
+    changed = changed || q.gpu_quota > 0 || q.gpu_limit > 0;
     if (q.gpu_quota > 0) q.gpu_quota *= factor;
     if (q.gpu_limit > 0) q.gpu_limit *= factor;
   }
@@ -75,6 +78,7 @@ std::vector<std::string> ConvertKaiQuotas(const Scenario& original,
         "limits scaled by {:g}{}",
         after, before, per_gpu, example)};
   }
+  if (!changed) return {};
   return {fmt::format(
       "KAI queues: the cluster has {:g} GPU units instead of {:g}; quotas "
       "and limits scaled by {:g}{}{}",

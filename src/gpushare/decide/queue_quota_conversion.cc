@@ -76,19 +76,69 @@ double Gpus(const FlavorQuotasSpec& fq, const PerGpu& old,
   return gpus;
 }
 
-// Σ nodes × GPUs per node over `pools`.
-double PoolListGpus(const std::vector<NodePoolSpec>& specs,
-                    const std::vector<int>& pools) {
-  double gpus = 0;
+// Σ nodes × (GPUs, cpu or memory per node) over `pools`.
+double PoolListCapacity(const std::vector<NodePoolSpec>& specs,
+                        const std::vector<int>& pools,
+                        const std::string& resource) {
+  double total = 0;
   for (int p : pools) {
-    gpus += static_cast<double>(specs[p].nodes) * specs[p].gpus_per_node;
+    const double per_node =
+        resource == "cpu"      ? static_cast<double>(specs[p].cpu_milli)
+        : resource == "memory" ? static_cast<double>(specs[p].memory_mib)
+                               : static_cast<double>(specs[p].gpus_per_node);
+    total += static_cast<double>(specs[p].nodes) * per_node;
   }
-  return gpus;
+  return total;
+}
+
+// The capacity of `pools` in the variant over the original's, for
+// `resource` ("cpu", "memory", or "" for GPUs); 1 when not `scales`.
+double CapacityRatio(const Scenario& original, const Scenario& variant,
+                     const std::vector<int>& pools, const std::string& resource,
+                     bool scales) {
+  const double before = PoolListCapacity(original.pools, pools, resource);
+  if (!scales || before <= 0) return 1;
+  return PoolListCapacity(variant.pools, pools, resource) / before;
 }
 
 // A Kueue count scaled: rounded down, with a margin for binary fractions.
 int64_t ScaledCount(int64_t q, double ratio) {
   return static_cast<int64_t>(std::floor(static_cast<double>(q) * ratio + 1e-9));
+}
+
+// Scales one quota (and its limits) by `ratio`.
+void ScaleQuota(double ratio, ResourceQuotaSpec* r) {
+  r->nominal_quota = ScaledCount(r->nominal_quota, ratio);
+  if (r->borrowing_limit) {
+    r->borrowing_limit = ScaledCount(*r->borrowing_limit, ratio);
+  }
+  if (r->lending_limit) {
+    r->lending_limit =
+        std::min(r->nominal_quota, ScaledCount(*r->lending_limit, ratio));
+  }
+}
+
+// Scales the cpu and memory quotas of `fq` with their pools' capacity;
+// appends "cpu 64000 to 96000" to `from_to`.
+void ScaleCpuAndMemory(const Scenario& original, const Scenario& variant,
+                       const std::vector<int>& pools, bool scales,
+                       FlavorQuotasSpec* fq, std::string* from_to) {
+  for (ResourceQuotaSpec& r : fq->resources) {
+    if (r.resource != "cpu" && r.resource != "memory") continue;
+    const double ratio =
+        CapacityRatio(original, variant, pools, r.resource, scales);
+    if (std::abs(ratio - 1) <= 1e-12) continue;
+    const int64_t was = r.nominal_quota;
+    ScaleQuota(ratio, &r);
+    // As the scenario writes them: cpu in cores, memory in Gi.
+    const double unit = r.resource == "cpu" ? 1000.0 : 1024.0;
+    *from_to += fmt::format("{}{} {:g}{} to {:g}{}",
+                            from_to->empty() ? "" : ", ", r.resource,
+                            static_cast<double>(was) / unit,
+                            r.resource == "cpu" ? "" : "Gi",
+                            static_cast<double>(r.nominal_quota) / unit,
+                            r.resource == "cpu" ? "" : "Gi");
+  }
 }
 
 }  // namespace
@@ -127,44 +177,35 @@ std::vector<std::string> ConvertQueueQuotas(const Scenario& original,
           }
         }
         // The GPUs of the flavor's pools after over before.
-        const double gpus_before = PoolListGpus(original.pools, pools);
         const double ratio =
-            scales && gpus_before > 0
-                ? PoolListGpus(variant->pools, pools) / gpus_before
-                : 1;
-        if (changed.empty() && std::abs(ratio - 1) > 1e-12) {
-          // Same schemes, other sizes: every device quota scales.
+            CapacityRatio(original, *variant, pools, "", scales);
+        if (changed.empty()) {
+          // Same schemes, other sizes: every device quota scales with the
+          // GPUs, cpu and memory with theirs.
           std::set<std::string> devices;
           for (int p : pools) {
             for (const auto& [name, per_gpu] : old_per[p]) devices.insert(name);
           }
-          std::string from, to;
+          std::string from_to;
           for (ResourceQuotaSpec& r : fq.resources) {
-            if (devices.count(r.resource) == 0) continue;
+            if (devices.count(r.resource) == 0 ||
+                std::abs(ratio - 1) <= 1e-12) {
+              continue;
+            }
             const int64_t was = r.nominal_quota;
-            r.nominal_quota = ScaledCount(was, ratio);
-            if (r.borrowing_limit) {
-              r.borrowing_limit = ScaledCount(*r.borrowing_limit, ratio);
-            }
-            if (r.lending_limit) {
-              r.lending_limit = std::min(r.nominal_quota,
-                                         ScaledCount(*r.lending_limit, ratio));
-            }
-            from += fmt::format("{}{} {}", from.empty() ? "" : ", ",
-                                r.resource, was);
-            to += fmt::format("{}{} {}", to.empty() ? "" : ", ", r.resource,
-                              r.nominal_quota);
+            ScaleQuota(ratio, &r);
+            from_to += fmt::format("{}{} {} to {}", from_to.empty() ? "" : ", ",
+                                   r.resource, was, r.nominal_quota);
           }
-          if (!from.empty()) {
+          ScaleCpuAndMemory(original, *variant, pools, scales, &fq, &from_to);
+          if (!from_to.empty()) {
             notes.push_back(fmt::format(
-                "ClusterQueue {} flavor {}: quota {} becomes {} with its "
-                "pools' GPUs ({:g} to {:g})",
-                cq.name, fq.flavor, from, to, gpus_before,
-                gpus_before * ratio));
+                "ClusterQueue {} flavor {}: quota scaled with its pools' "
+                "nodes: {}",
+                cq.name, fq.flavor, from_to));
           }
           continue;
         }
-        if (changed.empty()) continue;
         if (pools.size() != 1) {
           notes.push_back(fmt::format(
               "ClusterQueue {} flavor {}: its nodes are in pools of different "
@@ -180,6 +221,8 @@ std::vector<std::string> ConvertQueueQuotas(const Scenario& original,
         double lend = Gpus(fq, old, &ResourceQuotaSpec::lending_limit, false);
         if (borrow > 0) borrow *= ratio;
         if (lend > 0) lend *= ratio;
+        std::string scaled;
+        ScaleCpuAndMemory(original, *variant, pools, scales, &fq, &scaled);
         std::vector<ResourceQuotaSpec> kept;
         std::string from, to;
         for (const ResourceQuotaSpec& r : fq.resources) {
@@ -211,9 +254,10 @@ std::vector<std::string> ConvertQueueQuotas(const Scenario& original,
         fq.resources = std::move(kept);
         converted = true;
         notes.push_back(fmt::format(
-            "ClusterQueue {} flavor {}: quota {} becomes {} ({:g} GPUs)",
+            "ClusterQueue {} flavor {}: quota {} becomes {} ({:g} GPUs){}",
             cq.name, fq.flavor, from.empty() ? "none" : from,
-            to.empty() ? "none" : to, gpus));
+            to.empty() ? "none" : to, gpus,
+            scaled.empty() ? "" : "; " + scaled));
       }
       if (!converted) continue;
       // One covered set for the group: the resources kept in their order,

@@ -19,9 +19,9 @@
 // device quota (and borrowing and lending limit) multiplied by the GPUs of
 // its pools in the variant over those in the original, rounded down as a
 // Kueue count is (nvidia.com/gpu 16 on 6 nodes of 4 GPUs becomes 21 on 8);
-// a flavor converted to another scheme counts its GPUs so scaled. Queues
-// listed in `pinned` keep their size (a scheme change still converts
-// them). Returns one note per flavor converted or scaled, and per flavor
+// a flavor converted to another scheme counts its GPUs so scaled; cpu and
+// memory quotas scale with the pools' cpu and memory. Queues listed in
+// `pinned` keep their size (a scheme change still converts them). Returns one note per flavor converted or scaled, and per flavor
 // left as it was because it selects pools of different schemes.
 
 #ifndef GPUSHARE_DECIDE_QUEUE_QUOTA_CONVERSION_H_
