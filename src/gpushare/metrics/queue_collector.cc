@@ -46,10 +46,20 @@ void QueueCollector::Start(const QueueAdmission* queues,
     s.queueing_strategy = queues_in_->queue_strategy(q);
     std::vector<double> scales;
     std::vector<std::vector<int>> gpu_pools;
+    std::vector<double> caps;
     for (const QueueQuotaInfo& info : queues_in_->queue_quotas(q)) {
       gpu_pools.push_back(IsQuotaGpuResource(info.resource)
                               ? pools_of(info.flavor_index)
                               : std::vector<int>{});
+      // What holds it: Kueue's nominal quota (borrowing needs quota the
+      // cohort lends); KAI's limit (KAI allocates above the deserved quota
+      // whenever units are free; no limit, no cap).
+      double cap = info.quota;
+      if (info.flavor_index < 0) {
+        cap = info.borrowing_limit && info.quota >= 0
+                  ? info.quota + *info.borrowing_limit
+                  : -1;
+      }
       const double scale = info.resource == "cpu"      ? 1e-3
                            : info.resource == "memory" ? 1048576.0
                                                        : 1;
@@ -65,9 +75,11 @@ void QueueCollector::Start(const QueueAdmission* queues,
       }
       s.quotas.push_back(std::move(quota));
       scales.push_back(scale);
+      caps.push_back(cap < 0 ? -1 : cap * scale);
     }
     scale_.push_back(std::move(scales));
     gpu_quota_pools_.push_back(std::move(gpu_pools));
+    quota_caps_.push_back(std::move(caps));
     queues_.push_back(std::move(s));
   }
   idle_gpus_sum_.assign(queues_.size(), 0);
@@ -119,8 +131,8 @@ void QueueCollector::Sample(const std::vector<int>& idle_gpus) {
       s.quotas[k].used.push_back(used);
       const double fair = queues_in_->FairShare(qi, ki);
       if (fair >= 0) s.quotas[k].fair_share.push_back(fair * scale_[q][k]);
-      if (gpu_quota_pools_[q][k].empty() || s.quotas[k].nominal < 0 ||
-          used < s.quotas[k].nominal) {
+      if (gpu_quota_pools_[q][k].empty() || quota_caps_[q][k] < 0 ||
+          used < quota_caps_[q][k]) {
         continue;
       }
       int idle = 0;

@@ -45,6 +45,8 @@ class QueueCollector {
   std::vector<std::vector<double>> scale_;  // per queue, quota: base unit
   // Per queue, quota: the pools of its flavor, when it is a GPU resource.
   std::vector<std::vector<std::vector<int>>> gpu_quota_pools_;
+  // Per queue, quota: the usage at which it is held (-1: never).
+  std::vector<std::vector<double>> quota_caps_;
   std::vector<double> idle_gpus_sum_;       // per queue, at quota
   std::vector<std::vector<double>> waits_;  // per queue
   std::vector<bool> admitted_once_;         // per pod (first of a workload)

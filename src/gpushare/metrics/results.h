@@ -247,9 +247,9 @@ struct QueueSummary {
   // Samples taken, and those at which it was held at its quota while GPUs
   // of its flavor were idle: it had workloads waiting for admission, its
   // usage of a GPU resource of a flavor was at or above its quota there
-  // (Kueue's nominal quota, KAI's deserved quota), and at least one GPU of
-  // the flavor's nodes (KAI: of the cluster) had no pod on any of its
-  // devices (docs/model.md §4.3). `mean_idle_gpus_at_quota`: those GPUs,
+  // (Kueue's nominal quota; KAI's limit, none without one), and at least
+  // one GPU of the flavor's nodes (KAI: of the cluster) had no pod on any
+  // of its devices (docs/model.md §4.3). `mean_idle_gpus_at_quota`: those GPUs,
   // mean over such samples.
   int64_t samples = 0;
   int64_t idle_at_quota_samples = 0;

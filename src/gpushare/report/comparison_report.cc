@@ -144,8 +144,8 @@ std::string ClassTable(const Comparison& c, size_t k) {
                   first.pods == 1 ? "" : "s") +
       t.Render();
   if (queued) {
-    out += WrapText("  ADMIT: the part of WAIT spent waiting for admission "
-                    "by the queue (its quota)",
+    out += WrapText("  ADMIT: the part of WAIT spent waiting in its Kueue or "
+                    "KAI queue (quota, fair share) before the scheduler",
                     kReportWidth, 4);
   }
   if (!bound.empty()) {

@@ -98,7 +98,7 @@ std::string QueueQuotaWarnings(const std::vector<QueueSummary>& queues,
                     "idle GPUs on average then): its quota, not the nodes, "
                     "kept them waiting.",
                     kai ? "KAI queue" : "ClusterQueue", q.name,
-                    kai ? "deserved quota" : "nominal quota",
+                    kai ? "limit" : "nominal quota",
                     kai ? "cluster" : "flavors' nodes",
                     q.idle_at_quota_samples, q.samples,
                     q.mean_idle_gpus_at_quota),

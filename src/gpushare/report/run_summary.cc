@@ -135,8 +135,11 @@ std::string RunSummary(const SimulationResult& r, double wall_s) {
   out += "\n" + table.Render();
   if (queued) {
     out += WrapText(
-        "WAIT mean queue wait = ADMIT (waiting for admission by " +
-            r.queue_system + ", its quota) + SCHED (waiting for the scheduler)",
+        std::string("WAIT mean queue wait = ADMIT (waiting in its ") +
+            (r.queue_system == "KAI-Scheduler"
+                 ? "KAI queue for allocation: quota and fair share"
+                 : "Kueue queue for admission: quota") +
+            ") + SCHED (then waiting for the scheduler)",
         kReportWidth, 2);
   }
   if (std::any_of(classes.begin(), classes.end(),
