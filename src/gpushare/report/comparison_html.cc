@@ -73,6 +73,11 @@ std::string HtmlClusterTable(const Comparison& c) {
 }
 
 std::string HtmlClassTable(const Comparison& c, size_t k) {
+  // The admission part of the wait, when some run queued the class's pods.
+  bool queued = false;
+  for (const VariantOutcome& v : c.variants) {
+    queued = queued || v.classes[k].queued > 0;
+  }
   std::vector<std::vector<std::string>> rows;
   for (const VariantOutcome& v : c.variants) {
     const ClassMetrics& m = v.classes[k];
@@ -80,24 +85,31 @@ std::string HtmlClassTable(const Comparison& c, size_t k) {
     if ((v.plan || v.pool_plan) && !v.class_schemes[k].empty()) {
       label += " (" + v.class_schemes[k] + ")";
     }
-    rows.push_back({label, fmt::format("{}/{}", m.served, m.pods),
-                    FormatSeconds(m.started > 0 ? m.mean_wait_s : -1),
-                    FormatSlowdown(m.mean_slowdown), HtmlP99VsSlo(m),
-                    FormatPercent(m.slo_attainment),
-                    std::to_string(m.oom_kills),
-                    std::to_string(m.failed + m.cannot_run),
-                    m.served > 0 ? FormatMoney(m.cost_per_served_pod) : "-"});
+    std::vector<std::string> row = {
+        label, fmt::format("{}/{}", m.served, m.pods),
+        FormatSeconds(m.started > 0 ? m.mean_wait_s : -1)};
+    if (queued) {
+      row.push_back(FormatSeconds(m.started > 0 ? m.mean_admission_wait_s : -1) +
+                    (IsQuotaBound(m) ? " (quota-bound)" : ""));
+    }
+    row.insert(row.end(),
+               {FormatSlowdown(m.mean_slowdown), HtmlP99VsSlo(m),
+                FormatPercent(m.slo_attainment), std::to_string(m.oom_kills),
+                std::to_string(m.failed + m.cannot_run),
+                m.served > 0 ? FormatMoney(m.cost_per_served_pod) : "-"});
+    rows.push_back(std::move(row));
   }
+  std::vector<std::string> header = {"scheme", "served", "mean wait"};
+  if (queued) header.push_back("of which admission");
+  header.insert(header.end(), {"slowdown", "p99 / SLO ms", "SLO met",
+                               "OOM kills", "failed or cannot run",
+                               "$ per served pod"});
   return "<h3>" +
          HtmlEscape(fmt::format(
              "Tenant class {} ({}, {} pod{})", c.tenant_classes[k],
              c.workload_classes[k], c.variants.front().classes[k].pods,
              c.variants.front().classes[k].pods == 1 ? "" : "s")) +
-         "</h3>\n" +
-         HtmlTable({"scheme", "served", "mean wait", "slowdown", "p99 / SLO ms",
-                    "SLO met", "OOM kills", "failed or cannot run",
-                    "$ per served pod"},
-                   rows);
+         "</h3>\n" + HtmlTable(header, rows);
 }
 
 std::string SelectionHtml(const Selection& s) {

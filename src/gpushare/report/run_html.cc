@@ -10,6 +10,7 @@
 #include "gpushare/report/html_page.h"
 #include "gpushare/report/pool_charts.h"
 #include "gpushare/report/queue_html.h"
+#include "gpushare/report/queue_table.h"
 #include "gpushare/report/units.h"
 
 namespace gpushare {
@@ -113,20 +114,30 @@ std::string RunHtmlReport(const SimulationResult& r) {
   for (const std::string& c : classes) {
     metrics[0].push_back(ComputeClassMetrics(r, c));
     const ClassMetrics& m = metrics[0].back();
-    rows.push_back(
-        {c, m.workload_class, fmt::format("{}/{}", m.served, m.pods),
-         FormatSeconds(m.started > 0 ? m.mean_wait_s : -1),
-         m.mean_slowdown > 0 ? fmt::format("{:.2f}x", m.mean_slowdown) : "-",
+    std::vector<std::string> row = {
+        c, m.workload_class, fmt::format("{}/{}", m.served, m.pods),
+        FormatSeconds(m.started > 0 ? m.mean_wait_s : -1)};
+    // With queues, the part of the wait spent waiting for admission.
+    if (!r.queue_system.empty()) {
+      row.push_back(FormatSeconds(m.started > 0 ? m.mean_admission_wait_s : -1));
+    }
+    row.insert(
+        row.end(),
+        {m.mean_slowdown > 0 ? fmt::format("{:.2f}x", m.mean_slowdown) : "-",
          FormatPercent(m.slo_attainment), std::to_string(m.oom_kills),
          std::to_string(m.preemptions), std::to_string(m.failed + m.cannot_run),
          m.served > 0 ? FormatMoney(m.cost_per_served_pod) : "-"});
+    rows.push_back(std::move(row));
   }
   page.AddHeading("Tenant classes", "classes");
   page.AddParagraph(std::string("SLO met: ") + kSloMetMeaning + ".");
-  page.AddHtml(HtmlTable({"tenant class", "kind", "served", "mean wait",
-                          "slowdown", "SLO met", "OOM kills", "preemptions",
-                          "failed or cannot run", "$ per served pod"},
-                         rows));
+  std::vector<std::string> header = {"tenant class", "kind", "served",
+                                     "mean wait"};
+  if (!r.queue_system.empty()) header.push_back("of which admission");
+  header.insert(header.end(),
+                {"slowdown", "SLO met", "OOM kills", "preemptions",
+                 "failed or cannot run", "$ per served pod"});
+  page.AddHtml(HtmlTable(header, rows));
   page.AddHtml(ClassBarCharts("class-", classes, {r.scenario}, metrics));
 
   if (!r.queues.empty()) {
@@ -139,6 +150,13 @@ std::string RunHtmlReport(const SimulationResult& r) {
         "charts show the GPU quota its admitted workloads hold at each "
         "sample against the nominal quota (dashed): above it, borrowed.");
     page.AddHtml(QueueHtml(r));
+    // Queues held at their quota while GPUs of their flavor sat idle.
+    const std::string warnings = QueueQuotaWarnings(r.queues, r.queue_system);
+    if (!warnings.empty()) {
+      std::string text;
+      for (char ch : warnings) text += ch == '\n' ? ' ' : ch;
+      page.AddParagraph(text);
+    }
   }
 
   page.AddHeading("Patrol alerts", "alerts");
