@@ -102,12 +102,10 @@ QuotaScaling Planner::Scaling() const {
 
 void Planner::AdaptToPools(Scenario& s) const {
   bool changed = false;
-  bool resized = false;
   for (const PoolState& p : pools_) {
     const NodePoolSpec& written = scenario_.pools[p.index];
     changed = changed || SharingLabel(s.pools[p.index].sharing, p.model) !=
                              SharingLabel(written.sharing, p.model);
-    resized = resized || s.pools[p.index].nodes != written.nodes;
   }
   if (changed) {
     // Requests written for one scheme's resources cannot follow a change
@@ -115,9 +113,9 @@ void Planner::AdaptToPools(Scenario& s) const {
     for (WorkloadClassSpec& c : s.workload.classes) c.requests.clear();
     s.workload.trace.keep_explicit_requests = false;
   }
-  if (!changed && !resized) return;
-  // Kueue and KAI quotas follow the pools' new schemes and sizes (from the
-  // written ones), except those the plan pins (docs/model.md §10).
+  // Kueue and KAI quotas follow the pools' schemes and sizes, always from
+  // the written ones (`s` may hold quotas scaled for other choices), except
+  // those the plan pins (docs/model.md §10).
   s.queues = scenario_.queues;
   ConvertQueueQuotas(scenario_, &s, catalog_, Scaling());
   s.kai_queues = scenario_.kai_queues;

@@ -134,7 +134,7 @@ std::string RunSummary(const SimulationResult& r, double wall_s) {
   }
   out += "\n" + table.Render();
   if (queued) {
-    out += WrapText(
+    out += "\n" + WrapText(
         std::string("WAIT mean queue wait = ADMIT (waiting in its ") +
             (r.queue_system == "KAI-Scheduler"
                  ? "KAI queue for allocation: quota and fair share"
