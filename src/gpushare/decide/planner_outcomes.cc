@@ -259,7 +259,8 @@ void Planner::FillBindings(const Scenario& plan) {
         return *s;
       },
       [&](int i, const Scenario&, const SimulationResult& run) {
-        metrics[i / seeds][i % seeds] = JudgedMetrics(run, pools_[todo[i / seeds]]);
+        metrics[i / seeds][i % seeds] =
+            JudgedMetrics(run, pools_[todo[i / seeds]]);
       },
       observe_);
   result_.simulations += static_cast<int>(todo.size()) * seeds;
@@ -277,8 +278,25 @@ void Planner::FillBindings(const Scenario& plan) {
 void Planner::CollectRejected() {
   if (Seeds() < 2) return;
   std::vector<RejectedPlan> found;
+  // The last probe of a setting at a count stands (coordinate descent may
+  // probe it again with other pools changed).
+  std::vector<const PlanProbe*> last;
   for (const PlanProbe& p : result_.log) {
-    if (p.pilot || p.feasible || p.seeds_feasible == 0) continue;
+    if (p.pilot) continue;
+    const auto same = std::find_if(
+        last.begin(), last.end(), [&](const PlanProbe* q) {
+          return q->pool == p.pool && q->candidate == p.candidate &&
+                 q->nodes == p.nodes;
+        });
+    if (same != last.end()) {
+      *same = &p;
+    } else {
+      last.push_back(&p);
+    }
+  }
+  for (const PlanProbe* probe : last) {
+    const PlanProbe& p = *probe;
+    if (p.feasible || p.seeds_feasible == 0) continue;
     const auto row = std::find_if(
         result_.pools.begin(), result_.pools.end(),
         [&](const PoolPlan& r) { return r.pool == p.pool; });
@@ -295,18 +313,7 @@ void Planner::CollectRejected() {
     r.seeds_feasible = p.seeds_feasible;
     r.missed = p.missed;
     r.seed_misses = p.seed_misses;
-    // The last probe of a setting at a count stands (coordinate descent
-    // may probe it again with other pools changed).
-    const auto same = std::find_if(
-        found.begin(), found.end(), [&](const RejectedPlan& f) {
-          return f.pool == r.pool && f.setting == r.setting &&
-                 f.nodes == r.nodes;
-        });
-    if (same != found.end()) {
-      *same = std::move(r);
-    } else {
-      found.push_back(std::move(r));
-    }
+    found.push_back(std::move(r));
   }
   std::map<std::string, size_t> pool_order;
   for (size_t i = 0; i < result_.pools.size(); ++i) {

@@ -103,7 +103,8 @@ double CapacityRatio(const Scenario& original, const Scenario& variant,
 
 // A Kueue count scaled: rounded down, with a margin for binary fractions.
 int64_t ScaledCount(int64_t q, double ratio) {
-  return static_cast<int64_t>(std::floor(static_cast<double>(q) * ratio + 1e-9));
+  return static_cast<int64_t>(
+      std::floor(static_cast<double>(q) * ratio + 1e-9));
 }
 
 // Scales one quota (and its limits) by `ratio`.

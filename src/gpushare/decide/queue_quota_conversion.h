@@ -21,8 +21,9 @@
 // Kueue count is (nvidia.com/gpu 16 on 6 nodes of 4 GPUs becomes 21 on 8);
 // a flavor converted to another scheme counts its GPUs so scaled; cpu and
 // memory quotas scale with the pools' cpu and memory. Queues listed in
-// `pinned` keep their size (a scheme change still converts them). Returns one note per flavor converted or scaled, and per flavor
-// left as it was because it selects pools of different schemes.
+// `pinned` keep their size (a scheme change still converts them). Returns
+// one note per flavor converted or scaled, and per flavor left as it was
+// because it selects pools of different schemes.
 
 #ifndef GPUSHARE_DECIDE_QUEUE_QUOTA_CONVERSION_H_
 #define GPUSHARE_DECIDE_QUEUE_QUOTA_CONVERSION_H_

@@ -22,7 +22,8 @@ std::string PodsCsv(const SimulationResult& r) {
       "name,class,tenant_class,tenant,pod_group,cluster_queue,target_pool,"
       "pool,node,devices,requests,"
       "arrival_s,start_s,"
-      "end_s,wait_s,admission_wait_s,work_s,run_s,alone_s,slowdown,gpu_share,gpu_hours,cost,"
+      "end_s,wait_s,admission_wait_s,work_s,run_s,alone_s,slowdown,gpu_share,"
+      "gpu_hours,cost,"
       "wasted_gpu_hours,restarts,oom_kills,fault_kills,preemptions,lost_work_s,"
       "latency_samples,saturated_samples,p50_ms,p99_ms,slo_p99_ms,"
       "slo_attainment,neighbour_missed_samples,outcome,message\n";

@@ -89,8 +89,9 @@ std::string HtmlClassTable(const Comparison& c, size_t k) {
         label, fmt::format("{}/{}", m.served, m.pods),
         FormatSeconds(m.started > 0 ? m.mean_wait_s : -1)};
     if (queued) {
-      row.push_back(FormatSeconds(m.started > 0 ? m.mean_admission_wait_s : -1) +
-                    (IsQuotaBound(m) ? " (quota-bound)" : ""));
+      row.push_back(
+          FormatSeconds(m.started > 0 ? m.mean_admission_wait_s : -1) +
+          (IsQuotaBound(m) ? " (quota-bound)" : ""));
     }
     row.insert(row.end(),
                {FormatSlowdown(m.mean_slowdown), HtmlP99VsSlo(m),

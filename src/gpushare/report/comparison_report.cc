@@ -126,7 +126,8 @@ std::string ClassTable(const Comparison& c, size_t k) {
         label, fmt::format("{}/{}", m.served, m.pods),
         FormatSeconds(m.started > 0 ? m.mean_wait_s : -1)};
     if (queued) {
-      row.push_back(FormatSeconds(m.started > 0 ? m.mean_admission_wait_s : -1));
+      row.push_back(
+          FormatSeconds(m.started > 0 ? m.mean_admission_wait_s : -1));
     }
     row.insert(row.end(),
                {FormatSlowdown(m.mean_slowdown), P99VsSlo(m),

@@ -94,9 +94,9 @@ std::string QueueQuotaWarnings(const std::vector<QueueSummary>& queues,
     if (q.idle_at_quota_samples == 0) continue;
     out += WrapText(
         fmt::format("warning: {} {} sat at its {} with workloads waiting "
-                    "while GPUs of its {} were idle in {} of {} samples ({:.1f} "
-                    "idle GPUs on average then): its quota, not the nodes, "
-                    "kept them waiting.",
+                    "while GPUs of its {} were idle in {} of {} samples "
+                    "({:.1f} idle GPUs on average then): its quota, not the "
+                    "nodes, kept them waiting.",
                     kai ? "KAI queue" : "ClusterQueue", q.name,
                     kai ? "limit" : "nominal quota",
                     kai ? "cluster" : "flavors' nodes",

@@ -119,7 +119,8 @@ std::string RunHtmlReport(const SimulationResult& r) {
         FormatSeconds(m.started > 0 ? m.mean_wait_s : -1)};
     // With queues, the part of the wait spent waiting for admission.
     if (!r.queue_system.empty()) {
-      row.push_back(FormatSeconds(m.started > 0 ? m.mean_admission_wait_s : -1));
+      row.push_back(
+          FormatSeconds(m.started > 0 ? m.mean_admission_wait_s : -1));
     }
     row.insert(
         row.end(),
