@@ -43,6 +43,80 @@ plan:
 """
 
 
+# About 11 one-GPU batch jobs on exclusive nodes of one GPU, judged on their
+# mean wait; measured with `run --seed S` on N nodes (mean wait, s):
+#   nodes   seed 21   seed 22   seed 23   mean of 3
+#     3      225.8      82.5     474.4     260.9
+#     4       55.0       3.1      38.3      32.1
+# Under 250 s, 3 nodes meet the limit on seed 21 (all --seeds 1 sees) but
+# not on the mean of seeds 21-23: --seeds 3 must answer 4 nodes itself and
+# name the 3-node plan with seed 23. Under 500 s, 3 nodes hold on all three.
+SEEDS_EDGE = """\
+name: seeds-edge
+seed: 21
+horizon_s: 14400
+cluster:
+  pools:
+    - {name: train, gpu: A100-80GB, nodes: 4, gpus_per_node: 1, cpu: 32,
+       memory_gib: 256, sharing: {scheme: exclusive}}
+workload:
+  horizon_s: 7200
+  classes:
+    - {name: jobs, class: batch, arrival_rate_per_s: 0.0012, gpus: 1,
+       gpu_memory_mib: 20000, sm_demand: 0.8, duty: 0.9,
+       work_s: {exponential: 1800}, cpu_milli: 4000, memory_mib: 8192}
+plan:
+  pools:
+    train: {nodes: {min: 1, max: 8}, schemes: [exclusive]}
+  constraints:
+    classes:
+      jobs: {max_mean_wait_s: LIMIT}
+"""
+
+# Notebooks through a Kueue ClusterQueue of 16 GPUs on 4 nodes of 4 L40S:
+# their wait is admission wait (236.5 s on the mean of seeds 5-7), so more
+# nodes help only if the quota grows with them.
+NOTEBOOKS_QUEUE = """\
+name: quota-bound
+seed: 5
+horizon_s: 14400
+cluster:
+  pools:
+    - {name: l40s, gpu: L40S, nodes: 4, gpus_per_node: 4, cpu: 64,
+       memory_gib: 512, sharing: {scheme: exclusive}}
+queues:
+  cluster_queues:
+    - name: notebooks
+      resource_groups:
+        - flavors:
+            - name: l40s
+              resources:
+                - {name: cpu, nominal_quota: 256}
+                - {name: memory, nominal_quota: 2048Gi}
+                - {name: nvidia.com/gpu, nominal_quota: 16}
+  local_queues:
+    - {name: notebooks, namespace: ds, cluster_queue: notebooks}
+workload:
+  horizon_s: 7200
+  classes:
+    - {name: notebooks, class: dev, tenants: [ds], queue: notebooks,
+       arrival_rate_per_s: 0.006, gpus: 1, gpu_memory_mib: 20000,
+       sm_demand: 0.3, duty: 0.3, work_s: {exponential: 3000},
+       cpu_milli: 4000, memory_mib: 16384}
+plan:
+  pools:
+    l40s: {nodes: {min: 2, max: 8}, schemes: [exclusive]}
+PINNED  constraints:
+    classes:
+      notebooks: {max_mean_wait_s: 30}
+"""
+
+
+def plan_json_chosen_from(path):
+    with open(path) as f:
+        return json.load(f)["chosen_from"]
+
+
 def class_results(pods_csv):
     """Per tenant class: pods, mean wait over started pods, OOM kills."""
     out = {}
@@ -281,6 +355,11 @@ class PlanCliTest(unittest.TestCase):
                              r"node count tried \(up to 2\); they missed "
                              r"new-notebooks max_mean_wait_s \(\d+ of \d+, "
                              r"at best [\d.]+ > 300\)")
+            # Judged on the seeds as the references are, the search finds
+            # a plan as close as the vGPU (HAMi) reference's and keeps it.
+            self.assertEqual(plan_json_chosen_from(out), "search")
+            self.assertNotIn("The search found no plan cheaper", text)
+            self.assertNotIn("plan plan", text)
             self.assertIn("it meets every constraint on 0 of them (too close "
                           "to the limits to rely on)", text)
             with open(out) as f:
@@ -295,6 +374,132 @@ class PlanCliTest(unittest.TestCase):
                           [c["constraint"] for c in mps[0]["checks"]
                            if not c["met"]])
 
+
+class PlanSeedsAndQuotasTest(unittest.TestCase):
+
+    def plan(self, tmp, text, *args):
+        path = os.path.join(tmp, "s.yaml")
+        with open(path, "w") as f:
+            f.write(text)
+        report = os.path.join(tmp, "p.json")
+        code, stdout, stderr = run("plan", "--quiet", path, "--json", report,
+                                   *args)
+        with open(report) as f:
+            return code, " ".join(stdout.split()), json.load(f)
+
+    def test_seeds_judge_every_probe_and_name_what_they_reject(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            text = SEEDS_EDGE.replace("LIMIT", "250")
+            code, one_text, one = self.plan(tmp, text, "--seeds", "1")
+            self.assertEqual(code, 0)
+            self.assertEqual(one["pools"][0]["nodes"], 3)
+            html = os.path.join(tmp, "p.html")
+            code, stdout, three = self.plan(tmp, text, "--seeds", "3",
+                                            "--html", html)
+            self.assertEqual(code, 0)
+            with open(html) as f:
+                page = f.read()
+        # The search itself answers 4 nodes (not today's plan for want of
+        # a cheaper one), and says why not 3: seed 23's 474.4 s.
+        self.assertEqual(three["chosen_from"], "search")
+        self.assertEqual(three["pools"][0]["nodes"], 4)
+        self.assertTrue(all(p["seeds"] == 3 for p in three["search_log"]))
+        self.assertEqual(len(three["rejected"]), 1)
+        rejected = three["rejected"][0]
+        self.assertEqual((rejected["pool"], rejected["setting"],
+                          rejected["nodes"], rejected["seeds_feasible"]),
+                         ("train", "exclusive", 3, 2))
+        self.assertEqual([m["seed"] for m in rejected["seed_misses"]], [23])
+        self.assertEqual(rejected["seed_misses"][0]["missed"][0]["constraint"],
+                         "max_mean_wait_s")
+        self.assertIn("Cheaper settings rejected", stdout)
+        self.assertIn("train exclusive x3 ($12.00/h): met on 2 of 3 seeds; "
+                      "jobs max_mean_wait_s > 250 on the mean of 3 seeds "
+                      "(260.9) and on seed 23 (474.4)", stdout)
+        # The one-node-fewer line is the answer's, with its seed.
+        self.assertIn("train: with 3 nodes: jobs max_mean_wait_s > 250 on "
+                      "the mean of 3 seeds (260.9) and on seed 23 (474.4)",
+                      stdout)
+        self.assertNotIn("plan plan", stdout)
+        self.assertIn("Cheaper settings rejected", page)
+        # A 3-node plan that holds on every seed is kept.
+        with tempfile.TemporaryDirectory() as tmp:
+            code, _, kept = self.plan(tmp, SEEDS_EDGE.replace("LIMIT", "500"),
+                                      "--seeds", "3")
+        self.assertEqual(code, 0)
+        self.assertEqual(kept["pools"][0]["nodes"], 3)
+        self.assertEqual(kept["chosen"]["seeds_feasible"], 3)
+        self.assertEqual(kept["rejected"], [])
+
+    def test_quotas_grow_with_the_pool_unless_pinned(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "out")
+            code, stdout, plan = self.plan(
+                tmp, NOTEBOOKS_QUEUE.replace("PINNED", ""), "--out", out)
+            self.assertEqual(code, 0, stdout)
+            nodes = plan["pools"][0]["nodes"]
+            self.assertTrue(4 < nodes < 8, nodes)
+            # The quota follows the pool: 4 GPUs per node, in the plan's
+            # scenario and in the Kueue manifest it writes.
+            with open(os.path.join(out, "kueue-queues.yaml")) as f:
+                kueue = f.read()
+            self.assertIn('- name: nvidia.com/gpu\n        nominalQuota: "%d"'
+                          % (4 * nodes), kueue)
+            with open(os.path.join(out, "scenario.yaml")) as f:
+                self.assertIn("{name: nvidia.com/gpu, nominal_quota: %d}"
+                              % (4 * nodes), f.read())
+            self.assertIn("note: ClusterQueue notebooks flavor l40s: quota "
+                          "scaled with its pools' nodes: nvidia.com/gpu 16 "
+                          "to %d" % (4 * nodes), stdout)
+            self.assertEqual(plan["chosen"]["quota_bound"], [])
+        with tempfile.TemporaryDirectory() as tmp:
+            code, stdout, pinned = self.plan(
+                tmp, NOTEBOOKS_QUEUE.replace(
+                    "PINNED", "  pinned_quotas: [notebooks]\n"))
+        self.assertEqual(code, 3)
+        bound = pinned["chosen"]["quota_bound"]
+        self.assertEqual([(b["tenant_class"], b["queue"], b["pinned"])
+                          for b in bound], [("notebooks", "notebooks", True)])
+        self.assertIn("notebooks is quota-bound:", stdout)
+        self.assertIn("more nodes do not shorten it while plan.pinned_quotas "
+                      "keeps its quota", stdout)
+
+    def test_run_splits_admission_from_scheduling_wait(self):
+        # On 6 nodes (24 GPUs) the queue's 16 GPUs hold the notebooks while
+        # 8 GPUs sit idle: the wait is all admission wait, and run warns.
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "s.yaml")
+            with open(path, "w") as f:
+                f.write(NOTEBOOKS_QUEUE.replace("PINNED", "").replace(
+                    "nodes: 4,", "nodes: 6,"))
+            csv_dir = os.path.join(tmp, "csv")
+            report = os.path.join(tmp, "r.json")
+            code, stdout, stderr = run("run", "--quiet", path, "--csv",
+                                       csv_dir, "--json", report)
+            self.assertEqual(code, 0, stderr)
+            with open(report) as f:
+                doc = json.load(f)
+            with open(os.path.join(csv_dir, "pods.csv"), newline="") as f:
+                rows = list(csv.DictReader(f))
+        text = " ".join(stdout.split())
+        self.assertIn("WAIT ADMIT SCHED", text)
+        self.assertIn("warning: ClusterQueue notebooks sat at its nominal "
+                      "quota with workloads waiting while GPUs of its "
+                      "flavors' nodes were idle in", text)
+        queue = doc["queues"][0]
+        self.assertGreater(queue["idle_at_quota_samples"], 0)
+        self.assertEqual(queue["samples"],
+                         len(doc["pools"][0]["samples"]))
+        started = [p for p in doc["pod_records"] if p["wait_s"] >= 0]
+        self.assertTrue(started)
+        for p in started:
+            # Admitted, then started at once: the GPUs were there.
+            self.assertGreaterEqual(p["admission_wait_s"], 0)
+            self.assertAlmostEqual(p["admission_wait_s"], p["wait_s"],
+                                   places=6)
+        self.assertEqual(len(rows), len(doc["pod_records"]))
+        self.assertEqual([float(r["admission_wait_s"]) for r in rows],
+                         [p["admission_wait_s"] for p in doc["pod_records"]])
 
 if __name__ == "__main__":
     main()

@@ -233,7 +233,8 @@ class JsonTest(RunTestCase):
                     self.assertEqual(
                         set(pool["samples"][0]),
                         {"time_s", "gpu_util", "sm_active",
-                         "fb_used_fraction", "allocation", "pending"})
+                         "fb_used_fraction", "allocation", "pending",
+                         "idle_gpus"})
                 self.assertGreater(sum(p["gpus"] for p in doc["pools"]), 0)
                 self.assertEqual(list(doc), sorted(doc))
 
@@ -279,7 +280,7 @@ class CsvTest(RunTestCase):
             "name,class,tenant_class,tenant,pod_group,cluster_queue,"
             "target_pool,pool,node,devices,"
             "requests,"
-            "arrival_s,start_s,end_s,wait_s,work_s,run_s,alone_s,slowdown,"
+            "arrival_s,start_s,end_s,wait_s,admission_wait_s,work_s,run_s,alone_s,slowdown,"
             "gpu_share,gpu_hours,cost,wasted_gpu_hours,restarts,oom_kills,"
             "fault_kills,preemptions,lost_work_s,eviction_down_s,"
             "latency_samples,saturated_samples,p50_ms,p99_ms,"

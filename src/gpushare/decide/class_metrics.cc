@@ -67,6 +67,8 @@ ClassMetrics Compute(const SimulationResult& result, Selected selected) {
       ApportionedRates(result);
   ClassMetrics m;
   std::vector<double> waits;
+  double admission_wait_sum = 0;
+  std::vector<std::string> queues;  // of its pods, first seen first
   double slowdown_sum = 0;
   int64_t slowdowns = 0;
   double p99_sum = 0;
@@ -130,6 +132,16 @@ ClassMetrics Compute(const SimulationResult& result, Selected selected) {
     if (p.wait_s >= 0) {
       waits.push_back(p.wait_s);
       ++m.started;
+      if (p.admission_wait_s > 0) {
+        admission_wait_sum += std::min(p.admission_wait_s, p.wait_s);
+      }
+    }
+    if (!p.cluster_queue.empty()) {
+      ++m.queued;
+      if (std::find(queues.begin(), queues.end(), p.cluster_queue) ==
+          queues.end()) {
+        queues.push_back(p.cluster_queue);
+      }
     }
     if (p.outcome == PodOutcome::kSucceeded && p.slowdown > 0) {
       slowdown_sum += p.slowdown;
@@ -161,6 +173,21 @@ ClassMetrics Compute(const SimulationResult& result, Selected selected) {
   if (!waits.empty()) {
     m.mean_wait_s = Mean(waits);
     m.p99_wait_s = NearestRankPercentile(waits, 0.99);
+    m.mean_admission_wait_s =
+        admission_wait_sum / static_cast<double>(waits.size());
+    m.mean_scheduling_wait_s =
+        std::max(0.0, m.mean_wait_s - m.mean_admission_wait_s);
+  }
+  if (!queues.empty()) m.cluster_queue = queues.front();
+  for (const QueueSummary& q : result.queues) {
+    if (q.samples <= 0 ||
+        std::find(queues.begin(), queues.end(), q.name) == queues.end()) {
+      continue;
+    }
+    m.queue_idle_at_quota_share =
+        std::max(m.queue_idle_at_quota_share,
+                 static_cast<double>(q.idle_at_quota_samples) /
+                     static_cast<double>(q.samples));
   }
   m.mean_slowdown = slowdowns > 0 ? slowdown_sum / slowdowns : -1;
   if (latency_pods > 0) {
@@ -200,6 +227,12 @@ ClassMetrics ComputePoolMetrics(const SimulationResult& result,
                                 const std::string& pool) {
   return Compute(result,
                  [&](const PodRecord& p) { return p.target_pool == pool; });
+}
+
+bool IsQuotaBound(const ClassMetrics& m) {
+  return m.started > 0 && m.mean_wait_s > 0 &&
+         m.mean_admission_wait_s > 0.5 * m.mean_wait_s &&
+         m.queue_idle_at_quota_share > 0;
 }
 
 ClassMetrics MeanClassMetrics(const std::vector<ClassMetrics>& runs) {
@@ -265,6 +298,11 @@ ClassMetrics MeanClassMetrics(const std::vector<ClassMetrics>& runs) {
   };
   m.mean_wait_s = mean_wait(&ClassMetrics::mean_wait_s);
   m.p99_wait_s = mean_wait(&ClassMetrics::p99_wait_s);
+  m.queued = count(&ClassMetrics::queued);
+  m.mean_admission_wait_s = mean_wait(&ClassMetrics::mean_admission_wait_s);
+  m.mean_scheduling_wait_s = mean_wait(&ClassMetrics::mean_scheduling_wait_s);
+  m.cluster_queue = runs.front().cluster_queue;
+  m.queue_idle_at_quota_share = mean(&ClassMetrics::queue_idle_at_quota_share);
   m.mean_slowdown = mean_present(&ClassMetrics::mean_slowdown);
   m.mean_p99_ms = mean_present(&ClassMetrics::mean_p99_ms);
   m.mean_slo_p99_ms = mean_present(&ClassMetrics::mean_slo_p99_ms);

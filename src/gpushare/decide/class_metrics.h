@@ -32,6 +32,15 @@
 // (PodRecord::wasted_gpu_hours: failed pods, and jobs' work lost to OOM or
 // fault kills and evictions); `cost_per_served_pod` divides `cost` by the
 // served pods, so wasted work raises it.
+//
+// A pod's wait splits in two (docs/model.md §9.2): its admission wait, from
+// arrival to its workload's first admission by Kueue or KAI
+// (PodRecord::admission_wait_s; 0 for pods outside a queue, never more than
+// its wait), and its scheduling wait, the rest. `mean_admission_wait_s` +
+// `mean_scheduling_wait_s` = `mean_wait_s`, over the pods that started.
+// `queue_idle_at_quota_share` is the largest, over the queues of the
+// class's pods, share of samples at which the queue was held at its quota
+// while GPUs of its flavor were idle (QueueSummary::idle_at_quota_samples).
 
 #ifndef GPUSHARE_DECIDE_CLASS_METRICS_H_
 #define GPUSHARE_DECIDE_CLASS_METRICS_H_
@@ -66,6 +75,12 @@ struct ClassMetrics {
   double eviction_down_s = 0; // up time its pods' evictions cost them
   double mean_wait_s = 0;     // over pods that started (0 when none did)
   double p99_wait_s = 0;
+  // The admission (Kueue/KAI quota) and scheduling parts of mean_wait_s.
+  int64_t queued = 0;         // pods submitted through a queue
+  double mean_admission_wait_s = 0;
+  double mean_scheduling_wait_s = 0;
+  std::string cluster_queue;  // of its first queued pod ("" none)
+  double queue_idle_at_quota_share = 0;
   double mean_slowdown = 0;   // over completed jobs (-1: none)
   // Inference pods with latency samples: mean of their worst-interval p99,
   // mean SLO, and the share of samples meeting the SLO (-1: none).
@@ -104,6 +119,11 @@ ClassMetrics ComputeClassMetrics(const SimulationResult& result,
 // The metrics of the pods routed to pool `pool` (PodRecord::target_pool).
 ClassMetrics ComputePoolMetrics(const SimulationResult& result,
                                 const std::string& pool);
+
+// Quota-bound: more than half its mean wait is admission wait, and its
+// queue was held at its quota while GPUs of its flavor were idle at some
+// sample (docs/model.md §9.2): more nodes would not shorten its wait.
+bool IsQuotaBound(const ClassMetrics& metrics);
 
 // The performance of one pod (see above); < 0 when it does not count.
 double PodPerformance(const PodRecord& pod, double end_s);

@@ -187,6 +187,52 @@ TEST(ClassMetricsTest, MeanOverSeeds) {
   EXPECT_DOUBLE_EQ(MeanClassMetrics({a, b}).mean_wait_s, 0);
 }
 
+// Waits 50, 20 and 30 s; the first waited 40 s of its 50 for admission,
+// the second none, the third is outside a queue: mean wait 100/3, of which
+// 40/3 admission and 20 scheduling. Its queue sat at its quota beside idle
+// GPUs at 4 of 10 samples.
+TEST(ClassMetricsTest, AdmissionWaitApartFromSchedulingWait) {
+  SimulationResult r;
+  PodRecord a = Job(0, 50, 100, 50);
+  a.cluster_queue = "cq";
+  a.admission_wait_s = 40;
+  PodRecord b = Job(10, 30, 100, 70);
+  b.cluster_queue = "cq";
+  b.admission_wait_s = 0;
+  PodRecord c = Job(0, 30, 100, 70);
+  r.pod_records = {a, b, c};
+  QueueSummary q;
+  q.name = "cq";
+  q.samples = 10;
+  q.idle_at_quota_samples = 4;
+  r.queues = {q};
+  ClassMetrics m = ComputeClassMetrics(r, "jobs");
+  EXPECT_EQ(m.queued, 2);
+  EXPECT_EQ(m.cluster_queue, "cq");
+  EXPECT_DOUBLE_EQ(m.mean_wait_s, 100.0 / 3);
+  EXPECT_DOUBLE_EQ(m.mean_admission_wait_s, 40.0 / 3);
+  EXPECT_NEAR(m.mean_scheduling_wait_s, 20, 1e-9);
+  EXPECT_DOUBLE_EQ(m.queue_idle_at_quota_share, 0.4);
+  EXPECT_FALSE(IsQuotaBound(m));  // admission is 40 % of the wait
+  // The second waited its 20 s for admission too: 60 of 100 s.
+  r.pod_records[1].admission_wait_s = 20;
+  m = ComputeClassMetrics(r, "jobs");
+  EXPECT_DOUBLE_EQ(m.mean_admission_wait_s, 20);
+  EXPECT_TRUE(IsQuotaBound(m));
+  // Not when the quota never held it beside idle GPUs.
+  r.queues[0].idle_at_quota_samples = 0;
+  EXPECT_FALSE(IsQuotaBound(ComputeClassMetrics(r, "jobs")));
+  // Over seeds: the mean of each part.
+  ClassMetrics x = m;
+  ClassMetrics y = m;
+  y.mean_admission_wait_s = 0;
+  y.mean_scheduling_wait_s = m.mean_wait_s;
+  const ClassMetrics mean = MeanClassMetrics({x, y});
+  EXPECT_DOUBLE_EQ(mean.mean_admission_wait_s, 10);
+  EXPECT_DOUBLE_EQ(mean.mean_admission_wait_s + mean.mean_scheduling_wait_s,
+                   mean.mean_wait_s);
+}
+
 // Measured noisy-neighbour harm, end to end: services of 100 requests/s of
 // 5 ms on an A100 time-sliced 2 ways have a p99 of about 46 ms alone and
 // 70 ms beside a second one. Under a 60 ms SLO every sample of the pair is

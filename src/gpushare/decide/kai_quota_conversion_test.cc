@@ -65,6 +65,31 @@ TEST(KaiQuotaConversionTest, ResizingAPoolOrNoQueuesChangesNothing) {
   EXPECT_TRUE(ConvertKaiQuotas(none, &w, catalog).empty());
 }
 
+// plan: pool b grown from 2 to 4 nodes, 32 GPU units become 48; every
+// quota and limit but the unlimited scales by 1.5, a pinned one does not.
+TEST(KaiQuotaConversionTest, PlanScalesQuotasWithTheClustersUnits) {
+  const Catalog catalog = Catalog::Builtin();
+  const Scenario original = TwoPools();
+  QuotaScaling scaling;
+  scaling.with_pool_sizes = true;
+  Scenario v = original;
+  v.pools[1].nodes = 4;
+  const std::vector<std::string> notes =
+      ConvertKaiQuotas(original, &v, catalog, scaling);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0],
+            "KAI queues: the cluster has 48 GPU units instead of 32; quotas "
+            "and limits scaled by 1.5 (queue team: quota 4 becomes 6)");
+  EXPECT_DOUBLE_EQ(v.kai_queues.queues[0].gpu_quota, kKaiUnlimited);
+  EXPECT_DOUBLE_EQ(v.kai_queues.queues[1].gpu_quota, 6);
+  EXPECT_DOUBLE_EQ(v.kai_queues.queues[1].gpu_limit, 9);
+  scaling.pinned = {"team"};
+  Scenario w = original;
+  w.pools[1].nodes = 4;
+  EXPECT_TRUE(ConvertKaiQuotas(original, &w, catalog, scaling).empty());
+  EXPECT_DOUBLE_EQ(w.kai_queues.queues[1].gpu_quota, 4);
+}
+
 }  // namespace
 }  // namespace kai_quota_conversion_test
 }  // namespace gpushare

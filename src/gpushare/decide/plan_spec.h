@@ -8,7 +8,10 @@
 // under each. `classes` holds each tenant class's constraints, with the
 // defaults of its workload class filled in (DefaultClassConstraints) and the
 // class's selection SLO target when its pods have latency SLOs; `cluster`
-// the cluster-wide limits. A limit < 0 is not checked.
+// the cluster-wide limits. A limit < 0 is not checked. `pinned_quotas`
+// names the Kueue ClusterQueues and KAI queues whose quotas keep their
+// size when the plan resizes pools (the others scale with their pools,
+// decide/queue_quota_conversion.h).
 
 #ifndef GPUSHARE_DECIDE_PLAN_SPEC_H_
 #define GPUSHARE_DECIDE_PLAN_SPEC_H_
@@ -95,6 +98,7 @@ struct PlanSpec {
   std::vector<ClassConstraints> classes;  // every tenant class, in order
   ClusterConstraints cluster;
   PlanSearchSpec search;
+  std::vector<std::string> pinned_quotas;
 
   // The entry of `pool` / `tenant_class`, or null.
   const PlanPoolSpec* FindPool(const std::string& pool) const;

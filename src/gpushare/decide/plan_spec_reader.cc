@@ -272,6 +272,43 @@ PlanSearchSpec ReadSearch(const YamlMap& plan) {
   return s;
 }
 
+// The queues whose quotas keep their size: names of the scenario's Kueue
+// ClusterQueues or KAI queues, each once.
+std::vector<std::string> ReadPinnedQuotas(const YamlMap& plan,
+                                          const Scenario& scenario) {
+  if (!plan.Has("pinned_quotas")) return {};
+  std::vector<std::string> names;
+  for (const ClusterQueueSpec& q : scenario.queues.cluster_queues) {
+    names.push_back(q.name);
+  }
+  for (const KaiQueueSpec& q : scenario.kai_queues.queues) {
+    names.push_back(q.name);
+  }
+  const std::vector<std::string> list = plan.StringList("pinned_quotas");
+  const YAML::Node node = plan.Get("pinned_quotas");
+  std::vector<std::string> out;
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (std::find(names.begin(), names.end(), list[i]) == names.end()) {
+      FailAt(plan.file(), node[i],
+             names.empty()
+                 ? fmt::format("plan.pinned_quotas: '{}': the scenario has "
+                               "no queues (queues or kai_queues)",
+                               list[i])
+                 : fmt::format("plan.pinned_quotas: unknown queue '{}'{} "
+                               "(the scenario's queues: {})",
+                               list[i], DidYouMean(list[i], names, 1),
+                               JoinNames(names)));
+    }
+    if (std::find(out.begin(), out.end(), list[i]) != out.end()) {
+      FailAt(plan.file(), node[i],
+             fmt::format("plan.pinned_quotas: '{}' is listed twice",
+                         list[i]));
+    }
+    out.push_back(list[i]);
+  }
+  return out;
+}
+
 }  // namespace
 
 PlanSpec ReadPlanSpec(const std::string& text, const std::string& file,
@@ -287,11 +324,12 @@ PlanSpec ReadPlanSpec(const std::string& text, const std::string& file,
     if (section.IsNull()) section.reset(YAML::Node(YAML::NodeType::Map));
   }
   const YamlMap plan(file, section, "plan");
-  plan.AllowOnly({"pools", "constraints", "search"});
+  plan.AllowOnly({"pools", "constraints", "search", "pinned_quotas"});
   PlanSpec spec;
   spec.pools = ReadPools(plan, scenario);
   ReadConstraints(plan, scenario, selection, &spec);
   spec.search = ReadSearch(plan);
+  spec.pinned_quotas = ReadPinnedQuotas(plan, scenario);
   return spec;
 }
 

@@ -119,11 +119,38 @@ TEST(PlanSpecReaderTest, AFixedNodeCount) {
   EXPECT_EQ(spec.pools[0].max_nodes, 4);
 }
 
+// A ClusterQueue (lines 14-21) for plan.pinned_quotas.
+constexpr char kQueues[] =
+    "queues:\n"                                                    // 14
+    "  cluster_queues:\n"                                          // 15
+    "    - name: dev\n"                                            // 16
+    "      resource_groups:\n"                                     // 17
+    "        - flavors:\n"                                         // 18
+    "            - name: gpu\n"                                    // 19
+    "              resources:\n"                                   // 20
+    "                - {name: nvidia.com/gpu, nominal_quota: 4}\n";  // 21
+
+TEST(PlanSpecReaderTest, PinnedQuotasNameTheScenariosQueues) {
+  EXPECT_TRUE(Read("").pinned_quotas.empty());
+  EXPECT_EQ(Read(std::string(kQueues) + "plan:\n  pinned_quotas: [dev]\n")
+                .pinned_quotas,
+            std::vector<std::string>{"dev"});
+  EXPECT_EQ(Error(std::string(kQueues) + "plan:\n  pinned_quotas: [dew]\n"),
+            "s.yaml:23:19: plan.pinned_quotas: unknown queue 'dew'; did you "
+            "mean dev? (the scenario's queues: dev)");
+  EXPECT_EQ(
+      Error(std::string(kQueues) + "plan:\n  pinned_quotas: [dev, dev]\n"),
+      "s.yaml:23:24: plan.pinned_quotas: 'dev' is listed twice");
+  EXPECT_EQ(Error("plan:\n  pinned_quotas: [dev]\n"),
+            "s.yaml:15:19: plan.pinned_quotas: 'dev': the scenario has no "
+            "queues (queues or kai_queues)");
+}
+
 TEST(PlanSpecReaderTest, BadInputIsLocated) {
   EXPECT_EQ(
       Error("plan:\n  pool: {}\n"),
       "s.yaml:15:3: plan: unknown key 'pool'; did you mean pools? (allowed: "
-      "pools, constraints, search)");
+      "pools, constraints, search, pinned_quotas)");
   EXPECT_EQ(Error("plan:\n  pools:\n    gpus: {}\n"),
             "s.yaml:16:5: plan.pools: unknown node pool 'gpus'; did you mean "
             "gpu? (the cluster's pools: gpu, cpu)");

@@ -89,27 +89,37 @@ Scenario Planner::WithChoices(const Scenario& base) const {
     s.pools[p.index] = ApplyCandidate(s.pools[p.index], p.candidates[p.chosen],
                                       p.chosen_nodes);
   }
-  DropWrittenRequestsIfChanged(s);
+  AdaptToPools(s);
   return s;
 }
 
-void Planner::DropWrittenRequestsIfChanged(Scenario& s) const {
+QuotaScaling Planner::Scaling() const {
+  QuotaScaling scaling;
+  scaling.with_pool_sizes = true;
+  scaling.pinned = plan_spec_.pinned_quotas;
+  return scaling;
+}
+
+void Planner::AdaptToPools(Scenario& s) const {
   bool changed = false;
   for (const PoolState& p : pools_) {
     const NodePoolSpec& written = scenario_.pools[p.index];
     changed = changed || SharingLabel(s.pools[p.index].sharing, p.model) !=
                              SharingLabel(written.sharing, p.model);
   }
-  if (!changed) return;
-  // Requests written for one scheme's resources cannot follow a change
-  // (as in compare's variants): pods are translated from their needs.
-  for (WorkloadClassSpec& c : s.workload.classes) c.requests.clear();
-  s.workload.trace.keep_explicit_requests = false;
-  // Kueue quotas follow the pools' new schemes (from the written ones).
+  if (changed) {
+    // Requests written for one scheme's resources cannot follow a change
+    // (as in compare's variants): pods are translated from their needs.
+    for (WorkloadClassSpec& c : s.workload.classes) c.requests.clear();
+    s.workload.trace.keep_explicit_requests = false;
+  }
+  // Kueue and KAI quotas follow the pools' schemes and sizes, always from
+  // the written ones (`s` may hold quotas scaled for other choices), except
+  // those the plan pins (docs/model.md §10).
   s.queues = scenario_.queues;
-  ConvertQueueQuotas(scenario_, &s, catalog_);
+  ConvertQueueQuotas(scenario_, &s, catalog_, Scaling());
   s.kai_queues = scenario_.kai_queues;
-  ConvertKaiQuotas(scenario_, &s, catalog_);
+  ConvertKaiQuotas(scenario_, &s, catalog_, Scaling());
 }
 
 PlanResult Planner::Run() {
@@ -176,6 +186,22 @@ PlanResult Planner::Run() {
   result_.chosen = best;
   result_.plan = *best_plan;
   FillPools(result_.plan, result_.chosen_from == "search");
+  FillBindings(result_.plan);
+  CollectRejected();
+  // What the answer did to the queues' quotas.
+  {
+    Scenario converted = result_.plan;
+    converted.queues = scenario_.queues;
+    for (const std::string& n :
+         ConvertQueueQuotas(scenario_, &converted, catalog_, Scaling())) {
+      result_.notes.push_back(n);
+    }
+    converted.kai_queues = scenario_.kai_queues;
+    for (const std::string& n :
+         ConvertKaiQuotas(scenario_, &converted, catalog_, Scaling())) {
+      result_.notes.push_back(n);
+    }
+  }
   return result_;
 }
 

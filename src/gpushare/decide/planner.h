@@ -19,6 +19,9 @@
 //      pilot workload (PilotScenario, PlanSearchSpec::pilot_pods).
 //   3. Confirm: the `finalists` cheapest pilot-feasible candidates of each
 //      pool searched again on the whole workload from the pilot's answer.
+//      Every probe on the whole workload runs on each seed of
+//      CompareSpec::seeds and is judged on the classes' mean metrics, as
+//      the answer is (the pilot runs on the first seed only).
 //   4. Choice: per pool the cheapest confirmed candidate (ties: the higher
 //      weighted selection score of its classes, then candidate order), the
 //      combination the cheapest under the cluster-wide limits; the plan is
@@ -52,7 +55,14 @@
 
 namespace gpushare {
 
-// One simulation of one pool's candidate at one node count.
+// The constraints one seed of a probe or plan missed.
+struct SeedMisses {
+  uint64_t seed = 0;
+  std::vector<ConstraintCheck> missed;
+};
+
+// One simulation of one pool's candidate at one node count (one per seed
+// on the whole workload).
 struct PlanProbe {
   std::string pool;
   std::string candidate;  // PoolCandidate::label
@@ -65,6 +75,25 @@ struct PlanProbe {
   // samples) and longest mean wait.
   double min_slo_attainment = -1;
   double max_mean_wait_s = 0;
+  // The seeds it ran on, those on which its classes met every constraint,
+  // and what each other seed missed.
+  int seeds = 1;
+  int seeds_feasible = 0;
+  std::vector<SeedMisses> seed_misses;
+};
+
+// A setting cheaper than the answer's for its pool that met every
+// constraint on some seed but not on the mean of the seeds: what a search
+// on fewer seeds could have chosen, and why this one did not.
+struct RejectedPlan {
+  std::string pool;
+  std::string setting;
+  int nodes = 0;
+  double cost_per_hour = 0;  // of the pool
+  int seeds = 1;
+  int seeds_feasible = 0;
+  std::vector<ConstraintCheck> missed;  // on the mean
+  std::vector<SeedMisses> seed_misses;  // per seed that missed
 };
 
 // The chosen setting of one pool of the scenario.
@@ -83,10 +112,27 @@ struct PoolPlan {
   double cost_per_hour = 0;
   std::vector<std::string> tenant_classes;  // routed to it
   int candidates = 0;                       // settings tried
-  // What fails with one node fewer ("" when not known); `at_minimum` when
-  // the pool is at the bottom of its range.
+  // The answer with one node fewer in this pool, on the answer's seeds:
+  // what it misses on their mean and on each seed (`binding_known` false
+  // when it was not run); `at_minimum` when the pool is at the bottom of
+  // its range.
+  bool binding_known = false;
   std::vector<ConstraintCheck> binding;
+  int binding_seeds = 1;
+  std::vector<SeedMisses> binding_seed_misses;
   bool at_minimum = false;
+};
+
+// A tenant class whose wait is mostly admission wait while its queue sat at
+// its quota with GPUs of its flavor idle (docs/model.md §10, "Quotas"):
+// more nodes do not shorten it.
+struct QuotaBoundClass {
+  std::string tenant_class;
+  std::string queue;
+  double mean_wait_s = 0;
+  double mean_admission_wait_s = 0;
+  double idle_at_quota_share = 0;  // of the samples
+  bool pinned = false;             // listed in plan.pinned_quotas
 };
 
 // A whole plan run on the whole workload.
@@ -102,6 +148,7 @@ struct PlanOutcome {
   int seeds = 1;
   int seeds_feasible = 0;  // seeds on which every constraint is met
   std::vector<std::string> pools;       // "prod H100-80GB x6 MIG all-balanced"
+  std::vector<QuotaBoundClass> quota_bound;
 };
 
 struct PlanResult {
@@ -116,6 +163,8 @@ struct PlanResult {
   std::string chosen_from;              // "search" or a reference's name
   std::vector<PlanOutcome> references;  // compare's variants and today's
   std::vector<PlanProbe> log;           // every probe, in search order
+  // Cheaper settings rejected on the seeds (in pool order, then cost).
+  std::vector<RejectedPlan> rejected;
   int simulations = 0;
   bool budget_exhausted = false;
   std::vector<std::string> notes;

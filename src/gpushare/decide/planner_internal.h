@@ -12,6 +12,7 @@
 #ifndef GPUSHARE_DECIDE_PLANNER_INTERNAL_H_
 #define GPUSHARE_DECIDE_PLANNER_INTERNAL_H_
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -22,6 +23,7 @@
 #include "gpushare/decide/node_search.h"
 #include "gpushare/decide/plan_candidates.h"
 #include "gpushare/decide/planner.h"
+#include "gpushare/decide/queue_quota_conversion.h"
 
 namespace gpushare {
 namespace planner_internal {
@@ -29,11 +31,15 @@ namespace planner_internal {
 // Costs closer than this are equal.
 inline constexpr double kCostEpsilon = 1e-9;
 
-// One probe's result for one track.
+// One probe's result for one track: judged on the judged classes' mean
+// metrics over the seeds it ran on, with what each seed missed.
 struct ProbeRecord {
   bool feasible = false;
   std::vector<ConstraintCheck> checks;
-  std::vector<ClassMetrics> metrics;  // the judged classes'
+  std::vector<ClassMetrics> metrics;  // the judged classes' (mean)
+  int seeds = 1;
+  int seeds_feasible = 0;
+  std::vector<SeedMisses> seed_misses;  // the seeds that missed
 };
 
 // The search of one candidate of one pool.
@@ -100,11 +106,22 @@ class Planner {
   void FindRouting(const SimulationResult& today);
   void MakePools();
   Scenario WithChoices(const Scenario& base) const;
-  void DropWrittenRequestsIfChanged(Scenario& s) const;
+  // How the plan's quotas follow its pools (plan.pinned_quotas).
+  QuotaScaling Scaling() const;
+  // Requests dropped when a pool's scheme changed, and the queues' quotas
+  // converted to the pools' schemes and scaled with their sizes.
+  void AdaptToPools(Scenario& s) const;
   std::vector<ClassMetrics> JudgedMetrics(const SimulationResult& result,
                                           const PoolState& pool) const;
   ProbeRecord Judge(const std::vector<ClassMetrics>& metrics,
                     const PoolState& pool) const;
+  // Judged on the mean of `by_seed` ([seed][class], seeds from the
+  // scenario's), with each seed's misses.
+  ProbeRecord JudgeSeeds(
+      const std::vector<std::vector<ClassMetrics>>& by_seed,
+      const PoolState& pool) const;
+  // Seeds a whole-workload probe runs on (CompareSpec::seeds).
+  int Seeds() const { return std::max(1, spec_.compare.seeds); }
   double CostOf(const PoolState& pool, int candidate, int nodes) const;
   void RunTracks(std::vector<Track>& tracks, const Scenario& base, bool pilot,
                  bool lockstep);
@@ -126,6 +143,11 @@ class Planner {
   bool InSpace(const Scenario& plan) const;
   void AddReferences(const SimulationResult& today);
   void FillPools(const Scenario& plan, bool searched);
+  // The answer with one node fewer in each planned pool whose line is not
+  // known from the search, run on every seed.
+  void FillBindings(const Scenario& plan);
+  // Cheaper settings of the search log rejected on the seeds.
+  void CollectRejected();
 
   const Scenario& scenario_;
   const ComparisonSpec& spec_;

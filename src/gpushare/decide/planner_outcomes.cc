@@ -81,6 +81,20 @@ PlanOutcome Planner::Evaluate(
   }
   out.checks = checks_of(mean);
   out.feasible = AllMet(out.checks);
+  for (const ClassMetrics& m : mean) {
+    if (IsQuotaBound(m)) {
+      QuotaBoundClass q;
+      q.tenant_class = m.tenant_class;
+      q.queue = m.cluster_queue;
+      q.mean_wait_s = m.mean_wait_s;
+      q.mean_admission_wait_s = m.mean_admission_wait_s;
+      q.idle_at_quota_share = m.queue_idle_at_quota_share;
+      q.pinned = std::find(plan_spec_.pinned_quotas.begin(),
+                           plan_spec_.pinned_quotas.end(),
+                           m.cluster_queue) != plan_spec_.pinned_quotas.end();
+      out.quota_bound.push_back(std::move(q));
+    }
+  }
   out.seeds = static_cast<int>(by_seed.size());
   for (const std::vector<ClassMetrics>& seed : by_seed) {
     if (AllMet(checks_of(seed))) ++out.seeds_feasible;
@@ -204,13 +218,115 @@ void Planner::FillPools(const Scenario& plan, bool searched) {
     for (const PoolState& s : pools_) {
       if (s.index != static_cast<int>(i)) continue;
       out.candidates = static_cast<int>(s.candidates.size());
-      if (!searched) break;
       out.at_minimum = p.nodes <= s.spec->min_nodes;
+      if (!searched) break;
       const auto it = s.chosen_records.find(p.nodes - 1);
-      if (it != s.chosen_records.end()) out.binding = Missed(it->second.checks);
+      if (it != s.chosen_records.end()) {
+        out.binding_known = true;
+        out.binding = Missed(it->second.checks);
+        out.binding_seeds = it->second.seeds;
+        out.binding_seed_misses = it->second.seed_misses;
+      }
     }
     result_.pools.push_back(out);
   }
+}
+
+void Planner::FillBindings(const Scenario& plan) {
+  // Each planned pool above its minimum whose line the search did not
+  // give: the answer with one node fewer there, on every seed.
+  std::vector<int> todo;  // indexes into pools_
+  for (size_t k = 0; k < pools_.size(); ++k) {
+    const PoolPlan& row = result_.pools[pools_[k].index];
+    if (!row.at_minimum && !row.binding_known) todo.push_back(k);
+  }
+  if (todo.empty()) return;
+  if (OverBudget()) {
+    result_.budget_exhausted = true;
+    return;
+  }
+  const int seeds = Seeds();
+  std::vector<std::vector<std::vector<ClassMetrics>>> metrics(
+      todo.size(), std::vector<std::vector<ClassMetrics>>(seeds));
+  SimulateScenarios(
+      static_cast<int>(todo.size()) * seeds, threads_, catalog_,
+      [&](int i, Scenario* s) -> const Scenario& {
+        *s = plan;
+        s->pools[pools_[todo[i / seeds]].index].nodes -= 1;
+        AdaptToPools(*s);
+        *s = ScenarioWithSeed(
+            *s, scenario_.seed + static_cast<uint64_t>(i % seeds));
+        return *s;
+      },
+      [&](int i, const Scenario&, const SimulationResult& run) {
+        metrics[i / seeds][i % seeds] =
+            JudgedMetrics(run, pools_[todo[i / seeds]]);
+      },
+      observe_);
+  result_.simulations += static_cast<int>(todo.size()) * seeds;
+  for (size_t k = 0; k < todo.size(); ++k) {
+    const PoolState& pool = pools_[todo[k]];
+    const ProbeRecord r = JudgeSeeds(metrics[k], pool);
+    PoolPlan& row = result_.pools[pool.index];
+    row.binding_known = true;
+    row.binding = Missed(r.checks);
+    row.binding_seeds = r.seeds;
+    row.binding_seed_misses = r.seed_misses;
+  }
+}
+
+void Planner::CollectRejected() {
+  if (Seeds() < 2) return;
+  std::vector<RejectedPlan> found;
+  // The last probe of a setting at a count stands (coordinate descent may
+  // probe it again with other pools changed).
+  std::vector<const PlanProbe*> last;
+  for (const PlanProbe& p : result_.log) {
+    if (p.pilot) continue;
+    const auto same = std::find_if(
+        last.begin(), last.end(), [&](const PlanProbe* q) {
+          return q->pool == p.pool && q->candidate == p.candidate &&
+                 q->nodes == p.nodes;
+        });
+    if (same != last.end()) {
+      *same = &p;
+    } else {
+      last.push_back(&p);
+    }
+  }
+  for (const PlanProbe* probe : last) {
+    const PlanProbe& p = *probe;
+    if (p.feasible || p.seeds_feasible == 0) continue;
+    const auto row = std::find_if(
+        result_.pools.begin(), result_.pools.end(),
+        [&](const PoolPlan& r) { return r.pool == p.pool; });
+    if (row == result_.pools.end() ||
+        p.cost_per_hour >= row->cost_per_hour - kCostEpsilon) {
+      continue;
+    }
+    RejectedPlan r;
+    r.pool = p.pool;
+    r.setting = p.candidate;
+    r.nodes = p.nodes;
+    r.cost_per_hour = p.cost_per_hour;
+    r.seeds = p.seeds;
+    r.seeds_feasible = p.seeds_feasible;
+    r.missed = p.missed;
+    r.seed_misses = p.seed_misses;
+    found.push_back(std::move(r));
+  }
+  std::map<std::string, size_t> pool_order;
+  for (size_t i = 0; i < result_.pools.size(); ++i) {
+    pool_order[result_.pools[i].pool] = i;
+  }
+  std::stable_sort(found.begin(), found.end(),
+                   [&](const RejectedPlan& a, const RejectedPlan& b) {
+                     if (a.pool != b.pool) {
+                       return pool_order[a.pool] < pool_order[b.pool];
+                     }
+                     return a.cost_per_hour < b.cost_per_hour - kCostEpsilon;
+                   });
+  result_.rejected = std::move(found);
 }
 
 }  // namespace planner_internal

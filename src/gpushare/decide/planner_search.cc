@@ -42,7 +42,38 @@ ProbeRecord Planner::Judge(const std::vector<ClassMetrics>& metrics,
     r.checks.insert(r.checks.end(), c.begin(), c.end());
   }
   r.feasible = AllMet(r.checks);
+  r.seeds_feasible = r.feasible ? 1 : 0;
   r.metrics = metrics;
+  if (!r.feasible) r.seed_misses.push_back({scenario_.seed, Missed(r.checks)});
+  return r;
+}
+
+ProbeRecord Planner::JudgeSeeds(
+    const std::vector<std::vector<ClassMetrics>>& by_seed,
+    const PoolState& pool) const {
+  // One seed: its own metrics, as they are.
+  if (by_seed.size() == 1) return Judge(by_seed.front(), pool);
+  std::vector<ClassMetrics> mean;
+  for (size_t k = 0; k < pool.classes.size(); ++k) {
+    std::vector<ClassMetrics> runs;
+    for (const std::vector<ClassMetrics>& seed : by_seed) {
+      runs.push_back(seed[k]);
+    }
+    mean.push_back(MeanClassMetrics(runs));
+  }
+  ProbeRecord r = Judge(mean, pool);
+  r.seeds = static_cast<int>(by_seed.size());
+  r.seeds_feasible = 0;
+  r.seed_misses.clear();
+  for (size_t i = 0; i < by_seed.size(); ++i) {
+    const ProbeRecord one = Judge(by_seed[i], pool);
+    if (one.feasible) {
+      ++r.seeds_feasible;
+    } else {
+      r.seed_misses.push_back(
+          {scenario_.seed + static_cast<uint64_t>(i), Missed(one.checks)});
+    }
+  }
   return r;
 }
 
@@ -76,34 +107,47 @@ void Planner::RunTracks(std::vector<Track>& tracks, const Scenario& base,
       return;
     }
     const Scenario with_choices = WithChoices(base);
-    std::vector<std::vector<std::vector<ClassMetrics>>> metrics(probes.size());
+    // On the whole workload every probe runs on each seed, as the answer is
+    // judged; the pilot only ranks candidates, on the first seed.
+    const int seeds = pilot ? 1 : Seeds();
+    // [probe][seed][track of the probe][class]
+    std::vector<std::vector<std::vector<std::vector<ClassMetrics>>>> metrics(
+        probes.size(),
+        std::vector<std::vector<std::vector<ClassMetrics>>>(seeds));
     SimulateScenarios(
-        static_cast<int>(probes.size()), threads_, catalog_,
+        static_cast<int>(probes.size()) * seeds, threads_, catalog_,
         [&](int i, Scenario* s) -> const Scenario& {
           *s = with_choices;
-          for (int t : probes[i]) {
+          for (int t : probes[i / seeds]) {
             const Track& track = tracks[t];
             const PoolState& pool = pools_[track.pool];
             s->pools[pool.index] = ApplyCandidate(
                 s->pools[pool.index], pool.candidates[track.candidate],
                 track.search.Next());
           }
-          DropWrittenRequestsIfChanged(*s);
+          AdaptToPools(*s);
+          if (i % seeds > 0) {
+            *s = ScenarioWithSeed(
+                *s, scenario_.seed + static_cast<uint64_t>(i % seeds));
+          }
           return *s;
         },
         [&](int i, const Scenario&, const SimulationResult& result) {
-          for (int t : probes[i]) {
-            metrics[i].push_back(JudgedMetrics(result, pools_[tracks[t].pool]));
+          for (int t : probes[i / seeds]) {
+            metrics[i / seeds][i % seeds].push_back(
+                JudgedMetrics(result, pools_[tracks[t].pool]));
           }
         },
         observe_);
-    result_.simulations += static_cast<int>(probes.size());
+    result_.simulations += static_cast<int>(probes.size()) * seeds;
     for (size_t i = 0; i < probes.size(); ++i) {
       for (size_t j = 0; j < probes[i].size(); ++j) {
         Track& track = tracks[probes[i][j]];
         const PoolState& pool = pools_[track.pool];
         const int nodes = track.search.Next();
-        ProbeRecord record = Judge(metrics[i][j], pool);
+        std::vector<std::vector<ClassMetrics>> by_seed;
+        for (int k = 0; k < seeds; ++k) by_seed.push_back(metrics[i][k][j]);
+        ProbeRecord record = JudgeSeeds(by_seed, pool);
         PlanProbe log;
         log.pool = scenario_.pools[pool.index].name;
         log.candidate = pool.candidates[track.candidate].label;
@@ -112,6 +156,9 @@ void Planner::RunTracks(std::vector<Track>& tracks, const Scenario& base,
         log.feasible = record.feasible;
         log.cost_per_hour = CostOf(pool, track.candidate, nodes);
         log.missed = Missed(record.checks);
+        log.seeds = record.seeds;
+        log.seeds_feasible = record.seeds_feasible;
+        log.seed_misses = record.seed_misses;
         log.max_mean_wait_s = 0;
         for (const ClassMetrics& m : record.metrics) {
           if (m.slo_attainment >= 0 &&

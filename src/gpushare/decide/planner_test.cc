@@ -50,11 +50,13 @@ workload:
 )" + plan;
 }
 
-PlanResult Plan(const std::string& text, int threads = 2) {
+// `seeds` > 0 overrides compare.seeds, as plan --seeds does.
+PlanResult Plan(const std::string& text, int threads = 2, int seeds = 0) {
   const Scenario scenario =
       ReadScenarioYaml(text, "two-services.yaml", TestCatalog());
-  const ComparisonSpec spec =
+  ComparisonSpec spec =
       ReadComparisonSpec(text, "two-services.yaml", scenario);
+  if (seeds > 0) spec.compare.seeds = seeds;
   const PlanSpec plan_spec =
       ReadPlanSpec(text, "two-services.yaml", scenario, spec.selection);
   return RunPlanner(scenario, spec, plan_spec, TestCatalog(), threads);
@@ -150,6 +152,175 @@ TEST(PlannerTest, NeverCostsMoreThanAFeasibleReferenceInItsSpace) {
       EXPECT_LE(r.chosen.cost_per_hour, o.cost_per_hour + 1e-9) << o.name;
     }
   }
+}
+
+// About 11 one-GPU batch jobs of 30 min on exclusive nodes of one GPU,
+// judged on their mean wait. Measured per seed (run --seed):
+//   nodes   seed 21   seed 22   seed 23   mean
+//     3      225.8      82.5     474.4    260.9
+//     4       55.0       3.1      38.3     32.1
+// Under 250 s, 3 nodes meet the limit on seed 21 alone (what --seeds 1
+// judges) and on 2 of the 3 seeds, not on their mean; under 500 s on all.
+std::string SeedsEdge(const std::string& limit) {
+  return R"(name: seeds-edge
+seed: 21
+horizon_s: 14400
+cluster:
+  pools:
+    - {name: train, gpu: A100-80GB, nodes: 4, gpus_per_node: 1, cpu: 32,
+       memory_gib: 256, sharing: {scheme: exclusive}}
+workload:
+  horizon_s: 7200
+  classes:
+    - {name: jobs, class: batch, arrival_rate_per_s: 0.0012, gpus: 1,
+       gpu_memory_mib: 20000, sm_demand: 0.8, duty: 0.9,
+       work_s: {exponential: 1800}, cpu_milli: 4000, memory_mib: 8192}
+plan:
+  pools:
+    train: {nodes: {min: 1, max: 8}, schemes: [exclusive]}
+  constraints:
+    classes:
+      jobs: {max_mean_wait_s: )" +
+         limit + "}\n";
+}
+
+TEST(PlannerTest, OneSeedTakesThreeNodes) {
+  const PlanResult r = Plan(SeedsEdge("250"), 2, 1);
+  EXPECT_EQ(r.pools[0].nodes, 3);
+  EXPECT_EQ(r.chosen_from, "search");
+  EXPECT_TRUE(r.rejected.empty());
+}
+
+TEST(PlannerTest, ThreeSeedsJudgeEveryProbeOnTheirMeanAndNameWhatTheyReject) {
+  const PlanResult r = Plan(SeedsEdge("250"), 2, 3);
+  // 3 nodes miss on the mean (260.9 s): 4 nodes, found by the search, not
+  // today's plan taken for want of a cheaper one.
+  ASSERT_EQ(r.pools.size(), 1u);
+  EXPECT_EQ(r.pools[0].nodes, 4);
+  EXPECT_EQ(r.chosen_from, "search");
+  EXPECT_TRUE(r.chosen.feasible);
+  for (const PlanProbe& p : r.log) {
+    EXPECT_EQ(p.seeds, 3);
+    EXPECT_EQ(p.feasible, p.missed.empty());
+  }
+  // The 3-node plan, rejected: met on seeds 21 and 22, missed on 23.
+  ASSERT_EQ(r.rejected.size(), 1u);
+  const RejectedPlan& x = r.rejected[0];
+  EXPECT_EQ(x.pool, "train");
+  EXPECT_EQ(x.setting, "exclusive");
+  EXPECT_EQ(x.nodes, 3);
+  EXPECT_DOUBLE_EQ(x.cost_per_hour,
+                   3 * TestCatalog().Get("A100-80GB").price_per_hour);
+  EXPECT_EQ(x.seeds, 3);
+  EXPECT_EQ(x.seeds_feasible, 2);
+  ASSERT_EQ(x.missed.size(), 1u);
+  EXPECT_EQ(x.missed[0].constraint, "max_mean_wait_s");
+  EXPECT_NEAR(x.missed[0].value, 260.9, 0.05);
+  ASSERT_EQ(x.seed_misses.size(), 1u);
+  EXPECT_EQ(x.seed_misses[0].seed, 23u);
+  ASSERT_EQ(x.seed_misses[0].missed.size(), 1u);
+  EXPECT_NEAR(x.seed_misses[0].missed[0].value, 474.4, 0.05);
+  // The one-node-fewer line is the answer's: 3 nodes, what they miss on
+  // the mean and on seed 23.
+  const PoolPlan& p = r.pools[0];
+  EXPECT_TRUE(p.binding_known);
+  ASSERT_EQ(p.binding.size(), 1u);
+  EXPECT_EQ(p.binding[0].constraint, "max_mean_wait_s");
+  EXPECT_EQ(p.binding_seeds, 3);
+  ASSERT_EQ(p.binding_seed_misses.size(), 1u);
+  EXPECT_EQ(p.binding_seed_misses[0].seed, 23u);
+}
+
+TEST(PlannerTest, APlanThatHoldsOnEverySeedIsKept) {
+  const PlanResult one = Plan(SeedsEdge("500"), 2, 1);
+  const PlanResult three = Plan(SeedsEdge("500"), 2, 3);
+  EXPECT_EQ(one.pools[0].nodes, 3);
+  EXPECT_EQ(three.pools[0].nodes, 3);
+  EXPECT_EQ(three.chosen.seeds_feasible, 3);
+  EXPECT_TRUE(three.rejected.empty());
+}
+
+// Notebooks through a ClusterQueue of 16 GPUs on 4 nodes of 4 L40S; their
+// mean wait is admission wait, 236.5 s on the mean of seeds 5-7 at any
+// node count while the quota stays: the quota must grow with the pool.
+std::string NotebooksQueue(const std::string& pinned) {
+  return R"(name: quota-bound
+seed: 5
+horizon_s: 14400
+cluster:
+  pools:
+    - {name: l40s, gpu: L40S, nodes: 4, gpus_per_node: 4, cpu: 64,
+       memory_gib: 512, sharing: {scheme: exclusive}}
+queues:
+  cluster_queues:
+    - name: notebooks
+      resource_groups:
+        - flavors:
+            - name: l40s
+              resources:
+                - {name: cpu, nominal_quota: 256}
+                - {name: memory, nominal_quota: 2048Gi}
+                - {name: nvidia.com/gpu, nominal_quota: 16}
+  local_queues:
+    - {name: notebooks, namespace: ds, cluster_queue: notebooks}
+workload:
+  horizon_s: 7200
+  classes:
+    - {name: notebooks, class: dev, tenants: [ds], queue: notebooks,
+       arrival_rate_per_s: 0.006, gpus: 1, gpu_memory_mib: 20000,
+       sm_demand: 0.3, duty: 0.3, work_s: {exponential: 3000},
+       cpu_milli: 4000, memory_mib: 16384}
+plan:
+  pools:
+    l40s: {nodes: {min: 2, max: 8}, schemes: [exclusive]}
+)" + pinned + R"(
+  constraints:
+    classes:
+      notebooks: {max_mean_wait_s: 30}
+)";
+}
+
+const ResourceQuotaSpec* GpuQuota(const Scenario& s) {
+  for (const ResourceQuotaSpec& r : s.queues.cluster_queues[0]
+                                        .resource_groups[0]
+                                        .flavors[0]
+                                        .resources) {
+    if (r.resource == "nvidia.com/gpu") return &r;
+  }
+  return nullptr;
+}
+
+TEST(PlannerTest, QuotasGrowWithThePoolsThePlanResizes) {
+  const PlanResult r = Plan(NotebooksQueue(""));
+  ASSERT_TRUE(r.chosen.feasible);
+  const int nodes = r.pools[0].nodes;
+  EXPECT_GT(nodes, 4);
+  EXPECT_LT(nodes, 8);
+  // 16 GPUs of quota on 16 GPUs: 4 per node on the plan's nodes, and cpu
+  // and memory with them; the note says so.
+  const ResourceQuotaSpec* gpu = GpuQuota(r.plan);
+  ASSERT_NE(gpu, nullptr);
+  EXPECT_EQ(gpu->nominal_quota, 4 * nodes);
+  bool noted = false;
+  for (const std::string& n : r.notes) {
+    noted = noted || n.find("ClusterQueue notebooks flavor l40s: quota scaled "
+                            "with its pools' nodes: nvidia.com/gpu 16 to") == 0;
+  }
+  EXPECT_TRUE(noted);
+  EXPECT_TRUE(r.chosen.quota_bound.empty());
+}
+
+TEST(PlannerTest, APinnedQuotaLeavesTheClassQuotaBound) {
+  const PlanResult r = Plan(NotebooksQueue("  pinned_quotas: [notebooks]"));
+  EXPECT_FALSE(r.chosen.feasible);
+  EXPECT_EQ(GpuQuota(r.plan)->nominal_quota, 16);
+  ASSERT_EQ(r.chosen.quota_bound.size(), 1u);
+  const QuotaBoundClass& q = r.chosen.quota_bound[0];
+  EXPECT_EQ(q.tenant_class, "notebooks");
+  EXPECT_EQ(q.queue, "notebooks");
+  EXPECT_TRUE(q.pinned);
+  EXPECT_GT(q.mean_admission_wait_s, 0.5 * q.mean_wait_s);
+  EXPECT_GT(q.idle_at_quota_share, 0);
 }
 
 }  // namespace

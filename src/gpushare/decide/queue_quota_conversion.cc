@@ -76,11 +76,78 @@ double Gpus(const FlavorQuotasSpec& fq, const PerGpu& old,
   return gpus;
 }
 
+// Σ nodes × (GPUs, cpu or memory per node) over `pools`.
+double PoolListCapacity(const std::vector<NodePoolSpec>& specs,
+                        const std::vector<int>& pools,
+                        const std::string& resource) {
+  double total = 0;
+  for (int p : pools) {
+    const double per_node =
+        resource == "cpu"      ? static_cast<double>(specs[p].cpu_milli)
+        : resource == "memory" ? static_cast<double>(specs[p].memory_mib)
+                               : static_cast<double>(specs[p].gpus_per_node);
+    total += static_cast<double>(specs[p].nodes) * per_node;
+  }
+  return total;
+}
+
+// The capacity of `pools` in the variant over the original's, for
+// `resource` ("cpu", "memory", or "" for GPUs); 1 when not `scales`.
+double CapacityRatio(const Scenario& original, const Scenario& variant,
+                     const std::vector<int>& pools, const std::string& resource,
+                     bool scales) {
+  const double before = PoolListCapacity(original.pools, pools, resource);
+  if (!scales || before <= 0) return 1;
+  return PoolListCapacity(variant.pools, pools, resource) / before;
+}
+
+// A Kueue count scaled: rounded down, with a margin for binary fractions.
+int64_t ScaledCount(int64_t q, double ratio) {
+  return static_cast<int64_t>(
+      std::floor(static_cast<double>(q) * ratio + 1e-9));
+}
+
+// Scales one quota (and its limits) by `ratio`.
+void ScaleQuota(double ratio, ResourceQuotaSpec* r) {
+  r->nominal_quota = ScaledCount(r->nominal_quota, ratio);
+  if (r->borrowing_limit) {
+    r->borrowing_limit = ScaledCount(*r->borrowing_limit, ratio);
+  }
+  if (r->lending_limit) {
+    r->lending_limit =
+        std::min(r->nominal_quota, ScaledCount(*r->lending_limit, ratio));
+  }
+}
+
+// Scales the cpu and memory quotas of `fq` with their pools' capacity;
+// appends "cpu 64000 to 96000" to `from_to`.
+void ScaleCpuAndMemory(const Scenario& original, const Scenario& variant,
+                       const std::vector<int>& pools, bool scales,
+                       FlavorQuotasSpec* fq, std::string* from_to) {
+  for (ResourceQuotaSpec& r : fq->resources) {
+    if (r.resource != "cpu" && r.resource != "memory") continue;
+    const double ratio =
+        CapacityRatio(original, variant, pools, r.resource, scales);
+    if (std::abs(ratio - 1) <= 1e-12) continue;
+    const int64_t was = r.nominal_quota;
+    ScaleQuota(ratio, &r);
+    // As the scenario writes them: cpu in cores, memory in Gi.
+    const double unit = r.resource == "cpu" ? 1000.0 : 1024.0;
+    *from_to += fmt::format("{}{} {:g}{} to {:g}{}",
+                            from_to->empty() ? "" : ", ", r.resource,
+                            static_cast<double>(was) / unit,
+                            r.resource == "cpu" ? "" : "Gi",
+                            static_cast<double>(r.nominal_quota) / unit,
+                            r.resource == "cpu" ? "" : "Gi");
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> ConvertQueueQuotas(const Scenario& original,
                                             Scenario* variant,
-                                            const Catalog& catalog) {
+                                            const Catalog& catalog,
+                                            const QuotaScaling& scaling) {
   std::vector<std::string> notes;
   if (!variant->queues.enabled()) return notes;
   Cluster before(catalog);
@@ -94,6 +161,10 @@ std::vector<std::string> ConvertQueueQuotas(const Scenario& original,
     flavor_labels[f.name] = f.node_labels;
   }
   for (ClusterQueueSpec& cq : variant->queues.cluster_queues) {
+    const bool scales =
+        scaling.with_pool_sizes &&
+        std::find(scaling.pinned.begin(), scaling.pinned.end(), cq.name) ==
+            scaling.pinned.end();
     for (ResourceGroupSpec& group : cq.resource_groups) {
       bool converted = false;
       for (FlavorQuotasSpec& fq : group.flavors) {
@@ -106,7 +177,36 @@ std::vector<std::string> ConvertQueueQuotas(const Scenario& original,
             changed.insert(p);
           }
         }
-        if (changed.empty()) continue;
+        // The GPUs of the flavor's pools after over before.
+        const double ratio =
+            CapacityRatio(original, *variant, pools, "", scales);
+        if (changed.empty()) {
+          // Same schemes, other sizes: every device quota scales with the
+          // GPUs, cpu and memory with theirs.
+          std::set<std::string> devices;
+          for (int p : pools) {
+            for (const auto& [name, per_gpu] : old_per[p]) devices.insert(name);
+          }
+          std::string from_to;
+          for (ResourceQuotaSpec& r : fq.resources) {
+            if (devices.count(r.resource) == 0 ||
+                std::abs(ratio - 1) <= 1e-12) {
+              continue;
+            }
+            const int64_t was = r.nominal_quota;
+            ScaleQuota(ratio, &r);
+            from_to += fmt::format("{}{} {} to {}", from_to.empty() ? "" : ", ",
+                                   r.resource, was, r.nominal_quota);
+          }
+          ScaleCpuAndMemory(original, *variant, pools, scales, &fq, &from_to);
+          if (!from_to.empty()) {
+            notes.push_back(fmt::format(
+                "ClusterQueue {} flavor {}: quota scaled with its pools' "
+                "nodes: {}",
+                cq.name, fq.flavor, from_to));
+          }
+          continue;
+        }
         if (pools.size() != 1) {
           notes.push_back(fmt::format(
               "ClusterQueue {} flavor {}: its nodes are in pools of different "
@@ -116,11 +216,14 @@ std::vector<std::string> ConvertQueueQuotas(const Scenario& original,
         }
         const PerGpu& old = old_per[pools[0]];
         const PerGpu& now = new_per[pools[0]];
-        const double gpus = Gpus(fq, old, nullptr, true);
-        const double borrow =
+        const double gpus = Gpus(fq, old, nullptr, true) * ratio;
+        double borrow =
             Gpus(fq, old, &ResourceQuotaSpec::borrowing_limit, false);
-        const double lend =
-            Gpus(fq, old, &ResourceQuotaSpec::lending_limit, false);
+        double lend = Gpus(fq, old, &ResourceQuotaSpec::lending_limit, false);
+        if (borrow > 0) borrow *= ratio;
+        if (lend > 0) lend *= ratio;
+        std::string scaled;
+        ScaleCpuAndMemory(original, *variant, pools, scales, &fq, &scaled);
         std::vector<ResourceQuotaSpec> kept;
         std::string from, to;
         for (const ResourceQuotaSpec& r : fq.resources) {
@@ -134,15 +237,16 @@ std::vector<std::string> ConvertQueueQuotas(const Scenario& original,
         for (const auto& [name, per_gpu] : now) {
           ResourceQuotaSpec r;
           r.resource = name;
-          r.nominal_quota = static_cast<int64_t>(std::floor(gpus * per_gpu));
-          if (borrow >= 0) {
-            r.borrowing_limit =
-                static_cast<int64_t>(std::floor(borrow * per_gpu));
-          }
+          // Rounded down (with a margin for binary fractions once scaled
+          // with the pools).
+          const double margin = ratio != 1 ? 1e-9 : 0;
+          const auto count = [&](double x) {
+            return static_cast<int64_t>(std::floor(x + margin));
+          };
+          r.nominal_quota = count(gpus * per_gpu);
+          if (borrow >= 0) r.borrowing_limit = count(borrow * per_gpu);
           if (lend >= 0) {
-            r.lending_limit =
-                std::min(r.nominal_quota,
-                         static_cast<int64_t>(std::floor(lend * per_gpu)));
+            r.lending_limit = std::min(r.nominal_quota, count(lend * per_gpu));
           }
           to += fmt::format("{}{} {}", to.empty() ? "" : ", ", name,
                             r.nominal_quota);
@@ -151,9 +255,10 @@ std::vector<std::string> ConvertQueueQuotas(const Scenario& original,
         fq.resources = std::move(kept);
         converted = true;
         notes.push_back(fmt::format(
-            "ClusterQueue {} flavor {}: quota {} becomes {} ({:g} GPUs)",
+            "ClusterQueue {} flavor {}: quota {} becomes {} ({:g} GPUs){}",
             cq.name, fq.flavor, from.empty() ? "none" : from,
-            to.empty() ? "none" : to, gpus));
+            to.empty() ? "none" : to, gpus,
+            scaled.empty() ? "" : "; " + scaled));
       }
       if (!converted) continue;
       // One covered set for the group: the resources kept in their order,

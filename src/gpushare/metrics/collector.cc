@@ -49,7 +49,7 @@ void Collector::OnRunStart(const Cluster& cluster,
   patrol_.OnRunStart(cluster, pods, domains);
   result_.pods = static_cast<int64_t>(pods.size());
   result_.pod_records.resize(pods.size());
-  queues_.Start(simulation_.admission(), pods);
+  queues_.Start(simulation_.admission(), pods, cluster);
   if (simulation_.admission() != nullptr) {
     result_.queue_system = simulation_.admission()->system_name();
   }
@@ -91,11 +91,22 @@ void Collector::OnRunStart(const Cluster& cluster,
   // Devices are the domains, in order: node → GPU → its first device (a MIG
   // instance adds its index).
   gpu_domain_.assign(cluster.nodes().size(), {});
+  // Each domain's GPU, numbered densely in domain order, and its pool.
+  std::vector<std::vector<int>> gpu_index(cluster.nodes().size());
+  domain_gpu_.clear();
+  gpu_pool_.clear();
   for (const DomainInfo& d : domains) {
     const Node& node = cluster.nodes()[d.node];
     std::vector<int>& first = gpu_domain_[d.node];
     if (static_cast<int>(first.size()) <= d.gpu) first.resize(d.gpu + 1, -1);
     if (first[d.gpu] < 0) first[d.gpu] = static_cast<int>(result_.devices.size());
+    std::vector<int>& index = gpu_index[d.node];
+    if (static_cast<int>(index.size()) <= d.gpu) index.resize(d.gpu + 1, -1);
+    if (index[d.gpu] < 0) {
+      index[d.gpu] = static_cast<int>(gpu_pool_.size());
+      gpu_pool_.push_back(node.pool());
+    }
+    domain_gpu_.push_back(index[d.gpu]);
     DeviceInfo info;
     info.node = node.name();
     info.pool = cluster.pools()[node.pool()].spec.name;
@@ -219,6 +230,10 @@ void Collector::OnWorkloadAdmitted(double t, int cluster_queue,
                                    std::span<const PodIndex> pods,
                                    bool borrowed) {
   queues_.Admitted(t, cluster_queue, pods, borrowed);
+  for (const PodIndex p : pods) {
+    PodRecord& r = result_.pod_records[p];
+    if (r.admission_wait_s < 0) r.admission_wait_s = t - r.arrival_s;
+  }
 }
 
 void Collector::OnWorkloadEvicted(double t, int cluster_queue,
@@ -333,8 +348,11 @@ void Collector::OnSample(double t, const std::vector<DomainState>& domains,
   const auto& infos = simulation_.domains();
   std::vector<double> weight(result_.pools.size(), 0);
   std::vector<PoolSample> samples(result_.pools.size());
+  // A GPU is idle when none of its devices holds a pod.
+  std::vector<char> busy(gpu_pool_.size(), 0);
   for (size_t i = 0; i < domains.size(); ++i) {
     const DomainState& s = domains[i];
+    if (s.allocated) busy[domain_gpu_[i]] = 1;
     const int pool = device_pool_[i];
     const double w = infos[i].gpu_equivalents;
     PoolSample& ps = samples[pool];
@@ -361,6 +379,13 @@ void Collector::OnSample(double t, const std::vector<DomainState>& domains,
       }
     }
   }
+  for (size_t g = 0; g < busy.size(); ++g) {
+    if (!busy[g]) ++samples[gpu_pool_[g]].idle_gpus;
+  }
+  std::vector<int> idle_gpus(samples.size(), 0);
+  for (size_t p = 0; p < samples.size(); ++p) {
+    idle_gpus[p] = samples[p].idle_gpus;
+  }
   for (size_t p = 0; p < samples.size(); ++p) {
     PoolSample& ps = samples[p];
     ps.time_s = t;
@@ -373,7 +398,7 @@ void Collector::OnSample(double t, const std::vector<DomainState>& domains,
     }
     result_.pools[p].samples.push_back(ps);
   }
-  queues_.Sample();
+  queues_.Sample(idle_gpus);
 }
 
 void Collector::OnPodShare(double t, PodIndex pod, int domain,

@@ -91,6 +91,8 @@ class Collector : public SimulationObserver {
   std::vector<int> device_pool_;       // per domain
   // node -> GPU index -> its first domain (MIG instances follow).
   std::vector<std::vector<int>> gpu_domain_;
+  std::vector<int> domain_gpu_;  // per domain: its GPU, dense
+  std::vector<int> gpu_pool_;    // per GPU: its pool
   std::vector<int> first_holding_;     // per pod: into device_holdings, -1
   // Per node: (index into extended_resources, its ResourceId).
   std::vector<std::vector<std::pair<int, int>>> node_resources_;

@@ -22,7 +22,8 @@ std::string PodsCsv(const SimulationResult& r) {
       "name,class,tenant_class,tenant,pod_group,cluster_queue,target_pool,"
       "pool,node,devices,requests,"
       "arrival_s,start_s,"
-      "end_s,wait_s,work_s,run_s,alone_s,slowdown,gpu_share,gpu_hours,cost,"
+      "end_s,wait_s,admission_wait_s,work_s,run_s,alone_s,slowdown,gpu_share,"
+      "gpu_hours,cost,"
       "wasted_gpu_hours,restarts,oom_kills,fault_kills,preemptions,lost_work_s,"
       "eviction_down_s,latency_samples,saturated_samples,p50_ms,p99_ms,slo_p99_ms,"
       "slo_attainment,neighbour_missed_samples,outcome,message\n";
@@ -37,7 +38,8 @@ std::string PodsCsv(const SimulationResult& r) {
                        fmt::format("{}", fmt::join(p.devices, ";")),
                        Field(p.requests),
                        Num(p.arrival_s), Num(p.start_s), Num(p.end_s),
-                       Num(p.wait_s), Num(p.work_s), Num(p.run_s),
+                       Num(p.wait_s), Num(p.admission_wait_s), Num(p.work_s),
+                       Num(p.run_s),
                        Num(p.alone_s), Num(p.slowdown), Num(p.gpu_share),
                        Num(p.gpu_hours), Num(p.cost),
                        Num(p.wasted_gpu_hours), p.restarts,
@@ -55,12 +57,14 @@ std::string PodsCsv(const SimulationResult& r) {
 
 std::string PoolsCsv(const SimulationResult& r) {
   std::string out =
-      "pool,time_s,gpu_util,sm_active,fb_used_fraction,allocation,pending\n";
+      "pool,time_s,gpu_util,sm_active,fb_used_fraction,allocation,pending,"
+      "idle_gpus\n";
   for (const PoolSummary& p : r.pools) {
     for (const PoolSample& s : p.samples) {
-      out += fmt::format("{},{},{},{},{},{},{}\n", Field(p.name), Num(s.time_s),
-                         Num(s.gpu_util), Num(s.sm_active),
-                         Num(s.fb_used_fraction), Num(s.allocation), s.pending);
+      out += fmt::format("{},{},{},{},{},{},{},{}\n", Field(p.name),
+                         Num(s.time_s), Num(s.gpu_util), Num(s.sm_active),
+                         Num(s.fb_used_fraction), Num(s.allocation), s.pending,
+                         s.idle_gpus);
     }
   }
   return out;

@@ -40,7 +40,8 @@ nlohmann::json ResultToJson(const SimulationResult& r) {
                         {"sm_active", s.sm_active},
                         {"fb_used_fraction", s.fb_used_fraction},
                         {"allocation", s.allocation},
-                        {"pending", s.pending}});
+                        {"pending", s.pending},
+                        {"idle_gpus", s.idle_gpus}});
     }
     pools.push_back({{"name", p.name},
                      {"scheme", p.scheme},
@@ -72,6 +73,7 @@ nlohmann::json ResultToJson(const SimulationResult& r) {
                     {"start_s", p.start_s},
                     {"end_s", p.end_s},
                     {"wait_s", p.wait_s},
+                    {"admission_wait_s", p.admission_wait_s},
                     {"work_s", p.work_s},
                     {"run_s", p.run_s},
                     {"alone_s", p.alone_s},
@@ -134,7 +136,10 @@ nlohmann::json ResultToJson(const SimulationResult& r) {
                       {"lost_work_s", q.lost_work_s},
                       {"quotas", quotas},
                       {"pending_active", q.pending_active},
-                      {"pending_inadmissible", q.pending_inadmissible}});
+                      {"pending_inadmissible", q.pending_inadmissible},
+                      {"samples", q.samples},
+                      {"idle_at_quota_samples", q.idle_at_quota_samples},
+                      {"mean_idle_gpus_at_quota", q.mean_idle_gpus_at_quota}});
   }
   out["queue_system"] = r.queue_system;
   out["queues"] = queues;

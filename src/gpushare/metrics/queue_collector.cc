@@ -7,17 +7,59 @@
 
 namespace gpushare {
 
+namespace {
+
+// A resource that counts GPUs or their shares: the device plugins' and
+// HAMi's (nvidia.com/...), KAI's GPU units.
+bool IsQuotaGpuResource(const std::string& resource) {
+  return resource == "gpu" || resource.rfind("nvidia.com/", 0) == 0;
+}
+
+}  // namespace
+
 void QueueCollector::Start(const QueueAdmission* queues,
-                           const std::vector<Pod>& pods) {
+                           const std::vector<Pod>& pods,
+                           const Cluster& cluster) {
   queues_in_ = queues;
   if (queues_in_ == nullptr) return;
+  // The pools some node of which a flavor's labels select (KAI: every pool
+  // with GPUs).
+  const auto pools_of = [&](int flavor) {
+    std::vector<int> out;
+    for (size_t p = 0; p < cluster.pools().size(); ++p) {
+      const NodePool& pool = cluster.pools()[p];
+      if (pool.spec.gpus_per_node == 0) continue;
+      bool selected = flavor < 0;
+      for (int n = pool.first_node;
+           !selected && n < pool.first_node + pool.node_count; ++n) {
+        selected = MatchesSelector(queues_in_->flavor_node_labels(flavor),
+                                   cluster.nodes()[n].labels());
+      }
+      if (selected) out.push_back(static_cast<int>(p));
+    }
+    return out;
+  };
   for (int q = 0; q < queues_in_->queue_count(); ++q) {
     QueueSummary s;
     s.name = queues_in_->queue_name(q);
     s.cohort = queues_in_->queue_parent(q);
     s.queueing_strategy = queues_in_->queue_strategy(q);
     std::vector<double> scales;
+    std::vector<std::vector<int>> gpu_pools;
+    std::vector<double> caps;
     for (const QueueQuotaInfo& info : queues_in_->queue_quotas(q)) {
+      gpu_pools.push_back(IsQuotaGpuResource(info.resource)
+                              ? pools_of(info.flavor_index)
+                              : std::vector<int>{});
+      // What holds it: Kueue's nominal quota (borrowing needs quota the
+      // cohort lends); KAI's limit (KAI allocates above the deserved quota
+      // whenever units are free; no limit, no cap).
+      double cap = info.quota;
+      if (info.flavor_index < 0) {
+        cap = info.borrowing_limit && info.quota >= 0
+                  ? info.quota + *info.borrowing_limit
+                  : -1;
+      }
       const double scale = info.resource == "cpu"      ? 1e-3
                            : info.resource == "memory" ? 1048576.0
                                                        : 1;
@@ -33,10 +75,14 @@ void QueueCollector::Start(const QueueAdmission* queues,
       }
       s.quotas.push_back(std::move(quota));
       scales.push_back(scale);
+      caps.push_back(cap < 0 ? -1 : cap * scale);
     }
     scale_.push_back(std::move(scales));
+    gpu_quota_pools_.push_back(std::move(gpu_pools));
+    quota_caps_.push_back(std::move(caps));
     queues_.push_back(std::move(s));
   }
+  idle_gpus_sum_.assign(queues_.size(), 0);
   waits_.assign(queues_.size(), {});
   admitted_once_.assign(pods.size(), false);
   arrival_s_.resize(pods.size());
@@ -71,20 +117,36 @@ void QueueCollector::Evicted(double t, int queue, int preemptor_queue,
   }
 }
 
-void QueueCollector::Sample() {
+void QueueCollector::Sample(const std::vector<int>& idle_gpus) {
   if (queues_in_ == nullptr) return;
   for (size_t q = 0; q < queues_.size(); ++q) {
     QueueSummary& s = queues_[q];
     const int qi = static_cast<int>(q);
+    // The most idle GPUs among the flavors where it is at its quota.
+    int idle_at_quota = 0;
     for (size_t k = 0; k < s.quotas.size(); ++k) {
       const int ki = static_cast<int>(k);
-      s.quotas[k].used.push_back(
-          static_cast<double>(queues_in_->QuotaUsed(qi, ki)) * scale_[q][k]);
+      const double used =
+          static_cast<double>(queues_in_->QuotaUsed(qi, ki)) * scale_[q][k];
+      s.quotas[k].used.push_back(used);
       const double fair = queues_in_->FairShare(qi, ki);
       if (fair >= 0) s.quotas[k].fair_share.push_back(fair * scale_[q][k]);
+      if (gpu_quota_pools_[q][k].empty() || quota_caps_[q][k] < 0 ||
+          used < quota_caps_[q][k]) {
+        continue;
+      }
+      int idle = 0;
+      for (int p : gpu_quota_pools_[q][k]) idle += idle_gpus[p];
+      idle_at_quota = std::max(idle_at_quota, idle);
     }
     s.pending_active.push_back(queues_in_->PendingActive(qi));
     s.pending_inadmissible.push_back(queues_in_->PendingInadmissible(qi));
+    ++s.samples;
+    if (idle_at_quota > 0 &&
+        s.pending_active.back() + s.pending_inadmissible.back() > 0) {
+      ++s.idle_at_quota_samples;
+      idle_gpus_sum_[q] += idle_at_quota;
+    }
   }
 }
 
@@ -127,6 +189,10 @@ void QueueCollector::Finish(const std::vector<PodRecord>& pods,
         quota.mean_fair_share = fair / n;
         quota.fair_share_deviation = deviation / n;
       }
+    }
+    if (s.idle_at_quota_samples > 0) {
+      s.mean_idle_gpus_at_quota =
+          idle_gpus_sum_[q] / static_cast<double>(s.idle_at_quota_samples);
     }
     if (!waits_[q].empty()) {
       s.mean_admission_wait_s = Mean(waits_[q]);

@@ -48,6 +48,9 @@ struct PodRecord {
   double start_s = -1;    // first start
   double end_s = -1;
   double wait_s = -1;     // first start − arrival
+  // Its part waiting for its workload's first admission by Kueue or KAI:
+  // first admission − arrival (-1: outside a queue, or never admitted).
+  double admission_wait_s = -1;
   double work_s = 0;      // requested work (reference-GPU seconds)
   double run_s = 0;       // wall seconds spent running (last attempt)
   double alone_s = 0;     // wall seconds alone on a whole GPU of its node
@@ -185,6 +188,7 @@ struct PoolSample {
   double fb_used_fraction = 0;
   double allocation = 0;   // allocated GPU-equivalents / GPUs
   int pending = 0;         // cluster-wide pending pods at that time
+  int idle_gpus = 0;       // GPUs with no pod on any of their devices
 };
 
 struct PoolSummary {
@@ -247,6 +251,16 @@ struct QueueSummary {
   // quota is released (inadmissible), as kueue_pending_workloads' status.
   std::vector<int64_t> pending_active;
   std::vector<int64_t> pending_inadmissible;
+  // Samples taken, and those at which it was held at its quota while GPUs
+  // of its flavor were idle: it had workloads waiting for admission, its
+  // usage of a GPU resource of a flavor was at or above its quota there
+  // (Kueue's nominal quota; KAI's limit, none without one), and at least
+  // one GPU of the flavor's nodes (KAI: of the cluster) had no pod on any
+  // of its devices (docs/model.md §4.3). `mean_idle_gpus_at_quota`: those GPUs,
+  // mean over such samples.
+  int64_t samples = 0;
+  int64_t idle_at_quota_samples = 0;
+  double mean_idle_gpus_at_quota = 0;
   // When its workloads were admitted and evicted (for the counters).
   std::vector<double> admitted_at;
   std::vector<double> evicted_at;

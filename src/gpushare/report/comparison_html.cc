@@ -74,10 +74,13 @@ std::string HtmlClusterTable(const Comparison& c) {
 }
 
 std::string HtmlClassTable(const Comparison& c, size_t k) {
-  // Evictions by preemption, when some scheme had any for this class: the
+  // The admission part of the wait, when some run queued the class's pods;
+  // evictions by preemption, when some scheme had any for this class: the
   // evictions, the most of one pod and the up time they cost.
+  bool queued = false;
   bool evictions = false;
   for (const VariantOutcome& v : c.variants) {
+    queued = queued || v.classes[k].queued > 0;
     evictions = evictions || v.classes[k].preemptions > 0;
   }
   std::vector<std::vector<std::string>> rows;
@@ -87,29 +90,36 @@ std::string HtmlClassTable(const Comparison& c, size_t k) {
     if ((v.plan || v.pool_plan) && !v.class_schemes[k].empty()) {
       label += " (" + v.class_schemes[k] + ")";
     }
-    rows.push_back({label, fmt::format("{}/{}", m.served, m.pods),
-                    FormatSeconds(m.started > 0 ? m.mean_wait_s : -1),
-                    FormatSlowdown(m.mean_slowdown), HtmlP99VsSlo(m),
-                    FormatPercent(m.slo_attainment),
-                    std::to_string(m.oom_kills),
-                    std::to_string(m.failed + m.cannot_run),
-                    m.served > 0 ? FormatMoney(m.cost_per_served_pod) : "-"});
-    if (evictions) {
-      rows.back().insert(
-          rows.back().begin() + 7,
-          {std::to_string(m.preemptions),
-           std::to_string(m.max_pod_preemptions),
-           FormatSeconds(m.eviction_down_s)});
+    std::vector<std::string> row = {
+        label, fmt::format("{}/{}", m.served, m.pods),
+        FormatSeconds(m.started > 0 ? m.mean_wait_s : -1)};
+    if (queued) {
+      row.push_back(
+          FormatSeconds(m.started > 0 ? m.mean_admission_wait_s : -1) +
+          (IsQuotaBound(m) ? " (quota-bound)" : ""));
     }
+    row.insert(row.end(),
+               {FormatSlowdown(m.mean_slowdown), HtmlP99VsSlo(m),
+                FormatPercent(m.slo_attainment), std::to_string(m.oom_kills)});
+    if (evictions) {
+      row.insert(row.end(), {std::to_string(m.preemptions),
+                             std::to_string(m.max_pod_preemptions),
+                             FormatSeconds(m.eviction_down_s)});
+    }
+    row.insert(row.end(),
+               {std::to_string(m.failed + m.cannot_run),
+                m.served > 0 ? FormatMoney(m.cost_per_served_pod) : "-"});
+    rows.push_back(std::move(row));
   }
-  std::vector<std::string> header = {
-      "scheme",  "served",    "mean wait", "slowdown",
-      "p99 / SLO ms", "SLO met", "OOM kills", "failed or cannot run",
-      "$ per served pod"};
+  std::vector<std::string> header = {"scheme", "served", "mean wait"};
+  if (queued) header.push_back("of which admission");
+  header.insert(header.end(),
+                {"slowdown", "p99 / SLO ms", "SLO met", "OOM kills"});
   if (evictions) {
-    header.insert(header.begin() + 7, {"evictions", "most of one pod",
-                                       "up time lost to evictions"});
+    header.insert(header.end(), {"evictions", "most of one pod",
+                                 "up time lost to evictions"});
   }
+  header.insert(header.end(), {"failed or cannot run", "$ per served pod"});
   std::string warnings;
   for (const std::string& w : ClassEvictionWarnings(c, k)) {
     warnings += "<p>" + HtmlEscape("Warning: " + w + ".") + "</p>\n";

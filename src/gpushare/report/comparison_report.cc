@@ -113,16 +113,23 @@ std::string ClusterTable(const Comparison& c) {
 }
 
 std::string ClassTable(const Comparison& c, size_t k) {
+  // The admission part of the wait, when some run queued the class's pods.
+  bool queued = false;
+  for (const VariantOutcome& v : c.variants) {
+    queued = queued || v.classes[k].queued > 0;
+  }
   TextTable t;
   t.AddColumn("SCHEME");
   t.AddColumn("SERVED", TextTable::Align::kRight);
   t.AddColumn("WAIT", TextTable::Align::kRight);
+  if (queued) t.AddColumn("ADMIT", TextTable::Align::kRight);
   t.AddColumn("SLOWDN", TextTable::Align::kRight);
   t.AddColumn("P99/SLO", TextTable::Align::kRight);
   t.AddColumn("SLO MET", TextTable::Align::kRight);
   t.AddColumn("OOM/EV", TextTable::Align::kRight);
   t.AddColumn("FAIL", TextTable::Align::kRight);
   t.AddColumn("$/POD", TextTable::Align::kRight);
+  std::string bound;
   for (const VariantOutcome& v : c.variants) {
     const ClassMetrics& m = v.classes[k];
     std::string label = VariantLabel(v);
@@ -130,19 +137,43 @@ std::string ClassTable(const Comparison& c, size_t k) {
     if (v.plan && !v.class_schemes[k].empty()) {
       label += " (" + ShortScheme(v.class_schemes[k]) + ")";
     }
-    t.AddRow({label, fmt::format("{}/{}", m.served, m.pods),
-              FormatSeconds(m.started > 0 ? m.mean_wait_s : -1),
-              FormatSlowdown(m.mean_slowdown), P99VsSlo(m),
-              FormatPercent(m.slo_attainment),
-              fmt::format("{}/{}", m.oom_kills, m.preemptions),
-              std::to_string(m.failed + m.cannot_run),
-              m.served > 0 ? FormatMoney(m.cost_per_served_pod) : "-"});
+    std::vector<std::string> row = {
+        label, fmt::format("{}/{}", m.served, m.pods),
+        FormatSeconds(m.started > 0 ? m.mean_wait_s : -1)};
+    if (queued) {
+      row.push_back(
+          FormatSeconds(m.started > 0 ? m.mean_admission_wait_s : -1));
+    }
+    row.insert(row.end(),
+               {FormatSlowdown(m.mean_slowdown), P99VsSlo(m),
+                FormatPercent(m.slo_attainment),
+                fmt::format("{}/{}", m.oom_kills, m.preemptions),
+                std::to_string(m.failed + m.cannot_run),
+                m.served > 0 ? FormatMoney(m.cost_per_served_pod) : "-"});
+    t.AddRow(row);
+    if (IsQuotaBound(m)) bound += (bound.empty() ? "" : ", ") + VariantLabel(v);
   }
   const ClassMetrics& first = c.variants.front().classes[k];
-  return fmt::format("Tenant class {} ({}, {} pod{})\n", c.tenant_classes[k],
-                     c.workload_classes[k], first.pods,
-                     first.pods == 1 ? "" : "s") +
-         t.Render();
+  std::string out =
+      fmt::format("Tenant class {} ({}, {} pod{})\n", c.tenant_classes[k],
+                  c.workload_classes[k], first.pods,
+                  first.pods == 1 ? "" : "s") +
+      t.Render();
+  if (queued) {
+    out += WrapText("  ADMIT: the part of WAIT spent waiting in its Kueue or "
+                    "KAI queue (quota, fair share) before the scheduler",
+                    kReportWidth, 4);
+  }
+  if (!bound.empty()) {
+    out += WrapText(
+        fmt::format("  warning: quota-bound under {}: most of its wait is "
+                    "admission wait while its queue sat at its quota with "
+                    "GPUs of its flavor idle; more nodes would not shorten "
+                    "it, a larger quota would.",
+                    bound),
+        kReportWidth, 4);
+  }
+  return out;
 }
 
 std::string ClassTableLegend() {

@@ -67,7 +67,7 @@ std::string PlanHtmlReport(const PlanResult& r) {
   std::vector<std::vector<std::string>> rows;
   for (const PoolPlan& p : r.pools) {
     if (p.gpus_per_node == 0) continue;
-    std::string binding = DescribeChecks(p.binding);
+    std::string binding = BindingText(p);
     if (p.at_minimum) binding = "at the minimum of its range";
     rows.push_back(
         {p.pool, fmt::format("{}x{}", p.gpus_per_node, p.model),
@@ -77,6 +77,28 @@ std::string PlanHtmlReport(const PlanResult& r) {
   page.AddHtml(HtmlTable({"pool", "GPUs per node", "nodes", "setting", "$/h",
                           "today", "one node fewer"},
                          rows));
+  for (const QuotaBoundClass& q : c.quota_bound) {
+    page.AddParagraph(QuotaBoundText(q));
+  }
+  if (!r.rejected.empty()) {
+    page.AddHeading("Cheaper settings rejected", "rejected");
+    page.AddParagraph(fmt::format(
+        "Each meets every constraint on some of the {} seeds, not on their "
+        "mean, which the plan is judged on.",
+        r.rejected.front().seeds));
+    rows.clear();
+    for (const RejectedPlan& x : r.rejected) {
+      rows.push_back({x.pool, x.setting, std::to_string(x.nodes),
+                      FormatMoney(x.cost_per_hour),
+                      fmt::format("{} of {}", x.seeds_feasible, x.seeds),
+                      DescribeChecks(x.missed),
+                      DescribeSeedMisses(x.seed_misses)});
+    }
+    page.AddHtml(HtmlTable({"pool", "setting", "nodes", "$/h",
+                            "seeds met", "missed on the mean",
+                            "missed per seed"},
+                           rows));
+  }
   page.AddHeading("Constraints", "constraints");
   rows.clear();
   for (const ConstraintCheck& k : c.checks) {

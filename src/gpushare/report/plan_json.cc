@@ -23,12 +23,45 @@ json ChecksJson(const std::vector<ConstraintCheck>& checks) {
   return out;
 }
 
+json SeedMissesJson(const std::vector<SeedMisses>& misses) {
+  json out = json::array();
+  for (const SeedMisses& m : misses) {
+    out.push_back({{"seed", m.seed}, {"missed", ChecksJson(m.missed)}});
+  }
+  return out;
+}
+
+json QuotaBoundJson(const std::vector<QuotaBoundClass>& classes) {
+  json out = json::array();
+  for (const QuotaBoundClass& q : classes) {
+    out.push_back({{"tenant_class", q.tenant_class},
+                   {"queue", q.queue.empty() ? json(nullptr) : json(q.queue)},
+                   {"mean_wait_s", q.mean_wait_s},
+                   {"mean_admission_wait_s", q.mean_admission_wait_s},
+                   {"idle_at_quota_share", q.idle_at_quota_share},
+                   {"pinned", q.pinned}});
+  }
+  return out;
+}
+
 json OutcomeJson(const PlanOutcome& o) {
   return {{"name", o.name},         {"label", PlanOutcomeLabel(o)},
           {"in_space", o.in_space}, {"feasible", o.feasible},
           {"seeds", o.seeds}, {"seeds_feasible", o.seeds_feasible},
           {"gpus", o.gpus},         {"cost_per_hour", o.cost_per_hour},
-          {"pools", o.pools},       {"checks", ChecksJson(o.checks)}};
+          {"pools", o.pools},       {"checks", ChecksJson(o.checks)},
+          {"quota_bound", QuotaBoundJson(o.quota_bound)}};
+}
+
+json RejectedJson(const RejectedPlan& r) {
+  return {{"pool", r.pool},
+          {"setting", r.setting},
+          {"nodes", r.nodes},
+          {"cost_per_hour", r.cost_per_hour},
+          {"seeds", r.seeds},
+          {"seeds_feasible", r.seeds_feasible},
+          {"missed", ChecksJson(r.missed)},
+          {"seed_misses", SeedMissesJson(r.seed_misses)}};
 }
 
 json PoolJson(const PoolPlan& p) {
@@ -47,7 +80,10 @@ json PoolJson(const PoolPlan& p) {
           {"tenant_classes", p.tenant_classes},
           {"candidates", p.candidates},
           {"at_minimum", p.at_minimum},
-          {"binding", ChecksJson(p.binding)}};
+          {"binding_known", p.binding_known},
+          {"binding", ChecksJson(p.binding)},
+          {"binding_seeds", p.binding_seeds},
+          {"binding_seed_misses", SeedMissesJson(p.binding_seed_misses)}};
 }
 
 json ProbeJson(const PlanProbe& p) {
@@ -61,7 +97,10 @@ json ProbeJson(const PlanProbe& p) {
       {"min_slo_attainment",
        p.min_slo_attainment < 0 ? json(nullptr) : json(p.min_slo_attainment)},
       {"max_mean_wait_s", p.max_mean_wait_s},
-      {"missed", ChecksJson(p.missed)}};
+      {"missed", ChecksJson(p.missed)},
+      {"seeds", p.seeds},
+      {"seeds_feasible", p.seeds_feasible},
+      {"seed_misses", SeedMissesJson(p.seed_misses)}};
 }
 
 }  // namespace
@@ -82,6 +121,10 @@ json PlanToJson(const PlanResult& r) {
   out["references"] = json::array();
   for (const PlanOutcome& o : r.references) {
     out["references"].push_back(OutcomeJson(o));
+  }
+  out["rejected"] = json::array();
+  for (const RejectedPlan& x : r.rejected) {
+    out["rejected"].push_back(RejectedJson(x));
   }
   out["search_log"] = json::array();
   for (const PlanProbe& p : r.log) out["search_log"].push_back(ProbeJson(p));

@@ -87,11 +87,11 @@ std::string PoolLines(const PlanResult& r) {
     } else if (p.at_minimum) {
       why = fmt::format("at the minimum of its range ({} node{})", p.min_nodes,
                         p.min_nodes == 1 ? "" : "s");
-    } else if (!p.binding.empty()) {
+    } else if (p.binding_known) {
       why = fmt::format("with {} node{}: {}", p.nodes - 1,
-                        p.nodes - 1 == 1 ? "" : "s", DescribeChecks(p.binding));
+                        p.nodes - 1 == 1 ? "" : "s", BindingText(p));
     } else if (r.chosen_from != "search") {
-      why = "as in the " + PlanOutcomeLabel(r.chosen) + " plan";
+      why = "as in " + PlanOutcomePhrase(r.chosen);
     }
     if (why.empty()) continue;
     out += WrapText(fmt::format("  {}: {}", p.pool, why), kReportWidth, 4);
@@ -231,6 +231,125 @@ std::string PlanOutcomeLabel(const PlanOutcome& outcome) {
   return VariantDisplayName(outcome.name);
 }
 
+std::string PlanOutcomePhrase(const PlanOutcome& outcome) {
+  if (outcome.name == "today") return "today's plan";
+  return "the " + PlanOutcomeLabel(outcome) + " plan";
+}
+
+std::string DescribeSeedMisses(const std::vector<SeedMisses>& misses) {
+  std::string out;
+  for (const SeedMisses& m : misses) {
+    std::string checks;
+    for (const ConstraintCheck& c : m.missed) {
+      checks += (checks.empty() ? "" : ", ") + DescribeCheck(c);
+    }
+    out += fmt::format("{}seed {}: {}", out.empty() ? "" : "; ", m.seed,
+                       checks);
+  }
+  return out;
+}
+
+namespace {
+
+// One missed limit over the seeds: its value on the mean (when missed
+// there) and on each seed that missed it.
+struct SeedMissGroup {
+  std::string head;  // "services max_mean_wait_s > 30"
+  bool on_mean = false;
+  double mean = 0;
+  std::vector<std::pair<uint64_t, double>> seeds;
+};
+
+std::string MissGroupHead(const ConstraintCheck& c) {
+  return fmt::format("{} {} {} {:.4g}",
+                     c.tenant_class.empty() ? "cluster" : c.tenant_class,
+                     c.constraint,
+                     c.constraint.rfind("min_", 0) == 0 ? "<" : ">",
+                     c.limit);
+}
+
+// "services max_mean_wait_s > 30 on the mean of 3 seeds (825.4) and on
+// seeds 11 (859.9), 12 (945.2)"; DescribeChecks() alone on one seed.
+std::string MissesOnSeeds(const std::vector<ConstraintCheck>& missed,
+                          int seeds, const std::vector<SeedMisses>& by_seed) {
+  if (seeds <= 1) return DescribeChecks(missed);
+  std::vector<SeedMissGroup> groups;
+  const auto group_of = [&](const ConstraintCheck& c) -> SeedMissGroup& {
+    const std::string head = MissGroupHead(c);
+    for (SeedMissGroup& g : groups) {
+      if (g.head == head) return g;
+    }
+    groups.push_back({head, false, 0, {}});
+    return groups.back();
+  };
+  for (const ConstraintCheck& c : missed) {
+    SeedMissGroup& g = group_of(c);
+    g.on_mean = true;
+    g.mean = c.value;
+  }
+  for (const SeedMisses& s : by_seed) {
+    for (const ConstraintCheck& c : s.missed) {
+      group_of(c).seeds.push_back({s.seed, c.value});
+    }
+  }
+  std::string out;
+  for (const SeedMissGroup& g : groups) {
+    std::string text = g.head;
+    if (g.on_mean) {
+      text += fmt::format(" on the mean of {} seeds ({:.4g})", seeds, g.mean);
+    }
+    if (!g.seeds.empty()) {
+      std::string list;
+      for (const auto& [seed, value] : g.seeds) {
+        list += fmt::format("{}{} ({:.4g})", list.empty() ? "" : ", ", seed,
+                            value);
+      }
+      text += fmt::format("{} on seed{} {}", g.on_mean ? " and" : "",
+                          g.seeds.size() == 1 ? "" : "s", list);
+    }
+    if (!g.on_mean) {
+      text += fmt::format(", not on the mean of {} seeds", seeds);
+    }
+    out += (out.empty() ? "" : "; ") + text;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string BindingText(const PoolPlan& pool) {
+  if (!pool.binding_known) return "";
+  if (pool.binding.empty() && pool.binding_seed_misses.empty()) {
+    return pool.binding_seeds > 1
+               ? fmt::format("its classes meet their constraints too, on "
+                             "each of {} seeds",
+                             pool.binding_seeds)
+               : "its classes meet their constraints too";
+  }
+  return MissesOnSeeds(pool.binding, pool.binding_seeds,
+                       pool.binding_seed_misses);
+}
+
+std::string RejectedPlanText(const RejectedPlan& x) {
+  return fmt::format("{} {} x{} ({}): met on {} of {} seeds; {}", x.pool,
+                     x.setting, x.nodes, FormatMoneyPerHour(x.cost_per_hour),
+                     x.seeds_feasible, x.seeds,
+                     MissesOnSeeds(x.missed, x.seeds, x.seed_misses));
+}
+
+std::string QuotaBoundText(const QuotaBoundClass& q) {
+  return fmt::format(
+      "{} is quota-bound: {} of its {} mean wait is admission wait{}, "
+      "which sat at its quota while GPUs of its flavor were idle ({} of "
+      "samples): more nodes do not shorten it{}.",
+      q.tenant_class, FormatSeconds(q.mean_admission_wait_s),
+      FormatSeconds(q.mean_wait_s),
+      q.queue.empty() ? " in its queue" : " in queue " + q.queue,
+      FormatPercent(q.idle_at_quota_share),
+      q.pinned ? " while plan.pinned_quotas keeps its quota"
+               : "; a larger quota does");
+}
+
 std::string PlanReport(const PlanResult& r, double wall_s) {
   std::string out = fmt::format("Plan for {} (seed {}, {} pods)\n\n",
                                 r.scenario, r.seed, r.pods);
@@ -239,15 +358,31 @@ std::string PlanReport(const PlanResult& r, double wall_s) {
   out += UnmetPools(r);
   if (r.chosen_from != "search") {
     out += WrapText(
-        fmt::format("  The search found nothing {} than the {} plan.",
-                    r.chosen.feasible ? "cheaper that meets every constraint"
-                                      : "closer to the constraints",
-                    PlanOutcomeLabel(r.chosen)),
+        r.chosen.feasible
+            ? fmt::format("  The search found no plan cheaper than {} that "
+                          "meets every constraint.",
+                          PlanOutcomePhrase(r.chosen))
+            : fmt::format("  The search found no plan closer to the "
+                          "constraints than {}.",
+                          PlanOutcomePhrase(r.chosen)),
         kReportWidth, 4);
   }
   const std::vector<ConstraintCheck> missed = Missed(r.chosen.checks);
   if (!missed.empty()) {
     out += WrapText("  Missed: " + DescribeChecks(missed), kReportWidth, 4);
+  }
+  for (const QuotaBoundClass& q : r.chosen.quota_bound) {
+    out += WrapText("  " + QuotaBoundText(q), kReportWidth, 4);
+  }
+  if (!r.rejected.empty()) {
+    out += WrapText(
+        fmt::format("Cheaper settings rejected: each meets every constraint "
+                    "on some of the {} seeds, not on their mean:",
+                    r.rejected.front().seeds),
+        kReportWidth, 2);
+    for (const RejectedPlan& x : r.rejected) {
+      out += WrapText("  " + RejectedPlanText(x), kReportWidth, 4);
+    }
   }
   out += "\nConstraints of the recommended plan (whole workload):\n";
   out += ConstraintTable(r.chosen);

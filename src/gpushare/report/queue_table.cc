@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "gpushare/report/comparison_report.h"
 #include "gpushare/report/text_table.h"
 #include "gpushare/report/units.h"
 
@@ -83,6 +84,27 @@ std::string QueueTable(const std::vector<QueueSummary>& queues,
   return "\nKueue ClusterQueues (QUOTA: GPU devices mean used/nominal +peak "
          "borrowed)\n" +
          table.Render();
+}
+
+std::string QueueQuotaWarnings(const std::vector<QueueSummary>& queues,
+                               const std::string& system) {
+  std::string out;
+  const bool kai = system == "KAI-Scheduler";
+  for (const QueueSummary& q : queues) {
+    if (q.idle_at_quota_samples == 0) continue;
+    out += WrapText(
+        fmt::format("warning: {} {} sat at its {} with workloads waiting "
+                    "while GPUs of its {} were idle in {} of {} samples "
+                    "({:.1f} idle GPUs on average then): its quota, not the "
+                    "nodes, kept them waiting.",
+                    kai ? "KAI queue" : "ClusterQueue", q.name,
+                    kai ? "limit" : "nominal quota",
+                    kai ? "cluster" : "flavors' nodes",
+                    q.idle_at_quota_samples, q.samples,
+                    q.mean_idle_gpus_at_quota),
+        kReportWidth, 2);
+  }
+  return out;
 }
 
 }  // namespace gpushare

@@ -25,6 +25,12 @@ namespace gpushare {
 std::string QueueTable(const std::vector<QueueSummary>& queues,
                        const std::string& system);
 
+// One warning line per queue that was held at its quota while GPUs of its
+// flavor sat idle (QueueSummary::idle_at_quota_samples > 0): its quota, not
+// the nodes, kept its workloads waiting. "" when none was.
+std::string QueueQuotaWarnings(const std::vector<QueueSummary>& queues,
+                               const std::string& system);
+
 }  // namespace gpushare
 
 #endif  // GPUSHARE_REPORT_QUEUE_TABLE_H_

@@ -11,6 +11,7 @@
 #include "gpushare/report/html_page.h"
 #include "gpushare/report/pool_charts.h"
 #include "gpushare/report/queue_html.h"
+#include "gpushare/report/queue_table.h"
 #include "gpushare/report/units.h"
 
 namespace gpushare {
@@ -114,26 +115,37 @@ std::string RunHtmlReport(const SimulationResult& r) {
   for (const std::string& c : classes) {
     metrics[0].push_back(ComputeClassMetrics(r, c));
     const ClassMetrics& m = metrics[0].back();
-    rows.push_back(
-        {c, m.workload_class, fmt::format("{}/{}", m.served, m.pods),
-         FormatSeconds(m.started > 0 ? m.mean_wait_s : -1),
-         m.mean_slowdown > 0 ? fmt::format("{:.2f}x", m.mean_slowdown) : "-",
+    std::vector<std::string> row = {
+        c, m.workload_class, fmt::format("{}/{}", m.served, m.pods),
+        FormatSeconds(m.started > 0 ? m.mean_wait_s : -1)};
+    // With queues, the part of the wait spent waiting for admission.
+    if (!r.queue_system.empty()) {
+      row.push_back(
+          FormatSeconds(m.started > 0 ? m.mean_admission_wait_s : -1));
+    }
+    row.insert(
+        row.end(),
+        {m.mean_slowdown > 0 ? fmt::format("{:.2f}x", m.mean_slowdown) : "-",
          FormatPercent(m.slo_attainment), std::to_string(m.oom_kills),
          std::to_string(m.preemptions), std::to_string(m.failed + m.cannot_run),
          m.served > 0 ? FormatMoney(m.cost_per_served_pod) : "-"});
+    rows.push_back(std::move(row));
   }
-  std::vector<std::string> header = {
-      "tenant class", "kind",        "served",
-      "mean wait",    "slowdown",    "SLO met",
-      "OOM kills",    "preemptions", "failed or cannot run",
-      "$ per served pod"};
+  std::vector<std::string> header = {"tenant class", "kind", "served",
+                                     "mean wait"};
+  if (!r.queue_system.empty()) header.push_back("of which admission");
+  header.insert(header.end(),
+                {"slowdown", "SLO met", "OOM kills", "preemptions",
+                 "failed or cannot run", "$ per served pod"});
   if (r.preemptions > 0) {
-    // The most evictions of one pod and the up time they cost.
-    header.insert(header.begin() + 8,
+    // The most evictions of one pod and the up time they cost, after the
+    // preemptions column.
+    const size_t at = header.size() - 2;
+    header.insert(header.begin() + at,
                   {"most of one pod", "up time lost to evictions"});
     for (size_t i = 0; i < rows.size(); ++i) {
       const ClassMetrics& m = metrics[0][i];
-      rows[i].insert(rows[i].begin() + 8,
+      rows[i].insert(rows[i].begin() + at,
                      {std::to_string(m.max_pod_preemptions),
                       FormatSeconds(m.eviction_down_s)});
     }
@@ -156,6 +168,13 @@ std::string RunHtmlReport(const SimulationResult& r) {
         "charts show the GPU quota its admitted workloads hold at each "
         "sample against the nominal quota (dashed): above it, borrowed.");
     page.AddHtml(QueueHtml(r));
+    // Queues held at their quota while GPUs of their flavor sat idle.
+    const std::string warnings = QueueQuotaWarnings(r.queues, r.queue_system);
+    if (!warnings.empty()) {
+      std::string text;
+      for (char ch : warnings) text += ch == '\n' ? ' ' : ch;
+      page.AddParagraph(text);
+    }
   }
 
   page.AddHeading("Patrol alerts", "alerts");

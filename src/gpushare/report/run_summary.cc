@@ -73,8 +73,9 @@ std::string RunSummary(const SimulationResult& r, double wall_s) {
     int64_t pods = 0, done = 0, failed = 0, ooms = 0, waits = 0, slowdowns = 0;
     int64_t preempted = 0;
     int64_t latency_samples = 0, slo_met = 0;
-    double wait = 0, slowdown = 0, p99 = -1;
+    double wait = 0, admission_wait = 0, slowdown = 0, p99 = -1;
   };
+  const bool queued = !r.queue_system.empty();
   std::map<std::string, ClassStats> classes;
   for (const PodRecord& p : r.pod_records) {
     if (p.outcome == PodOutcome::kNotArrived) continue;
@@ -89,6 +90,9 @@ std::string RunSummary(const SimulationResult& r, double wall_s) {
     if (p.wait_s >= 0) {
       c.wait += p.wait_s;
       ++c.waits;
+      if (p.admission_wait_s > 0) {
+        c.admission_wait += std::min(p.admission_wait_s, p.wait_s);
+      }
     }
     if (p.slowdown > 0) {
       c.slowdown += p.slowdown;
@@ -106,23 +110,45 @@ std::string RunSummary(const SimulationResult& r, double wall_s) {
   table.AddColumn("OOM", TextTable::Align::kRight);
   table.AddColumn("PREEMPT", TextTable::Align::kRight);
   table.AddColumn("WAIT", TextTable::Align::kRight);
+  if (queued) {
+    table.AddColumn("ADMIT", TextTable::Align::kRight);
+    table.AddColumn("SCHED", TextTable::Align::kRight);
+  }
   table.AddColumn("SLOWDOWN", TextTable::Align::kRight);
   table.AddColumn("P99 MAX", TextTable::Align::kRight);
   table.AddColumn("SLO MET", TextTable::Align::kRight);
   for (const auto& [name, c] : classes) {
-    table.AddRow({name, std::to_string(c.pods), std::to_string(c.done),
-                  std::to_string(c.failed), std::to_string(c.ooms),
-                  std::to_string(c.preempted),
-                  c.waits ? Seconds(c.wait / c.waits) : "-",
-                  c.slowdowns ? fmt::format("{:.2f}", c.slowdown / c.slowdowns)
-                              : "-",
-                  c.p99 >= 0 ? fmt::format("{:.0f}ms", c.p99) : "-",
-                  c.latency_samples
-                      ? Percent(static_cast<double>(c.slo_met) /
-                                static_cast<double>(c.latency_samples))
-                      : "-"});
+    std::vector<std::string> row = {
+        name, std::to_string(c.pods), std::to_string(c.done),
+        std::to_string(c.failed), std::to_string(c.ooms),
+        std::to_string(c.preempted),
+        c.waits ? Seconds(c.wait / c.waits) : "-"};
+    if (queued) {
+      row.push_back(c.waits ? Seconds(c.admission_wait / c.waits) : "-");
+      row.push_back(c.waits ? Seconds(std::max(0.0, c.wait - c.admission_wait) /
+                                      c.waits)
+                            : "-");
+    }
+    row.insert(row.end(),
+               {c.slowdowns ? fmt::format("{:.2f}", c.slowdown / c.slowdowns)
+                            : "-",
+                c.p99 >= 0 ? fmt::format("{:.0f}ms", c.p99) : "-",
+                c.latency_samples
+                    ? Percent(static_cast<double>(c.slo_met) /
+                              static_cast<double>(c.latency_samples))
+                    : "-"});
+    table.AddRow(row);
   }
   out += "\n" + table.Render();
+  if (queued) {
+    out += "\n" + WrapText(
+        std::string("WAIT mean queue wait = ADMIT (waiting in its ") +
+            (r.queue_system == "KAI-Scheduler"
+                 ? "KAI queue for allocation: quota and fair share"
+                 : "Kueue queue for admission: quota") +
+            ") + SCHED (then waiting for the scheduler)",
+        kReportWidth, 2);
+  }
   if (std::any_of(classes.begin(), classes.end(),
                   [](const auto& c) { return c.second.latency_samples > 0; })) {
     out += "\n" +
@@ -132,6 +158,7 @@ std::string RunSummary(const SimulationResult& r, double wall_s) {
     out += WrapText("warning: " + w, kReportWidth, 2);
   }
   out += QueueTable(r.queues, r.queue_system);
+  out += QueueQuotaWarnings(r.queues, r.queue_system);
   out += PatrolAlertsSummary(r.alerts);
   return out;
 }

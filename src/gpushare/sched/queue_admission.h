@@ -39,6 +39,7 @@ struct QueuedWorkloadSpec {
 // quota, KAI's deserved quota) and how far above it the queue may go.
 struct QueueQuotaInfo {
   std::string flavor;    // Kueue's ResourceFlavor; "" for KAI
+  int flavor_index = -1;  // for flavor_node_labels(); -1 for KAI
   std::string resource;  // a resource name, or KAI's "gpu" (GPU units)
   double quota = 0;      // in the simulator's unit of `resource`
   std::optional<double> borrowing_limit;  // above the quota; none: no cap

@@ -650,6 +650,7 @@ std::vector<QueueQuotaInfo> Kueue::queue_quotas(int q) const {
   for (int fr : defined_pairs_[q]) {
     QueueQuotaInfo info;
     info.flavor = flavors_[pairs_[fr].flavor].name;
+    info.flavor_index = pairs_[fr].flavor;
     info.resource = registry_.Name(pairs_[fr].resource);
     info.quota = static_cast<double>(book_.Nominal(q, fr));
     if (book_.BorrowingLimit(q, fr) != QuotaBook::kUnlimited) {
