@@ -25,32 +25,26 @@ std::string PodsCsv(const SimulationResult& r) {
       "end_s,wait_s,admission_wait_s,work_s,run_s,alone_s,slowdown,gpu_share,"
       "gpu_hours,cost,"
       "wasted_gpu_hours,restarts,oom_kills,fault_kills,preemptions,lost_work_s,"
-      "eviction_down_s,latency_samples,saturated_samples,p50_ms,p99_ms,slo_p99_ms,"
+      "eviction_down_s,latency_samples,saturated_samples,p50_ms,p99_ms,slo_p99_"
+      "ms,"
       "slo_attainment,neighbour_missed_samples,outcome,message\n";
   for (const PodRecord& p : r.pod_records) {
     out += fmt::format(
-        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},"
-        "{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-                       Field(p.name), Field(p.workload_class),
-                       Field(p.tenant_class), Field(p.tenant),
-                       Field(p.pod_group), Field(p.cluster_queue),
-                       Field(p.target_pool), Field(p.pool), Field(p.node),
-                       fmt::format("{}", fmt::join(p.devices, ";")),
-                       Field(p.requests),
-                       Num(p.arrival_s), Num(p.start_s), Num(p.end_s),
-                       Num(p.wait_s), Num(p.admission_wait_s), Num(p.work_s),
-                       Num(p.run_s),
-                       Num(p.alone_s), Num(p.slowdown), Num(p.gpu_share),
-                       Num(p.gpu_hours), Num(p.cost),
-                       Num(p.wasted_gpu_hours), p.restarts,
-                       p.oom_kills, p.fault_kills, p.preemptions,
-                       Num(p.lost_work_s), Num(p.eviction_down_s),
-                       p.latency_samples,
-                       p.saturated_samples, Num(p.p50_ms),
-                       Num(p.p99_ms), Num(p.slo_p99_ms),
-                       Num(p.slo_attainment), p.neighbour_missed_samples,
-                       PodOutcomeName(p.outcome),
-                       Field(p.message));
+        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{"
+        "},"
+        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+        Field(p.name), Field(p.workload_class), Field(p.tenant_class),
+        Field(p.tenant), Field(p.pod_group), Field(p.cluster_queue),
+        Field(p.target_pool), Field(p.pool), Field(p.node),
+        fmt::format("{}", fmt::join(p.devices, ";")), Field(p.requests),
+        Num(p.arrival_s), Num(p.start_s), Num(p.end_s), Num(p.wait_s),
+        Num(p.admission_wait_s), Num(p.work_s), Num(p.run_s), Num(p.alone_s),
+        Num(p.slowdown), Num(p.gpu_share), Num(p.gpu_hours), Num(p.cost),
+        Num(p.wasted_gpu_hours), p.restarts, p.oom_kills, p.fault_kills,
+        p.preemptions, Num(p.lost_work_s), Num(p.eviction_down_s),
+        p.latency_samples, p.saturated_samples, Num(p.p50_ms), Num(p.p99_ms),
+        Num(p.slo_p99_ms), Num(p.slo_attainment), p.neighbour_missed_samples,
+        PodOutcomeName(p.outcome), Field(p.message));
   }
   return out;
 }
@@ -71,7 +65,8 @@ std::string PoolsCsv(const SimulationResult& r) {
 }
 
 std::string DevicesCsv(const SimulationResult& r) {
-  std::string out = "device,pool,node,gpu,mig_instance,profile,model,memory_mib\n";
+  std::string out =
+      "device,pool,node,gpu,mig_instance,profile,model,memory_mib\n";
   for (size_t i = 0; i < r.devices.size(); ++i) {
     const DeviceInfo& d = r.devices[i];
     out += fmt::format("{},{},{},{},{},{},{},{}\n", i, Field(d.pool),
@@ -108,8 +103,8 @@ std::string AlertsCsv(const SimulationResult& r) {
       "alert,severity,node,gpu,device,pod,active_s,fired_s,resolved_s,value,"
       "description\n";
   for (const PatrolAlert& a : r.alerts) {
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}\n", a.name,
-                       a.severity, Field(a.node), a.gpu, a.device, Field(a.pod),
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{}\n", a.name, a.severity,
+                       Field(a.node), a.gpu, a.device, Field(a.pod),
                        Num(a.active_s), Num(a.fired_s), Num(a.resolved_s),
                        Num(a.value), Field(a.description));
   }
@@ -149,7 +144,7 @@ std::vector<std::string> ResultCsvFileNames() {
 void AddResultCsv(const SimulationResult& result, const std::string& directory,
                   OutputBatch* batch) {
   using Writer = std::string (*)(const SimulationResult&);
-  const Writer writers[] = {PodsCsv,      PoolsCsv,   DevicesCsv,
+  const Writer writers[] = {PodsCsv,          PoolsCsv,     DevicesCsv,
                             DeviceSamplesCsv, PodSharesCsv, AlertsCsv,
                             QueuesCsv};
   const std::vector<std::string> names = ResultCsvFileNames();
