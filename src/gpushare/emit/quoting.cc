@@ -6,51 +6,10 @@
 #include <array>
 #include <cctype>
 
+#include "gpushare/io/utf8.h"
+
 namespace gpushare {
 namespace {
-
-// One UTF-8 sequence at the start of `text`: its code point and length, or
-// code point -1 and length 1 for a byte that does not start a well-formed
-// sequence (RFC 3629: no overlong forms, surrogates or values above
-// U+10FFFF).
-struct QuotingCodePoint {
-  int32_t value;
-  size_t size;
-};
-
-QuotingCodePoint QuotingDecodeUtf8(std::string_view text) {
-  const auto byte = [&](size_t i) {
-    return static_cast<unsigned char>(text[i]);
-  };
-  const unsigned char b0 = byte(0);
-  if (b0 < 0x80) return {b0, 1};
-  size_t size = 0;
-  int32_t value = 0;
-  int32_t min = 0;
-  if (b0 >= 0xC2 && b0 <= 0xDF) {
-    size = 2, value = b0 & 0x1F, min = 0x80;
-  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-    size = 3, value = b0 & 0x0F, min = 0x800;
-  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-    size = 4, value = b0 & 0x07, min = 0x10000;
-  } else {
-    return {-1, 1};
-  }
-  if (text.size() < size) return {-1, 1};
-  for (size_t i = 1; i < size; ++i) {
-    if ((byte(i) & 0xC0) != 0x80) return {-1, 1};
-    value = (value << 6) | (byte(i) & 0x3F);
-  }
-  if (value < min || value > 0x10FFFF || (value >= 0xD800 && value <= 0xDFFF)) {
-    return {-1, 1};
-  }
-  return {value, size};
-}
-
-// C0 controls, DEL and C1 controls.
-bool QuotingIsControl(int32_t c) {
-  return c < 0x20 || (c >= 0x7F && c <= 0x9F);
-}
 
 // Characters YAML 1.1 readers take as line breaks (U+0085 is a C1
 // control) or as a byte-order mark, and the noncharacters YAML does not
@@ -149,7 +108,7 @@ std::string YamlScalar(std::string_view text) {
 std::string YamlQuoted(std::string_view text) {
   std::string out = "\"";
   for (size_t i = 0; i < text.size();) {
-    const QuotingCodePoint cp = QuotingDecodeUtf8(text.substr(i));
+    const Utf8CodePoint cp = DecodeUtf8(text.substr(i));
     const int32_t c = cp.value;
     if (c == '"') {
       out += "\\\"";
@@ -163,7 +122,7 @@ std::string YamlQuoted(std::string_view text) {
       out += "\\t";
     } else if (c < 0) {
       out += "\\uFFFD";
-    } else if (QuotingIsControl(c)) {
+    } else if (IsControlCodePoint(c)) {
       out += fmt::format("\\x{:02X}", c);
     } else if (QuotingIsSpecialUnicode(c)) {
       out += fmt::format("\\u{:04X}", c);
@@ -177,8 +136,8 @@ std::string YamlQuoted(std::string_view text) {
 
 bool YamlBlockPrintable(std::string_view text) {
   for (size_t i = 0; i < text.size();) {
-    const QuotingCodePoint cp = QuotingDecodeUtf8(text.substr(i));
-    if (cp.value < 0 || (cp.value != '\n' && QuotingIsControl(cp.value)) ||
+    const Utf8CodePoint cp = DecodeUtf8(text.substr(i));
+    if (cp.value < 0 || (cp.value != '\n' && IsControlCodePoint(cp.value)) ||
         QuotingIsSpecialUnicode(cp.value)) {
       return false;
     }
@@ -190,7 +149,7 @@ bool YamlBlockPrintable(std::string_view text) {
 std::string JsonString(std::string_view text) {
   std::string out = "\"";
   for (size_t i = 0; i < text.size();) {
-    const QuotingCodePoint cp = QuotingDecodeUtf8(text.substr(i));
+    const Utf8CodePoint cp = DecodeUtf8(text.substr(i));
     const int32_t c = cp.value;
     switch (c) {
       case '"':
@@ -217,7 +176,7 @@ std::string JsonString(std::string_view text) {
       default:
         if (c < 0) {
           out += "\\ufffd";
-        } else if (QuotingIsControl(c) || QuotingIsSpecialUnicode(c)) {
+        } else if (IsControlCodePoint(c) || QuotingIsSpecialUnicode(c)) {
           out += fmt::format("\\u{:04x}", c);
         } else {
           out.append(text.substr(i, cp.size));
@@ -231,7 +190,7 @@ std::string JsonString(std::string_view text) {
 std::string CommentText(std::string_view text) {
   std::string out;
   for (size_t i = 0; i < text.size();) {
-    const QuotingCodePoint cp = QuotingDecodeUtf8(text.substr(i));
+    const Utf8CodePoint cp = DecodeUtf8(text.substr(i));
     const int32_t c = cp.value;
     if (c == '\n') {
       out += "\\n";
@@ -241,7 +200,7 @@ std::string CommentText(std::string_view text) {
       out += "\\t";
     } else if (c < 0) {
       out += fmt::format("\\x{:02X}", static_cast<unsigned char>(text[i]));
-    } else if (QuotingIsControl(c)) {
+    } else if (IsControlCodePoint(c)) {
       out += fmt::format("\\x{:02X}", c);
     } else if (QuotingIsSpecialUnicode(c)) {
       out += fmt::format("\\u{:04X}", c);

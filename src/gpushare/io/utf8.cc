@@ -1,9 +1,9 @@
 #include "gpushare/io/utf8.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdint>
-
-#include <fmt/format.h>
 
 #include "gpushare/io/input_error.h"
 #include "gpushare/io/quote.h"
@@ -42,6 +42,20 @@ size_t SequenceLength(std::string_view text, size_t at) {
 }
 
 }  // namespace
+
+Utf8CodePoint DecodeUtf8(std::string_view text) {
+  const size_t length = SequenceLength(text, 0);
+  if (length == 0) return {-1, 1};
+  const auto byte = [&](size_t i) { return static_cast<uint8_t>(text[i]); };
+  if (length == 1) return {byte(0), 1};
+  int32_t value = byte(0) & (0x7F >> length);
+  for (size_t i = 1; i < length; ++i) value = (value << 6) | (byte(i) & 0x3F);
+  return {value, length};
+}
+
+bool IsControlCodePoint(int32_t c) {
+  return (c >= 0 && c < 0x20) || (c >= 0x7F && c <= 0x9F);
+}
 
 size_t FindInvalidUtf8(std::string_view text) {
   size_t at = 0;

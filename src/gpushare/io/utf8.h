@@ -22,10 +22,24 @@
 #define GPUSHARE_IO_UTF8_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
 namespace gpushare {
+
+// The code point of the UTF-8 sequence at the start of `text` (not empty)
+// and its length in bytes; {-1, 1} when that sequence is ill-formed
+// (RFC 3629, as FindInvalidUtf8 judges it).
+struct Utf8CodePoint {
+  int32_t value;
+  size_t size;
+};
+Utf8CodePoint DecodeUtf8(std::string_view text);
+
+// Whether `c` is a C0 (U+0000..U+001F), DEL (U+007F) or C1 (U+0080..U+009F)
+// control character.
+bool IsControlCodePoint(int32_t c);
 
 // The byte offset of the first ill-formed sequence in `text`, or
 // std::string_view::npos when all of it is well-formed UTF-8.

@@ -17,11 +17,11 @@ TEST(Utf8Test, AcceptsWellFormedText) {
 
 TEST(Utf8Test, FindsTheFirstIllFormedByte) {
   EXPECT_EQ(FindInvalidUtf8("ab\xFF"), 2u);
-  EXPECT_EQ(FindInvalidUtf8("\x80"), 0u);             // lone continuation
-  EXPECT_EQ(FindInvalidUtf8("x\xC3"), 1u);            // truncated
-  EXPECT_EQ(FindInvalidUtf8("\xC0\xAF"), 0u);         // overlong '/'
-  EXPECT_EQ(FindInvalidUtf8("\xE0\x80\xAF"), 0u);     // overlong
-  EXPECT_EQ(FindInvalidUtf8("\xED\xA0\x80"), 0u);     // surrogate U+D800
+  EXPECT_EQ(FindInvalidUtf8("\x80"), 0u);              // lone continuation
+  EXPECT_EQ(FindInvalidUtf8("x\xC3"), 1u);             // truncated
+  EXPECT_EQ(FindInvalidUtf8("\xC0\xAF"), 0u);          // overlong '/'
+  EXPECT_EQ(FindInvalidUtf8("\xE0\x80\xAF"), 0u);      // overlong
+  EXPECT_EQ(FindInvalidUtf8("\xED\xA0\x80"), 0u);      // surrogate U+D800
   EXPECT_EQ(FindInvalidUtf8("\xF4\x90\x80\x80"), 0u);  // above U+10FFFF
   EXPECT_EQ(FindInvalidUtf8("\xF5\x80\x80\x80"), 0u);
   EXPECT_EQ(FindInvalidUtf8("\xE2\x82"), 0u);
@@ -53,6 +53,27 @@ TEST(Utf8Test, ControlCharactersOtherThanTabLfCrAreRefused) {
                  "text (tab, LF and CR are the only control characters "
                  "allowed)");
   }
+}
+
+TEST(Utf8Test, DecodesOneSequenceAndNamesControls) {
+  EXPECT_EQ(DecodeUtf8("a").value, 'a');
+  EXPECT_EQ(DecodeUtf8("\xc3\xa9x").value, 0xE9);  // é
+  EXPECT_EQ(DecodeUtf8("\xc3\xa9x").size, 2u);
+  EXPECT_EQ(DecodeUtf8("\xe2\x80\xa8").value, 0x2028);
+  EXPECT_EQ(DecodeUtf8("\xf0\x9f\x98\x80").value, 0x1F600);
+  EXPECT_EQ(DecodeUtf8("\xf0\x9f\x98\x80").size, 4u);
+  // Overlong, surrogate, truncated, stray continuation: -1, one byte.
+  for (const char* bad : {"\xc0\xaf", "\xed\xa0\x80", "\xe2\x80", "\x80"}) {
+    EXPECT_EQ(DecodeUtf8(bad).value, -1) << bad;
+    EXPECT_EQ(DecodeUtf8(bad).size, 1u) << bad;
+  }
+  EXPECT_TRUE(IsControlCodePoint(0));
+  EXPECT_TRUE(IsControlCodePoint('\t'));
+  EXPECT_TRUE(IsControlCodePoint(0x7F));
+  EXPECT_TRUE(IsControlCodePoint(0x85));
+  EXPECT_FALSE(IsControlCodePoint(' '));
+  EXPECT_FALSE(IsControlCodePoint(0xA0));
+  EXPECT_FALSE(IsControlCodePoint(-1));
 }
 
 }  // namespace
