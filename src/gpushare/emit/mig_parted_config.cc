@@ -151,6 +151,22 @@ std::string MigPartedConfigMap(const Scenario& scenario, const Catalog& catalog,
   const std::vector<PoolConfig> configs = PoolConfigsOf(scenario, catalog);
   const bool mixed = std::any_of(configs.begin(), configs.end(),
                                  [](const PoolConfig& c) { return c.mixed; });
+  const bool single = std::any_of(configs.begin(), configs.end(),
+                                  [](const PoolConfig& c) { return !c.mixed; });
+  const bool mps = std::any_of(
+      scenario.pools.begin(), scenario.pools.end(), [](const NodePoolSpec& p) {
+        return p.sharing.sharing == DeviceSharing::kMps;
+      });
+  // The operator sets MIG_STRATEGY on every node's device plugin from
+  // spec.mig.strategy, and the plugin takes it over its config file's
+  // flags.migStrategy (docs/emit.md). One cluster-wide strategy works only
+  // when every MIG pool uses it and, if it is mixed, no pool runs MPS (the
+  // plugin refuses MPS under mixed); otherwise the strategy is left empty
+  // and each node's config decides.
+  const bool per_node = (mixed && single) || (mixed && mps);
+  const std::string strategy = per_node ? "null"
+                               : mixed  ? "\"mixed\""
+                                        : "\"single\"";
   const auto nodes = PoolNodeNames(scenario, catalog);
   std::string out = fmt::format(
       "# MIG layouts of scenario '{}' for NVIDIA's MIG manager (mig-parted "
@@ -161,15 +177,17 @@ std::string MigPartedConfigMap(const Scenario& scenario, const Catalog& catalog,
       "#      kubectl patch clusterpolicies.nvidia.com/cluster-policy "
       "--type=merge \\\n"
       "#        -p '{{\"spec\":{{\"migManager\":{{\"config\":{{\"name\":"
-      "{}}}}},\"mig\":{{\"strategy\":\"{}\"}}}}}}'\n",
+      "{}}}}},\"mig\":{{\"strategy\":{}}}}}}}'\n",
       CommentText(scenario.name), CommentText(JsonString(options.name)),
-      mixed ? "mixed" : "single");
-  if (mixed && std::any_of(configs.begin(), configs.end(),
-                           [](const PoolConfig& c) { return !c.mixed; })) {
-    out +=
-        "#    (pools differ in MIG strategy: the ClusterPolicy's applies to "
-        "every node\n#    unless a device-plugin config sets flags.migStrategy "
-        "for its nodes)\n";
+      strategy);
+  if (per_node) {
+    out += fmt::format(
+        "#    (null removes the strategy, as Helm's --set mig.strategy=\"\" "
+        "does:\n#    {}, and a non-empty one would\n#    override every node's "
+        "flags.migStrategy in device-plugin-config.yaml;\n#    each node's "
+        "config decides)\n",
+        mixed && single ? "the pools differ in MIG strategy"
+                        : "MPS pools cannot run under the mixed strategy");
   }
   out +=
       "# 3. Select each pool's layout on its nodes (the MIG manager applies "

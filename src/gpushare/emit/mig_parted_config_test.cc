@@ -196,6 +196,43 @@ TEST(MigPartedConfigTest, SameNameOnTwoModelsIsRenamed) {
             2);
 }
 
+// The operator's spec.mig.strategy becomes every device plugin's
+// MIG_STRATEGY, which outranks the per-node config's flags.migStrategy: one
+// strategy only when it is right for every node, else none (each node's
+// config decides).
+TEST(MigPartedConfigTest, ClusterStrategyOnlyWhenEveryNodeTakesIt) {
+  const std::string single =
+      "    - {name: one, gpu: A100-80GB, nodes: 1, gpus_per_node: 8,\n"
+      "       sharing: {scheme: mig, mig_strategy: single,\n"
+      "                 mig_config: all-1g.10gb}}\n";
+  const std::string mixed =
+      "    - {name: many, gpu: H100-80GB, nodes: 1, gpus_per_node: 8,\n"
+      "       sharing: {scheme: mig, mig_strategy: mixed,\n"
+      "                 mig_config: all-balanced}}\n";
+  const std::string mps =
+      "    - {name: dev, gpu: L4, nodes: 1,\n"
+      "       sharing: {scheme: mps, replicas: 4}}\n";
+  const auto strategy_of = [](const Scenario& s) {
+    const std::string map = MigPartedConfigMap(s, TestCatalog());
+    const size_t at = map.find("\"mig\":{\"strategy\":");
+    EXPECT_NE(at, std::string::npos) << map;
+    const size_t begin = at + std::string("\"mig\":{\"strategy\":").size();
+    return map.substr(begin, map.find('}', begin) - begin);
+  };
+  EXPECT_EQ(strategy_of(Read(single)), "\"single\"");
+  EXPECT_EQ(strategy_of(Read(mixed)), "\"mixed\"");
+  EXPECT_EQ(strategy_of(Read(single + mps)), "\"single\"");
+  // A single pool beside a mixed one would run mixed and advertise
+  // nvidia.com/mig-<profile> where its pods ask for nvidia.com/gpu.
+  EXPECT_EQ(strategy_of(Read(single + mixed)), "null");
+  // MPS cannot run under the mixed strategy.
+  const Scenario with_mps = Read(mixed + mps);
+  EXPECT_EQ(strategy_of(with_mps), "null");
+  EXPECT_NE(MigPartedConfigMap(with_mps, TestCatalog())
+                .find("MPS pools cannot run under the mixed strategy"),
+            std::string::npos);
+}
+
 TEST(MigPartedConfigTest, NoMigPoolIsAnError) {
   const Scenario s = Read("    - {name: p, gpu: L4, nodes: 1}\n");
   try {
