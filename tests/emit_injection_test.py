@@ -257,7 +257,7 @@ class EmitInjectionTest(TempDirTestCase):
         self.assertEqual([d["metadata"]["name"] for d in kueue],
                          ["off", "123", "y"])
         self.assertEqual(kueue[0]["spec"]["nodeLabels"], {"team": "yes"})
-        self.assertEqual(kueue[1]["spec"]["cohort"], "0x1")
+        self.assertEqual(kueue[1]["spec"]["cohortName"], "0x1")
         self.assertEqual(kueue[1]["spec"]["resourceGroups"][0]["flavors"][0]
                          ["name"], "off")
         self.assertEqual(kueue[2]["metadata"]["namespace"], "1e3")

@@ -169,7 +169,7 @@ TEST(K8sConfigInjectionTest, ValuesReadBackAsWritten) {
       YAML::LoadAll(text.at("kueue-queues.yaml"));
   ASSERT_EQ(kueue.size(), 3u);
   EXPECT_EQ(kueue[0]["spec"]["nodeLabels"]["team"].as<std::string>(), "yes");
-  EXPECT_EQ(kueue[1]["spec"]["cohort"].as<std::string>(), "0x1");
+  EXPECT_EQ(kueue[1]["spec"]["cohortName"].as<std::string>(), "0x1");
   EXPECT_EQ(kueue[2]["metadata"]["namespace"].as<std::string>(), "1e3");
   const std::string& script = text.at("node-setup.sh");
   EXPECT_NE(script.find("kubectl label node 'true-0' 'gpushare.io/node-pool="

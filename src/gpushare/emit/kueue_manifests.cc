@@ -8,7 +8,7 @@
 namespace gpushare {
 namespace {
 
-constexpr const char* kApiVersion = "kueue.x-k8s.io/v1beta1";
+constexpr const char* kApiVersion = "kueue.x-k8s.io/v1beta2";
 
 std::string Flavor(const ResourceFlavorSpec& f) {
   std::string out = fmt::format(
@@ -29,7 +29,7 @@ std::string ClusterQueue(const ClusterQueueSpec& q) {
       "  namespaceSelector: {{}}\n",
       kApiVersion, YamlScalar(q.name));
   if (!q.cohort.empty()) {
-    out += fmt::format("  cohort: {}\n", YamlScalar(q.cohort));
+    out += fmt::format("  cohortName: {}\n", YamlScalar(q.cohort));
   }
   out += fmt::format("  queueingStrategy: {}\n",
                      QueueingStrategyName(q.queueing_strategy));
@@ -92,7 +92,7 @@ std::string KueueManifestsYaml(const Scenario& scenario) {
         "' has no queues section: there are no Kueue objects to write");
   }
   std::string out = fmt::format(
-      "# Kueue objects of scenario '{}' (Kueue v1beta1), written by "
+      "# Kueue objects of scenario '{}' (Kueue v1beta2), written by "
       "gpushare-sim.\n"
       "# Install Kueue first, then:\n"
       "#   kubectl apply --server-side -f kueue-queues.yaml\n"

@@ -1,5 +1,5 @@
 // Kueue's objects for a scenario's queues, written by `gpushare-sim emit
-// kueue --scenario FILE` and `emit k8s` (Kueue v1beta1; docs/emit.md).
+// kueue --scenario FILE` and `emit k8s` (Kueue v1beta2; docs/emit.md).
 //
 // Contract: KueueManifestsYaml() is a multi-document YAML for `kubectl
 // apply --server-side -f FILE` on a cluster with Kueue installed: one

@@ -40,13 +40,13 @@ workload:
 )",
                                       "s.yaml", TestCatalog());
   const std::string yaml = KueueManifestsYaml(s);
-  EXPECT_NE(yaml.find("---\napiVersion: kueue.x-k8s.io/v1beta1\n"
+  EXPECT_NE(yaml.find("---\napiVersion: kueue.x-k8s.io/v1beta2\n"
                       "kind: ResourceFlavor\nmetadata:\n  name: a\nspec:\n"
                       "  nodeLabels:\n    gpushare.io/node-pool: \"a\"\n"),
             std::string::npos)
       << yaml;
   EXPECT_NE(yaml.find("kind: ClusterQueue\nmetadata:\n  name: team\nspec:\n"
-                      "  namespaceSelector: {}\n  cohort: org\n"
+                      "  namespaceSelector: {}\n  cohortName: org\n"
                       "  queueingStrategy: BestEffortFIFO\n"
                       "  preemption:\n    withinClusterQueue: Never\n"
                       "    reclaimWithinCohort: Any\n"
