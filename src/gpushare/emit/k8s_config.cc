@@ -64,7 +64,7 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
   }
   if (NeedsKubeSchedulerConfig(scenario.scheduler)) {
     add("kube-scheduler-config.yaml",
-        KubeSchedulerConfigYaml(scenario.scheduler),
+        KubeSchedulerConfigYaml(scenario.scheduler, hami),
         "the scheduler profile's scoring (NodeResourcesFit scoringStrategy)",
         "kube-scheduler --config kube-scheduler-config.yaml   # or your "
         "distribution's way to set it");

@@ -72,7 +72,7 @@ TEST(KubeSchedulerConfigTest, MostAllocatedOverGpusByHand) {
   p.scoring_strategy.type = ScoringStrategy::Type::kMostAllocated;
   p.scoring_strategy.resources = {{"cpu", 1}, {"nvidia.com/gpu", 3}};
   ASSERT_TRUE(NeedsKubeSchedulerConfig(p));
-  const std::string text = KubeSchedulerConfigYaml(p);
+  const std::string text = KubeSchedulerConfigYaml(p, /*hami_pools=*/false);
   EXPECT_EQ(text.substr(text.find("apiVersion")),
             "apiVersion: kubescheduler.config.k8s.io/v1\n"
             "kind: KubeSchedulerConfiguration\n"
@@ -90,6 +90,23 @@ TEST(KubeSchedulerConfigTest, MostAllocatedOverGpusByHand) {
             "                weight: 3\n");
 }
 
+// Pods patched to hami-scheduler are not kube-scheduler's to score: the
+// header says where their scoring is set.
+TEST(KubeSchedulerConfigTest, SaysItDoesNotScoreHamiPods) {
+  SchedulerProfile p;
+  p.scoring_strategy.type = ScoringStrategy::Type::kMostAllocated;
+  const std::string with = KubeSchedulerConfigYaml(p, /*hami_pools=*/true);
+  EXPECT_NE(with.find("# It does not score the pods of the vGPU (HAMi) "
+                      "pools"),
+            std::string::npos)
+      << with;
+  EXPECT_NE(with.find("scheduler.defaultSchedulerPolicy in hami-values.yaml"),
+            std::string::npos);
+  EXPECT_EQ(KubeSchedulerConfigYaml(p, /*hami_pools=*/false).find("HAMi"),
+            std::string::npos);
+  EXPECT_NO_THROW(YAML::Load(with));
+}
+
 TEST(KubeSchedulerConfigTest, BackoffOnlyWhenNotKubeDefaults) {
   SchedulerProfile p;
   EXPECT_FALSE(NeedsKubeSchedulerConfig(p));  // off: a cluster's 1 s / 10 s
@@ -99,7 +116,8 @@ TEST(KubeSchedulerConfigTest, BackoffOnlyWhenNotKubeDefaults) {
   p.pod_initial_backoff_s = 2;
   p.pod_max_backoff_s = 60;
   ASSERT_TRUE(NeedsKubeSchedulerConfig(p));
-  const YAML::Node c = YAML::Load(KubeSchedulerConfigYaml(p));
+  const YAML::Node c =
+      YAML::Load(KubeSchedulerConfigYaml(p, /*hami_pools=*/false));
   EXPECT_EQ(c["podInitialBackoffSeconds"].as<int>(), 2);
   EXPECT_EQ(c["podMaxBackoffSeconds"].as<int>(), 60);
 }
@@ -110,7 +128,8 @@ TEST(KubeSchedulerConfigTest, RequestedToCapacityRatioFollowsUpstreamRules) {
   p.scoring_strategy.type = ScoringStrategy::Type::kRequestedToCapacityRatio;
   p.scoring_strategy.resources = {{"nvidia.com/gpu", 3}};
   p.scoring_strategy.shape = {{0, 0}, {100, 10}};
-  const YAML::Node c = YAML::Load(KubeSchedulerConfigYaml(p));
+  const YAML::Node c =
+      YAML::Load(KubeSchedulerConfigYaml(p, /*hami_pools=*/false));
   EXPECT_EQ(c["percentageOfNodesToScore"].as<int>(), 50);
   const YAML::Node s =
       c["profiles"][0]["pluginConfig"][0]["args"]["scoringStrategy"];

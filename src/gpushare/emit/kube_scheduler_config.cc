@@ -37,12 +37,22 @@ bool NeedsKubeSchedulerConfig(const SchedulerProfile& profile) {
          profile.percentage_of_nodes_to_score != 0 || BackoffDiffers(profile);
 }
 
-std::string KubeSchedulerConfigYaml(const SchedulerProfile& profile) {
+std::string KubeSchedulerConfigYaml(const SchedulerProfile& profile,
+                                    bool hami_pools) {
   const ScoringStrategy& s = profile.scoring_strategy;
   std::string out =
       "# kube-scheduler configuration of the scenario's scheduler profile\n"
       "# (written by gpushare-sim emit k8s). Pass it to kube-scheduler with\n"
-      "# --config, or run it as a second scheduler under its schedulerName.\n"
+      "# --config, or run it as a second scheduler under its schedulerName.\n";
+  if (hami_pools) {
+    out +=
+        "# It does not score the pods of the vGPU (HAMi) pools: their patches\n"
+        "# (pod-patches.yaml) name schedulerName hami-scheduler, whose node "
+        "and\n"
+        "# GPU scoring is scheduler.defaultSchedulerPolicy in "
+        "hami-values.yaml.\n";
+  }
+  out +=
       "apiVersion: kubescheduler.config.k8s.io/v1\n"
       "kind: KubeSchedulerConfiguration\n";
   if (profile.percentage_of_nodes_to_score != 0) {

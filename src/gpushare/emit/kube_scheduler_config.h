@@ -15,7 +15,10 @@
 // score}]}, and `percentageOfNodesToScore` when fixed. The values satisfy
 // kube-scheduler's ValidateNodeResourcesFitArgs (weights 1..100, shape
 // utilization strictly increasing in 0..100, scores 0..10), which the
-// scenario reader already enforces.
+// scenario reader already enforces. With `hami_pools` its header says that
+// the pods of the scenario's vGPU (HAMi) pools are not scored by it: their
+// patches name hami-scheduler, whose scoring is HAMi's
+// scheduler.defaultSchedulerPolicy (hami-values.yaml).
 
 #ifndef GPUSHARE_EMIT_KUBE_SCHEDULER_CONFIG_H_
 #define GPUSHARE_EMIT_KUBE_SCHEDULER_CONFIG_H_
@@ -28,7 +31,8 @@ namespace gpushare {
 
 bool NeedsKubeSchedulerConfig(const SchedulerProfile& profile);
 
-std::string KubeSchedulerConfigYaml(const SchedulerProfile& profile);
+std::string KubeSchedulerConfigYaml(const SchedulerProfile& profile,
+                                    bool hami_pools);
 
 }  // namespace gpushare
 

@@ -122,7 +122,7 @@ TEST(UpstreamKeysTest, KubeSchedulerConfig) {
   s.scheduler.pod_initial_backoff_s = 2;
   s.scheduler.pod_max_backoff_s = 20;
   ASSERT_TRUE(NeedsKubeSchedulerConfig(s.scheduler));
-  ExpectKnown(KubeSchedulerConfigYaml(s.scheduler),
+  ExpectKnown(KubeSchedulerConfigYaml(s.scheduler, /*hami_pools=*/false),
               "kube-scheduler-config-v1.keys");
 }
 
