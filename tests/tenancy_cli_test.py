@@ -19,6 +19,8 @@ import os
 import tempfile
 import unittest
 
+import yaml
+
 from cli_harness import check_bad_scenarios, main, run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -236,6 +238,21 @@ class TenancyTest(unittest.TestCase):
         self.assertEqual(kueue.count("kind: ClusterQueue\n"), 2)
         self.assertEqual(kueue.count("kind: LocalQueue\n"), 3)
         self.assertIn('"kueue.x-k8s.io/queue-name": "batch"', patches)
+        # The label on the workload's own metadata (Kueue's Job, Deployment
+        # and StatefulSet integrations) and on its pod template (the pod
+        # integration), and the header says which integration needs what.
+        queued = [d for d in yaml.safe_load_all(patches)
+                  if d and "metadata" in d]
+        self.assertTrue(queued)
+        for d in queued:
+            name = d["metadata"]["labels"]["kueue.x-k8s.io/queue-name"]
+            self.assertEqual(
+                d["spec"]["template"]["metadata"]["labels"]
+                ["kueue.x-k8s.io/queue-name"], name)
+        self.assertIn("# Kueue's queue label is on the workload's own "
+                      "metadata", patches)
+        self.assertIn('integrations.frameworks\n# "pod", "deployment" or '
+                      '"statefulset"', patches)
         self.assertIn("kubectl apply --server-side -f kueue-queues.yaml",
                       readme)
 

@@ -85,11 +85,19 @@ std::string AffinityPatch(const std::vector<NodeSelectorTerm>& terms) {
 std::string Patch(const Pod& pod, const Labels& node_selector,
                   const std::vector<NodeSelectorTerm>& required_affinity,
                   const NodePool& pool, const RequestKey& key, bool kai) {
-  std::string out = "spec:\n  template:\n";
+  std::string out;
+  if (!pod.queue_name.empty() && !kai) {
+    // Kueue's Job, Deployment and StatefulSet integrations read the queue
+    // label on the workload's own metadata.
+    out += fmt::format("metadata:\n  labels:\n    {}: {}\n",
+                       YamlQuoted(std::string(kKueueQueueNameLabel)),
+                       YamlQuoted(pod.queue_name));
+  }
+  out += "spec:\n  template:\n";
   if (!pod.queue_name.empty()) {
-    // Kueue's plain-pod integration reads the label on the pod (a Job
-    // carries it on its own metadata); KAI-Scheduler reads its queue label
-    // on the pod or its PodGroup.
+    // Kueue's pod integration reads the label on the pod (it leaves a pod
+    // whose Job Kueue manages to the Job); KAI-Scheduler reads its queue
+    // label on the pod or its PodGroup.
     out += fmt::format("    metadata:\n      labels:\n        {}: {}\n",
                        YamlQuoted(kai ? std::string(kKaiQueueLabel)
                                       : std::string(kKueueQueueNameLabel)),
@@ -187,6 +195,15 @@ std::string PodTemplatePatchesYaml(const Scenario& scenario,
       "gpushare.io/node-pool needs that label on the pool's nodes:\n#   "
       "kubectl label node NODE gpushare.io/node-pool=POOL --overwrite\n",
       CommentText(scenario.name));
+  if (scenario.queues.enabled() && !scenario.kai_queues.enabled()) {
+    out +=
+        "# Kueue's queue label is on the workload's own metadata, where its "
+        "Job,\n# Deployment and StatefulSet integrations read it, and on the "
+        "pod template,\n# where its pod integration does: bare pods such as "
+        "notebooks, and\n# Deployments or StatefulSets, are admitted only "
+        "with integrations.frameworks\n# \"pod\", \"deployment\" or "
+        "\"statefulset\" in Kueue's Configuration.\n";
+  }
   for (const TenantClassInfo& info : ScenarioTenantClasses(scenario)) {
     auto it = by_class.find(info.name);
     if (it == by_class.end()) continue;
