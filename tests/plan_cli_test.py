@@ -15,7 +15,7 @@ import re
 import tempfile
 import unittest
 
-from cli_harness import main, run
+from cli_harness import DATA_DIR, main, run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT = os.path.join(ROOT, "examples", "default.yaml")
@@ -73,43 +73,12 @@ plan:
       jobs: {max_mean_wait_s: LIMIT}
 """
 
-# Notebooks through a Kueue ClusterQueue of 16 GPUs on 4 nodes of 4 L40S:
-# their wait is admission wait (236.5 s on the mean of seeds 5-7), so more
-# nodes help only if the quota grows with them.
-NOTEBOOKS_QUEUE = """\
-name: quota-bound
-seed: 5
-horizon_s: 14400
-cluster:
-  pools:
-    - {name: l40s, gpu: L40S, nodes: 4, gpus_per_node: 4, cpu: 64,
-       memory_gib: 512, sharing: {scheme: exclusive}}
-queues:
-  cluster_queues:
-    - name: notebooks
-      resource_groups:
-        - flavors:
-            - name: l40s
-              resources:
-                - {name: cpu, nominal_quota: 256}
-                - {name: memory, nominal_quota: 2048Gi}
-                - {name: nvidia.com/gpu, nominal_quota: 16}
-  local_queues:
-    - {name: notebooks, namespace: ds, cluster_queue: notebooks}
-workload:
-  horizon_s: 7200
-  classes:
-    - {name: notebooks, class: dev, tenants: [ds], queue: notebooks,
-       arrival_rate_per_s: 0.006, gpus: 1, gpu_memory_mib: 20000,
-       sm_demand: 0.3, duty: 0.3, work_s: {exponential: 3000},
-       cpu_milli: 4000, memory_mib: 16384}
-plan:
-  pools:
-    l40s: {nodes: {min: 2, max: 8}, schemes: [exclusive]}
-PINNED  constraints:
-    classes:
-      notebooks: {max_mean_wait_s: 30}
-"""
+# Notebooks through a Kueue ClusterQueue (tests/data/plan/quota-bound.yaml);
+# PINNED marks where a test may pin the quota.
+with open(os.path.join(DATA_DIR, "plan", "quota-bound.yaml"),
+          encoding="utf-8") as _f:
+    NOTEBOOKS_QUEUE = _f.read().replace("  constraints:",
+                                        "PINNED  constraints:", 1)
 
 
 def plan_json_chosen_from(path):

@@ -136,15 +136,17 @@ std::string DescribeLimits(const ClassConstraints& c, bool with_slo) {
   std::vector<std::string> parts;
   std::vector<std::string> none;  // limits of 0 on counts
   std::vector<std::string> counts;
-  const auto count = [&](int64_t limit, const char* what) {
+  // `what`: the word after "no" (its list ends in "pods" but for OOM
+  // kills); `counted`: what "<= N" counts.
+  const auto count = [&](int64_t limit, const char* what, const char* counted) {
     if (limit == 0) none.push_back(what);
-    if (limit > 0) counts.push_back(fmt::format("<= {} {}", limit, what));
+    if (limit > 0) counts.push_back(fmt::format("<= {} {}", limit, counted));
   };
-  count(c.max_oom_kills, "OOM kills");
-  count(c.max_failed, "failed");
-  count(c.max_cannot_run, "unrunnable");
-  count(c.max_pending, "never-started");
-  count(c.max_preemptions, "evicted");
+  count(c.max_oom_kills, "OOM kills", "OOM kills");
+  count(c.max_failed, "failed", "failed pods");
+  count(c.max_cannot_run, "unrunnable", "unrunnable pods");
+  count(c.max_pending, "never-started", "never-started pods");
+  count(c.max_preemptions, "evicted", "evictions");
   if (!none.empty()) {
     std::string list = none[0];
     for (size_t i = 1; i < none.size(); ++i) {
@@ -153,7 +155,7 @@ std::string DescribeLimits(const ClassConstraints& c, bool with_slo) {
     parts.push_back("no " + list +
                     (none.size() > 1 || none[0] != "OOM kills" ? " pods" : ""));
   }
-  for (const std::string& s : counts) parts.push_back(s + " pods");
+  parts.insert(parts.end(), counts.begin(), counts.end());
   if (c.max_mean_wait_s >= 0) {
     parts.push_back(fmt::format("mean wait <= {:.4g} s", c.max_mean_wait_s));
   }

@@ -86,6 +86,12 @@ TEST(PlanConstraintsTest, LostWorkWeighsMoreThanAnyWait) {
   EXPECT_EQ(DescribeLimits(c, /*with_slo=*/false),
             "no OOM kills, failed, unrunnable or never-started pods; mean "
             "wait <= 3600 s; slowdown <= 3x");
+  c.max_oom_kills = 5;
+  c.max_preemptions = 2;
+  c.max_pending = -1;
+  EXPECT_EQ(DescribeLimits(c, /*with_slo=*/false),
+            "no failed or unrunnable pods; <= 5 OOM kills; <= 2 evictions; "
+            "mean wait <= 3600 s; slowdown <= 3x");
 }
 
 TEST(PlanConstraintsTest, PreemptionsAreCheckedWhenLimited) {

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+
 #include "gpushare/decide/comparison_spec_reader.h"
 #include "gpushare/decide/plan_spec_reader.h"
 #include "gpushare/scenario/scenario_reader.h"
@@ -54,8 +57,7 @@ workload:
 PlanResult Plan(const std::string& text, int threads = 2, int seeds = 0) {
   const Scenario scenario =
       ReadScenarioYaml(text, "two-services.yaml", TestCatalog());
-  ComparisonSpec spec =
-      ReadComparisonSpec(text, "two-services.yaml", scenario);
+  ComparisonSpec spec = ReadComparisonSpec(text, "two-services.yaml", scenario);
   if (seeds > 0) spec.compare.seeds = seeds;
   const PlanSpec plan_spec =
       ReadPlanSpec(text, "two-services.yaml", scenario, spec.selection);
@@ -240,51 +242,26 @@ TEST(PlannerTest, APlanThatHoldsOnEverySeedIsKept) {
   EXPECT_TRUE(three.rejected.empty());
 }
 
-// Notebooks through a ClusterQueue of 16 GPUs on 4 nodes of 4 L40S; their
-// mean wait is admission wait, 236.5 s on the mean of seeds 5-7 at any
+// Notebooks through a ClusterQueue of 16 GPUs on 4 nodes of 4 L40S
+// (tests/data/plan/quota-bound.yaml, shared with tests/plan_cli_test.py);
+// their mean wait is admission wait, 236.5 s on the mean of seeds 5-7 at any
 // node count while the quota stays: the quota must grow with the pool.
+// `pinned`, when given, is a plan line put before its constraints.
 std::string NotebooksQueue(const std::string& pinned) {
-  return R"(name: quota-bound
-seed: 5
-horizon_s: 14400
-cluster:
-  pools:
-    - {name: l40s, gpu: L40S, nodes: 4, gpus_per_node: 4, cpu: 64,
-       memory_gib: 512, sharing: {scheme: exclusive}}
-queues:
-  cluster_queues:
-    - name: notebooks
-      resource_groups:
-        - flavors:
-            - name: l40s
-              resources:
-                - {name: cpu, nominal_quota: 256}
-                - {name: memory, nominal_quota: 2048Gi}
-                - {name: nvidia.com/gpu, nominal_quota: 16}
-  local_queues:
-    - {name: notebooks, namespace: ds, cluster_queue: notebooks}
-workload:
-  horizon_s: 7200
-  classes:
-    - {name: notebooks, class: dev, tenants: [ds], queue: notebooks,
-       arrival_rate_per_s: 0.006, gpus: 1, gpu_memory_mib: 20000,
-       sm_demand: 0.3, duty: 0.3, work_s: {exponential: 3000},
-       cpu_milli: 4000, memory_mib: 16384}
-plan:
-  pools:
-    l40s: {nodes: {min: 2, max: 8}, schemes: [exclusive]}
-)" + pinned + R"(
-  constraints:
-    classes:
-      notebooks: {max_mean_wait_s: 30}
-)";
+  std::ifstream in(std::string(GS_TESTDATA_DIR) + "/plan/quota-bound.yaml");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string out = text.str();
+  EXPECT_NE(out.find("  constraints:"), std::string::npos);
+  if (!pinned.empty()) {
+    out.replace(out.find("  constraints:"), 0, pinned + "\n");
+  }
+  return out;
 }
 
 const ResourceQuotaSpec* GpuQuota(const Scenario& s) {
-  for (const ResourceQuotaSpec& r : s.queues.cluster_queues[0]
-                                        .resource_groups[0]
-                                        .flavors[0]
-                                        .resources) {
+  for (const ResourceQuotaSpec& r :
+       s.queues.cluster_queues[0].resource_groups[0].flavors[0].resources) {
     if (r.resource == "nvidia.com/gpu") return &r;
   }
   return nullptr;
@@ -303,8 +280,9 @@ TEST(PlannerTest, QuotasGrowWithThePoolsThePlanResizes) {
   EXPECT_EQ(gpu->nominal_quota, 4 * nodes);
   bool noted = false;
   for (const std::string& n : r.notes) {
-    noted = noted || n.find("ClusterQueue notebooks flavor l40s: quota scaled "
-                            "with its pools' nodes: nvidia.com/gpu 16 to") == 0;
+    noted = noted || n.find(
+                         "ClusterQueue notebooks flavor l40s: quota scaled "
+                         "with its pools' nodes: nvidia.com/gpu 16 to") == 0;
   }
   EXPECT_TRUE(noted);
   EXPECT_TRUE(r.chosen.quota_bound.empty());

@@ -167,7 +167,7 @@ std::string SelectionHtml(const Selection& s) {
                                 : std::string("missed"),
            !x.serves       ? std::string("none")
            : x.served_well ? std::string("well")
-                           : "not well: " + DescribeInWords(x.missed)});
+                           : "poorly: " + DescribeInWords(x.missed)});
     };
     for (const SchemeScore& x : c.ranking) {
       add(std::to_string(++rank), x, VariantDisplayName(x.variant));

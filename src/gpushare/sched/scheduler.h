@@ -54,14 +54,14 @@
 // (framework's RunFilterPluginsWithNominatedPods): a pod passes Filter on a
 // node only if it also passes with the node's nominated pods of equal or
 // higher priority added (their requests counted, and the devices they will
-// need once their victims are gone left to them). A nomination ends when the pod binds (anywhere), is deleted, finds no
-// preemption candidate, moves to another node, or a pod of higher priority
-// is nominated to its node. A member of a PodGroup (Pod::pod_group with
-// gang_min_member > 1) preempts for its gang as a unit: victims are chosen for
-// as many pending members as minMember still needs, each on its node with the
-// earlier ones assumed there, and evicted only when every one of them fits;
-// otherwise nobody is. Pods, owned by the caller, must outlive the scheduler;
-// their requests are final when enqueued.
+// need once their victims are gone left to them). A nomination ends when the
+// pod binds (anywhere), is deleted, finds no preemption candidate, moves to
+// another node, or a pod of higher priority is nominated to its node. A member
+// of a PodGroup (Pod::pod_group with gang_min_member > 1) preempts for its gang
+// as a unit: victims are chosen for as many pending members as minMember still
+// needs, each on its node with the earlier ones assumed there, and evicted only
+// when every one of them fits; otherwise nobody is. Pods, owned by the caller,
+// must outlive the scheduler; their requests are final when enqueued.
 
 #ifndef GPUSHARE_SCHED_SCHEDULER_H_
 #define GPUSHARE_SCHED_SCHEDULER_H_
@@ -394,6 +394,18 @@ class Scheduler {
   // filter's or device plugin's reasons. The node is left as it was.
   bool FitsWithNominees(const Pod& pod, int node,
                         std::vector<std::string_view>* reasons);
+  // The pods bound on `node` that terminate as victims of nominated pod
+  // `q`'s current preemption.
+  std::vector<PodId> VictimsOnNode(PodId q, int node) const;
+  // Whether nominated pod `q` fits `node`'s devices once the grants of
+  // `victims` (VictimsOnNode) are released; `why` (may be null) gets the
+  // device plugin's reason if not. The devices are left as they were.
+  bool NomineeFitsDevices(PodId q, int node, const std::vector<PodId>& victims,
+                          std::vector<std::string_view>* why);
+  // Whether nominated pod `q` fits `node` once its victims there are gone:
+  // its pod slot and requests (when NodeResourcesFit filters) and its
+  // devices (when GpuDeviceFit does). The invariant check of ScheduleOne().
+  bool NomineeFitsOnceVictimsGone(PodId q, int node);
   void Nominate(PodId id, int node);
   // Ends pod `id`'s nomination, if any. `freed`: the room goes back to the
   // other pods (not bound there): the node is an event at the next

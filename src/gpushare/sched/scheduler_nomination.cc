@@ -73,40 +73,17 @@ bool Scheduler::FitsWithNominees(const Pod& pod, int node,
   DevicePlugin* devices = n.devices();
   if (fits && device_fit_filter_ && devices != nullptr &&
       AsksForDevices(pod.requests)) {
-    // Whether nominated pod `q` fits the devices with its victims' grants
-    // released; `why` (may be null) gets the device plugin's reason if not.
-    auto nominee_fits = [&](PodId q, std::vector<std::string_view>* why) {
-      const PodState& qs = pods_[q];
-      std::vector<PodId> gone;
-      if (node < static_cast<int>(node_pods_.size())) {
-        for (const BoundPod& b : node_pods_[node]) {
-          const PodState& v = pods_[b.victim.id];
-          if (v.terminating && v.preemptor == q &&
-              v.preemptor_preemption == qs.preemption &&
-              !v.allocation.grants.empty()) {
-            gone.push_back(b.victim.id);
-          }
-        }
-      }
-      for (PodId v : gone) devices->Release(pods_[v].allocation);
-      std::string_view reason;
-      const bool ok = devices->Fits(qs.pod->requests, &reason);
-      for (auto v = gone.rbegin(); v != gone.rend(); ++v) {
-        devices->Reacquire(pods_[*v].allocation);
-      }
-      if (!ok && why != nullptr) why->push_back(reason);
-      return ok;
-    };
     std::vector<PodId> room;  // those that fit without the pod
     for (PodId q : added) {
-      if (AsksForDevices(pods_[q].pod->requests) && nominee_fits(q, nullptr)) {
+      if (AsksForDevices(pods_[q].pod->requests) &&
+          NomineeFitsDevices(q, node, VictimsOnNode(q, node), nullptr)) {
         room.push_back(q);
       }
     }
     if (!room.empty()) {
       const DeviceAllocation placed = devices->Allocate(pod.requests);
       for (PodId q : room) {
-        if (!nominee_fits(q, reasons)) {
+        if (!NomineeFitsDevices(q, node, VictimsOnNode(q, node), reasons)) {
           fits = false;
           break;
         }
@@ -115,6 +92,58 @@ bool Scheduler::FitsWithNominees(const Pod& pod, int node,
     }
   }
   RefreshNodeCopies(node);
+  return fits;
+}
+
+std::vector<PodId> Scheduler::VictimsOnNode(PodId q, int node) const {
+  std::vector<PodId> victims;
+  if (node >= static_cast<int>(node_pods_.size())) return victims;
+  const PodState& qs = pods_[q];
+  for (const BoundPod& b : node_pods_[node]) {
+    const PodState& v = pods_[b.victim.id];
+    if (v.terminating && v.preemptor == q &&
+        v.preemptor_preemption == qs.preemption) {
+      victims.push_back(b.victim.id);
+    }
+  }
+  return victims;
+}
+
+bool Scheduler::NomineeFitsDevices(PodId q, int node,
+                                   const std::vector<PodId>& victims,
+                                   std::vector<std::string_view>* why) {
+  DevicePlugin* devices = cluster_.nodes()[node].devices();
+  for (PodId v : victims) {
+    if (!pods_[v].allocation.grants.empty()) {
+      devices->Release(pods_[v].allocation);
+    }
+  }
+  std::string_view reason;
+  const bool ok = devices->Fits(pods_[q].pod->requests, &reason);
+  for (auto v = victims.rbegin(); v != victims.rend(); ++v) {
+    if (!pods_[*v].allocation.grants.empty()) {
+      devices->Reacquire(pods_[*v].allocation);
+    }
+  }
+  if (!ok && why != nullptr) why->push_back(reason);
+  return ok;
+}
+
+bool Scheduler::NomineeFitsOnceVictimsGone(PodId q, int node) {
+  const Node& n = cluster_.nodes()[node];
+  const ResourceRegistry& registry = cluster_.resources();
+  const std::vector<PodId> gone = VictimsOnNode(q, node);
+  bool fits = !resources_fit_filter_ ||
+              n.pod_count() - static_cast<int>(gone.size()) < n.max_pods();
+  for (const auto& [id, quantity] : pods_[q].pod->requests.items()) {
+    if (!resources_fit_filter_ || registry.IgnoredByScheduler(id)) continue;
+    int64_t freed = 0;
+    for (PodId v : gone) freed += pods_[v].pod->requests.Get(id);
+    fits = fits && quantity <= n.Allocatable(id) - n.Requested(id) + freed;
+  }
+  if (fits && device_fit_filter_ && n.devices() != nullptr) {
+    fits = NomineeFitsDevices(q, node, gone, nullptr);
+  }
   return fits;
 }
 

@@ -480,49 +480,12 @@ ScheduleResult Scheduler::ScheduleOne() {
   // nominated here that would fit once their victims are gone still do
   // after this bind: nobody takes a nominated pod's room but a pod of
   // higher priority.
-  const auto nominee_fits = [&](PodId q) {
-    const PodState& qs = pods_[q];
-    DevicePlugin* devices = node.devices();
-    const ResourceRegistry& registry = cluster_.resources();
-    std::vector<PodId> gone;
-    for (const BoundPod& b : node_pods_[chosen]) {
-      const PodState& v = pods_[b.victim.id];
-      if (v.terminating && v.preemptor == q &&
-          v.preemptor_preemption == qs.preemption) {
-        gone.push_back(b.victim.id);
-      }
-    }
-    bool fits = !resources_fit_filter_ ||
-                node.pod_count() - static_cast<int>(gone.size()) <
-                    node.max_pods();
-    for (const auto& [id, quantity] : qs.pod->requests.items()) {
-      if (!resources_fit_filter_ || registry.IgnoredByScheduler(id)) continue;
-      int64_t freed = 0;
-      for (PodId v : gone) freed += pods_[v].pod->requests.Get(id);
-      fits = fits &&
-             quantity <= node.Allocatable(id) - node.Requested(id) + freed;
-    }
-    if (fits && device_fit_filter_ && devices != nullptr) {
-      for (PodId v : gone) {
-        if (!pods_[v].allocation.grants.empty()) {
-          devices->Release(pods_[v].allocation);
-        }
-      }
-      fits = devices->Fits(qs.pod->requests, nullptr);
-      for (auto v = gone.rbegin(); v != gone.rend(); ++v) {
-        if (!pods_[*v].allocation.grants.empty()) {
-          devices->Reacquire(pods_[*v].allocation);
-        }
-      }
-    }
-    return fits;
-  };
   std::vector<PodId> held;
   if (profile_.check_invariants && HasNominees(chosen) &&
       chosen < static_cast<int>(node_pods_.size())) {
     for (PodId q : nominees_[chosen]) {
       if (q != entry.id && pods_[q].pod->priority >= pod.priority &&
-          nominee_fits(q)) {
+          NomineeFitsOnceVictimsGone(q, chosen)) {
         held.push_back(q);
       }
     }
@@ -549,7 +512,7 @@ ScheduleResult Scheduler::ScheduleOne() {
   node.Reserve(pod.requests);
   UpdateFreeNodes(chosen, pod.requests);
   for (PodId q : held) {
-    GS_CHECK(nominee_fits(q),
+    GS_CHECK(NomineeFitsOnceVictimsGone(q, chosen),
              "a pod took the room of a pod of equal or higher priority "
              "nominated to its node");
   }
