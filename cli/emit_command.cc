@@ -16,6 +16,7 @@
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "cli/command.h"
@@ -37,6 +38,7 @@ namespace {
 struct EmitArgs {
   std::string out_file;
   std::string scenario;
+  std::string from_scenario;  // emit k8s --from: today's scenario
 };
 
 void Emit(const std::string& text, const EmitArgs& args) {
@@ -154,10 +156,21 @@ void RegisterEmitCommand(CLI::App& app, GlobalOptions& options) {
                   "Directory to write the files into (created if missing; a "
                   "folder written before holds only the new set afterwards)")
       ->required();
+  cmd->add_option("--from", k8s->from_scenario,
+                  "The scenario of the cluster as it runs today: node-setup.sh "
+                  "removes what its pools set that the scenario does not, "
+                  "and rollback.sh restores it (imported pools know their "
+                  "nodes' labels without it)")
+      ->check(CLI::ExistingFile);
   cmd->callback([k8s, &options] {
     const Catalog catalog = LoadCatalog(options);
-    const std::vector<EmittedFile> files =
-        K8sConfigFiles(ReadScenarioFile(k8s->scenario, catalog), catalog);
+    const Scenario scenario = ReadScenarioFile(k8s->scenario, catalog);
+    std::optional<Scenario> today;
+    if (!k8s->from_scenario.empty()) {
+      today = ReadScenarioFile(k8s->from_scenario, catalog);
+    }
+    const std::vector<EmittedFile> files = K8sConfigFiles(
+        scenario, catalog, today ? &*today : nullptr);
     OutputBatch batch;
     batch.ReplaceFolderContents(k8s->out_file);
     for (const EmittedFile& f : files) {

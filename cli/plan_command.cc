@@ -100,7 +100,7 @@ void Plan(const PlanArgs& args, GlobalOptions& options) {
                          Header(result, file, args.model.calibration));
     outputs.Add(args.out_dir + "/scenario.yaml", yaml);
     written.push_back(args.out_dir + "/scenario.yaml");
-    for (const EmittedFile& f : K8sConfigFiles(result.plan, catalog)) {
+    for (const EmittedFile& f : K8sConfigFiles(result.plan, catalog, &scenario)) {
       outputs.Add(args.out_dir + "/" + f.path, f.text);
       written.push_back(args.out_dir + "/" + f.path);
     }

@@ -176,11 +176,14 @@ class MigPartedTest(unittest.TestCase):
         self.assertIn("  config.yaml: |\n    version: v1\n    mig-configs:\n",
                       out)
         self.assertIn('            "3g.40gb": 1\n', out)
-        # The six prod nodes get the pool's config; no other pool is MIG.
-        labels = re.findall(r"kubectl label node (\S+) "
+        # The prod nodes get the pool's config, found by the pool's label
+        # (not by the simulator's node names); no other pool is MIG.
+        labels = re.findall(r"kubectl label nodes -l (\S+) "
                             r"nvidia.com/mig.config=(\S+) --overwrite", out)
-        self.assertEqual(labels, [(f"prod-{i}", "all-balanced")
-                                  for i in range(6)])
+        self.assertEqual(labels, [("gpushare.io/node-pool=prod",
+                                   "all-balanced")])
+        self.assertNotIn("prod-0", out)
+        self.assertIn("--set migManager.config.name=custom-mig-config", out)
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "mig.yaml")
             status, _, err = run("emit", "mig-parted", "--scenario", default,
@@ -229,11 +232,10 @@ class DevicePluginTest(unittest.TestCase):
         self.assertIn("rollout restart -n gpu-operator", out)
         # prod (MIG) and dev (time-slicing) nodes are labelled; the HAMi
         # pool runs HAMi's own device plugin.
-        labels = re.findall(r"kubectl label node (\S+) "
+        labels = re.findall(r"kubectl label nodes -l (\S+) "
                             r"nvidia.com/device-plugin.config=(\S+) ", out)
-        self.assertEqual(labels,
-                         [(f"prod-{i}", "prod") for i in range(6)] +
-                         [(f"dev-{i}", "dev") for i in range(8)])
+        self.assertEqual(labels, [("gpushare.io/node-pool=prod", "prod"),
+                                  ("gpushare.io/node-pool=dev", "dev")])
 
     def test_bad_input_exits_2(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -260,8 +262,9 @@ class HamiValuesTest(unittest.TestCase):
         self.assertEqual(status, 0, err)
         self.assertIn("devicePlugin:\n  deviceSplitCount: 10\n", out)
         self.assertIn("    nodeSchedulerPolicy: binpack\n", out)
-        labels = re.findall(r"kubectl label node (\S+) gpu=on", out)
-        self.assertEqual(labels, [f"platform-{i}" for i in range(8)])
+        labels = re.findall(r"kubectl label nodes -l (\S+) gpu=on", out)
+        self.assertEqual(labels, ["gpushare.io/node-pool=platform"])
+        self.assertIn("nvidia.com/gpu.deploy.device-plugin=false", out)
 
     def test_no_hami_pool_exits_2(self):
         scenario = os.path.join(ROOT, "examples", "dev-time-slicing.yaml")
@@ -312,9 +315,9 @@ class K8sBundleTest(unittest.TestCase):
             status, out, err = run("emit", "k8s", "--scenario", default,
                                    "--out", out_dir)
             self.assertEqual(status, 0, err)
-            names = ["README.md", "node-setup.sh",
-                     "device-plugin-config.yaml", "mig-parted-config.yaml",
-                     "hami-values.yaml", "pod-patches.yaml"]
+            names = ["README.md", "device-plugin-config.yaml",
+                     "mig-parted-config.yaml", "gpu-operator-values.yaml",
+                     "hami-values.yaml", "node-setup.sh", "pod-patches.yaml"]
             self.assertEqual(sorted(os.listdir(out_dir)),
                              sorted(names + [".gpushare-sim-files"]))
             self.assertEqual(out.split(),

@@ -8,10 +8,10 @@ taint values that Kubernetes accepts but YAML reads as booleans, nulls or
 numbers when plain (true, 012, 1e5, yes, null, 0x1). Scenario IMPORTED reads
 kubectl nodes named alike and pods whose tenant class and toleration are
 hostile (kubectl pod fields are not validated, only quoted). For each output
-folder: every *.sh passes `sh -n`; node-setup.sh runs with stand-ins for
-kubectl, helm and nvidia-smi first on PATH, which log their arguments, and
-must make exactly the expected calls with every argument intact while no
-injected command runs; every YAML file parses with PyYAML (YAML 1.1, the
+folder: every *.sh passes `sh -n`; node-setup.sh runs against a fake
+cluster (tests/fake_cluster.py: a stand-in kubectl first on PATH that keeps
+the nodes in a file) and must leave exactly the expected labels and taints,
+every string intact, while no injected command runs; every YAML file parses with PyYAML (YAML 1.1, the
 strictest reader about booleans) and the names read back as strings; the
 HAMi node config parses as JSON; the scenario name shows only on comment
 lines. A kubectl node name that is not a DNS-1123 subdomain is refused (exit
@@ -29,6 +29,7 @@ import unittest
 import yaml
 
 from cli_harness import TempDirTestCase, main, run
+from fake_cluster import FakeCluster, kubectl_nodes
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -93,21 +94,24 @@ queues:
     - {{name: "y", namespace: "1e3", cluster_queue: "123"}}
 """
 
-# What node-setup.sh of HOSTILE must run, argument by argument.
-HOSTILE_CALLS = [
-    ["kubectl", "label", "node", "true-0", "gpushare.io/node-pool=true",
-     "example.com/x-1=0x1", "team=yes", "nvidia.com/device-plugin.config=true",
-     "--overwrite"],
-    ["kubectl", "taint", "node", "true-0", "dedicated=null:NoSchedule",
-     "--overwrite"],
-    ["kubectl", "label", "node", "1e5-0", "gpushare.io/node-pool=1e5",
-     "nvidia.com/device-plugin.config=1e5", "nvidia.com/mig.config=all-1g.6gb",
-     "--overwrite"],
-    ["kubectl", "label", "node", "012-0", "gpushare.io/node-pool=012",
-     "gpu=on", "--overwrite"],
-    ["kubectl", "label", "node", "on-0", "gpushare.io/node-pool=on", "gpu=on",
-     "--overwrite"],
-]
+# The nodes of HOSTILE's pools in the fake cluster (found by the pool label,
+# named unlike the simulator's nodes), and what node-setup.sh must leave on
+# them, every string intact.
+HOSTILE_NODES = {"yes": "true", "0x10": "1e5", "null": "012", "on": "on"}
+HOSTILE_LABELS = {
+    "yes": {"gpushare.io/node-pool": "true", "example.com/x-1": "0x1",
+            "team": "yes", "nvidia.com/device-plugin.config": "true",
+            "nvidia.com/gpu.deploy.device-plugin": "true"},
+    "0x10": {"gpushare.io/node-pool": "1e5",
+             "nvidia.com/device-plugin.config": "1e5",
+             "nvidia.com/gpu.deploy.device-plugin": "true",
+             "nvidia.com/mig.config": "all-1g.6gb",
+             "nvidia.com/mig.config.state": "success"},
+    "null": {"gpushare.io/node-pool": "012", "gpu": "on",
+             "nvidia.com/gpu.deploy.device-plugin": "false"},
+    "on": {"gpushare.io/node-pool": "on", "gpu": "on",
+           "nvidia.com/gpu.deploy.device-plugin": "false"},
+}
 
 # examples/kubectl's nodes renamed to names YAML misreads when plain.
 NODE_RENAMES = {"gpu-a100-0": "0x10", "gpu-l4-0": "yes", "gpu-l4-1": "1e5",
@@ -129,14 +133,6 @@ workload:
     defaults: {{lifetime_s: 600, gpu_memory_mib: 12000,
                workload_class: inference}}
 """
-
-# A stand-in command: appends its argv, as one JSON line, to $STUB_LOG.
-STUB = """#!/usr/bin/env python3
-import json, os, sys
-with open(os.environ["STUB_LOG"], "a", encoding="utf-8") as f:
-    f.write(json.dumps([os.path.basename(sys.argv[0])] + sys.argv[1:]) + "\\n")
-"""
-
 
 class EmitInjectionTest(TempDirTestCase):
 
@@ -178,30 +174,29 @@ class EmitInjectionTest(TempDirTestCase):
                 out[name] = f.read()
         return out
 
-    def run_node_setup(self, folder):
-        """Runs node-setup.sh with stand-ins on PATH in a fresh working
-        folder; returns the logged calls."""
-        stubs = self.path("stubs")
-        os.makedirs(stubs, exist_ok=True)
-        for command in ("kubectl", "helm", "nvidia-smi"):
-            stub = os.path.join(stubs, command)
-            with open(stub, "w", encoding="utf-8") as f:
-                f.write(STUB)
-            os.chmod(stub, 0o755)
+    def run_node_setup(self, folder, nodes):
+        """Runs node-setup.sh against a fake cluster of `nodes` (name →
+        {labels, taints}; tests/fake_cluster.py) in a fresh working folder;
+        returns the cluster's nodes afterwards and the changes made."""
+        cluster = FakeCluster(self.path("cluster-" + os.path.basename(folder)),
+                              nodes)
         work = self.path("work-" + os.path.basename(folder))
         os.makedirs(os.path.join(work, "pwned-dir"))
-        log = os.path.join(work, "calls.log")
-        env = dict(os.environ, PATH=stubs + ":/usr/bin:/bin", STUB_LOG=log,
-                   HOME=work)
         result = subprocess.run(
-            ["sh", os.path.join(folder, "node-setup.sh")], cwd=work, env=env,
-            capture_output=True, timeout=60, check=False)
+            ["sh", os.path.join(folder, "node-setup.sh")], cwd=work,
+            env=dict(cluster.env(), HOME=work), capture_output=True,
+            timeout=60, check=False)
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertFalse(os.path.exists(os.path.join(work, "pwned")))
         self.assertTrue(os.path.isdir(os.path.join(work, "pwned-dir")))
-        self.assertEqual(sorted(os.listdir(work)), ["calls.log", "pwned-dir"])
-        with open(log, encoding="utf-8") as f:
-            return [json.loads(line) for line in f]
+        self.assertEqual(sorted(os.listdir(work)), ["pwned-dir"])
+        state = cluster.state()
+        self.assertEqual(state["violations"], [])
+        return state["nodes"], state["mutations"]
+
+    def hostile_nodes(self):
+        return {n: {"labels": {"gpushare.io/node-pool": pool}}
+                for n, pool in HOSTILE_NODES.items()}
 
     def check_folder(self, folder):
         """The checks every output folder passes; returns its files."""
@@ -237,9 +232,14 @@ class EmitInjectionTest(TempDirTestCase):
         code, _, stderr = run("emit", "k8s", "--scenario", scenario, "--out",
                               out)
         self.assertEqual(code, 0, stderr)
-        self.assertEqual(self.run_node_setup(out), HOSTILE_CALLS)
+        nodes, _ = self.run_node_setup(out, self.hostile_nodes())
+        self.assertEqual({n: v["labels"] for n, v in nodes.items()},
+                         HOSTILE_LABELS)
+        self.assertEqual(nodes["yes"]["taints"],
+                         [{"key": "dedicated", "value": "null",
+                           "effect": "NoSchedule"}])
         files = self.check_folder(out)
-        self.assertIn("# Labels and taints of scenario 'evil'$(touch "
+        self.assertIn("# Node changes of scenario 'evil'$(touch "
                       "pwned) `touch pwned`\"; rm -rf pwned-dir # "
                       "x\\u2028y: z ${HOME} *' (written",
                       files["node-setup.sh"])
@@ -284,15 +284,21 @@ class EmitInjectionTest(TempDirTestCase):
         code, _, stderr = run("emit", "k8s", "--scenario", scenario, "--out",
                               out)
         self.assertEqual(code, 0, stderr)
-        calls = self.run_node_setup(out)
+        before = kubectl_nodes(self.path("nodes.json"))
+        nodes, changes = self.run_node_setup(out, before)
         files = self.check_folder(out)
-        self.assertEqual(sorted({c[3] for c in calls}),
+        self.assertEqual(sorted({c[1] for c in changes}),
                          sorted(n for n in NODE_RENAMES.values()
                                 if n != "null"))
-        for call in calls:
-            self.assertEqual(call[:3], ["kubectl", call[1], "node"])
-            self.assertIn(call[1], ("label", "taint"))
-            self.assertEqual(call[-1], "--overwrite")
+        for name, node in nodes.items():
+            # The imported nodes keep their own labels; GPU nodes get
+            # their pool's.
+            self.assertLessEqual(
+                {k: v for k, v in before[name]["labels"].items()
+                 if not k.startswith("nvidia.com/")}.items(),
+                node["labels"].items())
+            self.assertEqual("gpushare.io/node-pool" in node["labels"],
+                             name != "null", name)
         patches = list(yaml.safe_load_all(files["pod-patches.yaml"]))
         values = [t.get("value") for d in patches if d
                   for t in d["spec"]["template"]["spec"].get("tolerations",
@@ -323,27 +329,27 @@ class EmitInjectionTest(TempDirTestCase):
                               "--seeds", "1", "--force")
         # 3: no plan meets every constraint; --force writes the outputs.
         self.assertIn(code, (0, 3), stderr)
-        calls = self.run_node_setup(out)
+        nodes, changes = self.run_node_setup(out, self.hostile_nodes())
         files = self.check_folder(out)
-        self.assertTrue(calls)
-        for call in calls:
-            self.assertIn(call[1], ("label", "taint"))
-            node = re.fullmatch(r"(true|1e5|012|on)-[0-9]+", call[3])
-            self.assertTrue(node, call)
-            if call[1] == "label":
-                self.assertEqual(call[4],
-                                 "gpushare.io/node-pool=" + node.group(1))
+        self.assertTrue(changes)
+        for change in changes:
+            self.assertIn(change[0], ("label", "taint", "cordon", "drain",
+                                      "uncordon"))
+        for name, pool in HOSTILE_NODES.items():
+            self.assertEqual(nodes[name]["labels"]["gpushare.io/node-pool"],
+                             pool)
         plan = yaml.safe_load(files["scenario.yaml"])
         self.assertEqual(plan["name"], HOSTILE_NAME)
         self.assertEqual([p["name"] for p in plan["cluster"]["pools"]],
                          ["true", "1e5", "012", "on"])
         self.assertEqual(plan["cluster"]["pools"][0]["labels"],
                          {"team": "yes", "example.com/x-1": "0x1"})
-        # The plan's scenario.yaml replays: the emitted files come back.
+        # The plan's scenario.yaml replays: the emitted files, a change
+        # from the scenario planned, come back.
         again = self.path("again")
         code, _, stderr = run("emit", "k8s", "--scenario",
-                              os.path.join(out, "scenario.yaml"), "--out",
-                              again)
+                              os.path.join(out, "scenario.yaml"), "--from",
+                              scenario, "--out", again)
         self.assertEqual(code, 0, stderr)
         for name, text in self.files(again).items():
             self.assertEqual(text, files[name], name)

@@ -50,6 +50,11 @@ struct NodePoolSpec {
   Labels labels;
   std::vector<Taint> taints;
   SharingConfig sharing;
+  // The labels that select the pool's nodes in the real cluster (a
+  // LabelSelector's matchLabels), which the emitted scripts address with
+  // `kubectl ... -l SELECTOR` (emit/pool_node_set.h). Empty: the pool
+  // label gpushare.io/node-pool=<name>. The simulation does not read it.
+  Labels match_labels;
   // Imported pools: one identity per node (`nodes` of them), in node order.
   // Node i is named members[i].name instead of NAME-<i>; it carries the
   // pool's labels, then its own (which win over those the device plugin

@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "gpushare/emit/pool_node_names.h"
+#include "gpushare/emit/pool_node_set.h"
 #include "gpushare/emit/quoting.h"
 #include "gpushare/emit/yaml_text.h"
 #include "gpushare/io/input_error.h"
@@ -93,24 +93,28 @@ std::string DevicePluginConfigMap(const Scenario& scenario,
                                   const DevicePluginConfigMapOptions& options) {
   const std::vector<NamedDevicePluginConfig> configs =
       DevicePluginConfigs(scenario, catalog);
-  const auto nodes = PoolNodeNames(scenario, catalog);
   std::string out = fmt::format(
       "# NVIDIA device-plugin configs of scenario '{}', one per node pool "
       "(config v1;\n# written by gpushare-sim emit device-plugin).\n#\n"
       "# 1. Create the ConfigMap:\n#      kubectl apply -f THIS_FILE\n"
-      "# 2. Point the GPU Operator's device plugin at it:\n"
-      "#      kubectl patch clusterpolicies.nvidia.com/cluster-policy -n {} "
-      "--type merge \\\n"
-      "#        -p '{{\"spec\": {{\"devicePlugin\": {{\"config\": {{\"name\": "
-      "{}, \"default\": \"default\"}}}}}}}}'\n"
+      "# 2. Point the GPU Operator's device plugin at it (Helm values, which "
+      "a later\n#    helm upgrade keeps; emit k8s writes them as "
+      "gpu-operator-values.yaml):\n"
+      "#      helm upgrade gpu-operator nvidia/gpu-operator -n {} "
+      "--reuse-values \\\n"
+      "#        --set devicePlugin.config.name={} "
+      "--set devicePlugin.config.default=default\n"
       "# 3. Select each pool's config on its nodes:\n",
       CommentText(scenario.name),
       CommentText(ShellWord(options.namespace_name)),
-      CommentText(JsonString(options.name)));
+      CommentText(ShellWord(options.name)));
   for (const NamedDevicePluginConfig& c : configs) {
     if (c.pool.empty()) continue;  // `default`: unlabelled nodes
-    out += LabelCommandComments(nodes.at(c.pool),
-                                "nvidia.com/device-plugin.config=" + c.pool);
+    for (const NodePoolSpec& pool : scenario.pools) {
+      if (pool.name != c.pool) continue;
+      out += LabelCommandComments(PoolNodeSetOf(pool),
+                                  "nvidia.com/device-plugin.config=" + c.pool);
+    }
   }
   out += fmt::format(
       "# 4. The operator does not watch this ConfigMap: after changing it,\n"

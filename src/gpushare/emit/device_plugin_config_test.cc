@@ -48,7 +48,7 @@ TEST(DevicePluginConfigTest, TimeSlicingPoolByHand) {
             "      - name: nvidia.com/gpu\n"
             "        replicas: 4\n");
   const std::string map = DevicePluginConfigMap(s, TestCatalog());
-  EXPECT_NE(map.find("kubectl label node dev-1 "
+  EXPECT_NE(map.find("kubectl label nodes -l gpushare.io/node-pool=dev "
                      "nvidia.com/device-plugin.config=dev --overwrite"),
             std::string::npos)
       << map;

@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "gpushare/cluster/cluster.h"
+#include "gpushare/emit/pool_node_set.h"
 #include "gpushare/emit/quoting.h"
 #include "gpushare/io/input_error.h"
 
@@ -58,6 +60,8 @@ std::string HamiValuesYaml(const Scenario& scenario, const Catalog& catalog) {
   std::string labels;
   std::string nodeconfig;
   std::string annotations;
+  std::string unnamed;  // pools whose per-node entries need real names
+  std::vector<Taint> taints;
   for (const NodePool& pool : cluster.pools()) {
     const NodePoolSpec& spec = pool.spec;
     if (spec.gpus_per_node == 0 ||
@@ -65,11 +69,22 @@ std::string HamiValuesYaml(const Scenario& scenario, const Catalog& catalog) {
       continue;
     }
     const HamiSettings& h = spec.sharing.hami;
+    const PoolNodeSet set = PoolNodeSetOf(spec);
+    labels += LabelCommandComments(set, "gpu=on");
+    labels += LabelCommandComments(set, "nvidia.com/gpu.deploy.device-plugin=false");
+    for (const Taint& t : spec.taints) {
+      if (std::find(taints.begin(), taints.end(), t) == taints.end()) {
+        taints.push_back(t);
+      }
+    }
+    if (SameDevicePluginSettings(h, first)) continue;
+    if (!set.by_name()) {
+      unnamed += fmt::format(
+          "#   pool {}: one entry per node of `kubectl get nodes -l {}`\n",
+          CommentText(spec.name), CommentText(ShellWord(SelectorText(set.selector))));
+    }
     for (int n = pool.first_node; n < pool.first_node + pool.node_count; ++n) {
       const std::string& node = cluster.nodes()[n].name();
-      labels += fmt::format("#   kubectl label node {} gpu=on --overwrite\n",
-                            CommentText(ShellWord(node)));
-      if (SameDevicePluginSettings(h, first)) continue;
       nodeconfig += fmt::format(
           "{}        {{\"name\": {}, \"operatingmode\": \"hami-core\", "
           "\"devicesplitcount\": {}, \"devicememoryscaling\": {}, "
@@ -93,7 +108,8 @@ std::string HamiValuesYaml(const Scenario& scenario, const Catalog& catalog) {
       "#   helm repo add hami-charts https://project-hami.github.io/HAMi/\n"
       "#   helm upgrade --install hami hami-charts/hami -n kube-system -f "
       "THIS_FILE\n"
-      "# 2. Let HAMi's device plugin serve the vGPU nodes:\n{}",
+      "# 2. Let HAMi's device plugin serve the vGPU nodes, and the GPU "
+      "Operator's not\n#    (node-setup.sh of emit k8s sets these labels):\n{}",
       CommentText(scenario.name), labels);
   if (!annotations.empty()) {
     out +=
@@ -109,6 +125,18 @@ std::string HamiValuesYaml(const Scenario& scenario, const Catalog& catalog) {
       PolicyName(first.node_policy), PolicyName(first.gpu_policy),
       first.split_count, ShortNum(first.memory_scaling),
       ShortNum(first.core_scaling));
+  if (!taints.empty()) {
+    out += "  tolerations:\n";
+    for (const Taint& t : taints) {
+      out += fmt::format(
+          "  - key: {}\n    operator: Equal\n    value: {}\n    effect: {}\n",
+          YamlScalar(t.key), YamlQuoted(t.value), TaintEffectName(t.effect));
+    }
+  }
+  if (!unnamed.empty()) {
+    out += "  # The entries below name the simulator's nodes of these pools; "
+           "name the real ones:\n" + unnamed;
+  }
   if (!nodeconfig.empty()) {
     out += "  nodeConfiguration:\n    config: |\n      {\"nodeconfig\": [\n" +
            nodeconfig + "\n      ]}\n";

@@ -39,8 +39,12 @@ TEST(HamiValuesTest, OnePoolByHand) {
             "  deviceCoreScaling: 1\n"
             "  nvidiaNodeSelector:\n"
             "    gpu: \"on\"\n");
-  EXPECT_NE(text.find("#   kubectl label node vgpu-1 gpu=on --overwrite\n"),
-            std::string::npos);
+  EXPECT_NE(text.find("#      kubectl label nodes -l gpushare.io/node-pool=vgpu "
+                      "gpu=on --overwrite\n"
+                      "#      kubectl label nodes -l gpushare.io/node-pool=vgpu "
+                      "nvidia.com/gpu.deploy.device-plugin=false --overwrite\n"),
+            std::string::npos)
+      << text;
   EXPECT_EQ(text.find("cpu-0"), std::string::npos);
   EXPECT_NE(text.find("helm upgrade --install hami hami-charts/hami -n "
                       "kube-system"),

@@ -2,7 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <optional>
+#include <set>
+
 #include "gpushare/emit/device_plugin_config.h"
+#include "gpushare/emit/gpu_operator_values.h"
 #include "gpushare/emit/hami_values.h"
 #include "gpushare/emit/kai_queue_manifests.h"
 #include "gpushare/emit/kube_scheduler_config.h"
@@ -13,15 +18,93 @@
 #include "gpushare/emit/quoting.h"
 
 namespace gpushare {
+namespace {
+
+const NodePoolSpec* PoolNamed(const Scenario* scenario,
+                              const std::string& name) {
+  if (scenario == nullptr) return nullptr;
+  for (const NodePoolSpec& p : scenario->pools) {
+    if (p.name == name) return &p;
+  }
+  return nullptr;
+}
+
+std::string TaintList(const std::vector<Taint>& taints) {
+  std::string out;
+  for (const Taint& t : taints) {
+    out += fmt::format("{}`{}{}{}:{}`", out.empty() ? "" : ", ", t.key,
+                       t.value.empty() ? "" : "=", t.value,
+                       TaintEffectName(t.effect));
+  }
+  return out.empty() ? "none" : out;
+}
+
+// The README's section on nodes to provision and to take out: pools that
+// have more or fewer nodes than today.
+std::string NodeCountChanges(const Scenario& scenario,
+                             const std::vector<NodeChange>& changes,
+                             const Scenario* today) {
+  std::string out;
+  for (const NodeChange& c : changes) {
+    const NodePoolSpec* pool = PoolNamed(&scenario, c.nodes.pool);
+    const NodePoolSpec* before = PoolNamed(today, c.nodes.pool);
+    std::string labels;
+    for (const auto& [k, v] : c.target.set) {
+      labels += fmt::format("{}`{}={}`", labels.empty() ? "" : ", ", k, v);
+    }
+    if (!c.target.mig_config.empty()) {
+      labels += fmt::format(", `nvidia.com/mig.config={}`", c.target.mig_config);
+    }
+    int provision = c.nodes.to_provision;
+    int remove = 0;
+    std::vector<std::string> removed;
+    if (c.nodes.by_name() && before != nullptr) {
+      std::set<std::string> kept(c.nodes.names.begin(), c.nodes.names.end());
+      for (const NodeIdentity& m : before->members) {
+        if (kept.count(m.name) == 0) removed.push_back(m.name);
+      }
+      remove = static_cast<int>(removed.size());
+    } else if (!c.nodes.by_name() && before != nullptr) {
+      provision = std::max(0, pool->nodes - before->nodes);
+      remove = std::max(0, before->nodes - pool->nodes);
+    }
+    if (provision > 0) {
+      out += fmt::format(
+          "- Pool `{}`: provision {} more node{} like its others, labelled "
+          "{} and tainted {}; then run node-setup.sh again{}.\n",
+          CommentText(pool->name), provision, provision == 1 ? "" : "s",
+          CommentText(labels), CommentText(TaintList(c.target.taints)),
+          c.nodes.by_name() ? "" : " (it selects them by their labels)");
+    }
+    if (remove > 0) {
+      std::string which;
+      for (const std::string& r : removed) {
+        which += (which.empty() ? " " : ", ") + ("`" + CommentText(r) + "`");
+      }
+      out += fmt::format(
+          "- Pool `{}`: take {} node{} out{}: `kubectl drain NODE "
+          "--ignore-daemonsets --delete-emptydir-data`, then remove it from "
+          "its node group.\n",
+          CommentText(pool->name), remove, remove == 1 ? "" : "s",
+          which.empty() ? " (any of the pool's)" : ":" + which);
+    }
+  }
+  return out;
+}
+
+}  // namespace
 
 std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
-                                        const Catalog& catalog) {
+                                        const Catalog& catalog,
+                                        const Scenario* today) {
+  bool gpus = false;
   bool nvidia = false;
   bool mig = false;
   bool hami = false;
   for (const NodePoolSpec& p : scenario.pools) {
     if (p.gpus_per_node == 0) continue;
     const bool is_hami = p.sharing.sharing == DeviceSharing::kHami;
+    gpus = true;
     hami = hami || is_hami;
     nvidia = nvidia || !is_hami;
     mig = mig || p.sharing.mig_enabled;
@@ -35,25 +118,24 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
                          path, what, command);
     files.push_back({std::move(path), std::move(text)});
   };
-  add("node-setup.sh", NodeSetupScript(scenario, catalog),
-      "labels and taints every node as the simulation has it, and selects "
-      "its device-plugin, MIG and HAMi configuration",
-      "sh node-setup.sh");
   if (nvidia) {
     add("device-plugin-config.yaml", DevicePluginConfigMap(scenario, catalog),
         "the NVIDIA device plugin's configs per pool (time-slicing, MPS, MIG "
-        "strategy); then patch the ClusterPolicy as its header says. The GPU "
-        "Operator does not watch this ConfigMap: after a change, restart the "
-        "plugin",
-        "kubectl apply -f device-plugin-config.yaml\n   kubectl rollout "
-        "restart -n gpu-operator daemonset/nvidia-device-plugin-daemonset");
+        "strategy), which the GPU Operator's values below name",
+        "kubectl apply -f device-plugin-config.yaml");
   }
   if (mig) {
     add("mig-parted-config.yaml", MigPartedConfigMap(scenario, catalog),
-        "the MIG layouts for the MIG manager; then patch the ClusterPolicy "
-        "(spec.migManager.config.name, spec.mig.strategy) as its header says "
-        "and wait for nvidia.com/mig.config.state=success on the MIG nodes",
+        "the MIG layouts for the MIG manager, which the GPU Operator's values "
+        "below name",
         "kubectl apply -f mig-parted-config.yaml");
+  }
+  if (gpus) {
+    add("gpu-operator-values.yaml", GpuOperatorValuesYaml(scenario, catalog),
+        "the GPU Operator's Helm values: the ConfigMaps above, the MIG "
+        "strategy and its DaemonSets' tolerations of the pools' taints",
+        "helm upgrade gpu-operator nvidia/gpu-operator -n gpu-operator "
+        "--reuse-values -f gpu-operator-values.yaml");
   }
   if (hami) {
     add("hami-values.yaml", HamiValuesYaml(scenario, catalog),
@@ -61,6 +143,22 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
         "helm repo add hami-charts https://project-hami.github.io/HAMi/\n   "
         "helm upgrade --install hami hami-charts/hami -n kube-system -f "
         "hami-values.yaml");
+  }
+  const std::vector<NodeChange> changes =
+      NodeChanges(scenario, catalog, today);
+  add("node-setup.sh", NodeSetupScript(scenario, catalog, today),
+      "labels and taints each pool's nodes, which selects their "
+      "device-plugin config, MIG layout and HAMi; a node whose MIG layout "
+      "changes is cordoned and drained first and uncordoned once the MIG "
+      "manager reports success. Check it with --dry-run first",
+      "sh node-setup.sh --dry-run\n   sh node-setup.sh");
+  if (nvidia) {
+    steps += fmt::format(
+        "{}. The GPU Operator does not watch the device plugin's ConfigMap: "
+        "after a change to it, restart the plugin (running pods keep "
+        "running)\n\n   ```sh\n   kubectl rollout restart -n gpu-operator "
+        "daemonset/nvidia-device-plugin-daemonset\n   ```\n\n",
+        ++step);
   }
   if (NeedsKubeSchedulerConfig(scenario.scheduler)) {
     add("kube-scheduler-config.yaml",
@@ -87,13 +185,51 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
       "per tenant class, what its workloads' pod templates request; patch "
       "each workload with the document of its class",
       "kubectl patch deployment NAME --type strategic --patch-file PATCH.yaml");
+  std::string save =
+      "kubectl get configmap -n gpu-operator -o yaml > "
+      "before-gpu-operator-configmaps.yaml\nhelm get values gpu-operator "
+      "-n gpu-operator -o yaml > before-gpu-operator-values.yaml";
+  if (hami) {
+    save += "\nhelm get values hami -n kube-system -o yaml > "
+            "before-hami-values.yaml   # if HAMi runs today";
+  }
   std::string readme = fmt::format(
       "# Kubernetes configuration of scenario '{}'\n\n"
-      "Written by `gpushare-sim emit k8s`: the node pools as the simulation "
-      "ran them, for NVIDIA's GPU Operator (device plugin, MIG manager) and "
-      "HAMi. Every field and its upstream source: docs/emit.md of "
-      "gpushare-sim. Apply in this order:\n\n{}",
-      CommentText(scenario.name), steps);
+      "Written by gpushare-sim: the node pools as the simulation ran them, "
+      "for NVIDIA's GPU Operator (device plugin, MIG manager) and HAMi, as "
+      "a change from the cluster's configuration today. Every field and its "
+      "upstream source: docs/emit.md of gpushare-sim.\n\n"
+      "## Save today's configuration\n\n```sh\n{}\n```\n\n"
+      "## Apply, in this order\n\n{}",
+      CommentText(scenario.name), save, steps);
+  const std::string counts = NodeCountChanges(scenario, changes, today);
+  if (!counts.empty()) {
+    readme += "## Nodes to provision or take out\n\n" + counts + "\n";
+  }
+  const std::optional<std::string> rollback =
+      RollbackScript(scenario, catalog, today);
+  readme += "## Roll back\n\n";
+  if (rollback) {
+    files.push_back({"rollback.sh", *rollback});
+    readme +=
+        "Restore the saved ConfigMaps and Helm values, then the nodes' "
+        "labels, taints and MIG layouts (rollback.sh cordons, drains and "
+        "waits as node-setup.sh does):\n\n```sh\n"
+        "kubectl apply -f before-gpu-operator-configmaps.yaml\n"
+        "helm upgrade gpu-operator nvidia/gpu-operator -n gpu-operator "
+        "--reuse-values -f before-gpu-operator-values.yaml\n" +
+        std::string(hami ? "helm upgrade hami hami-charts/hami -n kube-system "
+                           "-f before-hami-values.yaml   # or helm uninstall "
+                           "hami -n kube-system\n"
+                         : "") +
+        "sh rollback.sh --dry-run\nsh rollback.sh\n```\n";
+  } else {
+    readme +=
+        "No rollback.sh: today's configuration of a written pool is not "
+        "known. Pass the scenario of the cluster as it runs today (`emit k8s "
+        "--from TODAY.yaml`; `plan --out` uses the planned scenario) to get "
+        "one.\n";
+  }
   files.insert(files.begin(), {"README.md", readme});
   return files;
 }

@@ -4,20 +4,26 @@
 //
 // Contract: K8sConfigFiles() returns the files, each with its path relative
 // to the output directory, in apply order, only those the scenario needs:
-// `node-setup.sh` (emit/node_setup_script.h), `device-plugin-config.yaml`
-// when a pool is served by NVIDIA's device plugin
-// (emit/device_plugin_config.h), `mig-parted-config.yaml` when a pool uses
-// MIG (emit/mig_parted_config.h), `hami-values.yaml` when a pool runs HAMi
-// (emit/hami_values.h), `kube-scheduler-config.yaml` when the scheduler
+// `device-plugin-config.yaml` when a pool is served by NVIDIA's device
+// plugin (emit/device_plugin_config.h), `mig-parted-config.yaml` when a pool
+// uses MIG (emit/mig_parted_config.h), `gpu-operator-values.yaml` when a
+// pool has GPUs (emit/gpu_operator_values.h), `hami-values.yaml` when a pool
+// runs HAMi (emit/hami_values.h), `node-setup.sh` (the change from `today`,
+// emit/node_setup_script.h), `kube-scheduler-config.yaml` when the scheduler
 // profile departs from the defaults (emit/kube_scheduler_config.h),
 // `kueue-queues.yaml` when the scenario has Kueue queues
-// (emit/kueue_manifests.h),
-// `pod-patches.yaml` (emit/pod_template_patches.h), and a `README.md`
-// listing them with the commands that apply them in order. Every emitter
-// quotes the names it writes for their place (emit/quoting.h: shell words,
-// YAML and JSON strings, one-line comments; docs/emit.md, "What is quoted
-// and what is refused"). Throws InputError as the emitters do.
-// Deterministic.
+// (emit/kueue_manifests.h), `kai-queues.yaml` with KAI queues,
+// `pod-patches.yaml` (emit/pod_template_patches.h), `rollback.sh` when
+// today's configuration of every GPU pool is known (RollbackScript), and a
+// `README.md` first: the commands that save today's configuration, apply
+// the files in order, the nodes to provision or take out where a pool's
+// node count changes from `today`'s (an imported pool's by name), and how
+// to roll back. `today` is the scenario of the cluster as it runs now (the
+// scenario `plan` started from; null: unknown — imported pools still know
+// their nodes' labels). Every emitter quotes the names it writes for their
+// place (emit/quoting.h: shell words, YAML and JSON strings, one-line
+// comments; docs/emit.md, "What is quoted and what is refused"). Throws
+// InputError as the emitters do. Deterministic.
 
 #ifndef GPUSHARE_EMIT_K8S_CONFIG_H_
 #define GPUSHARE_EMIT_K8S_CONFIG_H_
@@ -36,7 +42,8 @@ struct EmittedFile {
 };
 
 std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
-                                        const Catalog& catalog);
+                                        const Catalog& catalog,
+                                        const Scenario* today = nullptr);
 
 }  // namespace gpushare
 

@@ -172,15 +172,23 @@ TEST(K8sConfigInjectionTest, ValuesReadBackAsWritten) {
   EXPECT_EQ(kueue[1]["spec"]["cohortName"].as<std::string>(), "0x1");
   EXPECT_EQ(kueue[2]["metadata"]["namespace"].as<std::string>(), "1e3");
   const std::string& script = text.at("node-setup.sh");
-  EXPECT_NE(script.find("kubectl label node 'true-0' 'gpushare.io/node-pool="
-                        "true' 'example.com/x-1=0x1' 'team=yes' "
-                        "'nvidia.com/device-plugin.config=true' --overwrite\n"),
+  // Pools are found by their label, never by the simulator's node names.
+  EXPECT_NE(script.find("nodes_1=$(kubectl get nodes -l "
+                        "gpushare.io/node-pool=true -o name)\n"),
             std::string::npos)
       << script;
-  EXPECT_NE(script.find("kubectl taint node 'true-0' "
-                        "'dedicated=null:NoSchedule' --overwrite\n"),
+  EXPECT_EQ(script.find("true-0"), std::string::npos);
+  EXPECT_NE(script.find("  change label node \"$1\" example.com/x-1=0x1 "
+                        "gpushare.io/node-pool=true "
+                        "nvidia.com/device-plugin.config=true "
+                        "nvidia.com/gpu.deploy.device-plugin=true team=yes "
+                        "--overwrite\n"),
+            std::string::npos)
+      << script;
+  EXPECT_NE(script.find("  change taint node \"$1\" "
+                        "dedicated=null:NoSchedule --overwrite\n"),
             std::string::npos);
-  EXPECT_NE(script.find("# Labels and taints of scenario 'evil'\\n$(touch "
+  EXPECT_NE(script.find("# Node changes of scenario 'evil'\\n$(touch "
                         "pwned)\\n`touch pwned`\"; rm -rf pwned-dir\\r# "
                         "x\\u2028y: z\\t\\x01' (written"),
             std::string::npos)

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
+#include <optional>
+
 #include "gpushare/emit/emit_test_scenarios.h"
 #include "gpushare/emit/kube_scheduler_config.h"
 #include "gpushare/emit/node_setup_script.h"
@@ -28,9 +30,10 @@ TEST(K8sConfigTest, OnlyTheFilesTheScenarioNeeds) {
                 Read("    - {name: p, gpu: L4, nodes: 1,\n"
                      "       sharing: {scheme: time-slicing, replicas: 2}}\n"),
                 TestCatalog())),
-            (std::vector<std::string>{"README.md", "node-setup.sh",
+            (std::vector<std::string>{"README.md",
                                       "device-plugin-config.yaml",
-                                      "pod-patches.yaml"}));
+                                      "gpu-operator-values.yaml",
+                                      "node-setup.sh", "pod-patches.yaml"}));
   EXPECT_EQ(
       Paths(K8sConfigFiles(
           Read("    - {name: v, gpu: A100-80GB, nodes: 1,\n"
@@ -41,8 +44,8 @@ TEST(K8sConfigTest, OnlyTheFilesTheScenarioNeeds) {
                "    resources: [{name: nvidia.com/gpu, weight: 3}]\n"),
           TestCatalog())),
       (std::vector<std::string>{
-          "README.md", "node-setup.sh", "device-plugin-config.yaml",
-          "mig-parted-config.yaml", "hami-values.yaml",
+          "README.md", "device-plugin-config.yaml", "mig-parted-config.yaml",
+          "gpu-operator-values.yaml", "hami-values.yaml", "node-setup.sh",
           "kube-scheduler-config.yaml", "pod-patches.yaml"}));
 }
 
@@ -151,32 +154,96 @@ TEST(KubeSchedulerConfigTest, RequestedToCapacityRatioFollowsUpstreamRules) {
   EXPECT_EQ(last, 100);
 }
 
-TEST(NodeSetupScriptTest, LabelsTaintsAndConfigSelectors) {
+TEST(NodeSetupScriptTest, WrittenPoolsBySelectorWithTheirConfiguration) {
   const std::string script = NodeSetupScript(
       Read("    - name: m\n"
            "      gpu: A30\n"
            "      nodes: 2\n"
            "      labels: {tier: prod}\n"
+           "      match_labels: {cloud.google.com/gke-nodepool: a30}\n"
            "      taints: [{key: dedicated, value: m, effect: NoSchedule}]\n"
            "      sharing: {scheme: mig, mig_config: all-1g.6gb}\n"
            "    - {name: v, gpu: A100-80GB, nodes: 1,\n"
            "       sharing: {scheme: hami}}\n"
            "    - {name: cpu, nodes: 1, gpus_per_node: 0}\n"),
       TestCatalog());
-  EXPECT_NE(script.find("kubectl label node 'm-1' "
-                        "'gpushare.io/node-pool=m' 'tier=prod' "
-                        "'nvidia.com/device-plugin.config=m' "
-                        "'nvidia.com/mig.config=all-1g.6gb' --overwrite\n"),
+  // Nodes are found by the labels the user gives, never by the simulator's
+  // names.
+  EXPECT_NE(script.find("nodes_1=$(kubectl get nodes -l "
+                        "cloud.google.com/gke-nodepool=a30 -o name)\n"),
             std::string::npos)
       << script;
-  EXPECT_NE(script.find("kubectl taint node 'm-0' 'dedicated=m:NoSchedule' "
+  EXPECT_NE(script.find("nodes_2=$(kubectl get nodes -l "
+                        "gpushare.io/node-pool=v -o name)\n"),
+            std::string::npos);
+  EXPECT_EQ(script.find("m-0"), std::string::npos);
+  EXPECT_EQ(script.find("cpu"), std::string::npos);
+  EXPECT_NE(script.find("  ensure_mig \"$1\" all-1g.6gb\n"
+                        "  change label node \"$1\" "
+                        "gpushare.io/node-pool=m "
+                        "nvidia.com/device-plugin.config=m "
+                        "nvidia.com/gpu.deploy.device-plugin=true tier=prod "
+                        "--overwrite\n  unlabel \"$1\" gpu on\n"),
+            std::string::npos)
+      << script;
+  EXPECT_NE(script.find("  change taint node \"$1\" dedicated=m:NoSchedule "
                         "--overwrite\n"),
             std::string::npos);
-  EXPECT_NE(script.find("kubectl label node 'v-0' "
-                        "'gpushare.io/node-pool=v' gpu=on --overwrite\n"),
+  // HAMi: its plugin in, the GPU Operator's out.
+  EXPECT_NE(script.find("  leave_mig \"$1\"\n  change label node \"$1\" "
+                        "gpu=on gpushare.io/node-pool=v "
+                        "nvidia.com/gpu.deploy.device-plugin=false "
+                        "--overwrite\n"
+                        "  unlabel \"$1\" nvidia.com/device-plugin.config\n"),
             std::string::npos)
       << script;
-  EXPECT_EQ(script.find("cpu-0"), std::string::npos);
+  EXPECT_NE(script.find("for node in $nodes_2; do change_2 "
+                        "\"${node#node/}\"; done\n"),
+            std::string::npos);
+}
+
+// What today's pool sets and the scenario does not is taken away; without
+// today's pools there is no way back to write.
+TEST(NodeSetupScriptTest, ChangeFromTodayAndRollback) {
+  const Scenario today =
+      Read("    - name: d\n      gpu: L4\n      nodes: 2\n"
+           "      labels: {team: old}\n"
+           "      taints: [{key: dedicated, value: old, effect: NoSchedule}]\n"
+           "      sharing: {scheme: time-slicing, replicas: 4}\n");
+  const Scenario plan =
+      Read("    - name: d\n      gpu: L4\n      nodes: 3\n"
+           "      sharing: {scheme: hami}\n");
+  const std::string script = NodeSetupScript(plan, TestCatalog(), &today);
+  EXPECT_NE(script.find("  unlabel \"$1\" team\n"), std::string::npos)
+      << script;
+  EXPECT_NE(script.find("  untaint \"$1\" dedicated=old:NoSchedule "
+                        "dedicated:NoSchedule-\n"),
+            std::string::npos);
+  EXPECT_FALSE(RollbackScript(plan, TestCatalog(), nullptr).has_value());
+  const std::optional<std::string> back =
+      RollbackScript(plan, TestCatalog(), &today);
+  ASSERT_TRUE(back.has_value());
+  EXPECT_NE(back->find("change label node \"$1\" gpushare.io/node-pool=d "
+                       "nvidia.com/device-plugin.config=d "
+                       "nvidia.com/gpu.deploy.device-plugin=true team=old "
+                       "--overwrite\n  unlabel \"$1\" gpu on\n"),
+            std::string::npos)
+      << *back;
+  EXPECT_NE(back->find("change taint node \"$1\" dedicated=old:NoSchedule "
+                       "--overwrite\n"),
+            std::string::npos);
+  // The README says how many nodes to provision, with which labels.
+  std::string readme;
+  for (const EmittedFile& f : K8sConfigFiles(plan, TestCatalog(), &today)) {
+    if (f.path == "README.md") readme = f.text;
+  }
+  EXPECT_NE(readme.find("- Pool `d`: provision 1 more node like its others, "
+                        "labelled `gpu=on`, `gpushare.io/node-pool=d`, "
+                        "`nvidia.com/gpu.deploy.device-plugin=false` and "
+                        "tainted none"),
+            std::string::npos)
+      << readme;
+  EXPECT_NE(readme.find("sh rollback.sh --dry-run"), std::string::npos);
 }
 
 }  // namespace

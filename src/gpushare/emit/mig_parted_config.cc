@@ -7,7 +7,8 @@
 #include <numeric>
 
 #include "gpushare/catalog/mig_layout.h"
-#include "gpushare/emit/pool_node_names.h"
+#include "gpushare/emit/gpu_operator_values.h"
+#include "gpushare/emit/pool_node_set.h"
 #include "gpushare/emit/quoting.h"
 #include "gpushare/emit/yaml_text.h"
 #include "gpushare/io/input_error.h"
@@ -149,52 +150,44 @@ std::string MigPartedConfigYaml(const Scenario& scenario,
 std::string MigPartedConfigMap(const Scenario& scenario, const Catalog& catalog,
                                const MigPartedConfigMapOptions& options) {
   const std::vector<PoolConfig> configs = PoolConfigsOf(scenario, catalog);
-  const bool mixed = std::any_of(configs.begin(), configs.end(),
-                                 [](const PoolConfig& c) { return c.mixed; });
-  const bool single = std::any_of(configs.begin(), configs.end(),
-                                  [](const PoolConfig& c) { return !c.mixed; });
-  const bool mps = std::any_of(
-      scenario.pools.begin(), scenario.pools.end(), [](const NodePoolSpec& p) {
-        return p.sharing.sharing == DeviceSharing::kMps;
-      });
   // The operator sets MIG_STRATEGY on every node's device plugin from
   // spec.mig.strategy, and the plugin takes it over its config file's
-  // flags.migStrategy (docs/emit.md). One cluster-wide strategy works only
-  // when every MIG pool uses it and, if it is mixed, no pool runs MPS (the
-  // plugin refuses MPS under mixed); otherwise the strategy is left empty
-  // and each node's config decides.
-  const bool per_node = (mixed && single) || (mixed && mps);
-  const std::string strategy = per_node ? "null"
-                               : mixed  ? "\"mixed\""
-                                        : "\"single\"";
-  const auto nodes = PoolNodeNames(scenario, catalog);
+  // flags.migStrategy (docs/emit.md): see gpu_operator_values.h.
+  const ClusterMigStrategy strategy = ClusterMigStrategyOf(scenario, catalog);
   std::string out = fmt::format(
       "# MIG layouts of scenario '{}' for NVIDIA's MIG manager (mig-parted "
       "config v1;\n# written by gpushare-sim emit mig-parted).\n"
       "#\n# 1. Create the ConfigMap:\n#      kubectl apply -f THIS_FILE\n"
       "# 2. Point the GPU Operator's MIG manager at it and set the MIG "
-      "strategy:\n"
-      "#      kubectl patch clusterpolicies.nvidia.com/cluster-policy "
-      "--type=merge \\\n"
-      "#        -p '{{\"spec\":{{\"migManager\":{{\"config\":{{\"name\":"
-      "{}}}}},\"mig\":{{\"strategy\":{}}}}}}}'\n",
-      CommentText(scenario.name), CommentText(JsonString(options.name)),
-      strategy);
-  if (per_node) {
+      "strategy (Helm\n#    values, which a later helm upgrade keeps; emit "
+      "k8s writes them as\n#    gpu-operator-values.yaml):\n"
+      "#      helm upgrade gpu-operator nvidia/gpu-operator -n {} "
+      "--reuse-values \\\n"
+      "#        --set migManager.config.name={} \\\n"
+      "#        --set migManager.config.default=all-disabled "
+      "--set mig.strategy={}\n",
+      CommentText(scenario.name),
+      CommentText(ShellWord(options.namespace_name)),
+      CommentText(ShellWord(options.name)),
+      strategy.strategy.empty() ? "\"\"" : strategy.strategy);
+  if (strategy.strategy.empty()) {
     out += fmt::format(
-        "#    (null removes the strategy, as Helm's --set mig.strategy=\"\" "
-        "does:\n#    {}, and a non-empty one would\n#    override every node's "
-        "flags.migStrategy in device-plugin-config.yaml;\n#    each node's "
-        "config decides)\n",
-        mixed && single ? "the pools differ in MIG strategy"
-                        : "MPS pools cannot run under the mixed strategy");
+        "#    (no cluster-wide strategy: {}, and a non-empty\n#    one "
+        "would override every node's flags.migStrategy in\n#    "
+        "device-plugin-config.yaml; each node's config decides)\n",
+        strategy.why_per_node);
   }
   out +=
-      "# 3. Select each pool's layout on its nodes (the MIG manager applies "
-      "it and sets\n#    nvidia.com/mig.config.state to success):\n";
+      "# 3. Select each pool's layout on its nodes, their GPU pods drained "
+      "first (emit\n#    k8s's node-setup.sh cordons and drains each node, "
+      "and waits until the MIG\n#    manager sets "
+      "nvidia.com/mig.config.state=success):\n";
   for (const PoolConfig& c : configs) {
-    out += LabelCommandComments(nodes.at(c.pool),
-                                "nvidia.com/mig.config=" + c.name);
+    for (const NodePoolSpec& pool : scenario.pools) {
+      if (pool.name != c.pool) continue;
+      out += LabelCommandComments(PoolNodeSetOf(pool),
+                                  "nvidia.com/mig.config=" + c.name);
+    }
   }
   out += fmt::format(
       "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {}\n"

@@ -106,11 +106,13 @@ TEST(MigPartedConfigTest, NamedConfigByHand) {
             "        \"2g.20gb\": 1\n"
             "        \"1g.10gb\": 2\n");
   const std::string map = MigPartedConfigMap(s, TestCatalog());
-  EXPECT_NE(map.find("kubectl label node prod-1 "
+  EXPECT_NE(map.find("kubectl label nodes -l gpushare.io/node-pool=prod "
                      "nvidia.com/mig.config=all-balanced --overwrite"),
             std::string::npos)
       << map;
-  EXPECT_NE(map.find("\"mig\":{\"strategy\":\"mixed\"}"), std::string::npos);
+  EXPECT_NE(map.find("--set migManager.config.name=custom-mig-config"),
+            std::string::npos);
+  EXPECT_NE(map.find("--set mig.strategy=mixed\n"), std::string::npos);
   const std::vector<PoolMigConfig> pools = PoolMigConfigs(s, TestCatalog());
   ASSERT_EQ(pools.size(), 1u);
   EXPECT_EQ(pools[0].config, "all-balanced");
@@ -214,20 +216,20 @@ TEST(MigPartedConfigTest, ClusterStrategyOnlyWhenEveryNodeTakesIt) {
       "       sharing: {scheme: mps, replicas: 4}}\n";
   const auto strategy_of = [](const Scenario& s) {
     const std::string map = MigPartedConfigMap(s, TestCatalog());
-    const size_t at = map.find("\"mig\":{\"strategy\":");
+    const size_t at = map.find("--set mig.strategy=");
     EXPECT_NE(at, std::string::npos) << map;
-    const size_t begin = at + std::string("\"mig\":{\"strategy\":").size();
-    return map.substr(begin, map.find('}', begin) - begin);
+    const size_t begin = at + std::string("--set mig.strategy=").size();
+    return map.substr(begin, map.find('\n', begin) - begin);
   };
-  EXPECT_EQ(strategy_of(Read(single)), "\"single\"");
-  EXPECT_EQ(strategy_of(Read(mixed)), "\"mixed\"");
-  EXPECT_EQ(strategy_of(Read(single + mps)), "\"single\"");
+  EXPECT_EQ(strategy_of(Read(single)), "single");
+  EXPECT_EQ(strategy_of(Read(mixed)), "mixed");
+  EXPECT_EQ(strategy_of(Read(single + mps)), "single");
   // A single pool beside a mixed one would run mixed and advertise
   // nvidia.com/mig-<profile> where its pods ask for nvidia.com/gpu.
-  EXPECT_EQ(strategy_of(Read(single + mixed)), "null");
+  EXPECT_EQ(strategy_of(Read(single + mixed)), "\"\"");
   // MPS cannot run under the mixed strategy.
   const Scenario with_mps = Read(mixed + mps);
-  EXPECT_EQ(strategy_of(with_mps), "null");
+  EXPECT_EQ(strategy_of(with_mps), "\"\"");
   EXPECT_NE(MigPartedConfigMap(with_mps, TestCatalog())
                 .find("MPS pools cannot run under the mixed strategy"),
             std::string::npos);

@@ -4,63 +4,144 @@
 
 #include <map>
 
-#include "gpushare/cluster/cluster.h"
 #include "gpushare/emit/mig_parted_config.h"
-#include "gpushare/emit/quoting.h"
 
 namespace gpushare {
+namespace {
 
-std::string NodeSetupScript(const Scenario& scenario, const Catalog& catalog) {
-  std::map<std::string, std::string> mig_config;  // pool → config
+// Pool → its nvidia.com/mig.config value, for the MIG pools of `scenario`.
+std::map<std::string, std::string> MigConfigsByPool(const Scenario& scenario,
+                                                    const Catalog& catalog) {
+  std::map<std::string, std::string> configs;
   bool has_mig = false;
   for (const NodePoolSpec& p : scenario.pools) {
     has_mig = has_mig || (p.gpus_per_node > 0 && p.sharing.mig_enabled);
   }
-  if (has_mig) {
-    for (const PoolMigConfig& c : PoolMigConfigs(scenario, catalog)) {
-      mig_config[c.pool] = c.config;
-    }
+  if (!has_mig) return configs;
+  for (const PoolMigConfig& c : PoolMigConfigs(scenario, catalog)) {
+    configs[c.pool] = c.config;
   }
-  Cluster cluster(catalog);
-  for (const NodePoolSpec& pool : scenario.pools) cluster.AddPool(pool);
-  std::string out = fmt::format(
-      "#!/bin/sh\n# Labels and taints of scenario '{}' (written by "
-      "gpushare-sim emit k8s):\n# each node as the simulation has it, and "
-      "the labels that select its\n# device-plugin, MIG and HAMi "
-      "configuration. Safe to run again.\nset -eu\n",
-      CommentText(scenario.name));
-  for (const NodePool& pool : cluster.pools()) {
-    const NodePoolSpec& spec = pool.spec;
-    if (spec.gpus_per_node == 0) continue;
-    std::string labels = fmt::format(
-        " {}", ShellQuote(std::string(kNodePoolLabel) + "=" + spec.name));
-    for (const auto& [k, v] : spec.labels)
-      labels += " " + ShellQuote(k + "=" + v);
-    if (spec.sharing.sharing == DeviceSharing::kHami) {
-      labels += " gpu=on";
-    } else {
-      labels +=
-          " " + ShellQuote("nvidia.com/device-plugin.config=" + spec.name);
+  return configs;
+}
+
+const NodePoolSpec* FindPoolSpec(const Scenario* scenario,
+                                 const std::string& name) {
+  if (scenario == nullptr) return nullptr;
+  for (const NodePoolSpec& p : scenario->pools) {
+    if (p.name == name) return &p;
+  }
+  return nullptr;
+}
+
+std::string PoolSummary(const NodePoolSpec& p, const Catalog& catalog) {
+  const GpuModel& model = catalog.Get(p.gpu_model);
+  return fmt::format("{} x {} {}, {}", p.nodes, p.gpus_per_node, model.name,
+                     SharingLabel(p.sharing, &model));
+}
+
+NodeTarget TargetOf(const NodePoolSpec& pool,
+                    const std::map<std::string, std::string>& mig,
+                    const Catalog& catalog, const NodePoolSpec* before) {
+  const auto it = mig.find(pool.name);
+  return PoolNodeTarget(pool, it == mig.end() ? "" : it->second,
+                        catalog.Get(pool.gpu_model).mig_capable(), before);
+}
+
+}  // namespace
+
+std::vector<NodeChange> NodeChanges(const Scenario& scenario,
+                                    const Catalog& catalog,
+                                    const Scenario* today) {
+  const auto mig = MigConfigsByPool(scenario, catalog);
+  std::vector<NodeChange> changes;
+  for (const NodePoolSpec& pool : scenario.pools) {
+    if (pool.gpus_per_node == 0) continue;
+    const NodePoolSpec* before = FindPoolSpec(today, pool.name);
+    NodeChange c;
+    c.title = "pool " + pool.name + ": " + PoolSummary(pool, catalog);
+    if (before != nullptr) {
+      c.title += " (today " + PoolSummary(*before, catalog) + ")";
     }
-    auto mig = mig_config.find(spec.name);
-    if (mig != mig_config.end()) {
-      labels += " " + ShellQuote("nvidia.com/mig.config=" + mig->second);
-    }
-    out += fmt::format("\n# pool {}: {} x {} {}\n", CommentText(spec.name),
-                       spec.nodes, spec.gpus_per_node,
-                       CommentText(spec.gpu_model));
-    for (int n = pool.first_node; n < pool.first_node + pool.node_count; ++n) {
-      const std::string node = ShellQuote(cluster.nodes()[n].name());
-      out += fmt::format("kubectl label node {}{} --overwrite\n", node, labels);
-      for (const Taint& t : spec.taints) {
-        out += fmt::format("kubectl taint node {} {} --overwrite\n", node,
-                           ShellQuote(fmt::format(
-                               "{}{}{}:{}", t.key, t.value.empty() ? "" : "=",
-                               t.value, TaintEffectName(t.effect))));
+    c.nodes = PoolNodeSetOf(pool);
+    c.target = TargetOf(pool, mig, catalog, before);
+    changes.push_back(std::move(c));
+  }
+  return changes;
+}
+
+std::string NodeSetupScript(const Scenario& scenario, const Catalog& catalog,
+                            const Scenario* today) {
+  return ChangeScript(
+      "node-setup.sh",
+      {"Node changes of scenario '" + scenario.name +
+           "' (written by gpushare-sim):",
+       "each pool's nodes get the labels that select their device-plugin, "
+       "MIG and HAMi",
+       "configuration, and their taints; labels of the configuration they "
+       "leave are removed.",
+       "Apply the ConfigMaps and Helm values first (README.md)."},
+      NodeChanges(scenario, catalog, today));
+}
+
+std::optional<std::vector<NodeChange>> RollbackChanges(
+    const Scenario& scenario, const Catalog& catalog, const Scenario* today) {
+  const auto mig = MigConfigsByPool(scenario, catalog);
+  std::map<std::string, std::string> mig_today;
+  if (today != nullptr) mig_today = MigConfigsByPool(*today, catalog);
+  std::vector<NodeChange> changes;
+  for (const NodePoolSpec& pool : scenario.pools) {
+    if (pool.gpus_per_node == 0) continue;
+    const NodePoolSpec* before = FindPoolSpec(today, pool.name);
+    const PoolNodeSet set = PoolNodeSetOf(pool);
+    if (set.by_name()) {
+      const NodeTarget applied = TargetOf(pool, mig, catalog, before);
+      // Nodes alike share one change, in the order of their first node.
+      std::vector<NodeChange> groups;
+      for (size_t i = 0; i < set.names.size(); ++i) {
+        const NodeTarget back = RestoreNodeTarget(pool.members[i], applied);
+        NodeChange* group = nullptr;
+        for (NodeChange& g : groups) {
+          if (g.target == back) group = &g;
+        }
+        if (group == nullptr) {
+          groups.push_back({"pool " + pool.name +
+                                ": back to the nodes' own labels and taints",
+                            {}, back});
+          group = &groups.back();
+          group->nodes.pool = pool.name;
+        }
+        group->nodes.names.push_back(set.names[i]);
       }
+      for (NodeChange& g : groups) {
+        g.nodes.nodes = static_cast<int>(g.nodes.names.size());
+        changes.push_back(std::move(g));
+      }
+      continue;
     }
+    if (before == nullptr) return std::nullopt;
+    NodeChange c;
+    c.title = "pool " + pool.name + ": back to " +
+              PoolSummary(*before, catalog);
+    c.nodes = set;
+    c.target = TargetOf(*before, mig_today, catalog, &pool);
+    changes.push_back(std::move(c));
   }
-  return out;
+  return changes;
+}
+
+std::optional<std::string> RollbackScript(const Scenario& scenario,
+                                          const Catalog& catalog,
+                                          const Scenario* today) {
+  const auto changes = RollbackChanges(scenario, catalog, today);
+  if (!changes) return std::nullopt;
+  return ChangeScript(
+      "rollback.sh",
+      {"Rollback of node-setup.sh for scenario '" + scenario.name +
+           "' (written by gpushare-sim):",
+       "each pool's nodes get back today's labels and taints, and MIG "
+       "layouts today's.",
+       "Restore the ConfigMaps and Helm values as README.md says."},
+      *changes);
 }
 
 }  // namespace gpushare

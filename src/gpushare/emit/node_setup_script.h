@@ -1,32 +1,50 @@
-// The shell script that labels and taints a scenario's nodes as the
-// simulation has them, and selects each node's device-plugin, MIG and HAMi
-// configuration (`emit k8s`).
+// The change set that moves a cluster's nodes from today's configuration to
+// a scenario's (`node-setup.sh`) and back (`rollback.sh`), written by `emit
+// k8s` and `plan --out` (docs/emit.md, "node-setup.sh and rollback.sh").
 //
-// Contract: NodeSetupScript() is a POSIX shell script (`set -eu`) of
-// idempotent kubectl commands (`--overwrite`), one block per pool with GPUs,
-// in pool order, for every node by the name the simulator gives it
-// (`<pool>-<i>`, or an imported node's own name): the pool label
-// `gpushare.io/node-pool=<pool>` and the pool's own labels, its taints
-// (`kubectl taint node N key=value:Effect --overwrite`), and the labels that
-// select its configuration: `nvidia.com/device-plugin.config=<pool>` (pools
-// served by NVIDIA's device plugin; emit/device_plugin_config.h),
-// `nvidia.com/mig.config=<config>` (MIG pools; emit/mig_parted_config.h) and
-// `gpu=on` (HAMi pools). Every node name, label and taint is one
-// single-quoted shell word, and names in comments stay on their line
-// (emit/quoting.h; docs/emit.md, "What is quoted and what is refused").
-// Deterministic.
+// Contract: NodeChanges() is one NodeChange (emit/change_script.h) per pool
+// with GPUs, in pool order: the pool's nodes as the real cluster has them
+// (emit/pool_node_set.h: an imported pool's nodes by name, a written pool's
+// by its match_labels or gpushare.io/node-pool=<pool>) and the target the
+// pool needs (emit/node_target.h PoolNodeTarget with the pool's MIG config
+// from emit/mig_parted_config.h), removing what today's pool of the same
+// name in `today` sets and the scenario does not (null `today`: only the
+// labels of other schemes are removed). NodeSetupScript() is the
+// ChangeScript of NodeChanges(). RollbackChanges() is the way back: an
+// imported pool's nodes each to their own labels and taints
+// (RestoreNodeTarget; nodes alike share one change), a written pool to
+// today's pool of the same name (PoolNodeTarget of it, removing what the
+// scenario set); nullopt when a written pool with GPUs has no pool in
+// `today` (null `today` included): then today's configuration is unknown.
+// RollbackScript() is its ChangeScript. Throws InputError as PoolMigConfigs
+// and the catalog do. Deterministic.
 
 #ifndef GPUSHARE_EMIT_NODE_SETUP_SCRIPT_H_
 #define GPUSHARE_EMIT_NODE_SETUP_SCRIPT_H_
 
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "gpushare/catalog/catalog.h"
+#include "gpushare/emit/change_script.h"
 #include "gpushare/scenario/scenario.h"
 
 namespace gpushare {
 
-std::string NodeSetupScript(const Scenario& scenario, const Catalog& catalog);
+std::vector<NodeChange> NodeChanges(const Scenario& scenario,
+                                    const Catalog& catalog,
+                                    const Scenario* today);
+
+std::string NodeSetupScript(const Scenario& scenario, const Catalog& catalog,
+                            const Scenario* today = nullptr);
+
+std::optional<std::vector<NodeChange>> RollbackChanges(
+    const Scenario& scenario, const Catalog& catalog, const Scenario* today);
+
+std::optional<std::string> RollbackScript(const Scenario& scenario,
+                                          const Catalog& catalog,
+                                          const Scenario* today);
 
 }  // namespace gpushare
 

@@ -78,7 +78,7 @@ NodePoolSpec ReadPool(const std::string& file, const YAML::Node& node,
   YamlMap pool(file, node, NamedWhat(file, node, "pool"));
   pool.AllowOnly({"name", "gpu", "nodes", "gpus_per_node", "cpu", "memory_gib",
                   "max_pods", "labels", "taints", "sharing",
-                  "licence_per_gpu_hour"});
+                  "licence_per_gpu_hour", "match_labels"});
   NodePoolSpec spec;
   spec.name = pool.String("name");
   if (!IsDnsLabel(spec.name, 40)) {
@@ -132,6 +132,14 @@ NodePoolSpec ReadPool(const std::string& file, const YAML::Node& node,
         FailKey(pool, "labels",
                 fmt::format("label '{}' is set by the simulator", reserved));
       }
+    }
+  }
+  if (pool.Has("match_labels")) {
+    spec.match_labels = ReadLabels(pool, "match_labels");
+    if (spec.match_labels.empty()) {
+      FailKey(pool, "match_labels",
+              "expected at least one label that selects the pool's nodes "
+              "(or leave match_labels out: gpushare.io/node-pool=<pool>)");
     }
   }
   if (pool.Has("taints")) spec.taints = ReadTaints(pool);

@@ -1,0 +1,258 @@
+"""A stand-in for a Kubernetes cluster's nodes, for the tests that run the
+scripts gpushare-sim writes (node-setup.sh, rollback.sh).
+
+FakeCluster writes an executable `kubectl` into a folder to put first on
+PATH. That kubectl keeps node names, labels, taints and cordons in a JSON
+state file and answers the commands the scripts use, as kubectl does
+(kubernetes/kubectl pkg/cmd/label, taint, drain, wait, get -o name and
+-o jsonpath):
+  get node NAME... -o name | get nodes -l K=V,... -o name
+      (a missing node: "Error from server (NotFound)", exit 1)
+  get node NAME -o jsonpath=EXPR  for {.metadata.labels} (compact JSON,
+      sorted keys), {.metadata.labels.ESCAPED\\.KEY} and the taint range
+      {range .spec.taints[*]}{.key}={.value}:{.effect}{"\\n"}{end}
+  label node(s) NAME... | -l SEL  K=V ... K- [--overwrite]
+      (an existing key with another value without --overwrite: error;
+      removing a missing key: "label not found." and exit 0)
+  taint node NAME K=V:E [--overwrite] | K:E-   (removing a missing taint:
+      error, exit 1)
+  cordon, uncordon, drain NAME (drain cordons)
+  wait node NAME --for=jsonpath={...}=VALUE   (exit 1 unless it holds)
+  apply, rollout, and anything else: logged only.
+Every command with --dry-run=server changes nothing. A command that changes
+state is logged in `mutations`. The MIG manager is modelled: when a node's
+nvidia.com/mig.config changes it sets nvidia.com/mig.config.state=success,
+and records a violation when the node was schedulable (not cordoned) then.
+"""
+
+import json
+import os
+import re
+import stat
+
+KUBECTL = r'''#!/usr/bin/env python3
+import json, os, re, sys
+
+STATE = os.environ["FAKE_CLUSTER"]
+with open(STATE, encoding="utf-8") as f:
+    state = json.load(f)
+state["calls"].append(sys.argv[1:])
+
+def save():
+    with open(STATE, "w", encoding="utf-8") as f:
+        json.dump(state, f, indent=1, sort_keys=True)
+
+def fail(message):
+    save()
+    sys.stderr.write(message + "\n")
+    sys.exit(1)
+
+args, flags = [], {}
+argv = sys.argv[1:]
+i = 0
+while i < len(argv):
+    a = argv[i]
+    if a in ("-o", "-l", "-n"):
+        flags[a] = argv[i + 1]
+        i += 2
+        continue
+    if a.startswith("-o="):
+        flags["-o"] = a[3:]
+    elif a.startswith("--"):
+        key, _, value = a.partition("=")
+        flags[key] = value
+    else:
+        args.append(a)
+    i += 1
+dry = flags.get("--dry-run") == "server"
+nodes = state["nodes"]
+verb = args[0] if args else ""
+
+def select(selector):
+    want = dict(p.split("=", 1) for p in selector.split(","))
+    return [n for n in sorted(nodes)
+            if all(nodes[n]["labels"].get(k) == v for k, v in want.items())]
+
+def targets(rest):
+    if "-l" in flags:
+        return select(flags["-l"])
+    for name in rest:
+        if name not in nodes:
+            fail('Error from server (NotFound): nodes "%s" not found' % name)
+    return rest
+
+def mutate(what):
+    if not dry:
+        state["mutations"].append(what)
+
+def set_mig_state(name, before):
+    labels = nodes[name]["labels"]
+    if labels.get("nvidia.com/mig.config") != before and not dry:
+        if not nodes[name]["unschedulable"]:
+            state["violations"].append(
+                "MIG config of %s changed while schedulable" % name)
+        if "nvidia.com/mig.config" in labels:
+            labels["nvidia.com/mig.config.state"] = "success"
+
+def jsonpath(node, expr):
+    if expr == "{.metadata.labels}":
+        return json.dumps(node["labels"], separators=(",", ":"),
+                          sort_keys=True)
+    if expr.startswith("{range .spec.taints[*]}"):
+        return "".join("%s=%s:%s\n" % (t["key"], t.get("value", ""),
+                                       t["effect"]) for t in node["taints"])
+    m = re.fullmatch(r"\{\.metadata\.labels\.(.+)\}", expr)
+    if m:
+        return node["labels"].get(m.group(1).replace("\\.", "."), "")
+    fail("fake kubectl: unsupported jsonpath " + expr)
+
+if verb == "get":
+    names = targets(args[2:])
+    out = flags.get("-o", "")
+    if out == "name":
+        sys.stdout.write("".join("node/%s\n" % n for n in names))
+    elif out.startswith("jsonpath="):
+        sys.stdout.write(jsonpath(nodes[names[0]], out[len("jsonpath="):]))
+    else:
+        fail("fake kubectl: unsupported output " + out)
+elif verb == "label":
+    names = targets([a for a in args[2:] if "=" not in a
+                     and not a.endswith("-")])
+    changes = [a for a in args[2:] if "=" in a or a.endswith("-")]
+    for name in names:
+        labels = nodes[name]["labels"]
+        before = labels.get("nvidia.com/mig.config")
+        new = dict(labels)
+        for c in changes:
+            if c.endswith("-") and "=" not in c:
+                key = c[:-1]
+                if key not in new:
+                    print('label "%s" not found.' % key)
+                new.pop(key, None)
+            else:
+                key, value = c.split("=", 1)
+                if (key in new and new[key] != value
+                        and "--overwrite" not in flags):
+                    fail("error: '%s' already has a value (%s), and "
+                         "--overwrite is false" % (key, new[key]))
+                new[key] = value
+        if new != labels:
+            mutate(["label", name] + changes)
+            if not dry:
+                nodes[name]["labels"] = new
+                set_mig_state(name, before)
+elif verb == "taint":
+    name, spec = args[2], args[3]
+    targets([name])
+    taints = nodes[name]["taints"]
+    if spec.endswith("-"):
+        key, _, effect = spec[:-1].partition(":")
+        key = key.split("=", 1)[0]
+        kept = [t for t in taints
+                if not (t["key"] == key and t["effect"] == effect)]
+        if len(kept) == len(taints):
+            fail('error: taint "%s" not found' % spec[:-1])
+        mutate(["taint", name, spec])
+        if not dry:
+            nodes[name]["taints"] = kept
+    else:
+        kv, _, effect = spec.rpartition(":")
+        key, _, value = kv.partition("=")
+        new = {"key": key, "value": value, "effect": effect}
+        same = [t for t in taints
+                if t["key"] == key and t["effect"] == effect]
+        if same and same[0] != new and "--overwrite" not in flags:
+            fail("error: node %s already has %s taint(s) with same effect(s) "
+                 "and --overwrite is false" % (name, key))
+        if not same or same[0] != new:
+            mutate(["taint", name, spec])
+            if not dry:
+                nodes[name]["taints"] = [
+                    t for t in taints
+                    if not (t["key"] == key and t["effect"] == effect)
+                ] + [new]
+elif verb in ("cordon", "uncordon", "drain"):
+    name = args[1]
+    targets([name])
+    value = verb != "uncordon"
+    if nodes[name]["unschedulable"] != value:
+        mutate([verb, name])
+        if not dry:
+            nodes[name]["unschedulable"] = value
+    if verb == "drain":
+        mutate(["drain", name])
+elif verb == "wait":
+    name = args[1].split("/")[-1] if "/" in args[1] else args[2]
+    targets([name])
+    cond = flags.get("--for", "")
+    m = re.fullmatch(r"jsonpath=(\{.*\})=(.*)", cond)
+    if not m or jsonpath(nodes[name], m.group(1)) != m.group(2):
+        fail("error: timed out waiting for the condition on nodes/" + name)
+save()
+'''
+
+
+class FakeCluster:
+    """Nodes in a JSON file and a kubectl that reads and changes them."""
+
+    def __init__(self, folder, nodes):
+        """`nodes`: name → {"labels": {...}, "taints": [{key, value,
+        effect}]}."""
+        self.bin = os.path.join(folder, "fake-bin")
+        os.makedirs(self.bin, exist_ok=True)
+        kubectl = os.path.join(self.bin, "kubectl")
+        with open(kubectl, "w", encoding="utf-8") as f:
+            f.write(KUBECTL)
+        os.chmod(kubectl, os.stat(kubectl).st_mode | stat.S_IEXEC)
+        self.state_file = os.path.join(folder, "fake-cluster.json")
+        state = {"nodes": {}, "calls": [], "mutations": [], "violations": []}
+        for name, node in nodes.items():
+            state["nodes"][name] = {
+                "labels": dict(node.get("labels", {})),
+                "taints": [dict({"value": ""}, **t)
+                           for t in node.get("taints", [])],
+                "unschedulable": False}
+        self._write(state)
+
+    def _write(self, state):
+        with open(self.state_file, "w", encoding="utf-8") as f:
+            json.dump(state, f, indent=1, sort_keys=True)
+
+    def state(self):
+        with open(self.state_file, encoding="utf-8") as f:
+            return json.load(f)
+
+    def nodes(self):
+        return self.state()["nodes"]
+
+    def reset_log(self):
+        state = self.state()
+        state["calls"], state["mutations"] = [], []
+        self._write(state)
+
+    def env(self, extra_path=""):
+        return dict(os.environ, FAKE_CLUSTER=self.state_file,
+                    PATH=self.bin + ":" + (extra_path + ":" if extra_path
+                                           else "") + "/usr/bin:/bin")
+
+
+def kubectl_nodes(path):
+    """name → {labels, taints} of a `kubectl get nodes -o json` file."""
+    with open(path, encoding="utf-8") as f:
+        items = json.load(f)["items"]
+    return {n["metadata"]["name"]: {
+        "labels": n["metadata"].get("labels") or {},
+        "taints": (n.get("spec") or {}).get("taints") or []} for n in items}
+
+
+def strip_state_labels(nodes):
+    """Nodes without the MIG manager's state label, which it owns."""
+    out = {}
+    for name, node in nodes.items():
+        labels = {k: v for k, v in node["labels"].items()
+                  if k != "nvidia.com/mig.config.state"}
+        out[name] = dict(node, labels=labels)
+    return out
+
+
+__all__ = ["FakeCluster", "kubectl_nodes", "strip_state_labels", "re"]
