@@ -20,15 +20,6 @@
 namespace gpushare {
 namespace {
 
-const NodePoolSpec* PoolNamed(const Scenario* scenario,
-                              const std::string& name) {
-  if (scenario == nullptr) return nullptr;
-  for (const NodePoolSpec& p : scenario->pools) {
-    if (p.name == name) return &p;
-  }
-  return nullptr;
-}
-
 std::string TaintList(const std::vector<Taint>& taints) {
   std::string out;
   for (const Taint& t : taints) {
@@ -46,8 +37,8 @@ std::string NodeCountChanges(const Scenario& scenario,
                              const Scenario* today) {
   std::string out;
   for (const NodeChange& c : changes) {
-    const NodePoolSpec* pool = PoolNamed(&scenario, c.nodes.pool);
-    const NodePoolSpec* before = PoolNamed(today, c.nodes.pool);
+    const NodePoolSpec* pool = FindPoolSpec(&scenario, c.nodes.pool);
+    const NodePoolSpec* before = FindPoolSpec(today, c.nodes.pool);
     std::string labels;
     for (const auto& [k, v] : c.target.set) {
       labels += fmt::format("{}`{}={}`", labels.empty() ? "" : ", ", k, v);

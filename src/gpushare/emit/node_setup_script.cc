@@ -24,15 +24,6 @@ std::map<std::string, std::string> MigConfigsByPool(const Scenario& scenario,
   return configs;
 }
 
-const NodePoolSpec* FindPoolSpec(const Scenario* scenario,
-                                 const std::string& name) {
-  if (scenario == nullptr) return nullptr;
-  for (const NodePoolSpec& p : scenario->pools) {
-    if (p.name == name) return &p;
-  }
-  return nullptr;
-}
-
 std::string PoolSummary(const NodePoolSpec& p, const Catalog& catalog) {
   const GpuModel& model = catalog.Get(p.gpu_model);
   return fmt::format("{} x {} {}, {}", p.nodes, p.gpus_per_node, model.name,
@@ -48,6 +39,15 @@ NodeTarget TargetOf(const NodePoolSpec& pool,
 }
 
 }  // namespace
+
+const NodePoolSpec* FindPoolSpec(const Scenario* scenario,
+                                 const std::string& name) {
+  if (scenario == nullptr) return nullptr;
+  for (const NodePoolSpec& p : scenario->pools) {
+    if (p.name == name) return &p;
+  }
+  return nullptr;
+}
 
 std::vector<NodeChange> NodeChanges(const Scenario& scenario,
                                     const Catalog& catalog,

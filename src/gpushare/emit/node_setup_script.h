@@ -16,8 +16,9 @@
 // today's pool of the same name (PoolNodeTarget of it, removing what the
 // scenario set); nullopt when a written pool with GPUs has no pool in
 // `today` (null `today` included): then today's configuration is unknown.
-// RollbackScript() is its ChangeScript. Throws InputError as PoolMigConfigs
-// and the catalog do. Deterministic.
+// RollbackScript() is its ChangeScript. FindPoolSpec() is the pool named
+// `name` in `scenario` (null when either is missing). Throws InputError as
+// PoolMigConfigs and the catalog do. Deterministic.
 
 #ifndef GPUSHARE_EMIT_NODE_SETUP_SCRIPT_H_
 #define GPUSHARE_EMIT_NODE_SETUP_SCRIPT_H_
@@ -31,6 +32,9 @@
 #include "gpushare/scenario/scenario.h"
 
 namespace gpushare {
+
+const NodePoolSpec* FindPoolSpec(const Scenario* scenario,
+                                 const std::string& name);
 
 std::vector<NodeChange> NodeChanges(const Scenario& scenario,
                                     const Catalog& catalog,
