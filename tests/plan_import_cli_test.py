@@ -4,8 +4,9 @@ examples/kubectl-nodegroups.yaml (an EKS cluster whose managed node groups
 and Karpenter NodePool become pools) writes a scenario.yaml whose
 `cluster.import.pools` overrides `run` replays exactly — the same pools,
 node names and class results as the plan reported; a grown group's new
-nodes are named `<pool>-new-<i>`, a shrunk group loses its last nodes; a
-bad override exits 2 at its line with nothing written.
+nodes are named `<pool>-new-<i>`, a shrunk group loses its last nodes; an
+imported cluster with a written pool beside it replays too; a bad override
+exits 2 at its line with nothing written.
 
 Run as: python3 tests/plan_import_cli_test.py --binary /path/to/gpushare-sim
 """
@@ -120,6 +121,40 @@ class PlanImportCliTest(unittest.TestCase):
             self.assertIn("      inference-l4:\n        nodes: 3\n", text)
             self.assertIn("      training-a100-40gb-x8:\n        nodes: 1\n",
                           text)
+
+    def test_imported_and_written_pools_together_replay(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(NODEGROUPS) as f:
+                text = f.read()
+            nodes = os.path.join(ROOT, "examples", "kubectl",
+                                 "nodegroups-nodes.json")
+            text = text.replace(
+                "  import: {format: kubectl, file: "
+                "kubectl/nodegroups-nodes.json}\n",
+                "  import: {format: kubectl, file: " + nodes + "}\n"
+                "  pools:\n"
+                "    - {name: spare, gpu: L4, nodes: 2, gpus_per_node: 4,\n"
+                "       cpu: 48, memory_gib: 192}\n")
+            text = text.replace(
+                "    inference-l4: {nodes: {min: 1, max: 4}, "
+                "schemes: [exclusive]}\n",
+                "    inference-l4: {nodes: {min: 1, max: 4}, "
+                "schemes: [exclusive]}\n"
+                "    spare: {nodes: {min: 1, max: 3}, schemes: [exclusive]}\n")
+            self.assertIn("spare: {nodes", text)
+            scenario = os.path.join(tmp, "mixed.yaml")
+            with open(scenario, "w") as f:
+                f.write(text)
+            plan, written, nodes_of = self.plan_and_replay(tmp, scenario)
+            pools = {p["pool"]: p for p in plan["pools"]}
+            # No class is routed to the written pool: it goes to its minimum.
+            self.assertEqual(pools["spare"]["nodes"], 1)
+            self.assertEqual(nodes_of["spare"], ["spare-0"])
+            self.assertEqual(pools["inference-l4"]["nodes"], 3)
+            self.assertEqual(len(nodes_of["inference-l4"]), 3)
+            self.assertIn("  pools:\n    - {name: spare, gpu: L4, nodes: 1,",
+                          written)
+            self.assertIn("      inference-l4:\n        nodes: 3\n", written)
 
     def test_a_bad_override_exits_2_and_writes_nothing(self):
         with tempfile.TemporaryDirectory() as tmp:
