@@ -305,8 +305,10 @@ class PlanCliTest(unittest.TestCase):
             self.assertIn("3 no plan meets every constraint", stdout)
 
     def test_closest_plan_strands_no_pod_that_runs_today(self):
-        # Nothing meets every constraint on the imported cluster (the new
-        # notebooks queue on its fixed nodes). MPS x4 on the L4 pool queues
+        # Nothing meets every constraint on the imported cluster: the new
+        # notebooks select the one L4 node labelled team=research, and the
+        # nodes a grown L4 group adds carry only the labels all its nodes
+        # share (up to 4 nodes tried). MPS x4 on the L4 pool queues
         # them less but leaves the whole-GPU pods of ml and research with no
         # replica large enough: the closest plan must not strand them.
         with tempfile.TemporaryDirectory() as tmp:
@@ -321,7 +323,7 @@ class PlanCliTest(unittest.TestCase):
             # The pool none of whose settings fits says what they missed.
             self.assertRegex(text, r"l4-x4-time-slicing: none of its \d+ "
                              r"settings met its classes' constraints at any "
-                             r"node count tried \(up to 2\); they missed "
+                             r"node count tried \(up to 4\); they missed "
                              r"new-notebooks max_mean_wait_s \(\d+ of \d+, "
                              r"at best [\d.]+ > 300\)")
             # Judged on the seeds as the references are, the search finds

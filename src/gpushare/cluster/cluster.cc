@@ -35,14 +35,21 @@ void ValidateSpec(const NodePoolSpec& spec) {
   if (spec.max_pods < 1 || spec.max_pods > 10000) {
     fail(fmt::format("max_pods must be 1..10000, got {}", spec.max_pods));
   }
-  if (!spec.members.empty() &&
-      static_cast<int>(spec.members.size()) != spec.nodes) {
-    fail(fmt::format("{} imported nodes for {} nodes", spec.members.size(),
-                     spec.nodes));
+  if (static_cast<int>(spec.members.size()) > spec.nodes) {
+    fail(fmt::format("{} imported nodes for {} nodes (ResizePool drops the "
+                     "last)",
+                     spec.members.size(), spec.nodes));
   }
 }
 
 }  // namespace
+
+void ResizePool(NodePoolSpec* pool, int nodes) {
+  pool->nodes = nodes;
+  if (nodes >= 0 && static_cast<int>(pool->members.size()) > nodes) {
+    pool->members.resize(static_cast<size_t>(nodes));
+  }
+}
 
 Cluster::Cluster(Catalog catalog) : catalog_(std::move(catalog)) {}
 
@@ -70,15 +77,23 @@ int Cluster::AddPool(const NodePoolSpec& spec) {
   pool.first_node = static_cast<int>(nodes_.size());
   pool.node_count = spec.nodes;
   const int index = static_cast<int>(pools_.size());
+  const int members = static_cast<int>(spec.members.size());
+  const int generated = spec.nodes - members;  // written, or new nodes
   const int width =
-      static_cast<int>(std::to_string(std::max(0, spec.nodes - 1)).size());
+      static_cast<int>(std::to_string(std::max(0, generated - 1)).size());
+  // A grown imported pool's new nodes: named apart from its real ones, with
+  // the labels and taints the real ones share.
+  const NodeIdentity new_node{"", spec.new_node_labels, spec.new_node_taints};
   nodes_.reserve(nodes_.size() + spec.nodes);
   for (int i = 0; i < spec.nodes; ++i) {
-    const NodeIdentity* member =
-        spec.members.empty() ? nullptr : &spec.members[i];
-    std::string name = member != nullptr
-                           ? member->name
-                           : fmt::format("{}-{:0{}}", spec.name, i, width);
+    const NodeIdentity* member = i < members   ? &spec.members[i]
+                                 : members > 0 ? &new_node
+                                               : nullptr;
+    std::string name =
+        i < members ? member->name
+        : members > 0
+            ? fmt::format("{}-new-{:0{}}", spec.name, i - members, width)
+            : fmt::format("{}-{:0{}}", spec.name, i, width);
     if (!node_names_.insert(name).second) {
       throw InputError("node pool '" + spec.name + "': node '" + name +
                        "' is defined twice");

@@ -1,12 +1,19 @@
 // Cluster: node pools and their nodes, with their device plugins.
 //
 // Contract: AddPool() validates a pool (InputError "node pool 'NAME': ...")
-// and creates its nodes, named NAME-<i> with i zero-padded so that name order
-// is creation order (or as the pool's imported members are named; node names
-// must be unique in the cluster), each with its device plugin (NVIDIA's for
+// and creates its nodes, each with its device plugin (NVIDIA's for
 // exclusive, time-slicing, MPS and MIG pools; HAMi's for vGPU pools) and
-// labels. The cluster owns a copy of the catalog, so GpuModel pointers stay
-// valid for its lifetime. Not copyable.
+// labels. A written pool's nodes are named NAME-<i>, i zero-padded so that
+// name order is creation order. An imported pool (members given, at most
+// `nodes` of them) has its members first, under their own names, then —
+// when the pool was grown (ResizePool) — its new nodes, the nodes the user
+// would provision: NAME-new-<j>, j = 0, 1, ... zero-padded the same way,
+// with the labels and taints the members share (new_node_labels,
+// new_node_taints). Node names must be unique in the cluster. ResizePool()
+// sets a pool's node count: an imported pool shrinks by dropping its last
+// members in node order, so the removed nodes are the original pool's
+// members past the resized pool's. The cluster owns a copy of the catalog,
+// so GpuModel pointers stay valid for its lifetime. Not copyable.
 
 #ifndef GPUSHARE_CLUSTER_CLUSTER_H_
 #define GPUSHARE_CLUSTER_CLUSTER_H_
@@ -55,12 +62,38 @@ struct NodePoolSpec {
   // `kubectl ... -l SELECTOR` (emit/pool_node_set.h). Empty: the pool
   // label gpushare.io/node-pool=<name>. The simulation does not read it.
   Labels match_labels;
-  // Imported pools: one identity per node (`nodes` of them), in node order.
-  // Node i is named members[i].name instead of NAME-<i>; it carries the
-  // pool's labels, then its own (which win over those the device plugin
-  // sets), and the pool's taints followed by its own. Empty: generated.
+  // Imported pools: one identity per real node (at most `nodes` of them),
+  // in node order. Node i is named members[i].name instead of NAME-<i>; it
+  // carries the pool's labels, then its own (which win over those the
+  // device plugin sets), and the pool's taints followed by its own. Nodes
+  // past the members are new (a grown pool): named NAME-new-<j>, with
+  // new_node_labels and new_node_taints in place of a member's own. Empty:
+  // a written pool, every node generated.
   std::vector<NodeIdentity> members;
+  // Imported pools: the node label that selects the pool's real nodes
+  // (`kubectl get nodes -l KEY=VALUE`) — the first of
+  // workload/imported_nodes.h NodeGroupLabelKeys() its nodes carry, e.g.
+  // `cloud.google.com/gke-nodepool` = `l4-pool`. Where the group has nodes of
+  // several shapes, it splits into several pools that share this label (the
+  // labels in new_node_labels tell them apart). For `nvidia.com/gpu.product`
+  // the value is what GFD shows today (a `-SHARED` or `-MIG-...` suffix
+  // included), which GFD rewrites when the pool's sharing changes. Both
+  // empty for a pool grouped by shape alone (no node carries such a label)
+  // and for written pools.
+  std::string node_group_label_key;
+  std::string node_group_label_value;
+  // Imported pools: the labels every member carries with the same value
+  // (the group label among them; never kubernetes.io/hostname or
+  // gpushare.io/node-pool) and the taints every member carries (never the
+  // node lifecycle's node.kubernetes.io/* ones): what a new node gets.
+  Labels new_node_labels;
+  std::vector<Taint> new_node_taints;
 };
+
+// Sets `pool`'s node count to `nodes`; an imported pool with more members
+// keeps the first `nodes` of them (node order), so the nodes it drops are
+// the last. Growing an imported pool adds new nodes (see AddPool).
+void ResizePool(NodePoolSpec* pool, int nodes);
 
 struct NodePool {
   NodePoolSpec spec;

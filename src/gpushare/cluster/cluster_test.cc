@@ -117,6 +117,79 @@ TEST(ClusterTest, PoolTaintsReachEveryNode) {
   for (const Node& n : cluster.nodes()) EXPECT_EQ(n.taints(), spec.taints);
 }
 
+// An imported pool: members under their own names, then (grown) new nodes
+// named NAME-new-<j> with the labels and taints the members share; shrunk,
+// its last members dropped.
+NodePoolSpec ImportedPool() {
+  NodePoolSpec spec = GpuPool("l4", 2);
+  spec.gpu_model = "L4";
+  const Taint gpu{"nvidia.com/gpu", "present", TaintEffect::kNoSchedule};
+  const std::string group = "cloud.google.com/gke-nodepool";
+  spec.members = {{"gke-a", {{group, "l4"}, {"zone", "a"}}, {gpu}},
+                  {"gke-b", {{group, "l4"}, {"zone", "b"}}, {gpu}}};
+  spec.node_group_label_key = "cloud.google.com/gke-nodepool";
+  spec.node_group_label_value = "l4";
+  spec.new_node_labels = {{"cloud.google.com/gke-nodepool", "l4"}};
+  spec.new_node_taints = {gpu};
+  return spec;
+}
+
+TEST(ClusterTest, AGrownImportedPoolAddsNewNodesAfterItsMembers) {
+  NodePoolSpec spec = ImportedPool();
+  ResizePool(&spec, 13);
+  EXPECT_EQ(spec.members.size(), 2u);
+  Cluster cluster(Catalog::Builtin());
+  cluster.AddPool(spec);
+  const std::vector<std::string> names = Names(cluster);
+  ASSERT_EQ(names.size(), 13u);
+  EXPECT_EQ(names[0], "gke-a");
+  EXPECT_EQ(names[1], "gke-b");
+  EXPECT_EQ(names[2], "l4-new-00");  // 11 new nodes: two digits
+  EXPECT_EQ(names[12], "l4-new-10");
+  const Node& added = cluster.nodes()[12];
+  EXPECT_EQ(added.labels().at("cloud.google.com/gke-nodepool"), "l4");
+  EXPECT_EQ(added.labels().count("zone"), 0u);
+  EXPECT_EQ(added.labels().at("kubernetes.io/hostname"), "l4-new-10");
+  EXPECT_EQ(added.labels().at(kNodePoolLabel), "l4");
+  EXPECT_EQ(added.labels().at("nvidia.com/gpu.product"), "NVIDIA-L4");
+  EXPECT_EQ(added.taints(), spec.new_node_taints);
+  EXPECT_EQ(cluster.nodes()[1].labels().at("zone"), "b");
+  EXPECT_EQ(cluster.pools()[0].node_count, 13);
+}
+
+TEST(ClusterTest, AShrunkImportedPoolDropsItsLastMembers) {
+  NodePoolSpec spec = ImportedPool();
+  ResizePool(&spec, 1);
+  EXPECT_EQ(spec.nodes, 1);
+  ASSERT_EQ(spec.members.size(), 1u);
+  EXPECT_EQ(spec.members[0].name, "gke-a");
+  Cluster cluster(Catalog::Builtin());
+  cluster.AddPool(spec);
+  EXPECT_EQ(Names(cluster), std::vector<std::string>{"gke-a"});
+  // A written pool has no members to drop.
+  NodePoolSpec written = GpuPool("w", 3);
+  ResizePool(&written, 2);
+  EXPECT_EQ(written.nodes, 2);
+  EXPECT_TRUE(written.members.empty());
+}
+
+TEST(ClusterTest, MoreMembersThanNodesIsRefused) {
+  NodePoolSpec spec = ImportedPool();
+  spec.nodes = 1;
+  Cluster cluster(Catalog::Builtin());
+  EXPECT_THAT(AddProblem(cluster, spec),
+              HasSubstr("node pool 'l4': 2 imported nodes for 1 nodes"));
+}
+
+TEST(ClusterTest, ANewNodeNamedAsARealOneIsRefused) {
+  NodePoolSpec spec = ImportedPool();
+  spec.members[1].name = "l4-new-0";
+  ResizePool(&spec, 3);
+  Cluster cluster(Catalog::Builtin());
+  EXPECT_THAT(AddProblem(cluster, spec),
+              HasSubstr("node 'l4-new-0' is defined twice"));
+}
+
 TEST(ClusterTest, DevicePluginPerScheme) {
   Cluster cluster(Catalog::Builtin());
   NodePoolSpec ts = GpuPool("ts", 1);

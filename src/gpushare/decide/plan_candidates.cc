@@ -149,7 +149,7 @@ NodePoolSpec ApplyCandidate(const NodePoolSpec& pool,
   NodePoolSpec out = pool;
   out.sharing = candidate.sharing;
   out.licence_per_gpu_hour = candidate.licence_per_gpu_hour;
-  out.nodes = nodes;
+  ResizePool(&out, nodes);
   return out;
 }
 

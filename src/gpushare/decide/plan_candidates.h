@@ -43,7 +43,8 @@ std::vector<PoolCandidate> PoolCandidates(const NodePoolSpec& pool,
                                           double vgpu_licence_per_gpu_hour,
                                           std::vector<std::string>* notes);
 
-// The pool with `candidate`'s settings and `nodes` nodes.
+// The pool with `candidate`'s settings and `nodes` nodes (ResizePool: an
+// imported pool grows with new nodes or drops its last members).
 NodePoolSpec ApplyCandidate(const NodePoolSpec& pool,
                             const PoolCandidate& candidate, int nodes);
 

@@ -21,17 +21,15 @@ std::vector<std::string> PlanSchemeNames() {
   return {"exclusive", "time-slicing", "mps", "mig", "hami"};
 }
 
-// The nodes a pool may get when its entry does not say.
+// The nodes a pool may get when its entry does not say (an imported pool's
+// as a written one's: cluster/cluster.h ResizePool grows it with new nodes
+// or drops its last).
 void DefaultRange(const NodePoolSpec& pool, PlanPoolSpec* out) {
-  if (!pool.members.empty()) {
-    out->min_nodes = out->max_nodes = pool.nodes;
-    return;
-  }
   out->min_nodes = 1;
   out->max_nodes = std::max(1, 2 * pool.nodes);
 }
 
-void ReadNodes(const YamlMap& m, const NodePoolSpec& pool, PlanPoolSpec* out) {
+void ReadNodes(const YamlMap& m, PlanPoolSpec* out) {
   const std::string what = m.what() + ".nodes";
   const YAML::Node v = m.Get("nodes");
   if (v.IsMap()) {
@@ -47,14 +45,6 @@ void ReadNodes(const YamlMap& m, const NodePoolSpec& pool, PlanPoolSpec* out) {
   } else {
     out->min_nodes = out->max_nodes =
         static_cast<int>(ScalarInt(m.file(), v, what, 1, kMaxNodes));
-  }
-  if (!pool.members.empty() &&
-      (out->min_nodes != pool.nodes || out->max_nodes != pool.nodes)) {
-    FailAt(m.file(), v,
-           fmt::format("{}: pool '{}' is imported from a cluster: its {} "
-                       "nodes are real and keep their count (leave nodes "
-                       "out)",
-                       what, pool.name, pool.nodes));
   }
 }
 
@@ -112,7 +102,7 @@ PlanPoolSpec ReadPlanPool(const YamlMap& m, const NodePoolSpec& pool) {
   PlanPoolSpec out;
   out.pool = pool.name;
   DefaultRange(pool, &out);
-  if (m.Has("nodes")) ReadNodes(m, pool, &out);
+  if (m.Has("nodes")) ReadNodes(m, &out);
   if (m.Has("schemes")) out.schemes = ReadSchemes(m);
   if (m.Has("time_slicing_replicas")) {
     out.time_slicing_replicas = ReadCounts(m, "time_slicing_replicas", 2, 1024);

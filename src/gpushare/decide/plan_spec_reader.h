@@ -11,13 +11,14 @@
 //                 cluster: {max_gpus, max_cost_per_hour}}
 //   search:      {pilot_pods, finalists, rounds}
 // Without `pools` (or without the section) every pool with GPUs may change,
-// sized in [1, 2 x its written count]; a pool imported from a cluster keeps
-// its nodes (their names are real). Every tenant class gets the defaults of
-// its workload class (DefaultClassConstraints) and the SLO target of
-// `selection`, overridden key by key by its entry. Errors are InputErrors at
-// file:line:col: unknown keys, pools, classes and schemes (naming the
-// closest), pools without GPUs, min > max, a range on an imported pool,
-// replicas < 2, MPS replicas over 48, duplicates, numbers out of range.
+// sized in [1, 2 x its written count]; an imported pool too, in [1, 2 x its
+// real nodes] (cluster/cluster.h ResizePool: new nodes, or its last ones
+// dropped). Every tenant class gets the defaults of its workload class
+// (DefaultClassConstraints) and the SLO target of `selection`, overridden
+// key by key by its entry. Errors are InputErrors at file:line:col: unknown
+// keys, pools, classes and schemes (naming the closest), pools without
+// GPUs, min > max, replicas < 2, MPS replicas over 48, duplicates, numbers
+// out of range.
 
 #ifndef GPUSHARE_DECIDE_PLAN_SPEC_READER_H_
 #define GPUSHARE_DECIDE_PLAN_SPEC_READER_H_

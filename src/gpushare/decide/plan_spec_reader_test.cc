@@ -189,6 +189,32 @@ TEST(PlanSpecReaderTest, BadInputIsLocated) {
             std::string::npos);
 }
 
+// Imported pools (tests/data/kubectl/nodes.json) are named in `plan:` by the
+// names the import gives them and sized like written ones.
+TEST(PlanSpecReaderTest, ImportedPoolsAreResizedWithinTheirRange) {
+  const std::string text =
+      "cluster:\n"
+      "  import: {format: kubectl, file: nodes.json}\n"
+      "workload:\n"
+      "  classes:\n"
+      "    - {name: jobs, class: batch, count: 1}\n"
+      "plan:\n"
+      "  pools:\n"
+      "    l4-x4-time-slicing: {nodes: {min: 1, max: 5}}\n"
+      "    a10-x2-hami: {schemes: [exclusive]}\n";
+  const std::string file = GS_TESTDATA_DIR "/kubectl/s.yaml";
+  const Scenario s = ReadScenarioYaml(text, file, TestCatalog());
+  const PlanSpec spec = ReadPlanSpec(
+      text, file, s, ReadComparisonSpec(text, file, s).selection);
+  ASSERT_EQ(spec.pools.size(), 2u);
+  EXPECT_EQ(spec.pools[0].pool, "l4-x4-time-slicing");
+  EXPECT_EQ(spec.pools[0].min_nodes, 1);
+  EXPECT_EQ(spec.pools[0].max_nodes, 5);
+  EXPECT_EQ(spec.pools[1].pool, "a10-x2-hami");  // one real node
+  EXPECT_EQ(spec.pools[1].min_nodes, 1);
+  EXPECT_EQ(spec.pools[1].max_nodes, 2);
+}
+
 }  // namespace
 }  // namespace plan_spec_reader_test
 }  // namespace gpushare

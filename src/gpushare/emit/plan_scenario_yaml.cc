@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <filesystem>
+#include <set>
 #include <sstream>
 
 #include "gpushare/emit/quoting.h"
@@ -269,27 +270,63 @@ void MakeAbsolute(YAML::Node parent, const std::string& key,
 std::string PlanScenarioYaml(const std::string& text, const std::string& file,
                              const Scenario& plan, const std::string& header) {
   YAML::Node root = YAML::Clone(ParseYaml(text, file));
-  YAML::Node pools = root["cluster"]["pools"];
-  if (!pools.IsSequence()) {
+  YAML::Node cluster = root["cluster"];
+  YAML::Node pools = cluster.IsMap() ? cluster["pools"] : YAML::Node();
+  YAML::Node import = cluster.IsMap() ? cluster["import"] : YAML::Node();
+  if (!pools.IsSequence() && !import.IsMap()) {
     throw InputError(file, 1, 1,
-                     "plan: the scenario has no cluster.pools list to rewrite");
+                     "plan: the scenario has no cluster.pools list or "
+                     "cluster.import to rewrite");
   }
-  for (YAML::Node pool : pools) {
-    const std::string name = pool["name"].as<std::string>();
-    const NodePoolSpec* spec = nullptr;
-    for (const NodePoolSpec& p : plan.pools) {
-      if (p.name == name) spec = &p;
+  std::set<std::string> written;
+  if (pools.IsSequence()) {
+    for (YAML::Node pool : pools) {
+      const std::string name = pool["name"].as<std::string>();
+      const NodePoolSpec* spec = nullptr;
+      for (const NodePoolSpec& p : plan.pools) {
+        if (p.name == name && p.members.empty()) spec = &p;
+      }
+      if (spec == nullptr) {
+        throw InputError(file, 1, 1,
+                         fmt::format("plan: pool '{}' is not in the plan",
+                                     name));
+      }
+      written.insert(name);
+      pool["nodes"] = spec->nodes;
+      pool["sharing"] = SharingNode(spec->sharing);
+      if (spec->licence_per_gpu_hour > 0) {
+        pool["licence_per_gpu_hour"] = spec->licence_per_gpu_hour;
+      } else if (pool["licence_per_gpu_hour"]) {
+        pool.remove("licence_per_gpu_hour");
+      }
     }
-    if (spec == nullptr) {
-      throw InputError(file, 1, 1,
-                       fmt::format("plan: pool '{}' is not in the plan", name));
+  }
+  // Imported pools: `cluster.import.pools` overrides, one per pool, so the
+  // nodes read again are grouped as before and then resized and set.
+  YAML::Node overrides(YAML::NodeType::Map);
+  for (const NodePoolSpec& p : plan.pools) {
+    if (written.count(p.name) > 0) continue;
+    if (p.members.empty() || !import.IsMap()) {
+      throw InputError(
+          file, 1, 1,
+          fmt::format("plan: pool '{}' is neither written nor imported in the "
+                      "scenario",
+                      p.name));
     }
-    pool["nodes"] = spec->nodes;
-    pool["sharing"] = SharingNode(spec->sharing);
-    if (spec->licence_per_gpu_hour > 0) {
-      pool["licence_per_gpu_hour"] = spec->licence_per_gpu_hour;
-    } else if (pool["licence_per_gpu_hour"]) {
-      pool.remove("licence_per_gpu_hour");
+    YAML::Node o(YAML::NodeType::Map);
+    o["nodes"] = p.nodes;
+    if (p.gpus_per_node > 0) o["sharing"] = SharingNode(p.sharing);
+    if (p.licence_per_gpu_hour > 0) {
+      o["licence_per_gpu_hour"] = p.licence_per_gpu_hour;
+    }
+    overrides[PlanString(p.name)] = o;
+  }
+  if (import.IsMap()) {
+    import.SetStyle(YAML::EmitterStyle::Block);
+    if (overrides.size() > 0) {
+      import["pools"] = overrides;
+    } else if (import["pools"]) {
+      import.remove("pools");
     }
   }
   YAML::Node classes = root["workload"]["classes"];

@@ -4,7 +4,12 @@
 // Contract: PlanScenarioYaml() rewrites the scenario YAML `text` (read from
 // `file`) with `plan`'s pools: each pool's `nodes`, its `sharing` section
 // (docs/scenario.md, written from the SharingConfig with every setting the
-// reader would otherwise default) and `licence_per_gpu_hour`; workload
+// reader would otherwise default) and `licence_per_gpu_hour` — in its entry
+// of `cluster.pools` for a written pool, and for an imported one (members
+// given) in `cluster.import.pools` (docs/scenario.md "cluster.import"), an
+// entry per imported pool, replacing any there (the CPU-only ones without
+// `sharing`); the import's other keys are kept, so reading the result
+// imports the same nodes into the same pools and then resizes them; workload
 // classes lose `requests:` the plan dropped (their pods are translated from
 // their needs, as the planner ran them); a `queues` section is written
 // whole from `plan`'s Kueue objects (quotas converted to the plan's
@@ -17,7 +22,9 @@
 // read as a boolean, null or number when plain stays double-quoted (yaml-cpp
 // alone would write the string "true" plain), and characters YAML 1.1
 // readers take as line breaks are escaped. Throws InputError when `text` is
-// not a scenario whose pools are `plan`'s.
+// not a scenario whose pools are `plan`'s (no `cluster.pools` list and no
+// `cluster.import`, a written pool the plan lacks, a plan pool neither
+// written nor imported).
 
 #ifndef GPUSHARE_EMIT_PLAN_SCENARIO_YAML_H_
 #define GPUSHARE_EMIT_PLAN_SCENARIO_YAML_H_

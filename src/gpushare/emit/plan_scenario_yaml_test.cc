@@ -5,6 +5,7 @@
 #include "gpushare/decide/plan_candidates.h"
 #include "gpushare/decide/queue_quota_conversion.h"
 #include "gpushare/emit/emit_test_scenarios.h"
+#include "gpushare/io/input_error.h"
 #include "gpushare/scenario/scenario_reader.h"
 
 namespace gpushare {
@@ -149,6 +150,90 @@ workload:
   }
   EXPECT_EQ(got[0].nominal_quota, 1500);  // 1500m
   EXPECT_EQ(back.queues.local_queues[0].namespace_name, "team");
+}
+
+}  // namespace
+}  // namespace gpushare
+
+namespace gpushare {
+namespace {
+
+// An imported cluster (tests/data/kubectl/nodes.json) beside a written pool:
+// the plan's imported pools are written as `cluster.import.pools` overrides,
+// and reading the result back gives the plan's pools, real nodes and new
+// ones alike.
+TEST(PlanScenarioYamlTest, ImportedPoolsAreWrittenAsImportOverrides) {
+  const std::string dir = GS_TESTDATA_DIR "/kubectl";
+  const char* text = R"(cluster:
+  import: {format: kubectl, file: nodes.json, pools: {cpu: {nodes: 1}}}
+  pools:
+    - {name: extra, gpu: H100-80GB, nodes: 1, gpus_per_node: 8}
+workload:
+  classes:
+    - {name: c, class: batch, count: 1}
+)";
+  const Scenario written =
+      ReadScenarioYaml(text, dir + "/s.yaml", TestCatalog());
+  ASSERT_EQ(written.pools.size(), 5u);
+  Scenario plan = written;
+  NodePoolSpec* l4 = &plan.pools[1];
+  ASSERT_EQ(l4->name, "l4-x4-time-slicing");
+  ResizePool(l4, 3);  // grown by one new node
+  l4->sharing = MpsSharing(4);
+  l4->licence_per_gpu_hour = 1.5;
+  NodePoolSpec* a10 = &plan.pools[2];
+  ASSERT_EQ(a10->name, "a10-x2-hami");
+  a10->sharing = ExclusiveSharing();
+  ResizePool(&plan.pools[4], 2);  // the written pool
+  const std::string yaml =
+      PlanScenarioYaml(text, dir + "/s.yaml", plan, "h");
+  EXPECT_EQ(yaml.find("file: nodes.json"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find(dir + "/nodes.json"), std::string::npos) << yaml;
+  // Read from elsewhere: the import's path is absolute.
+  const Scenario back = ReadScenarioYaml(yaml, "/p.yaml", TestCatalog());
+  ASSERT_EQ(back.pools.size(), plan.pools.size());
+  for (size_t i = 0; i < plan.pools.size(); ++i) {
+    const NodePoolSpec& want = plan.pools[i];
+    const NodePoolSpec& got = back.pools[i];
+    EXPECT_EQ(got.name, want.name);
+    EXPECT_EQ(got.nodes, want.nodes) << want.name;
+    EXPECT_EQ(got.sharing.scheme(), want.sharing.scheme()) << want.name;
+    EXPECT_EQ(got.sharing.replicas.replicas, want.sharing.replicas.replicas);
+    EXPECT_EQ(got.sharing.hami.split_count, want.sharing.hami.split_count);
+    EXPECT_EQ(got.licence_per_gpu_hour, want.licence_per_gpu_hour);
+    ASSERT_EQ(got.members.size(), want.members.size()) << want.name;
+    for (size_t m = 0; m < want.members.size(); ++m) {
+      EXPECT_EQ(got.members[m].name, want.members[m].name);
+    }
+    EXPECT_EQ(got.new_node_labels, want.new_node_labels);
+  }
+  EXPECT_EQ(back.pools[1].members.size(), 2u);
+  EXPECT_EQ(back.pools[3].nodes, 1);  // cpu: the plan's count again
+}
+
+TEST(PlanScenarioYamlTest, APlanPoolNeitherWrittenNorImportedIsRefused) {
+  const char* text = R"(cluster:
+  pools:
+    - {name: a, gpu: A100-80GB, nodes: 1}
+)";
+  Scenario plan;
+  NodePoolSpec a;
+  a.name = "a";
+  a.gpu_model = "A100-80GB";
+  plan.pools.push_back(a);
+  NodePoolSpec b = a;
+  b.name = "b";
+  b.members = {{"real-0", {}, {}}};
+  plan.pools.push_back(b);
+  try {
+    PlanScenarioYaml(text, "s.yaml", plan, "");
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "pool 'b' is neither written nor imported"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace

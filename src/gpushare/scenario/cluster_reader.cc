@@ -1,6 +1,7 @@
 // The scenario's `cluster:` section: pools written out (GPU model, nodes,
 // CPU, memory, labels, taints, sharing) and pools imported from a node
-// list (`import:`, kubectl or openb), with unique names.
+// list (`import:`, kubectl or openb) — their node counts, sharing and
+// licences overridden per pool by `import.pools` — with unique names.
 
 #include <fmt/format.h>
 
@@ -12,6 +13,7 @@
 
 #include "gpushare/cluster/cluster.h"
 #include "gpushare/io/input_error.h"
+#include "gpushare/io/suggest.h"
 #include "gpushare/io/yaml_input.h"
 #include "gpushare/scenario/kubernetes_names.h"
 #include "gpushare/scenario/scenario_fields.h"
@@ -187,10 +189,58 @@ GpuModelMap ReadModelMap(const YamlMap& m, const Catalog& catalog) {
 
 namespace {
 
+// `import.pools`: per imported pool (by the name GroupNodePools gave it), its
+// node count (ResizePool: grown with new nodes, shrunk by its last members),
+// sharing and licence, as `plan --out` writes them.
+void ReadImportPoolOverrides(const YamlMap& im, const Catalog& catalog,
+                             std::vector<NodePoolSpec>* pools) {
+  const YamlMap entries = im.Map("pools", im.what() + " pools");
+  std::vector<std::string> names;
+  for (const NodePoolSpec& p : *pools) names.push_back(p.name);
+  for (const auto& kv : entries.node()) {
+    const std::string name =
+        ScalarString(im.file(), kv.first, entries.what() + " key");
+    auto pool = std::find_if(
+        pools->begin(), pools->end(),
+        [&](const NodePoolSpec& p) { return p.name == name; });
+    if (pool == pools->end()) {
+      FailAt(im.file(), kv.first,
+             fmt::format("{}: no imported pool is named '{}'{} (the imported "
+                         "pools: {})",
+                         entries.what(), name, DidYouMean(name, names, 1),
+                         names.empty() ? "none" : JoinNames(names)));
+    }
+    const YamlMap o(im.file(), kv.second, entries.what() + "." + name);
+    o.AllowOnly({"nodes", "sharing", "licence_per_gpu_hour"});
+    if (o.Has("nodes")) {
+      ResizePool(&*pool, static_cast<int>(o.Int("nodes", 1, kMaxNodesPerPool)));
+    }
+    if (o.Has("licence_per_gpu_hour")) {
+      pool->licence_per_gpu_hour = o.Double("licence_per_gpu_hour", 0, 100000);
+    }
+    if (o.Has("sharing")) {
+      SharingConfig sharing = ReadSharing(o);
+      const bool shares =
+          sharing.mig_enabled || sharing.sharing != DeviceSharing::kNone;
+      if (pool->gpus_per_node == 0 && shares) {
+        FailKey(o, "sharing", "a pool without GPUs cannot share GPUs");
+      }
+      if (pool->gpus_per_node > 0) {
+        try {
+          sharing.Validate(catalog.Get(pool->gpu_model), pool->gpus_per_node);
+        } catch (const InputError& e) {
+          FailKey(o, "sharing", e.message());
+        }
+      }
+      pool->sharing = sharing;
+    }
+  }
+}
+
 std::vector<NodePoolSpec> ReadImport(const YamlMap& cluster,
                                      const Catalog& catalog) {
   const YamlMap im = cluster.Map("import", "cluster import");
-  im.AllowOnly({"format", "file", "prefix", "sharing", "model_map"});
+  im.AllowOnly({"format", "file", "prefix", "sharing", "model_map", "pools"});
   ClusterImportSpec spec;
   const std::string format =
       Choice(im, "format", "node list format", {"kubectl", "openb"});
@@ -215,7 +265,9 @@ std::vector<NodePoolSpec> ReadImport(const YamlMap& cluster,
   } else if (im.Has("model_map")) {
     spec.model_map = ReadModelMap(im, catalog);
   }
-  return ImportNodePools(spec, catalog);
+  std::vector<NodePoolSpec> pools = ImportNodePools(spec, catalog);
+  if (im.Has("pools")) ReadImportPoolOverrides(im, catalog, &pools);
+  return pools;
 }
 
 }  // namespace

@@ -89,9 +89,9 @@ TEST(ScenarioReaderTest, EveryExampleParsesBuildsAndIsSmall) {
   EXPECT_EQ(names,
             (std::vector<std::string>{
                 "default", "dev-time-slicing", "hami-platform",
-                "kai-fair-share", "kubectl-import", "mig-inference",
-                "multi-tenant", "patrol", "plan-sizing", "three-pools",
-                "university-gangs"}));
+                "kai-fair-share", "kubectl-import", "kubectl-nodegroups",
+                "mig-inference", "multi-tenant", "patrol", "plan-sizing",
+                "three-pools", "university-gangs"}));
 }
 
 TEST(ScenarioReaderTest, ThreePoolsExampleIsTheTower) {

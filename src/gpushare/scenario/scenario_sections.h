@@ -42,7 +42,9 @@ std::vector<Toleration> ReadTolerations(const YamlMap& c);
 // default table.
 GpuModelMap ReadModelMap(const YamlMap& m, const Catalog& catalog);
 
-// The `cluster:` section: imported pools first, then the written ones.
+// The `cluster:` section: imported pools first (grouped by
+// workload/imported_nodes.h GroupNodePools, then resized and set by the
+// overrides of `import.pools`), then the written ones.
 std::vector<NodePoolSpec> ReadCluster(const YamlMap& top,
                                       const Catalog& catalog);
 
