@@ -230,5 +230,57 @@ class ChangeSetTest(TempDirTestCase):
         self.assertIn("usage: sh node-setup.sh [--dry-run]", result.stderr)
 
 
+class PlannedImportTest(TempDirTestCase):
+    """`plan examples/kubectl-nodegroups.yaml --out DIR` (an imported EKS
+    cluster whose node groups the plan resizes) applied to a fake cluster
+    of that node list: the kept nodes are configured, the node the plan
+    takes out is left alone and named in the README, a second run changes
+    nothing, and rollback.sh gives every node its labels back."""
+
+    def test_plan_of_an_imported_cluster_applies_and_rolls_back(self):
+        example = os.path.join(ROOT, "examples", "kubectl-nodegroups.yaml")
+        out = self.path("plan")
+        code, _, err = run("plan", example, "--quiet", "--out", out)
+        self.assertEqual(code, 0, err)
+        nodes = kubectl_nodes(os.path.join(ROOT, "examples", "kubectl",
+                                           "nodegroups-nodes.json"))
+        cluster = FakeCluster(self.tmp.name, nodes)
+        before = strip_state_labels(cluster.nodes())
+
+        def sh(script):
+            cluster.reset_log()
+            result = subprocess.run(
+                ["sh", os.path.join(out, script)], cwd=self.tmp.name,
+                env=cluster.env(), capture_output=True, text=True,
+                timeout=120, check=False)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            state = cluster.state()
+            self.assertEqual(state["violations"], [])
+            return state["mutations"]
+
+        self.assertNotEqual(sh("node-setup.sh"), [])
+        after = cluster.nodes()
+        with open(os.path.join(out, "README.md"), encoding="utf-8") as f:
+            readme = f.read()
+        removed = "ip-10-0-31-77.ec2.internal"
+        self.assertIn(f"take 1 node out: `{removed}`", readme)
+        self.assertIn("provision 1 more node in its node group "
+                      "(`eks.amazonaws.com/nodegroup=inference-l4`)", readme)
+        self.assertEqual(after[removed], nodes[removed] | {"unschedulable":
+                                                           False})
+        for name, node in after.items():
+            pool = node["labels"].get("gpushare.io/node-pool")
+            if name == removed or pool is None:
+                continue
+            self.assertEqual(node["labels"]["nvidia.com/device-plugin.config"],
+                             pool, name)
+            self.assertEqual(
+                node["labels"]["nvidia.com/gpu.deploy.device-plugin"], "true")
+        self.assertEqual(sh("node-setup.sh"), [])
+        self.assertNotEqual(sh("rollback.sh"), [])
+        self.assertEqual(strip_state_labels(cluster.nodes()), before)
+        self.assertEqual(sh("rollback.sh"), [])
+
+
 if __name__ == "__main__":
     main()

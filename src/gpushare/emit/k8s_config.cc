@@ -20,6 +20,29 @@
 namespace gpushare {
 namespace {
 
+// Labels a new node gets without the user: the kubelet's and cloud's
+// well-known labels (kubernetes.io/..., topology, instance type), the node
+// group's own (EKS, GKE, AKS, Karpenter) and those NVIDIA's GPU Feature
+// Discovery and GPU Operator set (nvidia.com/..., feature.node...).
+bool SetByTheCluster(const std::string& key) {
+  const std::string prefix = key.substr(0, key.find('/') + 1);
+  static const char* const kClusterDomains[] = {
+      "kubernetes.io/", "k8s.io/", "nvidia.com/", "eks.amazonaws.com/",
+      "cloud.google.com/", "kubernetes.azure.com/", "karpenter.sh/",
+      "karpenter.k8s.aws/"};
+  for (const char* s : kClusterDomains) {
+    const std::string suffix = s;
+    if (prefix.size() >= suffix.size() &&
+        prefix.compare(prefix.size() - suffix.size(), suffix.size(),
+                       suffix) == 0 &&
+        (prefix.size() == suffix.size() ||
+         prefix[prefix.size() - suffix.size() - 1] == '.')) {
+      return true;
+    }
+  }
+  return false;
+}
+
 std::string TaintList(const std::vector<Taint>& taints) {
   std::string out;
   for (const Taint& t : taints) {
@@ -60,12 +83,36 @@ std::string NodeCountChanges(const Scenario& scenario,
       remove = std::max(0, before->nodes - pool->nodes);
     }
     if (provision > 0) {
+      // A new node of an imported pool carries what all its nodes share
+      // (its node group's label among them) besides the pool's labels.
+      std::vector<Taint> taints = pool->new_node_taints;
+      for (const Taint& t : c.target.taints) {
+        if (std::find(taints.begin(), taints.end(), t) == taints.end()) {
+          taints.push_back(t);
+        }
+      }
+      for (const auto& [k, v] : pool->new_node_labels) {
+        if (c.target.set.count(k) == 0 && !SetByTheCluster(k)) {
+          labels += fmt::format(", `{}={}`", k, v);
+        }
+      }
+      const std::string group =
+          pool->node_group_label_key.empty()
+              ? std::string()
+              : fmt::format(" in its node group (`{}={}`)",
+                            pool->node_group_label_key,
+                            pool->node_group_label_value);
       out += fmt::format(
-          "- Pool `{}`: provision {} more node{} like its others, labelled "
-          "{} and tainted {}; then run node-setup.sh again{}.\n",
+          "- Pool `{}`: provision {} more node{}{} like its others, "
+          "labelled {} and tainted {} (besides what the kubelet, the cloud "
+          "and the GPU Operator set){}.\n",
           CommentText(pool->name), provision, provision == 1 ? "" : "s",
-          CommentText(labels), CommentText(TaintList(c.target.taints)),
-          c.nodes.by_name() ? "" : " (it selects them by their labels)");
+          CommentText(group), CommentText(labels),
+          CommentText(TaintList(taints)),
+          c.nodes.by_name()
+              ? ""
+              : "; then run node-setup.sh again (it selects them by their "
+                "labels)");
     }
     if (remove > 0) {
       std::string which;
