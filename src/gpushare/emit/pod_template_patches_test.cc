@@ -3,6 +3,11 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <fstream>
+#include <string>
+#include <vector>
+
 #include "gpushare/scenario/scenario_reader.h"
 
 namespace gpushare {
@@ -101,6 +106,48 @@ TEST(PodTemplatePatchesTest, OnePatchPerClassAndPool) {
       << text;
   // Deterministic.
   EXPECT_EQ(PodTemplatePatchesYaml(s, TestCatalog(), 3), text);
+}
+
+// Trace pods keep their own requests (docs/model.md §3): a job list whose
+// four jobs of one class have four footprints gives four requests under
+// HAMi, the first two as patches (max_per_class 2), the rest summarized.
+TEST(PodTemplatePatchesTest, TracePodsKeepTheirOwnRequests) {
+  const std::string csv = ::testing::TempDir() + "/patches_jobs.csv";
+  {
+    std::ofstream f(csv);
+    f << "name,tenant_class,workload_class,arrival_s,gpus,gpu_memory_mib,"
+         "sm_demand,duty,work_s,lifetime_s,cpu_milli,memory_mib,priority,"
+         "node_selector\n";
+    for (int i = 0; i < 4; ++i) {
+      f << "j" << i << ",eval,batch," << i << ",0.25," << (i + 1) * 1000
+        << ",0.3,1,60,0,1000,1024,0,\n";
+    }
+  }
+  const Scenario s = ReadScenarioYaml(
+      "name: p\n"
+      "cluster:\n"
+      "  pools:\n"
+      "    - {name: vgpu, gpu: A100-80GB, nodes: 1, sharing: {scheme: hami}}\n"
+      "workload:\n"
+      "  trace: {format: jobs, file: \"" + csv + "\"}\n",
+      "p.yaml", TestCatalog());
+  const std::string text = PodTemplatePatchesYaml(s, TestCatalog(), 2);
+  const std::vector<YAML::Node> docs = YAML::LoadAll(text);
+  ASSERT_EQ(docs.size(), 2u) << text;
+  std::vector<int> mem;
+  for (const YAML::Node& d : docs) {
+    mem.push_back(d["spec"]["template"]["spec"]["containers"][0]["resources"]
+                   ["limits"]["nvidia.com/gpumem"]
+                       .as<int>());
+  }
+  std::sort(mem.begin(), mem.end());
+  EXPECT_EQ(mem, (std::vector<int>{1000, 2000})) << text;
+  EXPECT_NE(text.find("# class eval: 2 more distinct requests cover 2 pods "
+                      "(nvidia.com/gpu 1..1, nvidia.com/gpucores 30..30, "
+                      "nvidia.com/gpumem 3000..4000)"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("OOM-killed\n# at start"), std::string::npos) << text;
 }
 
 // LLM engines on shared GPUs (docs/emit.md): inference classes on a
