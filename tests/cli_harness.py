@@ -37,13 +37,13 @@ def run(*args):
 
 def table_rows(text, header_prefix):
     """The rows (split on whitespace) of the table whose header line starts
-    with `header_prefix`, up to the first blank line."""
+    with `header_prefix`, up to the first blank line or warning."""
     lines = text.splitlines()
     start = next(i for i, line in enumerate(lines)
                  if line.startswith(header_prefix))
     rows = []
     for line in lines[start + 1:]:
-        if not line.strip():
+        if not line.strip() or line.startswith("warning:"):
             break
         rows.append(line.split())
     return rows

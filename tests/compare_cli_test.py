@@ -79,20 +79,26 @@ class DefaultScenarioTest(CompareTestCase):
             self.assertTrue(winner["served_well"])
             if winner["slo_attainment"] is not None:
                 self.assertGreaterEqual(winner["slo_attainment"], 0.99)
-        # The SLO is a constraint: MIG meets prod-inference's p99 SLO in
-        # about 84 % of samples on the default scenario, so it cannot win
-        # the class however well it scores.
+        # Each class asks one size (issue 37): every prod-inference pod
+        # asks the p95 of its footprints, 30 GB, a 3g.40gb slice under MIG,
+        # which meets the p99 SLO (a 1g.10gb slice of a 6 GB pod did not,
+        # before); with two pods per GPU they wait over the contract's 60 s
+        # to start, so MIG cannot win the class however well it scores, and
+        # no scheme serves it well.
         prod = doc["selection"][0]
         mig = next(s for s in prod["ranking"] if s["variant"] == "mig")
-        self.assertLess(mig["slo_attainment"], 0.99)
-        self.assertFalse(mig["meets_slo"])
-        self.assertNotEqual(prod["winner"], "mig")
-        self.assertIn("MIG: SLO met in", prod["explanation"])
+        self.assertGreaterEqual(mig["slo_attainment"], 0.99)
+        self.assertTrue(mig["meets_slo"])
+        self.assertFalse(mig["served_well"])
+        self.assertIn("max_mean_wait_s",
+                      [m["constraint"] for m in mig["missed"]])
+        self.assertIsNone(prod["winner"])
         # Reports name the schemes as users know them.
         self.assertEqual([v["label"] for v in doc["variants"]],
                          ["exclusive", "time-slicing", "MPS", "MIG",
                           "vGPU (HAMi)", "plan (mixed)", "pool plan"])
-        self.assertIn("Recommended: prod-inference -> vGPU (HAMi)", out)
+        self.assertIn("Recommended: prod-inference -> none serves it well",
+                      out)
         for choice in doc["selection"]:
             self.assertEqual(choice["plan"]["variant"], "plan")
         # Every MIG-capable pool got a layout; L4-free default: all three.
@@ -134,11 +140,13 @@ class PoolPlanTest(CompareTestCase):
                 self.assertEqual({winners[k["tenant_class"]]
                                   for k in pool["classes"]}, {pool["variant"]})
                 self.assertEqual(pool["pods_ok"], pool["pods"])
-        # platform: its jobs win MPS, but MPS cannot run the 8-GPU training
-        # pods at all; exclusive runs both classes (neither well: the pool is
-        # too small, which `plan` answers), so the pool stays exclusive.
+        # platform: its jobs win MIG, but MIG cannot run the multi-GPU
+        # training pods at all; exclusive runs both classes (neither well:
+        # the pool is too small, which `plan` answers), so the pool stays
+        # exclusive. (MPS won the jobs before issue 37; with one size per
+        # class HAMi and MPS lose their per-pod right-sizing.)
         platform = plan["pools"][1]
-        self.assertEqual(winners["platform-jobs"], "mps")
+        self.assertEqual(winners["platform-jobs"], "mig")
         self.assertIsNone(winners["platform-training"])
         self.assertEqual(platform["variant"], "exclusive")
         self.assertEqual(platform["pods_ok"], 0)
@@ -160,7 +168,7 @@ class PoolPlanTest(CompareTestCase):
             self.assertNotIn("pool-plan",
                              [s["variant"] for s in choice["ranking"]])
         self.assertIn("Pool plan: a pool runs one scheme", out)
-        self.assertIn("prod -> vGPU (HAMi) (written: MIG)", out)
+        self.assertIn("prod -> MIG: prod-inference", out)
         self.assertIn('run as "pool plan" on 2 seeds', out)
 
     def test_classes_sharing_a_pool_conflict(self):
@@ -322,27 +330,33 @@ class ScenarioFileTest(CompareTestCase):
         choices = {c["tenant_class"]: c for c in doc["selection"]}
         for choice in doc["selection"]:
             self.check_win_rule(choice)
-        # The README's example. edge-models: MIG totals more than vGPU
-        # (HAMi), but its services wait 89 s on average to start against
-        # the inference contract's 60 s: it is not served well and cannot
-        # win, so vGPU (HAMi) wins, decisively.
+        # The README's example. edge-models: MIG totals more than MPS, but
+        # its services wait over a minute on average to start against the
+        # inference contract's 60 s: it is not served well and cannot win.
+        # vGPU (HAMi) gives every pod its class's one size, the p95 of its
+        # footprints (issue 37): the pods above it are OOM-killed, so HAMi
+        # is not served well either, and MPS wins, decisively.
         edge = choices["edge-models"]
-        self.assertEqual(edge["winner"], "hami")
+        self.assertEqual(edge["winner"], "mps")
+        self.assertTrue(edge["decisive"])
         mig = next(s for s in edge["ranking"] if s["variant"] == "mig")
         self.assertFalse(mig["served_well"])
         self.assertEqual([m["constraint"] for m in mig["missed"]],
                          ["max_mean_wait_s"])
         self.assertGreater(mig["total"], edge["ranking"][0]["total"])
+        hami = next(s for s in edge["ranking"] if s["variant"] == "hami")
+        self.assertFalse(hami["served_well"])
+        self.assertIn("max_oom_kills",
+                      [m["constraint"] for m in hami["missed"]])
         # chat-models: no scheme keeps its SLO and its start-up wait.
         chat = choices["chat-models"]
         self.assertIsNone(chat["winner"])
         self.assertEqual(chat["recommendation"], "none serves it well")
-        self.assertIn("none serves it well; closest: vGPU (HAMi), with SLO "
-                      "met in", chat["explanation"])
+        self.assertIn("none serves it well; closest: vGPU (HAMi), with mean "
+                      "wait", chat["explanation"])
         # h100-mixed holds both. small-models win MIG, but the MIG layout
         # holds no chat-models pod: MIG would strand 30 pods, so the pool
-        # gets vGPU (HAMi), which runs both (neither well: small-models
-        # wait for the chat models' nominated room).
+        # gets vGPU (HAMi), which runs both (neither well).
         plan = doc["pool_plan"]
         h100 = [p for p in plan["pools"] if p["pool"] == "h100-mixed"][0]
         self.assertEqual(choices["small-models"]["winner"], "mig")
@@ -350,19 +364,24 @@ class ScenarioFileTest(CompareTestCase):
         self.assertEqual(h100["variant"], "hami")
         self.assertEqual(h100["pods_stranded"], 0)
         self.assertEqual(h100["pods"], 120)
-        # Every pool with pods then runs vGPU (HAMi): that run is the plan.
-        self.assertEqual(plan["same_as"], "hami")
-        self.assertFalse(plan["ran"])
+        # a100-single gets edge-models' MPS: the pools mix schemes, and the
+        # mix is run.
+        a100 = [p for p in plan["pools"] if p["pool"] == "a100-single"][0]
+        self.assertEqual(a100["variant"], "mps")
+        self.assertTrue(plan["ran"])
 
     def test_a_pool_plan_that_mixes_schemes_is_run(self):
-        # On patrol.yaml prod gets MIG and the other pools another scheme:
-        # the pools mix schemes, so the mix is run as one more variant.
+        # On patrol.yaml prod gets vGPU (HAMi) (each class asks one size
+        # since issue 37: MIG's profile holds the p95 for every pod, which
+        # HAMi packs as tightly and more cheaply) and the other pools
+        # another scheme: the pools mix schemes, so the mix is run as one
+        # more variant.
         _, _, doc = self.compare_json(
             os.path.join(EXAMPLES_DIR, "patrol.yaml"))
         plan = doc["pool_plan"]
         schemes = {p["pool"]: p["variant"] for p in plan["pools"]}
-        self.assertEqual(schemes["prod"], "mig")
-        self.assertNotEqual(schemes["dev"], "mig")
+        self.assertEqual(schemes["prod"], "hami")
+        self.assertNotEqual(schemes["dev"], "hami")
         self.assertTrue(plan["ran"])
         self.assertEqual(doc["variants"][-1]["name"], "pool-plan")
 

@@ -284,13 +284,16 @@ class PodPatchesTest(unittest.TestCase):
         self.assertEqual(status, 0, err)
         self.assertEqual(run("emit", "pod-patches", "--scenario",
                              default)[1], out)
-        # prod-inference's three footprints map to three MIG profiles.
+        # One request per class (issue 37): prod-inference's footprints
+        # (6, 16 and 30 GB) ask its p95, 30 GB, the smallest profile holding
+        # it, 3g.40gb, in one patch for all of its pods.
         prod = re.findall(r"# class prod-inference \(inference\) on pool prod "
                           r"\(MIG\): (\d+) of its 721 pods", out)
-        self.assertEqual(len(prod), 3)
-        self.assertEqual(sum(int(n) for n in prod), 721)
-        for profile in ["1g.10gb", "2g.20gb", "3g.40gb"]:
-            self.assertIn(f"nvidia.com/mig-{profile}: 1\n", out)
+        self.assertEqual(prod, ["721"])
+        self.assertIn("nvidia.com/mig-3g.40gb: 1\n", out)
+        for profile in ["1g.10gb", "2g.20gb"]:
+            self.assertNotIn(f"nvidia.com/mig-{profile}: 1\n", out)
+        self.assertNotIn("more distinct requests", out)
         self.assertIn("schedulerName: hami-scheduler\n", out)
         self.assertIn("on pool dev (time-slicing)", out)
 

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "gpushare/cluster/cluster.h"
+#include "gpushare/scenario/queue_reader.h"
 #include "gpushare/workload/pod.h"
 
 namespace gpushare {
@@ -290,6 +291,12 @@ std::vector<std::string> ConvertQueueQuotas(const Scenario& original,
       }
       group.covered_resources = covered;
     }
+  }
+  // A flavor left as written over pools that now run HAMi still needs
+  // quotas for what HAMi pods request (a no-op where converted above).
+  for (std::string& note :
+       CoverHamiQueueResources(variant->pools, catalog, &variant->queues)) {
+    notes.push_back(std::move(note));
   }
   return notes;
 }

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "gpushare/emit/quoting.h"
 #include "gpushare/io/input_error.h"
 
@@ -100,6 +102,23 @@ std::string KueueManifestsYaml(const Scenario& scenario) {
       "#   {}: <LocalQueue>\n"
       "# (emit pod-patches adds it per tenant class).\n",
       CommentText(scenario.name), kKueueQueueNameLabel);
+  bool hami = false;
+  for (const ClusterQueueSpec& q : c.cluster_queues) {
+    for (const ResourceGroupSpec& g : q.resource_groups) {
+      hami |= std::find(g.covered_resources.begin(), g.covered_resources.end(),
+                        kHamiGpuMem) != g.covered_resources.end();
+    }
+  }
+  if (hami) {
+    out +=
+        "# vGPU (HAMi) pods request nvidia.com/gpumem and nvidia.com/gpucores "
+        "as well as\n# nvidia.com/gpu, and Kueue admits a workload only when "
+        "its ClusterQueue covers\n# every resource it requests: a HAMi "
+        "flavor's gpumem and gpucores quotas are\n# its nodes' totals scaled "
+        "as its nvidia.com/gpu quota (gpushare-sim adds them\n# when the "
+        "scenario leaves them out; other flavors of the group list them at "
+        "0).\n";
+  }
   for (const ResourceFlavorSpec& f : c.resource_flavors) {
     out += "---\n" + Flavor(f);
   }

@@ -10,7 +10,10 @@
 // them: cpu in cores or millicores, memory in Gi or Mi) and one LocalQueue
 // per local queue. A header says how to apply it and that pods name their
 // LocalQueue with the kueue.x-k8s.io/queue-name label (emit pod-patches
-// adds it). Throws InputError when the scenario has no queues.
+// adds it) and, when a queue covers HAMi's nvidia.com/gpumem, that vGPU
+// pods request it and nvidia.com/gpucores and how their quotas are sized
+// (scenario/queue_reader.h CoverHamiQueueResources). Throws InputError when
+// the scenario has no queues.
 // Deterministic.
 
 #ifndef GPUSHARE_EMIT_KUEUE_MANIFESTS_H_

@@ -6,7 +6,9 @@
 
 #include "gpushare/emit/emit_test_scenarios.h"
 #include "gpushare/io/input_error.h"
+#include "gpushare/scenario/queue_reader.h"
 #include "gpushare/scenario/scenario_reader.h"
+#include "gpushare/sim/simulation.h"
 
 namespace gpushare {
 namespace {
@@ -64,6 +66,81 @@ workload:
                       "ml\nspec:\n  clusterQueue: team\n"),
             std::string::npos)
       << yaml;
+}
+
+// A HAMi pool's ClusterQueue written with nvidia.com/gpu alone: Kueue would
+// leave its pods pending ("resource nvidia.com/gpumem unavailable in
+// ClusterQueue"), so gpumem and gpucores are covered, sized as the gpu
+// quota's share of the flavor's nodes; the exclusive flavor of the group
+// lists them at 0, and the scenario runs.
+TEST(KueueManifestsTest, CoversHamiMemoryAndCoresScaledAsTheGpuQuota) {
+  const Scenario s = ReadScenarioYaml(R"(name: t
+cluster:
+  pools:
+    - {name: v, gpu: A100-80GB, nodes: 2, gpus_per_node: 4,
+       sharing: {scheme: hami, hami: {split_count: 10}}}
+    - {name: x, gpu: A100-80GB, nodes: 1, gpus_per_node: 4}
+queues:
+  cluster_queues:
+    - name: team
+      cohort: org
+      resource_groups:
+        - flavors:
+            - name: v
+              resources:
+                - {name: nvidia.com/gpu, nominal_quota: 20, borrowing_limit: 8}
+                - {name: cpu, nominal_quota: 64}
+                - {name: memory, nominal_quota: 256Gi}
+            - name: x
+              resources:
+                - {name: nvidia.com/gpu, nominal_quota: 2}
+                - {name: cpu, nominal_quota: 0}
+                - {name: memory, nominal_quota: 0}
+  local_queues:
+    - {name: lq, namespace: ml, cluster_queue: team}
+workload:
+  horizon_s: 600
+  classes:
+    - {name: c, class: batch, count: 4, tenants: [ml], queue: lq, gpus: 0.5,
+       gpu_memory_mib: 10000, sm_demand: 0.3, work_s: 60,
+       node_selector: {gpushare.io/node-pool: v}}
+)",
+                                      "s.yaml", TestCatalog());
+  const std::string yaml = KueueManifestsYaml(s);
+  // 8 GPUs x 10 vGPUs = 80; 20 of them is a quarter: of 8 x 81920 MiB and
+  // 8 x 100 cores; the borrowing limit 8 of 80 a tenth.
+  EXPECT_NE(yaml.find("  - coveredResources:\n    - nvidia.com/gpu\n"
+                      "    - cpu\n    - memory\n"
+                      "    - nvidia.com/gpumem\n    - nvidia.com/gpucores\n"
+                      "    flavors:\n    - name: v\n      resources:\n"
+                      "      - name: nvidia.com/gpu\n        nominalQuota: "
+                      "\"20\"\n        borrowingLimit: \"8\"\n"
+                      "      - name: cpu\n        nominalQuota: \"64\"\n"
+                      "      - name: memory\n        nominalQuota: \"256Gi\"\n"
+                      "      - name: nvidia.com/gpumem\n        nominalQuota: "
+                      "\"163840\"\n        borrowingLimit: \"65536\"\n"
+                      "      - name: nvidia.com/gpucores\n        nominalQuota: "
+                      "\"200\"\n        borrowingLimit: \"80\"\n"
+                      "    - name: x\n      resources:\n"
+                      "      - name: nvidia.com/gpu\n        nominalQuota: "
+                      "\"2\"\n      - name: cpu\n        nominalQuota: \"0\"\n"
+                      "      - name: memory\n        nominalQuota: \"0Gi\"\n"
+                      "      - name: nvidia.com/gpumem\n"
+                      "        nominalQuota: \"0\"\n"
+                      "      - name: nvidia.com/gpucores\n"
+                      "        nominalQuota: \"0\"\n"),
+            std::string::npos)
+      << yaml;
+  EXPECT_NE(yaml.find("# vGPU (HAMi) pods request nvidia.com/gpumem"),
+            std::string::npos);
+  // Read again, nothing is added twice.
+  Scenario again = s;
+  EXPECT_TRUE(CoverHamiQueueResources(again.pools, TestCatalog(),
+                                      &again.queues)
+                  .empty());
+  EXPECT_EQ(KueueManifestsYaml(again), yaml);
+  // The simulation admits the pods through those quotas.
+  EXPECT_NO_THROW(Simulation(s, TestCatalog()));
 }
 
 TEST(KueueManifestsTest, NoQueuesIsAnError) {

@@ -30,9 +30,20 @@ struct RequestKey {
   }
 };
 
+// The pods of one request, and those whose own footprint is above the
+// memory it grants (OOM-killed when they start: HAMi's gpumem, the MIG
+// instance).
+struct RequestGroupPods {
+  int64_t pods = 0;
+  int64_t largest_mib = 0;  // the largest footprint of its pods
+  int64_t above = 0;
+  int64_t largest_above_mib = 0;
+  int64_t granted_mib = 0;
+};
+
 struct ClassPods {
   int64_t pods = 0;
-  std::map<RequestKey, int64_t> groups;
+  std::map<RequestKey, RequestGroupPods> groups;
   std::map<std::string, int64_t> unrunnable;  // reason → pods
   const Pod* example = nullptr;               // tolerations, queue
   Labels node_selector;  // the example's, as written (before any pin)
@@ -82,9 +93,95 @@ std::string AffinityPatch(const std::vector<NodeSelectorTerm>& terms) {
   return out;
 }
 
+// An LLM engine's memory cap (docs/emit.md, "LLM engines"): on a GPU shared
+// without memory isolation (time-slicing, whole GPUs or MIG instances), an
+// inference class's engine — or any class that names its engine — may use
+// `hundredths` / 100 of the memory it sees: its request over that memory,
+// rounded down to 2 decimals (at least 0.01).
+struct EngineCap {
+  bool set = false;
+  InferenceEngine engine = InferenceEngine::kNone;
+  int64_t hundredths = 0;
+  int64_t request_mib = 0;
+  int64_t visible_mib = 0;
+  std::string Fraction() const {
+    return fmt::format("{}.{:02d}", hundredths / 100, hundredths % 100);
+  }
+  // The environment variable the patch sets.
+  const char* EnvName() const {
+    return engine == InferenceEngine::kTgi ? "CUDA_MEMORY_FRACTION"
+                                           : "GPUSHARE_GPU_MEMORY_FRACTION";
+  }
+};
+
+EngineCap EngineCapOf(WorkloadClass workload_class, InferenceEngine engine,
+                      const Pod& example, const NodePool& pool,
+                      const RequestGroupPods& g) {
+  EngineCap cap;
+  if ((workload_class != WorkloadClass::kInference &&
+       engine == InferenceEngine::kNone) ||
+      pool.model == nullptr ||
+      pool.spec.sharing.sharing != DeviceSharing::kTimeSlicing) {
+    return cap;
+  }
+  cap.visible_mib =
+      pool.spec.sharing.mig_enabled ? g.granted_mib : pool.model->memory_mib;
+  cap.request_mib = example.template_request.set()
+                        ? example.template_request.gpu_memory_mib
+                        : g.largest_mib;
+  if (cap.visible_mib <= 0 || cap.request_mib <= 0) return cap;
+  cap.set = true;
+  cap.engine = engine;
+  cap.hundredths = std::clamp<int64_t>(
+      cap.request_mib * 100 / cap.visible_mib, 1, 100);
+  return cap;
+}
+
+// The engine the scenario's class `name` declares (none for trace classes).
+InferenceEngine EngineOf(const Scenario& scenario, const std::string& name) {
+  for (const WorkloadClassSpec& c : scenario.workload.classes) {
+    if (c.name == name) return c.engine;
+  }
+  return InferenceEngine::kNone;
+}
+
+// The comment over a patch that caps an engine.
+std::string EngineCapComment(const EngineCap& cap) {
+  if (!cap.set) return "";
+  std::string out = fmt::format(
+      "# LLM engines pre-allocate most of the GPU memory they see (vLLM "
+      "0.92, TGI all),\n# and time-slicing does not isolate it: replicas "
+      "sharing a GPU OOM at start\n# unless each is capped. Cap: {} ({} MiB, "
+      "the class's request, of {} MiB), in\n# env {}.\n",
+      cap.Fraction(), cap.request_mib, cap.visible_mib, cap.EnvName());
+  switch (cap.engine) {
+    case InferenceEngine::kTgi:
+      out +=
+          "# TGI's launcher reads CUDA_MEMORY_FRACTION (--cuda-memory-"
+          "fraction).\n";
+      break;
+    case InferenceEngine::kVllm:
+      out +=
+          "# vLLM: add --gpu-memory-utilization=$(GPUSHARE_GPU_MEMORY_FRACTION)"
+          "\n# to the container's args once (Kubernetes expands $(VAR) from "
+          "its env; a\n# strategic merge patch would replace the args "
+          "whole).\n";
+      break;
+    case InferenceEngine::kNone:
+      out +=
+          "# vLLM: add --gpu-memory-utilization=$(GPUSHARE_GPU_MEMORY_FRACTION)"
+          " to its args;\n# TGI: --cuda-memory-fraction=$(GPUSHARE_GPU_MEMORY_"
+          "FRACTION) (or engine: tgi\n# in the class sets TGI's "
+          "CUDA_MEMORY_FRACTION here).\n";
+      break;
+  }
+  return out;
+}
+
 std::string Patch(const Pod& pod, const Labels& node_selector,
                   const std::vector<NodeSelectorTerm>& required_affinity,
-                  const NodePool& pool, const RequestKey& key, bool kai) {
+                  const NodePool& pool, const RequestKey& key, bool kai,
+                  const EngineCap& cap) {
   std::string out;
   if (!pod.queue_name.empty() && !kai) {
     // Kueue's Job, Deployment and StatefulSet integrations read the queue
@@ -137,12 +234,63 @@ std::string Patch(const Pod& pod, const Labels& node_selector,
     }
   }
   out += "      containers:\n        - name: main\n";
+  if (cap.set) {
+    // env merges by name in a strategic merge patch: the container keeps
+    // its own variables.
+    out += fmt::format(
+        "          env:\n            - name: {}\n              value: "
+        "\"{}\"\n",
+        cap.EnvName(), cap.Fraction());
+  }
   if (key.resources.empty()) return out;
   out += "          resources:\n            limits:\n";
   for (const auto& [name, quantity] : key.resources) {
     out += fmt::format("              {}: {}\n", YamlScalar(name), quantity);
   }
   return out;
+}
+
+// The memory a pod's translated request grants it per GPU where the
+// scheme enforces it (HAMi's gpumem, the MIG instance's); -1 elsewhere.
+int64_t GrantedMemoryMib(const Pod& pod, const NodePool& pool,
+                         const ResourceRegistry& registry) {
+  if (pool.model == nullptr) return -1;
+  switch (pool.spec.sharing.scheme()) {
+    case SharingScheme::kHami: {
+      const ResourceId mem = registry.Find(kHamiGpuMem);
+      return mem >= 0 && pod.requests.Get(mem) > 0 ? pod.requests.Get(mem)
+                                                    : pool.model->memory_mib;
+    }
+    case SharingScheme::kMig: {
+      if (!pool.model->mig) return -1;
+      int64_t granted = -1;
+      for (const MigProfile& p : pool.model->mig->profiles) {
+        const ResourceId id = registry.Find(p.ResourceName());
+        if (id >= 0 && pod.requests.Get(id) > 0) granted = p.memory_mib;
+      }
+      if (granted < 0 && !pool.mig_layouts.empty() &&
+          !pool.mig_layouts.front().empty()) {
+        // Single strategy: nvidia.com/gpu is the pool's one profile.
+        granted = pool.model->mig
+                      ->profiles[pool.mig_layouts.front().front().profile]
+                      .memory_mib;
+      }
+      return granted;
+    }
+    default:
+      return -1;
+  }
+}
+
+// The comment on a request's pods whose footprint is above what it grants.
+std::string AboveRequestComment(const RequestGroupPods& g, const NodePool& pool) {
+  if (g.above == 0) return "";
+  return fmt::format(
+      "# {} of them need more than the {} MiB it grants (up to {} MiB): "
+      "OOM-killed\n# at start under {}'s memory limit; a higher "
+      "request_percentile covers them\n",
+      g.above, g.granted_mib, g.largest_above_mib,
+      SharingSchemeDisplayName(pool.spec.sharing.scheme()));
 }
 
 }  // namespace
@@ -183,7 +331,16 @@ std::string PodTemplatePatchesYaml(const Scenario& scenario,
       key.resources.emplace_back(cluster.resources().Name(id), quantity);
     }
     std::sort(key.resources.begin(), key.resources.end());
-    ++c.groups[key];
+    RequestGroupPods& g = c.groups[key];
+    ++g.pods;
+    g.largest_mib = std::max(g.largest_mib, pod.needs.gpu_memory_mib);
+    g.granted_mib =
+        GrantedMemoryMib(pod, cluster.pools()[pool], cluster.resources());
+    if (g.granted_mib >= 0 && pod.needs.gpu_memory_mib > g.granted_mib) {
+      ++g.above;
+      g.largest_above_mib =
+          std::max(g.largest_above_mib, pod.needs.gpu_memory_mib);
+    }
   }
   std::string out = fmt::format(
       "# Pod-template patches of scenario '{}' (written by gpushare-sim emit "
@@ -193,7 +350,13 @@ std::string PodTemplatePatchesYaml(const Scenario& scenario,
       "--type strategic --patch-file PATCH.yaml\n# after renaming container "
       "'main' to the workload's container. A nodeSelector on\n# "
       "gpushare.io/node-pool needs that label on the pool's nodes:\n#   "
-      "kubectl label node NODE gpushare.io/node-pool=POOL --overwrite\n",
+      "kubectl label node NODE gpushare.io/node-pool=POOL --overwrite\n"
+      "# A workload has one pod template, so each class asks one size per "
+      "pool: its\n# request_percentile (95 by default) of its pods' GPU "
+      "memory footprint and SM\n# demand (HAMi gpumem and gpucores, the "
+      "smallest MIG profile holding it). Pods\n# above it are OOM-killed "
+      "where memory is isolated (HAMi, MIG), as the simulation\n# shows; "
+      "pods read from a trace keep their own requests.\n",
       CommentText(scenario.name));
   if (scenario.queues.enabled() && !scenario.kai_queues.enabled()) {
     out +=
@@ -208,30 +371,35 @@ std::string PodTemplatePatchesYaml(const Scenario& scenario,
     auto it = by_class.find(info.name);
     if (it == by_class.end()) continue;
     const ClassPods& c = it->second;
-    std::vector<std::pair<RequestKey, int64_t>> groups(c.groups.begin(),
-                                                       c.groups.end());
-    std::stable_sort(
-        groups.begin(), groups.end(),
-        [](const auto& a, const auto& b) { return a.second > b.second; });
+    std::vector<std::pair<RequestKey, RequestGroupPods>> groups(c.groups.begin(),
+                                                         c.groups.end());
+    std::stable_sort(groups.begin(), groups.end(),
+                     [](const auto& a, const auto& b) {
+                       return a.second.pods > b.second.pods;
+                     });
     const int shown =
         std::min(static_cast<int>(groups.size()), std::max(1, max_per_class));
     for (int g = 0; g < shown; ++g) {
       const NodePool& pool = cluster.pools()[groups[g].first.pool];
+      const EngineCap cap =
+          EngineCapOf(info.workload_class, EngineOf(scenario, info.name),
+                      *c.example, pool, groups[g].second);
       out += fmt::format(
           "---\n# class {} ({}) on pool {} ({}): {} of its {} pods "
-          "({:.1f}%)\n{}",
+          "({:.1f}%)\n{}{}",
           CommentText(info.name), WorkloadClassName(info.workload_class),
           CommentText(pool.spec.name),
           SharingSchemeDisplayName(pool.spec.sharing.scheme()),
-          groups[g].second, c.pods, 100.0 * groups[g].second / c.pods,
+          groups[g].second.pods, c.pods, 100.0 * groups[g].second.pods / c.pods,
+          AboveRequestComment(groups[g].second, pool) + EngineCapComment(cap),
           Patch(*c.example, c.node_selector, c.required_affinity, pool,
-                groups[g].first, scenario.kai_queues.enabled()));
+                groups[g].first, scenario.kai_queues.enabled(), cap));
     }
     if (static_cast<int>(groups.size()) > shown) {
       int64_t rest = 0;
       std::map<std::string, std::pair<int64_t, int64_t>> range;
       for (size_t g = shown; g < groups.size(); ++g) {
-        rest += groups[g].second;
+        rest += groups[g].second.pods;
         for (const auto& [name, q] : groups[g].first.resources) {
           auto [r, fresh] = range.try_emplace(name, q, q);
           if (!fresh) {

@@ -15,10 +15,19 @@
 // hami-scheduler` for HAMi pools, and the requests as container `limits`
 // of a container named `main` (device-plugin resources are set as limits).
 // A comment before it names the class, pool, scheme and its share of the
-// class's pods. At most `max_per_class` documents per class; the rest are
-// summarized in a comment with each resource's range. Pods no pool admits,
-// or that the scheme cannot run, are counted in a comment with the reason.
-// Deterministic.
+// class's pods, and how many of them need more memory than the request
+// grants (HAMi's gpumem, the MIG instance: OOM-killed when they start).
+// Every pod of a generated class asks its class's size (docs/model.md §3),
+// so such a class is one document per pool (and GPU count). On a pool
+// shared without memory isolation (time-slicing), an inference class, or
+// a class that names its `engine`, gets its LLM engine's memory cap — its
+// request over the memory it sees, rounded down to 2 decimals — as the
+// container env GPUSHARE_GPU_MEMORY_FRACTION (engine none or vllm; a
+// comment gives the vLLM and TGI flags that read it) or TGI's own
+// CUDA_MEMORY_FRACTION (engine tgi). At most `max_per_class` documents per
+// class; the rest are summarized in a comment with each resource's range.
+// Pods no pool admits, or that the scheme cannot run, are counted in a
+// comment with the reason. Deterministic.
 
 #ifndef GPUSHARE_EMIT_POD_TEMPLATE_PATCHES_H_
 #define GPUSHARE_EMIT_POD_TEMPLATE_PATCHES_H_

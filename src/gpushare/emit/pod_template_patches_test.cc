@@ -3,6 +3,11 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <fstream>
+#include <string>
+#include <vector>
+
 #include "gpushare/scenario/scenario_reader.h"
 
 namespace gpushare {
@@ -14,9 +19,9 @@ const Catalog& TestCatalog() {
   return catalog;
 }
 
-// Two pools: MIG (tainted) and HAMi. `svc` pods need 6 or 30 GB (1g.10gb or
-// 3g.40gb), `jobs` a quarter GPU with 4 distinct footprints, `huge` more
-// memory than any MIG instance.
+// Two pools: MIG (tainted) and HAMi. `svc` pods need 6 or 30 GB, `jobs` a
+// quarter GPU with 4 distinct footprints and ask their median
+// (request_percentile 50), `huge` more memory than any MIG instance.
 const char kScenario[] =
     "name: p\n"
     "cluster:\n"
@@ -47,6 +52,7 @@ const char kScenario[] =
     "      gpu_memory_mib: {choice: [[1000, 1], [2000, 1], [3000, 1],\n"
     "                                [4000, 1]]}\n"
     "      sm_demand: 0.3\n"
+    "      request_percentile: 50\n"
     "      node_selector: {gpushare.io/node-pool: vgpu}\n"
     "    - name: huge\n"
     "      class: batch\n"
@@ -56,46 +62,156 @@ const char kScenario[] =
     "      node_selector: {gpushare.io/node-pool: mig}\n"
     "      tolerations: [{key: dedicated, operator: Exists}]\n";
 
-TEST(PodTemplatePatchesTest, OnePatchPerDistinctRequest) {
+// A workload has one pod template: each class asks one size per pool (its
+// request_percentile of footprints), so one patch per class and pool — the
+// MIG class the smallest profile holding its p95 (30 GB: 3g.40gb), the
+// HAMi class its median as gpumem, with a comment counting its pods above
+// it, which are OOM-killed when they start.
+TEST(PodTemplatePatchesTest, OnePatchPerClassAndPool) {
   const Scenario s = ReadScenarioYaml(kScenario, "p.yaml", TestCatalog());
   const std::string text = PodTemplatePatchesYaml(s, TestCatalog(), 3);
   const std::vector<YAML::Node> docs = YAML::LoadAll(text);
-  // 2 svc patches, 3 jobs patches (a fourth summarized), none for huge
-  // (the header is comments only).
-  ASSERT_EQ(docs.size(), 5u) << text;
-  std::map<std::string, int> limits;
-  for (int d = 0; d <= 1; ++d) {
-    const YAML::Node spec = docs[d]["spec"]["template"]["spec"];
-    EXPECT_EQ(spec["nodeSelector"]["gpushare.io/node-pool"].as<std::string>(),
-              "mig");
-    EXPECT_EQ(spec["tolerations"][0]["effect"].as<std::string>(), "NoSchedule");
-    EXPECT_FALSE(spec["schedulerName"].IsDefined());
-    const YAML::Node l = spec["containers"][0]["resources"]["limits"];
-    ASSERT_EQ(l.size(), 1u);
-    for (const auto& kv : l) {
-      limits[kv.first.as<std::string>()] = kv.second.as<int>();
-    }
-  }
-  EXPECT_EQ(limits,
-            (std::map<std::string, int>{{"nvidia.com/mig-1g.10gb", 1},
-                                        {"nvidia.com/mig-3g.40gb", 1}}));
-  for (int d = 2; d <= 4; ++d) {
-    const YAML::Node spec = docs[d]["spec"]["template"]["spec"];
-    EXPECT_EQ(spec["schedulerName"].as<std::string>(), "hami-scheduler");
-    const YAML::Node l = spec["containers"][0]["resources"]["limits"];
-    EXPECT_EQ(l["nvidia.com/gpu"].as<int>(), 1);
-    EXPECT_EQ(l["nvidia.com/gpucores"].as<int>(), 30);
-    const int mem = l["nvidia.com/gpumem"].as<int>();
-    EXPECT_TRUE(mem == 1000 || mem == 2000 || mem == 3000 || mem == 4000);
-  }
-  EXPECT_NE(text.find("# class jobs: 1 more distinct requests cover"),
+  // One svc patch, one jobs patch, none for huge (the header is comments
+  // only).
+  ASSERT_EQ(docs.size(), 2u) << text;
+  const YAML::Node svc = docs[0]["spec"]["template"]["spec"];
+  EXPECT_EQ(svc["nodeSelector"]["gpushare.io/node-pool"].as<std::string>(),
+            "mig");
+  EXPECT_EQ(svc["tolerations"][0]["effect"].as<std::string>(), "NoSchedule");
+  EXPECT_FALSE(svc["schedulerName"].IsDefined());
+  const YAML::Node svc_limits = svc["containers"][0]["resources"]["limits"];
+  ASSERT_EQ(svc_limits.size(), 1u);
+  EXPECT_EQ(svc_limits["nvidia.com/mig-3g.40gb"].as<int>(), 1);
+  const YAML::Node jobs = docs[1]["spec"]["template"]["spec"];
+  EXPECT_EQ(jobs["schedulerName"].as<std::string>(), "hami-scheduler");
+  const YAML::Node l = jobs["containers"][0]["resources"]["limits"];
+  EXPECT_EQ(l["nvidia.com/gpu"].as<int>(), 1);
+  EXPECT_EQ(l["nvidia.com/gpucores"].as<int>(), 30);
+  EXPECT_EQ(l["nvidia.com/gpumem"].as<int>(), 2000);
+  EXPECT_NE(text.find("# class svc (inference) on pool mig (MIG): 8 of its 8 "
+                      "pods (100.0%)\n"),
             std::string::npos)
       << text;
+  EXPECT_NE(text.find("# class jobs (batch) on pool vgpu (vGPU (HAMi)): 40 of "
+                      "its 40 pods (100.0%)\n# "),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find(" of them need more than the 2000 MiB it grants (up to "
+                      "4000 MiB): OOM-killed\n# at start under vGPU (HAMi)'s "
+                      "memory limit"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("more distinct requests"), std::string::npos) << text;
   EXPECT_NE(text.find("# class huge: 2 pods cannot run:"), std::string::npos)
       << text;
-  EXPECT_NE(text.find("on pool vgpu (vGPU (HAMi))"), std::string::npos);
   // Deterministic.
   EXPECT_EQ(PodTemplatePatchesYaml(s, TestCatalog(), 3), text);
+}
+
+// Trace pods keep their own requests (docs/model.md §3): a job list whose
+// four jobs of one class have four footprints gives four requests under
+// HAMi, the first two as patches (max_per_class 2), the rest summarized.
+TEST(PodTemplatePatchesTest, TracePodsKeepTheirOwnRequests) {
+  const std::string csv = ::testing::TempDir() + "/patches_jobs.csv";
+  {
+    std::ofstream f(csv);
+    f << "name,tenant_class,workload_class,arrival_s,gpus,gpu_memory_mib,"
+         "sm_demand,duty,work_s,lifetime_s,cpu_milli,memory_mib,priority,"
+         "node_selector\n";
+    for (int i = 0; i < 4; ++i) {
+      f << "j" << i << ",eval,batch," << i << ",0.25," << (i + 1) * 1000
+        << ",0.3,1,60,0,1000,1024,0,\n";
+    }
+  }
+  const Scenario s = ReadScenarioYaml(
+      "name: p\n"
+      "cluster:\n"
+      "  pools:\n"
+      "    - {name: vgpu, gpu: A100-80GB, nodes: 1, sharing: {scheme: hami}}\n"
+      "workload:\n"
+      "  trace: {format: jobs, file: \"" + csv + "\"}\n",
+      "p.yaml", TestCatalog());
+  const std::string text = PodTemplatePatchesYaml(s, TestCatalog(), 2);
+  const std::vector<YAML::Node> docs = YAML::LoadAll(text);
+  ASSERT_EQ(docs.size(), 2u) << text;
+  std::vector<int> mem;
+  for (const YAML::Node& d : docs) {
+    mem.push_back(d["spec"]["template"]["spec"]["containers"][0]["resources"]
+                   ["limits"]["nvidia.com/gpumem"]
+                       .as<int>());
+  }
+  std::sort(mem.begin(), mem.end());
+  EXPECT_EQ(mem, (std::vector<int>{1000, 2000})) << text;
+  EXPECT_NE(text.find("# class eval: 2 more distinct requests cover 2 pods "
+                      "(nvidia.com/gpu 1..1, nvidia.com/gpucores 30..30, "
+                      "nvidia.com/gpumem 3000..4000)"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("OOM-killed\n# at start"), std::string::npos) << text;
+}
+
+// LLM engines on shared GPUs (docs/emit.md): inference classes on a
+// time-sliced pool carry their engine's memory cap — the class's request
+// (p95 footprint) over the GPU's memory, rounded down — as an env variable;
+// engine: tgi sets TGI's own CUDA_MEMORY_FRACTION; not under HAMi (memory
+// isolated) nor for a batch class without an engine.
+TEST(PodTemplatePatchesTest, InferenceOnTimeSlicingCarriesTheEngineCap) {
+  const Scenario s = ReadScenarioYaml(
+      "name: p\n"
+      "cluster:\n"
+      "  pools:\n"
+      "    - {name: ts, gpu: A100-80GB, nodes: 1,\n"
+      "       sharing: {scheme: time-slicing, replicas: 4}}\n"
+      "    - {name: vgpu, gpu: A100-80GB, nodes: 1, sharing: {scheme: hami}}\n"
+      "workload:\n"
+      "  classes:\n"
+      "    - {name: chat, class: inference, count: 4, work_s: 0,\n"
+      "       lifetime_s: 60, gpus: 0.25, gpu_memory_mib: {uniform: [6000, "
+      "16000]},\n"
+      "       node_selector: {gpushare.io/node-pool: ts}}\n"
+      "    - {name: tgi, class: inference, engine: tgi, count: 4, work_s: 0,\n"
+      "       lifetime_s: 60, gpus: 0.25, gpu_memory_mib: 20000,\n"
+      "       node_selector: {gpushare.io/node-pool: ts}}\n"
+      "    - {name: sliced, class: inference, count: 4, work_s: 0,\n"
+      "       lifetime_s: 60, gpus: 0.25, gpu_memory_mib: 20000,\n"
+      "       node_selector: {gpushare.io/node-pool: vgpu}}\n"
+      "    - {name: batch, class: batch, count: 4, gpus: 0.25,\n"
+      "       gpu_memory_mib: 20000, node_selector: {gpushare.io/node-pool: "
+      "ts}}\n"
+      "    - {name: vllm, class: batch, engine: vllm, count: 4, gpus: 0.25,\n"
+      "       gpu_memory_mib: 1000, node_selector: {gpushare.io/node-pool: "
+      "ts}}\n",
+      "p.yaml", TestCatalog());
+  const std::string text = PodTemplatePatchesYaml(s, TestCatalog());
+  const std::vector<YAML::Node> docs = YAML::LoadAll(text);
+  ASSERT_EQ(docs.size(), 5u) << text;
+  const auto env = [&](int d) {
+    return docs[d]["spec"]["template"]["spec"]["containers"][0]["env"];
+  };
+  // chat: p95 of 6000..16000 is 15500 MiB, 0.1892 of 81920: 0.18.
+  ASSERT_TRUE(env(0).IsSequence()) << text;
+  EXPECT_EQ(env(0)[0]["name"].as<std::string>(),
+            "GPUSHARE_GPU_MEMORY_FRACTION");
+  EXPECT_EQ(env(0)[0]["value"].as<std::string>(), "0.18");
+  EXPECT_NE(text.find("Cap: 0.18 (15500 MiB, the class's request, of 81920 "
+                      "MiB)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("# vLLM: add --gpu-memory-utilization=$(GPUSHARE_GPU_"
+                      "MEMORY_FRACTION) to its args;\n# TGI: "
+                      "--cuda-memory-fraction"),
+            std::string::npos)
+      << text;
+  // tgi: 20000 / 81920 = 0.244: 0.24, in TGI's own variable.
+  EXPECT_EQ(env(1)[0]["name"].as<std::string>(), "CUDA_MEMORY_FRACTION");
+  EXPECT_EQ(env(1)[0]["value"].as<std::string>(), "0.24");
+  // HAMi isolates memory; a batch class names no engine.
+  EXPECT_FALSE(env(2).IsDefined()) << text;
+  EXPECT_FALSE(env(3).IsDefined()) << text;
+  // A class that names its engine is capped whatever its class: 1000 MiB is
+  // 0.012, at least 0.01.
+  EXPECT_EQ(env(4)[0]["value"].as<std::string>(), "0.01");
+  EXPECT_NE(text.find("to the container's args once"), std::string::npos);
 }
 
 // An exclusive A100-80GB pool, a HAMi L4 pool, then `more` pools, all in

@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -341,6 +343,116 @@ KueueConfig ReadQueues(const YamlMap& top,
   }
   ImportKubectlQueues("", "", imported[2], &config);
   return config;
+}
+
+namespace {
+
+// What the nodes a flavor selects advertise in all: nvidia.com/gpu, gpumem
+// and gpucores.
+struct HamiTotals {
+  double gpu = 0;
+  double gpumem = 0;
+  double gpucores = 0;
+};
+
+// A HAMi quota: `figure` of nvidia.com/gpu scaled to `total` of the other
+// resource, rounded down (with a margin for binary fractions).
+int64_t HamiQuotaFrom(int64_t figure, double gpu_total, double total) {
+  return static_cast<int64_t>(
+      std::floor(static_cast<double>(figure) * total / gpu_total + 1e-9));
+}
+
+}  // namespace
+
+std::vector<std::string> CoverHamiQueueResources(
+    const std::vector<NodePoolSpec>& pools, const Catalog& catalog,
+    KueueConfig* queues) {
+  std::vector<std::string> notes;
+  if (!queues->enabled()) return notes;
+  bool any_hami = false;
+  for (const NodePoolSpec& p : pools) {
+    any_hami |= p.gpus_per_node > 0 &&
+                p.sharing.sharing == DeviceSharing::kHami;
+  }
+  if (!any_hami) return notes;
+  Cluster cluster(catalog);
+  for (const NodePoolSpec& p : pools) cluster.AddPool(p);
+  const ResourceRegistry& registry = cluster.resources();
+  const int gpu_id = registry.Find(kNvidiaGpu);
+  const int mem_id = registry.Find(kHamiGpuMem);
+  const int cores_id = registry.Find(kHamiGpuCores);
+  std::map<std::string, HamiTotals> totals;
+  for (const ResourceFlavorSpec& f : queues->resource_flavors) {
+    HamiTotals t;
+    for (const Node& node : cluster.nodes()) {
+      if (node.devices() == nullptr ||
+          !MatchesSelector(f.node_labels, node.labels())) {
+        continue;
+      }
+      const ResourceList& c = node.devices()->Capacity();
+      if (gpu_id >= 0) t.gpu += static_cast<double>(c.Get(gpu_id));
+      if (mem_id >= 0) t.gpumem += static_cast<double>(c.Get(mem_id));
+      if (cores_id >= 0) t.gpucores += static_cast<double>(c.Get(cores_id));
+    }
+    totals[f.name] = t;
+  }
+  for (ClusterQueueSpec& cq : queues->cluster_queues) {
+    for (ResourceGroupSpec& group : cq.resource_groups) {
+      const auto covers = [](const ResourceGroupSpec& g, std::string_view r) {
+        return std::find(g.covered_resources.begin(),
+                         g.covered_resources.end(),
+                         r) != g.covered_resources.end();
+      };
+      if (!covers(group, kNvidiaGpu)) continue;
+      bool hami = false;
+      for (const FlavorQuotasSpec& fq : group.flavors) {
+        hami |= totals[fq.flavor].gpumem > 0 && totals[fq.flavor].gpu > 0;
+      }
+      if (!hami) continue;
+      std::string added;
+      for (std::string_view name : {kHamiGpuMem, kHamiGpuCores}) {
+        if (std::any_of(cq.resource_groups.begin(), cq.resource_groups.end(),
+                        [&](const ResourceGroupSpec& g) {
+                          return covers(g, name);
+                        })) {
+          continue;  // a resource is in one group of a queue only
+        }
+        group.covered_resources.emplace_back(name);
+        for (FlavorQuotasSpec& fq : group.flavors) {
+          const HamiTotals& t = totals[fq.flavor];
+          const double total = name == kHamiGpuMem ? t.gpumem : t.gpucores;
+          ResourceQuotaSpec r;
+          r.resource = std::string(name);
+          auto gpu = std::find_if(
+              fq.resources.begin(), fq.resources.end(),
+              [](const ResourceQuotaSpec& q) { return q.resource == kNvidiaGpu; });
+          if (gpu != fq.resources.end() && t.gpu > 0 && total > 0) {
+            r.nominal_quota = HamiQuotaFrom(gpu->nominal_quota, t.gpu, total);
+            if (gpu->borrowing_limit) {
+              r.borrowing_limit =
+                  HamiQuotaFrom(*gpu->borrowing_limit, t.gpu, total);
+            }
+            if (gpu->lending_limit) {
+              r.lending_limit = std::min(
+                  r.nominal_quota,
+                  HamiQuotaFrom(*gpu->lending_limit, t.gpu, total));
+            }
+          }
+          added += fmt::format("{}{} {} in flavor {}", added.empty() ? "" : ", ",
+                               name, r.nominal_quota, fq.flavor);
+          fq.resources.push_back(std::move(r));
+        }
+      }
+      if (!added.empty()) {
+        notes.push_back(fmt::format(
+            "ClusterQueue {}: its vGPU (HAMi) pods request nvidia.com/gpumem "
+            "and nvidia.com/gpucores, which Kueue admits only with a quota: "
+            "{} (the nodes' total scaled as nvidia.com/gpu)",
+            cq.name, added));
+      }
+    }
+  }
+  return notes;
 }
 
 }  // namespace gpushare

@@ -115,6 +115,8 @@ Scenario ReadScenarioNode(const YAML::Node& root, const std::string& file,
            "kai_queues: the scenario has queues (Kueue) as well; a cluster "
            "admits through one queueing system, so keep one of the two");
   }
+  // Kueue admits HAMi pods only with quotas of every resource they request.
+  CoverHamiQueueResources(scenario.pools, catalog, &scenario.queues);
   scenario.workload = ReadWorkload(
       top, scenario.horizon_s, scenario.priority_classes, scenario.queues,
       scenario.kai_queues, scenario.pools, catalog);

@@ -115,7 +115,9 @@ WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
                "termination_grace_period_s",
                "checkpoint_interval_s",
                "gang",
-               "queue"});
+               "queue",
+               "request_percentile",
+               "engine"});
   WorkloadClassSpec spec;
   spec.name = c.String("name");
   if (!IsDnsLabel(spec.name, 50)) {
@@ -201,6 +203,18 @@ WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
   if (c.Has("checkpoint_interval_s")) {
     spec.checkpoint_interval_s =
         Number(c, "checkpoint_interval_s", 0, kMaxSeconds);
+  }
+  if (c.Has("request_percentile")) {
+    // The size its pod template asks (docs/model.md §3).
+    spec.request_percentile = Number(c, "request_percentile", 1, 100);
+  }
+  if (c.Has("engine")) {
+    // Its LLM serving engine (docs/emit.md, pod patches).
+    static const std::vector<std::string> kEngines = {"none", "vllm", "tgi"};
+    const std::string engine = Choice(c, "engine", "engine", kEngines);
+    spec.engine = engine == "vllm"  ? InferenceEngine::kVllm
+                  : engine == "tgi" ? InferenceEngine::kTgi
+                                    : InferenceEngine::kNone;
   }
   if (c.Has("gang")) {
     // A PodGroup per arrival (scheduler-plugins Coscheduling).

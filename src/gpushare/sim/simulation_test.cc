@@ -177,6 +177,32 @@ TEST(SimulationTest, HamiMemoryLimitFailsThePod) {
   EXPECT_EQ(RunIt(s).succeeded, 1);
 }
 
+// One request per class (docs/model.md §3): a class whose footprint is
+// 10000 MiB for 85 % of its pods and 30000 for 15 % asks its p80, 10000 MiB,
+// under HAMi; its 30000 MiB pods are OOM-killed at every start and fail for
+// good, as in a cluster; with request_percentile 90 every pod runs.
+TEST(SimulationTest, PodsAboveTheirClassRequestAreOomKilled) {
+  Scenario s = OnePool("A100-80GB", 2, HamiSharing());
+  s.model.max_restarts = 1;
+  WorkloadClassSpec c = Jobs("j", 40, 0.5, 10000, 100);
+  c.gpu_memory_mib = Distribution::Choice({{10000, 0.85}, {30000, 0.15}});
+  c.request_percentile = 80;
+  s.workload.classes.push_back(c);
+  const SimulationResult r = RunIt(s);
+  int64_t big = 0;
+  for (const PodRecord& p : r.pod_records) {
+    const bool above = p.message.find("footprint 30000 MiB over its limit of "
+                                      "10000 MiB") != std::string::npos;
+    big += above ? 1 : 0;
+    EXPECT_EQ(p.outcome, above ? PodOutcome::kFailed : PodOutcome::kSucceeded)
+        << p.name << " " << p.message;
+  }
+  EXPECT_GT(big, 0);
+  EXPECT_EQ(r.failed, big);
+  s.workload.classes[0].request_percentile = 90;
+  EXPECT_EQ(RunIt(s).succeeded, 40);
+}
+
 // Pools that mix schemes (docs/model.md §3): two 40 GB jobs translated for
 // the exclusive A100 pool ask for nvidia.com/gpu: 1, which the HAMi L4 pool
 // also advertises (a whole-memory vGPU of 23 GB there). Pinned to their

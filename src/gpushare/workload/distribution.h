@@ -51,6 +51,14 @@ struct Distribution {
   static Distribution Choice(std::vector<std::pair<double, double>> choices);
 
   double Sample(Rng& rng) const;
+  // The p-quantile (0 < p <= 1) of the values Sample() draws: the least v
+  // with P(sample <= v) >= p — value; min + p (max - min); -mean ln(1 - p);
+  // median e^(sigma z_p) clamped to [min, max] when max > min; a choice's
+  // least value whose cumulative weight reaches p. Exact up to the inverse
+  // normal CDF (about 1e-15 relative); +infinity for p = 1 of an exponential
+  // or an unclamped lognormal with sigma > 0. Needs no Rng: the same for
+  // every seed and sample size.
+  double Quantile(double p) const;
   // The distribution of `factor` x this one's samples (factor > 0): every
   // value, bound, mean and median multiplied; weights and sigma kept.
   Distribution Scaled(double factor) const;

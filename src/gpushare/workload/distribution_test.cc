@@ -74,6 +74,44 @@ TEST(DistributionTest, DifferentSeedsDifferForRandomKinds) {
   }
 }
 
+// The p-quantile of each kind, from its parameters (no Rng), and its
+// agreement with the share of 200,000 samples at or below it.
+TEST(DistributionTest, QuantileOfEveryKind) {
+  EXPECT_DOUBLE_EQ(Distribution::Constant(7).Quantile(0.95), 7);
+  EXPECT_DOUBLE_EQ(Distribution::Uniform(2000, 8000).Quantile(0.95), 7700);
+  EXPECT_NEAR(Distribution::Exponential(100).Quantile(0.95),
+              -100 * std::log(0.05), 1e-9);
+  EXPECT_TRUE(std::isinf(Distribution::Exponential(100).Quantile(1)));
+  // z_0.95 = 1.6448536269514722; z_0.5 = 0.
+  EXPECT_NEAR(Distribution::LogNormal(1000, 0.5).Quantile(0.95),
+              1000 * std::exp(0.5 * 1.6448536269514722), 1e-9);
+  EXPECT_NEAR(Distribution::LogNormal(1000, 0.5).Quantile(0.5), 1000, 1e-9);
+  EXPECT_NEAR(Distribution::LogNormal(1000, 0.5).Quantile(0.01),
+              1000 * std::exp(0.5 * -2.3263478740408408), 1e-9);
+  // Clamped at max, and p = 1 gives the clamp.
+  EXPECT_DOUBLE_EQ(Distribution::LogNormal(24000, 0.3, 8000, 30000)
+                       .Quantile(0.999),
+                   30000);
+  EXPECT_DOUBLE_EQ(Distribution::LogNormal(24000, 0.3, 8000, 38000)
+                       .Quantile(1),
+                   38000);
+  // Choice: the least value whose cumulative weight reaches p, by value.
+  const Distribution choice =
+      Distribution::Choice({{30000, 0.1}, {10000, 0.85}, {20000, 0.05}});
+  EXPECT_DOUBLE_EQ(choice.Quantile(0.85), 10000);
+  EXPECT_DOUBLE_EQ(choice.Quantile(0.9), 20000);
+  EXPECT_DOUBLE_EQ(choice.Quantile(0.95), 30000);
+  for (const Distribution& d :
+       {Distribution::Uniform(0, 1), Distribution::Exponential(3),
+        Distribution::LogNormal(10, 1.2)}) {
+    Rng rng(5);
+    const double q = d.Quantile(0.9);
+    int below = 0;
+    for (int i = 0; i < 200000; ++i) below += d.Sample(rng) <= q ? 1 : 0;
+    EXPECT_NEAR(below / 200000.0, 0.9, 0.003);
+  }
+}
+
 TEST(DistributionTest, ConstantReturnsValue) {
   for (double x : Draw(Distribution::Constant(2.5), 1, 100)) {
     EXPECT_EQ(x, 2.5);

@@ -148,6 +148,11 @@ void ValidateClass(const WorkloadClassSpec& c) {
     throw InputError(what +
                      ": arrival_rate_per_s must be > 0 (or set count > 0)");
   }
+  if (!(c.request_percentile >= 1 && c.request_percentile <= 100)) {
+    throw InputError(fmt::format("{}: request_percentile must be in 1..100, "
+                                 "got {}",
+                                 what, c.request_percentile));
+  }
   if (c.tenants.empty()) throw InputError(what + ": tenants is empty");
   for (const std::string& tenant : c.tenants) {
     if (tenant.empty()) throw InputError(what + ": empty tenant name");
@@ -218,6 +223,7 @@ double ArrivalWindow(const WorkloadClassSpec& c, double horizon_s) {
 
 std::vector<Pod> GenerateClass(const WorkloadClassSpec& c, double horizon_s,
                                Rng rng) {
+  const TemplateRequest template_request = ClassTemplateRequest(c);
   std::vector<Pod> pods;
   const double expected = c.count > 0 ? static_cast<double>(c.count)
                                       : c.arrival_rate_per_s * horizon_s;
@@ -252,6 +258,7 @@ std::vector<Pod> GenerateClass(const WorkloadClassSpec& c, double horizon_s,
     pod.node_selector = c.node_selector;
     pod.tolerations = c.tolerations;
     pod.explicit_requests = c.requests;
+    pod.template_request = template_request;
     pod.restart_policy = c.restart_policy;
     if (c.gang_size > 0) {
       // The members of one PodGroup: the same needs, arriving together.
@@ -281,6 +288,27 @@ std::vector<Pod> GenerateClass(const WorkloadClassSpec& c, double horizon_s,
 }
 
 }  // namespace
+
+std::string_view InferenceEngineName(InferenceEngine e) {
+  switch (e) {
+    case InferenceEngine::kNone:
+      return "none";
+    case InferenceEngine::kVllm:
+      return "vllm";
+    case InferenceEngine::kTgi:
+      return "tgi";
+  }
+  return "none";
+}
+
+TemplateRequest ClassTemplateRequest(const WorkloadClassSpec& c) {
+  const double p = std::clamp(c.request_percentile, 1.0, 100.0) / 100;
+  TemplateRequest r;
+  r.gpu_memory_mib =
+      RoundCount(std::min(c.gpu_memory_mib.Quantile(p), kMaxMib));
+  r.sm_demand = Clamp01(c.sm_demand.Quantile(p));
+  return r;
+}
 
 void WorkloadSpec::Validate() const {
   bool all_counted = true;

@@ -24,6 +24,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpushare/cluster/labels.h"
@@ -32,6 +33,17 @@
 #include "gpushare/workload/trace_workload.h"
 
 namespace gpushare {
+
+// The LLM serving engine a class's containers run (`engine`, docs/emit.md):
+// vLLM and TGI pre-allocate most of the GPU memory they see, so on a GPU
+// shared without memory isolation their share must be capped by a flag.
+enum class InferenceEngine { kNone, kVllm, kTgi };
+// "none", "vllm", "tgi".
+std::string_view InferenceEngineName(InferenceEngine e);
+
+// The percentile of a class's footprint and SM demand its pods ask for by
+// default (`request_percentile`, docs/model.md §3).
+inline constexpr double kDefaultRequestPercentile = 95;
 
 struct WorkloadClassSpec {
   std::string name;                     // "inference", "team-a-training", ...
@@ -82,6 +94,12 @@ struct WorkloadClassSpec {
   // Extended resource requests written by hand ("nvidia.com/gpumem" →
   // 10000): when given, the pods keep them instead of translated ones.
   std::vector<std::pair<std::string, int64_t>> requests;
+  // The percentile (1..100) of the class's footprint and SM demand its pod
+  // template asks for (ClassTemplateRequest, docs/model.md §3).
+  double request_percentile = kDefaultRequestPercentile;
+  // The serving engine its containers run (emit pod-patches writes its
+  // memory cap on schemes without memory isolation).
+  InferenceEngine engine = InferenceEngine::kNone;
 };
 
 struct WorkloadSpec {
@@ -93,6 +111,15 @@ struct WorkloadSpec {
 };
 
 std::vector<Pod> GenerateWorkload(const WorkloadSpec& spec, uint64_t seed);
+
+// The one size every pod of class `c` asks for: the `request_percentile`
+// quantile of its gpu_memory_mib distribution (capped at the field's bound
+// and rounded as a pod's draw is) and of its sm_demand (in [0, 1]) —
+// Distribution::Quantile, computed from the class's distributions rather
+// than its drawn pods, so every seed, a pilot's shorter workload and the
+// emitted pod patches get the same number. GenerateWorkload sets it on each
+// pod of the class (Pod::template_request).
+TemplateRequest ClassTemplateRequest(const WorkloadClassSpec& c);
 
 // Every pod of the workload: the generated ones merged with the trace's by
 // arrival (ties: trace pods first, each side in its own order). Without

@@ -113,6 +113,41 @@ std::string ValidationError(const WorkloadSpec& spec) {
   return "";
 }
 
+// Every pod of a class asks its class's request_percentile of footprint and
+// SM demand, computed from the class's distributions: the same on every
+// seed and for a shorter (pilot) workload.
+TEST(GenerateWorkloadTest, EveryPodOfAClassAsksTheClassPercentile) {
+  WorkloadSpec spec;
+  spec.horizon_s = 3600;
+  WorkloadClassSpec c;
+  c.name = "svc";
+  c.arrival_rate_per_s = 0.05;
+  c.gpus = Distribution::Constant(0.25);
+  c.gpu_memory_mib = Distribution::Uniform(6000, 16000);
+  c.sm_demand = Distribution::Uniform(0.1, 0.3);
+  spec.classes.push_back(c);
+  c.name = "p50";
+  c.request_percentile = 50;
+  spec.classes.push_back(c);
+  for (uint64_t seed : {1, 2}) {
+    for (double horizon : {3600.0, 600.0}) {
+      spec.horizon_s = horizon;
+      const std::vector<Pod> pods = GenerateWorkload(spec, seed);
+      ASSERT_FALSE(pods.empty());
+      for (const Pod& pod : pods) {
+        const bool p95 = pod.tenant_class == "svc";
+        EXPECT_EQ(pod.template_request.gpu_memory_mib, p95 ? 15500 : 11000);
+        EXPECT_NEAR(pod.template_request.sm_demand, p95 ? 0.29 : 0.2, 1e-12);
+      }
+    }
+  }
+  // 1..100, else the class is refused.
+  spec.classes[1].request_percentile = 0.5;
+  EXPECT_THROW(GenerateWorkload(spec, 1), InputError);
+  spec.classes[1].request_percentile = 100;
+  EXPECT_EQ(ClassTemplateRequest(spec.classes[1]).gpu_memory_mib, 16000);
+}
+
 TEST(GenerateWorkloadTest, SameSeedGivesIdenticalPods) {
   const WorkloadSpec spec =
       Spec({RandomClass("inference", 0.5), RandomClass("batch", 0.2)});

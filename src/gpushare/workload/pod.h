@@ -68,6 +68,20 @@ struct PodNeeds {
   double slo_p99_ms = 0;        // inference: p99 latency objective
 };
 
+// The size a pod's template asks for per GPU (docs/model.md §3): a
+// Deployment or Job has one pod template, so every pod of a generated class
+// asks the same — its class's `request_percentile` of footprint and SM
+// demand (WorkloadClassSpec). The request translator sizes HAMi's gpumem
+// and gpucores and chooses the MIG profile from it instead of the pod's own
+// needs, so a pod whose footprint is above it is OOM-killed under memory
+// isolation, as in a cluster. gpu_memory_mib < 0: none — the pod is
+// translated from its own needs (trace pods: each keeps its own request).
+struct TemplateRequest {
+  int64_t gpu_memory_mib = -1;
+  double sm_demand = 0;
+  bool set() const { return gpu_memory_mib >= 0; }
+};
+
 // v1.PodSpec restartPolicy. Always and OnFailure restart a failed
 // container in place after kubelet's back-off; Never gives up at once.
 enum class RestartPolicy { kAlways, kOnFailure, kNever };
@@ -126,6 +140,8 @@ struct Pod {
   // Extended resource requests by name as the user wrote them (kubectl
   // import); when set, translators keep them.
   std::vector<std::pair<std::string, int64_t>> explicit_requests;
+  // Its class's request size (generated pods); unset for trace pods.
+  TemplateRequest template_request;
   // All requests (cpu, memory, extended) the scheduler uses.
   ResourceList requests;
 };

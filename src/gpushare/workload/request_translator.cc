@@ -12,8 +12,27 @@ int64_t WholeGpus(double gpus) {
   return gpus <= 0 ? 0 : static_cast<int64_t>(std::ceil(gpus - 1e-9));
 }
 
-// The smallest offered profile holding the pod, or -1 (and `why`).
-int ChooseMigProfile(const Pod& pod, const NodePool& pool,
+// What the pod's template asks per GPU: its class's size, else its own
+// needs (trace pods).
+struct AskedSize {
+  int64_t memory_mib = 0;
+  double sm_demand = 0;
+  bool from_class = false;  // the class's request, not the pod's needs
+  const char* Whose() const {
+    return from_class ? "its class's request" : "its footprint";
+  }
+};
+
+AskedSize AskedSizeOf(const Pod& pod) {
+  if (pod.template_request.set()) {
+    return {pod.template_request.gpu_memory_mib,
+            pod.template_request.sm_demand, true};
+  }
+  return {pod.needs.gpu_memory_mib, pod.needs.sm_demand, false};
+}
+
+// The smallest offered profile holding `size`, or -1 (and `why`).
+int ChooseMigProfile(const AskedSize& size, const NodePool& pool,
                      const TranslationOptions& options, std::string* why) {
   const GpuModel& model = *pool.model;
   std::vector<int> offered;
@@ -35,9 +54,9 @@ int ChooseMigProfile(const Pod& pod, const NodePool& pool,
     }
     return a < b;
   });
-  const double sms_needed = pod.needs.sm_demand * model.sms;
+  const double sms_needed = size.sm_demand * model.sms;
   for (int p : offered) {
-    if (profiles[p].memory_mib < pod.needs.gpu_memory_mib) continue;
+    if (profiles[p].memory_mib < size.memory_mib) continue;
     if (options.mig_match_sm_demand && profiles[p].sms + 1e-9 < sms_needed) {
       continue;
     }
@@ -49,12 +68,14 @@ int ChooseMigProfile(const Pod& pod, const NodePool& pool,
   }
   const MigProfile& largest = profiles[offered.back()];
   *why = fmt::format(
-      "no MIG profile of node pool '{}' holds {} MiB{} (largest: {}, {} MiB, "
-      "{} SMs)",
-      pool.spec.name, pod.needs.gpu_memory_mib,
+      "no MIG profile of node pool '{}' holds {} MiB{}{} (largest: {}, {} "
+      "MiB, {} SMs)",
+      pool.spec.name, size.memory_mib,
       options.mig_match_sm_demand
           ? fmt::format(" with {:.0f} SMs", std::ceil(sms_needed))
           : "",
+      size.from_class ? " (its class's request_percentile of footprints)"
+                      : "",
       largest.name, largest.memory_mib, largest.sms);
   return offered.back();
 }
@@ -114,7 +135,8 @@ std::string TranslateRequests(Pod& pod, const NodePool& pool,
       }
       return why;
     case SharingScheme::kMig: {
-      const int profile = ChooseMigProfile(pod, pool, options, &why);
+      const int profile =
+          ChooseMigProfile(AskedSizeOf(pod), pool, options, &why);
       if (profile < 0) return why;
       if (sharing.mig.strategy == MigStrategy::kSingle) {
         r.Set(registry.Intern(std::string(kNvidiaGpu) + suffix), n);
@@ -126,21 +148,21 @@ std::string TranslateRequests(Pod& pod, const NodePool& pool,
       return why;
     }
     case SharingScheme::kHami: {
-      // Every vGPU right-sized from the same needs as the other schemes
-      // (MIG's profile, the replicas' share): the footprint and SM demand
-      // per GPU, whole GPUs included.
+      // Every vGPU right-sized from the same size as MIG's profile (the
+      // class's request, else the pod's own needs): footprint and SM
+      // demand per GPU, whole GPUs included.
+      const AskedSize size = AskedSizeOf(pod);
       r.Set(registry.Intern(kNvidiaGpu), n);
-      if (pod.needs.gpu_memory_mib > 0) {
-        r.Set(registry.Intern(kHamiGpuMem), pod.needs.gpu_memory_mib);
+      if (size.memory_mib > 0) {
+        r.Set(registry.Intern(kHamiGpuMem), size.memory_mib);
       }
       const int64_t cores = std::clamp<int64_t>(
-          static_cast<int64_t>(std::ceil(pod.needs.sm_demand * 100 - 1e-9)), 1,
+          static_cast<int64_t>(std::ceil(size.sm_demand * 100 - 1e-9)), 1,
           100);
       r.Set(registry.Intern(kHamiGpuCores), cores);
-      if (pod.needs.gpu_memory_mib > model.memory_mib) {
-        why =
-            fmt::format("its footprint of {} MiB exceeds the {} MiB of {}",
-                        pod.needs.gpu_memory_mib, model.memory_mib, model.name);
+      if (size.memory_mib > model.memory_mib) {
+        why = fmt::format("{} of {} MiB exceeds the {} MiB of {}", size.Whose(),
+                          size.memory_mib, model.memory_mib, model.name);
       }
       return why;
     }

@@ -8,18 +8,22 @@
 //                      renames) = ceil(gpus) replicas
 //   MIG mixed          nvidia.com/mig-<p> = ceil(gpus), p the smallest
 //                      profile the pool offers (by memory, then compute
-//                      slices) whose memory holds the footprint and, with
-//                      `mig_match_sm_demand`, whose SMs cover the demand
+//                      slices) whose memory holds the size and, with
+//                      `mig_match_sm_demand`, whose SMs cover its SM demand
 //   MIG single         nvidia.com/gpu = ceil(gpus) if the pool's profile fits
-//   HAMi               fraction: nvidia.com/gpu = 1, nvidia.com/gpumem = the
-//                      footprint MiB, nvidia.com/gpucores = ceil(100 x SM
-//                      demand); whole GPUs: nvidia.com/gpu = n alone (the
-//                      webhook makes each an exclusive card)
-// Pods with explicit requests keep them. Returns "" or why the pod can never
-// run in that pool (then `requests` still holds a best effort): no MIG
-// profile or GPU holds its footprint, its footprint exceeds the MPS
-// per-replica limit (GPU memory / replicas), or it needs several MPS replicas
-// where failRequestsGreaterThanOne rejects them.
+//   HAMi               nvidia.com/gpu = ceil(gpus), nvidia.com/gpumem = the
+//                      size's MiB, nvidia.com/gpucores = ceil(100 x its SM
+//                      demand) (1..100)
+// The size is the pod's template request (Pod::template_request: its
+// class's percentile, the same for every pod of a generated class), or the
+// pod's own footprint and SM demand when it has none (trace pods); a pod
+// above its class's size is then OOM-killed when it starts under HAMi or
+// MIG (sim/), as in a cluster. Pods with explicit requests keep them.
+// Returns "" or why the pod can never run in that pool (then `requests`
+// still holds a best effort): no MIG profile or GPU holds the size, the
+// pod's own footprint exceeds its GPU (exclusive, time-slicing) or the MPS
+// per-replica limit (GPU memory / replicas), or it needs several MPS
+// replicas where failRequestsGreaterThanOne rejects them.
 
 #ifndef GPUSHARE_WORKLOAD_REQUEST_TRANSLATOR_H_
 #define GPUSHARE_WORKLOAD_REQUEST_TRANSLATOR_H_

@@ -253,6 +253,35 @@ TEST_F(TranslatorTest, MigSingle) {
 
 // --- HAMi (pkg/device/nvidia/device.go) --------------------------------------
 
+// A pod of a generated class asks its class's size (Pod::template_request),
+// not its own footprint: HAMi's gpumem and gpucores, MIG's profile; a size
+// no GPU or profile holds makes the pod unrunnable there.
+TEST_F(TranslatorTest, TheClassRequestSizesHamiAndMig) {
+  const std::string hami = AddPool("hami", HamiSharing());
+  const std::string mig =
+      AddPool("mig", MigSharing(MigStrategy::kMixed, "all-balanced"));
+  Pod pod = GpuPod(0.5, 12000, 0.7);
+  pod.template_request.gpu_memory_mib = 9000;
+  pod.template_request.sm_demand = 0.25;
+  EXPECT_EQ(Translate(pod, hami), "");
+  EXPECT_EQ(Get(pod, "nvidia.com/gpumem"), 9000);
+  EXPECT_EQ(Get(pod, "nvidia.com/gpucores"), 25);
+  EXPECT_EQ(Translate(pod, mig), "");
+  EXPECT_EQ(Get(pod, "nvidia.com/mig-2g.10gb"), 1);  // 9000 <= 9856
+  pod.template_request.gpu_memory_mib = 50000;
+  EXPECT_EQ(Translate(pod, hami),
+            "its class's request of 50000 MiB exceeds the 40960 MiB of "
+            "A100-40GB");
+  EXPECT_NE(Translate(pod, mig).find("holds 50000 MiB (its class's "
+                                     "request_percentile of footprints)"),
+            std::string::npos);
+  // Trace pods (no template request) keep their own size.
+  Pod own = GpuPod(0.5, 12000, 0.7);
+  EXPECT_EQ(Translate(own, hami), "");
+  EXPECT_EQ(Get(own, "nvidia.com/gpumem"), 12000);
+  EXPECT_EQ(Get(own, "nvidia.com/gpucores"), 70);
+}
+
 TEST_F(TranslatorTest, HamiFractionAsksForMemoryAndCores) {
   const std::string pool = AddPool("hami", HamiSharing());
   Pod pod = GpuPod(0.25, 8000, 0.3);
