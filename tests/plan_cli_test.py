@@ -318,15 +318,35 @@ class PlanCliTest(unittest.TestCase):
             self.assertIn("3 no plan meets every constraint", stdout)
 
     def test_closest_plan_strands_no_pod_that_runs_today(self):
-        # Nothing meets every constraint on the imported cluster: the new
-        # notebooks select the one L4 node labelled team=research, and the
-        # nodes a grown L4 group adds carry only the labels all its nodes
-        # share (up to 4 nodes tried). MPS x4 on the L4 pool queues
-        # them less but leaves the whole-GPU pods of ml and research with no
-        # replica large enough: the closest plan must not strand them.
+        # Nothing meets every constraint on the imported cluster when only
+        # one of its L4 nodes is the research team's: the new notebooks
+        # select that node (team=research), and the nodes a grown L4 group
+        # adds carry only the labels all its nodes share (the default range,
+        # up to 4 nodes, is tried). MPS x4 on the L4 pool queues them less
+        # but leaves the whole-GPU pods of ml and research with no replica
+        # large enough: the closest plan must not strand them.
         with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(ROOT, "examples", "kubectl",
+                                   "nodes.json")) as f:
+                nodes = json.load(f)
+            for node in nodes["items"]:
+                if node["metadata"]["name"] == "gpu-l4-0":
+                    del node["metadata"]["labels"]["team"]
+                    node["spec"] = {}
+            with open(os.path.join(tmp, "nodes.json"), "w") as f:
+                json.dump(nodes, f)
+            with open(IMPORT) as f:
+                text = f.read()
+            text = text[:text.index("\nplan:")].replace(
+                "file: kubectl/pods.json",
+                "file: " + os.path.join(ROOT, "examples", "kubectl",
+                                        "pods.json")).replace(
+                "file: kubectl/nodes.json", "file: nodes.json")
+            scenario = os.path.join(tmp, "import.yaml")
+            with open(scenario, "w") as f:
+                f.write(text)
             out = os.path.join(tmp, "plan.json")
-            code, stdout, stderr = run("plan", "--quiet", IMPORT,
+            code, stdout, stderr = run("plan", "--quiet", scenario,
                                        "--json", out)
             self.assertEqual(code, 3, stderr)
             text = " ".join(stdout.split())

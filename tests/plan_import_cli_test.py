@@ -17,6 +17,8 @@ import os
 import tempfile
 import unittest
 
+import yaml
+
 from cli_harness import main, run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -80,12 +82,18 @@ class PlanImportCliTest(unittest.TestCase):
 
     def test_kubectl_import_plan_replays(self):
         with tempfile.TemporaryDirectory() as tmp:
-            plan, text, nodes = self.plan_and_replay(tmp, IMPORT, "--force")
+            plan, text, nodes = self.plan_and_replay(tmp, IMPORT)
+            # The research L4 pool grows for the notebooks: a plan that
+            # meets every constraint (exit 0, no --force).
+            self.assertTrue(plan["chosen"]["feasible"])
+            pools = {p["pool"]: p for p in plan["pools"]}
+            self.assertGreater(pools["l4-x4-time-slicing"]["nodes"], 2)
             self.assertIn("  import:\n", text)
             self.assertIn("    pools:\n", text)
             self.assertIn(os.path.join(ROOT, "examples", "kubectl",
                                        "nodes.json"), text)
-            self.assertNotIn("\n  pools:", text)  # no written pools appear
+            # No written pools appear.
+            self.assertNotIn("pools", yaml.safe_load(text)["cluster"])
             # The replay's pools have the plan's node counts; the real nodes
             # keep their names.
             for pool in plan["pools"]:
