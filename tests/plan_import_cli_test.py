@@ -48,6 +48,18 @@ def mean_waits(pods_csv):
     return {c: sum(w) / len(w) for c, w in waits.items()}
 
 
+def nodegroups_with(import_section):
+    """examples/kubectl-nodegroups.yaml with its `import:` line replaced by
+    `import_section`, in which NODES stands for the node list's path."""
+    with open(NODEGROUPS) as f:
+        text = f.read()
+    nodes = os.path.join(ROOT, "examples", "kubectl", "nodegroups-nodes.json")
+    line = ("  import: {format: kubectl, file: "
+            "kubectl/nodegroups-nodes.json}\n")
+    assert line in text
+    return text.replace(line, import_section.replace("NODES", nodes))
+
+
 class PlanImportCliTest(unittest.TestCase):
 
     def plan_and_replay(self, tmp, scenario, *flags):
@@ -132,14 +144,8 @@ class PlanImportCliTest(unittest.TestCase):
 
     def test_imported_and_written_pools_together_replay(self):
         with tempfile.TemporaryDirectory() as tmp:
-            with open(NODEGROUPS) as f:
-                text = f.read()
-            nodes = os.path.join(ROOT, "examples", "kubectl",
-                                 "nodegroups-nodes.json")
-            text = text.replace(
-                "  import: {format: kubectl, file: "
-                "kubectl/nodegroups-nodes.json}\n",
-                "  import: {format: kubectl, file: " + nodes + "}\n"
+            text = nodegroups_with(
+                "  import: {format: kubectl, file: NODES}\n"
                 "  pools:\n"
                 "    - {name: spare, gpu: L4, nodes: 2, gpus_per_node: 4,\n"
                 "       cpu: 48, memory_gib: 192}\n")
@@ -166,16 +172,10 @@ class PlanImportCliTest(unittest.TestCase):
 
     def test_a_bad_override_exits_2_and_writes_nothing(self):
         with tempfile.TemporaryDirectory() as tmp:
-            with open(NODEGROUPS) as f:
-                text = f.read()
-            nodes = os.path.join(ROOT, "examples", "kubectl",
-                                 "nodegroups-nodes.json")
-            text = text.replace(
-                "  import: {format: kubectl, file: "
-                "kubectl/nodegroups-nodes.json}\n",
+            text = nodegroups_with(
                 "  import:\n"
                 "    format: kubectl\n"
-                "    file: " + nodes + "\n"
+                "    file: NODES\n"
                 "    pools:\n"
                 "      inference-l4: {nodes: 3}\n"
                 "      training-h100: {nodes: 2}\n")
