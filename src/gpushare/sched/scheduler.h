@@ -241,11 +241,13 @@ class Scheduler {
     // The node count at the last clear (nodes appended since are among the
     // dirty ones only if NodeChanged told).
     int nodes_at_clear = -1;
-    // Its state between events (Settle): sleeping (bit in sleeping_: the
+    // Its state between events (Settle): sleeping (in sleepers_: the
     // first waiting pod is out of back-off, nothing is retried; every node
-    // event tests it), or in back-off with a timer (armed), or in back-off
-    // waiting for a first event to arm one (in unarmed_), or retrying.
+    // event that its static filters pass tests it), or in back-off with a
+    // timer (armed), or in back-off waiting for a first event to arm one (in
+    // unarmed_), or retrying.
     bool sleeping = false;
+    int sleep_slot = -1;  // its index in sleepers_[constraints] while asleep
     bool unarmed = false;
     std::string message;  // the last FitError message
     // The time of its pending entry in backoff_timers_, or -1.
@@ -271,6 +273,9 @@ class Scheduler {
   int InternShape(const Pod& pod, int* constraints);
   const std::vector<uint8_t>& StaticFits(int constraints, const Pod& pod);
   bool FitsNode(const Pod& pod, int constraints, int node);
+  // FitsNode() after the dynamic filters' PreFilter(pod) (their state may
+  // have moved to another pod since: the filters then judge without it).
+  bool FitsNodePrepared(const Pod& pod, int constraints, int node);
   std::string Diagnose(const Pod& pod, int constraints, Group& group);
   // The group of `shape` has no waiting member left: it stops being
   // tracked and its memo is freed.
@@ -441,15 +446,19 @@ class Scheduler {
   std::string key_scratch_;  // InternShape's key buffer
   std::unordered_map<std::string, int> constraint_ids_;
   std::vector<Group> groups_;  // by shape
-  // Shapes with waiting pods or with a member's retry in flight.
-  std::set<int> waiting_groups_;
+  // Shapes with waiting pods or with a member's retry in flight, as a
+  // bitset over shapes.
+  std::vector<uint64_t> tracked_;
   std::vector<int> wake_scratch_;
   // Node events so far (WakeGroupsFor calls).
   uint64_t events_ = 0;
-  // Sleeping groups, as a bitset over shapes; groups in back-off with no
-  // timer yet.
-  std::vector<uint64_t> sleeping_;
-  std::vector<uint64_t> sleeping_words_;  // its non-zero words, as bits
+  // Sleeping groups by constraints (unordered; Group::sleep_slot), and the
+  // constraints that have some (unordered; sleeper_slot_ by constraints, -1
+  // when none): a node event visits only the groups whose static filters
+  // pass its node. Groups in back-off with no timer yet.
+  std::vector<std::vector<int>> sleepers_;
+  std::vector<int> sleeper_constraints_;
+  std::vector<int> sleeper_slot_;
   std::vector<int> unarmed_;
   // By shape: its constraints and, for a HAMi pod, its HamiFitNeed
   // (MayFitNode).

@@ -231,7 +231,7 @@ void Scheduler::FindFeasibleNodes(PodId id) {
   if (reuse && group.retrying == id && group.nodes_at_clear == num_nodes) {
     hopeless = true;
     for (int node : DirtyNodes(group)) {
-      if (FitsNode(pod, s.constraints, node)) {
+      if (FitsNodePrepared(pod, s.constraints, node)) {
         hopeless = false;
         break;
       }
@@ -239,7 +239,7 @@ void Scheduler::FindFeasibleNodes(PodId id) {
     // Nominated room depends on the pod's priority, not only on the node.
     for (auto it = nominated_nodes_.begin();
          hopeless && it != nominated_nodes_.end(); ++it) {
-      if (*it < num_nodes && FitsNode(pod, s.constraints, *it)) {
+      if (*it < num_nodes && FitsNodePrepared(pod, s.constraints, *it)) {
         hopeless = false;
       }
     }
