@@ -253,17 +253,23 @@ class Scheduler {
     // The time of its pending entry in backoff_timers_, or -1.
     double backoff_timer = -1;
     // Diagnose's memo for this shape over the nodes the static prefix
-    // passes (StaticDiagnosis::passed, by position): the version of the
-    // node it judged (0: not judged) and the index of the
-    // node's reasons in `reason_sets`, with how many nodes have each. A node
-    // whose version did not change keeps its reasons (reuse_node_results).
-    // Freed when the group has no waiting member.
+    // passes (StaticDiagnosis::passed, by position): one word per node, the
+    // version of the node it judged (0: not judged) above the index of the
+    // node's reasons in `reason_sets` (the low 16 bits), with how many nodes
+    // have each. A node whose version did not change keeps its reasons
+    // (reuse_node_results). Freed when the group has no waiting member.
     struct DiagnosisMemo {
       uint64_t epoch = 0;  // static_epoch_ it was built in; 0: none
-      std::vector<uint64_t> versions;
-      std::vector<uint16_t> node_set;
+      std::vector<uint64_t> entries;
       std::vector<std::vector<std::string>> reason_sets;
       std::vector<int> set_nodes;
+      // The message last rendered from the memo and the set_nodes it was
+      // rendered from (the message is a function of them, of the static
+      // prefix's counts — the same while `epoch` is — and of the node
+      // count): rendered again only when they changed.
+      std::vector<int> rendered_set_nodes;
+      std::string rendered;
+      int rendered_nodes = -1;
       // Scheduler::change_log_'s absolute length when it was last brought
       // up to date: only the nodes logged since can have changed.
       uint64_t log_end = 0;

@@ -304,9 +304,18 @@ void Scheduler::WakeGroupsFor(int node) {
       const int shape = list[i];
       Group& group = groups_[shape];
       const PodState& s = pods_[group.waiting.begin()->id];
-      if (!MayFitNode(shape, *s.pod, node) ||
-          !FitsNode(*s.pod, s.constraints, node)) {
-        continue;  // it stays clear
+      if (!MayFitNode(shape, *s.pod, node)) continue;  // it stays clear
+      const WakeHint& hint = wake_hints_[shape];
+      const HamiFitSummary* hami = hint.hami ? HamiSummaries() : nullptr;
+      if (hami != nullptr && hint.need.exact && hami[node].exact()) {
+        // The summary admits it and decides NodeResourcesFit and
+        // GpuDeviceFit, as in the filter scan; nominated pods remain.
+        if (nominee_count_ > 0 && NomineesApply(*s.pod, node) &&
+            !FitsWithNominees(*s.pod, node, nullptr)) {
+          continue;
+        }
+      } else if (!FitsNode(*s.pod, s.constraints, node)) {
+        continue;
       }
       ActivateHead(group);
       // Its dirty nodes: this one, and those changed during its retry.
