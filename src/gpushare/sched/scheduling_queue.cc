@@ -300,13 +300,18 @@ void Scheduler::WakeGroupsFor(int node) {
             [node]) {
       continue;
     }
+    // MayFitNode() without reading the pod (its static filters pass).
+    const HamiFitSummary* summaries =
+        device_fit_filter_ ? HamiSummaries() : nullptr;
     for (size_t i = list.size(); i-- > 0;) {
       const int shape = list[i];
+      const WakeHint& hint = wake_hints_[shape];
+      const HamiFitSummary* hami = hint.hami ? summaries : nullptr;
+      if (hami != nullptr && !hami[node].Admits(hint.need)) {
+        continue;  // it stays clear
+      }
       Group& group = groups_[shape];
       const PodState& s = pods_[group.waiting.begin()->id];
-      if (!MayFitNode(shape, *s.pod, node)) continue;  // it stays clear
-      const WakeHint& hint = wake_hints_[shape];
-      const HamiFitSummary* hami = hint.hami ? HamiSummaries() : nullptr;
       if (hami != nullptr && hint.need.exact && hami[node].exact()) {
         // The summary admits it and decides NodeResourcesFit and
         // GpuDeviceFit, as in the filter scan; nominated pods remain.
