@@ -123,6 +123,8 @@ int Scheduler::InternShape(const Pod& pod, int* constraints) {
     static_fits_.emplace_back();
     static_fit_bits_.emplace_back();
     static_diagnoses_.emplace_back();
+    sleepers_.emplace_back();
+    sleeper_slot_.push_back(-1);
   }
   *constraints = cit->second;
   key += "|r";
@@ -142,12 +144,7 @@ int Scheduler::InternShape(const Pod& pod, int* constraints) {
         device_fit_filter_ &&
         HamiFitNeed::Of(pod, cluster_.resources(), resources_fit_filter_,
                         only_fit_filters_, &hint.need);
-    if (groups_.size() > sleeping_.size() * 64) {
-      sleeping_.push_back(0);
-      if (sleeping_.size() > sleeping_words_.size() * 64) {
-        sleeping_words_.push_back(0);
-      }
-    }
+    if (groups_.size() > tracked_.size() * 64) tracked_.push_back(0);
   }
   return it->second;
 }
@@ -179,6 +176,11 @@ const std::vector<uint8_t>& Scheduler::StaticFits(int constraints,
 bool Scheduler::FitsNode(const Pod& pod, int constraints, int node) {
   if (!StaticFits(constraints, pod)[node]) return false;
   for (FilterPlugin* f : dynamic_filters_) f->PreFilter(pod);
+  return FitsNodePrepared(pod, constraints, node);
+}
+
+bool Scheduler::FitsNodePrepared(const Pod& pod, int constraints, int node) {
+  if (!StaticFits(constraints, pod)[node]) return false;
   for (FilterPlugin* f : dynamic_filters_) {
     if (!f->Filter(pod, cluster_.nodes()[node], nullptr)) return false;
   }

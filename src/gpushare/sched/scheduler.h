@@ -241,27 +241,35 @@ class Scheduler {
     // The node count at the last clear (nodes appended since are among the
     // dirty ones only if NodeChanged told).
     int nodes_at_clear = -1;
-    // Its state between events (Settle): sleeping (bit in sleeping_: the
+    // Its state between events (Settle): sleeping (in sleepers_: the
     // first waiting pod is out of back-off, nothing is retried; every node
-    // event tests it), or in back-off with a timer (armed), or in back-off
-    // waiting for a first event to arm one (in unarmed_), or retrying.
+    // event that its static filters pass tests it), or in back-off with a
+    // timer (armed), or in back-off waiting for a first event to arm one (in
+    // unarmed_), or retrying.
     bool sleeping = false;
+    int sleep_slot = -1;  // its index in sleepers_[constraints] while asleep
     bool unarmed = false;
     std::string message;  // the last FitError message
     // The time of its pending entry in backoff_timers_, or -1.
     double backoff_timer = -1;
     // Diagnose's memo for this shape over the nodes the static prefix
-    // passes (StaticDiagnosis::passed, by position): the version of the
-    // node it judged (0: not judged) and the index of the
-    // node's reasons in `reason_sets`, with how many nodes have each. A node
-    // whose version did not change keeps its reasons (reuse_node_results).
-    // Freed when the group has no waiting member.
+    // passes (StaticDiagnosis::passed, by position): one word per node, the
+    // version of the node it judged (0: not judged) above the index of the
+    // node's reasons in `reason_sets` (the low 16 bits), with how many nodes
+    // have each. A node whose version did not change keeps its reasons
+    // (reuse_node_results). Freed when the group has no waiting member.
     struct DiagnosisMemo {
       uint64_t epoch = 0;  // static_epoch_ it was built in; 0: none
-      std::vector<uint64_t> versions;
-      std::vector<uint16_t> node_set;
+      std::vector<uint64_t> entries;
       std::vector<std::vector<std::string>> reason_sets;
       std::vector<int> set_nodes;
+      // The message last rendered from the memo and the set_nodes it was
+      // rendered from (the message is a function of them, of the static
+      // prefix's counts — the same while `epoch` is — and of the node
+      // count): rendered again only when they changed.
+      std::vector<int> rendered_set_nodes;
+      std::string rendered;
+      int rendered_nodes = -1;
       // Scheduler::change_log_'s absolute length when it was last brought
       // up to date: only the nodes logged since can have changed.
       uint64_t log_end = 0;
@@ -271,6 +279,9 @@ class Scheduler {
   int InternShape(const Pod& pod, int* constraints);
   const std::vector<uint8_t>& StaticFits(int constraints, const Pod& pod);
   bool FitsNode(const Pod& pod, int constraints, int node);
+  // FitsNode() after the dynamic filters' PreFilter(pod) (their state may
+  // have moved to another pod since: the filters then judge without it).
+  bool FitsNodePrepared(const Pod& pod, int constraints, int node);
   std::string Diagnose(const Pod& pod, int constraints, Group& group);
   // The group of `shape` has no waiting member left: it stops being
   // tracked and its memo is freed.
@@ -441,15 +452,19 @@ class Scheduler {
   std::string key_scratch_;  // InternShape's key buffer
   std::unordered_map<std::string, int> constraint_ids_;
   std::vector<Group> groups_;  // by shape
-  // Shapes with waiting pods or with a member's retry in flight.
-  std::set<int> waiting_groups_;
+  // Shapes with waiting pods or with a member's retry in flight, as a
+  // bitset over shapes.
+  std::vector<uint64_t> tracked_;
   std::vector<int> wake_scratch_;
   // Node events so far (WakeGroupsFor calls).
   uint64_t events_ = 0;
-  // Sleeping groups, as a bitset over shapes; groups in back-off with no
-  // timer yet.
-  std::vector<uint64_t> sleeping_;
-  std::vector<uint64_t> sleeping_words_;  // its non-zero words, as bits
+  // Sleeping groups by constraints (unordered; Group::sleep_slot), and the
+  // constraints that have some (unordered; sleeper_slot_ by constraints, -1
+  // when none): a node event visits only the groups whose static filters
+  // pass its node. Groups in back-off with no timer yet.
+  std::vector<std::vector<int>> sleepers_;
+  std::vector<int> sleeper_constraints_;
+  std::vector<int> sleeper_slot_;
   std::vector<int> unarmed_;
   // By shape: its constraints and, for a HAMi pod, its HamiFitNeed
   // (MayFitNode).

@@ -24,7 +24,13 @@
 namespace gpushare {
 
 void Scheduler::WakePreemptorsFor(int node) {
-  wake_scratch_.assign(waiting_groups_.begin(), waiting_groups_.end());
+  wake_scratch_.clear();
+  for (size_t w = 0; w < tracked_.size(); ++w) {
+    for (uint64_t word = tracked_[w]; word != 0; word &= word - 1) {
+      wake_scratch_.push_back(static_cast<int>(w * 64) +
+                              __builtin_ctzll(word));
+    }
+  }
   for (int shape : wake_scratch_) {
     Group& group = groups_[shape];
     if (group.waiting.empty() || group.retrying >= 0) continue;

@@ -70,18 +70,27 @@ const Scheduler::StaticDiagnosis& Scheduler::StaticDiagnosisFor(
 
 std::string Scheduler::Diagnose(const Pod& pod, int constraints, Group& group) {
   const auto& nodes = cluster_.nodes();
-  FitError error(static_cast<int>(nodes.size()));
   // The nodes the static prefix rejects have the same reasons until a node
   // changes; the others go through the remaining filters, in order.
   const StaticDiagnosis& prefix = StaticDiagnosisFor(constraints, pod);
-  for (const auto& [reason, count] : prefix.rejected.counts()) {
-    error.AddReason(reason, count);
-  }
-  for (size_t k = static_prefix_; k < filters_in_order_.size(); ++k) {
-    filters_in_order_[k]->PreFilter(pod);
-  }
+  auto prefix_error = [&] {
+    FitError error(static_cast<int>(nodes.size()));
+    for (const auto& [reason, count] : prefix.rejected.counts()) {
+      error.AddReason(reason, count);
+    }
+    return error;
+  };
+  // The remaining filters' PreFilter runs before the first node is judged
+  // (a memo up to date judges none).
+  bool prepared = false;
   std::vector<std::string_view> reasons;
   auto judge = [&](int n) {
+    if (!prepared) {
+      for (size_t k = static_prefix_; k < filters_in_order_.size(); ++k) {
+        filters_in_order_[k]->PreFilter(pod);
+      }
+      prepared = true;
+    }
     reasons.clear();
     for (size_t k = static_prefix_; k < filters_in_order_.size(); ++k) {
       if (!filters_in_order_[k]->Filter(pod, nodes[n], &reasons)) break;
@@ -95,11 +104,15 @@ std::string Scheduler::Diagnose(const Pod& pod, int constraints, Group& group) {
   Group::DiagnosisMemo& memo = group.diagnosis;
   constexpr uint16_t kMaxSets = 0xFFFF;
   constexpr uint64_t kNoLogEnd = ~uint64_t{0};
+  // Entries keep a version in 48 bits: a node whose version reaches
+  // kNominated (never, in practice) is not memoized.
+  constexpr int kSetBits = 16;
   // The memo's version of a node with nominated pods: never a live version,
   // so it is judged again at every diagnosis while they are there (its
   // reasons depend on the pod's priority) and once after (it is logged).
-  constexpr uint64_t kNominated = ~uint64_t{0};
+  constexpr uint64_t kNominated = (uint64_t{1} << (64 - kSetBits)) - 1;
   auto judge_all = [&] {
+    FitError error = prefix_error();
     for (int n : prefix.passed) {
       judge(n);
       for (std::string_view r : reasons) error.AddReason(r);
@@ -110,10 +123,10 @@ std::string Scheduler::Diagnose(const Pod& pod, int constraints, Group& group) {
   if (memo.epoch != prefix.epoch) {
     memo.epoch = prefix.epoch;
     memo.log_end = kNoLogEnd;  // every node is judged
-    memo.versions.assign(prefix.passed.size(), 0);
-    memo.node_set.assign(prefix.passed.size(), 0);
+    memo.entries.assign(prefix.passed.size(), 0);
     memo.reason_sets.clear();
     memo.set_nodes.clear();
+    memo.rendered_nodes = -1;
   }
   const uint64_t* versions = NodeVersions();
   // Brings node `i` of `passed` up to date; false when there are too many
@@ -121,8 +134,10 @@ std::string Scheduler::Diagnose(const Pod& pod, int constraints, Group& group) {
   auto update = [&](size_t i) {
     const int n = prefix.passed[i];
     // Node versions start at 1: 0 is never a live version.
+    if (versions[n] >= kNominated) return false;
     const uint64_t version = HasNominees(n) ? kNominated : versions[n];
-    if (memo.versions[i] == version && version != kNominated) return true;
+    const uint64_t entry = memo.entries[i];
+    if ((entry >> kSetBits) == version && version != kNominated) return true;
     judge(n);
     size_t set = 0;
     while (set < memo.reason_sets.size() &&
@@ -136,10 +151,11 @@ std::string Scheduler::Diagnose(const Pod& pod, int constraints, Group& group) {
       memo.reason_sets.emplace_back(reasons.begin(), reasons.end());
       memo.set_nodes.push_back(0);
     }
-    if (memo.versions[i] != 0) --memo.set_nodes[memo.node_set[i]];
+    if ((entry >> kSetBits) != 0) {
+      --memo.set_nodes[entry & ((uint64_t{1} << kSetBits) - 1)];
+    }
     ++memo.set_nodes[set];
-    memo.node_set[i] = static_cast<uint16_t>(set);
-    memo.versions[i] = version;
+    memo.entries[i] = version << kSetBits | set;
     return true;
   };
   const uint64_t log_end = change_log_base_ + change_log_.size();
@@ -147,6 +163,12 @@ std::string Scheduler::Diagnose(const Pod& pod, int constraints, Group& group) {
   if (memo.log_end != kNoLogEnd && memo.log_end >= change_log_base_ &&
       log_end - memo.log_end <= prefix.passed.size()) {
     // Only the nodes logged since the last diagnosis can have changed.
+    // Their memo entries are far apart and mostly cold (a memo per waiting
+    // shape): fetch them all before the updates read them one by one.
+    for (uint64_t k = memo.log_end; k < log_end; ++k) {
+      const int i = prefix.position[change_log_[k - change_log_base_]];
+      if (i >= 0) __builtin_prefetch(&memo.entries[static_cast<size_t>(i)]);
+    }
     for (uint64_t k = memo.log_end; k < log_end && ok; ++k) {
       const int i = prefix.position[change_log_[k - change_log_base_]];
       if (i >= 0) ok = update(static_cast<size_t>(i));
@@ -167,13 +189,21 @@ std::string Scheduler::Diagnose(const Pod& pod, int constraints, Group& group) {
     memo.epoch = 0;
     return judge_all();
   }
+  if (memo.rendered_nodes == static_cast<int>(nodes.size()) &&
+      memo.rendered_set_nodes == memo.set_nodes) {
+    return memo.rendered;  // the same counts as last time
+  }
+  FitError error = prefix_error();
   for (size_t set = 0; set < memo.reason_sets.size(); ++set) {
     if (memo.set_nodes[set] == 0) continue;
     for (const std::string& r : memo.reason_sets[set]) {
       error.AddReason(r, memo.set_nodes[set]);
     }
   }
-  return error.Message();
+  memo.rendered = error.Message();
+  memo.rendered_set_nodes = memo.set_nodes;
+  memo.rendered_nodes = static_cast<int>(nodes.size());
+  return memo.rendered;
 }
 
 void Scheduler::FindFeasibleNodes(PodId id) {
@@ -231,7 +261,7 @@ void Scheduler::FindFeasibleNodes(PodId id) {
   if (reuse && group.retrying == id && group.nodes_at_clear == num_nodes) {
     hopeless = true;
     for (int node : DirtyNodes(group)) {
-      if (FitsNode(pod, s.constraints, node)) {
+      if (FitsNodePrepared(pod, s.constraints, node)) {
         hopeless = false;
         break;
       }
@@ -239,7 +269,7 @@ void Scheduler::FindFeasibleNodes(PodId id) {
     // Nominated room depends on the pod's priority, not only on the node.
     for (auto it = nominated_nodes_.begin();
          hopeless && it != nominated_nodes_.end(); ++it) {
-      if (*it < num_nodes && FitsNode(pod, s.constraints, *it)) {
+      if (*it < num_nodes && FitsNodePrepared(pod, s.constraints, *it)) {
         hopeless = false;
       }
     }

@@ -70,7 +70,7 @@ void Scheduler::Park(PodId id, const std::string& message) {
   BackOff(s);
   Group& group = groups_[s.shape];
   group.waiting.insert({s.pod->priority, s.seq, id});
-  waiting_groups_.insert(s.shape);
+  tracked_[s.shape / 64] |= uint64_t{1} << (s.shape % 64);
   group.message = message;
   ++waiting_count_;
   Settle(s.shape);
@@ -121,14 +121,29 @@ void Scheduler::SetSleeping(int shape, bool sleeping) {
   // Events passed a sleeping group by (or cleared it): it is clear now.
   if (!sleeping) ClearGroup(group);
   group.sleeping = sleeping;
-  const int w = shape / 64;
-  const uint64_t word_bit = uint64_t{1} << (w % 64);
+  const int c = wake_hints_[shape].constraints;
+  std::vector<int>& list = sleepers_[c];
   if (sleeping) {
-    sleeping_[w] |= uint64_t{1} << (shape % 64);
-    sleeping_words_[w / 64] |= word_bit;
-  } else {
-    sleeping_[w] &= ~(uint64_t{1} << (shape % 64));
-    if (sleeping_[w] == 0) sleeping_words_[w / 64] &= ~word_bit;
+    if (list.empty()) {
+      sleeper_slot_[c] = static_cast<int>(sleeper_constraints_.size());
+      sleeper_constraints_.push_back(c);
+    }
+    group.sleep_slot = static_cast<int>(list.size());
+    list.push_back(shape);
+    return;
+  }
+  // Swap-remove: the last sleeper takes its slot.
+  const int slot = group.sleep_slot;
+  group.sleep_slot = -1;
+  list[slot] = list.back();
+  groups_[list[slot]].sleep_slot = slot;
+  list.pop_back();
+  if (list.empty()) {
+    const int cs = sleeper_slot_[c];
+    sleeper_constraints_[cs] = sleeper_constraints_.back();
+    sleeper_slot_[sleeper_constraints_[cs]] = cs;
+    sleeper_constraints_.pop_back();
+    sleeper_slot_[c] = -1;
   }
 }
 
@@ -163,7 +178,7 @@ void Scheduler::Settle(int shape) {
 bool Scheduler::HasActive() const { return active_count_ > 0; }
 
 void Scheduler::UntrackGroup(int shape) {
-  waiting_groups_.erase(shape);
+  tracked_[shape / 64] &= ~(uint64_t{1} << (shape % 64));
   SetSleeping(shape, false);
   groups_[shape].backoff_timer = -1;
   Group::DiagnosisMemo& memo = groups_[shape].diagnosis;
@@ -187,9 +202,10 @@ void Scheduler::RetryNext(Group& group, bool backoff_ended) {
     return;
   }
   bool fits = false;
+  for (FilterPlugin* f : dynamic_filters_) f->PreFilter(*s.pod);
   for (int node : DirtyNodes(group)) {
     if (MayFitNode(shape, *s.pod, node) &&
-        FitsNode(*s.pod, s.constraints, node)) {
+        FitsNodePrepared(*s.pod, s.constraints, node)) {
       fits = true;
       break;
     }
@@ -199,7 +215,7 @@ void Scheduler::RetryNext(Group& group, bool backoff_ended) {
   for (auto it = nominated_nodes_.begin(); !fits && it != nominated_nodes_.end();
        ++it) {
     fits = *it < num_nodes && MayFitNode(shape, *s.pod, *it) &&
-           FitsNode(*s.pod, s.constraints, *it);
+           FitsNodePrepared(*s.pod, s.constraints, *it);
   }
   if (!fits) {
     ClearGroup(group);
@@ -271,25 +287,45 @@ void Scheduler::WakeGroupsFor(int node) {
       Settle(shape);
     }
   }
-  // The sleeping groups, in shape order; one that fits the node is retried.
-  // (Retrying one changes no other group's state.)
-  for (size_t top = 0; top < sleeping_words_.size(); ++top) {
-    for (uint64_t words = sleeping_words_[top]; words != 0;
-         words &= words - 1) {
-      const size_t w = top * 64 + __builtin_ctzll(words);
-      for (uint64_t word = sleeping_[w]; word != 0; word &= word - 1) {
-        const int shape = static_cast<int>(w * 64) + __builtin_ctzll(word);
-        Group& group = groups_[shape];
-        const PodState& s = pods_[group.waiting.begin()->id];
-        if (!MayFitNode(shape, *s.pod, node) ||
-            !FitsNode(*s.pod, s.constraints, node)) {
-          continue;  // it stays clear
-        }
-        ActivateHead(group);
-        // Its dirty nodes: this one, and those changed during its retry.
-        group.clear_log = change_log_base_ + change_log_.size() - 1;
-        group.clear_event = events_ - 1;
+  // The sleeping groups whose static filters pass the node; one that fits
+  // it is retried. Retrying one changes no other group's state, so the
+  // order of the visits does not matter (each retried pod enters the active
+  // queue at its own priority and arrival). Backwards: a retried group
+  // leaves its list by swap-remove, and an emptied list leaves
+  // sleeper_constraints_ the same way, both from visited slots.
+  for (size_t k = sleeper_constraints_.size(); k-- > 0;) {
+    const int c = sleeper_constraints_[k];
+    const std::vector<int>& list = sleepers_[c];
+    if (!StaticFits(c, *pods_[groups_[list[0]].waiting.begin()->id].pod)
+            [node]) {
+      continue;
+    }
+    // MayFitNode() without reading the pod (its static filters pass).
+    const HamiFitSummary* summaries =
+        device_fit_filter_ ? HamiSummaries() : nullptr;
+    for (size_t i = list.size(); i-- > 0;) {
+      const int shape = list[i];
+      const WakeHint& hint = wake_hints_[shape];
+      const HamiFitSummary* hami = hint.hami ? summaries : nullptr;
+      if (hami != nullptr && !hami[node].Admits(hint.need)) {
+        continue;  // it stays clear
       }
+      Group& group = groups_[shape];
+      const PodState& s = pods_[group.waiting.begin()->id];
+      if (hami != nullptr && hint.need.exact && hami[node].exact()) {
+        // The summary admits it and decides NodeResourcesFit and
+        // GpuDeviceFit, as in the filter scan; nominated pods remain.
+        if (nominee_count_ > 0 && NomineesApply(*s.pod, node) &&
+            !FitsWithNominees(*s.pod, node, nullptr)) {
+          continue;
+        }
+      } else if (!FitsNode(*s.pod, s.constraints, node)) {
+        continue;
+      }
+      ActivateHead(group);
+      // Its dirty nodes: this one, and those changed during its retry.
+      group.clear_log = change_log_base_ + change_log_.size() - 1;
+      group.clear_event = events_ - 1;
     }
   }
 }

@@ -9,6 +9,7 @@
 #include <deque>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "gpushare/base/rng.h"
 #include "gpushare/cluster/hami_device_plugin.h"
@@ -158,6 +159,116 @@ TEST_F(SchedulerTest, BackoffEndingAtANodeEventRetriesOnce) {
   scheduler.ExpireBackoffs();
   EXPECT_TRUE(Run(scheduler).empty());
   EXPECT_EQ(scheduler.cycles(), cycles + 2);
+}
+
+
+// Whether `pod` passes the default filters on `node`, judged from the node
+// itself (its labels, free resources and device plugin), not from any cache
+// or hint of the scheduler: the reference of the test below.
+bool FitsByHand(const Cluster& cluster, const Pod& pod, const Node& node) {
+  for (const auto& [key, value] : pod.node_selector) {
+    auto it = node.labels().find(key);
+    if (it == node.labels().end() || it->second != value) return false;
+  }
+  if (node.pod_count() + 1 > node.max_pods()) return false;
+  bool extended = false;
+  for (const auto& [id, quantity] : pod.requests.items()) {
+    extended = extended || id > ResourceRegistry::kMemoryId;
+    if (cluster.resources().IgnoredByScheduler(id)) continue;
+    if (quantity > node.Allocatable(id) - node.Requested(id)) return false;
+  }
+  return !extended ||
+         (node.devices() != nullptr && node.devices()->Fits(pod.requests, nullptr));
+}
+
+TEST_F(SchedulerTest, NodeEventsRetryEveryWaitingPodThatFits) {
+  // QueueingHints' promise: a node event re-tests only the waiting groups
+  // whose static filters pass its node and, for HAMi pods, whose free
+  // summary admits them — and never skips one that could fit. Three pools
+  // (HAMi, exclusive, time-slicing) and pods of many shapes, most bound to
+  // one pool by selector, arrive and leave while GPUs fail and recover and
+  // nodes change pools: after every event, no waiting pod fits any node.
+  Cluster cluster(Catalog::Builtin());
+  const char* names[] = {"a", "b", "c"};
+  const SharingConfig sharing[] = {HamiSharing(), ExclusiveSharing(),
+                                   TimeSlicingSharing(2)};
+  for (int p = 0; p < 3; ++p) {
+    NodePoolSpec spec;
+    spec.name = names[p];
+    spec.gpu_model = "A100-80GB";
+    spec.nodes = 6;
+    spec.gpus_per_node = 2;
+    spec.sharing = sharing[p];
+    cluster.AddPool(spec);
+  }
+  const int num_nodes = static_cast<int>(cluster.nodes().size());
+  SchedulerProfile profile;
+  profile.seed = 5;
+  profile.check_invariants = true;
+  Scheduler scheduler(cluster, profile);
+  std::deque<Pod> pods;
+  std::vector<std::string> log;
+  std::vector<PodId> bound;
+  Rng rng(31);
+  const ResourceId gpu = cluster.resources().Intern("nvidia.com/gpu");
+  const ResourceId gpumem = cluster.resources().Intern("nvidia.com/gpumem");
+  const ResourceId gpucores = cluster.resources().Intern("nvidia.com/gpucores");
+  std::vector<char> placed(1500, 0);
+  size_t logged = 0;
+  int waiting_seen = 0;
+  for (int i = 0; i < 1500; ++i) {
+    Pod& pod = pods.emplace_back();
+    pod.name = "p" + std::to_string(i);
+    pod.requests.Set(ResourceRegistry::kCpuId, 1000 * (1 + rng.Below(4)));
+    pod.requests.Set(ResourceRegistry::kMemoryId, 4096);
+    pod.requests.Set(gpu, 1 + static_cast<int64_t>(rng.Below(2)));
+    const uint64_t pool = rng.Below(4);
+    if (pool < 3) pod.node_selector[kNodePoolLabel] = names[pool];
+    if (pool == 0 || (pool == 3 && rng.Below(2) == 0)) {
+      pod.requests.Set(gpumem, 4000 * (1 + static_cast<int64_t>(rng.Below(16))));
+      pod.requests.Set(gpucores, 10 * (1 + static_cast<int64_t>(rng.Below(9))));
+    }
+    ScheduleAndChurn(scheduler, i, pod, rng, &bound, &log);
+    if (rng.Below(30) == 0) {
+      const int node = static_cast<int>(rng.Below(num_nodes));
+      const bool healthy = rng.Below(2) == 0;
+      cluster.nodes()[node].devices()->SetHealthy(
+          static_cast<int>(rng.Below(2)), -1, healthy);
+      scheduler.DevicesChanged(node, healthy);
+    } else if (rng.Below(60) == 0) {
+      const int node = static_cast<int>(rng.Below(num_nodes));
+      Labels labels = cluster.nodes()[node].labels();
+      labels[kNodePoolLabel] = names[rng.Below(3)];
+      cluster.nodes()[node].SetLabels(labels);
+      scheduler.NodeChanged(node);
+    }
+    // The events above may have activated pods: run their cycles.
+    while (scheduler.HasActive()) {
+      const ScheduleResult r = scheduler.ScheduleOne();
+      log.push_back(std::to_string(r.pod) + ":" + std::to_string(r.node) +
+                    ":" + r.message);
+      if (r.outcome == Outcome::kBound) bound.push_back(r.pod);
+    }
+    // A cycle that chose a node ("pod:node:...", node >= 0) bound the pod
+    // or had kubelet reject it: it is not pending any more.
+    for (; logged < log.size(); ++logged) {
+      const std::string& line = log[logged];
+      const size_t colon = line.find(':');
+      if (line.compare(colon + 1, 2, "-1") != 0) {
+        placed[std::stoi(line.substr(0, colon))] = 1;
+      }
+    }
+    for (int p = 0; p <= i; ++p) {
+      if (placed[p]) continue;
+      ++waiting_seen;
+      for (int n = 0; n < num_nodes; ++n) {
+        ASSERT_FALSE(FitsByHand(cluster, pods[p], cluster.nodes()[n]))
+            << "waiting pod " << p << " fits node " << n << " after step "
+            << i;
+      }
+    }
+  }
+  EXPECT_GT(waiting_seen, 10000);  // a queue stood, step after step
 }
 
 }  // namespace
