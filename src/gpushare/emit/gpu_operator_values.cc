@@ -2,13 +2,23 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <vector>
 
 #include "gpushare/emit/mig_parted_config.h"
+#include "gpushare/emit/node_target.h"
 #include "gpushare/emit/quoting.h"
 
 namespace gpushare {
+
+std::string EqualTolerationsYaml(const std::vector<Taint>& taints) {
+  std::string out;
+  for (const Taint& t : taints) {
+    out += fmt::format(
+        "  - key: {}\n    operator: Equal\n    value: {}\n    effect: {}\n",
+        YamlScalar(t.key), YamlQuoted(t.value), TaintEffectName(t.effect));
+  }
+  return out;
+}
 
 ClusterMigStrategy ClusterMigStrategyOf(const Scenario& scenario,
                                         const Catalog& catalog) {
@@ -47,9 +57,7 @@ std::string GpuOperatorValuesYaml(const Scenario& scenario,
       if (t.key == "nvidia.com/gpu" && t.effect == TaintEffect::kNoSchedule) {
         continue;  // the chart's own toleration (operator Exists) covers it
       }
-      if (std::find(taints.begin(), taints.end(), t) == taints.end()) {
-        taints.push_back(t);
-      }
+      AddTaintOnce(&taints, t);
     }
   }
   const ClusterMigStrategy strategy = ClusterMigStrategyOf(scenario, catalog);
@@ -84,13 +92,7 @@ std::string GpuOperatorValuesYaml(const Scenario& scenario,
   out +=
       "daemonsets:\n  tolerations:\n  - key: nvidia.com/gpu\n"
       "    operator: Exists\n    effect: NoSchedule\n";
-  for (const Taint& t : taints) {
-    out += fmt::format("  - key: {}\n    operator: Equal\n    value: {}\n"
-                       "    effect: {}\n",
-                       YamlScalar(t.key), YamlQuoted(t.value),
-                       TaintEffectName(t.effect));
-  }
-  return out;
+  return out + EqualTolerationsYaml(taints);
 }
 
 }  // namespace gpushare

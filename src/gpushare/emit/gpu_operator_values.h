@@ -44,6 +44,10 @@ struct GpuOperatorValuesOptions {
   std::string namespace_name = "gpu-operator";
 };
 
+// A YAML list item (two-space indent) per taint: an Equal toleration of
+// its key, value and effect, the key a YamlScalar, the value YamlQuoted.
+std::string EqualTolerationsYaml(const std::vector<Taint>& taints);
+
 std::string GpuOperatorValuesYaml(const Scenario& scenario,
                                   const Catalog& catalog,
                                   const GpuOperatorValuesOptions& options = {});

@@ -2,10 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <vector>
 
 #include "gpushare/cluster/cluster.h"
+#include "gpushare/emit/gpu_operator_values.h"
+#include "gpushare/emit/node_target.h"
 #include "gpushare/emit/pool_node_set.h"
 #include "gpushare/emit/quoting.h"
 #include "gpushare/io/input_error.h"
@@ -72,11 +73,7 @@ std::string HamiValuesYaml(const Scenario& scenario, const Catalog& catalog) {
     const PoolNodeSet set = PoolNodeSetOf(spec);
     labels += LabelCommandComments(set, "gpu=on");
     labels += LabelCommandComments(set, "nvidia.com/gpu.deploy.device-plugin=false");
-    for (const Taint& t : spec.taints) {
-      if (std::find(taints.begin(), taints.end(), t) == taints.end()) {
-        taints.push_back(t);
-      }
-    }
+    for (const Taint& t : spec.taints) AddTaintOnce(&taints, t);
     if (SameDevicePluginSettings(h, first)) continue;
     if (!set.by_name()) {
       unnamed += fmt::format(
@@ -126,12 +123,7 @@ std::string HamiValuesYaml(const Scenario& scenario, const Catalog& catalog) {
       first.split_count, ShortNum(first.memory_scaling),
       ShortNum(first.core_scaling));
   if (!taints.empty()) {
-    out += "  tolerations:\n";
-    for (const Taint& t : taints) {
-      out += fmt::format(
-          "  - key: {}\n    operator: Equal\n    value: {}\n    effect: {}\n",
-          YamlScalar(t.key), YamlQuoted(t.value), TaintEffectName(t.effect));
-    }
+    out += "  tolerations:\n" + EqualTolerationsYaml(taints);
   }
   if (!unnamed.empty()) {
     out += "  # The entries below name the simulator's nodes of these pools; "

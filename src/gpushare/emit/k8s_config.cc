@@ -86,11 +86,7 @@ std::string NodeCountChanges(const Scenario& scenario,
       // A new node of an imported pool carries what all its nodes share
       // (its node group's label among them) besides the pool's labels.
       std::vector<Taint> taints = pool->new_node_taints;
-      for (const Taint& t : c.target.taints) {
-        if (std::find(taints.begin(), taints.end(), t) == taints.end()) {
-          taints.push_back(t);
-        }
-      }
+      for (const Taint& t : c.target.taints) AddTaintOnce(&taints, t);
       for (const auto& [k, v] : pool->new_node_labels) {
         if (c.target.set.count(k) == 0 && !SetByTheCluster(k)) {
           labels += fmt::format(", `{}={}`", k, v);

@@ -28,6 +28,12 @@ void RemoveUnless(NodeTarget* target, const std::string& key,
 
 }  // namespace
 
+void AddTaintOnce(std::vector<Taint>* taints, const Taint& taint) {
+  if (std::find(taints->begin(), taints->end(), taint) == taints->end()) {
+    taints->push_back(taint);
+  }
+}
+
 std::string TaintText(const Taint& taint) {
   return fmt::format("{}={}:{}", taint.key, taint.value,
                      TaintEffectName(taint.effect));

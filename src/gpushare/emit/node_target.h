@@ -72,6 +72,10 @@ NodeTarget PoolNodeTarget(const NodePoolSpec& pool,
 NodeTarget RestoreNodeTarget(const NodeIdentity& node,
                              const NodeTarget& applied);
 
+// Appends `taint` to `taints` unless it is there already (the distinct
+// taints of several pools, in order of first appearance).
+void AddTaintOnce(std::vector<Taint>* taints, const Taint& taint);
+
 // "key=value:Effect" ("key=:Effect" without a value): how kubectl's
 // jsonpath range over .spec.taints prints it in the change scripts.
 std::string TaintText(const Taint& taint);
