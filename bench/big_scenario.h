@@ -1,5 +1,6 @@
 // The large scenario of the macro benchmarks (BM_Run, BM_Compare): 100,000
-// pods on 1,000 nodes x 8 GPUs of one pool shared as `sharing`.
+// pods of many sizes on 1,000 nodes x 8 GPUs of one pool shared as
+// `sharing`.
 
 #ifndef GPUSHARE_BENCH_BIG_SCENARIO_H_
 #define GPUSHARE_BENCH_BIG_SCENARIO_H_
@@ -33,6 +34,9 @@ inline Scenario BigScenario(SharingConfig sharing, const char* model) {
   c.work_s = Distribution::Exponential(600);
   c.cpu_milli = Distribution::Constant(2000);
   c.memory_mib = Distribution::Constant(8192);
+  // Many workloads of many sizes (request_sizing: per_pod), as in
+  // bench/scenarios/run-100k.yaml.
+  c.request_per_pod = true;
   s.workload.classes.push_back(c);
   // The arrivals' window (count / rate); a count's arrivals fall within
   // the workload's horizon.

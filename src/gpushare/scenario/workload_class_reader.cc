@@ -117,6 +117,7 @@ WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
                "gang",
                "queue",
                "request_percentile",
+               "request_sizing",
                "engine"});
   WorkloadClassSpec spec;
   spec.name = c.String("name");
@@ -207,6 +208,19 @@ WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
   if (c.Has("request_percentile")) {
     // The size its pod template asks (docs/model.md §3).
     spec.request_percentile = Number(c, "request_percentile", 1, 100);
+  }
+  if (c.Has("request_sizing")) {
+    // One template for the class, or one per pod (docs/model.md §3).
+    static const std::vector<std::string> kSizings = {"template", "per_pod"};
+    spec.request_per_pod =
+        Choice(c, "request_sizing", "request_sizing", kSizings) == "per_pod";
+    if (spec.request_per_pod && c.Has("request_percentile")) {
+      FailAt(file, c.Get("request_percentile"),
+             "class '" + spec.name +
+                 "': request_percentile sizes one pod template for the "
+                 "class; with request_sizing: per_pod each pod asks its own "
+                 "footprint, so give one or the other");
+    }
   }
   if (c.Has("engine")) {
     // Its LLM serving engine (docs/emit.md, pod patches).

@@ -73,6 +73,31 @@ TEST(WorkloadClassReaderTest, CountAtARateMustEndWithinTheHorizon) {
             "");
 }
 
+// request_sizing: one template per class (default) or one per pod; per
+// pod leaves no percentile to give.
+TEST(WorkloadClassReaderTest, RequestSizingPerPod) {
+  const gpushare::Scenario s =
+      Read(Scenario("    - {name: a, class: batch, count: 10}\n"
+                    "    - {name: b, class: batch, count: 10, "
+                    "request_sizing: per_pod}\n"
+                    "    - {name: c, class: batch, count: 10, "
+                    "request_sizing: template, request_percentile: 50}\n"));
+  EXPECT_FALSE(s.workload.classes[0].request_per_pod);
+  EXPECT_TRUE(s.workload.classes[1].request_per_pod);
+  EXPECT_FALSE(s.workload.classes[2].request_per_pod);
+  EXPECT_EQ(s.workload.classes[2].request_percentile, 50);
+  EXPECT_EQ(Error(Scenario("    - {name: a, class: batch, count: 10, "
+                           "request_sizing: per_pod, request_percentile: "
+                           "90}\n")),
+            "s.yaml:10:87: class 'a': request_percentile sizes one pod "
+            "template for the class; with request_sizing: per_pod each pod "
+            "asks its own footprint, so give one or the other");
+  EXPECT_NE(Error(Scenario("    - {name: a, class: batch, count: 10, "
+                           "request_sizing: each}\n"))
+                .find("request_sizing"),
+            std::string::npos);
+}
+
 TEST(WorkloadClassReaderTest, GpuTimeMeasuredOnAnotherGpu) {
   const gpushare::Scenario s = Read(
       Scenario("    - {name: chat, class: inference, count: 1, work_s: 0, "

@@ -258,7 +258,7 @@ std::vector<Pod> GenerateClass(const WorkloadClassSpec& c, double horizon_s,
     pod.node_selector = c.node_selector;
     pod.tolerations = c.tolerations;
     pod.explicit_requests = c.requests;
-    pod.template_request = template_request;
+    if (!c.request_per_pod) pod.template_request = template_request;
     pod.restart_policy = c.restart_policy;
     if (c.gang_size > 0) {
       // The members of one PodGroup: the same needs, arriving together.

@@ -97,6 +97,12 @@ struct WorkloadClassSpec {
   // The percentile (1..100) of the class's footprint and SM demand its pod
   // template asks for (ClassTemplateRequest, docs/model.md §3).
   double request_percentile = kDefaultRequestPercentile;
+  // true (`request_sizing: per_pod`): the class is a population of
+  // workloads, each with its own pod template sized to its pod's own
+  // footprint and SM demand — a platform where every user submits their own
+  // Job. Its pods carry no template request and are translated from their
+  // own needs, as trace pods are; `request_percentile` does not apply.
+  bool request_per_pod = false;
   // The serving engine its containers run (emit pod-patches writes its
   // memory cap on schemes without memory isolation).
   InferenceEngine engine = InferenceEngine::kNone;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -146,6 +147,28 @@ TEST(GenerateWorkloadTest, EveryPodOfAClassAsksTheClassPercentile) {
   EXPECT_THROW(GenerateWorkload(spec, 1), InputError);
   spec.classes[1].request_percentile = 100;
   EXPECT_EQ(ClassTemplateRequest(spec.classes[1]).gpu_memory_mib, 16000);
+}
+
+// request_sizing: per_pod — no template request: each pod is translated
+// from its own footprint, so the class's pods ask many sizes.
+TEST(GenerateWorkloadTest, PerPodSizingLeavesNoTemplateRequest) {
+  WorkloadSpec spec;
+  spec.horizon_s = 3600;
+  WorkloadClassSpec c;
+  c.name = "many";
+  c.arrival_rate_per_s = 0.05;
+  c.gpus = Distribution::Constant(0.25);
+  c.gpu_memory_mib = Distribution::Uniform(6000, 16000);
+  c.request_per_pod = true;
+  spec.classes.push_back(c);
+  const std::vector<Pod> pods = GenerateWorkload(spec, 3);
+  ASSERT_GT(pods.size(), 50u);
+  std::set<int64_t> footprints;
+  for (const Pod& pod : pods) {
+    EXPECT_FALSE(pod.template_request.set());
+    footprints.insert(pod.needs.gpu_memory_mib);
+  }
+  EXPECT_GT(footprints.size(), pods.size() / 2);
 }
 
 TEST(GenerateWorkloadTest, SameSeedGivesIdenticalPods) {
