@@ -1,0 +1,56 @@
+// Device: one device of a ResourceSlice (resource.k8s.io/v1 Device), with
+// its attributes and capacities.
+//
+// Contract: a name unique in its slice; attributes and capacities keyed by
+// qualified name, split into a domain and a name as the scheduler's CEL
+// environment splits them (kubernetes/kubernetes staging/src/k8s.io/
+// dynamic-resource-allocation/cel/compile.go, parseQualifiedName): a key
+// without a '/' belongs to the driver's domain ("type" of gpu.nvidia.com is
+// device.attributes["gpu.nvidia.com"].type), "resource.kubernetes.io/
+// pciBusID" to resource.kubernetes.io. Lookups scan the few entries a device
+// has and never allocate. Capacities are whole numbers of units (quantity.h).
+
+#ifndef GPUSHARE_CLUSTER_DRA_DEVICE_H_
+#define GPUSHARE_CLUSTER_DRA_DEVICE_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpushare/cluster/dra/device_attribute.h"
+
+namespace gpushare {
+
+struct NamedDeviceAttribute {
+  std::string domain;  // "gpu.nvidia.com"
+  std::string name;    // "productName"
+  DeviceAttribute value;
+};
+
+struct DeviceCapacity {
+  std::string domain;
+  std::string name;  // "memory"
+  int64_t value = 0;
+};
+
+struct Device {
+  std::string name;  // "gpu-0", "gpu-0-mig-1g10gb-19-0"
+  std::vector<NamedDeviceAttribute> attributes;
+  std::vector<DeviceCapacity> capacities;
+
+  // The attribute `domain`/`key`, or null.
+  const DeviceAttribute* FindAttribute(std::string_view domain,
+                                       std::string_view key) const;
+  // The capacity `domain`/`key`, or null.
+  const DeviceCapacity* FindCapacity(std::string_view domain,
+                                     std::string_view key) const;
+  // Adds or replaces an attribute or a capacity.
+  void SetAttribute(std::string domain, std::string key,
+                    DeviceAttribute value);
+  void SetCapacity(std::string domain, std::string key, int64_t value);
+};
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_CLUSTER_DRA_DEVICE_H_

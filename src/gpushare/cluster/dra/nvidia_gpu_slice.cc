@@ -1,0 +1,200 @@
+#include "gpushare/cluster/dra/nvidia_gpu_slice.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "gpushare/base/fnv1a.h"
+#include "gpushare/io/check.h"
+
+namespace gpushare {
+namespace {
+
+constexpr int64_t kBytesPerMib = int64_t{1} << 20;
+
+// NVML-shaped fake UUID from `key`: the same hashing as metrics/gpu_uuid.cc,
+// so a GPU's UUID agrees with the one --openmetrics shows.
+std::string DraFakeUuid(std::string_view prefix, const std::string& key) {
+  const uint64_t hi = Fnv1a(key, kFnv1aBasis);
+  const uint64_t lo = Fnv1a(key, hi ^ 0x9e3779b97f4a7c15ULL);
+  return fmt::format("{}-{:08x}-{:04x}-{:04x}-{:04x}-{:012x}", prefix,
+                     hi >> 32, (hi >> 16) & 0xffff, hi & 0xffff, lo >> 48,
+                     lo & 0xffffffffffffULL);
+}
+
+// The profile part of a MIG device name: "1g.10gb+me" -> "1g10gb-me".
+std::string DraMigNamePart(const std::string& profile) {
+  std::string out;
+  for (const char c : profile) {
+    if (c == '.') continue;
+    const char lower = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a')
+                                              : c;
+    const bool keep = (lower >= 'a' && lower <= 'z') ||
+                      (lower >= '0' && lower <= '9') || lower == '-';
+    out.push_back(keep ? lower : '-');
+  }
+  const size_t first = out.find_first_not_of('-');
+  if (first == std::string::npos) return "";
+  const size_t last = out.find_last_not_of('-');
+  return out.substr(first, last - first + 1);
+}
+
+// The attributes a GPU and its MIG devices share (deviceinfo.go
+// GpuInfo.Attributes, mig.go CommonAttributesMig).
+void AddNvidiaCommonAttributes(const NvidiaGpuNode& node, Device& device) {
+  const GpuModel& model = *node.model;
+  device.SetAttribute(kNvidiaGpuDriver, "productName",
+                      DeviceAttribute::String(NvidiaProductName(model)));
+  device.SetAttribute(kNvidiaGpuDriver, "brand",
+                      DeviceAttribute::String(NvidiaBrand(model)));
+  device.SetAttribute(kNvidiaGpuDriver, "architecture",
+                      DeviceAttribute::String(NvidiaArchitecture(model)));
+  const std::optional<Semver> cc = NormalizeSemver(model.compute_capability);
+  device.SetAttribute(kNvidiaGpuDriver, "cudaComputeCapability",
+                      DeviceAttribute::Version(cc.value_or(Semver{})));
+  device.SetAttribute(kNvidiaGpuDriver, "driverVersion",
+                      DeviceAttribute::Version(node.versions.driver_version));
+  device.SetAttribute(
+      kNvidiaGpuDriver, "cudaDriverVersion",
+      DeviceAttribute::Version(node.versions.cuda_driver_version));
+}
+
+Device NvidiaFullGpuDevice(const NvidiaGpuNode& node, int gpu,
+                           const std::string& uuid) {
+  Device device;
+  device.name = fmt::format("gpu-{}", gpu);
+  device.SetAttribute(kNvidiaGpuDriver, "type", DeviceAttribute::String("gpu"));
+  device.SetAttribute(kNvidiaGpuDriver, "uuid", DeviceAttribute::String(uuid));
+  AddNvidiaCommonAttributes(node, device);
+  device.SetCapacity(kNvidiaGpuDriver, "memory",
+                     node.model->memory_mib * kBytesPerMib);
+  return device;
+}
+
+Device NvidiaMigDevice(const NvidiaGpuNode& node, int gpu,
+                       const std::string& parent_uuid,
+                       const MigInstance& instance) {
+  const GpuModel& model = *node.model;
+  const MigProfile& profile = model.mig->profiles[instance.profile];
+  Device device;
+  device.name = fmt::format("gpu-{}-mig-{}-{}-{}", gpu,
+                            DraMigNamePart(profile.name),
+                            NvidiaMigProfileId(model, instance.profile),
+                            instance.start);
+  device.SetAttribute(kNvidiaGpuDriver, "type", DeviceAttribute::String("mig"));
+  device.SetAttribute(kNvidiaGpuDriver, "parentUUID",
+                      DeviceAttribute::String(parent_uuid));
+  device.SetAttribute(kNvidiaGpuDriver, "profile",
+                      DeviceAttribute::String(profile.name));
+  AddNvidiaCommonAttributes(node, device);
+  device.SetAttribute(
+      kNvidiaGpuDriver, "uuid",
+      DeviceAttribute::String(DraFakeUuid(
+          "MIG", fmt::format("{}/{}/{}@{}", node.node_name, gpu, profile.name,
+                             instance.start))));
+  device.SetCapacity(kNvidiaGpuDriver, "multiprocessors", profile.sms);
+  device.SetCapacity(kNvidiaGpuDriver, "memory",
+                     profile.memory_mib * kBytesPerMib);
+  for (int s = instance.start; s < instance.start + profile.memory_slices;
+       ++s) {
+    device.SetCapacity(kNvidiaGpuDriver, fmt::format("memorySlice{}", s), 1);
+  }
+  return device;
+}
+
+}  // namespace
+
+int NvidiaMigProfileId(const GpuModel& model, int profile) {
+  const MigGeometry& mig = model.RequireMig();
+  GS_CHECK(profile >= 0 && profile < static_cast<int>(mig.profiles.size()),
+           "MIG profile index out of range");
+  const MigProfile& p = mig.profiles[static_cast<size_t>(profile)];
+  const bool me = p.media_extension();
+  const bool full = p.compute_slices == mig.compute_slices;
+  if (mig.memory_slices == 8) {
+    if (full && !me) return 0;
+    if (p.compute_slices == 4 && !me) return 5;
+    if (p.compute_slices == 3 && !me) return 9;
+    if (p.compute_slices == 2 && !me) return 14;
+    if (p.compute_slices == 1 && p.memory_slices == 2 && !me) return 15;
+    if (p.compute_slices == 1 && p.memory_slices == 1) return me ? 20 : 19;
+  } else if (mig.memory_slices == 4) {
+    if (full && !me) return 0;
+    if (p.compute_slices == 2) return me ? 6 : 5;
+    if (p.compute_slices == 1) return me ? 21 : 14;
+  }
+  return 100 + profile;
+}
+
+std::string NvidiaProductName(const GpuModel& model) {
+  for (const std::string& alias : model.aliases) {
+    if (alias.starts_with("NVIDIA-") || alias.starts_with("Tesla-")) {
+      std::string name = alias;
+      name[name.find('-')] = ' ';
+      return name;
+    }
+  }
+  return "NVIDIA " + model.name;
+}
+
+std::string NvidiaBrand(const GpuModel& model) {
+  for (const std::string& alias : model.aliases) {
+    if (alias.starts_with("Tesla-")) return "Tesla";
+  }
+  return "Nvidia";
+}
+
+std::string NvidiaArchitecture(const GpuModel& model) {
+  std::string out;
+  bool word_start = true;
+  for (const char c : model.family) {
+    if (c == '-' || c == ' ') {
+      out.push_back(' ');
+      word_start = true;
+      continue;
+    }
+    out.push_back(word_start && c >= 'a' && c <= 'z'
+                      ? static_cast<char>(c - 'a' + 'A')
+                      : c);
+    word_start = false;
+  }
+  return out;
+}
+
+ResourceSlice NvidiaGpuResourceSlice(const NvidiaGpuNode& node) {
+  GS_CHECK(node.model != nullptr, "a DRA node without a GPU model");
+  GS_CHECK(node.mig_layouts.empty() ||
+               static_cast<int>(node.mig_layouts.size()) == node.gpu_count,
+           "MIG layouts must be none or one per GPU");
+  ResourceSlice slice;
+  slice.name = node.node_name + "-" + kNvidiaGpuDriver;
+  slice.driver = kNvidiaGpuDriver;
+  slice.node_name = node.node_name;
+  slice.pool_name = node.node_name;
+  for (int gpu = 0; gpu < node.gpu_count; ++gpu) {
+    const std::string uuid =
+        DraFakeUuid("GPU", fmt::format("{}/{}", node.node_name, gpu));
+    const MigLayout* layout =
+        node.mig_layouts.empty() ? nullptr
+                                 : &node.mig_layouts[static_cast<size_t>(gpu)];
+    if (layout == nullptr || layout->empty()) {
+      slice.devices.push_back(NvidiaFullGpuDevice(node, gpu, uuid));
+      continue;
+    }
+    GS_CHECK(FindMigLayoutProblem(*node.model, *layout).empty(),
+             "an invalid MIG layout on a DRA node");
+    const size_t first = slice.devices.size();
+    for (const MigInstance& instance : *layout) {
+      slice.devices.push_back(NvidiaMigDevice(node, gpu, uuid, instance));
+    }
+    std::sort(slice.devices.begin() + static_cast<std::ptrdiff_t>(first),
+              slice.devices.end(), [](const Device& a, const Device& b) {
+                return a.name < b.name;
+              });
+  }
+  return slice;
+}
+
+}  // namespace gpushare
