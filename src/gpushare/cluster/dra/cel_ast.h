@@ -48,8 +48,16 @@ enum class CelOp {
 };
 
 // A static type; kDyn is an attribute, whose type only the device knows.
-enum class CelType { kBool, kInt, kString, kQuantity, kSemver, kList, kMap,
-                     kDyn };
+enum class CelType {
+  kBool,
+  kInt,
+  kString,
+  kQuantity,
+  kSemver,
+  kList,
+  kMap,
+  kDyn
+};
 
 const char* CelTypeName(CelType type);
 
@@ -62,8 +70,8 @@ struct CelNode {
   bool bool_value = false;
   int64_t int_value = 0;
   Semver semver;
-  std::string text;    // string literal; attribute or capacity name
-  std::string domain;  // attribute or capacity domain
+  std::string text;        // string literal; attribute or capacity name
+  std::string domain;      // attribute or capacity domain
   std::vector<int> items;  // kList
 };
 

@@ -49,11 +49,11 @@ bool TokenizeCel(std::string_view expression, std::vector<CelToken>& tokens,
     const char next = i + 1 < e.size() ? e[i + 1] : '\0';
     if (IsCelIdentStart(c)) {
       size_t end = i + 1;
-      while (end < e.size() && (IsCelIdentStart(e[end]) || IsCelDigit(e[end]))) {
+      while (end < e.size() &&
+             (IsCelIdentStart(e[end]) || IsCelDigit(e[end]))) {
         ++end;
       }
-      if (end < e.size() && (e[end] == '"' || e[end] == '\'') &&
-          end - i == 1) {
+      if (end < e.size() && (e[end] == '"' || e[end] == '\'') && end - i == 1) {
         return CelLexFail(error, i,
                           "raw and bytes string literals are not supported");
       }
@@ -76,8 +76,7 @@ bool TokenizeCel(std::string_view expression, std::vector<CelToken>& tokens,
         }
         ++end;
       }
-      if (end < e.size() &&
-          (e[end] == '.' || e[end] == 'e' || e[end] == 'E')) {
+      if (end < e.size() && (e[end] == '.' || e[end] == 'e' || e[end] == 'E')) {
         return CelLexFail(error, i,
                           "floating-point literals are not supported (use "
                           "integers, or quantity(\"...\") for amounts)");
@@ -94,8 +93,7 @@ bool TokenizeCel(std::string_view expression, std::vector<CelToken>& tokens,
     }
     if (c == '"' || c == '\'') {
       if (next == c && i + 2 < e.size() && e[i + 2] == c) {
-        return CelLexFail(error, i,
-                          "triple-quoted strings are not supported");
+        return CelLexFail(error, i, "triple-quoted strings are not supported");
       }
       std::string value;
       size_t end = i + 1;

@@ -31,26 +31,26 @@ enum class CelTokenKind {
   kRBracket,
   kComma,
   kDot,
-  kEq,        // ==
-  kNe,        // !=
-  kLt,        // <
-  kLe,        // <=
-  kGt,        // >
-  kGe,        // >=
-  kAnd,       // &&
-  kOr,        // ||
-  kNot,       // !
-  kMinus,     // -
+  kEq,          // ==
+  kNe,          // !=
+  kLt,          // <
+  kLe,          // <=
+  kGt,          // >
+  kGe,          // >=
+  kAnd,         // &&
+  kOr,          // ||
+  kNot,         // !
+  kMinus,       // -
   kArithmetic,  // + * / %
-  kQuestion,  // ?
-  kColon,     // :
-  kBrace,     // { }
+  kQuestion,    // ?
+  kColon,       // :
+  kBrace,       // { }
 };
 
 struct CelToken {
   CelTokenKind kind = CelTokenKind::kEnd;
-  int column = 0;     // 1-based byte column of the first character
-  std::string text;   // identifier, decoded string, or the lexeme
+  int column = 0;    // 1-based byte column of the first character
+  std::string text;  // identifier, decoded string, or the lexeme
   int64_t int_value = 0;
 };
 

@@ -141,9 +141,8 @@ class CelParser {
         CelFail(Peek().column, std::string("expected ") + what +
                                    " before the end of the expression");
       }
-      CelFail(Peek().column,
-              std::string("expected ") + what + ", got " +
-                  QuoteValue(Peek().text));
+      CelFail(Peek().column, std::string("expected ") + what + ", got " +
+                                 QuoteValue(Peek().text));
     }
     Take();
   }
@@ -253,9 +252,8 @@ class CelParser {
                           ".compareTo(), .isGreaterThan() or .isLessThan()");
     }
     if (a != CelType::kDyn && b != CelType::kDyn && a != b) {
-      CelFail(column, "no matching overload for '" + symbol +
-                          "' applied to (" + CelTypeName(a) + ", " +
-                          CelTypeName(b) + ")");
+      CelFail(column, "no matching overload for '" + symbol + "' applied to (" +
+                          CelTypeName(a) + ", " + CelTypeName(b) + ")");
     }
     return AddBinary(op, CelType::kBool, column, lhs, rhs);
   }
@@ -265,8 +263,8 @@ class CelParser {
     const CelNode& l = Node(lhs);
     if (r.op == CelOp::kList) {
       if (IsCelContainer(l.type)) {
-        CelFail(l.column, std::string("'in' cannot look for a ") +
-                              CelTypeName(l.type));
+        CelFail(l.column,
+                std::string("'in' cannot look for a ") + CelTypeName(l.type));
       }
       return AddBinary(CelOp::kInList, CelType::kBool, column, lhs, rhs);
     }
@@ -375,18 +373,19 @@ class CelParser {
              t == CelType::kDyn;
     };
     if (!comparable(r)) {
-      CelFail(name.column, name.text + "() applies to quantities and "
-                                       "versions, not to a " +
+      CelFail(name.column, name.text +
+                               "() applies to quantities and "
+                               "versions, not to a " +
                                CelTypeName(r));
     }
     if (!comparable(a) ||
         (r != CelType::kDyn && a != CelType::kDyn && r != a)) {
       CelFail(Node(arg).column, "no matching overload for " + name.text +
-                                    "() applied to (" + CelTypeName(r) +
-                                    ", " + CelTypeName(a) + ")");
+                                    "() applied to (" + CelTypeName(r) + ", " +
+                                    CelTypeName(a) + ")");
     }
-    return AddBinary(op, op == CelOp::kCompareTo ? CelType::kInt
-                                                 : CelType::kBool,
+    return AddBinary(op,
+                     op == CelOp::kCompareTo ? CelType::kInt : CelType::kBool,
                      name.column, receiver, arg);
   }
 
@@ -525,9 +524,9 @@ class CelParser {
                                 " (it has driver, attributes and capacity)");
     }
     if (Peek().kind != CelTokenKind::kLBracket) {
-      CelFailUnsupported(Peek().column,
-                         "device." + field.text +
-                             " without [\"DOMAIN\"] right after it");
+      CelFailUnsupported(
+          Peek().column,
+          "device." + field.text + " without [\"DOMAIN\"] right after it");
     }
     Take();
     if (Peek().kind != CelTokenKind::kString) {

@@ -114,8 +114,7 @@ int CelCompare(const CelValue& a, const CelValue& b) {
 
 class CelEvaluator {
  public:
-  CelEvaluator(const CelAst& ast, const Device& device,
-               std::string_view driver)
+  CelEvaluator(const CelAst& ast, const Device& device, std::string_view driver)
       : ast_(ast), device_(device), driver_(driver) {}
 
   CelValue Eval(int index) const {
@@ -162,8 +161,7 @@ class CelEvaluator {
         // The parser lets a map stand only on the right of `in`.
         return CelNoSuchOverload(n, "map", v, nullptr);
       case CelOp::kHasAttribute:
-        return CelBoolValue(device_.FindAttribute(n.domain, n.text) !=
-                            nullptr);
+        return CelBoolValue(device_.FindAttribute(n.domain, n.text) != nullptr);
       case CelOp::kHasCapacity:
         return CelBoolValue(device_.FindCapacity(n.domain, n.text) != nullptr);
       case CelOp::kNot: {

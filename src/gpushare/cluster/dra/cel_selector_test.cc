@@ -4,9 +4,9 @@
 
 #include "gpushare/cluster/dra/cel_selector.h"
 
-#include <string>
-
 #include <gtest/gtest.h>
+
+#include <string>
 
 #include "gpushare/io/input_error.h"
 
@@ -58,8 +58,9 @@ TEST(CelCompileTest, RefusesStaticTypeErrors) {
   ExpectCelRefused("device.driver == 1", 15,
                    "no matching overload for '==' applied to (string, int)");
   // device.capacity['gpu.nvidia.com'].memory ends at column 40.
-  ExpectCelRefused("device.capacity['gpu.nvidia.com'].memory > quantity('40Gi')",
-                   42, "use .compareTo(), .isGreaterThan() or .isLessThan()");
+  ExpectCelRefused(
+      "device.capacity['gpu.nvidia.com'].memory > quantity('40Gi')", 42,
+      "use .compareTo(), .isGreaterThan() or .isLessThan()");
   ExpectCelRefused("device.driver", 1, "must evaluate to a bool, not string");
   ExpectCelRefused("1 && true", 1, "'&&' needs a bool, not int");
   ExpectCelRefused("!'a'", 2, "'!' needs a bool, not string");
@@ -161,12 +162,12 @@ TEST_F(CelSelectorTest, HeterogeneousEqualityIsFalseOrderingIsAnError) {
             'F');
   EXPECT_EQ(Outcome("device.attributes['gpu.nvidia.com'].count != 'four'"),
             'T');
-  EXPECT_EQ(Outcome("device.attributes['gpu.nvidia.com'].count < 'four'"),
-            'E');
+  EXPECT_EQ(Outcome("device.attributes['gpu.nvidia.com'].count < 'four'"), 'E');
   EXPECT_EQ(message_, "no such overload: int < string");
   EXPECT_EQ(Outcome("device.attributes['gpu.nvidia.com'].type"), 'E');
-  EXPECT_EQ(message_, "CEL result of type string could not be converted to "
-                      "bool");
+  EXPECT_EQ(message_,
+            "CEL result of type string could not be converted to "
+            "bool");
 }
 
 TEST_F(CelSelectorTest, MissingAttributeIsAnErrorThatAndOrCanAbsorb) {
@@ -208,8 +209,7 @@ TEST_F(CelSelectorTest, PresenceAndListMembership) {
             'F');
   EXPECT_EQ(Outcome("device.attributes['gpu.nvidia.com'].count in [1, 4]"),
             'T');
-  EXPECT_EQ(Outcome("device.attributes['gpu.nvidia.com'].count in ['4']"),
-            'F');
+  EXPECT_EQ(Outcome("device.attributes['gpu.nvidia.com'].count in ['4']"), 'F');
   EXPECT_EQ(Outcome("device.driver in []"), 'F');
 }
 

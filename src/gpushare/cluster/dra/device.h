@@ -46,8 +46,7 @@ struct Device {
   const DeviceCapacity* FindCapacity(std::string_view domain,
                                      std::string_view key) const;
   // Adds or replaces an attribute or a capacity.
-  void SetAttribute(std::string domain, std::string key,
-                    DeviceAttribute value);
+  void SetAttribute(std::string domain, std::string key, DeviceAttribute value);
   void SetCapacity(std::string domain, std::string key, int64_t value);
 };
 

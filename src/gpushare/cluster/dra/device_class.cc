@@ -61,8 +61,7 @@ std::string NvidiaMigProfileSelector(const std::string& profile) {
     quoted.push_back(ch);
   }
   return std::string(kNvidiaMigClassSelector) +
-         " && device.attributes['gpu.nvidia.com'].profile == '" + quoted +
-         "'";
+         " && device.attributes['gpu.nvidia.com'].profile == '" + quoted + "'";
 }
 
 DeviceClass NvidiaMigProfileDeviceClass(const std::string& profile) {

@@ -84,16 +84,16 @@ TEST_F(DraDeviceClassTest, AnotherDriversDeviceDoesNotMatchWithoutAnError) {
   other.name = "nic-0";
   other.SetAttribute("net.example.com", "type", DeviceAttribute::String("gpu"));
   std::string error;
-  EXPECT_FALSE(NvidiaGpuDeviceClass().Matches(other, "net.example.com",
-                                              &error));
+  EXPECT_FALSE(
+      NvidiaGpuDeviceClass().Matches(other, "net.example.com", &error));
   EXPECT_EQ(error, "");
 }
 
 TEST_F(DraDeviceClassTest, RuntimeErrorIsReportedAsTheAllocatorWordsIt) {
   DeviceClass c;
   c.name = "by-profile";
-  c.selectors.push_back(CelSelector::CompileAt(
-      "device.driver == 'gpu.nvidia.com'", "f", 1, 1));
+  c.selectors.push_back(
+      CelSelector::CompileAt("device.driver == 'gpu.nvidia.com'", "f", 1, 1));
   c.selectors.push_back(CelSelector::CompileAt(
       "device.attributes['gpu.nvidia.com'].profile == '1g.10gb'", "f", 2, 1));
   std::string error;
@@ -103,8 +103,8 @@ TEST_F(DraDeviceClassTest, RuntimeErrorIsReportedAsTheAllocatorWordsIt) {
             "profile");
   // The first selector is false for another driver: the second is not run.
   error.clear();
-  EXPECT_FALSE(c.Matches(*slice_.FindDevice("gpu-1"), "other.example.com",
-                         &error));
+  EXPECT_FALSE(
+      c.Matches(*slice_.FindDevice("gpu-1"), "other.example.com", &error));
   EXPECT_EQ(error, "");
   EXPECT_TRUE(c.Matches(slice_.devices[0], slice_.driver, &error));
 }

@@ -1,10 +1,10 @@
 #include "gpushare/cluster/dra/nvidia_gpu_slice.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <string_view>
-
-#include <fmt/format.h>
 
 #include "gpushare/base/fnv1a.h"
 #include "gpushare/io/check.h"
@@ -19,8 +19,8 @@ constexpr int64_t kBytesPerMib = int64_t{1} << 20;
 std::string DraFakeUuid(std::string_view prefix, const std::string& key) {
   const uint64_t hi = Fnv1a(key, kFnv1aBasis);
   const uint64_t lo = Fnv1a(key, hi ^ 0x9e3779b97f4a7c15ULL);
-  return fmt::format("{}-{:08x}-{:04x}-{:04x}-{:04x}-{:012x}", prefix,
-                     hi >> 32, (hi >> 16) & 0xffff, hi & 0xffff, lo >> 48,
+  return fmt::format("{}-{:08x}-{:04x}-{:04x}-{:04x}-{:012x}", prefix, hi >> 32,
+                     (hi >> 16) & 0xffff, hi & 0xffff, lo >> 48,
                      lo & 0xffffffffffffULL);
 }
 
@@ -29,8 +29,8 @@ std::string DraMigNamePart(const std::string& profile) {
   std::string out;
   for (const char c : profile) {
     if (c == '.') continue;
-    const char lower = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a')
-                                              : c;
+    const char lower =
+        (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
     const bool keep = (lower >= 'a' && lower <= 'z') ||
                       (lower >= '0' && lower <= '9') || lower == '-';
     out.push_back(keep ? lower : '-');
@@ -79,21 +79,19 @@ Device NvidiaMigDevice(const NvidiaGpuNode& node, int gpu,
   const GpuModel& model = *node.model;
   const MigProfile& profile = model.mig->profiles[instance.profile];
   Device device;
-  device.name = fmt::format("gpu-{}-mig-{}-{}-{}", gpu,
-                            DraMigNamePart(profile.name),
-                            NvidiaMigProfileId(model, instance.profile),
-                            instance.start);
+  device.name =
+      fmt::format("gpu-{}-mig-{}-{}-{}", gpu, DraMigNamePart(profile.name),
+                  NvidiaMigProfileId(model, instance.profile), instance.start);
   device.SetAttribute(kNvidiaGpuDriver, "type", DeviceAttribute::String("mig"));
   device.SetAttribute(kNvidiaGpuDriver, "parentUUID",
                       DeviceAttribute::String(parent_uuid));
   device.SetAttribute(kNvidiaGpuDriver, "profile",
                       DeviceAttribute::String(profile.name));
   AddNvidiaCommonAttributes(node, device);
-  device.SetAttribute(
-      kNvidiaGpuDriver, "uuid",
-      DeviceAttribute::String(DraFakeUuid(
-          "MIG", fmt::format("{}/{}/{}@{}", node.node_name, gpu, profile.name,
-                             instance.start))));
+  device.SetAttribute(kNvidiaGpuDriver, "uuid",
+                      DeviceAttribute::String(DraFakeUuid(
+                          "MIG", fmt::format("{}/{}/{}@{}", node.node_name, gpu,
+                                             profile.name, instance.start))));
   device.SetCapacity(kNvidiaGpuDriver, "multiprocessors", profile.sms);
   device.SetCapacity(kNvidiaGpuDriver, "memory",
                      profile.memory_mib * kBytesPerMib);
@@ -176,9 +174,9 @@ ResourceSlice NvidiaGpuResourceSlice(const NvidiaGpuNode& node) {
   for (int gpu = 0; gpu < node.gpu_count; ++gpu) {
     const std::string uuid =
         DraFakeUuid("GPU", fmt::format("{}/{}", node.node_name, gpu));
-    const MigLayout* layout =
-        node.mig_layouts.empty() ? nullptr
-                                 : &node.mig_layouts[static_cast<size_t>(gpu)];
+    const MigLayout* layout = node.mig_layouts.empty()
+                                  ? nullptr
+                                  : &node.mig_layouts[static_cast<size_t>(gpu)];
     if (layout == nullptr || layout->empty()) {
       slice.devices.push_back(NvidiaFullGpuDevice(node, gpu, uuid));
       continue;
@@ -190,9 +188,8 @@ ResourceSlice NvidiaGpuResourceSlice(const NvidiaGpuNode& node) {
       slice.devices.push_back(NvidiaMigDevice(node, gpu, uuid, instance));
     }
     std::sort(slice.devices.begin() + static_cast<std::ptrdiff_t>(first),
-              slice.devices.end(), [](const Device& a, const Device& b) {
-                return a.name < b.name;
-              });
+              slice.devices.end(),
+              [](const Device& a, const Device& b) { return a.name < b.name; });
   }
   return slice;
 }

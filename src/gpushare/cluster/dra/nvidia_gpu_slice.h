@@ -23,7 +23,8 @@
 // The driver stopped publishing the "index" and "minor" attributes in 2025
 // (NVIDIA/k8s-dra-driver-gpu commits 36fc80ab, "Remove GPU index for CDI spec
 // generation / attribute advertisement", and 50d90da0, "Remove minor number
-// from advertised GPU attributes"); the index lives only in the device name. Left out because the catalog does not hold them: the MIG capacities
+// from advertised GPU attributes"); the index lives only in the device name.
+// Left out because the catalog does not hold them: the MIG capacities
 // copyEngines, decoders, encoders, jpegEngines and ofaEngines, and the
 // optional attributes resource.kubernetes.io/pciBusID, pcieRoot, numaNode
 // and addressingMode. UUIDs are fake but stable ("GPU-" or "MIG-" and a hash

@@ -83,10 +83,9 @@ TEST_F(DraResourceSliceTest, StaticMigLayoutPublishesOneDevicePerInstance) {
   node.node_name = "node-m";
   node.model = &a100;
   node.gpu_count = 2;
-  node.mig_layouts = {
-      ResolveMigLayout(a100, {"3g.40gb@4", "2g.20gb@0", "1g.10gb@2",
-                              "1g.10gb@3"}),
-      {}};
+  node.mig_layouts = {ResolveMigLayout(a100, {"3g.40gb@4", "2g.20gb@0",
+                                              "1g.10gb@2", "1g.10gb@3"}),
+                      {}};
   const ResourceSlice slice = NvidiaGpuResourceSlice(node);
   ASSERT_EQ(slice.devices.size(), 5u);
   // MIG devices of GPU 0 in name order, then the whole GPU 1 (MIG off).
@@ -108,8 +107,7 @@ TEST_F(DraResourceSliceTest, StaticMigLayoutPublishesOneDevicePerInstance) {
   EXPECT_EQ(Capacity(mig, "multiprocessors"), 42);
   EXPECT_EQ(Capacity(mig, "memory"), 40192 * kMi);
   for (int s = 0; s < 8; ++s) {
-    EXPECT_EQ(Capacity(mig, "memorySlice" + std::to_string(s)),
-              s >= 4 ? 1 : -1)
+    EXPECT_EQ(Capacity(mig, "memorySlice" + std::to_string(s)), s >= 4 ? 1 : -1)
         << s;
   }
   EXPECT_EQ(Capacity(slice.devices[0], "memorySlice2"), 1);

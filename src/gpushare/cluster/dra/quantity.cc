@@ -17,11 +17,11 @@ struct QuantitySuffix {
 constexpr int64_t kKi = 1024;
 constexpr std::array<QuantitySuffix, 12> kQuantitySuffixes = {{
     {"Ki", kKi},
-    {"Mi", kKi * kKi},
-    {"Gi", kKi * kKi * kKi},
-    {"Ti", kKi * kKi * kKi * kKi},
-    {"Pi", kKi * kKi * kKi * kKi * kKi},
-    {"Ei", kKi * kKi * kKi * kKi * kKi * kKi},
+    {"Mi", kKi* kKi},
+    {"Gi", kKi* kKi* kKi},
+    {"Ti", kKi* kKi* kKi* kKi},
+    {"Pi", kKi* kKi* kKi* kKi* kKi},
+    {"Ei", kKi* kKi* kKi* kKi* kKi* kKi},
     {"k", 1000},
     {"M", 1000'000},
     {"G", 1000'000'000},
@@ -47,8 +47,9 @@ std::optional<int64_t> ParseQuantity(std::string_view text,
   const std::string quoted = QuoteValue(text);
   if (text.empty()) return RefuseQuantity(why_not, "empty quantity");
   if (text[0] == '+' || text[0] == '-') {
-    return RefuseQuantity(why_not, quoted + " has a sign (expected a "
-                                            "non-negative quantity)");
+    return RefuseQuantity(why_not, quoted +
+                                       " has a sign (expected a "
+                                       "non-negative quantity)");
   }
   size_t pos = 0;
   while (pos < text.size() && IsQuantityDigit(text[pos])) ++pos;
@@ -61,25 +62,28 @@ std::optional<int64_t> ParseQuantity(std::string_view text,
   }
   if (whole.empty() && fraction.empty()) {
     return RefuseQuantity(why_not,
-                          quoted + " does not start with a number (expected "
-                                   "digits and a suffix, such as 40Gi)");
+                          quoted +
+                              " does not start with a number (expected "
+                              "digits and a suffix, such as 40Gi)");
   }
   const std::string_view suffix = text.substr(pos);
   int64_t multiplier = 1;
   if (!suffix.empty()) {
     if (suffix == "m") {
-      return RefuseQuantity(why_not, quoted + ": milli-units are not whole "
-                                              "numbers of units");
+      return RefuseQuantity(why_not, quoted +
+                                         ": milli-units are not whole "
+                                         "numbers of units");
     }
     if (suffix[0] == 'e' || suffix[0] == 'E') {
       bool exponent = suffix.size() > 1;
       for (size_t i = 1; i < suffix.size(); ++i) {
-        exponent = exponent && (IsQuantityDigit(suffix[i]) ||
-                                (i == 1 && suffix[i] == '-'));
+        exponent = exponent &&
+                   (IsQuantityDigit(suffix[i]) || (i == 1 && suffix[i] == '-'));
       }
       if (exponent) {
-        return RefuseQuantity(why_not, quoted + ": exponents are not "
-                                                "supported (write 1k or 1000)");
+        return RefuseQuantity(why_not, quoted +
+                                           ": exponents are not "
+                                           "supported (write 1k or 1000)");
       }
     }
     bool known = false;

@@ -15,9 +15,8 @@ bool SplitSemverFields(std::string_view text, std::vector<int64_t>& fields) {
   size_t start = 0;
   while (true) {
     const size_t dot = text.find('.', start);
-    const std::string_view field =
-        text.substr(start, dot == std::string_view::npos ? text.npos
-                                                         : dot - start);
+    const std::string_view field = text.substr(
+        start, dot == std::string_view::npos ? text.npos : dot - start);
     if (field.empty() || (field.size() > 1 && field[0] == '0')) return false;
     int64_t value = 0;
     const auto [end, ec] =
@@ -38,8 +37,7 @@ std::string Semver::ToString() const {
          std::to_string(patch);
 }
 
-std::optional<Semver> ParseSemver(std::string_view text,
-                                  std::string* why_not) {
+std::optional<Semver> ParseSemver(std::string_view text, std::string* why_not) {
   std::vector<int64_t> fields;
   if (!SplitSemverFields(text, fields) || fields.size() != 3) {
     if (why_not != nullptr) {
