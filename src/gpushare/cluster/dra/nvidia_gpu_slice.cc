@@ -6,23 +6,13 @@
 #include <cstdint>
 #include <string_view>
 
-#include "gpushare/base/fnv1a.h"
+#include "gpushare/base/fake_uuid.h"
 #include "gpushare/io/check.h"
 
 namespace gpushare {
 namespace {
 
 constexpr int64_t kBytesPerMib = int64_t{1} << 20;
-
-// NVML-shaped fake UUID from `key`: the same hashing as metrics/gpu_uuid.cc,
-// so a GPU's UUID agrees with the one --openmetrics shows.
-std::string DraFakeUuid(std::string_view prefix, const std::string& key) {
-  const uint64_t hi = Fnv1a(key, kFnv1aBasis);
-  const uint64_t lo = Fnv1a(key, hi ^ 0x9e3779b97f4a7c15ULL);
-  return fmt::format("{}-{:08x}-{:04x}-{:04x}-{:04x}-{:012x}", prefix, hi >> 32,
-                     (hi >> 16) & 0xffff, hi & 0xffff, lo >> 48,
-                     lo & 0xffffffffffffULL);
-}
 
 // The profile part of a MIG device name: "1g.10gb+me" -> "1g10gb-me".
 std::string DraMigNamePart(const std::string& profile) {
@@ -89,7 +79,7 @@ Device NvidiaMigDevice(const NvidiaGpuNode& node, int gpu,
                       DeviceAttribute::String(profile.name));
   AddNvidiaCommonAttributes(node, device);
   device.SetAttribute(kNvidiaGpuDriver, "uuid",
-                      DeviceAttribute::String(DraFakeUuid(
+                      DeviceAttribute::String(FakeNvmlUuid(
                           "MIG", fmt::format("{}/{}/{}@{}", node.node_name, gpu,
                                              profile.name, instance.start))));
   device.SetCapacity(kNvidiaGpuDriver, "multiprocessors", profile.sms);
@@ -173,7 +163,7 @@ ResourceSlice NvidiaGpuResourceSlice(const NvidiaGpuNode& node) {
   slice.pool_name = node.node_name;
   for (int gpu = 0; gpu < node.gpu_count; ++gpu) {
     const std::string uuid =
-        DraFakeUuid("GPU", fmt::format("{}/{}", node.node_name, gpu));
+        FakeNvmlUuid("GPU", fmt::format("{}/{}", node.node_name, gpu));
     const MigLayout* layout = node.mig_layouts.empty()
                                   ? nullptr
                                   : &node.mig_layouts[static_cast<size_t>(gpu)];
