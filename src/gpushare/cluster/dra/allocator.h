@@ -97,7 +97,9 @@ struct DeviceConsumedCapacity {
   std::vector<DeviceCapacity> consumed;
 };
 
-// The devices other claims hold.
+// The devices other claims hold. Only entries of the node's own pools
+// matter; DraAllocator's constructor matches every device against every
+// entry, so callers pass the node's entries, not the cluster's.
 struct AllocatedDevices {
   std::vector<DeviceId> exclusive;
   std::vector<DeviceConsumedCapacity> shared;

@@ -304,6 +304,37 @@ TEST_F(DraAllocatorTest, MatchAttributeForcesAnotherPair) {
   ASSERT_EQ(out.status, AllocationOutcome::Status::kAllocated);
   EXPECT_EQ(AllocTestDevices(out.results[0]), "node-a/gpu-1,node-a/gpu-2");
 
+  // A constraint on one subrequest binds it and not its siblings: "a/same"
+  // must match "b"; "a/other" (tried only if "a/same" fails) is free.
+  DraDeviceRequest a;
+  a.name = "a";
+  a.first_available.push_back({"same", AllocTestSelection("gpu.nvidia.com")});
+  a.first_available.push_back({"other", AllocTestSelection("gpu.nvidia.com")});
+  ResourceClaim scoped = AllocTestClaim(
+      "scoped",
+      {a, AllocTestExactly(
+              "b", AllocTestSelection(
+                       "gpu.nvidia.com", 1,
+                       "device.attributes['gpu.nvidia.com'].productName == "
+                       "'NVIDIA H100'"))});
+  scoped.spec.constraints.push_back(
+      {{"a/same", "b"}, "gpu.nvidia.com/productName"});
+  // a/same takes gpu-0 (A100); b finds no A100 partner among the H100s;
+  // a/same moves on to gpu-1 and b takes gpu-2.
+  out = Run(slices, {&scoped});
+  ASSERT_EQ(out.status, AllocationOutcome::Status::kAllocated);
+  EXPECT_EQ(AllocTestDevices(out.results[0]), "node-a/gpu-1,node-a/gpu-2");
+  EXPECT_EQ(out.results[0].devices[0].request, "a/same");
+  // Holding gpu-2 leaves one H100: a/same cannot pair with b whatever it
+  // takes, so a/other (unconstrained) takes gpu-0 and b gpu-1.
+  AllocatedDevices held;
+  held.exclusive.push_back({"gpu.nvidia.com", "node-a", "gpu-2"});
+  out = Run(slices, {&scoped}, held);
+  ASSERT_EQ(out.status, AllocationOutcome::Status::kAllocated);
+  EXPECT_EQ(AllocTestDevices(out.results[0]), "node-a/gpu-0,node-a/gpu-1");
+  EXPECT_EQ(out.results[0].devices[0].request, "a/other");
+  EXPECT_EQ(out.results[0].selected_subrequest, (std::vector<int>{1, -1}));
+
   // An attribute no device has fails the constraint.
   claim.spec.constraints[0].match_attribute = "gpu.nvidia.com/pcieRoot";
   out = Run(slices, {&claim});
