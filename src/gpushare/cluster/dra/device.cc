@@ -38,7 +38,8 @@ void Device::SetCapacity(std::string domain, std::string key, int64_t value) {
       return;
     }
   }
-  capacities.push_back({std::move(domain), std::move(key), value});
+  capacities.push_back(
+      {std::move(domain), std::move(key), value, std::nullopt});
 }
 
 }  // namespace gpushare

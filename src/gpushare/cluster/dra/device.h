@@ -9,15 +9,22 @@
 // device.attributes["gpu.nvidia.com"].type), "resource.kubernetes.io/
 // pciBusID" to resource.kubernetes.io. Lookups scan the few entries a device
 // has and never allocate. Capacities are whole numbers of units (quantity.h).
+// A device with `allow_multiple_allocations` (KEP-5075 consumable capacity,
+// resource.k8s.io/v1 Device.allowMultipleAllocations) may be allocated to
+// several requests at once while the capacity they consume sums to at most
+// each capacity's value; each capacity may then carry a request policy
+// (capacity_request_policy.h). The NVIDIA driver publishes neither.
 
 #ifndef GPUSHARE_CLUSTER_DRA_DEVICE_H_
 #define GPUSHARE_CLUSTER_DRA_DEVICE_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "gpushare/cluster/dra/capacity_request_policy.h"
 #include "gpushare/cluster/dra/device_attribute.h"
 
 namespace gpushare {
@@ -32,12 +39,15 @@ struct DeviceCapacity {
   std::string domain;
   std::string name;  // "memory"
   int64_t value = 0;
+  // Only on a device with allow_multiple_allocations.
+  std::optional<CapacityRequestPolicy> request_policy;
 };
 
 struct Device {
   std::string name;  // "gpu-0", "gpu-0-mig-1g10gb-19-0"
   std::vector<NamedDeviceAttribute> attributes;
   std::vector<DeviceCapacity> capacities;
+  bool allow_multiple_allocations = false;
 
   // The attribute `domain`/`key`, or null.
   const DeviceAttribute* FindAttribute(std::string_view domain,
