@@ -258,6 +258,7 @@ void Scheduler::FindFeasibleNodes(PodId id) {
   // those passes, the full scan would find nothing — skip it (the start index
   // stays, as after a scan of every node).
   bool hopeless = false;
+  scan_was_hopeless_ = false;
   if (reuse && group.retrying == id && group.nodes_at_clear == num_nodes) {
     hopeless = true;
     for (int node : DirtyNodes(group)) {
@@ -273,12 +274,18 @@ void Scheduler::FindFeasibleNodes(PodId id) {
         hopeless = false;
       }
     }
-    for (FilterPlugin* f : dynamic_filters_) f->PreFilter(pod);
+    // The scan's filters judge this pod (FitsWithNominees may have
+    // prepared them for another); a hopeless cycle scans nothing, and
+    // Diagnose and PostFilter prepare their own.
+    if (!hopeless) {
+      for (FilterPlugin* f : dynamic_filters_) f->PreFilter(pod);
+    }
   }
   const ResourceId pivot =
       profile_.prune_by_free_resources ? PivotResource(pod) : -1;
   if (hopeless) {
     // feasible_ stays empty.
+    scan_was_hopeless_ = true;
   } else if (pivot < 0) {
     for (int i = 0; i < num_nodes; ++i) {
       if (check(i)) break;
@@ -493,11 +500,21 @@ ScheduleResult Scheduler::ScheduleOne() {
     FindFeasibleNodes(entry.id);
     if (feasible_.empty()) {
       result.outcome = ScheduleResult::Outcome::kUnschedulable;
-      result.message = Diagnose(pod, s.constraints, group);
+      // A retry that fits none of its dirty nodes (another pod took the
+      // room its event freed) by a pod that cannot preempt keeps the
+      // group's last FitError message, as a retry whose back-off ended
+      // does (RetryNext): the attempt counts, its reasons are those of the
+      // last full failure (kube-scheduler would recount them; docs/model.md
+      // §4). Everything else is as after any failed cycle.
+      const bool keep_message =
+          scan_was_hopeless_ && !group.message.empty() && !MayPreempt(pod);
+      result.message =
+          keep_message ? group.message : Diagnose(pod, s.constraints, group);
       if (group.retrying == entry.id) group.retrying = -1;
       ClearGroup(group);  // this scan covered every node
       Preempt(entry.id, &result);
-      Park(entry.id, result.message);
+      // (Kept, the group's message is its own: no copy.)
+      Park(entry.id, keep_message ? group.message : result.message);
       FlushNominations();
       return result;
     }
