@@ -104,7 +104,9 @@ bool Quantity::Parse(std::string_view text, Quantity* q, std::string* error) {
   return fail("unknown suffix '" + std::string(suffix) + "'");
 }
 
-bool Quantity::CeilIn(int unit_exp10, int unit_exp2, int64_t* out) const {
+bool Quantity::CeilIn(int unit_exp10, int unit_exp2, int64_t* out,
+                      bool* exact) const {
+  if (exact != nullptr) *exact = true;
   if (mantissa_ == 0) {
     *out = 0;
     return true;
@@ -121,10 +123,12 @@ bool Quantity::CeilIn(int unit_exp10, int unit_exp2, int64_t* out) const {
   QuantityInt result;
   if (tiny) {
     result = negative_ ? 0 : 1;  // 0 < |value| < 1 unit
+    if (exact != nullptr) *exact = false;
   } else {
     const QuantityInt quotient = num / den;
-    const bool exact = quotient * den == num;
-    result = negative_ ? -quotient : quotient + (exact ? 0 : 1);
+    const bool whole = quotient * den == num;
+    result = negative_ ? -quotient : quotient + (whole ? 0 : 1);
+    if (exact != nullptr) *exact = whole;
   }
   if (result > std::numeric_limits<int64_t>::max() ||
       result < std::numeric_limits<int64_t>::min()) {

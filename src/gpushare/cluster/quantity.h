@@ -34,8 +34,9 @@ class Quantity {
   bool zero() const { return mantissa_ == 0; }
 
   // ceil(value / (10^unit_exp10 x 2^unit_exp2)) into `out`; false when it
-  // does not fit an int64.
-  bool CeilIn(int unit_exp10, int unit_exp2, int64_t* out) const;
+  // does not fit an int64. `exact` (if set): whether no rounding happened.
+  bool CeilIn(int unit_exp10, int unit_exp2, int64_t* out,
+              bool* exact = nullptr) const;
 
   // The value in whole units (cpu cores, bytes, devices), rounded up.
   bool Value(int64_t* out) const { return CeilIn(0, 0, out); }

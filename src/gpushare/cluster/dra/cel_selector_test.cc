@@ -70,7 +70,7 @@ TEST(CelCompileTest, RefusesStaticTypeErrors) {
                    "no matching overload for compareTo() applied to "
                    "(quantity, semver)");
   ExpectCelRefused("quantity('40Gb').compareTo(quantity('1')) == 0", 10,
-                   "quantity(): '40Gb' has an unknown suffix 'Gb'");
+                   "quantity(): '40Gb' is not a Kubernetes quantity");
   ExpectCelRefused("semver('1.2') == semver('1.2.0')", 8,
                    "semver(): '1.2' is not a version");
   ExpectCelRefused("1 in device.attributes['d']", 1,
