@@ -290,9 +290,6 @@ class Scheduler {
   // NumFeasibleNodesToFind, visited circularly from next_start_node_, which
   // advances past the last node examined (kube's findNodesThatPassFilters).
   void FindFeasibleNodes(PodId id);
-  // Whether the last FindFeasibleNodes skipped its scan: a group's retried
-  // member fit none of the group's dirty nodes.
-  bool scan_was_hopeless_ = false;
   // Score: the node of feasible_ (non-empty) with the highest weighted sum
   // of normalized scores; ties broken by profile_.tie_break.
   int SelectHost(const Pod& pod);

@@ -258,7 +258,6 @@ void Scheduler::FindFeasibleNodes(PodId id) {
   // those passes, the full scan would find nothing — skip it (the start index
   // stays, as after a scan of every node).
   bool hopeless = false;
-  scan_was_hopeless_ = false;
   if (reuse && group.retrying == id && group.nodes_at_clear == num_nodes) {
     hopeless = true;
     for (int node : DirtyNodes(group)) {
@@ -285,7 +284,6 @@ void Scheduler::FindFeasibleNodes(PodId id) {
       profile_.prune_by_free_resources ? PivotResource(pod) : -1;
   if (hopeless) {
     // feasible_ stays empty.
-    scan_was_hopeless_ = true;
   } else if (pivot < 0) {
     for (int i = 0; i < num_nodes; ++i) {
       if (check(i)) break;
@@ -506,8 +504,12 @@ ScheduleResult Scheduler::ScheduleOne() {
       // does (RetryNext): the attempt counts, its reasons are those of the
       // last full failure (kube-scheduler would recount them; docs/model.md
       // §4). Everything else is as after any failed cycle.
-      const bool keep_message =
-          scan_was_hopeless_ && !group.message.empty() && !MayPreempt(pod);
+      // (With reuse_node_results the scan was skipped — FindFeasibleNodes
+      // found none of the dirty nodes fits; without, the full scan found
+      // nothing: the same retries, so both keep the same messages.)
+      const bool keep_message = group.retrying == entry.id &&
+                                group.nodes_at_clear == num_nodes &&
+                                !group.message.empty() && !MayPreempt(pod);
       result.message =
           keep_message ? group.message : Diagnose(pod, s.constraints, group);
       if (group.retrying == entry.id) group.retrying = -1;
