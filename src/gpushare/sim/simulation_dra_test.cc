@@ -8,7 +8,9 @@
 #include <utility>
 #include <vector>
 
+#include "gpushare/metrics/json_writer.h"
 #include "gpushare/scenario/scenario.h"
+#include "gpushare/scenario/scenario_reader.h"
 #include "gpushare/sim/simulation.h"
 #include "gpushare/sim/test_scenarios.h"
 
@@ -76,6 +78,23 @@ TEST(SimulationDraTest, WaitingPodStartsWhenADeviceIsFreed) {
   ASSERT_EQ(r.succeeded, 3);
   EXPECT_NEAR(r.pod_records[1].start_s, 300, 1e-6);
   EXPECT_NEAR(r.pod_records[2].start_s, 400, 1e-6);
+}
+
+// The scheduler's speed-ups decide for DRA pods as the full scan does:
+// examples/dra.yaml gives the same JSON without pruning by free resources,
+// without reused node results, and with every invariant checked.
+TEST(SimulationDraTest, SpeedUpsChangeNothingOnTheDraExample) {
+  const Catalog catalog = Catalog::Builtin();
+  const Scenario fast = ReadScenarioFile(
+      GS_TESTDATA_DIR "/../../examples/dra.yaml", catalog);
+  Scenario slow = fast;
+  slow.scheduler.prune_by_free_resources = false;
+  slow.scheduler.reuse_node_results = false;
+  slow.scheduler.check_invariants = true;
+  const SimulationResult a = RunIt(fast);
+  const SimulationResult b = RunIt(slow);
+  EXPECT_GT(a.succeeded, 0);
+  EXPECT_EQ(ResultToJson(a).dump(), ResultToJson(b).dump());
 }
 
 }  // namespace
