@@ -4,11 +4,24 @@
 
 #include <fmt/format.h>
 
+#include "gpushare/cluster/dra/dra_gpu_devices.h"
 #include "gpushare/cluster/hami_device_plugin.h"
 #include "gpushare/cluster/nvidia_device_plugin.h"
 #include "gpushare/io/input_error.h"
 
 namespace gpushare {
+std::string PoolDevicesProblem(PoolDevices devices, SharingScheme scheme) {
+  if (devices != PoolDevices::kDra || scheme == SharingScheme::kExclusive ||
+      scheme == SharingScheme::kMig) {
+    return "";
+  }
+  return fmt::format(
+      "devices: dra serves sharing 'exclusive' (whole GPUs, DeviceClass "
+      "gpu.nvidia.com) and 'mig' (a static MIG layout, a DeviceClass per "
+      "profile) so far, not '{}'",
+      SharingSchemeName(scheme));
+}
+
 namespace {
 
 void ValidateSpec(const NodePoolSpec& spec) {
@@ -22,6 +35,9 @@ void ValidateSpec(const NodePoolSpec& spec) {
   auto fail = [&](const std::string& message) {
     throw InputError("node pool '" + spec.name + "': " + message);
   };
+  const std::string devices_problem =
+      PoolDevicesProblem(spec.devices, spec.sharing.scheme());
+  if (!devices_problem.empty()) fail(devices_problem);
   if (spec.nodes < 1 || spec.nodes > kMaxNodesPerPool) {
     fail(fmt::format("nodes must be 1..{}, got {}", kMaxNodesPerPool,
                      spec.nodes));
@@ -100,7 +116,11 @@ int Cluster::AddPool(const NodePoolSpec& spec) {
     }
     std::unique_ptr<DevicePlugin> devices;
     if (pool.model != nullptr) {
-      if (spec.sharing.sharing == DeviceSharing::kHami) {
+      if (spec.devices == PoolDevices::kDra) {
+        devices = std::make_unique<DraGpuDevices>(
+            name, *pool.model, spec.gpus_per_node, pool.mig_layouts,
+            resources_);
+      } else if (spec.sharing.sharing == DeviceSharing::kHami) {
         devices = std::make_unique<HamiDevicePlugin>(
             *pool.model, spec.gpus_per_node, spec.sharing.hami, resources_);
       } else {

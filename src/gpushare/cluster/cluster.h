@@ -42,6 +42,16 @@ struct NodeIdentity {
 inline constexpr int kMaxNodesPerPool = 1000000;
 inline constexpr int kMaxGpusPerNode = 16;
 
+// How a pool's nodes hand out their GPUs: NVIDIA's device plugin
+// (extended resources), or Dynamic Resource Allocation through NVIDIA's DRA
+// driver (ResourceSlices and claims; cluster/dra/dra_gpu_devices.h), which
+// serves the exclusive and MIG schemes so far.
+enum class PoolDevices { kDevicePlugin, kDra };
+
+// "" when a pool may hand out GPUs shared by `scheme` through `devices`, else
+// why not: DRA serves sharing `exclusive` and `mig` so far.
+std::string PoolDevicesProblem(PoolDevices devices, SharingScheme scheme);
+
 // What a user writes for one node pool.
 struct NodePoolSpec {
   std::string name;
@@ -57,6 +67,7 @@ struct NodePoolSpec {
   Labels labels;
   std::vector<Taint> taints;
   SharingConfig sharing;
+  PoolDevices devices = PoolDevices::kDevicePlugin;
   // The labels that select the pool's nodes in the real cluster (a
   // LabelSelector's matchLabels), which the emitted scripts address with
   // `kubectl ... -l SELECTOR` (emit/pool_node_set.h). Empty: the pool

@@ -25,6 +25,9 @@ ResourceId ResourceRegistry::Intern(std::string_view name) {
                    : name == kHamiGpuMem           ? Kind::kGpuMemKind
                    : name == kHamiGpuMemPercentage ? Kind::kGpuMemPercentageKind
                    : name == kHamiGpuCores         ? Kind::kGpuCoresKind
+                   : name.substr(0, kDraClassResourcePrefix.size()) ==
+                           kDraClassResourcePrefix
+                       ? Kind::kDraClassKind
                                                    : Kind::kOther);
   return id;
 }

@@ -29,6 +29,11 @@ inline constexpr std::string_view kHamiGpuMem = "nvidia.com/gpumem";
 inline constexpr std::string_view kHamiGpuMemPercentage =
     "nvidia.com/gpumem-percentage";
 inline constexpr std::string_view kHamiGpuCores = "nvidia.com/gpucores";
+// KEP-5004's implicit extended resource name of a DeviceClass is this prefix
+// and the class name; DRA pools account their claims under it
+// (cluster/dra/dra_gpu_devices.h).
+inline constexpr std::string_view kDraClassResourcePrefix =
+    "deviceclass.resource.kubernetes.io/";
 
 using ResourceId = int;
 
@@ -61,7 +66,8 @@ class ResourceRegistry {
     kNvidiaGpuKind,
     kGpuMemKind,
     kGpuMemPercentageKind,
-    kGpuCoresKind
+    kGpuCoresKind,
+    kDraClassKind  // kDraClassResourcePrefix...: a DRA claim's devices
   };
   Kind KindOf(ResourceId id) const { return kinds_[id]; }
 

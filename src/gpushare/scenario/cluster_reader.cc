@@ -80,7 +80,7 @@ NodePoolSpec ReadPool(const std::string& file, const YAML::Node& node,
   YamlMap pool(file, node, NamedWhat(file, node, "pool"));
   pool.AllowOnly({"name", "gpu", "nodes", "gpus_per_node", "cpu", "memory_gib",
                   "max_pods", "labels", "taints", "sharing",
-                  "licence_per_gpu_hour", "match_labels"});
+                  "licence_per_gpu_hour", "match_labels", "devices"});
   NodePoolSpec spec;
   spec.name = pool.String("name");
   if (!IsDnsLabel(spec.name, 40)) {
@@ -159,6 +159,22 @@ NodePoolSpec ReadPool(const std::string& file, const YAML::Node& node,
         FailKey(pool, "sharing", e.message());
       }
     }
+  }
+  if (pool.Has("devices")) {
+    const std::string devices = pool.String("devices");
+    if (devices == "dra") {
+      spec.devices = PoolDevices::kDra;
+    } else if (devices != "device-plugin") {
+      FailKey(pool, "devices",
+              "unknown value '" + devices +
+                  "' (expected 'device-plugin', the default, or 'dra')");
+    }
+    if (spec.devices == PoolDevices::kDra && spec.gpus_per_node == 0) {
+      FailKey(pool, "devices", "a pool without GPUs has no devices to hand out");
+    }
+    const std::string problem =
+        PoolDevicesProblem(spec.devices, spec.sharing.scheme());
+    if (!problem.empty()) FailKey(pool, "devices", problem);
   }
   return spec;
 }

@@ -13,6 +13,7 @@
 #include "gpushare/io/suggest.h"
 #include "gpushare/scenario/kubectl_queue_import.h"
 #include "gpushare/scenario/kubernetes_names.h"
+#include "gpushare/workload/pod.h"
 
 namespace gpushare {
 namespace {

@@ -88,7 +88,7 @@ TEST(ScenarioReaderTest, EveryExampleParsesBuildsAndIsSmall) {
   std::sort(names.begin(), names.end());
   EXPECT_EQ(names,
             (std::vector<std::string>{
-                "default", "dev-time-slicing", "hami-platform",
+                "default", "dev-time-slicing", "dra", "hami-platform",
                 "kai-fair-share", "kubectl-import", "kubectl-nodegroups",
                 "mig-inference", "multi-tenant", "patrol", "plan-sizing",
                 "three-pools", "university-gangs"}));
@@ -539,7 +539,7 @@ INSTANTIATE_TEST_SUITE_P(
             "s.yaml:3:36: pool 'p': unknown key 'gpu_count'; did you "
             "mean gpu? (allowed: name, gpu, nodes, "
             "gpus_per_node, cpu, memory_gib, max_pods, labels, taints, "
-            "sharing, licence_per_gpu_hour, match_labels)"},
+            "sharing, licence_per_gpu_hour, match_labels, devices)"},
         ErrorCase{"MissingCluster", std::string(kWorkload),
                   "s.yaml:1:1: scenario: missing required key 'cluster'"},
         ErrorCase{"EmptyPools",

@@ -87,7 +87,10 @@ SchedulerProfile ReadScheduler(const YamlMap& top) {
   m.AllowOnly({"percentage_of_nodes_to_score", "tie_break", "filters", "scores",
                "scoring_strategy", "check_invariants", "post_filters",
                "default_preemption", "pod_initial_backoff_s",
-               "pod_max_backoff_s"});
+               "pod_max_backoff_s", "dra_preemption"});
+  if (m.Has("dra_preemption")) {
+    profile.dra_preemption = m.Bool("dra_preemption");
+  }
   if (m.Has("pod_initial_backoff_s")) {
     // Whole seconds, as KubeSchedulerConfiguration's int64 fields.
     profile.pod_initial_backoff_s =

@@ -71,6 +71,10 @@ struct SchedulerProfile {
   // lowest node name (paper-compatible runs).
   TieBreak tie_break = TieBreak::kRandom;
   uint64_t seed = 1;
+  // Whether pods holding DRA devices may be preemption victims: false as
+  // upstream (the DynamicResources plugin cannot free claims for a
+  // preemptor until KEP-5690); true models "a version that can".
+  bool dra_preemption = false;
   // Check device and resource invariants after every bind (tests, debug).
   bool check_invariants = false;
   // Filter only nodes with the pod's extended resource free (same results as

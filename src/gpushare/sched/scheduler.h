@@ -548,6 +548,10 @@ class Scheduler {
   static constexpr int kInlineRequests = 4;
   struct BoundPod {
     PreemptionVictim victim;
+    // A pod holding DRA devices while the profile's dra_preemption is off:
+    // never a victim (upstream has no preemption for DRA resources until
+    // KEP-5690).
+    bool never_victim = false;
     int request_count = -1;  // -1: more than kInlineRequests (read the pod)
     std::pair<ResourceId, int64_t> requests[kInlineRequests];
     int64_t Request(ResourceId id) const {

@@ -52,7 +52,7 @@ bool Scheduler::MayBeCandidate(PodId id, int node) {
     return false;
   }
   for (const BoundPod& b : node_pods_[node]) {
-    if (b.victim.priority < s.pod->priority) return true;
+    if (b.victim.priority < s.pod->priority && !b.never_victim) return true;
   }
   return false;
 }
@@ -321,7 +321,7 @@ int Scheduler::FindPreemptionCandidate(PodId id,
     evictable_pods_.clear();
     for (const BoundPod& b : node_pods_[n]) {
       const PreemptionVictim& v = b.victim;
-      if (v.priority < pod.priority &&
+      if (v.priority < pod.priority && !b.never_victim &&
           std::find(excluded.begin(), excluded.end(), v.id) ==
               excluded.end()) {
         evictable_scratch_.push_back(

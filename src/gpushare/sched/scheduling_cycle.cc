@@ -680,6 +680,15 @@ void Scheduler::NoteBound(PodId id, int node) {
   BoundPod& b = node_pods_[node].emplace_back();
   b.victim = {id, s.pod->priority, s.bind_seq, -1};
   const auto& items = s.pod->requests.items();
+  if (!profile_.dra_preemption) {
+    const ResourceRegistry& registry = cluster_.resources();
+    for (const auto& item : items) {
+      if (registry.KindOf(item.first) ==
+          ResourceRegistry::Kind::kDraClassKind) {
+        b.never_victim = true;
+      }
+    }
+  }
   if (items.size() <= kInlineRequests) {
     b.request_count = static_cast<int>(items.size());
     for (size_t i = 0; i < items.size(); ++i) b.requests[i] = items[i];

@@ -5,6 +5,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gpushare/cluster/dra/device_class.h"
+#include "gpushare/cluster/dra/dra_gpu_devices.h"
+#include "gpushare/cluster/dra/nvidia_gpu_slice.h"
+
 namespace gpushare {
 namespace {
 
@@ -80,6 +84,33 @@ int ChooseMigProfile(const AskedSize& size, const NodePool& pool,
   return offered.back();
 }
 
+// A DRA pool: one ResourceClaim from a template per pod, one `exactly`
+// request of `n` devices of the class — gpu.nvidia.com for whole GPUs, the
+// per-profile class of the profile ChooseMigProfile picks — accounted under
+// the class's KEP-5004 name (cluster/dra/dra_gpu_devices.h).
+std::string TranslateDraRequests(Pod& pod, const NodePool& pool, int64_t n,
+                                 ResourceRegistry& registry,
+                                 const TranslationOptions& options) {
+  const GpuModel& model = *pool.model;
+  std::string why;
+  if (pool.spec.sharing.scheme() == SharingScheme::kMig) {
+    const int profile = ChooseMigProfile(AskedSizeOf(pod), pool, options, &why);
+    if (profile < 0) return why;
+    pod.requests.Set(
+        registry.Intern(DraClassResourceName(NvidiaMigProfileClassName(
+            model.mig->profiles[profile].name))),
+        n);
+    return why;
+  }
+  pod.requests.Set(
+      registry.Intern(DraClassResourceName(kNvidiaGpuDriver)), n);
+  if (pod.needs.gpu_memory_mib > model.memory_mib) {
+    why = fmt::format("its footprint of {} MiB exceeds the {} MiB of {}",
+                      pod.needs.gpu_memory_mib, model.memory_mib, model.name);
+  }
+  return why;
+}
+
 }  // namespace
 
 std::string TranslateRequests(Pod& pod, const NodePool& pool,
@@ -107,6 +138,9 @@ std::string TranslateRequests(Pod& pod, const NodePool& pool,
                        sharing.replicas.rename_by_default;
   const std::string suffix = renamed ? ".shared" : "";
   std::string why;
+  if (pool.spec.devices == PoolDevices::kDra) {
+    return TranslateDraRequests(pod, pool, n, registry, options);
+  }
   switch (sharing.scheme()) {
     case SharingScheme::kExclusive:
     case SharingScheme::kTimeSlicing:

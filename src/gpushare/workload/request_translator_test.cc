@@ -16,6 +16,7 @@
 
 #include "gpushare/catalog/catalog.h"
 #include "gpushare/cluster/cluster.h"
+#include "gpushare/io/input_error.h"
 #include "gpushare/workload/pod.h"
 
 namespace gpushare {
@@ -721,6 +722,64 @@ TEST(TranslatorMpsTest, FootprintOverTheReplicaLimitAndMultiGpuPods) {
             "it needs 2 GPUs and node pool 'mps' rejects requests for more "
             "than one MPS replica (failRequestsGreaterThanOne)");
   EXPECT_EQ(pod.requests.Get(cluster.resources().Find("nvidia.com/gpu")), 2);
+}
+
+// --- DRA pools: one claim per pod, accounted under the class's name ------
+
+TEST_F(TranslatorTest, DraWholeGpusAskTheGpuClass) {
+  NodePoolSpec spec;
+  spec.name = "dra";
+  spec.gpu_model = "A100-40GB";
+  spec.gpus_per_node = 8;
+  spec.devices = PoolDevices::kDra;
+  cluster_.AddPool(spec);
+  Pod pod = GpuPod(2, 30000);
+  EXPECT_EQ(Translate(pod, "dra"), "");
+  EXPECT_EQ(
+      Get(pod, "deviceclass.resource.kubernetes.io/gpu.nvidia.com"), 2);
+  EXPECT_EQ(Get(pod, "nvidia.com/gpu"), 0);
+  EXPECT_EQ(ExtendedCount(pod), 1u);
+}
+
+// The same smallest-profile rule as the device plugin's MIG translation,
+// as the per-profile DeviceClass.
+TEST_F(TranslatorTest, DraMigAsksTheSmallestProfileClass) {
+  NodePoolSpec spec;
+  spec.name = "dra-mig";
+  spec.gpu_model = "A100-40GB";
+  spec.gpus_per_node = 1;
+  spec.sharing = MigSharing(MigStrategy::kMixed, "all-balanced");
+  spec.devices = PoolDevices::kDra;
+  cluster_.AddPool(spec);
+  Pod small = GpuPod(0.5, 4000);
+  EXPECT_EQ(Translate(small, "dra-mig"), "");
+  EXPECT_EQ(Get(small, "deviceclass.resource.kubernetes.io/"
+                       "mig-1g-5gb.gpu.nvidia.com"),
+            1);
+  Pod mid = GpuPod(0.5, 9000);
+  Translate(mid, "dra-mig");
+  EXPECT_EQ(Get(mid, "deviceclass.resource.kubernetes.io/"
+                     "mig-2g-10gb.gpu.nvidia.com"),
+            1);
+  EXPECT_EQ(ExtendedCount(mid), 1u);
+}
+
+TEST_F(TranslatorTest, DraRefusesOtherSharingSchemes) {
+  NodePoolSpec spec;
+  spec.name = "dra-ts";
+  spec.gpu_model = "A100-40GB";
+  spec.gpus_per_node = 1;
+  spec.sharing = TimeSlicingSharing(4);
+  spec.devices = PoolDevices::kDra;
+  try {
+    cluster_.AddPool(spec);
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(e.message().find("devices: dra serves sharing "
+                                            "'exclusive'"),
+              std::string::npos)
+        << e.message();
+  }
 }
 
 }  // namespace
