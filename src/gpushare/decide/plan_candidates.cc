@@ -7,6 +7,7 @@
 
 #include "gpushare/catalog/mig_config.h"
 #include "gpushare/catalog/mig_layout.h"
+#include "gpushare/decide/scheme_variant.h"
 #include "gpushare/io/input_error.h"
 
 namespace gpushare {
@@ -148,6 +149,7 @@ NodePoolSpec ApplyCandidate(const NodePoolSpec& pool,
                             const PoolCandidate& candidate, int nodes) {
   NodePoolSpec out = pool;
   out.sharing = candidate.sharing;
+  UseDevicePluginWhereDraCannot(out);
   out.licence_per_gpu_hour = candidate.licence_per_gpu_hour;
   ResizePool(&out, nodes);
   return out;

@@ -61,10 +61,21 @@ std::string Convert(NodePoolSpec& pool, const GpuModel& model,
                        pool.name, SharingSchemeName(scheme), e.what());
   }
   pool.sharing = next;
-  return "";
+  return UseDevicePluginWhereDraCannot(pool);
 }
 
 }  // namespace
+
+std::string UseDevicePluginWhereDraCannot(NodePoolSpec& pool) {
+  if (PoolDevicesProblem(pool.devices, pool.sharing.scheme()).empty()) {
+    return "";
+  }
+  pool.devices = PoolDevices::kDevicePlugin;
+  return fmt::format(
+      "pool {} runs {} through its device plugin (devices: dra serves "
+      "exclusive and mig so far)",
+      pool.name, SharingSchemeName(pool.sharing.scheme()));
+}
 
 double VgpuLicencePerGpuHour(const Scenario& scenario, const CompareSpec& spec) {
   if (spec.vgpu_licence_per_gpu_hour >= 0) {

@@ -63,6 +63,12 @@ SchemeVariant MakePlanVariant(const Scenario& scenario);
 // of the scenario's HAMi pools (0 when it has none).
 double VgpuLicencePerGpuHour(const Scenario& scenario, const CompareSpec& spec);
 
+// A DRA pool (`devices: dra`) given a scheme DRA does not serve yet
+// (PoolDevicesProblem: time-slicing, MPS, HAMi) runs it through its
+// device plugin instead, as a cluster would: `pool.devices` is set back and
+// the note saying so returned; "" (and nothing changed) otherwise.
+std::string UseDevicePluginWhereDraCannot(NodePoolSpec& pool);
+
 // Whether the scenario's GPU pools use more than one scheme (then its plan
 // is compared too).
 bool HasMixedPlan(const Scenario& scenario);

@@ -84,6 +84,26 @@ TEST(SchemeVariantTest, MigFallsBackToExclusiveWithoutMig) {
   EXPECT_EQ(v.notes[0], "L4 has no MIG: pool dev stays exclusive");
 }
 
+// A DRA pool keeps DRA for exclusive and MIG variants and runs the schemes
+// DRA does not serve yet through their device plugin, with a note.
+TEST(SchemeVariantTest, DraPoolUsesTheDevicePluginWhereDraCannot) {
+  Scenario s = Mixed();
+  s.pools[0].devices = PoolDevices::kDra;
+  const SchemeVariant mps =
+      MakeSchemeVariant(s, SharingScheme::kMps, CompareSpec(), TestCatalog());
+  EXPECT_EQ(mps.scenario.pools[0].devices, PoolDevices::kDevicePlugin);
+  ASSERT_FALSE(mps.notes.empty());
+  EXPECT_EQ(mps.notes[0],
+            "pool prod runs mps through its device plugin (devices: dra "
+            "serves exclusive and mig so far)");
+  const SchemeVariant exclusive = MakeSchemeVariant(
+      s, SharingScheme::kExclusive, CompareSpec(), TestCatalog());
+  EXPECT_EQ(exclusive.scenario.pools[0].devices, PoolDevices::kDra);
+  NodePoolSpec pool = s.pools[0];
+  EXPECT_EQ(UseDevicePluginWhereDraCannot(pool), "");  // MIG: served
+  EXPECT_EQ(pool.devices, PoolDevices::kDra);
+}
+
 TEST(SchemeVariantTest, HamiKeepsItsLicenceAndGivesItToConvertedPools) {
   CompareSpec spec;
   spec.hami_split_count = 7;
