@@ -21,6 +21,7 @@
 
 #include "cli/command.h"
 #include "gpushare/emit/device_plugin_config.h"
+#include "gpushare/emit/dra_pools_guard.h"
 #include "gpushare/emit/grafana_dashboard.h"
 #include "gpushare/emit/hami_values.h"
 #include "gpushare/emit/k8s_config.h"
@@ -112,6 +113,7 @@ void RegisterEmitCommand(CLI::App& app, GlobalOptions& options) {
                      "(time-slicing, MPS, MIG strategy), one per node pool",
                      "The scenario whose node pools to write",
                      [](const Scenario& s, const Catalog& c) {
+                       RefuseDraPools(s, "emit device-plugin");
                        return DevicePluginConfigMap(s, c);
                      });
   AddScenarioEmitter(
@@ -126,6 +128,7 @@ void RegisterEmitCommand(CLI::App& app, GlobalOptions& options) {
                      "under their pool's scheme",
                      "The scenario whose tenant classes to write",
                      [](const Scenario& s, const Catalog& c) {
+                       RefuseDraPools(s, "emit pod-patches");
                        return PodTemplatePatchesYaml(s, c);
                      });
   AddScenarioEmitter(emit, options, "kueue",

@@ -1,7 +1,7 @@
 """End-to-end tests of DRA pools (`devices: dra`, docs/model.md "DRA pools"):
 examples/dra.yaml runs with pods on its DRA pools, deterministically; compare
-and plan run the schemes DRA does not serve yet through the device plugin (and
-the written plan runs); a pool that asks DRA for a sharing scheme it does not
+and plan run the schemes DRA does not serve yet through the device plugin;
+emit (and plan --out) refuse DRA pools and write nothing; a pool that asks DRA for a sharing scheme it does not
 serve yet is refused at load with a located error.
 
 Run as: python3 tests/dra_cli_test.py --binary /path/to/gpushare-sim
@@ -102,17 +102,24 @@ class DraCompareAndPlanTest(TempDirTestCase):
                       out)
         self.assertNotIn("pool train runs exclusive through", out)
 
-    def test_plan_meets_its_constraints_and_what_it_writes_runs(self):
-        out_dir = self.path("plan")
-        result = run_raw("plan", EXAMPLE, "--quiet", "--out", out_dir)
+    def test_plan_meets_its_constraints(self):
+        result = run_raw("plan", EXAMPLE, "--quiet")
         self.assertEqual(result.returncode, 0, result.stderr)
-        written = os.path.join(out_dir, "scenario.yaml")
-        again = run_raw("run", written, "--quiet")
-        self.assertEqual(again.returncode, 0, again.stderr)
-        with open(written, encoding="utf-8") as f:
-            text = f.read()
-        # The pools the plan keeps on exclusive or MIG stay on DRA.
-        self.assertIn("devices: dra", text)
+
+    def test_emit_refuses_dra_pools_and_writes_nothing(self):
+        # What emit writes is the device plugins' configuration: wrong on
+        # DRA nodes, and DRA's own objects are not written yet.
+        for args in (["emit", "k8s", "--scenario", EXAMPLE, "--out"],
+                     ["emit", "device-plugin", "--scenario", EXAMPLE,
+                      "--out"],
+                     ["emit", "pod-patches", "--scenario", EXAMPLE, "--out"],
+                     ["plan", EXAMPLE, "--quiet", "--out"]):
+            out = self.path("out-" + args[1])
+            result = run_raw(*args, out)
+            self.assertEqual(result.returncode, 2, args)
+            self.assertIn(b"node pool 'train' hands out its GPUs through DRA",
+                          result.stderr)
+            self.assertFalse(os.path.exists(out), args)
 
 
 class DraRefusalsTest(TempDirTestCase):

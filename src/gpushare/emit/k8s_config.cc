@@ -7,6 +7,7 @@
 #include <set>
 
 #include "gpushare/emit/device_plugin_config.h"
+#include "gpushare/emit/dra_pools_guard.h"
 #include "gpushare/emit/gpu_operator_values.h"
 #include "gpushare/emit/hami_values.h"
 #include "gpushare/emit/kai_queue_manifests.h"
@@ -131,6 +132,7 @@ std::string NodeCountChanges(const Scenario& scenario,
 std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
                                         const Catalog& catalog,
                                         const Scenario* today) {
+  RefuseDraPools(scenario, "emit k8s");
   bool gpus = false;
   bool nvidia = false;
   bool mig = false;

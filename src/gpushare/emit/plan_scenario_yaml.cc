@@ -294,11 +294,6 @@ std::string PlanScenarioYaml(const std::string& text, const std::string& file,
       written.insert(name);
       pool["nodes"] = spec->nodes;
       pool["sharing"] = SharingNode(spec->sharing);
-      // A DRA pool the plan runs through the device plugin
-      // (UseDevicePluginWhereDraCannot): its `devices` key goes.
-      if (spec->devices == PoolDevices::kDevicePlugin && pool["devices"]) {
-        pool.remove("devices");
-      }
       if (spec->licence_per_gpu_hour > 0) {
         pool["licence_per_gpu_hour"] = spec->licence_per_gpu_hour;
       } else if (pool["licence_per_gpu_hour"]) {
