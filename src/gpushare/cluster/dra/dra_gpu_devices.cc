@@ -1,7 +1,6 @@
 #include "gpushare/cluster/dra/dra_gpu_devices.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <utility>
 
 #include "gpushare/cluster/dra/filter_messages.h"
@@ -9,19 +8,6 @@
 #include "gpushare/io/check.h"
 
 namespace gpushare {
-namespace {
-
-// GPU index and, for a MIG device, the start slice, read from the driver's
-// device name ("gpu-3", "gpu-3-mig-3g40gb-9-4").
-void ParseDraDeviceName(const std::string& name, int* gpu, int* start) {
-  *gpu = std::atoi(name.c_str() + 4);
-  *start = -1;
-  if (name.find("-mig-") != std::string::npos) {
-    *start = std::atoi(name.c_str() + name.rfind('-') + 1);
-  }
-}
-
-}  // namespace
 
 std::string DraClassResourceName(const std::string& device_class) {
   return std::string(kDraClassResourcePrefix) + device_class;
@@ -39,7 +25,8 @@ DraGpuDevices::DraGpuDevices(std::string node_name, const GpuModel& model,
   node.model = &model_;
   node.gpu_count = gpus_;
   node.mig_layouts = layouts_;
-  slice_ = NvidiaGpuResourceSlice(node);
+  std::vector<NvidiaDevicePlace> places;
+  slice_ = NvidiaGpuResourceSlice(node, &places);
   classes_.push_back(NvidiaGpuDeviceClass());
   std::vector<int> profiles;
   for (const MigLayout& layout : layouts_) {
@@ -54,20 +41,14 @@ DraGpuDevices::DraGpuDevices(std::string node_name, const GpuModel& model,
   for (const DeviceClass& c : classes_) {
     class_resources_.push_back(registry.Intern(DraClassResourceName(c.name)));
   }
-  for (const Device& d : slice_.devices) {
+  for (const NvidiaDevicePlace& place : places) {
     Slot slot;
-    int start = -1;
-    ParseDraDeviceName(d.name, &slot.gpu, &start);
-    GS_CHECK(slot.gpu >= 0 && slot.gpu < gpus_, "DRA device of no GPU");
+    slot.gpu = place.gpu;
+    slot.instance = place.instance;
     slot.class_index = 0;
     slot.memory_mib = model_.memory_mib;
-    if (start >= 0) {
-      const MigLayout& layout = layouts_[slot.gpu];
-      for (size_t k = 0; k < layout.size(); ++k) {
-        if (layout[k].start == start) slot.instance = static_cast<int>(k);
-      }
-      GS_CHECK(slot.instance >= 0, "DRA MIG device of no instance");
-      const int profile = layout[slot.instance].profile;
+    if (slot.instance >= 0) {
+      const int profile = layouts_[slot.gpu][slot.instance].profile;
       slot.class_index = static_cast<int>(
           1 + (std::lower_bound(profiles.begin(), profiles.end(), profile) -
                profiles.begin()));
@@ -155,12 +136,12 @@ AllocatedDevices DraGpuDevices::InUse() const {
 
 bool DraGpuDevices::Fits(const ResourceList& requests,
                          std::string_view* reason) const {
-  // Cheap count test first: with one exactly-request per class it decides
-  // as the allocator would (see the contract).
-  bool any = false;
+  // With one exactly-request per class on devices that are all alike, the
+  // allocator's first-fit search succeeds iff each class has as many free
+  // devices as requested (the contract): the count decides, and Allocate()
+  // runs the allocator itself, checking that it agrees.
   for (const auto& [id, quantity] : requests.items()) {
     if (id <= ResourceRegistry::kMemoryId) continue;
-    any = true;
     const int c = ClassOfResource(id);
     int64_t free = 0;
     for (const Slot& s : slots_) {
@@ -170,15 +151,6 @@ bool DraGpuDevices::Fits(const ResourceList& requests,
       if (reason != nullptr) *reason = kDraCannotAllocateAllClaims;
       return false;
     }
-  }
-  if (!any) return true;
-  ResourceClaim claim;
-  DraClaimFor(requests, &claim);
-  const DraAllocator allocator({&slice_}, &classes_, InUse());
-  const AllocationOutcome outcome = allocator.Allocate(node_name_, {&claim});
-  if (outcome.status != AllocationOutcome::Status::kAllocated) {
-    if (reason != nullptr) *reason = kDraCannotAllocateAllClaims;
-    return false;
   }
   return true;
 }

@@ -14,10 +14,12 @@
 // class; Allocatable: the healthy ones). These names are bookkeeping only:
 // the node does not advertise them as a device plugin would, and the scheduler
 // never lets NodeResourcesFit decide them alone — Fits() is the
-// DynamicResources Filter: it builds the pod's claim (DraClaimFor) and runs
-// DraAllocator on the node's slice with the devices other pods hold (and the
-// unhealthy ones) as allocated; no solution is upstream's "cannot allocate
-// all claims". Allocate() is Reserve: the allocator's first full solution,
+// DynamicResources Filter for the pod's claim (DraClaimFor) on the node's
+// slice with the devices other pods hold (and the unhealthy ones) as
+// allocated; no solution is upstream's "cannot allocate all claims". It
+// decides by count (below), which gives the allocator's answer without
+// running it per node. Allocate() is Reserve: it runs DraAllocator, and
+// its first full solution (a failure there is a checked invariant),
 // turned into grants of a GPU (instance -1) or a MIG instance (its index in
 // the GPU's layout), exactly as NvidiaDevicePlugin grants them under the
 // exclusive and MIG schemes, so the share models run such pods unchanged.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string_view>
+#include <utility>
 
 #include "gpushare/base/fake_uuid.h"
 #include "gpushare/io/check.h"
@@ -151,7 +152,8 @@ std::string NvidiaArchitecture(const GpuModel& model) {
   return out;
 }
 
-ResourceSlice NvidiaGpuResourceSlice(const NvidiaGpuNode& node) {
+ResourceSlice NvidiaGpuResourceSlice(const NvidiaGpuNode& node,
+                                     std::vector<NvidiaDevicePlace>* places) {
   GS_CHECK(node.model != nullptr, "a DRA node without a GPU model");
   GS_CHECK(node.mig_layouts.empty() ||
                static_cast<int>(node.mig_layouts.size()) == node.gpu_count,
@@ -161,6 +163,7 @@ ResourceSlice NvidiaGpuResourceSlice(const NvidiaGpuNode& node) {
   slice.driver = kNvidiaGpuDriver;
   slice.node_name = node.node_name;
   slice.pool_name = node.node_name;
+  if (places != nullptr) places->clear();
   for (int gpu = 0; gpu < node.gpu_count; ++gpu) {
     const std::string uuid =
         FakeNvmlUuid("GPU", fmt::format("{}/{}", node.node_name, gpu));
@@ -169,17 +172,25 @@ ResourceSlice NvidiaGpuResourceSlice(const NvidiaGpuNode& node) {
                                   : &node.mig_layouts[static_cast<size_t>(gpu)];
     if (layout == nullptr || layout->empty()) {
       slice.devices.push_back(NvidiaFullGpuDevice(node, gpu, uuid));
+      if (places != nullptr) places->push_back({gpu, -1});
       continue;
     }
     GS_CHECK(FindMigLayoutProblem(*node.model, *layout).empty(),
              "an invalid MIG layout on a DRA node");
-    const size_t first = slice.devices.size();
-    for (const MigInstance& instance : *layout) {
-      slice.devices.push_back(NvidiaMigDevice(node, gpu, uuid, instance));
+    // The GPU's MIG devices, by name (instances by their layout index).
+    std::vector<std::pair<Device, int>> devices;
+    for (size_t k = 0; k < layout->size(); ++k) {
+      devices.emplace_back(NvidiaMigDevice(node, gpu, uuid, (*layout)[k]),
+                           static_cast<int>(k));
     }
-    std::sort(slice.devices.begin() + static_cast<std::ptrdiff_t>(first),
-              slice.devices.end(),
-              [](const Device& a, const Device& b) { return a.name < b.name; });
+    std::sort(devices.begin(), devices.end(),
+              [](const auto& a, const auto& b) {
+                return a.first.name < b.first.name;
+              });
+    for (auto& [device, instance] : devices) {
+      slice.devices.push_back(std::move(device));
+      if (places != nullptr) places->push_back({gpu, instance});
+    }
   }
   return slice;
 }

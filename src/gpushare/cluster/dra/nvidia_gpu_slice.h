@@ -71,7 +71,17 @@ struct NvidiaGpuNode {
   NvidiaDriverVersions versions;
 };
 
-ResourceSlice NvidiaGpuResourceSlice(const NvidiaGpuNode& node);
+// Where a device of the slice is: its GPU's index and, for a MIG device, its
+// instance's index in that GPU's layout (-1: the whole GPU).
+struct NvidiaDevicePlace {
+  int gpu = 0;
+  int instance = -1;
+};
+
+// The node's slice; `places` (if set) gets one entry per device, in slice
+// order.
+ResourceSlice NvidiaGpuResourceSlice(
+    const NvidiaGpuNode& node, std::vector<NvidiaDevicePlace>* places = nullptr);
 
 // NVML's GPU-instance profile ID of `profile` on `model` (the ID column of
 // `nvidia-smi mig -lgip`, which the driver puts in MIG device names): on
