@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "gpushare/catalog/catalog.h"
+#include "gpushare/cluster/dra/dra_pool_settings.h"
 #include "gpushare/cluster/labels.h"
 #include "gpushare/cluster/node.h"
 #include "gpushare/cluster/resources.h"
@@ -68,6 +69,8 @@ struct NodePoolSpec {
   std::vector<Taint> taints;
   SharingConfig sharing;
   PoolDevices devices = PoolDevices::kDevicePlugin;
+  // The DRA driver's settings (scenario key `dra:`); only with kDra.
+  DraPoolSettings dra;
   // The labels that select the pool's nodes in the real cluster (a
   // LabelSelector's matchLabels), which the emitted scripts address with
   // `kubectl ... -l SELECTOR` (emit/pool_node_set.h). Empty: the pool

@@ -1,0 +1,62 @@
+// DraPoolSettings: how NVIDIA's DRA driver is configured on a `devices: dra`
+// pool (the scenario's pool key `dra:`), beyond the pool's sharing scheme.
+//
+// Contract: plain settings, validated by ValidateDraPoolSettings against the
+// pool's scheme. Their upstream meaning (kubernetes-sigs/dra-driver-nvidia-gpu,
+// commit 95932046):
+//  - consumable shares: the kubelet plugin's `--consumable-shares` flag (Helm
+//    value `consumableShares`, feature gate `ConsumableShares`, alpha, off by
+//    default; cmd/gpu-kubelet-plugin/consumable_shares.go). With it, every
+//    device is published with `allowMultipleAllocations: true` and a
+//    `memory` requestPolicy, so independent claims (KEP-5075, consumable
+//    capacity) share one device: `N` adds a `shares` capacity of N (each claim
+//    takes 1 by default); `memory` makes each claim take the memory it asks
+//    (the whole device when it asks none); `unlimited` lets claims that ask
+//    no memory share without limit. The driver enforces none of it on the
+//    GPU (no memory or compute isolation); contexts time-slice.
+//  - time-slicing interval: the claim's opaque GpuConfig
+//    `sharing.strategy: TimeSlicing`, `timeSlicingConfig.interval`
+//    (Default, Short, Medium, Long; api/nvidia.com/resource/v1beta1/
+//    sharing.go; feature gate `TimeSlicingSettings`, alpha, off by default).
+//  - extended resource (KEP-5004): the DeviceClasses carry
+//    `extendedResourceName` (gpu.nvidia.com: nvidia.com/gpu; per MIG profile
+//    nvidia.com/mig-<profile>), and pods of the pool ask those extended
+//    resources as they would of the device plugin instead of a
+//    ResourceClaimTemplate; the scheduler's DynamicResources plugin makes the
+//    claim (Kubernetes gate DRAExtendedResource, beta in 1.36).
+
+#ifndef GPUSHARE_CLUSTER_DRA_DRA_POOL_SETTINGS_H_
+#define GPUSHARE_CLUSTER_DRA_DRA_POOL_SETTINGS_H_
+
+#include <string>
+#include <string_view>
+
+namespace gpushare {
+
+// The driver's --consumable-shares mode.
+enum class DraConsumableShares { kDisabled, kCount, kMemory, kUnlimited };
+
+// GpuConfig TimeSlicing interval (sharing.go TimeSliceInterval).
+enum class DraTimeSliceInterval { kDefault, kShort, kMedium, kLong };
+
+struct DraPoolSettings {
+  DraConsumableShares consumable_shares = DraConsumableShares::kDisabled;
+  // The N of kCount (>= 2); 0 otherwise.
+  int shares = 0;
+  DraTimeSliceInterval time_slice_interval = DraTimeSliceInterval::kDefault;
+  bool extended_resource = false;
+
+  bool operator==(const DraPoolSettings&) const = default;
+};
+
+// "Default", "Short", "Medium", "Long" (the driver's spelling).
+std::string_view DraTimeSliceIntervalName(DraTimeSliceInterval interval);
+bool ParseDraTimeSliceInterval(std::string_view text,
+                               DraTimeSliceInterval* interval);
+
+// The Helm value / flag: "disabled", "memory", "unlimited" or N.
+std::string DraConsumableSharesValue(const DraPoolSettings& settings);
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_CLUSTER_DRA_DRA_POOL_SETTINGS_H_
