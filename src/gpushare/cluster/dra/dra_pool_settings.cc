@@ -29,7 +29,7 @@ std::string DraConsumableSharesValue(const DraPoolSettings& settings) {
   switch (settings.consumable_shares) {
     case DraConsumableShares::kDisabled: return "disabled";
     case DraConsumableShares::kCount: return std::to_string(settings.shares);
-    case DraConsumableShares::kMemory: return "memory";
+    case DraConsumableShares::kMemoryShares: return "memory";
     case DraConsumableShares::kUnlimited: return "unlimited";
   }
   return "disabled";

@@ -34,7 +34,7 @@
 namespace gpushare {
 
 // The driver's --consumable-shares mode.
-enum class DraConsumableShares { kDisabled, kCount, kMemory, kUnlimited };
+enum class DraConsumableShares { kDisabled, kCount, kMemoryShares, kUnlimited };
 
 // GpuConfig TimeSlicing interval (sharing.go TimeSliceInterval).
 enum class DraTimeSliceInterval { kDefault, kShort, kMedium, kLong };
