@@ -1,6 +1,6 @@
 // Random small runs over every sharing scheme (exclusive, time-slicing,
 // MPS, MIG single and mixed, vGPU (HAMi) with and without memory
-// oversubscription), random classes of every workload class, GPU faults
+// oversubscription; exclusive and MIG also through DRA), random classes of every workload class, GPU faults
 // and device-plugin stalls, under the scheduler's invariant checks (no
 // device over-committed after any bind). Each run is also checked for:
 // memory on every device within its size at every sample (HAMi without
@@ -57,6 +57,14 @@ NodePoolSpec RandomPool(Rng& rng, int index) {
       pool.sharing.hami.split_count = 2 + static_cast<int>(rng.Below(9));
       if (rng.Below(3) == 0) pool.sharing.hami.memory_scaling = 1.5;
       break;
+  }
+  // Exclusive and static MIG pools also hand out their GPUs through DRA
+  // half the time (docs/model.md §11.1): the DynamicResources plugin's
+  // allocations are then under the same invariant checks.
+  const SharingScheme scheme = pool.sharing.scheme();
+  if ((scheme == SharingScheme::kExclusive || scheme == SharingScheme::kMig) &&
+      rng.Below(2) == 0) {
+    pool.devices = PoolDevices::kDra;
   }
   return pool;
 }
@@ -161,10 +169,13 @@ bool Oversubscribed(const Scenario& s, const std::string& pool) {
 }
 
 TEST(SchemePropertyTest, RandomRunsOverEverySchemeKeepTheInvariants) {
-  int64_t succeeded = 0, samples = 0, faults = 0;
+  int64_t succeeded = 0, samples = 0, faults = 0, dra_pools = 0;
   for (uint64_t seed : Seeds()) {
     SCOPED_TRACE("seed " + std::to_string(seed));
     const Scenario scenario = RandomScenario(seed);
+    for (const NodePoolSpec& pool : scenario.pools) {
+      dra_pools += pool.devices == PoolDevices::kDra ? 1 : 0;
+    }
     SimulationResult r;
     try {
       r = testing_scenarios::RunAndCollect(scenario, /*record_devices=*/true);
@@ -214,6 +225,7 @@ TEST(SchemePropertyTest, RandomRunsOverEverySchemeKeepTheInvariants) {
   EXPECT_GT(succeeded, 300);
   EXPECT_GT(samples, 10000);
   EXPECT_GT(faults, 5);
+  EXPECT_GT(dra_pools, 40);
 }
 
 TEST(SchemePropertyTest, CompareGivesTheSameBytesOnOneAndTwoThreads) {
