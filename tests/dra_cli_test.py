@@ -41,6 +41,10 @@ class DraExampleTest(TempDirTestCase):
             self.assertEqual(
                 {"training": "train", "services": "inference",
                  "platform-jobs": "platform"}[cls], pool)
+        # The JSON marks the DRA pools, and only them.
+        self.assertEqual({p["name"]: p.get("devices") for p in doc["pools"]},
+                         {"train": "dra", "inference": "dra",
+                          "platform": None})
         done = collections.Counter(p["outcome"] for p in doc["pod_records"])
         self.assertGreater(done["Succeeded"] + done["Deleted"], 0, done)
         # Their requests are the claims' class names, never nvidia.com/*.

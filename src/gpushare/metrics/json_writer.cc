@@ -54,6 +54,9 @@ nlohmann::json ResultToJson(const SimulationResult& r) {
                      {"mean_sm_active", p.mean_sm_active},
                      {"mean_allocation", p.mean_allocation},
                      {"samples", series}});
+    // Only DRA pools say how they hand out GPUs, so the JSON of scenarios
+    // without them is what it was.
+    if (p.dra) pools.back()["devices"] = "dra";
   }
   out["pools"] = pools;
   json pods = json::array();

@@ -194,6 +194,7 @@ struct PoolSample {
 struct PoolSummary {
   std::string name;
   std::string scheme;
+  bool dra = false;  // the pool hands out its GPUs through DRA
   std::string model;
   int nodes = 0;
   int gpus = 0;
