@@ -18,7 +18,24 @@ namespace {
 // Per pool: what one GPU advertises of each extended resource.
 using PerGpu = std::map<std::string, double>;
 
-std::vector<PerGpu> Advertised(const Cluster& cluster) {
+// The quota resource Kueue counts `resource` under: a DRA pool's devices
+// (the bookkeeping name of their DeviceClass) under the name of the
+// DeviceClass mapping that lists the class; anything else as it is.
+std::string QuotaResourceOf(const std::string& resource,
+                            const KueueConfig& queues) {
+  if (resource.rfind(kDraClassResourcePrefix, 0) != 0) return resource;
+  const std::string device_class =
+      resource.substr(kDraClassResourcePrefix.size());
+  for (const DeviceClassMappingSpec& m : queues.device_class_mappings) {
+    for (const std::string& c : m.device_class_names) {
+      if (c == device_class) return m.name;
+    }
+  }
+  return device_class;
+}
+
+std::vector<PerGpu> Advertised(const Cluster& cluster,
+                               const KueueConfig& queues) {
   std::vector<PerGpu> out;
   for (const NodePool& pool : cluster.pools()) {
     PerGpu per;
@@ -26,7 +43,7 @@ std::vector<PerGpu> Advertised(const Cluster& cluster) {
       const Node& node = cluster.nodes()[pool.first_node];
       if (node.devices() != nullptr) {
         for (const auto& [id, quantity] : node.devices()->Capacity().items()) {
-          per[cluster.resources().Name(id)] =
+          per[QuotaResourceOf(cluster.resources().Name(id), queues)] +=
               static_cast<double>(quantity) / pool.spec.gpus_per_node;
         }
       }
@@ -34,6 +51,38 @@ std::vector<PerGpu> Advertised(const Cluster& cluster) {
     out.push_back(std::move(per));
   }
   return out;
+}
+
+// Gives every DeviceClass the variant's DRA pools hand out that no mapping
+// lists a mapping of its own, named after the class (as a user would add
+// one for a class the original cluster did not use), so that the quotas
+// converted to it count. Returns a note per mapping added.
+std::vector<std::string> MapNewDeviceClasses(const Cluster& after,
+                                             KueueConfig* queues) {
+  std::vector<std::string> notes;
+  for (const NodePool& pool : after.pools()) {
+    if (pool.node_count == 0) continue;
+    const Node& node = after.nodes()[pool.first_node];
+    if (node.devices() == nullptr) continue;
+    for (const auto& [id, quantity] : node.devices()->Capacity().items()) {
+      const std::string& name = after.resources().Name(id);
+      if (name.rfind(kDraClassResourcePrefix, 0) != 0) continue;
+      const std::string device_class =
+          name.substr(kDraClassResourcePrefix.size());
+      if (QuotaResourceOf(name, *queues) != device_class) continue;
+      bool named = false;
+      for (const DeviceClassMappingSpec& m : queues->device_class_mappings) {
+        named |= m.name == device_class;
+      }
+      if (named) continue;
+      queues->device_class_mappings.push_back({device_class, {device_class}});
+      notes.push_back(fmt::format(
+          "Kueue: DeviceClass {} mapped to quota resource {} "
+          "(resources.deviceClassMappings)",
+          device_class, device_class));
+    }
+  }
+  return notes;
 }
 
 // The pools some node of which carries all of `labels`.
@@ -155,8 +204,10 @@ std::vector<std::string> ConvertQueueQuotas(const Scenario& original,
   for (const NodePoolSpec& p : original.pools) before.AddPool(p);
   Cluster after(catalog);
   for (const NodePoolSpec& p : variant->pools) after.AddPool(p);
-  const std::vector<PerGpu> old_per = Advertised(before);
-  const std::vector<PerGpu> new_per = Advertised(after);
+  std::vector<std::string> notes_mapped =
+      MapNewDeviceClasses(after, &variant->queues);
+  const std::vector<PerGpu> old_per = Advertised(before, original.queues);
+  const std::vector<PerGpu> new_per = Advertised(after, variant->queues);
   std::map<std::string, Labels> flavor_labels;
   for (const ResourceFlavorSpec& f : variant->queues.resource_flavors) {
     flavor_labels[f.name] = f.node_labels;
@@ -292,6 +343,7 @@ std::vector<std::string> ConvertQueueQuotas(const Scenario& original,
       group.covered_resources = covered;
     }
   }
+  for (std::string& note : notes_mapped) notes.push_back(std::move(note));
   // A flavor left as written over pools that now run HAMi still needs
   // quotas for what HAMi pods request (a no-op where converted above).
   for (std::string& note :

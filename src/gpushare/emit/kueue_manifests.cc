@@ -119,6 +119,25 @@ std::string KueueManifestsYaml(const Scenario& scenario) {
         "scenario leaves them out; other flavors of the group list them at "
         "0).\n";
   }
+  if (!c.device_class_mappings.empty()) {
+    // Names and classes are qualified names (queue_reader.cc), safe in a
+    // comment and as plain YAML scalars.
+    out +=
+        "# DRA pods claim their GPUs through ResourceClaimTemplates; Kueue "
+        "counts the\n# devices per DeviceClass through its Configuration "
+        "(gate KueueDRAIntegration,\n# on since Kueue 0.18). Merge into the "
+        "controller manager's configuration\n# (Helm value "
+        "managerConfig.controllerManagerConfigYaml,\n# "
+        "config.kueue.x-k8s.io/v1beta2 Configuration):\n"
+        "#   resources:\n#     deviceClassMappings:\n";
+    for (const DeviceClassMappingSpec& m : c.device_class_mappings) {
+      out += fmt::format("#     - name: {}\n#       deviceClassNames:\n",
+                         m.name);
+      for (const std::string& d : m.device_class_names) {
+        out += fmt::format("#       - {}\n", d);
+      }
+    }
+  }
   for (const ResourceFlavorSpec& f : c.resource_flavors) {
     out += "---\n" + Flavor(f);
   }

@@ -143,6 +143,42 @@ workload:
   EXPECT_NO_THROW(Simulation(s, TestCatalog()));
 }
 
+TEST(KueueManifestsTest, DeviceClassMappingsGoToTheHeader) {
+  const Scenario s = ReadScenarioYaml(R"(name: t
+cluster:
+  pools:
+    - {name: a, gpu: A100-80GB, nodes: 1, devices: dra}
+queues:
+  device_class_mappings:
+    - {name: example.com/gpus, device_class_names: [gpu.nvidia.com]}
+  cluster_queues:
+    - name: team
+      resource_groups:
+        - flavors:
+            - name: a
+              resources:
+                - {name: example.com/gpus, nominal_quota: 4}
+workload:
+  classes:
+    - {name: c, class: batch, count: 1}
+)",
+                                      "s.yaml", TestCatalog());
+  const std::string yaml = KueueManifestsYaml(s);
+  EXPECT_NE(yaml.find("# (Helm value managerConfig.controllerManagerConfigYaml"
+                      ",\n# config.kueue.x-k8s.io/v1beta2 Configuration):\n"
+                      "#   resources:\n"
+                      "#     deviceClassMappings:\n"
+                      "#     - name: example.com/gpus\n"
+                      "#       deviceClassNames:\n"
+                      "#       - gpu.nvidia.com\n---\n"),
+            std::string::npos)
+      << yaml;
+  EXPECT_NE(yaml.find("      - name: example.com/gpus\n        nominalQuota: "
+                      "\"4\""),
+            std::string::npos)
+      << yaml;
+}
+
 TEST(KueueManifestsTest, NoQueuesIsAnError) {
   const Scenario s = ReadScenarioYaml(
       "cluster: {pools: [{name: a, gpu: A100-80GB, nodes: 1}]}\n"

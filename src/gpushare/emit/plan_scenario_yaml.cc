@@ -253,6 +253,22 @@ YAML::Node QueuesNode(const KueueConfig& config) {
     locals.push_back(lq);
   }
   node["local_queues"] = locals;
+  if (!config.device_class_mappings.empty()) {
+    YAML::Node mappings(YAML::NodeType::Sequence);
+    for (const DeviceClassMappingSpec& m : config.device_class_mappings) {
+      YAML::Node mapping(YAML::NodeType::Map);
+      mapping["name"] = PlanString(m.name);
+      YAML::Node classes(YAML::NodeType::Sequence);
+      for (const std::string& c : m.device_class_names) {
+        classes.push_back(PlanString(c));
+      }
+      classes.SetStyle(YAML::EmitterStyle::Flow);
+      mapping["device_class_names"] = classes;
+      mapping.SetStyle(YAML::EmitterStyle::Flow);
+      mappings.push_back(mapping);
+    }
+    node["device_class_mappings"] = mappings;
+  }
   return node;
 }
 

@@ -152,6 +152,51 @@ workload:
   EXPECT_EQ(back.queues.local_queues[0].namespace_name, "team");
 }
 
+// A DRA pool's quota is on the resource of a DeviceClass mapping: a MIG
+// plan converts it to the per-profile classes, each mapped to a resource of
+// its own, and the written scenario reads back with those mappings.
+TEST(PlanScenarioYamlTest, DeviceClassMappingsAreWrittenAsThePlanMadeThem) {
+  const char* text = R"(cluster:
+  pools:
+    - {name: a, gpu: A100-80GB, nodes: 2, gpus_per_node: 4, devices: dra}
+queues:
+  device_class_mappings:
+    - {name: example.com/gpus, device_class_names: [gpu.nvidia.com]}
+  cluster_queues:
+    - name: q
+      resource_groups:
+        - flavors:
+            - name: a
+              resources:
+                - {name: example.com/gpus, nominal_quota: 4}
+  local_queues:
+    - {name: q, namespace: team, cluster_queue: q}
+workload:
+  classes:
+    - {name: c, class: batch, count: 1, tenants: [team], queue: q}
+)";
+  const Scenario written = ReadScenarioYaml(text, "s.yaml", TestCatalog());
+  Scenario plan = written;
+  plan.pools[0].sharing = MigSharing(MigStrategy::kMixed, "all-3g.40gb");
+  const std::vector<std::string> notes =
+      ConvertQueueQuotas(written, &plan, TestCatalog());
+  ASSERT_EQ(plan.queues.device_class_mappings.size(), 2u);
+  EXPECT_EQ(plan.queues.device_class_mappings[1].name,
+            "mig-3g-40gb.gpu.nvidia.com");
+  const ResourceQuotaSpec& converted =
+      plan.queues.cluster_queues[0].resource_groups[0].flavors[0].resources[0];
+  EXPECT_EQ(converted.resource, "mig-3g-40gb.gpu.nvidia.com");
+  EXPECT_EQ(converted.nominal_quota, 8);  // 4 GPUs x two 3g.40gb
+  const Scenario back = ReadScenarioYaml(
+      PlanScenarioYaml(text, "s.yaml", plan, "h"), "p.yaml", TestCatalog());
+  ASSERT_EQ(back.queues.device_class_mappings.size(), 2u);
+  EXPECT_EQ(back.queues.device_class_mappings[0].name, "example.com/gpus");
+  EXPECT_EQ(back.queues.device_class_mappings[0].device_class_names,
+            std::vector<std::string>{"gpu.nvidia.com"});
+  EXPECT_EQ(back.queues.device_class_mappings[1].device_class_names,
+            std::vector<std::string>{"mig-3g-40gb.gpu.nvidia.com"});
+}
+
 }  // namespace
 }  // namespace gpushare
 

@@ -38,6 +38,70 @@ std::string ReadName(const YamlMap& m, const std::string& noun) {
   return name;
 }
 
+// Kueue's resources.deviceClassMappings, validated as Kueue validates its
+// Configuration (kubernetes-sigs/kueue pkg/config/validation.go,
+// validateDeviceClassMappings): at most 16 mappings; each name a qualified
+// name (a label key), unique; 1 to 8 device class names, qualified names,
+// none twice in a mapping and none in two mappings (Kueue allows that only
+// for counter sources, which are not modelled).
+std::vector<DeviceClassMappingSpec> ReadDeviceClassMappings(const YamlMap& m) {
+  std::vector<DeviceClassMappingSpec> out;
+  const YAML::Node list = ListAt(m, "device_class_mappings");
+  if (list.size() > 16) {
+    m.Fail(list, fmt::format("device_class_mappings: {} mappings, at most 16",
+                             list.size()));
+  }
+  for (const YAML::Node& item : list) {
+    YamlMap d(m.file(), item, "device class mapping");
+    d.AllowOnly({"name", "device_class_names"});
+    DeviceClassMappingSpec mapping;
+    mapping.name = d.String("name");
+    if (!IsLabelKey(mapping.name)) {
+      d.Fail(d.Get("name"),
+             fmt::format("name '{}' must be a qualified name (a DNS label, "
+                         "optionally prefixed by a DNS subdomain and '/'), "
+                         "as a quota resource name",
+                         mapping.name));
+    }
+    for (const DeviceClassMappingSpec& other : out) {
+      if (other.name == mapping.name) {
+        d.Fail(d.Get("name"), "'" + mapping.name + "' is mapped twice");
+      }
+    }
+    const YAML::Node classes = ListAt(d, "device_class_names");
+    if (classes.size() == 0 || classes.size() > 8) {
+      d.Fail(classes, fmt::format("device_class_names: expected 1 to 8 "
+                                  "DeviceClass names, got {}",
+                                  classes.size()));
+    }
+    for (const YAML::Node& c : classes) {
+      const std::string name =
+          ScalarString(d.file(), c, "device_class_names item");
+      if (!IsLabelKey(name)) {
+        d.Fail(c, fmt::format("DeviceClass name '{}' must be a qualified "
+                              "name (such as gpu.nvidia.com)",
+                              name));
+      }
+      bool seen = std::find(mapping.device_class_names.begin(),
+                            mapping.device_class_names.end(),
+                            name) != mapping.device_class_names.end();
+      for (const DeviceClassMappingSpec& other : out) {
+        for (const std::string& o : other.device_class_names) {
+          if (o == name) {
+            d.Fail(c, fmt::format("DeviceClass '{}' is already mapped to "
+                                  "resource {}",
+                                  name, other.name));
+          }
+        }
+      }
+      if (seen) d.Fail(c, "DeviceClass '" + name + "' is listed twice");
+      mapping.device_class_names.push_back(name);
+    }
+    out.push_back(std::move(mapping));
+  }
+  return out;
+}
+
 // A Kubernetes quantity ("8", 8, "500m", "64Gi") of `resource`, ≥ 0.
 int64_t ReadQuota(const YamlMap& m, std::string_view key,
                   const std::string& resource) {
@@ -247,7 +311,8 @@ KueueConfig ReadQueues(const YamlMap& top,
   KueueConfig config;
   if (!top.Has("queues")) return config;
   const YamlMap m = top.Map("queues", "queues");
-  m.AllowOnly({"resource_flavors", "cluster_queues", "local_queues", "import"});
+  m.AllowOnly({"resource_flavors", "cluster_queues", "local_queues", "import",
+               "device_class_mappings"});
   std::string imported[3];  // flavors, ClusterQueues, LocalQueues files
   if (m.Has("import")) {
     const YamlMap im = m.Map("import", "queues import");
@@ -343,6 +408,9 @@ KueueConfig ReadQueues(const YamlMap& top,
     }
   }
   ImportKubectlQueues("", "", imported[2], &config);
+  if (m.Has("device_class_mappings")) {
+    config.device_class_mappings = ReadDeviceClassMappings(m);
+  }
   return config;
 }
 

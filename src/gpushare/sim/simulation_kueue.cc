@@ -28,6 +28,40 @@ bool FlavorFits(const Cluster& cluster, int pool, const Labels& labels,
   return false;
 }
 
+// What a pod's requests count against Kueue's quota: as they are, except
+// that a DRA claim's devices (the bookkeeping name of their DeviceClass,
+// kDraClassResourcePrefix) count under the resource its DeviceClass
+// mapping names, one per device (kubernetes-sigs/kueue pkg/dra/claims.go,
+// GetResourceRequestsForResourceClaimTemplates). A class no mapping names is
+// refused as Kueue refuses the workload ("DeviceClass ... is not mapped in
+// DRA configuration").
+void AddKueueQuotaRequests(const Pod& pod, const KueueConfig& config,
+                           ResourceRegistry& registry, ResourceList* out) {
+  for (const auto& [id, quantity] : pod.requests.items()) {
+    if (registry.KindOf(id) != ResourceRegistry::Kind::kDraClassKind) {
+      out->Add(id, quantity);
+      continue;
+    }
+    const std::string device_class =
+        registry.Name(id).substr(kDraClassResourcePrefix.size());
+    const DeviceClassMappingSpec* found = nullptr;
+    for (const DeviceClassMappingSpec& m : config.device_class_mappings) {
+      for (const std::string& c : m.device_class_names) {
+        if (c == device_class) found = &m;
+      }
+    }
+    if (found == nullptr) {
+      throw InputError(fmt::format(
+          "class '{}': its pods claim devices of DeviceClass {} through DRA, "
+          "which no entry of queues.device_class_mappings maps to a quota "
+          "resource (Kueue: \"DeviceClass {} is not mapped in DRA "
+          "configuration\"; it would leave them pending for ever)",
+          pod.tenant_class, device_class, device_class));
+    }
+    out->Add(registry.Intern(found->name), quantity);
+  }
+}
+
 }  // namespace
 
 void Simulation::BuildKueueWorkloads() {
@@ -85,8 +119,13 @@ void Simulation::BuildKueueWorkloads() {
     run.pods.push_back(static_cast<PodIndex>(i));
     ++run.arrivals_left;
     ++run.live;
-    for (const auto& [id, quantity] : pod.requests.items()) {
-      run.spec.requests.Add(id, quantity);
+    if (scenario_.queues.enabled()) {
+      AddKueueQuotaRequests(pod, scenario_.queues, cluster_->resources(),
+                            &run.spec.requests);
+    } else {
+      for (const auto& [id, quantity] : pod.requests.items()) {
+        run.spec.requests.Add(id, quantity);
+      }
     }
     kueue_workload_of_[i] = w;
   }

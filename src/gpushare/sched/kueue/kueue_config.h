@@ -82,10 +82,22 @@ struct LocalQueueSpec {
   std::string cluster_queue;
 };
 
+// A DeviceClass mapping of Kueue's Configuration
+// (`resources.deviceClassMappings`, kubernetes-sigs/kueue
+// apis/config/v1beta1/configuration_types.go, gate KueueDRAIntegration, beta
+// and on since Kueue 0.18): the devices a workload's ResourceClaimTemplates
+// ask of any of `device_class_names` count, one per device, against quota
+// resource `name` (pkg/dra/claims.go).
+struct DeviceClassMappingSpec {
+  std::string name;
+  std::vector<std::string> device_class_names;
+};
+
 struct KueueConfig {
   std::vector<ResourceFlavorSpec> resource_flavors;
   std::vector<ClusterQueueSpec> cluster_queues;
   std::vector<LocalQueueSpec> local_queues;
+  std::vector<DeviceClassMappingSpec> device_class_mappings;
   bool enabled() const { return !cluster_queues.empty(); }
 };
 
