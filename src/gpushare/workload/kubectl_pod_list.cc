@@ -9,6 +9,8 @@
 #include <memory>
 #include <set>
 
+#include "gpushare/cluster/dra/device_class.h"
+#include "gpushare/cluster/dra/nvidia_gpu_slice.h"
 #include "gpushare/cluster/resources.h"
 #include "gpushare/io/yaml_input.h"
 #include "gpushare/workload/kubectl_mixed_list.h"
@@ -345,6 +347,9 @@ std::vector<Pod> ParseKubectlPods(const std::string& file,
     DeriveNeeds(first_requests, requests, catalog, options.defaults, &pod);
     if (demand.any() && pod.needs.gpus == 0) {
       DeriveDraNeeds(claim_refs, demand, catalog, options.defaults, &pod);
+      pod.dra_device_class = demand.mig_devices > 0
+                                 ? NvidiaMigProfileClassName(demand.mig_profile)
+                                 : std::string(kNvidiaGpuDriver);
       ++dra_pods;
     }
     ClassifyKubectlPod(metadata, labels, options.classes, options.defaults,
