@@ -46,10 +46,8 @@ struct SliceNodeDraft {
   std::optional<JsonValue> product_at;
   std::set<int> whole;                                      // GPU indexes
   std::map<int, std::vector<std::pair<int, std::string>>> mig;  // start, profile
-  std::optional<JsonValue> mig_at;
-  std::optional<JsonValue> whole_at;
+  std::optional<JsonValue> mig_at;  // the first MIG device, for errors
   bool shares_seen = false;
-  std::optional<JsonValue> shares_at;
 };
 
 // The consumable-shares mode a device shows (consumable_shares.go).
@@ -140,7 +138,6 @@ bool ReadSliceDevice(const JsonValue& device, SliceNodeDraft* d) {
   if (!d->shares_seen) {
     d->node.dra = shares;
     d->shares_seen = true;
-    d->shares_at.emplace(device);
   } else if (!(shares == d->node.dra)) {
     device.Fail(fmt::format(
         "device '{}' is shared as '{}' but another device of the node as "
@@ -153,7 +150,6 @@ bool ReadSliceDevice(const JsonValue& device, SliceNodeDraft* d) {
     if (!d->whole.insert(parsed->gpu).second) {
       device.Get("name").Fail("device '" + name + "' is listed twice");
     }
-    if (!d->whole_at) d->whole_at.emplace(device);
     return true;
   }
   const std::string profile = SliceStringAttribute(device, "profile");
