@@ -80,7 +80,7 @@ TraceWorkload ReadTrace(const YamlMap& w, const Catalog& catalog) {
   if (t.Has("gpu_pods_only")) spec.gpu_pods_only = t.Bool("gpu_pods_only");
   ReadKubectlClassSettings(t, &spec.kubectl_classes);
   if (t.Has("defaults")) spec.defaults = ReadTraceDefaults(t);
-  trace.pods = LoadTracePods(spec, catalog);
+  trace.pods = LoadTracePods(spec, catalog, &trace.import_notes);
   return trace;
 }
 

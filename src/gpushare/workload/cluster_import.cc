@@ -8,10 +8,11 @@
 namespace gpushare {
 
 std::vector<NodePoolSpec> ImportNodePools(const ClusterImportSpec& spec,
-                                          const Catalog& catalog) {
+                                          const Catalog& catalog,
+                                          std::vector<std::string>* notes) {
   std::vector<ImportedNode> nodes =
       spec.format == NodeListFormat::kKubectl
-          ? ReadKubectlNodes(spec.file, catalog)
+          ? ReadKubectlNodes(spec.file, catalog, notes)
           : OpenbReplayNodes(ReadOpenbNodeList(spec.file, spec.model_map),
                              spec.model_map, catalog);
   if (spec.override_sharing) {

@@ -6,7 +6,8 @@
 // groups the nodes into pools (imported_nodes.h GroupNodePools) named with
 // `spec.prefix`. When `spec.override_sharing` is set, every node with GPUs
 // gets `spec.sharing` instead of what its labels show (checked against its
-// model: InputError naming the node). Nodes without GPUs are kept as
+// model: InputError naming the node; a devices: dra node keeps DRA and the
+// sharing must be one DRA serves). Nodes without GPUs are kept as
 // CPU-only pools: CPU-only pods and system pods run there. InputErrors of the
 // readers pass through.
 
@@ -33,8 +34,11 @@ struct ClusterImportSpec {
   GpuModelMap model_map = GpuModelMap::Default();  // openb model names
 };
 
-std::vector<NodePoolSpec> ImportNodePools(const ClusterImportSpec& spec,
-                                          const Catalog& catalog);
+// `notes` (if set) gets what the kubectl import of DRA objects skipped or
+// converted (kubectl_node_list.h).
+std::vector<NodePoolSpec> ImportNodePools(
+    const ClusterImportSpec& spec, const Catalog& catalog,
+    std::vector<std::string>* notes = nullptr);
 
 }  // namespace gpushare
 

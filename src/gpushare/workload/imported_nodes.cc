@@ -29,6 +29,11 @@ std::string ImportShapeKey(const ImportedNode& n) {
     for (const std::string& item : layout) key += item + ",";
     key += ']';
   }
+  if (n.devices == PoolDevices::kDra) {
+    key += fmt::format("|dra:{}:{}:{}", DraConsumableSharesValue(n.dra),
+                       DraTimeSliceIntervalName(n.dra.time_slice_interval),
+                       n.dra.extended_resource);
+  }
   return key;
 }
 
@@ -61,6 +66,7 @@ std::string ImportShapeName(const ImportedNode& n) {
   if (scheme != SharingScheme::kExclusive) {
     name += "-" + std::string(SharingSchemeName(scheme));
   }
+  if (n.devices == PoolDevices::kDra) name += "-dra";
   return name;
 }
 
@@ -203,6 +209,8 @@ std::vector<NodePoolSpec> GroupNodePools(const std::vector<ImportedNode>& nodes,
     spec.memory_mib = n.memory_mib;
     spec.max_pods = n.max_pods;
     spec.sharing = n.sharing;
+    spec.devices = n.devices;
+    spec.dra = n.dra;
     spec.nodes = static_cast<int>(d.nodes.size());
     for (const ImportedNode* m : d.nodes) {
       spec.members.push_back({m->name, m->labels, m->taints});

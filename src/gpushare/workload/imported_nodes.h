@@ -10,7 +10,8 @@
 // node belongs to the group of the first label of NodeGroupLabelKeys() it
 // carries with a non-empty value (key and value), or to no group when it
 // carries none. Within a group, nodes identical in all but name, labels and
-// taints (same model, GPU count, cpu, memory, max pods and sharing) form one
+// taints (same model, GPU count, cpu, memory, max pods, sharing, devices and
+// DRA settings) form one
 // pool — a pool is homogeneous — so a group of several shapes splits into
 // several pools. Pools come in order of their first node; each node keeps
 // its identity (cluster/cluster.h NodeIdentity) in node order. Names:
@@ -20,7 +21,7 @@
 //   - grouped by a node-group or instance-type label: `<prefix><value>`,
 //     the value lowercased with every run of other characters than letters
 //     and digits turned into one '-'; `<prefix><value>-<model>-x<gpus>
-//     [-<scheme>]` when the group splits into several pools;
+//     [-<scheme>][-dra]` when the group splits into several pools;
 // at most 34 characters, with `-2`, `-3`, ... when two pools would share a
 // name. Each pool records its group label (NodePoolSpec
 // node_group_label_key and node_group_label_value; both empty without one)
@@ -59,6 +60,10 @@ struct ImportedNode {
   int64_t memory_mib = 0;  // allocatable
   int max_pods = kDefaultMaxPods;
   SharingConfig sharing;
+  // How the GPUs are handed out: the device plugin, or NVIDIA's DRA driver
+  // (a node with a gpu.nvidia.com ResourceSlice) with its settings.
+  PoolDevices devices = PoolDevices::kDevicePlugin;
+  DraPoolSettings dra;
 };
 
 // The node-group labels, first match wins: Karpenter's NodePool

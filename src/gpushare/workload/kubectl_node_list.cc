@@ -13,7 +13,9 @@
 #include "gpushare/cluster/cluster.h"
 #include "gpushare/io/input_error.h"
 #include "gpushare/io/yaml_input.h"
+#include "gpushare/workload/kubectl_mixed_list.h"
 #include "gpushare/workload/kubectl_object.h"
+#include "gpushare/workload/kubectl_resource_slices.h"
 
 namespace gpushare {
 namespace {
@@ -212,7 +214,10 @@ void InferMigLayout(const JsonValue& item, const GpuModel& model, int gpus,
   sharing->mig.layouts = {layout};
 }
 
-ImportedNode ReadNode(const JsonValue& item, const Catalog& catalog) {
+// `from_slice`: the node's GPUs come from its gpu.nvidia.com ResourceSlice
+// (ApplyNvidiaSlice), so its device-plugin signals are not read.
+ImportedNode ReadNode(const JsonValue& item, const Catalog& catalog,
+                      bool from_slice) {
   ImportedNode node;
   const JsonValue metadata = item.Get("metadata");
   node.name = metadata.Get("name").String();
@@ -271,6 +276,7 @@ ImportedNode ReadNode(const JsonValue& item, const Catalog& catalog) {
         static_cast<int>(std::clamp<int64_t>(get("pods"), 1, 10000));
   }
 
+  if (from_slice) return node;
   // GPU signals.
   const int64_t gpu = get("nvidia.com/gpu");
   const int64_t gpu_shared = get("nvidia.com/gpu.shared");
@@ -475,27 +481,123 @@ ImportedNode ReadNode(const JsonValue& item, const Catalog& catalog) {
   return node;
 }
 
+// The node's GPUs as its gpu.nvidia.com slice publishes them: a devices:
+// dra node (kubectl_resource_slices.h).
+void ApplyNvidiaSlice(const NvidiaSliceNode& slice, const Catalog& catalog,
+                      ImportedNode* node) {
+  node->gpu_model = slice.gpu_model;
+  node->gpus = slice.gpus;
+  node->devices = PoolDevices::kDra;
+  node->dra = slice.dra;
+  SharingConfig& sharing = node->sharing;
+  sharing = ExclusiveSharing();
+  if (!slice.mig_layouts.empty()) {
+    sharing = MigSharing(MigStrategy::kMixed, "");
+    sharing.mig.layouts = slice.mig_layouts;
+  }
+  if (slice.dra.consumable_shares != DraConsumableShares::kDisabled) {
+    const int replicas =
+        slice.dra.consumable_shares == DraConsumableShares::kCount
+            ? slice.dra.shares
+            : kDraImportReplicasWithoutCount;
+    if (sharing.mig_enabled) {
+      sharing.sharing = DeviceSharing::kTimeSlicing;
+      sharing.replicas.replicas = replicas;
+    } else {
+      sharing = TimeSlicingSharing(replicas);
+    }
+  }
+  if (node->gpus < 1 || node->gpus > kMaxGpusPerNode) {
+    slice.at->Fail(fmt::format(
+        "node '{}' has {} GPUs; the simulator models 1..{} per node",
+        node->name, node->gpus, kMaxGpusPerNode));
+  }
+  try {
+    sharing.Validate(catalog.Get(node->gpu_model), node->gpus);
+  } catch (const InputError& e) {
+    slice.at->Fail("node '" + node->name + "': " + e.message());
+  }
+}
+
+// What the slices' import skipped, as notes.
+void NvidiaSliceNotes(const NvidiaSliceImport& slices, int dra_nodes,
+                      std::vector<std::string>* notes) {
+  if (notes == nullptr) return;
+  if (dra_nodes > 0) {
+    notes->push_back(fmt::format(
+        "{} node(s) with a gpu.nvidia.com ResourceSlice imported as "
+        "devices: dra (their slices, not their labels, tell their GPUs)",
+        dra_nodes));
+  }
+  const std::pair<int, const char*> counts[] = {
+      {slices.other_driver_slices,
+       "ResourceSlice(s) of other drivers than gpu.nvidia.com ignored"},
+      {slices.nodeless_slices,
+       "gpu.nvidia.com ResourceSlice(s) of no imported node ignored"},
+      {slices.outdated_slices,
+       "ResourceSlice(s) of an older pool generation ignored"},
+      {slices.other_devices,
+       "gpu.nvidia.com device(s) neither a whole GPU nor a MIG device "
+       "ignored"}};
+  for (const auto& [n, what] : counts) {
+    if (n > 0) notes->push_back(fmt::format("{} {}", n, what));
+  }
+}
+
 }  // namespace
 
 std::vector<ImportedNode> ParseKubectlNodes(const std::string& file,
                                             const std::string& text,
-                                            const Catalog& catalog) {
+                                            const Catalog& catalog,
+                                            std::vector<std::string>* notes) {
   std::vector<ImportedNode> nodes;
   std::set<std::string> names;
-  for (const JsonValue& item : KubectlItems(file, text, "Node")) {
-    nodes.push_back(ReadNode(item, catalog));
+  KubectlDraItems dra;
+  int pods = 0;
+  const std::vector<JsonValue> items =
+      KubectlMixedItems(file, text, "Node", "Pod", &dra, &pods);
+  NvidiaSliceImport slices =
+      ReadNvidiaResourceSlices(dra.resource_slices, catalog);
+  int dra_nodes = 0;
+  for (const JsonValue& item : items) {
+    const std::string name = item.Get("metadata").Get("name").String();
+    auto slice = slices.nodes.find(name);
+    const bool from_slice = slice != slices.nodes.end();
+    nodes.push_back(ReadNode(item, catalog, from_slice));
     if (!names.insert(nodes.back().name).second) {
       item.Get("metadata")
           .Get("name")
           .Fail("node '" + nodes.back().name + "' is listed twice");
     }
+    if (from_slice) {
+      ApplyNvidiaSlice(slice->second, catalog, &nodes.back());
+      ++dra_nodes;
+    }
   }
+  for (const auto& [name, slice] : slices.nodes) {
+    if (names.count(name) > 0) continue;
+    if (slice.by_node_name) {
+      slice.at->Get("spec").Get("nodeName").Fail(
+          "node '" + name +
+          "' is not in the list; list the nodes with their slices (kubectl "
+          "get nodes,resourceslices -o json)");
+    }
+    ++slices.nodeless_slices;
+  }
+  if (items.empty() && pods > 0) {
+    throw InputError(fmt::format(
+        "{}: {} Pod(s) and no Node: expected `kubectl get nodes -o json` (is "
+        "this the pod list?)",
+        file, pods));
+  }
+  NvidiaSliceNotes(slices, dra_nodes, notes);
   return nodes;
 }
 
 std::vector<ImportedNode> ReadKubectlNodes(const std::string& path,
-                                           const Catalog& catalog) {
-  return ParseKubectlNodes(path, ReadInputFile(path), catalog);
+                                           const Catalog& catalog,
+                                           std::vector<std::string>* notes) {
+  return ParseKubectlNodes(path, ReadInputFile(path), catalog, notes);
 }
 
 }  // namespace gpushare

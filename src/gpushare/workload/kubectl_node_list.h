@@ -32,6 +32,16 @@
 // wrong type, a bad quantity, an unknown product, counts that no layout
 // explains, a configuration the model rejects) is an InputError at
 // FILE:LINE:COL naming the JSON path.
+//
+// Dynamic Resource Allocation: the List may also hold ResourceSlices (and
+// DeviceClasses, ResourceClaims, ResourceClaimTemplates and Pods, which the
+// node import skips; kubectl_mixed_list.h). A node with a gpu.nvidia.com
+// slice (kubectl_resource_slices.h) gets its GPU model, count, MIG layout
+// and consumable shares from the slice, whatever its labels and
+// allocatable say, and hands them out through DRA (PoolDevices::kDra;
+// sharing time-slicing with the share count as replicas where the driver
+// shares devices); a slice naming in spec.nodeName a node the list lacks is
+// an InputError.
 
 #ifndef GPUSHARE_WORKLOAD_KUBECTL_NODE_LIST_H_
 #define GPUSHARE_WORKLOAD_KUBECTL_NODE_LIST_H_
@@ -44,11 +54,14 @@
 
 namespace gpushare {
 
-std::vector<ImportedNode> ParseKubectlNodes(const std::string& file,
-                                            const std::string& text,
-                                            const Catalog& catalog);
-std::vector<ImportedNode> ReadKubectlNodes(const std::string& path,
-                                           const Catalog& catalog);
+// `notes` (if set) gets what the import of DRA objects skipped or
+// converted, one sentence each.
+std::vector<ImportedNode> ParseKubectlNodes(
+    const std::string& file, const std::string& text, const Catalog& catalog,
+    std::vector<std::string>* notes = nullptr);
+std::vector<ImportedNode> ReadKubectlNodes(
+    const std::string& path, const Catalog& catalog,
+    std::vector<std::string>* notes = nullptr);
 
 }  // namespace gpushare
 

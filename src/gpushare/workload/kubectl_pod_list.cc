@@ -6,11 +6,16 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <memory>
 #include <set>
 
+#include "gpushare/cluster/dra/device_class.h"
+#include "gpushare/cluster/dra/nvidia_gpu_slice.h"
 #include "gpushare/cluster/resources.h"
 #include "gpushare/io/yaml_input.h"
+#include "gpushare/workload/kubectl_mixed_list.h"
 #include "gpushare/workload/kubectl_object.h"
+#include "gpushare/workload/kubectl_resource_claims.h"
 
 namespace gpushare {
 namespace {
@@ -199,16 +204,57 @@ void DeriveNeeds(const JsonValue& at, const std::map<std::string, int64_t>& r,
                     : d.SmDemandFor(n.gpus);
 }
 
+// Needs from the GPU demand of a pod's DRA claims (kubectl_resource_claims
+// .h), as DeriveNeeds makes them from nvidia.com/gpu and nvidia.com/mig-*.
+void DeriveDraNeeds(const JsonValue& at, const DraPodDemand& demand,
+                    const Catalog& catalog, const TraceDefaults& d, Pod* pod) {
+  PodNeeds& n = pod->needs;
+  if (demand.mig_devices > 0) {
+    int64_t memory = 0;
+    double fraction = 0;
+    bool found = false;
+    for (const GpuModel& m : catalog.models()) {
+      if (found || !m.mig_capable()) continue;
+      for (const MigProfile& p : m.mig->profiles) {
+        if (p.name == demand.mig_profile) {
+          found = MigProfileNeeds(catalog, p.ResourceName(), &memory, &fraction);
+          break;
+        }
+      }
+    }
+    if (!found) {
+      at.Fail("no GPU model of the catalog has the MIG profile " +
+              demand.mig_profile);
+    }
+    n.gpus = demand.mig_devices == 1 ? fraction
+                                     : static_cast<double>(demand.mig_devices);
+    n.gpu_memory_mib = memory;
+    n.sm_demand = d.sm_demand >= 0 ? d.sm_demand : fraction;
+    return;
+  }
+  n.gpus = static_cast<double>(demand.whole_gpus);
+  n.gpu_memory_mib =
+      demand.memory_mib > 0 ? demand.memory_mib : d.gpu_memory_mib;
+  n.sm_demand = d.SmDemandFor(n.gpus);
+}
+
 }  // namespace
 
 std::vector<Pod> ParseKubectlPods(const std::string& file,
                                   const std::string& text,
                                   const Catalog& catalog,
-                                  const KubectlPodOptions& options) {
+                                  const KubectlPodOptions& options,
+                                  std::vector<std::string>* notes) {
   std::vector<Pod> bound;
   std::vector<Pod> pending;
   std::set<std::string> names;
-  for (const JsonValue& item : KubectlItems(file, text, "Pod")) {
+  KubectlDraItems dra;
+  const std::vector<JsonValue> items =
+      KubectlMixedItems(file, text, "Pod", "Node", &dra);
+  std::unique_ptr<KubectlDraClaims> claims;
+  if (!dra.empty()) claims = std::make_unique<KubectlDraClaims>(dra, catalog);
+  int dra_pods = 0;
+  for (const JsonValue& item : items) {
     const JsonValue metadata = item.Get("metadata");
     const JsonValue spec = item.Get("spec");
     const std::string phase = item.Get("status").Get("phase").String("Pending");
@@ -283,11 +329,29 @@ std::vector<Pod> ParseKubectlPods(const std::string& file,
         gpu = true;
       }
     }
-    if (options.gpu_pods_only && !gpu) continue;
+    DraPodDemand demand;
+    const JsonValue claim_refs = spec.Get("resourceClaims");
+    if (!claim_refs.Items().empty()) {
+      if (claims == nullptr) {
+        claim_refs.Fail(
+            "the pod has ResourceClaims but the list holds no DRA objects; "
+            "list them with the pods: kubectl get pods,resourceclaims,"
+            "resourceclaimtemplates,deviceclasses -A -o json");
+      }
+      demand = claims->PodDemand(item, pod.namespace_name);
+    }
+    if (options.gpu_pods_only && !gpu && !demand.any()) continue;
     // Errors about a request point at the first container's requests.
     const JsonValue first_requests =
         spec.Get("containers").Items().front().Get("resources").Get("requests");
     DeriveNeeds(first_requests, requests, catalog, options.defaults, &pod);
+    if (demand.any() && pod.needs.gpus == 0) {
+      DeriveDraNeeds(claim_refs, demand, catalog, options.defaults, &pod);
+      pod.dra_device_class = demand.mig_devices > 0
+                                 ? NvidiaMigProfileClassName(demand.mig_profile)
+                                 : std::string(kNvidiaGpuDriver);
+      ++dra_pods;
+    }
     ClassifyKubectlPod(metadata, labels, options.classes, options.defaults,
                        &pod);
     pod.node_selector = ReadStringMap(spec.Get("nodeSelector"));
@@ -313,16 +377,28 @@ std::vector<Pod> ParseKubectlPods(const std::string& file,
     if (phase == "Running" && pod.node_name.empty()) {
       spec.Fail("a Running pod needs spec.nodeName");
     }
+    // A pending pod whose claim is allocated goes to the claim's node.
+    if (pod.node_name.empty()) pod.node_name = demand.allocated_node;
     (pod.node_name.empty() ? pending : bound).push_back(std::move(pod));
   }
   for (Pod& p : pending) bound.push_back(std::move(p));
+  if (notes != nullptr && claims != nullptr) {
+    if (dra_pods > 0) {
+      notes->push_back(fmt::format(
+          "{} pod(s) with ResourceClaims of NVIDIA GPUs imported with the "
+          "GPUs their claims ask",
+          dra_pods));
+    }
+    for (std::string& note : claims->Notes()) notes->push_back(std::move(note));
+  }
   return bound;
 }
 
 std::vector<Pod> ReadKubectlPods(const std::string& path,
                                  const Catalog& catalog,
-                                 const KubectlPodOptions& options) {
-  return ParseKubectlPods(path, ReadInputFile(path), catalog, options);
+                                 const KubectlPodOptions& options,
+                                 std::vector<std::string>* notes) {
+  return ParseKubectlPods(path, ReadInputFile(path), catalog, options, notes);
 }
 
 }  // namespace gpushare

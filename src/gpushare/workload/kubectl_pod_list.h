@@ -23,6 +23,18 @@
 // `defaults`. The tenant and workload classes are as ClassifyKubectlPod()
 // (kubectl_pod_classes.h) makes them from `classes`. Errors are InputErrors
 // at FILE:LINE:COL naming the JSON path.
+//
+// Dynamic Resource Allocation: the List may also hold ResourceClaims,
+// ResourceClaimTemplates and DeviceClasses (and Nodes and ResourceSlices,
+// skipped; kubectl_mixed_list.h). A pod's spec.resourceClaims asking NVIDIA
+// GPUs (kubectl_resource_claims.h) give it, when it has no nvidia.com
+// requests, N whole GPUs (footprint: the claim's memory capacity, else
+// `defaults`) or N MIG devices of a profile (as nvidia.com/mig-<profile>
+// would); no explicit requests are written, so the pool's request
+// translator asks its DRA claim (or a device-plugin resource on a
+// device-plugin pool). A pod without spec.nodeName whose claim is allocated
+// is bound to the claim's node. A pod with ResourceClaims in a list without
+// DRA objects is an InputError.
 
 #ifndef GPUSHARE_WORKLOAD_KUBECTL_POD_LIST_H_
 #define GPUSHARE_WORKLOAD_KUBECTL_POD_LIST_H_
@@ -43,13 +55,17 @@ struct KubectlPodOptions {
   bool gpu_pods_only = false;  // skip pods without nvidia.com/* requests
 };
 
+// `notes` (if set) gets what the import of DRA claims approximated or
+// skipped, one sentence each.
 std::vector<Pod> ParseKubectlPods(const std::string& file,
                                   const std::string& text,
                                   const Catalog& catalog,
-                                  const KubectlPodOptions& options);
+                                  const KubectlPodOptions& options,
+                                  std::vector<std::string>* notes = nullptr);
 std::vector<Pod> ReadKubectlPods(const std::string& path,
                                  const Catalog& catalog,
-                                 const KubectlPodOptions& options);
+                                 const KubectlPodOptions& options,
+                                 std::vector<std::string>* notes = nullptr);
 
 }  // namespace gpushare
 

@@ -140,6 +140,10 @@ struct Pod {
   // Extended resource requests by name as the user wrote them (kubectl
   // import); when set, translators keep them.
   std::vector<std::pair<std::string, int64_t>> explicit_requests;
+  // The DeviceClass its ResourceClaims ask (kubectl import of DRA claims:
+  // "gpu.nvidia.com" or a per-profile MIG class); "" for other pods.
+  // TargetPool prefers a DRA pool that serves it (request_translator.h).
+  std::string dra_device_class;
   // Its class's request size (generated pods); unset for trace pods.
   TemplateRequest template_request;
   // All requests (cpu, memory, extended) the scheduler uses.

@@ -240,7 +240,38 @@ bool PoolAdmits(const Pod& pod, const Cluster& cluster, int pool) {
   return false;
 }
 
+namespace {
+
+// Whether DRA pool `pool` publishes devices of DeviceClass `device_class`
+// (the NVIDIA classes TranslateDraRequests asks).
+bool PoolServesDraClass(const NodePool& pool,
+                        const std::string& device_class) {
+  if (pool.spec.devices != PoolDevices::kDra || pool.model == nullptr) {
+    return false;
+  }
+  if (device_class == kNvidiaGpuDriver) return pool.mig_layouts.empty();
+  for (const MigLayout& layout : pool.mig_layouts) {
+    for (const MigInstance& in : layout) {
+      if (NvidiaMigProfileClassName(pool.model->mig->profiles[in.profile]
+                                        .name) == device_class) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 int TargetPool(const Pod& pod, const Cluster& cluster) {
+  if (!pod.dra_device_class.empty()) {
+    for (size_t i = 0; i < cluster.pools().size(); ++i) {
+      if (PoolServesDraClass(cluster.pools()[i], pod.dra_device_class) &&
+          PoolAdmits(pod, cluster, static_cast<int>(i))) {
+        return static_cast<int>(i);
+      }
+    }
+  }
   for (size_t i = 0; i < cluster.pools().size(); ++i) {
     if (PoolAdmits(pod, cluster, static_cast<int>(i))) {
       return static_cast<int>(i);

@@ -48,7 +48,12 @@ std::string TranslateRequests(Pod& pod, const NodePool& pool,
 // The first pool (in cluster order) whose nodes the pod may land on: its
 // labels satisfy the pod's nodeSelector and required affinity and its
 // NoSchedule/NoExecute taints are tolerated (for an imported pool, whose
-// nodes keep their own labels and taints, any one node). -1 when none.
+// nodes keep their own labels and taints, any one node). -1 when none. A
+// pod whose imported claims ask a DeviceClass (Pod::dra_device_class) goes
+// to the first admitting `devices: dra` pool that serves the class (whole
+// GPUs for gpu.nvidia.com, a MIG layout holding the profile for its
+// per-profile class) when there is one — the claim, not a label, chooses
+// the nodes in a DRA cluster — else as any pod.
 int TargetPool(const Pod& pod, const Cluster& cluster);
 
 // Whether pool `pool` may hold the pod (TargetPool's test for one pool).

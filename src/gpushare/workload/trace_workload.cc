@@ -29,8 +29,9 @@ bool ParseTraceFormat(std::string_view text, TraceFormat* format) {
   return false;
 }
 
-std::shared_ptr<const std::vector<Pod>> LoadTracePods(const TraceSpec& spec,
-                                                      const Catalog& catalog) {
+std::shared_ptr<const std::vector<Pod>> LoadTracePods(
+    const TraceSpec& spec, const Catalog& catalog,
+    std::vector<std::string>* notes) {
   std::vector<Pod> pods;
   switch (spec.format) {
     case TraceFormat::kOpenb:
@@ -43,7 +44,7 @@ std::shared_ptr<const std::vector<Pod>> LoadTracePods(const TraceSpec& spec,
       options.defaults = spec.defaults;
       options.classes = spec.kubectl_classes;
       options.gpu_pods_only = spec.gpu_pods_only;
-      pods = ReadKubectlPods(spec.file, catalog, options);
+      pods = ReadKubectlPods(spec.file, catalog, options, notes);
       break;
     }
     case TraceFormat::kJobs:

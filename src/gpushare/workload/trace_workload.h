@@ -51,10 +51,15 @@ struct TraceWorkload {
   // Pods keep their explicit (kubectl) requests; compare clears this for
   // variants whose scheme the requests were not written for.
   bool keep_explicit_requests = true;
+  // What the reader approximated or skipped (kubectl: DRA claims), one
+  // sentence each; the reports print them as notes.
+  std::vector<std::string> import_notes;
 };
 
-std::shared_ptr<const std::vector<Pod>> LoadTracePods(const TraceSpec& spec,
-                                                      const Catalog& catalog);
+// `notes` (if set) gets what the reader approximated or skipped.
+std::shared_ptr<const std::vector<Pod>> LoadTracePods(
+    const TraceSpec& spec, const Catalog& catalog,
+    std::vector<std::string>* notes = nullptr);
 
 }  // namespace gpushare
 

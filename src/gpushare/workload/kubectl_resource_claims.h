@@ -1,0 +1,107 @@
+// `kubectl get resourceclaims,resourceclaimtemplates,deviceclasses -A -o
+// json`: what a live cluster's pods ask of NVIDIA's DRA driver, read into
+// the GPU demand the simulator's pods carry (kubectl_pod_list.h).
+//
+// Contract: KubectlDraClaims indexes the claims and templates (by namespace
+// and name) and the DeviceClasses of a List (kubectl_mixed_list.h). A
+// DeviceClass of the List has its CEL selectors compiled with the subset of
+// cluster/dra/cel_selector.h (an expression outside it is an InputError at
+// the expression); a class the List lacks is one of the NVIDIA driver's
+// Helm chart (gpu.nvidia.com, mig.nvidia.com, mig-<profile>.gpu.nvidia.com
+// for a catalog profile; cluster/dra/device_class.h) or an InputError at the
+// request naming it.
+//
+// A class (with a request's own selectors) is mapped by what it selects
+// among probe devices: for each catalog model, the whole GPU and one MIG
+// device per profile, as the driver publishes them (nvidia_gpu_slice.h);
+// a selector's runtime error counts as no match. Only whole GPUs: whole
+// GPUs. Only MIG devices of one profile name: that profile. MIG devices of
+// several profiles (mig.nvidia.com): the one of least memory. Both: whole
+// GPUs. None: not a GPU (another driver's class) — the request is left out.
+//
+// PodDemand() reads a Pod's spec.resourceClaims: a resourceClaimName is a
+// ResourceClaim of the pod's namespace, a resourceClaimTemplateName a
+// template whose claim (status.resourceClaimStatuses names it) may be in the
+// List; a claim or template the List lacks is an InputError at the pod's
+// entry. Per request (`exactly`): count devices of its class (ExactCount,
+// default 1); capacity.requests.memory (consumable capacity) is the
+// footprint. Where a claim is allocated (status.allocation.devices.results)
+// the results of driver gpu.nvidia.com give the count and, for MIG, the
+// profile (from the device names), and their pool (the node) binds a pod
+// that has no spec.nodeName. Approximated, each counted in Notes():
+// firstAvailable (the allocated subrequest, else the first), allocationMode
+// All (the allocated devices, else 1), constraints (matchAttribute; not
+// modelled), adminAccess requests (left out: they take no device), requests
+// of classes that select no GPU (left out), a ResourceClaim several pods
+// reference (the first pod in the list holds it; the others get no GPU), a
+// pod asking whole GPUs and MIG devices (the whole GPUs), or MIG devices of
+// several profiles (the largest), classes that select only some GPU models
+// or some MIG profiles (any GPU; the least), and an allocation on another
+// node than the pod's spec.nodeName (spec.nodeName wins). Deterministic:
+// notes in a fixed order.
+
+#ifndef GPUSHARE_WORKLOAD_KUBECTL_RESOURCE_CLAIMS_H_
+#define GPUSHARE_WORKLOAD_KUBECTL_RESOURCE_CLAIMS_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "gpushare/catalog/catalog.h"
+#include "gpushare/cluster/dra/cel_selector.h"
+#include "gpushare/cluster/dra/device_class.h"
+#include "gpushare/cluster/dra/resource_slice.h"
+#include "gpushare/io/json_value.h"
+#include "gpushare/workload/kubectl_mixed_list.h"
+
+namespace gpushare {
+
+// What a pod's claims ask of NVIDIA GPUs.
+struct DraPodDemand {
+  int64_t whole_gpus = 0;   // devices of whole-GPU classes
+  int64_t mig_devices = 0;  // MIG devices
+  std::string mig_profile;  // their profile ("1g.10gb")
+  int64_t memory_mib = 0;   // consumable capacity asked per device; 0: none
+  std::string allocated_node;  // pool of the allocated devices ("" none)
+  bool any() const { return whole_gpus > 0 || mig_devices > 0; }
+};
+
+class KubectlDraClaims {
+ public:
+  KubectlDraClaims(const KubectlDraItems& items, const Catalog& catalog);
+  ~KubectlDraClaims();
+  KubectlDraClaims(const KubectlDraClaims&) = delete;
+  KubectlDraClaims& operator=(const KubectlDraClaims&) = delete;
+
+  // The demand of the Pod item `pod` of namespace `ns` (zero without
+  // claims or GPU requests).
+  DraPodDemand PodDemand(const JsonValue& pod, const std::string& ns);
+
+  // One sentence per kind of approximation or skip, with its count.
+  std::vector<std::string> Notes() const;
+
+ private:
+  struct Mapping;
+  struct ClassEntry;
+  const ClassEntry& Class(const JsonValue& name_at);
+  Mapping Map(const JsonValue& class_name_at,
+              const std::vector<CelSelector>& own);
+  void AddRequest(const JsonValue& request, const JsonValue* allocation,
+                  DraPodDemand* demand);
+
+  const Catalog& catalog_;
+  std::map<std::string, JsonValue> claims_;     // "ns/name"
+  std::map<std::string, JsonValue> templates_;  // "ns/name"
+  std::map<std::string, std::unique_ptr<ClassEntry>> classes_;
+  std::vector<ResourceSlice> probes_;  // one device each
+  std::set<std::string> held_claims_;  // claims a pod already holds
+  std::map<std::string, int> counts_;  // note text -> count
+  std::set<std::string> unmapped_classes_;
+};
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_WORKLOAD_KUBECTL_RESOURCE_CLAIMS_H_

@@ -1,0 +1,113 @@
+"""End-to-end tests of the kubectl import of DRA objects (docs/scenario.md
+"kubectl DRA objects"): one `kubectl get nodes,pods,resourceslices,
+deviceclasses,resourceclaims,resourceclaimtemplates -A -o json` List
+(tests/data/kubectl/dra-cluster.json) is both the cluster import and the pod
+trace; nodes with gpu.nvidia.com ResourceSlices become devices: dra pools,
+pods' claims their GPU demand; `run` exits 0, deterministically; an older
+resource.k8s.io version or a malformed slice is a located error (exit 2,
+nothing written).
+
+Run as: python3 tests/dra_import_cli_test.py --binary /path/to/gpushare-sim
+"""
+
+import json
+import os
+
+from cli_harness import (DATA_DIR, TempDirTestCase, check_bad_scenarios, main,
+                         run, run_raw, table_rows)
+
+CLUSTER = os.path.join(DATA_DIR, "kubectl", "dra-cluster.json")
+
+
+def scenario(path):
+    return f"""name: dra-import
+seed: 1
+horizon_s: 3600
+cluster:
+  import: {{format: kubectl, file: {path}}}
+workload:
+  trace:
+    format: kubectl
+    file: {path}
+    defaults: {{lifetime_s: 1800}}
+"""
+
+
+class DraImportTest(TempDirTestCase):
+
+    def run_json(self, name):
+        s = self.write("s.yaml", scenario(CLUSTER))
+        out = self.path(name)
+        result = run_raw("run", s, "--json", out)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.stderr, b"")
+        with open(out, "rb") as f:
+            raw = f.read()
+        return result.stdout.decode("utf-8"), raw, json.loads(raw)
+
+    def test_slices_make_dra_pools_and_claims_place_pods(self):
+        stdout, _, doc = self.run_json("a.json")
+        pools = {r[0]: r for r in table_rows(stdout, "POOL")}
+        # dgx-0 and dgx-1 publish gpu-0..gpu-3: 8 GPUs in one pool; mig-0
+        # two MIG-cut GPUs; cpu-0 no slice.
+        self.assertEqual(pools["a100-80gb-x4-dra"][1:4],
+                         ["exclusive", "A100-80GB", "8"])
+        self.assertEqual(pools["a100-80gb-x2-mig-dra"][1:4],
+                         ["mig", "A100-80GB", "2"])
+        self.assertIn("cpu", pools)
+        records = {p["name"]: p for p in doc["pod_records"]}
+        self.assertEqual(len(records), 6)
+        # Running with an allocated claim of two GPUs: bound to its node.
+        train0 = records["ml/train-0"]
+        self.assertEqual(train0["node"], "dgx-0")
+        self.assertEqual(train0["start_s"], 0.0)
+        self.assertIn("deviceclass.resource.kubernetes.io/gpu.nvidia.com=2",
+                      train0["requests"])
+        # A pending pod asking the 1g.10gb class goes to the MIG pool.
+        infer1 = records["ml/infer-1"]
+        self.assertEqual(infer1["pool"], "a100-80gb-x2-mig-dra")
+        self.assertIn("deviceclass.resource.kubernetes.io/"
+                      "mig-1g-10gb.gpu.nvidia.com=1", infer1["requests"])
+        self.assertEqual(records["ml/train-2"]["gpu_share"], 1.0)
+        self.assertEqual(records["kube-system/coredns-1"]["node"], "cpu-0")
+        for p in doc["pod_records"]:
+            self.assertNotIn("nvidia.com/gpu=", p["requests"])
+        self.assertIn("note: pod import: 5 pod(s) with ResourceClaims of "
+                      "NVIDIA GPUs", stdout)
+        self.assertIn("modelled): nic.example.com", stdout)
+
+    def test_output_is_deterministic(self):
+        out1, raw1, _ = self.run_json("a.json")
+        out2, raw2, _ = self.run_json("b.json")
+        self.assertEqual(raw1, raw2)
+        self.assertEqual(out1.split("\n", 1)[1], out2.split("\n", 1)[1])
+
+    def test_bad_dra_objects_are_located_errors(self):
+        with open(CLUSTER, encoding="utf-8") as f:
+            doc = json.load(f)
+        old = json.loads(json.dumps(doc))
+        old["items"][4]["apiVersion"] = "resource.k8s.io/v1beta1"
+        nameless = json.loads(json.dumps(doc))
+        del nameless["items"][5]["spec"]["devices"][2]["attributes"][
+            "productName"]
+        cases = []
+        for name, bad, where, phrase in [
+                ("old.json", old, "old.json:", "items[4].apiVersion: a "
+                 "ResourceSlice of resource.k8s.io/v1beta1: the import reads "
+                 "resource.k8s.io/v1"),
+                ("bad.json", nameless, "bad.json:",
+                 "items[5].spec.devices[2].attributes: device 'gpu-2' has no "
+                 "productName attribute")]:
+            path = self.write(name, json.dumps(bad, indent=1))
+            cases.append((scenario(path), where, phrase))
+        check_bad_scenarios(self, cases)
+        # The line is the apiVersion's own.
+        code, _, stderr = run("run", self.write("s.yaml", cases[0][0]))
+        self.assertEqual(code, 2)
+        line = int(stderr.split("old.json:")[1].split(":")[0])
+        with open(self.path("old.json"), encoding="utf-8") as f:
+            self.assertIn("resource.k8s.io/v1beta1", f.read().splitlines()[line - 1])
+
+
+if __name__ == "__main__":
+    main()
