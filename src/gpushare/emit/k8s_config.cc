@@ -185,6 +185,22 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
   }
   const std::vector<NodeChange> changes =
       NodeChanges(scenario, catalog, today);
+  // DRA pools today and none in the scenario: the driver's kubelet plugin
+  // would stay beside the device plugin node-setup.sh turns back on.
+  const bool dra_today =
+      today != nullptr &&
+      std::any_of(today->pools.begin(), today->pools.end(),
+                  [](const NodePoolSpec& p) {
+                    return p.devices == PoolDevices::kDra &&
+                           p.gpus_per_node > 0;
+                  });
+  if (dra_today && !dra) {
+    steps += fmt::format(
+        "{}. No pool hands out its GPUs through DRA any more: uninstall "
+        "NVIDIA's DRA driver before the device plugin returns to its "
+        "nodes\n\n   ```sh\n   helm uninstall {} -n {}\n   ```\n\n",
+        ++step, kDraDriverRelease, kDraDriverRelease);
+  }
   add("node-setup.sh", NodeSetupScript(scenario, catalog, today),
       std::string("labels and taints each pool's nodes, which selects "
                   "their device-plugin config, MIG layout and HAMi") +
@@ -252,7 +268,7 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
     save += "\nhelm get values hami -n kube-system -o yaml > "
             "before-hami-values.yaml   # if HAMi runs today";
   }
-  if (dra) {
+  if (dra || dra_today) {
     save += std::string("\nhelm get values ") + kDraDriverRelease +
             " -n " + kDraDriverRelease +
             " -o yaml > before-dra-driver-values.yaml   # if the DRA driver "
@@ -287,10 +303,11 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
                            "-f before-hami-values.yaml   # or helm uninstall "
                            "hami -n kube-system\n"
                          : "") +
-        (dra ? std::string("helm upgrade ") + kDraDriverRelease + " " +
+        (dra || dra_today
+             ? std::string("helm upgrade --install ") + kDraDriverRelease + " " +
                    kDraDriverChart + " -n " + kDraDriverRelease +
-                   " -f before-dra-driver-values.yaml   # or helm "
-                   "uninstall " + kDraDriverRelease + " -n " +
+                   " --create-namespace -f before-dra-driver-values.yaml"
+                   "   # or helm uninstall " + kDraDriverRelease + " -n " +
                    kDraDriverRelease + "\n"
              : std::string()) +
         "sh rollback.sh --dry-run\nsh rollback.sh\n```\n";
