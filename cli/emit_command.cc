@@ -21,7 +21,6 @@
 
 #include "cli/command.h"
 #include "gpushare/emit/device_plugin_config.h"
-#include "gpushare/emit/dra_pools_guard.h"
 #include "gpushare/emit/grafana_dashboard.h"
 #include "gpushare/emit/hami_values.h"
 #include "gpushare/emit/k8s_config.h"
@@ -113,7 +112,6 @@ void RegisterEmitCommand(CLI::App& app, GlobalOptions& options) {
                      "(time-slicing, MPS, MIG strategy), one per node pool",
                      "The scenario whose node pools to write",
                      [](const Scenario& s, const Catalog& c) {
-                       RefuseDraPools(s, "emit device-plugin");
                        return DevicePluginConfigMap(s, c);
                      });
   AddScenarioEmitter(
@@ -128,7 +126,6 @@ void RegisterEmitCommand(CLI::App& app, GlobalOptions& options) {
                      "under their pool's scheme",
                      "The scenario whose tenant classes to write",
                      [](const Scenario& s, const Catalog& c) {
-                       RefuseDraPools(s, "emit pod-patches");
                        return PodTemplatePatchesYaml(s, c);
                      });
   AddScenarioEmitter(emit, options, "kueue",
@@ -150,7 +147,8 @@ void RegisterEmitCommand(CLI::App& app, GlobalOptions& options) {
   CLI::App* cmd = emit->add_subcommand(
       "k8s",
       "Every file to apply for the scenario's pools (labels and taints, "
-      "device plugin, MIG manager, HAMi, scheduler, pod patches) into a "
+      "device plugin, MIG manager, HAMi, DRA driver and objects, "
+      "scheduler, pod patches) into a "
       "directory, with a README of the apply order");
   cmd->add_option("--scenario", k8s->scenario,
                   "The scenario whose pools to write")

@@ -16,7 +16,6 @@
 #include "gpushare/decide/default_scenario.h"
 #include "gpushare/decide/plan_spec_reader.h"
 #include "gpushare/decide/planner.h"
-#include "gpushare/emit/dra_pools_guard.h"
 #include "gpushare/emit/k8s_config.h"
 #include "gpushare/emit/plan_scenario_yaml.h"
 #include "gpushare/io/output_file.h"
@@ -77,8 +76,6 @@ void Plan(const PlanArgs& args, GlobalOptions& options) {
   if (args.seeds > 0) spec.compare.seeds = args.seeds;
   const PlanSpec plan_spec = ReadPlanSpec(text, file, scenario, spec.selection);
   CheckOutputPathsEarly({args.json_file, args.html_file}, {args.out_dir});
-  // Before the search: --out would write the device plugins' configuration.
-  if (!args.out_dir.empty()) RefuseDraPools(scenario, "plan --out");
   const auto begin = std::chrono::steady_clock::now();
   ProgressAggregate progress;
   PlanResult result;

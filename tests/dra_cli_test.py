@@ -1,8 +1,8 @@
 """End-to-end tests of DRA pools (`devices: dra`, docs/model.md "DRA pools"):
 examples/dra.yaml runs with pods on its DRA pools, deterministically; compare
 and plan run the schemes DRA does not serve yet through the device plugin;
-emit (and plan --out) refuse DRA pools and write nothing; a pool that asks DRA for a sharing scheme it does not
-serve yet is refused at load with a located error.
+a pool that asks DRA for a sharing scheme it does not serve yet is refused at
+load with a located error. What emit writes for DRA pools: tests/dra_emit_test.py.
 
 Run as: python3 tests/dra_cli_test.py --binary /path/to/gpushare-sim
 """
@@ -109,22 +109,6 @@ class DraCompareAndPlanTest(TempDirTestCase):
     def test_plan_meets_its_constraints(self):
         result = run_raw("plan", EXAMPLE, "--quiet")
         self.assertEqual(result.returncode, 0, result.stderr)
-
-    def test_emit_refuses_dra_pools_and_writes_nothing(self):
-        # What emit writes is the device plugins' configuration: wrong on
-        # DRA nodes, and DRA's own objects are not written yet.
-        for args in (["emit", "k8s", "--scenario", EXAMPLE, "--out"],
-                     ["emit", "device-plugin", "--scenario", EXAMPLE,
-                      "--out"],
-                     ["emit", "pod-patches", "--scenario", EXAMPLE, "--out"],
-                     ["plan", EXAMPLE, "--quiet", "--out"]):
-            out = self.path("out-" + args[1])
-            result = run_raw(*args, out)
-            self.assertEqual(result.returncode, 2, args)
-            self.assertIn(b"node pool 'train' hands out its GPUs through DRA",
-                          result.stderr)
-            self.assertFalse(os.path.exists(out), args)
-
 
 class DraRefusalsTest(TempDirTestCase):
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 #include "gpushare/emit/pool_node_set.h"
@@ -64,7 +65,8 @@ std::vector<NamedDevicePluginConfig> DevicePluginConfigs(
       {"default", "", "version: v1\nflags:\n  migStrategy: none\n"}};
   for (const NodePoolSpec& pool : scenario.pools) {
     if (pool.gpus_per_node == 0 ||
-        pool.sharing.sharing == DeviceSharing::kHami) {
+        pool.sharing.sharing == DeviceSharing::kHami ||
+        pool.devices == PoolDevices::kDra) {
       continue;
     }
     if (pool.name == "default") {
@@ -80,10 +82,13 @@ std::vector<NamedDevicePluginConfig> DevicePluginConfigs(
     }
   }
   if (out.size() == 1) {
+    const bool dra = std::any_of(
+        scenario.pools.begin(), scenario.pools.end(),
+        [](const NodePoolSpec& p) { return p.devices == PoolDevices::kDra; });
     throw InputError(fmt::format(
         "scenario '{}' has no pool served by NVIDIA's device plugin (every "
-        "GPU pool runs HAMi): there is no device-plugin config to write",
-        scenario.name));
+        "GPU pool runs {}): there is no device-plugin config to write",
+        scenario.name, dra ? "HAMi or hands out its GPUs through DRA" : "HAMi"));
   }
   return out;
 }
@@ -115,6 +120,18 @@ std::string DevicePluginConfigMap(const Scenario& scenario,
       out += LabelCommandComments(PoolNodeSetOf(pool),
                                   "nvidia.com/device-plugin.config=" + c.pool);
     }
+  }
+  std::string dra;
+  for (const NodePoolSpec& pool : scenario.pools) {
+    if (pool.devices != PoolDevices::kDra || pool.gpus_per_node == 0) continue;
+    dra += (dra.empty() ? "" : ", ") + pool.name;
+  }
+  if (!dra.empty()) {
+    out += fmt::format(
+        "#    Not here: {} (devices: dra), whose GPUs NVIDIA's DRA driver "
+        "hands out;\n#    emit k8s writes the driver's values and DRA "
+        "objects for them.\n",
+        CommentText(dra));
   }
   out += fmt::format(
       "# 4. The operator does not watch this ConfigMap: after changing it,\n"

@@ -51,7 +51,8 @@ std::string GpuOperatorValuesYaml(const Scenario& scenario,
   std::vector<Taint> taints;
   for (const NodePoolSpec& p : scenario.pools) {
     if (p.gpus_per_node == 0) continue;
-    nvidia = nvidia || p.sharing.sharing != DeviceSharing::kHami;
+    nvidia = nvidia || (p.sharing.sharing != DeviceSharing::kHami &&
+                        p.devices != PoolDevices::kDra);
     mig = mig || p.sharing.mig_enabled;
     for (const Taint& t : p.taints) {
       if (t.key == "nvidia.com/gpu" && t.effect == TaintEffect::kNoSchedule) {

@@ -7,7 +7,8 @@
 #include <set>
 
 #include "gpushare/emit/device_plugin_config.h"
-#include "gpushare/emit/dra_pools_guard.h"
+#include "gpushare/emit/dra_driver_values.h"
+#include "gpushare/emit/dra_objects.h"
 #include "gpushare/emit/gpu_operator_values.h"
 #include "gpushare/emit/hami_values.h"
 #include "gpushare/emit/kai_queue_manifests.h"
@@ -132,17 +133,19 @@ std::string NodeCountChanges(const Scenario& scenario,
 std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
                                         const Catalog& catalog,
                                         const Scenario* today) {
-  RefuseDraPools(scenario, "emit k8s");
   bool gpus = false;
   bool nvidia = false;
   bool mig = false;
   bool hami = false;
+  bool dra = false;
   for (const NodePoolSpec& p : scenario.pools) {
     if (p.gpus_per_node == 0) continue;
     const bool is_hami = p.sharing.sharing == DeviceSharing::kHami;
+    const bool is_dra = p.devices == PoolDevices::kDra;
     gpus = true;
     hami = hami || is_hami;
-    nvidia = nvidia || !is_hami;
+    dra = dra || is_dra;
+    nvidia = nvidia || (!is_hami && !is_dra);
     mig = mig || p.sharing.mig_enabled;
   }
   std::vector<EmittedFile> files;
@@ -182,12 +185,48 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
   }
   const std::vector<NodeChange> changes =
       NodeChanges(scenario, catalog, today);
+  // DRA pools today and none in the scenario: the driver's kubelet plugin
+  // would stay beside the device plugin node-setup.sh turns back on.
+  const bool dra_today =
+      today != nullptr &&
+      std::any_of(today->pools.begin(), today->pools.end(),
+                  [](const NodePoolSpec& p) {
+                    return p.devices == PoolDevices::kDra &&
+                           p.gpus_per_node > 0;
+                  });
+  if (dra_today && !dra) {
+    steps += fmt::format(
+        "{}. No pool hands out its GPUs through DRA any more: uninstall "
+        "NVIDIA's DRA driver before the device plugin returns to its "
+        "nodes\n\n   ```sh\n   helm uninstall {} -n {}\n   ```\n\n",
+        ++step, kDraDriverRelease, kDraDriverRelease);
+  }
   add("node-setup.sh", NodeSetupScript(scenario, catalog, today),
-      "labels and taints each pool's nodes, which selects their "
-      "device-plugin config, MIG layout and HAMi; a node whose MIG layout "
+      std::string("labels and taints each pool's nodes, which selects "
+                  "their device-plugin config, MIG layout and HAMi") +
+          (dra ? " (and turns the GPU Operator's device plugin off on the "
+                 "DRA pools' nodes, where the DRA driver's kubelet plugin "
+                 "runs)"
+               : "") +
+          "; a node whose MIG layout "
       "changes is cordoned and drained first and uncordoned once the MIG "
       "manager reports success. Check it with --dry-run first",
       "sh node-setup.sh --dry-run\n   sh node-setup.sh");
+  if (dra) {
+    add("dra-driver-values.yaml", DraDriverValuesYaml(scenario),
+        "the Helm values of NVIDIA's DRA driver for the DRA pools: its "
+        "kubelet plugin on their nodes, the alpha feature gates they need "
+        "(see the file's comments). Needs Kubernetes 1.34+ (resource.k8s.io/"
+        "v1) and the GPU Operator's driver and toolkit on those nodes",
+        std::string("helm upgrade --install ") + kDraDriverRelease + " " +
+            kDraDriverChart + " --namespace " + kDraDriverRelease +
+            " --create-namespace -f dra-driver-values.yaml");
+    add("dra-objects.yaml", DraObjectsYaml(scenario, catalog),
+        "the DeviceClasses of the MIG profiles the DRA pools' pods ask and, "
+        "per tenant class and namespace, the ResourceClaimTemplates the pod "
+        "patches name",
+        "kubectl apply -f dra-objects.yaml");
+  }
   if (nvidia) {
     steps += fmt::format(
         "{}. The GPU Operator does not watch the device plugin's ConfigMap: "
@@ -229,6 +268,12 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
     save += "\nhelm get values hami -n kube-system -o yaml > "
             "before-hami-values.yaml   # if HAMi runs today";
   }
+  if (dra || dra_today) {
+    save += std::string("\nhelm get values ") + kDraDriverRelease +
+            " -n " + kDraDriverRelease +
+            " -o yaml > before-dra-driver-values.yaml   # if the DRA driver "
+            "runs today";
+  }
   std::string readme = fmt::format(
       "# Kubernetes configuration of scenario '{}'\n\n"
       "Written by gpushare-sim: the node pools as the simulation ran them, "
@@ -258,6 +303,13 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
                            "-f before-hami-values.yaml   # or helm uninstall "
                            "hami -n kube-system\n"
                          : "") +
+        (dra || dra_today
+             ? std::string("helm upgrade --install ") + kDraDriverRelease + " " +
+                   kDraDriverChart + " -n " + kDraDriverRelease +
+                   " --create-namespace -f before-dra-driver-values.yaml"
+                   "   # or helm uninstall " + kDraDriverRelease + " -n " +
+                   kDraDriverRelease + "\n"
+             : std::string()) +
         "sh rollback.sh --dry-run\nsh rollback.sh\n```\n";
   } else {
     readme +=

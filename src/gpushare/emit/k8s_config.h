@@ -9,7 +9,9 @@
 // uses MIG (emit/mig_parted_config.h), `gpu-operator-values.yaml` when a
 // pool has GPUs (emit/gpu_operator_values.h), `hami-values.yaml` when a pool
 // runs HAMi (emit/hami_values.h), `node-setup.sh` (the change from `today`,
-// emit/node_setup_script.h), `kube-scheduler-config.yaml` when the scheduler
+// emit/node_setup_script.h), `dra-driver-values.yaml` and `dra-objects.yaml`
+// when a pool has devices: dra (emit/dra_driver_values.h,
+// emit/dra_objects.h), `kube-scheduler-config.yaml` when the scheduler
 // profile departs from the defaults (emit/kube_scheduler_config.h),
 // `kueue-queues.yaml` when the scenario has Kueue queues
 // (emit/kueue_manifests.h), `kai-queues.yaml` with KAI queues,

@@ -25,6 +25,34 @@ std::vector<std::string> Paths(const std::vector<EmittedFile>& files) {
   return out;
 }
 
+// DRA pools: the driver's values and DRA objects after node-setup.sh, no
+// device-plugin ConfigMap; leaving DRA uninstalls the driver first.
+TEST(K8sConfigTest, DraPoolsGetTheDriverAndTheirObjects) {
+  const Scenario dra =
+      Read("    - {name: d, gpu: A100-80GB, nodes: 1, devices: dra}\n");
+  const std::vector<EmittedFile> files = K8sConfigFiles(dra, TestCatalog());
+  EXPECT_EQ(Paths(files),
+            (std::vector<std::string>{"README.md", "gpu-operator-values.yaml",
+                                      "node-setup.sh", "dra-driver-values.yaml",
+                                      "dra-objects.yaml", "pod-patches.yaml"}));
+  EXPECT_EQ(files[2].text.find("nvidia.com/device-plugin.config=d"),
+            std::string::npos);
+  EXPECT_EQ(files[1].text.find("devicePlugin:"), std::string::npos);
+  const Scenario plugin = Read("    - {name: d, gpu: A100-80GB, nodes: 1}\n");
+  const std::string readme = K8sConfigFiles(plugin, TestCatalog(), &dra)[0].text;
+  EXPECT_NE(readme.find("helm uninstall dra-driver-nvidia-gpu -n "
+                        "dra-driver-nvidia-gpu"),
+            std::string::npos)
+      << readme;
+  EXPECT_LT(readme.find("helm uninstall dra-driver-nvidia-gpu"),
+            readme.find("sh node-setup.sh"));
+  EXPECT_NE(readme.find("before-dra-driver-values.yaml   # if the DRA"),
+            std::string::npos);
+  EXPECT_EQ(K8sConfigFiles(plugin, TestCatalog(), &plugin)[0].text.find(
+                "dra-driver"),
+            std::string::npos);
+}
+
 TEST(K8sConfigTest, OnlyTheFilesTheScenarioNeeds) {
   EXPECT_EQ(Paths(K8sConfigFiles(
                 Read("    - {name: p, gpu: L4, nodes: 1,\n"

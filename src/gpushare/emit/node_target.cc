@@ -48,6 +48,10 @@ NodeTarget PoolNodeTarget(const NodePoolSpec& pool,
   if (pool.sharing.sharing == DeviceSharing::kHami) {
     t.set[kHamiNodeLabel] = kHamiNodeValue;
     t.set[kDeployDevicePluginLabel] = "false";
+  } else if (pool.devices == PoolDevices::kDra) {
+    // NVIDIA's DRA driver hands out the GPUs: no device plugin beside it
+    // (its chart's templates/validation.yaml).
+    t.set[kDeployDevicePluginLabel] = "false";
   } else {
     t.set[kDevicePluginConfigLabel] = pool.name;
     t.set[kDeployDevicePluginLabel] = "true";

@@ -20,7 +20,9 @@
 // nvidia.com/gpu.deploy.device-plugin=true, without HAMi's gpu=on; for HAMi
 // pools gpu=on and nvidia.com/gpu.deploy.device-plugin=false (the GPU
 // Operator then runs no device plugin there), without
-// nvidia.com/device-plugin.config; its MIG config (`mig_config`, "" for a
+// nvidia.com/device-plugin.config; for DRA pools (devices: dra, NVIDIA's
+// DRA driver) nvidia.com/gpu.deploy.device-plugin=false, without
+// nvidia.com/device-plugin.config and gpu=on; its MIG config (`mig_config`, "" for a
 // pool outside MIG: disable_mig on a MIG-capable GPU, else the label
 // removed); its taints. With `before` (the pool as it is today) the labels
 // and taints today's pool has and the target does not are removed too (a

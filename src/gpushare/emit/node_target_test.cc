@@ -34,6 +34,19 @@ TEST(NodeTargetTest, DevicePluginPoolLeavesHamiAndStaleLabels) {
             (std::vector<Taint>{{"old", "x", TaintEffect::kNoExecute}}));
 }
 
+TEST(NodeTargetTest, DraPoolOptsOutOfTheOperatorsPluginAndLeavesItsConfig) {
+  NodePoolSpec pool = Pool("d", SharingConfig());
+  pool.devices = PoolDevices::kDra;
+  const NodeTarget t =
+      PoolNodeTarget(pool, "all-balanced", /*mig_capable=*/true, nullptr);
+  EXPECT_EQ(t.set, (Labels{{"gpushare.io/node-pool", "d"},
+                           {"nvidia.com/gpu.deploy.device-plugin", "false"}}));
+  EXPECT_EQ(t.remove,
+            (std::vector<LabelRemoval>{{"gpu", "on"},
+                                       {"nvidia.com/device-plugin.config", ""}}));
+  EXPECT_EQ(t.mig_config, "all-balanced");
+}
+
 TEST(NodeTargetTest, HamiPoolOptsOutOfTheOperatorsPlugin) {
   const NodeTarget t =
       PoolNodeTarget(Pool("v", HamiSharing()), "", /*mig_capable=*/false,

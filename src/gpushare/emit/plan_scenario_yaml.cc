@@ -310,6 +310,12 @@ std::string PlanScenarioYaml(const std::string& text, const std::string& file,
       written.insert(name);
       pool["nodes"] = spec->nodes;
       pool["sharing"] = SharingNode(spec->sharing);
+      // A DRA pool the plan runs through the device plugin
+      // (UseDevicePluginWhereDraCannot): its `devices` and `dra` keys go.
+      if (spec->devices == PoolDevices::kDevicePlugin) {
+        if (pool["devices"]) pool.remove("devices");
+        if (pool["dra"]) pool.remove("dra");
+      }
       if (spec->licence_per_gpu_hour > 0) {
         pool["licence_per_gpu_hour"] = spec->licence_per_gpu_hour;
       } else if (pool["licence_per_gpu_hour"]) {

@@ -95,6 +95,29 @@ workload:
   EXPECT_NE(yaml.find("some/dir/jobs.csv"), std::string::npos);
 }
 
+// A DRA pool the plan runs through the device plugin
+// (UseDevicePluginWhereDraCannot) is written without `devices: dra`; one
+// that stays on DRA keeps it.
+TEST(PlanScenarioYamlTest, DraPoolOnTheDevicePluginLosesItsDevicesKey) {
+  const std::string text = R"(name: d
+cluster:
+  pools:
+    - {name: a, gpu: A100-80GB, nodes: 1, devices: dra}
+    - {name: b, gpu: A100-80GB, nodes: 1, devices: dra}
+workload:
+  classes:
+    - {name: c, class: batch, count: 1}
+)";
+  Scenario plan = ReadScenarioYaml(text, "d.yaml", TestCatalog());
+  plan.pools[0].devices = PoolDevices::kDevicePlugin;
+  plan.pools[0].sharing = TimeSlicingSharing(4);
+  const Scenario back = ReadScenarioYaml(
+      PlanScenarioYaml(text, "d.yaml", plan, ""), "p.yaml", TestCatalog());
+  EXPECT_EQ(back.pools[0].devices, PoolDevices::kDevicePlugin);
+  EXPECT_EQ(back.pools[0].sharing.scheme(), SharingScheme::kTimeSlicing);
+  EXPECT_EQ(back.pools[1].devices, PoolDevices::kDra);
+}
+
 }  // namespace
 }  // namespace gpushare
 

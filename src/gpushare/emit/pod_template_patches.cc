@@ -5,11 +5,14 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <optional>
 #include <tuple>
 #include <vector>
 
 #include "gpushare/cluster/cluster.h"
+#include "gpushare/cluster/dra/device_class.h"
 #include "gpushare/decide/tenant_classes.h"
+#include "gpushare/emit/dra_claim.h"
 #include "gpushare/emit/quoting.h"
 #include "gpushare/sched/kai/kai_config.h"
 #include "gpushare/sched/kueue/kueue_config.h"
@@ -24,9 +27,13 @@ struct RequestKey {
   int pool = -1;
   std::vector<std::pair<std::string, int64_t>> resources;  // by name
   std::vector<std::string> pin;  // the pools PinToTargetPool pinned it to
+  // A DRA pool's claim: the ResourceClaimTemplate the pod names
+  // (emit/dra_claim.h); "" elsewhere, and for a claim served through the
+  // class's extended resource (KEP-5004), which is in `resources`.
+  std::string dra_template;
   bool operator<(const RequestKey& o) const {
-    return std::tie(pool, resources, pin) <
-           std::tie(o.pool, o.resources, o.pin);
+    return std::tie(pool, resources, pin, dra_template) <
+           std::tie(o.pool, o.resources, o.pin, o.dra_template);
   }
 };
 
@@ -233,6 +240,14 @@ std::string Patch(const Pod& pod, const Labels& node_selector,
       }
     }
   }
+  if (!key.dra_template.empty()) {
+    // The pod's claim from its template (resource.k8s.io/v1; core/v1
+    // PodResourceClaim), consumed by the GPU container.
+    out += fmt::format(
+        "      resourceClaims:\n        - name: {}\n"
+        "          resourceClaimTemplateName: {}\n",
+        kDraClaimName, YamlScalar(key.dra_template));
+  }
   out += "      containers:\n        - name: main\n";
   if (cap.set) {
     // env merges by name in a strategic merge patch: the container keeps
@@ -241,6 +256,13 @@ std::string Patch(const Pod& pod, const Labels& node_selector,
         "          env:\n            - name: {}\n              value: "
         "\"{}\"\n",
         cap.EnvName(), cap.Fraction());
+  }
+  if (!key.dra_template.empty()) {
+    out += fmt::format(
+        "          resources:\n            claims:\n              - name: "
+        "{}\n",
+        kDraClaimName);
+    return out;
   }
   if (key.resources.empty()) return out;
   out += "          resources:\n            limits:\n";
@@ -255,6 +277,17 @@ std::string Patch(const Pod& pod, const Labels& node_selector,
 int64_t GrantedMemoryMib(const Pod& pod, const NodePool& pool,
                          const ResourceRegistry& registry) {
   if (pool.model == nullptr) return -1;
+  if (pool.spec.devices == PoolDevices::kDra) {
+    // The MIG device of the claim's per-profile class.
+    const std::optional<DraClaim> claim = DraClaimOf(pod, pool, registry);
+    if (!claim || !pool.model->mig) return -1;
+    for (const MigProfile& p : pool.model->mig->profiles) {
+      if (NvidiaMigProfileClassName(p.name) == claim->device_class) {
+        return p.memory_mib;
+      }
+    }
+    return -1;
+  }
   switch (pool.spec.sharing.scheme()) {
     case SharingScheme::kHami: {
       const ResourceId mem = registry.Find(kHamiGpuMem);
@@ -330,6 +363,17 @@ std::string PodTemplatePatchesYaml(const Scenario& scenario,
       }
       key.resources.emplace_back(cluster.resources().Name(id), quantity);
     }
+    if (const std::optional<DraClaim> claim = DraClaimOf(
+            pod, cluster.pools()[pool], cluster.resources())) {
+      // Never the bookkeeping name deviceclass.resource.kubernetes.io/...:
+      // the claim's template, or the class's extended resource.
+      key.resources.clear();
+      if (claim->extended_resource.empty()) {
+        key.dra_template = DraClaimTemplateName(pod.tenant_class, *claim);
+      } else {
+        key.resources.emplace_back(claim->extended_resource, claim->count);
+      }
+    }
     std::sort(key.resources.begin(), key.resources.end());
     RequestGroupPods& g = c.groups[key];
     ++g.pods;
@@ -358,6 +402,16 @@ std::string PodTemplatePatchesYaml(const Scenario& scenario,
       "where memory is isolated (HAMi, MIG), as the simulation\n# shows; "
       "pods read from a trace keep their own requests.\n",
       CommentText(scenario.name));
+  if (std::any_of(scenario.pools.begin(), scenario.pools.end(),
+                  [](const NodePoolSpec& p) {
+                    return p.devices == PoolDevices::kDra;
+                  })) {
+    out +=
+        "# Pods of DRA pools (devices: dra) get their GPUs from a "
+        "ResourceClaim made\n# from the ResourceClaimTemplate they name, "
+        "which dra-objects.yaml of emit k8s\n# creates in each tenant "
+        "namespace (apply it first), instead of nvidia.com/gpu.\n";
+  }
   if (scenario.queues.enabled() && !scenario.kai_queues.enabled()) {
     out +=
         "# Kueue's queue label is on the workload's own metadata, where its "
@@ -385,11 +439,12 @@ std::string PodTemplatePatchesYaml(const Scenario& scenario,
           EngineCapOf(info.workload_class, EngineOf(scenario, info.name),
                       *c.example, pool, groups[g].second);
       out += fmt::format(
-          "---\n# class {} ({}) on pool {} ({}): {} of its {} pods "
+          "---\n# class {} ({}) on pool {} ({}{}): {} of its {} pods "
           "({:.1f}%)\n{}{}",
           CommentText(info.name), WorkloadClassName(info.workload_class),
           CommentText(pool.spec.name),
           SharingSchemeDisplayName(pool.spec.sharing.scheme()),
+          pool.spec.devices == PoolDevices::kDra ? ", DRA" : "",
           groups[g].second.pods, c.pods, 100.0 * groups[g].second.pods / c.pods,
           AboveRequestComment(groups[g].second, pool) + EngineCapComment(cap),
           Patch(*c.example, c.node_selector, c.required_affinity, pool,

@@ -11,6 +11,8 @@
 #include <string>
 
 #include "gpushare/emit/device_plugin_config.h"
+#include "gpushare/emit/dra_driver_values.h"
+#include "gpushare/emit/dra_objects.h"
 #include "gpushare/emit/emit_test_scenarios.h"
 #include "gpushare/emit/hami_values.h"
 #include "gpushare/emit/kube_scheduler_config.h"
@@ -124,6 +126,52 @@ TEST(UpstreamKeysTest, KubeSchedulerConfig) {
   ASSERT_TRUE(NeedsKubeSchedulerConfig(s.scheduler));
   ExpectKnown(KubeSchedulerConfigYaml(s.scheduler, /*hami_pools=*/false),
               "kube-scheduler-config-v1.keys");
+}
+
+// DRA pools that make the DRA emitters write every optional key: memory
+// shares and an interval on whole GPUs, a MIG pool (a profile class), an
+// imported pool (matchFields) and a taint.
+TEST(UpstreamKeysTest, DraDriverValuesAndObjects) {
+  Scenario s = emit_test::PoolsScenario(
+      "d",
+      "    - {name: whole, gpu: A100-80GB, nodes: 1, devices: dra}\n"
+      "    - name: mig\n"
+      "      gpu: H100-80GB\n"
+      "      nodes: 1\n"
+      "      devices: dra\n"
+      "      taints: [{key: dedicated, value: ml, effect: NoSchedule}]\n"
+      "      sharing: {scheme: mig, mig_strategy: mixed,\n"
+      "                mig_config: all-balanced}\n"
+      "    - {name: imported, gpu: A100-80GB, nodes: 1, devices: dra}\n",
+      "    - name: b\n      class: batch\n      count: 1\n"
+      "      gpus: 0.5\n      gpu_memory_mib: 6000\n"
+      "      node_selector: {gpushare.io/node-pool: mig}\n"
+      "      tolerations: [{key: dedicated, operator: Exists}]\n");
+  s.pools[2].members.push_back(NodeIdentity{});
+  s.pools[2].members.back().name = "gpu-node-7";
+  for (NodePoolSpec& p : s.pools) {
+    p.dra.consumable_shares = DraConsumableShares::kMemoryShares;
+    p.dra.time_slice_interval = DraTimeSliceInterval::kShort;
+  }
+  const std::string values = DraDriverValuesYaml(s);
+  for (const char* key : {"matchFields", "matchExpressions", "value:",
+                          "ConsumableShares: true", "TimeSlicingSettings"}) {
+    EXPECT_NE(values.find(key), std::string::npos) << key;
+  }
+  ExpectKnown(values, "dra-driver-values.keys");
+  const std::string objects = DraObjectsYaml(s, emit_test::TestCatalog());
+  EXPECT_NE(objects.find("capacity:"), std::string::npos) << objects;
+  EXPECT_NE(objects.find("timeSlicingConfig:"), std::string::npos);
+  int documents = 0;
+  for (const YAML::Node& doc : YAML::LoadAll(objects)) {
+    if (!doc.IsMap()) continue;
+    ++documents;
+    ExpectKnown(YAML::Dump(doc), "resource-v1.keys",
+                {{"spec.spec.devices.requests[].exactly.capacity.requests",
+                  "*"}});
+  }
+  // The profile class of `b` and a template per class.
+  EXPECT_EQ(documents, 3) << objects;
 }
 
 }  // namespace

@@ -1,0 +1,131 @@
+#include "gpushare/emit/dra_claim.h"
+
+#include <fmt/format.h>
+
+#include "gpushare/cluster/dra/device_class.h"
+#include "gpushare/cluster/dra/nvidia_gpu_slice.h"
+#include "gpushare/cluster/resources.h"
+#include "gpushare/emit/quoting.h"
+
+namespace gpushare {
+namespace {
+
+// The short part of a class name in a template name: "gpu" for
+// gpu.nvidia.com, "mig-1g-10gb" for mig-1g-10gb.gpu.nvidia.com.
+std::string DraClaimShortClass(const std::string& device_class) {
+  const std::string suffix = std::string(".") + kNvidiaGpuDriver;
+  if (device_class == kNvidiaGpuDriver) return "gpu";
+  if (device_class.size() > suffix.size() &&
+      device_class.compare(device_class.size() - suffix.size(), suffix.size(),
+                           suffix) == 0) {
+    return device_class.substr(0, device_class.size() - suffix.size());
+  }
+  return device_class;
+}
+
+// The class's KEP-5004 extended resource name (device_class.h).
+std::string DraClaimExtendedResource(const std::string& device_class,
+                                     const NodePool& pool) {
+  if (device_class == kNvidiaGpuDriver) {
+    return NvidiaGpuDeviceClass().extended_resource_name;
+  }
+  if (pool.model != nullptr && pool.model->mig) {
+    for (const MigProfile& p : pool.model->mig->profiles) {
+      if (NvidiaMigProfileClassName(p.name) == device_class) {
+        return NvidiaMigProfileDeviceClass(p.name).extended_resource_name;
+      }
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+std::optional<DraClaim> DraClaimOf(const Pod& pod, const NodePool& pool,
+                                   const ResourceRegistry& registry) {
+  if (pool.spec.devices != PoolDevices::kDra) return std::nullopt;
+  for (const auto& [id, quantity] : pod.requests.items()) {
+    const std::string& name = registry.Name(id);
+    if (quantity <= 0 ||
+        name.compare(0, kDraClassResourcePrefix.size(),
+                     kDraClassResourcePrefix) != 0) {
+      continue;
+    }
+    DraClaim claim;
+    claim.pool = pool.spec.name;
+    claim.device_class = name.substr(kDraClassResourcePrefix.size());
+    claim.count = quantity;
+    const DraPoolSettings& dra = pool.spec.dra;
+    if (dra.consumable_shares == DraConsumableShares::kMemoryShares) {
+      claim.memory_mib = pod.template_request.set()
+                             ? pod.template_request.gpu_memory_mib
+                             : pod.needs.gpu_memory_mib;
+    }
+    if (claim.device_class == kNvidiaGpuDriver) {
+      claim.interval = dra.time_slice_interval;
+    }
+    if (dra.extended_resource) {
+      claim.extended_resource =
+          DraClaimExtendedResource(claim.device_class, pool);
+    }
+    return claim;
+  }
+  return std::nullopt;
+}
+
+std::string DraClaimTemplateName(const std::string& tenant_class,
+                                 const DraClaim& claim) {
+  std::string name = fmt::format("{}-{}-{}", tenant_class, claim.pool,
+                                 DraClaimShortClass(claim.device_class));
+  if (claim.count > 1) name += fmt::format("-x{}", claim.count);
+  if (claim.memory_mib > 0) name += fmt::format("-{}mi", claim.memory_mib);
+  return name;
+}
+
+std::string ResourceClaimTemplateYaml(const std::string& namespace_name,
+                                      const std::string& name,
+                                      const DraClaim& claim) {
+  std::string out = fmt::format(
+      "apiVersion: resource.k8s.io/v1\n"
+      "kind: ResourceClaimTemplate\n"
+      "metadata:\n"
+      "  name: {}\n"
+      "  namespace: {}\n"
+      "spec:\n"
+      "  spec:\n"
+      "    devices:\n"
+      "      requests:\n"
+      "        - name: {}\n"
+      "          exactly:\n"
+      "            deviceClassName: {}\n"
+      "            allocationMode: ExactCount\n"
+      "            count: {}\n",
+      YamlScalar(name), YamlScalar(namespace_name), kDraClaimName,
+      YamlScalar(claim.device_class), claim.count);
+  if (claim.memory_mib > 0) {
+    out += fmt::format(
+        "            capacity:\n"
+        "              requests:\n"
+        "                memory: \"{}Mi\"\n",
+        claim.memory_mib);
+  }
+  if (claim.interval != DraTimeSliceInterval::kDefault) {
+    out += fmt::format(
+        "      config:\n"
+        "        - requests: [{}]\n"
+        "          opaque:\n"
+        "            driver: {}\n"
+        "            parameters:\n"
+        "              apiVersion: resource.nvidia.com/v1beta1\n"
+        "              kind: GpuConfig\n"
+        "              sharing:\n"
+        "                strategy: TimeSlicing\n"
+        "                timeSlicingConfig:\n"
+        "                  interval: {}\n",
+        kDraClaimName, kNvidiaGpuDriver,
+        DraTimeSliceIntervalName(claim.interval));
+  }
+  return out;
+}
+
+}  // namespace gpushare

@@ -1,0 +1,48 @@
+// The Helm values of NVIDIA's DRA driver for GPUs
+// (kubernetes-sigs/dra-driver-nvidia-gpu, chart
+// deployments/helm/dra-driver-nvidia-gpu, commit 95932046) for a scenario's
+// `devices: dra` pools, written by `emit k8s` as `dra-driver-values.yaml`
+// (docs/emit.md, "DRA pools").
+//
+// Contract: DraDriverValuesYaml() writes, for the pools with devices: dra
+// and GPUs: `resources.gpus.enabled: true` with `gpuResourcesEnabledOverride:
+// true` (templates/validation.yaml refuses the first without the second: the
+// driver must not share a node with NVIDIA's device plugin, which
+// node-setup.sh turns off on these nodes); `consumableShares`
+// (DraConsumableSharesValue) when not disabled; `featureGates` with
+// ConsumableShares: true when consumable shares are on and
+// TimeSlicingSettings: true when a pool's claims set an interval other than
+// Default (both alpha, off by default: pkg/featuregates/featuregates.go; a
+// comment says so; MPSSupport and DynamicMIG are never set);
+// `kubeletPlugin.affinity` with one required nodeSelectorTerm per pool —
+// a written pool's selector labels (matchExpressions `In`), an imported
+// pool's node names (matchFields metadata.name `In`; emit/pool_node_set.h) —
+// replacing the chart's NFD terms, so the kubelet plugin runs on the DRA
+// pools' nodes only; and `kubeletPlugin.tolerations`: the chart's default
+// (nvidia.com/gpu Exists NoSchedule) and one Equal toleration per distinct
+// taint of those pools. The kubelet plugin reads one consumable-shares mode
+// per release and the chart installs the cluster-wide DeviceClass
+// gpu.nvidia.com, so one release serves every DRA pool: pools that differ
+// in consumable shares throw InputError. Returns "" when no pool has
+// devices: dra. Deterministic; every name quoted for its place.
+
+#ifndef GPUSHARE_EMIT_DRA_DRIVER_VALUES_H_
+#define GPUSHARE_EMIT_DRA_DRIVER_VALUES_H_
+
+#include <string>
+
+#include "gpushare/scenario/scenario.h"
+
+namespace gpushare {
+
+// The release and namespace the header's helm command uses (the driver's
+// docs, site/content/docs/guides/gpu-allocation/mig.md).
+inline constexpr const char* kDraDriverRelease = "dra-driver-nvidia-gpu";
+inline constexpr const char* kDraDriverChart =
+    "oci://registry.k8s.io/dra-driver-nvidia/charts/dra-driver-nvidia-gpu";
+
+std::string DraDriverValuesYaml(const Scenario& scenario);
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_EMIT_DRA_DRIVER_VALUES_H_

@@ -1,0 +1,120 @@
+#include "gpushare/emit/dra_driver_values.h"
+
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include "gpushare/emit/emit_test_scenarios.h"
+#include "gpushare/io/input_error.h"
+
+namespace gpushare {
+namespace {
+
+using emit_test::PoolsScenario;
+
+// Two DRA pools (one tainted, one selected by its own label) and a
+// device-plugin pool, which the values leave alone.
+Scenario DraValuesScenario() {
+  return PoolsScenario(
+      "v",
+      "    - {name: a, gpu: A100-80GB, nodes: 1, devices: dra,\n"
+      "       taints: [{key: dedicated, value: ml, effect: NoSchedule}]}\n"
+      "    - {name: b, gpu: A100-80GB, nodes: 1, devices: dra,\n"
+      "       match_labels: {cloud.example/group: b-nodes}}\n"
+      "    - {name: c, gpu: A100-80GB, nodes: 1}\n");
+}
+
+constexpr char kDraValuesPlacement[] =
+    "kubeletPlugin:\n"
+    "  affinity:\n"
+    "    nodeAffinity:\n"
+    "      requiredDuringSchedulingIgnoredDuringExecution:\n"
+    "        nodeSelectorTerms:\n"
+    "          # pool a\n"
+    "          - matchExpressions:\n"
+    "              - key: \"gpushare.io/node-pool\"\n"
+    "                operator: In\n"
+    "                values: [\"a\"]\n"
+    "          # pool b\n"
+    "          - matchExpressions:\n"
+    "              - key: \"cloud.example/group\"\n"
+    "                operator: In\n"
+    "                values: [\"b-nodes\"]\n"
+    "  tolerations:\n"
+    "  - key: nvidia.com/gpu\n"
+    "    operator: Exists\n"
+    "    effect: NoSchedule\n"
+    "  - key: dedicated\n"
+    "    operator: Equal\n"
+    "    value: \"ml\"\n"
+    "    effect: NoSchedule\n";
+
+TEST(DraDriverValuesTest, ExclusivePoolsNeedNoGates) {
+  const std::string yaml = DraDriverValuesYaml(DraValuesScenario());
+  const std::string values =
+      "resources:\n  gpus:\n    enabled: true\n"
+      "gpuResourcesEnabledOverride: true\n" +
+      std::string(kDraValuesPlacement);
+  ASSERT_GE(yaml.size(), values.size());
+  EXPECT_EQ(yaml.substr(yaml.size() - values.size()), values) << yaml;
+  EXPECT_EQ(yaml.find("featureGates"), std::string::npos);
+  EXPECT_EQ(yaml.find("consumableShares"), std::string::npos);
+  EXPECT_NE(yaml.find("commit\n# 95932046"), std::string::npos) << yaml;
+}
+
+TEST(DraDriverValuesTest, MemorySharesAndIntervalTurnTheirAlphaGatesOn) {
+  Scenario s = DraValuesScenario();
+  for (int i : {0, 1}) {
+    s.pools[i].dra.consumable_shares = DraConsumableShares::kMemoryShares;
+  }
+  s.pools[1].dra.time_slice_interval = DraTimeSliceInterval::kLong;
+  const std::string yaml = DraDriverValuesYaml(s);
+  const std::string values =
+      "resources:\n  gpus:\n    enabled: true\n"
+      "gpuResourcesEnabledOverride: true\n"
+      "consumableShares: \"memory\"\n"
+      "featureGates:\n  ConsumableShares: true\n  TimeSlicingSettings: true\n" +
+      std::string(kDraValuesPlacement);
+  ASSERT_GE(yaml.size(), values.size());
+  EXPECT_EQ(yaml.substr(yaml.size() - values.size()), values) << yaml;
+  EXPECT_NE(yaml.find("alpha and off by default"), std::string::npos);
+  const YAML::Node node = YAML::Load(yaml);
+  EXPECT_EQ(node["consumableShares"].as<std::string>(), "memory");
+}
+
+TEST(DraDriverValuesTest, CountSharesAreAQuotedString) {
+  Scenario s = DraValuesScenario();
+  for (int i : {0, 1}) {
+    s.pools[i].dra.consumable_shares = DraConsumableShares::kCount;
+    s.pools[i].dra.shares = 4;
+  }
+  const std::string yaml = DraDriverValuesYaml(s);
+  EXPECT_NE(yaml.find("\nconsumableShares: \"4\"\n"), std::string::npos);
+  EXPECT_NE(yaml.find("featureGates:\n  ConsumableShares: true\nkubeletPlugin:"),
+            std::string::npos)
+      << yaml;
+  EXPECT_EQ(yaml.find("TimeSlicingSettings"), std::string::npos);
+}
+
+TEST(DraDriverValuesTest, PoolsThatDifferInSharesAreRefused) {
+  Scenario s = DraValuesScenario();
+  s.pools[1].dra.consumable_shares = DraConsumableShares::kUnlimited;
+  try {
+    DraDriverValuesYaml(s);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "node pools 'a' and 'b': NVIDIA's DRA driver reads one "
+                  "consumable-shares mode"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(DraDriverValuesTest, NoDraPoolNoValues) {
+  EXPECT_EQ(DraDriverValuesYaml(PoolsScenario(
+                "n", "    - {name: c, gpu: A100-80GB, nodes: 1}\n")),
+            "");
+}
+
+}  // namespace
+}  // namespace gpushare
