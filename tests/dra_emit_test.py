@@ -461,6 +461,43 @@ class DraEmitTest(TempDirTestCase):
              "timeSlicingConfig": {"interval": "Short"}})
 
 
+class DraEmitQuotingTest(TempDirTestCase):
+
+    def test_names_that_read_as_other_types_stay_strings(self):
+        # A pool `true`, a class `null`, namespaces `yes` and `0x1f`, a
+        # selector value `on`: YAML 1.1 would read them as a bool, null, a
+        # bool, an int and a bool.
+        scenario = self.write("types.yaml", TYPES)
+        out = self.path("types")
+        result = run_raw("emit", "k8s", "--scenario", scenario, "--out", out)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        DraEmitTest.check_dir(self, out, scenario)
+        docs = load_docs(os.path.join(out, "dra-objects.yaml"))
+        self.assertEqual(
+            sorted((d["metadata"]["namespace"], d["metadata"]["name"])
+                   for d in docs),
+            [("0x1f", "null-true-gpu"), ("yes", "null-true-gpu")])
+        values = load_docs(os.path.join(out, "dra-driver-values.yaml"))[0]
+        term = values["kubeletPlugin"]["affinity"]["nodeAffinity"][
+            "requiredDuringSchedulingIgnoredDuringExecution"][
+            "nodeSelectorTerms"][0]["matchExpressions"][0]
+        self.assertEqual((term["key"], term["values"]),
+                         ("example.com/k", ["on"]))
+
+
+TYPES = """\
+name: "types # not a comment"
+cluster:
+  pools:
+    - {name: "true", gpu: A100-80GB, nodes: 1, devices: dra,
+       match_labels: {"example.com/k": "on"}}
+workload:
+  classes:
+    - {name: "null", class: batch, tenants: ["yes", "0x1f"], count: 6,
+       gpus: 1}
+"""
+
+
 def skip_until_the_reader_reads_dra(test, result):
     """Skips while the scenario reader refuses the pool key `dra:` (it is
     read from engineer A's branch dra-A on; then these cases run)."""
