@@ -54,6 +54,12 @@ std::optional<DraClaim> DraClaimOf(const Pod& pod, const NodePool& pool,
     DraClaim claim;
     claim.pool = pool.spec.name;
     claim.device_class = name.substr(kDraClassResourcePrefix.size());
+    // Only the NVIDIA classes TranslateDraRequests asks: gpu.nvidia.com and
+    // the pool's per-profile classes.
+    if (claim.device_class != kNvidiaGpuDriver &&
+        DraClaimExtendedResource(claim.device_class, pool).empty()) {
+      continue;
+    }
     claim.count = quantity;
     const DraPoolSettings& dra = pool.spec.dra;
     if (dra.consumable_shares == DraConsumableShares::kMemoryShares) {

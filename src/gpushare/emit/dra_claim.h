@@ -13,8 +13,9 @@
 // HAMi's nvidia.com/gpumem is written from), in MiB, so already a whole Mi —
 // and the TimeSlicing interval of whole GPUs (a MIG device's config has no
 // interval: MigDeviceSharing, api/nvidia.com/resource/v1beta1/sharing.go).
-// nullopt when the pod asks no DRA class. The bookkeeping name never
-// leaves this function. DraClaimTemplateName() names the template
+// nullopt when the pod asks none of those classes (gpu.nvidia.com, the
+// pool's per-profile classes). The bookkeeping name never leaves this
+// function. DraClaimTemplateName() names the template
 // `<class>-<pool>-<short class>[-x<count>][-<memory>mi]` ("gpu" for
 // gpu.nvidia.com, "mig-1g-10gb" for mig-1g-10gb.gpu.nvidia.com): a DNS-1123
 // subdomain of at most 253 characters for class and pool names as the

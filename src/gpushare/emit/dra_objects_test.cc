@@ -136,6 +136,9 @@ TEST(DraObjectsTest, MemorySharesAskTheClassSizeAndPatchesNameIt) {
 TEST(DraObjectsTest, ExtendedResourcePoolsAskTheClassResourceNoTemplate) {
   Scenario s = DraObjectsScenario();
   for (NodePoolSpec& p : s.pools) p.dra.extended_resource = true;
+  // `jobs` selects no pool: it lands on the first, `whole`, and is pinned
+  // there (elsewhere nvidia.com/gpu could be a device plugin's).
+  s.workload.classes[0].node_selector.clear();
   const std::string yaml = DraObjectsYaml(s, emit_test::TestCatalog());
   const std::vector<YAML::Node> docs = DraObjectsDocuments(yaml);
   ASSERT_EQ(docs.size(), 1u) << yaml;  // the profile's class only
@@ -149,6 +152,10 @@ TEST(DraObjectsTest, ExtendedResourcePoolsAskTheClassResourceNoTemplate) {
   EXPECT_NE(patches.find("              nvidia.com/mig-2g.20gb: 1\n"),
             std::string::npos);
   EXPECT_EQ(patches.find("resourceClaims"), std::string::npos);
+  EXPECT_NE(patches.find("      nodeSelector:\n        \"gpushare.io/node-pool\": "
+                         "\"whole\"\n      containers:"),
+            std::string::npos)
+      << patches;
 }
 
 }  // namespace

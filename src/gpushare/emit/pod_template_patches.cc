@@ -372,6 +372,11 @@ std::string PodTemplatePatchesYaml(const Scenario& scenario,
         key.dra_template = DraClaimTemplateName(pod.tenant_class, *claim);
       } else {
         key.resources.emplace_back(claim->extended_resource, claim->count);
+        // nvidia.com/gpu is also a device plugin's resource elsewhere: the
+        // request means the DRA pool's devices only there.
+        if (key.pin.empty() && cluster.pools().size() > 1) {
+          key.pin = {cluster.pools()[pool].spec.name};
+        }
       }
     }
     std::sort(key.resources.begin(), key.resources.end());
