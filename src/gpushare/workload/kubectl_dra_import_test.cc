@@ -348,6 +348,42 @@ TEST(DraKubectlImportTest, AllocatedClaimBindsThePodToItsNode) {
   EXPECT_EQ(notes, want);
 }
 
+TEST(DraKubectlImportTest, MemoryCapacityAndAllocatedMigProfile) {
+  // mig.nvidia.com selects every profile; the allocated device names one.
+  const std::string claim = R"(,
+{"kind": "ResourceClaim", "apiVersion": "resource.k8s.io/v1",
+ "metadata": {"name": "m-gpu-1", "namespace": "ml"},
+ "spec": {"devices": {"requests": [{"name": "gpu", "exactly":
+   {"deviceClassName": "mig.nvidia.com"}}]}},
+ "status": {"allocation": {"devices": {"results": [{"request": "gpu",
+   "driver": "gpu.nvidia.com", "pool": "n2",
+   "device": "gpu-1-mig-3g40gb-9-4"}]}}}})";
+  std::vector<std::string> notes;
+  const std::vector<Pod> pods = Pods(
+      PodList(PodWithClaim("m", R"("resourceClaimTemplateName": "any-mig")",
+                           "n2",
+                           R"(, "resourceClaimStatuses": [{"name": "gpu",
+                              "resourceClaimName": "m-gpu-1"}])") +
+                  "," +
+                  PodWithClaim("s", R"("resourceClaimTemplateName": "part")"),
+              claim + Template("any-mig", R"({"name": "gpu", "exactly":
+         {"deviceClassName": "mig.nvidia.com"}})") +
+                  Template("part", R"({"name": "gpu", "exactly":
+         {"deviceClassName": "gpu.nvidia.com",
+          "capacity": {"requests": {"memory": "20Gi"}}}})")),
+      &notes);
+  ASSERT_EQ(pods.size(), 2u);
+  EXPECT_EQ(pods[0].node_name, "n2");
+  EXPECT_DOUBLE_EQ(pods[0].needs.gpus, 3.0 / 7.0);
+  EXPECT_EQ(pods[0].needs.gpu_memory_mib, 40192);
+  EXPECT_EQ(pods[0].dra_device_class, "mig-3g-40gb.gpu.nvidia.com");
+  EXPECT_DOUBLE_EQ(pods[1].needs.gpus, 1.0);
+  EXPECT_EQ(pods[1].needs.gpu_memory_mib, 20 * 1024);
+  EXPECT_EQ(pods[1].dra_device_class, "gpu.nvidia.com");
+  // The allocation settled the profile: nothing approximated.
+  ASSERT_EQ(notes.size(), 1u);
+}
+
 TEST(DraKubectlImportTest, ApproximationsAreCounted) {
   const std::string more =
       Template("t", R"({"name": "gpu", "firstAvailable": [

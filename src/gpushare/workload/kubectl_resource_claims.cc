@@ -331,7 +331,6 @@ void KubectlDraClaims::AddRequest(const JsonValue& request,
     unmapped_classes_.insert(chosen.Get("deviceClassName").String());
     return;
   }
-  if (m.approximation != nullptr) ++counts_[m.approximation];
   const std::string mode = chosen.Get("allocationMode").String("ExactCount");
   int64_t count = 1;
   if (mode == "ExactCount") {
@@ -345,6 +344,11 @@ void KubectlDraClaims::AddRequest(const JsonValue& request,
         .Fail("expected ExactCount or All, got '" + mode + "'");
   }
   if (!results.empty()) count = static_cast<int64_t>(results.size());
+  // An allocated MIG device names its profile: no guess then.
+  if (m.approximation != nullptr &&
+      !(m.approximation == kNoteSomeProfiles && !results.empty())) {
+    ++counts_[m.approximation];
+  }
   const JsonValue asked = chosen.Get("capacity").Get("requests");
   const JsonValue memory =
       asked.Get("memory").Missing()

@@ -764,35 +764,6 @@ TEST_F(TranslatorTest, DraMigAsksTheSmallestProfileClass) {
   EXPECT_EQ(ExtendedCount(mid), 1u);
 }
 
-// An imported pod whose claims ask a DeviceClass goes to the first DRA pool
-// serving it; other pods (and classes no pool serves) to the first pool.
-TEST_F(TranslatorTest, DraClaimClassChoosesTheTargetPool) {
-  AddPool("plugin", ExclusiveSharing());
-  NodePoolSpec whole;
-  whole.name = "dra";
-  whole.gpu_model = "A100-40GB";
-  whole.gpus_per_node = 8;
-  whole.devices = PoolDevices::kDra;
-  cluster_.AddPool(whole);
-  NodePoolSpec mig = whole;
-  mig.name = "dra-mig";
-  mig.gpus_per_node = 1;
-  mig.sharing = MigSharing(MigStrategy::kMixed, "all-balanced");
-  cluster_.AddPool(mig);
-  Pod pod = GpuPod(1, 8000);
-  EXPECT_EQ(TargetPool(pod, cluster_), 0);
-  pod.dra_device_class = "gpu.nvidia.com";
-  EXPECT_EQ(TargetPool(pod, cluster_), 1);
-  pod.dra_device_class = "mig-2g-10gb.gpu.nvidia.com";
-  EXPECT_EQ(TargetPool(pod, cluster_), 2);
-  pod.dra_device_class = "mig-7g-40gb.gpu.nvidia.com";  // not all-balanced's
-  EXPECT_EQ(TargetPool(pod, cluster_), 0);
-  // A selector that excludes the serving pool wins.
-  pod.dra_device_class = "gpu.nvidia.com";
-  pod.node_selector[kNodePoolLabel] = "plugin";
-  EXPECT_EQ(TargetPool(pod, cluster_), 0);
-}
-
 TEST_F(TranslatorTest, DraRefusesOtherSharingSchemes) {
   NodePoolSpec spec;
   spec.name = "dra-ts";
