@@ -194,6 +194,10 @@ struct PoolSample {
 struct PoolSummary {
   std::string name;
   std::string scheme;
+  // How reports name a DRA pool's sharing (PoolSharingLabel: "DRA
+  // time-slicing x4", "exclusive (DRA)"); empty for device-plugin pools,
+  // whose scheme says it.
+  std::string label;
   std::string model;
   int nodes = 0;
   int gpus = 0;
