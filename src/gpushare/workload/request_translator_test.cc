@@ -789,25 +789,6 @@ TEST_F(TranslatorTest, DraSharedGpusAskSharesOrMemory) {
             "its footprint of 40961 MiB exceeds the 40960 MiB of A100-40GB");
 }
 
-TEST_F(TranslatorTest, DraRefusesMps) {
-  NodePoolSpec spec;
-  spec.name = "dra-mps";
-  spec.gpu_model = "A100-40GB";
-  spec.gpus_per_node = 1;
-  spec.sharing = MpsSharing(4);
-  spec.devices = PoolDevices::kDra;
-  try {
-    cluster_.AddPool(spec);
-    ADD_FAILURE() << "accepted";
-  } catch (const InputError& e) {
-    EXPECT_NE(e.message().find("devices: dra does not serve sharing 'mps': "
-                               "NVIDIA's DRA driver refuses MPS when "
-                               "consumable shares are on"),
-              std::string::npos)
-        << e.message();
-  }
-}
-
 }  // namespace
 }  // namespace request_translator_test
 }  // namespace gpushare

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "gpushare/catalog/catalog.h"
+#include "gpushare/cluster/cluster.h"
 
 namespace gpushare {
 namespace {
@@ -76,6 +77,20 @@ TEST(DraPoolSettingsTest, Labels) {
   s.time_slice_interval = DraTimeSliceInterval::kDefault;
   EXPECT_EQ(DraPoolSharingLabel(s, TimeSlicingSharing(2), h100),
             "DRA shared capacity (unlimited)");
+}
+
+TEST(DraPoolSettingsTest, MpsAndHamiStayOffDra) {
+  EXPECT_EQ(PoolDevicesProblem(PoolDevices::kDra, SharingScheme::kTimeSlicing),
+            "");
+  EXPECT_EQ(PoolDevicesProblem(PoolDevices::kDra, SharingScheme::kMps),
+            "devices: dra does not serve sharing 'mps': NVIDIA's DRA driver "
+            "refuses MPS when consumable shares are on (\"MPS sharing is not "
+            "supported when consumable shares is enabled\"), and MPS through "
+            "one claim shared by several pods is not modelled yet; DRA serves "
+            "'exclusive', 'time-slicing' (consumable shares) and 'mig'");
+  EXPECT_NE(PoolDevicesProblem(PoolDevices::kDra, SharingScheme::kHami), "");
+  EXPECT_EQ(PoolDevicesProblem(PoolDevices::kDevicePlugin, SharingScheme::kMps),
+            "");
 }
 
 }  // namespace
