@@ -1,8 +1,11 @@
 """End-to-end tests of DRA pools (`devices: dra`, docs/model.md "DRA pools"):
-examples/dra.yaml runs with pods on its DRA pools, deterministically; compare
-and plan run the schemes DRA does not serve yet through the device plugin;
-a pool that asks DRA for a sharing scheme it does not serve yet is refused at
-load with a located error. What emit writes for DRA pools: tests/dra_emit_test.py.
+examples/dra.yaml runs with pods on its DRA pools (a "DRA time-slicing x4"
+pool among them), deterministically; a memory-mode pool ("DRA shared
+capacity") packs claims by the memory they ask; compare and plan run the
+schemes DRA does not serve (MPS, HAMi) through the device plugin;
+a pool that asks DRA for a sharing scheme it does not
+serve yet is refused at load with a located error. What emit writes for
+DRA pools: tests/dra_emit_test.py.
 
 Run as: python3 tests/dra_cli_test.py --binary /path/to/gpushare-sim
 """
@@ -36,15 +39,46 @@ class DraExampleTest(TempDirTestCase):
         self.assertGreater(ran[("training", "train")], 0, ran)
         self.assertGreater(ran[("services", "inference")], 0, ran)
         self.assertGreater(ran[("platform-jobs", "platform")], 0, ran)
+        self.assertGreater(ran[("notebooks", "notebooks")], 0, ran)
         # Every pod stays in the pool its selector names.
         for (cls, pool), _ in ran.items():
             self.assertEqual(
                 {"training": "train", "services": "inference",
-                 "platform-jobs": "platform"}[cls], pool)
+                 "platform-jobs": "platform", "notebooks": "notebooks"}[cls],
+                pool)
+        # Reports name the DRA pools' sharing; device-plugin pools have no
+        # label (their scheme says it).
+        labels = {p["name"]: p.get("label") for p in doc["pools"]}
+        self.assertEqual(labels, {
+            "train": "exclusive (DRA)",
+            "inference": "MIG (DRA) all-balanced",
+            "notebooks": "DRA time-slicing x4, interval Short",
+            "platform": None})
+        # Up to four notebooks share an L4 (20 one-GPU claims on 2 GPUs):
+        # some GPU holds four at once, none ever more.
+        most = 0
+        for p in doc["pod_records"]:
+            if p["tenant_class"] != "notebooks" or p["start_s"] is None \
+                    or p["start_s"] < 0:
+                continue
+            t = p["start_s"]
+            together = 0
+            for q in doc["pod_records"]:
+                if (q["tenant_class"] == "notebooks" and
+                        q["devices"] == p["devices"] and
+                        q["start_s"] is not None and 0 <= q["start_s"] <= t
+                        and (q["end_s"] is None or q["end_s"] < 0
+                             or q["end_s"] > t)):
+                    together += 1
+            most = max(most, together)
+        self.assertEqual(most, 4)
+        self.assertEqual(
+            {p["scheme"] for p in doc["pools"] if p["name"] == "notebooks"},
+            {"time-slicing"})
         # The JSON marks the DRA pools, and only them.
         self.assertEqual({p["name"]: p.get("devices") for p in doc["pools"]},
                          {"train": "dra", "inference": "dra",
-                          "platform": None})
+                          "notebooks": "dra", "platform": None})
         done = collections.Counter(p["outcome"] for p in doc["pod_records"])
         self.assertGreater(done["Succeeded"] + done["Deleted"], 0, done)
         # Their requests are the claims' class names, never nvidia.com/*.
@@ -102,8 +136,9 @@ class DraCompareAndPlanTest(TempDirTestCase):
         self.assertEqual(result.returncode, 0, result.stderr)
         out = result.stdout.decode("utf-8")
         # Wrapped by the report: the note's first words stay on one line.
-        self.assertIn("note: pool train runs time-slicing through its device",
-                      out)
+        # Time-slicing stays on DRA (consumable shares); MPS does not.
+        self.assertIn("note: pool train runs mps through its device", out)
+        self.assertNotIn("pool train runs time-slicing through", out)
         self.assertNotIn("pool train runs exclusive through", out)
 
     def test_plan_meets_its_constraints(self):
@@ -115,17 +150,102 @@ class DraRefusalsTest(TempDirTestCase):
     def test_unserved_schemes_and_values_are_refused(self):
         check_bad_scenarios(self, [
             (POOL.format(extra="      devices: dra\n"
-                               "      sharing: {scheme: time-slicing, "
-                               "replicas: 4}"),
+                               "      sharing: {scheme: mps, replicas: 4}"),
              "s.yaml:9:7:",
-             "devices: dra serves sharing 'exclusive' (whole GPUs, "
-             "DeviceClass gpu.nvidia.com) and 'mig'"),
+             "devices: dra does not serve sharing 'mps': NVIDIA's DRA "
+             "driver refuses MPS when consumable shares are on"),
             (POOL.format(extra="      devices: dra\n"
                                "      sharing: {scheme: hami}"),
-             "s.yaml:9:7:", "not 'hami'"),
+             "s.yaml:9:7:", "does not serve sharing 'hami'"),
             (POOL.format(extra="      devices: cdi"),
              "s.yaml:9:7:", "unknown value 'cdi'"),
         ])
+
+    def test_dra_settings_are_checked(self):
+        ts = ("      devices: dra\n"
+              "      sharing: {scheme: time-slicing, replicas: 4}\n")
+        check_bad_scenarios(self, [
+            (POOL.format(extra=ts + "      dra: {consumable_shares: 3}"),
+             "s.yaml:11:7:",
+             "dra.consumable_shares 3 disagrees with sharing.replicas 4"),
+            (POOL.format(extra=ts + "      dra: {consumable_shares: 1}"),
+             "s.yaml:11:32:", "consumable_shares"),
+            (POOL.format(extra=ts + "      dra: {consumable_shares: disabled}"),
+             "s.yaml:11:13:", "one claim shared by several pods is not "
+             "modelled yet"),
+            (POOL.format(extra=ts + "      dra: {time_slicing_interval: Tiny}"),
+             "s.yaml:11:13:", "unknown value 'Tiny' (expected Default, "
+             "Short, Medium or Long)"),
+            (POOL.format(extra=ts + "      dra: {extended_resource: true}"),
+             "s.yaml:11:7:", "not modelled yet"),
+            (POOL.format(extra=ts + "      dra: {shares: 4}"),
+             "s.yaml:11:13:", "shares"),
+            (POOL.format(extra="      devices: dra\n"
+                               "      dra: {consumable_shares: memory}"),
+             "s.yaml:10:7:",
+             "dra.consumable_shares memory needs sharing scheme "
+             "time-slicing"),
+            (POOL.format(extra="      devices: dra\n"
+                               "      dra: {time_slicing_interval: Long}"),
+             "s.yaml:10:7:", "needs sharing scheme time-slicing"),
+            (POOL.format(extra="      dra: {consumable_shares: memory}"),
+             "s.yaml:9:7:", "applies to pools with devices: dra"),
+        ])
+
+
+MEMORY_POOL = """\
+name: shared-capacity
+seed: 7
+horizon_s: 3600
+cluster:
+  pools:
+    - name: p
+      gpu: A100-80GB
+      nodes: 1
+      gpus_per_node: 2
+      devices: dra
+      sharing: {scheme: time-slicing, replicas: 2}
+      dra: {consumable_shares: memory}
+workload:
+  classes:
+    - name: a
+      class: batch
+      count: 3
+      arrival_rate_per_s: 10
+      gpus: 1
+      gpu_memory_mib: 30720
+      duty: 0.5
+      work_s: 600
+      cpu_milli: 1000
+      memory_mib: 1024
+"""
+
+
+class DraSharedCapacityTest(TempDirTestCase):
+
+    def test_claims_pack_by_the_memory_they_ask(self):
+        path = self.write("m.yaml", MEMORY_POOL)
+        out = self.path("m.json")
+        result = run_raw("run", path, "--quiet", "--json", out)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        with open(out, encoding="utf-8") as f:
+            doc = json.load(f)
+        self.assertEqual([p.get("label") for p in doc["pools"]],
+                         ["DRA shared capacity (memory)"])
+        records = doc["pod_records"]
+        self.assertEqual(len(records), 3)
+        for p in records:
+            self.assertIn("gpu.nvidia.com/memory=30720", p["requests"])
+            self.assertEqual(p["outcome"], "Succeeded", p)
+        # 30 GiB claims on two 80 GiB GPUs: two on gpu-0, the third on gpu-1
+        # (replicas 2 does not bound them: memory does).
+        # (All three arrive within 0.3 s and run together.)
+        gpus = sorted(p["devices"] for p in records)
+        self.assertEqual(gpus, [[0], [0], [1]], records)
+        # check_invariants holds.
+        inv = self.write("i.yaml",
+                         MEMORY_POOL + "scheduler: {check_invariants: true}\n")
+        self.assertEqual(run_raw("run", inv, "--quiet").returncode, 0)
 
 
 if __name__ == "__main__":

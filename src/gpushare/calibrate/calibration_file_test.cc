@@ -73,7 +73,9 @@ TEST(CalibrationFileTest, BadFilesAreLocatedErrors) {
   EXPECT_EQ(ErrorOf("calibration: {gpu: H100}\nmodel: {profile: seed}\n"),
             ":2:9: model: unknown key 'profile'; did you mean time_slice_ms? "
             "(allowed: time_slice_ms, "
-            "context_switch_us, mps_interference_per_corunner, "
+            "context_switch_us, dra_time_slice_short_ms, "
+            "dra_time_slice_medium_ms, dra_time_slice_long_ms, "
+            "mps_interference_per_corunner, "
             "hami_interception_overhead, hami_core_cap_overshoot, "
             "hami_cap_when_alone, mig_reconfigure_s, multi_gpu_comm_share, "
             "mig_comm_slowdown, restart_backoff_initial_s, "

@@ -11,15 +11,30 @@
 
 namespace gpushare {
 std::string PoolDevicesProblem(PoolDevices devices, SharingScheme scheme) {
-  if (devices != PoolDevices::kDra || scheme == SharingScheme::kExclusive ||
-      scheme == SharingScheme::kMig) {
-    return "";
+  if (devices != PoolDevices::kDra) return "";
+  switch (scheme) {
+    case SharingScheme::kExclusive:
+    case SharingScheme::kTimeSlicing:
+    case SharingScheme::kMig:
+      return "";
+    case SharingScheme::kMps:
+      return "devices: dra does not serve sharing 'mps': NVIDIA's DRA driver "
+             "refuses MPS when consumable shares are on (\"MPS sharing is not "
+             "supported when consumable shares is enabled\"), and MPS through "
+             "one claim shared by several pods is not modelled yet; DRA serves "
+             "'exclusive', 'time-slicing' (consumable shares) and 'mig'";
+    case SharingScheme::kHami:
+      return "devices: dra does not serve sharing 'hami': HAMi vGPUs are "
+             "handed out by HAMi's own device plugin and scheduler extender, "
+             "not by NVIDIA's DRA driver; DRA serves 'exclusive', "
+             "'time-slicing' (consumable shares) and 'mig'";
   }
-  return fmt::format(
-      "devices: dra serves sharing 'exclusive' (whole GPUs, DeviceClass "
-      "gpu.nvidia.com) and 'mig' (a static MIG layout, a DeviceClass per "
-      "profile) so far, not '{}'",
-      SharingSchemeName(scheme));
+  return "";
+}
+
+std::string PoolSharingLabel(const NodePoolSpec& spec, const GpuModel* model) {
+  if (spec.devices != PoolDevices::kDra) return SharingLabel(spec.sharing, model);
+  return DraPoolSharingLabel(spec.dra, spec.sharing, model);
 }
 
 namespace {
@@ -38,6 +53,10 @@ void ValidateSpec(const NodePoolSpec& spec) {
   const std::string devices_problem =
       PoolDevicesProblem(spec.devices, spec.sharing.scheme());
   if (!devices_problem.empty()) fail(devices_problem);
+  if (spec.devices == PoolDevices::kDra && spec.sharing.mig_enabled &&
+      spec.sharing.sharing == DeviceSharing::kTimeSlicing) {
+    fail(DraPoolSettingsProblem(DraPoolSettings(), spec.sharing));
+  }
   if (spec.nodes < 1 || spec.nodes > kMaxNodesPerPool) {
     fail(fmt::format("nodes must be 1..{}, got {}", kMaxNodesPerPool,
                      spec.nodes));
@@ -119,7 +138,7 @@ int Cluster::AddPool(const NodePoolSpec& spec) {
       if (spec.devices == PoolDevices::kDra) {
         devices = std::make_unique<DraGpuDevices>(
             name, *pool.model, spec.gpus_per_node, pool.mig_layouts,
-            resources_);
+            resources_, EffectiveDraPoolSettings(spec.dra, spec.sharing));
       } else if (spec.sharing.sharing == DeviceSharing::kHami) {
         devices = std::make_unique<HamiDevicePlugin>(
             *pool.model, spec.gpus_per_node, spec.sharing.hami, resources_);

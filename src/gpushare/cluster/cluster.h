@@ -46,11 +46,14 @@ inline constexpr int kMaxGpusPerNode = 16;
 // How a pool's nodes hand out their GPUs: NVIDIA's device plugin
 // (extended resources), or Dynamic Resource Allocation through NVIDIA's DRA
 // driver (ResourceSlices and claims; cluster/dra/dra_gpu_devices.h), which
-// serves the exclusive and MIG schemes so far.
+// serves the exclusive, time-slicing (consumable shares) and MIG schemes.
 enum class PoolDevices { kDevicePlugin, kDra };
 
 // "" when a pool may hand out GPUs shared by `scheme` through `devices`, else
-// why not: DRA serves sharing `exclusive` and `mig` so far.
+// why not: DRA serves sharing `exclusive`, `time-slicing` (the driver's
+// consumable shares, cluster/dra/dra_pool_settings.h) and `mig`; not `mps`
+// (the driver refuses MPS with consumable shares; MPS through one claim
+// shared by several pods is not modelled yet) nor `hami`.
 std::string PoolDevicesProblem(PoolDevices devices, SharingScheme scheme);
 
 // What a user writes for one node pool.
@@ -103,6 +106,11 @@ struct NodePoolSpec {
   Labels new_node_labels;
   std::vector<Taint> new_node_taints;
 };
+
+// How reports name the pool's sharing: SharingLabel for device-plugin pools;
+// for DRA pools DraPoolSharingLabel ("exclusive (DRA)", "DRA time-slicing
+// x4", "DRA shared capacity (memory)").
+std::string PoolSharingLabel(const NodePoolSpec& spec, const GpuModel* model);
 
 // Sets `pool`'s node count to `nodes`; an imported pool with more members
 // keeps the first `nodes` of them (node order), so the nodes it drops are

@@ -40,6 +40,9 @@ struct DeviceGrant {
   int64_t memory_mib = 0;  // memory the pod may use there (limit or size)
   int cores_percent = 100; // HAMi gpucores / MPS active-thread % / 100
   int64_t gpu_milli = 0;   // Open-Gpu-Share: thousandths of the GPU taken
+  // DRA consumable shares, memory mode: the MiB this pick took of the
+  // device's `memory` capacity (cluster/dra/dra_gpu_devices.h); 0 otherwise.
+  int64_t claim_memory_mib = 0;
   bool operator==(const DeviceGrant&) const = default;
 };
 

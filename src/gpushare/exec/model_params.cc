@@ -29,6 +29,10 @@ ModelParams ModelParams::Seed() {
 void ModelParams::Validate() const {
   CheckRange("time_slice_ms", time_slice_ms, 0.01, 60000);
   CheckRange("context_switch_us", context_switch_us, 0, 1e7);
+  CheckRange("dra_time_slice_short_ms", dra_time_slice_short_ms, 0.01, 60000);
+  CheckRange("dra_time_slice_medium_ms", dra_time_slice_medium_ms, 0.01,
+             60000);
+  CheckRange("dra_time_slice_long_ms", dra_time_slice_long_ms, 0.01, 60000);
   CheckRange("mps_interference_per_corunner", mps_interference_per_corunner, 0,
              10);
   CheckRange("hami_interception_overhead", hami_interception_overhead, 0, 0.9);

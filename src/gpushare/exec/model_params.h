@@ -24,6 +24,18 @@ struct ModelParams {
   // Oakwoo/seed-emulator examples/basic/A36_Nvidia_MPS/MPS_Tutorial.md):
   // efficiency t_slice / (t_slice + t_switch) = 1024 / (1024 + 200) ≈ 0.84.
   double context_switch_us = 200;
+  // NVIDIA's DRA driver sets a GPU's timeslice from a claim's TimeSlicing
+  // config with `nvidia-smi compute-policy --set-timeslice` 1, 2 or 3
+  // (Short, Medium, Long; Default 0 leaves time_slice_ms) (kubernetes-sigs/
+  // dra-driver-nvidia-gpu cmd/gpu-kubelet-plugin/nvlib.go setTimeSlice,
+  // api/nvidia.com/resource/v1beta1/sharing.go TimeSliceInterval.Int). The
+  // durations are not published: the open kernel modules only store the
+  // level (NV2080_CTRL_GPU_COMPUTE_POLICY_CONFIG_DATA_TIMESLICE,
+  // subdeviceCtrlCmdGpuSetComputePolicyConfig). A judgement: Short half the
+  // default, Medium twice, Long eight times (docs/model.md §6.4).
+  double dra_time_slice_short_ms = 0.512;
+  double dra_time_slice_medium_ms = 2.048;
+  double dra_time_slice_long_ms = 8.192;
 
   // MPS: throughput lost per co-running client through shared memory
   // bandwidth and caches (2 x vLLM on one A100 via MPS: −7.5 %, Pebble case

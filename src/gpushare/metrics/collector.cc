@@ -84,6 +84,9 @@ void Collector::OnRunStart(const Cluster& cluster,
     s.name = pool.spec.name;
     s.scheme = std::string(SharingSchemeName(pool.spec.sharing.scheme()));
     s.dra = pool.spec.devices == PoolDevices::kDra;
+    if (pool.spec.devices == PoolDevices::kDra) {
+      s.label = PoolSharingLabel(pool.spec, pool.model);
+    }
     s.model = pool.model ? pool.model->name : "";
     s.nodes = pool.node_count;
     s.gpus = pool.node_count * pool.spec.gpus_per_node;

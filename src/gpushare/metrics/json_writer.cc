@@ -43,20 +43,22 @@ nlohmann::json ResultToJson(const SimulationResult& r) {
                         {"pending", s.pending},
                         {"idle_gpus", s.idle_gpus}});
     }
-    pools.push_back({{"name", p.name},
-                     {"scheme", p.scheme},
-                     {"model", p.model},
-                     {"nodes", p.nodes},
-                     {"gpus", p.gpus},
-                     {"gpu_hours", p.gpu_hours},
-                     {"cost", p.cost},
-                     {"mean_gpu_util", p.mean_gpu_util},
-                     {"mean_sm_active", p.mean_sm_active},
-                     {"mean_allocation", p.mean_allocation},
-                     {"samples", series}});
+    json pool = {{"name", p.name},
+                 {"scheme", p.scheme},
+                 {"model", p.model},
+                 {"nodes", p.nodes},
+                 {"gpus", p.gpus},
+                 {"gpu_hours", p.gpu_hours},
+                 {"cost", p.cost},
+                 {"mean_gpu_util", p.mean_gpu_util},
+                 {"mean_sm_active", p.mean_sm_active},
+                 {"mean_allocation", p.mean_allocation},
+                 {"samples", series}};
+    if (!p.label.empty()) pool["label"] = p.label;
     // Only DRA pools say how they hand out GPUs, so the JSON of scenarios
     // without them is what it was.
-    if (p.dra) pools.back()["devices"] = "dra";
+    if (p.dra) pool["devices"] = "dra";
+    pools.push_back(std::move(pool));
   }
   out["pools"] = pools;
   json pods = json::array();

@@ -195,6 +195,10 @@ struct PoolSummary {
   std::string name;
   std::string scheme;
   bool dra = false;  // the pool hands out its GPUs through DRA
+  // How reports name a DRA pool's sharing (PoolSharingLabel: "DRA
+  // time-slicing x4", "exclusive (DRA)"); empty for device-plugin pools,
+  // whose scheme says it.
+  std::string label;
   std::string model;
   int nodes = 0;
   int gpus = 0;

@@ -44,7 +44,8 @@ std::string SummaryTable(const SimulationResult& r) {
 std::string PoolTable(const SimulationResult& r) {
   std::vector<std::vector<std::string>> rows;
   for (const PoolSummary& p : r.pools) {
-    rows.push_back({p.name, p.scheme, p.model, std::to_string(p.nodes),
+    rows.push_back({p.name, p.label.empty() ? p.scheme : p.label, p.model,
+                    std::to_string(p.nodes),
                     std::to_string(p.gpus), FormatPercent(p.mean_allocation),
                     FormatPercent(p.mean_sm_active),
                     FormatPercent(p.mean_gpu_util), FormatMoney(p.cost)});
@@ -91,7 +92,8 @@ std::string RunHtmlReport(const SimulationResult& r) {
     if (p.gpus == 0) continue;
     page.AddHtml(PoolUtilizationChart(
         "pool-" + p.name,
-        fmt::format("Pool {} ({}, {} x {})", p.name, p.scheme, p.gpus,
+        fmt::format("Pool {} ({}, {} x {})", p.name,
+                    p.label.empty() ? p.scheme : p.label, p.gpus,
                     p.model),
         p, r.end_s));
   }

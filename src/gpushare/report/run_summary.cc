@@ -62,7 +62,8 @@ std::string RunSummary(const SimulationResult& r, double wall_s) {
   pools.AddColumn("SM ACTIVE", TextTable::Align::kRight);
   pools.AddColumn("COST $", TextTable::Align::kRight);
   for (const PoolSummary& p : r.pools) {
-    pools.AddRow({p.name, p.scheme, p.model.empty() ? "-" : p.model,
+    pools.AddRow({p.name, p.label.empty() ? p.scheme : p.label,
+                  p.model.empty() ? "-" : p.model,
                   std::to_string(p.gpus), Percent(p.mean_allocation),
                   Percent(p.mean_gpu_util), Percent(p.mean_sm_active),
                   fmt::format("{:.2f}", p.cost)});

@@ -74,13 +74,68 @@ struct PoolSource {
   int line = 0;
 };
 
+// The pool's `dra:` map (cluster/dra/dra_pool_settings.h), only with
+// `devices: dra`, and the rules of DraPoolSettingsProblem; without the map a
+// DRA pool still gets them checked (time-sliced MIG is refused).
+void ReadDraPoolSettings(const YamlMap& pool, NodePoolSpec* spec) {
+  if (!pool.Has("dra")) {
+    if (spec->devices == PoolDevices::kDra) {
+      const std::string problem =
+          DraPoolSettingsProblem(spec->dra, spec->sharing);
+      if (!problem.empty()) FailKey(pool, "sharing", problem);
+    }
+    return;
+  }
+  if (spec->devices != PoolDevices::kDra) {
+    FailKey(pool, "dra",
+            "applies to pools with devices: dra (the NVIDIA DRA driver's "
+            "settings)");
+  }
+  const YamlMap dra = pool.Map("dra", pool.what() + " dra");
+  dra.AllowOnly({"consumable_shares", "time_slicing_interval",
+                 "extended_resource"});
+  DraPoolSettings& settings = spec->dra;
+  if (dra.Has("consumable_shares")) {
+    const std::string value = dra.String("consumable_shares");
+    if (value == "memory") {
+      settings.consumable_shares = DraConsumableShares::kMemoryShares;
+    } else if (value == "unlimited") {
+      settings.consumable_shares = DraConsumableShares::kUnlimited;
+    } else if (value == "disabled") {
+      settings.consumable_shares = DraConsumableShares::kDisabled;
+      if (spec->sharing.scheme() == SharingScheme::kTimeSlicing) {
+        FailKey(dra, "consumable_shares",
+                "disabled: time-slicing on a DRA pool is the driver's "
+                "consumable shares (several claims per GPU); one claim shared "
+                "by several pods is not modelled yet");
+      }
+    } else {
+      settings.consumable_shares = DraConsumableShares::kCount;
+      settings.shares = static_cast<int>(dra.Int("consumable_shares", 2, 1000000));
+    }
+  }
+  if (dra.Has("time_slicing_interval")) {
+    const std::string value = dra.String("time_slicing_interval");
+    if (!ParseDraTimeSliceInterval(value, &settings.time_slice_interval)) {
+      FailKey(dra, "time_slicing_interval",
+              "unknown value '" + value +
+                  "' (expected Default, Short, Medium or Long)");
+    }
+  }
+  if (dra.Has("extended_resource")) {
+    settings.extended_resource = dra.Bool("extended_resource");
+  }
+  const std::string problem = DraPoolSettingsProblem(settings, spec->sharing);
+  if (!problem.empty()) FailKey(pool, "dra", problem);
+}
+
 NodePoolSpec ReadPool(const std::string& file, const YAML::Node& node,
                       const Catalog& catalog,
                       std::vector<PoolSource>* sources) {
   YamlMap pool(file, node, NamedWhat(file, node, "pool"));
   pool.AllowOnly({"name", "gpu", "nodes", "gpus_per_node", "cpu", "memory_gib",
                   "max_pods", "labels", "taints", "sharing",
-                  "licence_per_gpu_hour", "match_labels", "devices"});
+                  "licence_per_gpu_hour", "match_labels", "devices", "dra"});
   NodePoolSpec spec;
   spec.name = pool.String("name");
   if (!IsDnsLabel(spec.name, 40)) {
@@ -176,6 +231,7 @@ NodePoolSpec ReadPool(const std::string& file, const YAML::Node& node,
         PoolDevicesProblem(spec.devices, spec.sharing.scheme());
     if (!problem.empty()) FailKey(pool, "devices", problem);
   }
+  ReadDraPoolSettings(pool, &spec);
   return spec;
 }
 

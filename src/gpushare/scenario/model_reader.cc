@@ -20,6 +20,9 @@ struct ModelDoubleField {
 constexpr ModelDoubleField kModelDoubles[] = {
     {"time_slice_ms", &ModelParams::time_slice_ms},
     {"context_switch_us", &ModelParams::context_switch_us},
+    {"dra_time_slice_short_ms", &ModelParams::dra_time_slice_short_ms},
+    {"dra_time_slice_medium_ms", &ModelParams::dra_time_slice_medium_ms},
+    {"dra_time_slice_long_ms", &ModelParams::dra_time_slice_long_ms},
     {"mps_interference_per_corunner",
      &ModelParams::mps_interference_per_corunner},
     {"hami_interception_overhead", &ModelParams::hami_interception_overhead},
@@ -53,6 +56,8 @@ ModelParams ReadModelSection(const YamlMap& m, const ModelParams& base,
   // In docs/model.md §6.4's order.
   std::vector<std::string_view> keys = {
       "time_slice_ms",           "context_switch_us",
+      "dra_time_slice_short_ms", "dra_time_slice_medium_ms",
+      "dra_time_slice_long_ms",
       "mps_interference_per_corunner", "hami_interception_overhead",
       "hami_core_cap_overshoot", "hami_cap_when_alone",
       "mig_reconfigure_s",       "multi_gpu_comm_share",

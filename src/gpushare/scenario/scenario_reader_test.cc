@@ -539,7 +539,7 @@ INSTANTIATE_TEST_SUITE_P(
             "s.yaml:3:36: pool 'p': unknown key 'gpu_count'; did you "
             "mean gpu? (allowed: name, gpu, nodes, "
             "gpus_per_node, cpu, memory_gib, max_pods, labels, taints, "
-            "sharing, licence_per_gpu_hour, match_labels, devices)"},
+            "sharing, licence_per_gpu_hour, match_labels, devices, dra)"},
         ErrorCase{"MissingCluster", std::string(kWorkload),
                   "s.yaml:1:1: scenario: missing required key 'cluster'"},
         ErrorCase{"EmptyPools",
@@ -747,7 +747,9 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"UnknownModelKey", WithExtra("model: {time_slice: 1}\n"),
                   "s.yaml:13:9: model: unknown key 'time_slice'; did you mean "
                   "time_slice_ms? (allowed: profile, time_slice_ms, "
-                  "context_switch_us, mps_interference_per_corunner, "
+                  "context_switch_us, dra_time_slice_short_ms, "
+                  "dra_time_slice_medium_ms, dra_time_slice_long_ms, "
+                  "mps_interference_per_corunner, "
                   "hami_interception_overhead, hami_core_cap_overshoot, "
                   "hami_cap_when_alone, mig_reconfigure_s, "
                   "multi_gpu_comm_share, mig_comm_slowdown, "

@@ -40,7 +40,7 @@ struct PoolAdvertisement {
 };
 
 std::string DescribeAdvertisement(const PoolAdvertisement& p) {
-  return fmt::format("{} ({}): {}", p.pool->name, SharingLabel(p.pool->sharing),
+  return fmt::format("{} ({}): {}", p.pool->name, PoolSharingLabel(*p.pool, nullptr),
                      p.resources.empty() ? std::string("no GPU resources")
                                          : JoinNames(p.resources));
 }

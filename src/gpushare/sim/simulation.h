@@ -125,6 +125,9 @@ class Simulation {
   struct DomainRun {
     DomainInfo info;
     const ShareModel* model = nullptr;
+    // The model parameters of its pool: the scenario's, with a DRA pool's
+    // TimeSlicing interval as time_slice_ms (PoolModelParams).
+    const ModelParams* params = nullptr;
     Domain spec;
     std::vector<PodIndex> residents;
     int holders = 0;  // pods holding a grant on it
@@ -240,6 +243,7 @@ class Simulation {
   std::unique_ptr<Cluster> cluster_;
   std::unique_ptr<Scheduler> scheduler_;
   std::vector<std::unique_ptr<ShareModel>> share_models_;  // by scheme
+  std::vector<ModelParams> pool_params_;                   // by pool
   std::vector<Pod> pods_;
   std::vector<int> target_pool_;
   std::unordered_map<std::string, int> node_index_;  // node name → index

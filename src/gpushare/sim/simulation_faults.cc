@@ -12,12 +12,17 @@
 
 #include "gpushare/cluster/nvidia_device_plugin.h"
 #include "gpushare/io/check.h"
+#include "gpushare/sim/pool_model_params.h"
 #include "gpushare/sim/simulation.h"
 
 namespace gpushare {
 
 void Simulation::BuildDomains() {
   const auto& nodes = cluster_->nodes();
+  pool_params_.clear();
+  for (const NodePool& pool : cluster_->pools()) {
+    pool_params_.push_back(PoolModelParams(scenario_.model, pool.spec));
+  }
   gpu_domain_.assign(nodes.size(), {});
   for (size_t n = 0; n < nodes.size(); ++n) {
     const Node& node = nodes[n];
@@ -34,6 +39,7 @@ void Simulation::BuildDomains() {
         d.info.node = static_cast<int>(n);
         d.info.gpu = g;
         d.model = model;
+        d.params = &pool_params_[static_cast<size_t>(node.pool())];
         d.spec.speed = node.model()->relative_speed;
         d.info.memory_mib = node.model()->memory_mib;
         d.info.time_shared =

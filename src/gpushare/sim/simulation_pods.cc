@@ -301,7 +301,7 @@ void Simulation::Recompute(double now, int domain) {
     r.cores_percent = g != nullptr ? g->cores_percent : 100;
     scratch_residents_.push_back(r);
   }
-  d.model->ComputeRates(d.spec, scratch_residents_, scenario_.model, &d.rates);
+  d.model->ComputeRates(d.spec, scratch_residents_, *d.params, &d.rates);
   for (size_t k = 0; k < d.residents.size(); ++k) {
     const PodIndex p = d.residents[k];
     PodRun& run = runs_[p];

@@ -29,7 +29,7 @@ void Simulation::SampleLatency(double now) {
     LatencyInputs in;
     in.request_rate = pod.needs.request_rate;
     in.gpu_ms_per_request = pod.needs.gpu_ms_per_request;
-    in.time_slice_ms = scenario_.model.time_slice_ms;
+    in.time_slice_ms = domains_[run.domains[0]].params->time_slice_ms;
     in.context_switch_ms = switch_ms;
     const double u = InferenceDuty(pod.needs);
     double worst = -1;

@@ -104,6 +104,21 @@ std::string TranslateDraRequests(Pod& pod, const NodePool& pool, int64_t n,
   }
   pod.requests.Set(
       registry.Intern(DraClassResourceName(kNvidiaGpuDriver)), n);
+  const DraPoolSettings consumable =
+      EffectiveDraPoolSettings(pool.spec.dra, pool.spec.sharing);
+  if (consumable.consumable_shares == DraConsumableShares::kMemoryShares) {
+    // Shared capacity: each GPU of the claim asks capacity.requests.memory =
+    // the size HAMi's gpumem would get (whole MiB: already a multiple of the
+    // policy's 1Mi step); none asked takes the whole GPU (the default).
+    const AskedSize size = AskedSizeOf(pod);
+    const int64_t per_gpu =
+        size.memory_mib > 0 ? size.memory_mib : model.memory_mib;
+    pod.requests.Set(registry.Intern(kDraMemoryResource), per_gpu * n);
+    if (per_gpu > model.memory_mib) {
+      return fmt::format("{} of {} MiB exceeds the {} MiB of {}", size.Whose(),
+                         per_gpu, model.memory_mib, model.name);
+    }
+  }
   if (pod.needs.gpu_memory_mib > model.memory_mib) {
     why = fmt::format("its footprint of {} MiB exceeds the {} MiB of {}",
                       pod.needs.gpu_memory_mib, model.memory_mib, model.name);

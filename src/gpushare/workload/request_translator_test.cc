@@ -764,22 +764,29 @@ TEST_F(TranslatorTest, DraMigAsksTheSmallestProfileClass) {
   EXPECT_EQ(ExtendedCount(mid), 1u);
 }
 
-TEST_F(TranslatorTest, DraRefusesOtherSharingSchemes) {
+// DRA time-slicing: the claim is the same (1 share each by the slice's
+// default); in memory mode it also asks the pod's size of each GPU.
+TEST_F(TranslatorTest, DraSharedGpusAskSharesOrMemory) {
   NodePoolSpec spec;
   spec.name = "dra-ts";
   spec.gpu_model = "A100-40GB";
   spec.gpus_per_node = 1;
   spec.sharing = TimeSlicingSharing(4);
   spec.devices = PoolDevices::kDra;
-  try {
-    cluster_.AddPool(spec);
-    ADD_FAILURE() << "accepted";
-  } catch (const InputError& e) {
-    EXPECT_NE(e.message().find("devices: dra serves sharing "
-                                            "'exclusive'"),
-              std::string::npos)
-        << e.message();
-  }
+  cluster_.AddPool(spec);
+  spec.name = "dra-mem";
+  spec.dra.consumable_shares = DraConsumableShares::kMemoryShares;
+  cluster_.AddPool(spec);
+  Pod pod = GpuPod(2, 30000);
+  EXPECT_EQ(Translate(pod, "dra-ts"), "");
+  EXPECT_EQ(Get(pod, "deviceclass.resource.kubernetes.io/gpu.nvidia.com"), 2);
+  EXPECT_EQ(ExtendedCount(pod), 1u);
+  EXPECT_EQ(Translate(pod, "dra-mem"), "");
+  EXPECT_EQ(Get(pod, "deviceclass.resource.kubernetes.io/gpu.nvidia.com"), 2);
+  EXPECT_EQ(Get(pod, "gpu.nvidia.com/memory"), 60000);  // 2 x 30000 MiB
+  Pod big = GpuPod(1, 40961);
+  EXPECT_EQ(Translate(big, "dra-mem"),
+            "its footprint of 40961 MiB exceeds the 40960 MiB of A100-40GB");
 }
 
 }  // namespace

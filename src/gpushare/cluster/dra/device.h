@@ -13,7 +13,8 @@
 // resource.k8s.io/v1 Device.allowMultipleAllocations) may be allocated to
 // several requests at once while the capacity they consume sums to at most
 // each capacity's value; each capacity may then carry a request policy
-// (capacity_request_policy.h). The NVIDIA driver publishes neither.
+// (capacity_request_policy.h). The NVIDIA driver publishes both with
+// --consumable-shares (nvidia_gpu_slice.h).
 
 #ifndef GPUSHARE_CLUSTER_DRA_DEVICE_H_
 #define GPUSHARE_CLUSTER_DRA_DEVICE_H_

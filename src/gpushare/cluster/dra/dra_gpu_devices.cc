@@ -13,18 +13,30 @@ std::string DraClassResourceName(const std::string& device_class) {
   return std::string(kDraClassResourcePrefix) + device_class;
 }
 
+namespace {
+
+constexpr int64_t kDraBytesPerMib = int64_t{1} << 20;
+
+}  // namespace
+
 DraGpuDevices::DraGpuDevices(std::string node_name, const GpuModel& model,
                              int gpus, std::vector<MigLayout> layouts,
-                             ResourceRegistry& registry)
+                             ResourceRegistry& registry,
+                             DraPoolSettings consumable)
     : node_name_(std::move(node_name)),
       model_(model),
       gpus_(gpus),
-      layouts_(std::move(layouts)) {
+      layouts_(std::move(layouts)),
+      consumable_(consumable) {
   NvidiaGpuNode node;
   node.node_name = node_name_;
   node.model = &model_;
   node.gpu_count = gpus_;
   node.mig_layouts = layouts_;
+  node.consumable = consumable_;
+  if (consumable_.consumable_shares == DraConsumableShares::kMemoryShares) {
+    memory_resource_ = registry.Intern(kDraMemoryResource);
+  }
   std::vector<NvidiaDevicePlace> places;
   slice_ = NvidiaGpuResourceSlice(node, &places);
   classes_.push_back(NvidiaGpuDeviceClass());
@@ -55,16 +67,43 @@ DraGpuDevices::DraGpuDevices(std::string node_name, const GpuModel& model,
       slot.memory_mib = model_.mig->profiles[profile].memory_mib;
     }
     slot.resource = class_resources_[slot.class_index];
-    capacity_.Add(slot.resource, 1);
+    capacity_.Add(slot.resource, UnitsPerDevice(slot));
+    if (memory_resource_ >= 0) capacity_.Add(memory_resource_, slot.memory_mib);
     slots_.push_back(slot);
   }
   Recount();
 }
 
+int64_t DraGpuDevices::UnitsPerDevice(const Slot& slot) const {
+  switch (consumable_.consumable_shares) {
+    case DraConsumableShares::kDisabled: return 1;
+    case DraConsumableShares::kCount: return consumable_.shares;
+    case DraConsumableShares::kMemoryShares: return slot.memory_mib;
+    case DraConsumableShares::kUnlimited: return kDraUnlimitedPicksPerDevice;
+  }
+  return 1;
+}
+
+int64_t DraGpuDevices::PicksLeft(const Slot& slot, int64_t memory_mib) const {
+  if (!slot.healthy) return 0;
+  switch (consumable_.consumable_shares) {
+    case DraConsumableShares::kDisabled: return slot.held ? 0 : 1;
+    case DraConsumableShares::kCount:
+      return consumable_.shares - slot.shares_used;
+    case DraConsumableShares::kMemoryShares:
+      if (memory_mib <= 0 || memory_mib > slot.memory_mib) return 0;
+      return (slot.memory_mib - slot.memory_used_mib) / memory_mib;
+    case DraConsumableShares::kUnlimited: return kDraUnlimitedPicksPerDevice;
+  }
+  return 0;
+}
+
 void DraGpuDevices::Recount() {
   allocatable_ = ResourceList();
   for (const Slot& s : slots_) {
-    if (s.healthy) allocatable_.Add(s.resource, 1);
+    if (!s.healthy) continue;
+    allocatable_.Add(s.resource, UnitsPerDevice(s));
+    if (memory_resource_ >= 0) allocatable_.Add(memory_resource_, s.memory_mib);
   }
 }
 
@@ -108,8 +147,9 @@ bool DraGpuDevices::DraClaimFor(const ResourceList& requests,
                                 ResourceClaim* claim) const {
   claim->name = "gpu";
   claim->spec = ResourceClaimSpec();
+  const int64_t memory = memory_resource_ >= 0 ? requests.Get(memory_resource_) : 0;
   for (const auto& [id, quantity] : requests.items()) {
-    if (id <= ResourceRegistry::kMemoryId) continue;
+    if (id <= ResourceRegistry::kMemoryId || id == memory_resource_) continue;
     const int c = ClassOfResource(id);
     if (c < 0) return false;
     DraDeviceRequest request;
@@ -118,6 +158,12 @@ bool DraGpuDevices::DraClaimFor(const ResourceList& requests,
     request.has_exactly = true;
     request.exactly.device_class_name = classes_[c].name;
     request.exactly.count = quantity;
+    if (memory > 0) {
+      // Each device of the claim asks memory / count MiB (the template's
+      // capacity.requests.memory, in bytes).
+      request.exactly.capacity_requests.push_back(
+          {"", "memory", memory / quantity * kDraBytesPerMib});
+    }
     claim->spec.requests.push_back(std::move(request));
   }
   return true;
@@ -126,10 +172,23 @@ bool DraGpuDevices::DraClaimFor(const ResourceList& requests,
 AllocatedDevices DraGpuDevices::InUse() const {
   AllocatedDevices in_use;
   for (size_t i = 0; i < slots_.size(); ++i) {
-    if (slots_[i].held || !slots_[i].healthy) {
-      in_use.exclusive.push_back(
-          {slice_.driver, slice_.pool_name, slice_.devices[i].name});
+    const Slot& s = slots_[i];
+    const DeviceId id{slice_.driver, slice_.pool_name, slice_.devices[i].name};
+    if (!Shared()) {
+      if (s.held || !s.healthy) in_use.exclusive.push_back(id);
+      continue;
     }
+    if (s.picks == 0) continue;
+    DeviceConsumedCapacity used;
+    used.device = id;
+    used.consumed.push_back({kNvidiaGpuDriver, "memory",
+                             s.memory_used_mib * kDraBytesPerMib,
+                             std::nullopt});
+    if (consumable_.consumable_shares == DraConsumableShares::kCount) {
+      used.consumed.push_back(
+          {kNvidiaGpuDriver, "shares", s.shares_used, std::nullopt});
+    }
+    in_use.shared.push_back(std::move(used));
   }
   return in_use;
 }
@@ -137,15 +196,23 @@ AllocatedDevices DraGpuDevices::InUse() const {
 bool DraGpuDevices::Fits(const ResourceList& requests,
                          std::string_view* reason) const {
   // With one exactly-request per class on devices that are all alike, the
-  // allocator's first-fit search succeeds iff each class has as many free
-  // devices as requested (the contract): the count decides, and Allocate()
-  // runs the allocator itself, checking that it agrees.
+  // allocator's first-fit search succeeds iff the devices of each class
+  // still hold as many picks as requested (the contract): the count
+  // decides, and Allocate() runs the allocator itself, checking that it
+  // agrees.
+  const int64_t memory =
+      memory_resource_ >= 0 ? requests.Get(memory_resource_) : 0;
   for (const auto& [id, quantity] : requests.items()) {
-    if (id <= ResourceRegistry::kMemoryId) continue;
+    if (id <= ResourceRegistry::kMemoryId || id == memory_resource_) continue;
     const int c = ClassOfResource(id);
+    // Memory mode: each pick asks memory / count MiB; a claim that asks
+    // none takes the policy's default, the whole device.
+    const int64_t per_pick = memory > 0 ? memory / quantity : -1;
     int64_t free = 0;
     for (const Slot& s : slots_) {
-      free += s.class_index == c && s.healthy && !s.held;
+      if (s.class_index != c) continue;
+      free += PicksLeft(s, per_pick < 0 ? s.memory_mib : per_pick);
+      if (free >= quantity) break;
     }
     if (c < 0 || free < quantity) {
       if (reason != nullptr) *reason = kDraCannotAllocateAllClaims;
@@ -161,7 +228,22 @@ DeviceAllocation DraGpuDevices::Allocate(const ResourceList& requests) {
   if (!DraClaimFor(requests, &claim) || claim.spec.requests.empty()) {
     return allocation;
   }
-  const DraAllocator allocator({&slice_}, &classes_, InUse());
+  // Under consumable shares the allocator never counts a device as in use,
+  // so unhealthy devices are left out of the slice, as the driver stops
+  // publishing them.
+  const bool any_unhealthy =
+      Shared() && std::any_of(slots_.begin(), slots_.end(),
+                              [](const Slot& s) { return !s.healthy; });
+  ResourceSlice healthy_slice;
+  if (any_unhealthy) {
+    healthy_slice = slice_;
+    healthy_slice.devices.clear();
+    for (size_t i = 0; i < slots_.size(); ++i) {
+      if (slots_[i].healthy) healthy_slice.devices.push_back(slice_.devices[i]);
+    }
+  }
+  const DraAllocator allocator({any_unhealthy ? &healthy_slice : &slice_},
+                               &classes_, InUse());
   const AllocationOutcome outcome = allocator.Allocate(node_name_, {&claim});
   GS_CHECK(outcome.status == AllocationOutcome::Status::kAllocated,
            "Allocate called without a fit");
@@ -170,14 +252,19 @@ DeviceAllocation DraGpuDevices::Allocate(const ResourceList& requests) {
     while (i < slots_.size() && slice_.devices[i].name != r.device) ++i;
     GS_CHECK(i < slots_.size(), "DRA allocation of an unknown device");
     Slot& s = slots_[i];
-    GS_CHECK(!s.held, "DRA device allocated twice");
-    s.held = true;
+    GS_CHECK(Shared() || !s.held, "DRA device allocated twice");
     DeviceGrant grant;
     grant.gpu = s.gpu;
     grant.instance = s.instance;
     grant.resource = s.resource;
     grant.memory_mib = s.memory_mib;
+    for (const DeviceCapacity& used : r.consumed_capacity) {
+      if (used.name == "memory") {
+        grant.claim_memory_mib = used.value / kDraBytesPerMib;
+      }
+    }
     allocation.grants.push_back(grant);
+    Reacquire(DeviceAllocation{{grant}});
   }
   return allocation;
 }
@@ -186,15 +273,34 @@ void DraGpuDevices::Release(const DeviceAllocation& allocation) {
   for (const DeviceGrant& g : allocation.grants) {
     const int i = SlotOf(g.gpu, g.instance);
     GS_CHECK(i >= 0 && slots_[i].held, "release of a free DRA device");
-    slots_[i].held = false;
+    Slot& s = slots_[i];
+    --s.picks;
+    if (consumable_.consumable_shares == DraConsumableShares::kCount) {
+      --s.shares_used;
+    }
+    s.memory_used_mib -= g.claim_memory_mib;
+    GS_CHECK(s.picks >= 0 && s.shares_used >= 0 && s.memory_used_mib >= 0,
+             "DRA device released below zero");
+    s.held = s.picks > 0;
   }
 }
 
 void DraGpuDevices::Reacquire(const DeviceAllocation& allocation) {
   for (const DeviceGrant& g : allocation.grants) {
     const int i = SlotOf(g.gpu, g.instance);
-    GS_CHECK(i >= 0 && !slots_[i].held, "reacquire of a held DRA device");
-    slots_[i].held = true;
+    GS_CHECK(i >= 0 && (Shared() || !slots_[i].held),
+             "reacquire of a held DRA device");
+    Slot& s = slots_[i];
+    ++s.picks;
+    if (consumable_.consumable_shares == DraConsumableShares::kCount) {
+      ++s.shares_used;
+    }
+    s.memory_used_mib += g.claim_memory_mib;
+    GS_CHECK(consumable_.consumable_shares != DraConsumableShares::kCount ||
+                 s.shares_used <= consumable_.shares,
+             "DRA device over its shares");
+    GS_CHECK(s.memory_used_mib <= s.memory_mib, "DRA device over its memory");
+    s.held = true;
   }
 }
 
@@ -206,7 +312,19 @@ void DraGpuDevices::CheckInvariants() const {
     GS_CHECK(s.class_index >= 0 &&
                  s.class_index < static_cast<int>(classes_.size()),
              "DRA device of no class");
-    if (s.healthy) healthy.Add(s.resource, 1);
+    if (s.healthy) healthy.Add(s.resource, UnitsPerDevice(s));
+    if (s.healthy && memory_resource_ >= 0) {
+      healthy.Add(memory_resource_, s.memory_mib);
+    }
+    GS_CHECK(s.picks >= 0 && s.held == (s.picks > 0),
+             "DRA device picks out of step");
+    GS_CHECK(Shared() || s.picks <= 1, "DRA exclusive device held twice");
+    GS_CHECK(s.shares_used >= 0 &&
+                 (consumable_.consumable_shares != DraConsumableShares::kCount ||
+                  s.shares_used <= consumable_.shares),
+             "DRA device over its shares");
+    GS_CHECK(s.memory_used_mib >= 0 && s.memory_used_mib <= s.memory_mib,
+             "DRA device over its memory");
   }
   for (const auto& [id, quantity] : capacity_.items()) {
     GS_CHECK(quantity >= 0 && allocatable_.Get(id) >= 0 &&
@@ -215,6 +333,15 @@ void DraGpuDevices::CheckInvariants() const {
     GS_CHECK(healthy.Get(id) == allocatable_.Get(id),
              "DRA allocatable out of sync");
   }
+}
+
+std::vector<DraDeviceUse> DraGpuDevices::DeviceUse() const {
+  std::vector<DraDeviceUse> use;
+  for (size_t i = 0; i < slots_.size(); ++i) {
+    use.push_back({slice_.devices[i].name, slots_[i].picks,
+                   slots_[i].shares_used, slots_[i].memory_used_mib});
+  }
+  return use;
 }
 
 std::vector<std::string> DraGpuDevices::HeldDevices() const {

@@ -2,32 +2,49 @@
 // kube-scheduler's DynamicResources plugin instead of a device plugin.
 //
 // Contract. The node publishes the NVIDIA driver's ResourceSlice
-// (nvidia_gpu_slice.h: whole GPUs, or the MIG devices of a static layout) and
-// no nvidia.com/gpu or nvidia.com/mig-* extended resource. The DeviceClasses
+// (nvidia_gpu_slice.h: whole GPUs, or the MIG devices of a static layout;
+// with consumable shares every device allows multiple allocations) and no
+// nvidia.com/gpu or nvidia.com/mig-* extended resource. The DeviceClasses
 // are the driver chart's gpu.nvidia.com and, per MIG profile the node offers,
 // the per-profile class (device_class.h). A pod of a DRA pool carries one
 // ResourceClaim from a template per pod with one `exactly` request per class
 // it needs; in the simulator's resource accounting that claim is written as
 // the class's implicit extended resource name of KEP-5004,
 // `deviceclass.resource.kubernetes.io/<class>` = count (DraClassResourceName),
-// which the pod requests and the node counts (Capacity: the devices of each
-// class; Allocatable: the healthy ones). These names are bookkeeping only:
-// the node does not advertise them as a device plugin would, and the scheduler
-// never lets NodeResourcesFit decide them alone — Fits() is the
-// DynamicResources Filter for the pod's claim (DraClaimFor) on the node's
-// slice with the devices other pods hold (and the unhealthy ones) as
-// allocated; no solution is upstream's "cannot allocate all claims". It
-// decides by count (below), which gives the allocator's answer without
-// running it per node. Allocate() is Reserve: it runs DraAllocator, and
-// its first full solution (a failure there is a checked invariant),
-// turned into grants of a GPU (instance -1) or a MIG instance (its index in
-// the GPU's layout), exactly as NvidiaDevicePlugin grants them under the
-// exclusive and MIG schemes, so the share models run such pods unchanged.
-// Release()/Reacquire() free and retake those devices. With one `exactly`
-// request per class on devices that are all alike, the first-fit search
-// succeeds iff each class has as many free devices as requested, so count
-// arithmetic on the bookkeeping names (the scheduler's pruning, preemption
-// dry runs, wake hints) agrees with the allocator. Single-threaded.
+// and, under consumable shares in `memory` mode, `gpu.nvidia.com/memory` =
+// count x the MiB each device of the claim asks (kDraMemoryResource). These
+// names are bookkeeping only: the node does not advertise them as a device
+// plugin would. The node counts them (Capacity; Allocatable: the healthy
+// devices) so that count arithmetic is a NECESSARY condition of a fit:
+//   - no consumable shares: one per device (each claim takes a device);
+//   - N shares: N per device (each pick of a device takes one share);
+//   - memory: the device's MiB for both names (each pick takes at least
+//     1 MiB, and exactly the MiB it asks);
+//   - unlimited: kDraUnlimitedPicksPerDevice per device (picks take
+//     nothing; the number only keeps the arithmetic finite).
+// Fits() is the DynamicResources Filter for the pod's claim (DraClaimFor) on
+// the node's slice with what other pods hold (unhealthy devices are not
+// published): the allocator's first full solution in device-name order,
+// decided without running it. Proof, for one `exactly` request of count k
+// on devices that are all alike (no request selectors, no constraints):
+// the search picks devices one at a time, each time scanning from the first
+// device (allocator_experimental.go allocateDevice does not mark a device
+// with allowMultipleAllocations as allocating, so one request may pick it
+// again), and takes the first with room; so it succeeds iff the picks the
+// devices still hold sum to at least k: without shares a free device holds
+// one pick; with N shares a device holds its free shares; with memory a
+// device holds floor(free MiB / m) picks of m MiB (m above the device's
+// memory never fits: the policy's max); unlimited, a healthy device holds
+// any number. Allocate() is Reserve: it runs DraAllocator, and its first full
+// solution (a failure there is a checked invariant), turned into grants of
+// a GPU (instance -1) or a MIG instance (its index in the GPU's layout) —
+// one grant per pick, so a claim that picked a GPU twice holds it twice, as
+// two time-slicing replicas of one GPU do — exactly as NvidiaDevicePlugin
+// grants them under the exclusive, time-slicing and MIG schemes, so the
+// share models run such pods unchanged. A grant's memory_mib is the device's
+// memory (the driver isolates nothing), claim_memory_mib what the pick took
+// of the `memory` capacity. Release()/Reacquire() free and retake those
+// picks. Single-threaded.
 #ifndef GPUSHARE_CLUSTER_DRA_DRA_GPU_DEVICES_H_
 #define GPUSHARE_CLUSTER_DRA_DRA_GPU_DEVICES_H_
 
@@ -39,6 +56,7 @@
 #include "gpushare/cluster/device_plugin.h"
 #include "gpushare/cluster/dra/allocator.h"
 #include "gpushare/cluster/dra/device_class.h"
+#include "gpushare/cluster/dra/dra_pool_settings.h"
 #include "gpushare/cluster/dra/resource_claim.h"
 #include "gpushare/cluster/dra/resource_slice.h"
 
@@ -48,12 +66,31 @@ namespace gpushare {
 // (kDraClassResourcePrefix + the class name).
 std::string DraClassResourceName(const std::string& device_class);
 
+// The bookkeeping name of the MiB a claim asks of the `memory` capacity
+// under consumable shares in `memory` mode (the capacity's qualified name).
+inline constexpr std::string_view kDraMemoryResource = "gpu.nvidia.com/memory";
+
+// The bookkeeping count of picks a device holds under `unlimited` consumable
+// shares (a choice of gpushare-sim: far above any node's max pods).
+inline constexpr int64_t kDraUnlimitedPicksPerDevice = 1 << 20;
+
+// How a device of the slice is used (tests and invariants).
+struct DraDeviceUse {
+  std::string device;
+  int picks = 0;            // grants holding it
+  int64_t shares = 0;       // of the `shares` capacity (N mode)
+  int64_t memory_mib = 0;   // of the `memory` capacity (memory mode)
+};
+
 class DraGpuDevices : public DevicePlugin {
  public:
   // `layouts`: empty (whole GPUs) or one valid static layout per GPU.
   // Interns the class resource names in `registry`.
+  // `consumable`: the driver's consumable shares
+  // (EffectiveDraPoolSettings; kDisabled: off).
   DraGpuDevices(std::string node_name, const GpuModel& model, int gpus,
-                std::vector<MigLayout> layouts, ResourceRegistry& registry);
+                std::vector<MigLayout> layouts, ResourceRegistry& registry,
+                DraPoolSettings consumable = DraPoolSettings());
 
   const ResourceList& Capacity() const override { return capacity_; }
   const ResourceList& Allocatable() const override { return allocatable_; }
@@ -73,6 +110,8 @@ class DraGpuDevices : public DevicePlugin {
   bool DraClaimFor(const ResourceList& requests, ResourceClaim* claim) const;
   // The devices held, as slice device names in slice order (tests).
   std::vector<std::string> HeldDevices() const;
+  // Every device's use, in slice order.
+  std::vector<DraDeviceUse> DeviceUse() const;
 
  private:
   // One device of the slice, in slice order.
@@ -82,9 +121,19 @@ class DraGpuDevices : public DevicePlugin {
     int class_index = 0;
     ResourceId resource = -1;
     int64_t memory_mib = 0;
-    bool held = false;
+    bool held = false;  // at least one pick
     bool healthy = true;
+    int picks = 0;
+    int64_t shares_used = 0;
+    int64_t memory_used_mib = 0;
   };
+  bool Shared() const {
+    return consumable_.consumable_shares != DraConsumableShares::kDisabled;
+  }
+  // Bookkeeping units one healthy device of the slot adds to its class.
+  int64_t UnitsPerDevice(const Slot& slot) const;
+  // The picks a slot still holds for picks of `memory_mib` each.
+  int64_t PicksLeft(const Slot& slot, int64_t memory_mib) const;
   AllocatedDevices InUse() const;
   int SlotOf(int gpu, int instance) const;
   int ClassOfResource(ResourceId id) const;
@@ -94,6 +143,8 @@ class DraGpuDevices : public DevicePlugin {
   const GpuModel& model_;
   int gpus_;
   std::vector<MigLayout> layouts_;
+  DraPoolSettings consumable_;
+  ResourceId memory_resource_ = -1;  // kDraMemoryResource in memory mode
   ResourceSlice slice_;
   std::vector<DeviceClass> classes_;
   std::vector<ResourceId> class_resources_;  // per class

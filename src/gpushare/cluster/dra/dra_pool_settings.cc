@@ -1,5 +1,7 @@
 #include "gpushare/cluster/dra/dra_pool_settings.h"
 
+#include <fmt/format.h>
+
 namespace gpushare {
 
 std::string_view DraTimeSliceIntervalName(DraTimeSliceInterval interval) {
@@ -33,6 +35,95 @@ std::string DraConsumableSharesValue(const DraPoolSettings& settings) {
     case DraConsumableShares::kUnlimited: return "unlimited";
   }
   return "disabled";
+}
+
+std::string DraPoolSettingsProblem(const DraPoolSettings& settings,
+                                   const SharingConfig& sharing) {
+  const SharingScheme scheme = sharing.scheme();
+  if (sharing.mig_enabled && sharing.sharing == DeviceSharing::kTimeSlicing) {
+    return "time-sliced MIG devices under DRA (the driver's consumable shares "
+           "on MIG devices) are not modelled yet: several claims per MIG "
+           "instance; use scheme mig without replicas, or time-slicing of "
+           "whole GPUs";
+  }
+  if (settings.consumable_shares != DraConsumableShares::kDisabled &&
+      scheme != SharingScheme::kTimeSlicing) {
+    return fmt::format(
+        "dra.consumable_shares {} needs sharing scheme time-slicing (claims "
+        "sharing whole GPUs); scheme '{}' hands each claim its own device{}",
+        DraConsumableSharesValue(settings), SharingSchemeName(scheme),
+        scheme == SharingScheme::kMig
+            ? " (consumable shares on MIG devices are not modelled yet)"
+            : "");
+  }
+  if (settings.consumable_shares == DraConsumableShares::kCount &&
+      settings.shares != sharing.replicas.replicas) {
+    return fmt::format(
+        "dra.consumable_shares {} disagrees with sharing.replicas {} (on a DRA "
+        "pool, time-slicing replicas are the driver's --consumable-shares)",
+        settings.shares, sharing.replicas.replicas);
+  }
+  if (settings.time_slice_interval != DraTimeSliceInterval::kDefault &&
+      scheme != SharingScheme::kTimeSlicing) {
+    return fmt::format(
+        "dra.time_slicing_interval {} needs sharing scheme time-slicing (the "
+        "claim's TimeSlicing config), not '{}'",
+        DraTimeSliceIntervalName(settings.time_slice_interval),
+        SharingSchemeName(scheme));
+  }
+  if (settings.extended_resource) {
+    return "dra.extended_resource: true (KEP-5004, pods asking nvidia.com/gpu "
+           "served by a DeviceClass) is not modelled yet";
+  }
+  return "";
+}
+
+DraPoolSettings EffectiveDraPoolSettings(const DraPoolSettings& settings,
+                                         const SharingConfig& sharing) {
+  DraPoolSettings out;
+  out.extended_resource = settings.extended_resource;
+  if (sharing.scheme() != SharingScheme::kTimeSlicing) return out;
+  out.time_slice_interval = settings.time_slice_interval;
+  if (settings.consumable_shares == DraConsumableShares::kMemoryShares ||
+      settings.consumable_shares == DraConsumableShares::kUnlimited) {
+    out.consumable_shares = settings.consumable_shares;
+    return out;
+  }
+  out.consumable_shares = DraConsumableShares::kCount;
+  out.shares = sharing.replicas.replicas;
+  return out;
+}
+
+std::string DraPoolSharingLabel(const DraPoolSettings& settings,
+                                const SharingConfig& sharing,
+                                const GpuModel* model) {
+  const DraPoolSettings effective = EffectiveDraPoolSettings(settings, sharing);
+  std::string out;
+  switch (effective.consumable_shares) {
+    case DraConsumableShares::kCount:
+      out = fmt::format("DRA time-slicing x{}", effective.shares);
+      break;
+    case DraConsumableShares::kMemoryShares:
+      out = "DRA shared capacity (memory)";
+      break;
+    case DraConsumableShares::kUnlimited:
+      out = "DRA shared capacity (unlimited)";
+      break;
+    case DraConsumableShares::kDisabled: {
+      // "exclusive" or "MIG 3x 2g.20gb": the scheme, then its details.
+      const std::string plain = SharingLabel(sharing, model);
+      const size_t space = plain.find(' ');
+      out = space == std::string::npos
+                ? plain + " (DRA)"
+                : plain.substr(0, space) + " (DRA)" + plain.substr(space);
+      break;
+    }
+  }
+  if (effective.time_slice_interval != DraTimeSliceInterval::kDefault) {
+    out += fmt::format(", interval {}",
+                       DraTimeSliceIntervalName(effective.time_slice_interval));
+  }
+  return out;
 }
 
 }  // namespace gpushare

@@ -1,8 +1,9 @@
 // DraPoolSettings: how NVIDIA's DRA driver is configured on a `devices: dra`
 // pool (the scenario's pool key `dra:`), beyond the pool's sharing scheme.
 //
-// Contract: plain settings, validated by ValidateDraPoolSettings against the
-// pool's scheme. Their upstream meaning (kubernetes-sigs/dra-driver-nvidia-gpu,
+// Contract: plain settings, checked against the pool's sharing by
+// DraPoolSettingsProblem; EffectiveDraPoolSettings gives what the driver runs
+// with (a DRA pool with scheme time-slicing has consumable shares). Their upstream meaning (kubernetes-sigs/dra-driver-nvidia-gpu,
 // commit 95932046):
 //  - consumable shares: the kubelet plugin's `--consumable-shares` flag (Helm
 //    value `consumableShares`, feature gate `ConsumableShares`, alpha, off by
@@ -31,6 +32,8 @@
 #include <string>
 #include <string_view>
 
+#include "gpushare/cluster/sharing_config.h"
+
 namespace gpushare {
 
 // The driver's --consumable-shares mode.
@@ -56,6 +59,32 @@ bool ParseDraTimeSliceInterval(std::string_view text,
 
 // The Helm value / flag: "disabled", "memory", "unlimited" or N.
 std::string DraConsumableSharesValue(const DraPoolSettings& settings);
+
+// "" when a `devices: dra` pool shared by `sharing` may have `settings` (as
+// the scenario wrote them; kDisabled also stands for "not written"), else why
+// not. The rules (docs/scenario.md, "dra"): consumable shares need scheme
+// time-slicing (whole GPUs); an integer must equal `replicas`; the
+// TimeSlicing interval needs time-slicing; time-sliced MIG devices (MIG with
+// replicas) are not modelled yet; extended_resource: true is not modelled
+// yet.
+std::string DraPoolSettingsProblem(const DraPoolSettings& settings,
+                                   const SharingConfig& sharing);
+
+// What NVIDIA's driver runs with on a `devices: dra` pool shared by
+// `sharing`: scheme time-slicing means consumable shares — `memory` or
+// `unlimited` as written, else N = replicas ("DRA time-slicing"); any other
+// scheme has none (kDisabled, Default interval).
+DraPoolSettings EffectiveDraPoolSettings(const DraPoolSettings& settings,
+                                         const SharingConfig& sharing);
+
+// How reports name a `devices: dra` pool shared by `sharing`: "exclusive
+// (DRA)", "MIG (DRA) 3x 2g.20gb" (SharingLabel's MIG part), "DRA
+// time-slicing x4", "DRA shared capacity (memory)", "DRA shared capacity
+// (unlimited)"; a TimeSlicing interval other than Default is appended
+// (", interval Long").
+std::string DraPoolSharingLabel(const DraPoolSettings& settings,
+                                const SharingConfig& sharing,
+                                const GpuModel* model);
 
 }  // namespace gpushare
 

@@ -152,6 +152,41 @@ std::string NvidiaArchitecture(const GpuModel& model) {
   return out;
 }
 
+void ApplyNvidiaConsumableShares(const DraPoolSettings& consumable,
+                                 Device* device) {
+  if (consumable.consumable_shares == DraConsumableShares::kDisabled) return;
+  device->allow_multiple_allocations = true;
+  const DeviceCapacity* found = device->FindCapacity(kNvidiaGpuDriver, "memory");
+  if (found == nullptr) return;
+  const int64_t max = found->value / kBytesPerMib * kBytesPerMib;
+  CapacityRequestPolicy memory;
+  memory.valid_range = CapacityRequestPolicyRange{0, max, kBytesPerMib};
+  memory.default_value = 0;
+  if (consumable.consumable_shares == DraConsumableShares::kMemoryShares) {
+    memory.default_value = max;
+    memory.valid_range->min = kBytesPerMib;
+  }
+  device->SetCapacity(kNvidiaGpuDriver, "memory", max);
+  for (DeviceCapacity& c : device->capacities) {
+    if (c.domain == kNvidiaGpuDriver && c.name == "memory") {
+      c.request_policy = memory;
+    }
+  }
+  if (consumable.consumable_shares == DraConsumableShares::kCount &&
+      consumable.shares > 0) {
+    const int64_t n = consumable.shares;
+    device->SetCapacity(kNvidiaGpuDriver, "shares", n);
+    CapacityRequestPolicy shares;
+    shares.default_value = 1;
+    shares.valid_range = CapacityRequestPolicyRange{1, n, 1};
+    for (DeviceCapacity& c : device->capacities) {
+      if (c.domain == kNvidiaGpuDriver && c.name == "shares") {
+        c.request_policy = shares;
+      }
+    }
+  }
+}
+
 ResourceSlice NvidiaGpuResourceSlice(const NvidiaGpuNode& node,
                                      std::vector<NvidiaDevicePlace>* places) {
   GS_CHECK(node.model != nullptr, "a DRA node without a GPU model");
@@ -172,6 +207,7 @@ ResourceSlice NvidiaGpuResourceSlice(const NvidiaGpuNode& node,
                                   : &node.mig_layouts[static_cast<size_t>(gpu)];
     if (layout == nullptr || layout->empty()) {
       slice.devices.push_back(NvidiaFullGpuDevice(node, gpu, uuid));
+      ApplyNvidiaConsumableShares(node.consumable, &slice.devices.back());
       if (places != nullptr) places->push_back({gpu, -1});
       continue;
     }
@@ -188,6 +224,7 @@ ResourceSlice NvidiaGpuResourceSlice(const NvidiaGpuNode& node,
                 return a.first.name < b.first.name;
               });
     for (auto& [device, instance] : devices) {
+      ApplyNvidiaConsumableShares(node.consumable, &device);
       slice.devices.push_back(std::move(device));
       if (places != nullptr) places->push_back({gpu, instance});
     }

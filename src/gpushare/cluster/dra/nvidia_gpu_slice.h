@@ -33,6 +33,15 @@
 // GPU by name, as the DynamicMIG path sorts them (driver.go
 // generateCombinedResourceSlices; the static path walks Go maps, whose order
 // is unspecified).
+// With consumable shares on (NvidiaGpuNode::consumable, the kubelet plugin's
+// --consumable-shares; cmd/gpu-kubelet-plugin/consumable_shares.go
+// applyConsumableShares, called for whole GPUs and static MIG devices in
+// allocatable.go GetDevice), every device is published with
+// allowMultipleAllocations: true, its `memory` capacity rounded down to a
+// multiple of 1Mi and given a requestPolicy with step 1Mi and max = that
+// value: default 0 and min 0 for `unlimited` and for N; default = max and
+// min 1Mi for `memory`; for N also a capacity `shares` = N with policy
+// default 1, min 1, max N, step 1.
 
 #ifndef GPUSHARE_CLUSTER_DRA_NVIDIA_GPU_SLICE_H_
 #define GPUSHARE_CLUSTER_DRA_NVIDIA_GPU_SLICE_H_
@@ -42,6 +51,7 @@
 
 #include "gpushare/catalog/gpu_model.h"
 #include "gpushare/catalog/mig_layout.h"
+#include "gpushare/cluster/dra/dra_pool_settings.h"
 #include "gpushare/cluster/dra/resource_slice.h"
 #include "gpushare/cluster/dra/semver.h"
 
@@ -69,7 +79,15 @@ struct NvidiaGpuNode {
   int gpu_count = 0;
   std::vector<MigLayout> mig_layouts;
   NvidiaDriverVersions versions;
+  // The driver's --consumable-shares (kDisabled: off).
+  DraPoolSettings consumable;
 };
+
+// applyConsumableShares: what --consumable-shares does to one published
+// device (nothing when it is off; a device without `memory` only gets
+// allowMultipleAllocations).
+void ApplyNvidiaConsumableShares(const DraPoolSettings& consumable,
+                                 Device* device);
 
 // Where a device of the slice is: its GPU's index and, for a MIG device, its
 // instance's index in that GPU's layout (-1: the whole GPU).

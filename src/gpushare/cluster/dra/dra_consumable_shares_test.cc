@@ -1,0 +1,254 @@
+// NVIDIA's DRA driver with consumable shares, by hand: what
+// --consumable-shares publishes (kubernetes-sigs/dra-driver-nvidia-gpu
+// cmd/gpu-kubelet-plugin/consumable_shares.go and its test) and how a DRA
+// node then hands one GPU to several claims (DraGpuDevices: first fit in
+// device-name order, a device picked again while it has room, as the
+// experimental allocator does).
+
+#include <gtest/gtest.h>
+
+#include "gpushare/catalog/catalog.h"
+#include "gpushare/cluster/dra/capacity_request_policy.h"
+#include "gpushare/cluster/dra/dra_gpu_devices.h"
+#include "gpushare/cluster/dra/filter_messages.h"
+#include "gpushare/cluster/dra/nvidia_gpu_slice.h"
+
+namespace gpushare {
+namespace {
+
+constexpr int64_t kCsMi = int64_t{1} << 20;
+constexpr int64_t kCsGi = int64_t{1} << 30;
+
+DraPoolSettings Shares(DraConsumableShares mode, int n = 0) {
+  DraPoolSettings s;
+  s.consumable_shares = mode;
+  s.shares = n;
+  return s;
+}
+
+Device GpuWithMemory(int64_t bytes) {
+  Device d;
+  d.name = "gpu-0";
+  d.SetCapacity(kNvidiaGpuDriver, "memory", bytes);
+  return d;
+}
+
+TEST(DraConsumableSharesSliceTest, DisabledLeavesTheDeviceAlone) {
+  Device d = GpuWithMemory(16 * kCsGi);
+  ApplyNvidiaConsumableShares(Shares(DraConsumableShares::kDisabled), &d);
+  EXPECT_FALSE(d.allow_multiple_allocations);
+  EXPECT_FALSE(d.FindCapacity(kNvidiaGpuDriver, "memory")->request_policy);
+  EXPECT_EQ(d.FindCapacity(kNvidiaGpuDriver, "shares"), nullptr);
+}
+
+TEST(DraConsumableSharesSliceTest, UnlimitedRoundsMemoryDownToAMebibyte) {
+  // consumable_shares_test.go "unlimited option with unaligned memory
+  // rounds down max": 10 MiB + 500 bytes -> 10 MiB, default 0, min 0.
+  Device d = GpuWithMemory(10 * kCsMi + 500);
+  ApplyNvidiaConsumableShares(Shares(DraConsumableShares::kUnlimited), &d);
+  EXPECT_TRUE(d.allow_multiple_allocations);
+  const DeviceCapacity* memory = d.FindCapacity(kNvidiaGpuDriver, "memory");
+  ASSERT_NE(memory, nullptr);
+  EXPECT_EQ(memory->value, 10 * kCsMi);
+  ASSERT_TRUE(memory->request_policy.has_value());
+  EXPECT_EQ(memory->request_policy->default_value, 0);
+  ASSERT_TRUE(memory->request_policy->valid_range.has_value());
+  EXPECT_EQ(memory->request_policy->valid_range->min, 0);
+  EXPECT_EQ(memory->request_policy->valid_range->max, 10 * kCsMi);
+  EXPECT_EQ(memory->request_policy->valid_range->step, kCsMi);
+  EXPECT_EQ(d.FindCapacity(kNvidiaGpuDriver, "shares"), nullptr);
+  EXPECT_EQ(FindCapacityRequestPolicyProblem(*memory->request_policy,
+                                             memory->value),
+            "");
+}
+
+TEST(DraConsumableSharesSliceTest, MemoryDefaultsToTheWholeDevice) {
+  Device d = GpuWithMemory(16 * kCsGi);
+  ApplyNvidiaConsumableShares(Shares(DraConsumableShares::kMemoryShares), &d);
+  const DeviceCapacity* memory = d.FindCapacity(kNvidiaGpuDriver, "memory");
+  EXPECT_EQ(memory->value, 16 * kCsGi);
+  EXPECT_EQ(memory->request_policy->default_value, 16 * kCsGi);
+  EXPECT_EQ(memory->request_policy->valid_range->min, kCsMi);
+  EXPECT_EQ(memory->request_policy->valid_range->max, 16 * kCsGi);
+  EXPECT_EQ(memory->request_policy->valid_range->step, kCsMi);
+  // A claim asking 1.5 MiB consumes 2 MiB (rounded up to the 1Mi step); one
+  // asking nothing takes the whole GPU.
+  EXPECT_EQ(ConsumedCapacity(3 * kCsMi / 2, memory->value,
+                             &*memory->request_policy),
+            2 * kCsMi);
+  EXPECT_EQ(ConsumedCapacity(std::nullopt, memory->value,
+                             &*memory->request_policy),
+            16 * kCsGi);
+}
+
+TEST(DraConsumableSharesSliceTest, IntegerAddsASharesCapacity) {
+  // consumable_shares_test.go "integer shares option (e.g. 4)".
+  Device d = GpuWithMemory(16 * kCsGi);
+  ApplyNvidiaConsumableShares(Shares(DraConsumableShares::kCount, 4), &d);
+  const DeviceCapacity* memory = d.FindCapacity(kNvidiaGpuDriver, "memory");
+  EXPECT_EQ(memory->request_policy->default_value, 0);
+  EXPECT_EQ(memory->request_policy->valid_range->min, 0);
+  const DeviceCapacity* shares = d.FindCapacity(kNvidiaGpuDriver, "shares");
+  ASSERT_NE(shares, nullptr);
+  EXPECT_EQ(shares->value, 4);
+  EXPECT_EQ(shares->request_policy->default_value, 1);
+  EXPECT_EQ(shares->request_policy->valid_range->min, 1);
+  EXPECT_EQ(shares->request_policy->valid_range->max, 4);
+  EXPECT_EQ(shares->request_policy->valid_range->step, 1);
+}
+
+TEST(DraConsumableSharesSliceTest, EveryDeviceOfTheNodeAllowsSharing) {
+  const Catalog catalog = Catalog::Builtin();
+  NvidiaGpuNode node;
+  node.node_name = "n";
+  node.model = catalog.Find("A100-80GB");
+  node.gpu_count = 2;
+  node.consumable = Shares(DraConsumableShares::kCount, 3);
+  const ResourceSlice slice = NvidiaGpuResourceSlice(node);
+  ASSERT_EQ(slice.devices.size(), 2u);
+  for (const Device& d : slice.devices) {
+    EXPECT_TRUE(d.allow_multiple_allocations) << d.name;
+    EXPECT_EQ(d.FindCapacity(kNvidiaGpuDriver, "memory")->value, 81920 * kCsMi);
+    EXPECT_EQ(d.FindCapacity(kNvidiaGpuDriver, "shares")->value, 3);
+  }
+}
+
+class DraSharedGpusTest : public ::testing::Test {
+ protected:
+  const GpuModel& A100() { return *catalog_.Find("A100-80GB"); }
+  ResourceId GpuClass() {
+    return registry_.Intern(DraClassResourceName("gpu.nvidia.com"));
+  }
+  ResourceList Ask(int64_t count, int64_t memory_mib = 0) {
+    ResourceList r;
+    r.Set(ResourceRegistry::kCpuId, 1000);
+    r.Set(GpuClass(), count);
+    if (memory_mib > 0) {
+      r.Set(registry_.Intern(kDraMemoryResource), memory_mib * count);
+    }
+    return r;
+  }
+  static std::vector<int> Gpus(const DeviceAllocation& a) {
+    std::vector<int> out;
+    for (const DeviceGrant& g : a.grants) out.push_back(g.gpu);
+    return out;
+  }
+
+  Catalog catalog_ = Catalog::Builtin();
+  ResourceRegistry registry_;
+};
+
+TEST_F(DraSharedGpusTest, NSharesFillTheFirstGpuFirst) {
+  DraGpuDevices d("n", A100(), 2, {}, registry_,
+                  Shares(DraConsumableShares::kCount, 4));
+  // Bookkeeping: 4 picks per GPU.
+  EXPECT_EQ(d.Capacity().Get(GpuClass()), 8);
+  ResourceClaim claim;
+  ASSERT_TRUE(d.DraClaimFor(Ask(1), &claim));
+  EXPECT_TRUE(claim.spec.requests[0].exactly.capacity_requests.empty());
+  std::vector<DeviceAllocation> held;
+  for (int i = 0; i < 4; ++i) {
+    ASSERT_TRUE(d.Fits(Ask(1), nullptr)) << i;
+    held.push_back(d.Allocate(Ask(1)));
+    EXPECT_EQ(Gpus(held.back()), std::vector<int>{0}) << i;
+    // No isolation: the grant is the whole GPU's memory.
+    EXPECT_EQ(held.back().grants[0].memory_mib, 81920);
+  }
+  held.push_back(d.Allocate(Ask(1)));
+  EXPECT_EQ(Gpus(held.back()), std::vector<int>{1});
+  const std::vector<DraDeviceUse> use = d.DeviceUse();
+  EXPECT_EQ(use[0].shares, 4);
+  EXPECT_EQ(use[0].picks, 4);
+  EXPECT_EQ(use[1].shares, 1);
+  d.CheckInvariants();
+  // Three shares left: a claim of three GPUs takes gpu-1 three times
+  // (upstream's experimental allocator may pick a shareable device again).
+  EXPECT_TRUE(d.Fits(Ask(3), nullptr));
+  EXPECT_FALSE(d.Fits(Ask(4), nullptr));
+  const DeviceAllocation three = d.Allocate(Ask(3));
+  EXPECT_EQ(Gpus(three), (std::vector<int>{1, 1, 1}));
+  std::string_view reason;
+  EXPECT_FALSE(d.Fits(Ask(1), &reason));
+  EXPECT_EQ(reason, kDraCannotAllocateAllClaims);
+  // Release frees one share of gpu-0, which the next claim takes.
+  d.Release(held[2]);
+  EXPECT_EQ(d.DeviceUse()[0].shares, 3);
+  EXPECT_EQ(Gpus(d.Allocate(Ask(1))), std::vector<int>{0});
+  d.Release(three);
+  d.Reacquire(three);
+  EXPECT_EQ(d.DeviceUse()[1].shares, 4);
+  d.CheckInvariants();
+}
+
+TEST_F(DraSharedGpusTest, TheNPlusFirstClaimOnAOneGpuNodeDoesNotFit) {
+  DraGpuDevices d("n", A100(), 1, {}, registry_,
+                  Shares(DraConsumableShares::kCount, 2));
+  d.Allocate(Ask(1));
+  d.Allocate(Ask(1));
+  EXPECT_FALSE(d.Fits(Ask(1), nullptr));
+  d.CheckInvariants();
+}
+
+TEST_F(DraSharedGpusTest, MemorySharesByWhatEachClaimAsks) {
+  DraGpuDevices d("n", A100(), 2, {}, registry_,
+                  Shares(DraConsumableShares::kMemoryShares));
+  const ResourceId memory = registry_.Intern(kDraMemoryResource);
+  EXPECT_EQ(d.Allocatable().Get(memory), 2 * 81920);
+  ResourceClaim claim;
+  ASSERT_TRUE(d.DraClaimFor(Ask(1, 30720), &claim));
+  ASSERT_EQ(claim.spec.requests[0].exactly.capacity_requests.size(), 1u);
+  EXPECT_EQ(claim.spec.requests[0].exactly.capacity_requests[0].name,
+            "memory");
+  EXPECT_EQ(claim.spec.requests[0].exactly.capacity_requests[0].value,
+            30 * kCsGi);
+  // 30 GiB, 30 GiB, 30 GiB on two 80 GiB GPUs: the third does not fit in
+  // the 20 GiB left on gpu-0 and goes to gpu-1.
+  const DeviceAllocation a = d.Allocate(Ask(1, 30720));
+  const DeviceAllocation b = d.Allocate(Ask(1, 30720));
+  ASSERT_TRUE(d.Fits(Ask(1, 30720), nullptr));
+  const DeviceAllocation c = d.Allocate(Ask(1, 30720));
+  EXPECT_EQ(Gpus(a), std::vector<int>{0});
+  EXPECT_EQ(Gpus(b), std::vector<int>{0});
+  EXPECT_EQ(Gpus(c), std::vector<int>{1});
+  EXPECT_EQ(c.grants[0].claim_memory_mib, 30720);
+  EXPECT_EQ(c.grants[0].memory_mib, 81920);  // no isolation
+  EXPECT_EQ(d.DeviceUse()[0].memory_mib, 61440);
+  // Left: 20480 on gpu-0, 51200 on gpu-1. A 20 GiB claim fits gpu-0; a
+  // 2 x 25 GiB claim takes gpu-1 twice; 2 x 30 GiB does not fit although
+  // 71680 MiB are free in all.
+  EXPECT_EQ(Gpus(d.Allocate(Ask(1, 20480))), std::vector<int>{0});
+  EXPECT_FALSE(d.Fits(Ask(2, 30720), nullptr));
+  EXPECT_TRUE(d.Fits(Ask(2, 25600), nullptr));
+  EXPECT_EQ(Gpus(d.Allocate(Ask(2, 25600))), (std::vector<int>{1, 1}));
+  EXPECT_FALSE(d.Fits(Ask(1, 1), nullptr));
+  d.CheckInvariants();
+  d.Release(b);
+  EXPECT_EQ(d.DeviceUse()[0].memory_mib, 51200);
+  EXPECT_TRUE(d.Fits(Ask(1, 30720), nullptr));
+  EXPECT_FALSE(d.Fits(Ask(1, 30721), nullptr));
+  d.CheckInvariants();
+}
+
+TEST_F(DraSharedGpusTest, MemoryClaimOverTheGpuNeverFits) {
+  DraGpuDevices d("n", A100(), 1, {}, registry_,
+                  Shares(DraConsumableShares::kMemoryShares));
+  EXPECT_FALSE(d.Fits(Ask(1, 81921), nullptr));
+  EXPECT_TRUE(d.Fits(Ask(1, 81920), nullptr));
+}
+
+TEST_F(DraSharedGpusTest, UnlimitedSharesWithoutLimitButNotUnhealthyGpus) {
+  DraGpuDevices d("n", A100(), 2, {}, registry_,
+                  Shares(DraConsumableShares::kUnlimited));
+  for (int i = 0; i < 10; ++i) {
+    EXPECT_EQ(Gpus(d.Allocate(Ask(1))), std::vector<int>{0});
+  }
+  d.SetHealthy(0, -1, false);
+  EXPECT_EQ(d.Allocatable().Get(GpuClass()), kDraUnlimitedPicksPerDevice);
+  EXPECT_EQ(Gpus(d.Allocate(Ask(1))), std::vector<int>{1});
+  d.SetHealthy(1, -1, false);
+  EXPECT_FALSE(d.Fits(Ask(1), nullptr));
+  d.CheckInvariants();
+}
+
+}  // namespace
+}  // namespace gpushare
