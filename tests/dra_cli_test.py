@@ -247,6 +247,33 @@ class DraSharedCapacityTest(TempDirTestCase):
                          MEMORY_POOL + "scheduler: {check_invariants: true}\n")
         self.assertEqual(run_raw("run", inv, "--quiet").returncode, 0)
 
+    def test_no_memory_isolation(self):
+        # The claims ask the class's 1st-percentile size, 30100 MiB of
+        # uniform [30000, 40000]; the pods use more (up to 40000) and are not
+        # stopped: two fit one 80 GiB GPU by their claims, and their
+        # footprints (at most 80000 MiB) fit its 81920 MiB, so no OOM.
+        text = (MEMORY_POOL.replace("gpus_per_node: 2", "gpus_per_node: 1")
+                .replace("count: 3", "count: 2")
+                .replace("gpu_memory_mib: 30720",
+                         "gpu_memory_mib: {uniform: [30000, 40000]}\n"
+                         "      request_percentile: 1"))
+        path = self.write("n.yaml", text)
+        out = self.path("n.json")
+        result = run_raw("run", path, "--quiet", "--json", out)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        with open(out, encoding="utf-8") as f:
+            records = json.load(f)["pod_records"]
+        self.assertEqual(len(records), 2)
+        for p in records:
+            self.assertIn("gpu.nvidia.com/memory=30100", p["requests"])
+            self.assertEqual(p["oom_kills"], 0, p)
+            self.assertEqual(p["outcome"], "Succeeded", p)
+            self.assertEqual(p["devices"], [0])
+        # Both ran at once on the one GPU.
+        a, b = records
+        self.assertLess(max(a["start_s"], b["start_s"]),
+                        min(a["end_s"], b["end_s"]))
+
 
 if __name__ == "__main__":
     main()

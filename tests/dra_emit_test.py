@@ -371,18 +371,35 @@ class DraEmitTest(TempDirTestCase):
              ("ResourceClaimTemplate", "ml", "training-train-gpu"),
              ("ResourceClaimTemplate", "ml", "training-train-gpu-x2"),
              ("ResourceClaimTemplate", "ml", "training-train-gpu-x4"),
+             ("ResourceClaimTemplate", "research", "notebooks-notebooks-gpu"),
              ("ResourceClaimTemplate", "search",
               "services-inference-mig-3g-40gb"),
              ("ResourceClaimTemplate", "shop",
               "services-inference-mig-3g-40gb")])
         values = load_docs(os.path.join(out, "dra-driver-values.yaml"))[0]
-        self.assertNotIn("featureGates", values)  # exclusive and static MIG
+        # The notebooks pool: consumable shares 4 (its replicas) and the
+        # Short TimeSlicing interval, both behind alpha gates.
+        self.assertEqual(values["featureGates"],
+                         {"ConsumableShares": True,
+                          "TimeSlicingSettings": True})
+        self.assertEqual(values["consumableShares"], "4")
+        # So every device is published with 4 shares: the claims of the
+        # pools that do not share (train, inference) take all four, the
+        # notebooks' one (the default).
+        shares = {d["metadata"]["name"]: d["spec"]["spec"]["devices"][
+            "requests"][0]["exactly"].get("capacity", {}).get(
+                "requests", {}).get("shares")
+                  for d in docs if d["kind"] == "ResourceClaimTemplate"}
+        self.assertEqual(shares, {
+            "training-train-gpu": "4", "training-train-gpu-x2": "4",
+            "training-train-gpu-x4": "4", "notebooks-notebooks-gpu": None,
+            "services-inference-mig-3g-40gb": "4"})
         terms = values["kubeletPlugin"]["affinity"]["nodeAffinity"][
             "requiredDuringSchedulingIgnoredDuringExecution"][
             "nodeSelectorTerms"]
         self.assertEqual(
             [t["matchExpressions"][0]["values"] for t in terms],
-            [["train"], ["inference"]])
+            [["train"], ["inference"], ["notebooks"]])
         with open(os.path.join(out, "node-setup.sh"), encoding="utf-8") as f:
             setup = f.read()
         self.assertIn("gpushare.io/node-pool=train "
@@ -433,6 +450,15 @@ class DraEmitTest(TempDirTestCase):
         skip_until_the_reader_reads_dra(self, result)
         self.assertEqual(result.returncode, 2, result.stderr)
         self.assertIn(b"one consumable-shares mode", result.stderr)
+        self.assertFalse(os.path.exists(out))
+
+    def test_unlimited_shares_beside_an_exclusive_pool_write_nothing(self):
+        scenario = self.write("unlimited.yaml", UNLIMITED_BESIDE_EXCLUSIVE)
+        out = self.path("unlimited")
+        result = run_raw("emit", "k8s", "--scenario", scenario, "--out", out)
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertIn(b"pool 'b' could not hand a claim a device of its own",
+                      result.stderr)
         self.assertFalse(os.path.exists(out))
 
     def test_consumable_memory_shares_and_interval(self):
@@ -550,9 +576,24 @@ name: differ
 cluster:
   pools:
     - {name: a, gpu: A100-80GB, nodes: 1, devices: dra,
+       sharing: {scheme: time-slicing, replicas: 4},
        dra: {consumable_shares: memory}}
     - {name: b, gpu: A100-80GB, nodes: 1, devices: dra,
+       sharing: {scheme: time-slicing, replicas: 4},
        dra: {consumable_shares: unlimited}}
+workload:
+  classes:
+    - {name: a, class: batch, count: 1}
+"""
+
+UNLIMITED_BESIDE_EXCLUSIVE = """\
+name: unlimited
+cluster:
+  pools:
+    - {name: a, gpu: A100-80GB, nodes: 1, devices: dra,
+       sharing: {scheme: time-slicing, replicas: 4},
+       dra: {consumable_shares: unlimited}}
+    - {name: b, gpu: A100-80GB, nodes: 1, devices: dra}
 workload:
   classes:
     - {name: a, class: batch, count: 1}

@@ -33,7 +33,9 @@ std::string PoolDevicesProblem(PoolDevices devices, SharingScheme scheme) {
 }
 
 std::string PoolSharingLabel(const NodePoolSpec& spec, const GpuModel* model) {
-  if (spec.devices != PoolDevices::kDra) return SharingLabel(spec.sharing, model);
+  if (spec.devices != PoolDevices::kDra) {
+    return SharingLabel(spec.sharing, model);
+  }
   return DraPoolSharingLabel(spec.dra, spec.sharing, model);
 }
 

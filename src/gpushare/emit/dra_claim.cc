@@ -42,7 +42,8 @@ std::string DraClaimExtendedResource(const std::string& device_class,
 }  // namespace
 
 std::optional<DraClaim> DraClaimOf(const Pod& pod, const NodePool& pool,
-                                   const ResourceRegistry& registry) {
+                                   const ResourceRegistry& registry,
+                                   const DraPoolSettings& driver) {
   if (pool.spec.devices != PoolDevices::kDra) return std::nullopt;
   for (const auto& [id, quantity] : pod.requests.items()) {
     const std::string& name = registry.Name(id);
@@ -61,11 +62,18 @@ std::optional<DraClaim> DraClaimOf(const Pod& pod, const NodePool& pool,
       continue;
     }
     claim.count = quantity;
-    const DraPoolSettings& dra = pool.spec.dra;
+    const DraPoolSettings dra =
+        EffectiveDraPoolSettings(pool.spec.dra, pool.spec.sharing);
     if (dra.consumable_shares == DraConsumableShares::kMemoryShares) {
       claim.memory_mib = pod.template_request.set()
                              ? pod.template_request.gpu_memory_mib
                              : pod.needs.gpu_memory_mib;
+    }
+    if (dra.consumable_shares == DraConsumableShares::kDisabled &&
+        driver.consumable_shares == DraConsumableShares::kCount) {
+      // The pool does not share, but the driver publishes N shares of
+      // every device: the claim takes them all.
+      claim.shares = driver.shares;
     }
     if (claim.device_class == kNvidiaGpuDriver) {
       claim.interval = dra.time_slice_interval;
@@ -108,12 +116,16 @@ std::string ResourceClaimTemplateYaml(const std::string& namespace_name,
       "            count: {}\n",
       YamlScalar(name), YamlScalar(namespace_name), kDraClaimName,
       YamlScalar(claim.device_class), claim.count);
-  if (claim.memory_mib > 0) {
-    out += fmt::format(
+  if (claim.memory_mib > 0 || claim.shares > 0) {
+    out +=
         "            capacity:\n"
-        "              requests:\n"
-        "                memory: \"{}Mi\"\n",
-        claim.memory_mib);
+        "              requests:\n";
+  }
+  if (claim.memory_mib > 0) {
+    out += fmt::format("                memory: \"{}Mi\"\n", claim.memory_mib);
+  }
+  if (claim.shares > 0) {
+    out += fmt::format("                shares: \"{}\"\n", claim.shares);
   }
   if (claim.interval != DraTimeSliceInterval::kDefault) {
     out += fmt::format(

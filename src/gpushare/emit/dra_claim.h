@@ -22,7 +22,8 @@
 // scenario reader admits them (DNS labels of 50 and 40). ResourceClaimTemplateYaml()
 // writes the resource.k8s.io/v1 object (kubernetes/api resource/v1/types.go:
 // spec.spec.devices.requests[{name: gpu, exactly: {deviceClassName,
-// allocationMode: ExactCount, count, capacity.requests.memory}}] and, for an
+// allocationMode: ExactCount, count, capacity.requests.memory or .shares}}]
+// and, for an
 // interval other than Default, devices.config[{requests: [gpu], opaque:
 // {driver: gpu.nvidia.com, parameters: GpuConfig}}]). kDraClaimName is the
 // request's name and the pod's resourceClaims[].name.
@@ -51,10 +52,18 @@ struct DraClaim {
   // KEP-5004: the pod asks the class's extended resource instead.
   std::string extended_resource;  // "" unless the pool sets extended_resource
   auto operator<=>(const DraClaim&) const = default;
+  // capacity.requests.shares; 0: none. Every share of the device, for a
+  // pool that does not share GPUs when the driver runs with a count of
+  // consumable shares for others (DraDriverSettings).
+  int64_t shares = 0;
 };
 
+// `driver`: what the driver runs with for the whole cluster
+// (emit/dra_driver_values.h DraDriverSettings); the default: no consumable
+// shares.
 std::optional<DraClaim> DraClaimOf(const Pod& pod, const NodePool& pool,
-                                   const ResourceRegistry& registry);
+                                   const ResourceRegistry& registry,
+                                   const DraPoolSettings& driver = {});
 
 std::string DraClaimTemplateName(const std::string& tenant_class,
                                  const DraClaim& claim);

@@ -20,29 +20,22 @@ std::string DraDriverValuesYaml(const Scenario& scenario) {
     }
   }
   if (pools.empty()) return "";
-  const std::string shares = DraConsumableSharesValue(pools[0]->dra);
+  const DraPoolSettings driver = DraDriverSettings(scenario.pools);
+  const std::string shares = DraConsumableSharesValue(driver);
   bool interval = false;
   std::vector<Taint> taints;
   std::string names;
   for (const NodePoolSpec* p : pools) {
-    if (DraConsumableSharesValue(p->dra) != shares) {
-      throw InputError(fmt::format(
-          "node pools '{}' and '{}': NVIDIA's DRA driver reads one "
-          "consumable-shares mode per kubelet plugin and its chart installs "
-          "the cluster-wide DeviceClass gpu.nvidia.com, so one release "
-          "serves every DRA pool, but the pools set dra.consumable_shares "
-          "'{}' and '{}'",
-          pools[0]->name, p->name, shares, DraConsumableSharesValue(p->dra)));
-    }
+    const DraPoolSettings dra = EffectiveDraPoolSettings(p->dra, p->sharing);
     // A MIG device's config has no interval (MigDeviceSharing).
     interval = interval || (!p->sharing.mig_enabled &&
-                            p->dra.time_slice_interval !=
+                            dra.time_slice_interval !=
                                 DraTimeSliceInterval::kDefault);
     for (const Taint& t : p->taints) AddTaintOnce(&taints, t);
     names += (names.empty() ? "" : ", ") + p->name;
   }
-  const bool consumable = pools[0]->dra.consumable_shares !=
-                          DraConsumableShares::kDisabled;
+  const bool consumable =
+      driver.consumable_shares != DraConsumableShares::kDisabled;
   std::string out = fmt::format(
       "# Helm values of NVIDIA's DRA driver for GPUs for the DRA pools of "
       "scenario\n# '{}' ({}), written by gpushare-sim emit k8s. Chart: "
@@ -114,6 +107,47 @@ std::string DraDriverValuesYaml(const Scenario& scenario) {
       "  tolerations:\n  - key: nvidia.com/gpu\n    operator: Exists\n"
       "    effect: NoSchedule\n";
   return out + EqualTolerationsYaml(taints);
+}
+
+DraPoolSettings DraDriverSettings(const std::vector<NodePoolSpec>& pools) {
+  DraPoolSettings driver;
+  const NodePoolSpec* sharing = nullptr;  // the first pool that shares
+  const NodePoolSpec* alone = nullptr;    // the first that does not
+  for (const NodePoolSpec& p : pools) {
+    if (p.devices != PoolDevices::kDra || p.gpus_per_node == 0) continue;
+    const DraPoolSettings dra = EffectiveDraPoolSettings(p.dra, p.sharing);
+    if (dra.consumable_shares == DraConsumableShares::kDisabled) {
+      if (alone == nullptr) alone = &p;
+      continue;
+    }
+    if (sharing == nullptr) {
+      sharing = &p;
+      driver.consumable_shares = dra.consumable_shares;
+      driver.shares = dra.shares;
+      continue;
+    }
+    if (DraConsumableSharesValue(dra) != DraConsumableSharesValue(driver)) {
+      throw InputError(fmt::format(
+          "node pools '{}' and '{}': NVIDIA's DRA driver reads one "
+          "consumable-shares mode per kubelet plugin and its chart installs "
+          "the cluster-wide DeviceClass gpu.nvidia.com, so one release "
+          "serves every DRA pool, but the pools share GPUs with "
+          "consumable shares '{}' and '{}'",
+          sharing->name, p.name, DraConsumableSharesValue(driver),
+          DraConsumableSharesValue(dra)));
+    }
+  }
+  if (driver.consumable_shares == DraConsumableShares::kUnlimited &&
+      alone != nullptr) {
+    throw InputError(fmt::format(
+        "node pools '{}' and '{}': with consumable shares 'unlimited' (pool "
+        "'{}') every device of the driver is shareable and a claim asking no "
+        "memory takes none of it, so pool '{}' could not hand a claim a "
+        "device of its own; give the sharing pool dra.consumable_shares "
+        "memory or a count",
+        sharing->name, alone->name, sharing->name, alone->name));
+  }
+  return driver;
 }
 
 }  // namespace gpushare

@@ -22,14 +22,15 @@
 // (nvidia.com/gpu Exists NoSchedule) and one Equal toleration per distinct
 // taint of those pools. The kubelet plugin reads one consumable-shares mode
 // per release and the chart installs the cluster-wide DeviceClass
-// gpu.nvidia.com, so one release serves every DRA pool: pools that differ
-// in consumable shares throw InputError. Returns "" when no pool has
+// gpu.nvidia.com, so one release serves every DRA pool, with the mode of
+// DraDriverSettings() (its InputErrors propagate). Returns "" when no pool has
 // devices: dra. Deterministic; every name quoted for its place.
 
 #ifndef GPUSHARE_EMIT_DRA_DRIVER_VALUES_H_
 #define GPUSHARE_EMIT_DRA_DRIVER_VALUES_H_
 
 #include <string>
+#include <vector>
 
 #include "gpushare/scenario/scenario.h"
 
@@ -42,6 +43,17 @@ inline constexpr const char* kDraDriverChart =
     "oci://registry.k8s.io/dra-driver-nvidia/charts/dra-driver-nvidia-gpu";
 
 std::string DraDriverValuesYaml(const Scenario& scenario);
+
+// What the one release of the driver runs with for `pools`: the effective
+// consumable-shares mode of the DRA pools that share GPUs (time-slicing;
+// EffectiveDraPoolSettings), kDisabled when none does. The DRA pools that
+// do not share (exclusive, MIG) live with it: their claims ask every share
+// of a device under a count N (DraClaim::shares), and nothing under
+// `memory` (a claim asking no memory gets the policy's default, the whole
+// device). Throws InputError when sharing pools differ in mode, and under
+// `unlimited` beside a pool that does not share (a claim asking no memory
+// takes none, so no claim can hold a device alone).
+DraPoolSettings DraDriverSettings(const std::vector<NodePoolSpec>& pools);
 
 }  // namespace gpushare
 

@@ -10,6 +10,7 @@
 #include "gpushare/cluster/dra/device_class.h"
 #include "gpushare/cluster/dra/nvidia_gpu_slice.h"
 #include "gpushare/emit/dra_claim.h"
+#include "gpushare/emit/dra_driver_values.h"
 #include "gpushare/emit/quoting.h"
 #include "gpushare/workload/generator.h"
 #include "gpushare/workload/request_translator.h"
@@ -19,6 +20,7 @@ namespace gpushare {
 std::string DraObjectsYaml(const Scenario& scenario, const Catalog& catalog) {
   Cluster cluster(catalog);
   for (const NodePoolSpec& pool : scenario.pools) cluster.AddPool(pool);
+  const DraPoolSettings driver = DraDriverSettings(scenario.pools);
   std::vector<Pod> pods = BuildWorkload(scenario.workload, scenario.seed);
   // (namespace, template name) → claim; profile class → profile.
   std::map<std::pair<std::string, std::string>, DraClaim> templates;
@@ -34,7 +36,7 @@ std::string DraObjectsYaml(const Scenario& scenario, const Catalog& catalog) {
       continue;
     }
     const std::optional<DraClaim> claim =
-        DraClaimOf(pod, target, cluster.resources());
+        DraClaimOf(pod, target, cluster.resources(), driver);
     if (!claim) continue;
     if (claim->device_class != kNvidiaGpuDriver && target.model->mig) {
       for (const MigProfile& p : target.model->mig->profiles) {

@@ -111,7 +111,8 @@ void ReadDraPoolSettings(const YamlMap& pool, NodePoolSpec* spec) {
       }
     } else {
       settings.consumable_shares = DraConsumableShares::kCount;
-      settings.shares = static_cast<int>(dra.Int("consumable_shares", 2, 1000000));
+      settings.shares =
+          static_cast<int>(dra.Int("consumable_shares", 2, 1000000));
     }
   }
   if (dra.Has("time_slicing_interval")) {

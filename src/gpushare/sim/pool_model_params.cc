@@ -6,7 +6,8 @@ ModelParams PoolModelParams(const ModelParams& scenario,
                             const NodePoolSpec& pool) {
   ModelParams params = scenario;
   if (pool.devices != PoolDevices::kDra) return params;
-  switch (EffectiveDraPoolSettings(pool.dra, pool.sharing).time_slice_interval) {
+  const DraPoolSettings dra = EffectiveDraPoolSettings(pool.dra, pool.sharing);
+  switch (dra.time_slice_interval) {
     case DraTimeSliceInterval::kDefault:
       break;
     case DraTimeSliceInterval::kShort:

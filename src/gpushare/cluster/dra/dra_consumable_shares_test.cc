@@ -7,7 +7,10 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "gpushare/catalog/catalog.h"
+#include "gpushare/cluster/dra/allocator.h"
 #include "gpushare/cluster/dra/capacity_request_policy.h"
 #include "gpushare/cluster/dra/dra_gpu_devices.h"
 #include "gpushare/cluster/dra/filter_messages.h"
@@ -248,6 +251,63 @@ TEST_F(DraSharedGpusTest, UnlimitedSharesWithoutLimitButNotUnhealthyGpus) {
   d.SetHealthy(1, -1, false);
   EXPECT_FALSE(d.Fits(Ask(1), nullptr));
   d.CheckInvariants();
+}
+
+// The contract's proof, checked: after random claims and releases, Fits()
+// answers what DraAllocator answers for the same claim on the same slice
+// with what the node's devices hold.
+TEST_F(DraSharedGpusTest, FitsAgreesWithTheAllocator) {
+  for (const DraPoolSettings& mode :
+       {Shares(DraConsumableShares::kCount, 3),
+        Shares(DraConsumableShares::kMemoryShares)}) {
+    DraGpuDevices d("n", A100(), 3, {}, registry_, mode);
+    std::mt19937 rng(39);
+    std::vector<DeviceAllocation> held;
+    int fits = 0;
+    int misses = 0;
+    for (int step = 0; step < 300; ++step) {
+      if (!held.empty() && rng() % 3 == 0) {
+        const size_t k = rng() % held.size();
+        d.Release(held[k]);
+        held.erase(held.begin() + static_cast<std::ptrdiff_t>(k));
+        continue;
+      }
+      const int64_t count = 1 + static_cast<int64_t>(rng() % 3);
+      const int64_t memory =
+          mode.consumable_shares == DraConsumableShares::kMemoryShares
+              ? 10240 * (1 + static_cast<int64_t>(rng() % 5))
+              : 0;
+      const ResourceList ask = Ask(count, memory);
+      AllocatedDevices in_use;
+      for (const DraDeviceUse& u : d.DeviceUse()) {
+        if (u.picks == 0) continue;
+        DeviceConsumedCapacity c;
+        c.device = {"gpu.nvidia.com", "n", u.device};
+        c.consumed.push_back(
+            {kNvidiaGpuDriver, "memory", u.memory_mib * kCsMi, std::nullopt});
+        c.consumed.push_back({kNvidiaGpuDriver, "shares", u.shares,
+                              std::nullopt});
+        in_use.shared.push_back(c);
+      }
+      ResourceClaim claim;
+      ASSERT_TRUE(d.DraClaimFor(ask, &claim));
+      const DraAllocator allocator({&d.slice()}, &d.classes(), in_use);
+      const bool allocated =
+          allocator.Allocate("n", {&claim}).status ==
+          AllocationOutcome::Status::kAllocated;
+      ASSERT_EQ(d.Fits(ask, nullptr), allocated) << step;
+      if (allocated) {
+        held.push_back(d.Allocate(ask));
+        ++fits;
+      } else {
+        ++misses;
+      }
+      d.CheckInvariants();
+    }
+    // Both answers were exercised.
+    EXPECT_GT(fits, 20);
+    EXPECT_GT(misses, 20);
+  }
 }
 
 }  // namespace

@@ -147,7 +147,8 @@ bool DraGpuDevices::DraClaimFor(const ResourceList& requests,
                                 ResourceClaim* claim) const {
   claim->name = "gpu";
   claim->spec = ResourceClaimSpec();
-  const int64_t memory = memory_resource_ >= 0 ? requests.Get(memory_resource_) : 0;
+  const int64_t memory =
+      memory_resource_ >= 0 ? requests.Get(memory_resource_) : 0;
   for (const auto& [id, quantity] : requests.items()) {
     if (id <= ResourceRegistry::kMemoryId || id == memory_resource_) continue;
     const int c = ClassOfResource(id);
@@ -319,9 +320,10 @@ void DraGpuDevices::CheckInvariants() const {
     GS_CHECK(s.picks >= 0 && s.held == (s.picks > 0),
              "DRA device picks out of step");
     GS_CHECK(Shared() || s.picks <= 1, "DRA exclusive device held twice");
+    const bool counted =
+        consumable_.consumable_shares == DraConsumableShares::kCount;
     GS_CHECK(s.shares_used >= 0 &&
-                 (consumable_.consumable_shares != DraConsumableShares::kCount ||
-                  s.shares_used <= consumable_.shares),
+                 (!counted || s.shares_used <= consumable_.shares),
              "DRA device over its shares");
     GS_CHECK(s.memory_used_mib >= 0 && s.memory_used_mib <= s.memory_mib,
              "DRA device over its memory");

@@ -3,7 +3,8 @@
 //
 // Contract: plain settings, checked against the pool's sharing by
 // DraPoolSettingsProblem; EffectiveDraPoolSettings gives what the driver runs
-// with (a DRA pool with scheme time-slicing has consumable shares). Their upstream meaning (kubernetes-sigs/dra-driver-nvidia-gpu,
+// with (a DRA pool with scheme time-slicing has consumable shares). Their
+// upstream meaning (kubernetes-sigs/dra-driver-nvidia-gpu,
 // commit 95932046):
 //  - consumable shares: the kubelet plugin's `--consumable-shares` flag (Helm
 //    value `consumableShares`, feature gate `ConsumableShares`, alpha, off by

@@ -13,7 +13,8 @@ namespace {
 
 TEST(DraPoolSettingsTest, TimeSlicingMeansConsumableSharesOfReplicas) {
   const DraPoolSettings none;
-  const DraPoolSettings e = EffectiveDraPoolSettings(none, TimeSlicingSharing(4));
+  const DraPoolSettings e =
+      EffectiveDraPoolSettings(none, TimeSlicingSharing(4));
   EXPECT_EQ(e.consumable_shares, DraConsumableShares::kCount);
   EXPECT_EQ(e.shares, 4);
   EXPECT_EQ(DraConsumableSharesValue(e), "4");

@@ -156,7 +156,8 @@ void ApplyNvidiaConsumableShares(const DraPoolSettings& consumable,
                                  Device* device) {
   if (consumable.consumable_shares == DraConsumableShares::kDisabled) return;
   device->allow_multiple_allocations = true;
-  const DeviceCapacity* found = device->FindCapacity(kNvidiaGpuDriver, "memory");
+  const DeviceCapacity* found =
+      device->FindCapacity(kNvidiaGpuDriver, "memory");
   if (found == nullptr) return;
   const int64_t max = found->value / kBytesPerMib * kBytesPerMib;
   CapacityRequestPolicy memory;
