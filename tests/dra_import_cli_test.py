@@ -50,10 +50,12 @@ class DraImportTest(TempDirTestCase):
         pools = {r[0]: r for r in table_rows(stdout, "POOL")}
         # dgx-0 and dgx-1 publish gpu-0..gpu-3: 8 GPUs in one pool; mig-0
         # two MIG-cut GPUs; cpu-0 no slice.
-        self.assertEqual(pools["a100-80gb-x4-dra"][1:4],
-                         ["exclusive", "A100-80GB", "8"])
-        self.assertEqual(pools["a100-80gb-x2-mig-dra"][1:4],
-                         ["mig", "A100-80GB", "2"])
+        self.assertEqual(pools["a100-80gb-x4-dra"][1:5],
+                         ["exclusive", "(DRA)", "A100-80GB", "8"])
+        # The layout the slice's MIG devices spell out.
+        self.assertEqual(pools["a100-80gb-x2-mig-dra"][1:3], ["MIG", "(DRA)"])
+        self.assertEqual(pools["a100-80gb-x2-mig-dra"][-6:-4],
+                         ["A100-80GB", "2"])
         self.assertIn("cpu", pools)
         records = {p["name"]: p for p in doc["pod_records"]}
         self.assertEqual(len(records), 6)

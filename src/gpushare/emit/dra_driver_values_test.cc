@@ -64,6 +64,7 @@ TEST(DraDriverValuesTest, ExclusivePoolsNeedNoGates) {
 TEST(DraDriverValuesTest, MemorySharesAndIntervalTurnTheirAlphaGatesOn) {
   Scenario s = DraValuesScenario();
   for (int i : {0, 1}) {
+    s.pools[i].sharing = TimeSlicingSharing(4);
     s.pools[i].dra.consumable_shares = DraConsumableShares::kMemoryShares;
   }
   s.pools[1].dra.time_slice_interval = DraTimeSliceInterval::kLong;
@@ -84,6 +85,7 @@ TEST(DraDriverValuesTest, MemorySharesAndIntervalTurnTheirAlphaGatesOn) {
 TEST(DraDriverValuesTest, CountSharesAreAQuotedString) {
   Scenario s = DraValuesScenario();
   for (int i : {0, 1}) {
+    s.pools[i].sharing = TimeSlicingSharing(4);
     s.pools[i].dra.consumable_shares = DraConsumableShares::kCount;
     s.pools[i].dra.shares = 4;
   }
@@ -95,8 +97,26 @@ TEST(DraDriverValuesTest, CountSharesAreAQuotedString) {
   EXPECT_EQ(yaml.find("TimeSlicingSettings"), std::string::npos);
 }
 
+TEST(DraDriverValuesTest, UnlimitedBesideAPoolThatDoesNotShareIsRefused) {
+  Scenario s = DraValuesScenario();
+  s.pools[1].sharing = TimeSlicingSharing(4);
+  s.pools[1].dra.consumable_shares = DraConsumableShares::kUnlimited;
+  try {
+    DraDriverValuesYaml(s);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "pool 'a' could not hand a claim a device of its own"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(DraDriverValuesTest, PoolsThatDifferInSharesAreRefused) {
   Scenario s = DraValuesScenario();
+  // Both share GPUs: a, 4 consumable shares (its replicas); b, unlimited.
+  s.pools[0].sharing = TimeSlicingSharing(4);
+  s.pools[1].sharing = TimeSlicingSharing(4);
   s.pools[1].dra.consumable_shares = DraConsumableShares::kUnlimited;
   try {
     DraDriverValuesYaml(s);

@@ -97,6 +97,7 @@ TEST(DraObjectsTest, ProfileClassesThenTemplatesPerNamespace) {
 
 TEST(DraObjectsTest, MemorySharesAskTheClassSizeAndPatchesNameIt) {
   Scenario s = DraObjectsScenario();
+  s.pools[0].sharing = TimeSlicingSharing(4);
   s.pools[0].dra.consumable_shares = DraConsumableShares::kMemoryShares;
   s.pools[0].dra.time_slice_interval = DraTimeSliceInterval::kMedium;
   const std::string yaml = DraObjectsYaml(s, emit_test::TestCatalog());

@@ -150,6 +150,10 @@ TEST(UpstreamKeysTest, DraDriverValuesAndObjects) {
   s.pools[2].members.push_back(NodeIdentity{});
   s.pools[2].members.back().name = "gpu-node-7";
   for (NodePoolSpec& p : s.pools) {
+    // Whole-GPU pools share with memory shares and the Short interval; the
+    // MIG pool keeps its devices whole (its claims ask no memory).
+    if (p.sharing.mig_enabled || p.devices != PoolDevices::kDra) continue;
+    p.sharing = TimeSlicingSharing(4);
     p.dra.consumable_shares = DraConsumableShares::kMemoryShares;
     p.dra.time_slice_interval = DraTimeSliceInterval::kShort;
   }
