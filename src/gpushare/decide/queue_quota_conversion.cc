@@ -9,6 +9,7 @@
 #include <set>
 
 #include "gpushare/cluster/cluster.h"
+#include "gpushare/cluster/dra/dra_gpu_devices.h"
 #include "gpushare/scenario/queue_reader.h"
 #include "gpushare/workload/pod.h"
 
@@ -43,6 +44,8 @@ std::vector<PerGpu> Advertised(const Cluster& cluster,
       const Node& node = cluster.nodes()[pool.first_node];
       if (node.devices() != nullptr) {
         for (const auto& [id, quantity] : node.devices()->Capacity().items()) {
+          // A memory-mode DRA device's MiB: bookkeeping, not a quota.
+          if (cluster.resources().Name(id) == kDraMemoryResource) continue;
           per[QuotaResourceOf(cluster.resources().Name(id), queues)] +=
               static_cast<double>(quantity) / pool.spec.gpus_per_node;
         }

@@ -67,13 +67,25 @@ std::string Convert(NodePoolSpec& pool, const GpuModel& model,
 }  // namespace
 
 std::string UseDevicePluginWhereDraCannot(NodePoolSpec& pool) {
+  if (pool.devices != PoolDevices::kDra) return "";
+  // The driver settings that belong to the scheme the pool had: consumable
+  // shares and the interval go with time-slicing (a count with its
+  // replicas); extended_resource stays.
+  if (pool.sharing.scheme() != SharingScheme::kTimeSlicing) {
+    pool.dra.consumable_shares = DraConsumableShares::kDisabled;
+    pool.dra.shares = 0;
+    pool.dra.time_slice_interval = DraTimeSliceInterval::kDefault;
+  } else if (pool.dra.consumable_shares == DraConsumableShares::kCount) {
+    pool.dra.shares = pool.sharing.replicas.replicas;
+  }
   if (PoolDevicesProblem(pool.devices, pool.sharing.scheme()).empty()) {
     return "";
   }
   pool.devices = PoolDevices::kDevicePlugin;
+  pool.dra = DraPoolSettings();
   return fmt::format(
       "pool {} runs {} through its device plugin (devices: dra serves "
-      "exclusive and mig so far)",
+      "exclusive, time-slicing through consumable shares and static MIG)",
       pool.name, SharingSchemeName(pool.sharing.scheme()));
 }
 

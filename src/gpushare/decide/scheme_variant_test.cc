@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "gpushare/scenario/scenario_reader.h"
+#include "gpushare/sim/simulation.h"
 
 namespace gpushare {
 namespace scheme_variant_test {
@@ -95,13 +96,40 @@ TEST(SchemeVariantTest, DraPoolUsesTheDevicePluginWhereDraCannot) {
   ASSERT_FALSE(mps.notes.empty());
   EXPECT_EQ(mps.notes[0],
             "pool prod runs mps through its device plugin (devices: dra "
-            "serves exclusive and mig so far)");
+            "serves exclusive, time-slicing through consumable shares and "
+            "static MIG)");
   const SchemeVariant exclusive = MakeSchemeVariant(
       s, SharingScheme::kExclusive, CompareSpec(), TestCatalog());
   EXPECT_EQ(exclusive.scenario.pools[0].devices, PoolDevices::kDra);
   NodePoolSpec pool = s.pools[0];
   EXPECT_EQ(UseDevicePluginWhereDraCannot(pool), "");  // MIG: served
   EXPECT_EQ(pool.devices, PoolDevices::kDra);
+  // Time-slicing stays on DRA: the driver's consumable shares, N = the
+  // variant's replicas.
+  const SchemeVariant sliced = MakeSchemeVariant(
+      s, SharingScheme::kTimeSlicing, CompareSpec(), TestCatalog());
+  EXPECT_EQ(sliced.scenario.pools[0].devices, PoolDevices::kDra);
+  const DraPoolSettings driver = EffectiveDraPoolSettings(
+      sliced.scenario.pools[0].dra, sliced.scenario.pools[0].sharing);
+  EXPECT_EQ(driver.consumable_shares, DraConsumableShares::kCount);
+  EXPECT_EQ(driver.shares, 4);
+}
+
+// A DRA pool's driver settings follow its scheme: memory shares and an
+// interval written for time-slicing are dropped in an exclusive variant.
+TEST(SchemeVariantTest, DraSettingsOfTimeSlicingLeaveWithIt) {
+  Scenario s = Mixed();
+  s.pools[2].devices = PoolDevices::kDra;
+  s.pools[2].sharing = TimeSlicingSharing(8);
+  s.pools[2].dra.consumable_shares = DraConsumableShares::kMemoryShares;
+  s.pools[2].dra.time_slice_interval = DraTimeSliceInterval::kLong;
+  const SchemeVariant v = MakeSchemeVariant(s, SharingScheme::kExclusive,
+                                            CompareSpec(), TestCatalog());
+  const NodePoolSpec& p = v.scenario.pools[2];
+  EXPECT_EQ(p.devices, PoolDevices::kDra);
+  EXPECT_EQ(p.dra, DraPoolSettings());
+  // It builds: the settings no longer contradict the scheme.
+  EXPECT_NO_THROW(Simulation(v.scenario, TestCatalog()));
 }
 
 TEST(SchemeVariantTest, HamiKeepsItsLicenceAndGivesItToConvertedPools) {

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "gpushare/cluster/dra/dra_gpu_devices.h"
 #include "gpushare/io/input_error.h"
 #include "gpushare/sched/kai/kai_queues.h"
 #include "gpushare/sched/kueue/kueue.h"
@@ -38,6 +39,10 @@ bool FlavorFits(const Cluster& cluster, int pool, const Labels& labels,
 void AddKueueQuotaRequests(const Pod& pod, const KueueConfig& config,
                            ResourceRegistry& registry, ResourceList* out) {
   for (const auto& [id, quantity] : pod.requests.items()) {
+    // The MiB a memory-mode claim asks are the simulator's bookkeeping of
+    // the device's capacity, not a resource the pod requests: Kueue counts
+    // the claim's devices (capacity-based quota is not modelled).
+    if (registry.Name(id) == kDraMemoryResource) continue;
     if (registry.KindOf(id) != ResourceRegistry::Kind::kDraClassKind) {
       out->Add(id, quantity);
       continue;
