@@ -8,29 +8,13 @@
 #include <utility>
 
 #include "gpushare/base/fake_uuid.h"
+#include "gpushare/cluster/dra/nvidia_device_name.h"
 #include "gpushare/io/check.h"
 
 namespace gpushare {
 namespace {
 
 constexpr int64_t kBytesPerMib = int64_t{1} << 20;
-
-// The profile part of a MIG device name: "1g.10gb+me" -> "1g10gb-me".
-std::string DraMigNamePart(const std::string& profile) {
-  std::string out;
-  for (const char c : profile) {
-    if (c == '.') continue;
-    const char lower =
-        (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-    const bool keep = (lower >= 'a' && lower <= 'z') ||
-                      (lower >= '0' && lower <= '9') || lower == '-';
-    out.push_back(keep ? lower : '-');
-  }
-  const size_t first = out.find_first_not_of('-');
-  if (first == std::string::npos) return "";
-  const size_t last = out.find_last_not_of('-');
-  return out.substr(first, last - first + 1);
-}
 
 // The attributes a GPU and its MIG devices share (deviceinfo.go
 // GpuInfo.Attributes, mig.go CommonAttributesMig).
@@ -71,7 +55,7 @@ Device NvidiaMigDevice(const NvidiaGpuNode& node, int gpu,
   const MigProfile& profile = model.mig->profiles[instance.profile];
   Device device;
   device.name =
-      fmt::format("gpu-{}-mig-{}-{}-{}", gpu, DraMigNamePart(profile.name),
+      fmt::format("gpu-{}-mig-{}-{}-{}", gpu, NvidiaMigDeviceNamePart(profile.name),
                   NvidiaMigProfileId(model, instance.profile), instance.start);
   device.SetAttribute(kNvidiaGpuDriver, "type", DeviceAttribute::String("mig"));
   device.SetAttribute(kNvidiaGpuDriver, "parentUUID",
