@@ -47,6 +47,9 @@ class DraImportTest(TempDirTestCase):
 
     def test_slices_make_dra_pools_and_claims_place_pods(self):
         stdout, _, doc = self.run_json("a.json")
+        # The nodes' side of the import is said, as the pods' is.
+        self.assertIn("note: node import: 3 node(s) with a gpu.nvidia.com "
+                      "ResourceSlice", stdout)
         pools = {r[0]: r for r in table_rows(stdout, "POOL")}
         # dgx-0 and dgx-1 publish gpu-0..gpu-3: 8 GPUs in one pool; mig-0
         # two MIG-cut GPUs; cpu-0 no slice.

@@ -29,6 +29,9 @@ std::string ScenarioNotes(const Scenario& scenario) {
                     c.name, what),
         kReportWidth, 2);
   }
+  for (const std::string& note : scenario.cluster_import_notes) {
+    out += WrapText("note: node import: " + note, kReportWidth, 2);
+  }
   for (const std::string& note : scenario.workload.trace.import_notes) {
     out += WrapText("note: pod import: " + note, kReportWidth, 2);
   }

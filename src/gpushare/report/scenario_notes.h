@@ -5,8 +5,10 @@
 // conversion, wrapped at kReportWidth, in class order ("" when there is
 // none); today: a class's `gpu_ms_per_request` given as measured on a GPU
 // model (`{value, on}`), with the relative speed it was multiplied by to
-// reference-GPU time; then what the trace's reader approximated or skipped
-// (TraceWorkload::import_notes: DRA claims of kubectl pods), in its order.
+// reference-GPU time; then what the cluster import converted or skipped
+// (Scenario::cluster_import_notes: DRA slices of kubectl nodes), and what
+// the trace's reader approximated or skipped (TraceWorkload::import_notes:
+// DRA claims of kubectl pods), in their order.
 // Deterministic.
 
 #ifndef GPUSHARE_REPORT_SCENARIO_NOTES_H_

@@ -311,7 +311,8 @@ void ReadImportPoolOverrides(const YamlMap& im, const Catalog& catalog,
 }
 
 std::vector<NodePoolSpec> ReadImport(const YamlMap& cluster,
-                                     const Catalog& catalog) {
+                                     const Catalog& catalog,
+                                     std::vector<std::string>* notes) {
   const YamlMap im = cluster.Map("import", "cluster import");
   im.AllowOnly({"format", "file", "prefix", "sharing", "model_map", "pools"});
   ClusterImportSpec spec;
@@ -338,7 +339,7 @@ std::vector<NodePoolSpec> ReadImport(const YamlMap& cluster,
   } else if (im.Has("model_map")) {
     spec.model_map = ReadModelMap(im, catalog);
   }
-  std::vector<NodePoolSpec> pools = ImportNodePools(spec, catalog);
+  std::vector<NodePoolSpec> pools = ImportNodePools(spec, catalog, notes);
   if (im.Has("pools")) ReadImportPoolOverrides(im, catalog, &pools);
   return pools;
 }
@@ -346,14 +347,15 @@ std::vector<NodePoolSpec> ReadImport(const YamlMap& cluster,
 }  // namespace
 
 std::vector<NodePoolSpec> ReadCluster(const YamlMap& top,
-                                      const Catalog& catalog) {
+                                      const Catalog& catalog,
+                                      std::vector<std::string>* notes) {
   YamlMap cluster = top.Map("cluster", "cluster");
   cluster.AllowOnly({"import", "pools"});
   if (!cluster.Has("import") && !cluster.Has("pools")) {
     cluster.Fail(cluster.node(), "give pools, an import, or both");
   }
   std::vector<NodePoolSpec> pools;
-  if (cluster.Has("import")) pools = ReadImport(cluster, catalog);
+  if (cluster.Has("import")) pools = ReadImport(cluster, catalog, notes);
   std::vector<PoolSource> sources;
   for (const NodePoolSpec& p : pools) sources.push_back({p.name, 0});
   if (cluster.Has("pools")) {

@@ -68,6 +68,9 @@ struct Scenario {
   std::string name = "scenario";
   std::string file;  // where it was read from ("" for built-in)
   std::vector<NodePoolSpec> pools;
+  // What the cluster import converted or skipped (DRA objects of a kubectl
+  // list), said in the reports (report/scenario_notes.h).
+  std::vector<std::string> cluster_import_notes;
   std::vector<PriorityClass> priority_classes;  // the classes' PriorityClasses
   KueueConfig queues;  // Kueue's objects; none: every pod goes straight on
   KaiConfig kai_queues;  // or KAI-Scheduler's queues (never both)

@@ -106,7 +106,7 @@ Scenario ReadScenarioNode(const YAML::Node& root, const std::string& file,
                          scenario.sample_interval_s, scenario.horizon_s));
     }
   }
-  scenario.pools = ReadCluster(top, catalog);
+  scenario.pools = ReadCluster(top, catalog, &scenario.cluster_import_notes);
   scenario.priority_classes = ReadPriorityClasses(top);
   scenario.queues = ReadQueues(top, scenario.pools);
   scenario.kai_queues = ReadKaiQueues(top);

@@ -44,9 +44,11 @@ GpuModelMap ReadModelMap(const YamlMap& m, const Catalog& catalog);
 
 // The `cluster:` section: imported pools first (grouped by
 // workload/imported_nodes.h GroupNodePools, then resized and set by the
-// overrides of `import.pools`), then the written ones.
+// overrides of `import.pools`), then the written ones. `notes` (if set)
+// gets what the kubectl import of DRA objects skipped or converted.
 std::vector<NodePoolSpec> ReadCluster(const YamlMap& top,
-                                      const Catalog& catalog);
+                                      const Catalog& catalog,
+                                      std::vector<std::string>* notes = nullptr);
 
 // sharing_reader.cc
 
