@@ -176,8 +176,9 @@ class DraRefusalsTest(TempDirTestCase):
             (POOL.format(extra=ts + "      dra: {time_slicing_interval: Tiny}"),
              "s.yaml:11:13:", "unknown value 'Tiny' (expected Default, "
              "Short, Medium or Long)"),
-            (POOL.format(extra=ts + "      dra: {extended_resource: true}"),
-             "s.yaml:11:7:", "not modelled yet"),
+            (POOL.format(extra=ts + "      dra: {extended_resource: true, "
+                               "consumable_shares: memory}"),
+             "s.yaml:11:7:", "a pod asking nvidia.com/gpu cannot ask memory"),
             (POOL.format(extra=ts + "      dra: {shares: 4}"),
              "s.yaml:11:13:", "shares"),
             (POOL.format(extra="      devices: dra\n"
@@ -273,6 +274,53 @@ class DraSharedCapacityTest(TempDirTestCase):
         a, b = records
         self.assertLess(max(a["start_s"], b["start_s"]),
                         min(a["end_s"], b["end_s"]))
+
+
+MIXED_EXTENDED = """\
+name: kep-5004
+seed: 3
+horizon_s: 7200
+cluster:
+  pools:
+    - {name: plugin, gpu: A100-80GB, nodes: 1, gpus_per_node: 4}
+    - {name: dra, gpu: A100-80GB, nodes: 1, gpus_per_node: 4, devices: dra,
+       dra: {extended_resource: true}}
+workload:
+  horizon_s: 3600
+  classes:
+    - name: jobs
+      class: batch
+      count: 40
+      arrival_rate_per_s: 0.05
+      gpus: 1
+      gpu_memory_mib: 20000
+      work_s: 600
+"""
+
+
+class DraExtendedResourceTest(TempDirTestCase):
+    """KEP-5004: a DRA pool whose DeviceClass gpu.nvidia.com carries
+    extendedResourceName nvidia.com/gpu serves pods that ask nvidia.com/gpu,
+    beside a device-plugin pool that serves the same request."""
+
+    def test_pods_asking_nvidia_gpu_run_on_both_pools(self):
+        path = self.write("s.yaml", MIXED_EXTENDED)
+        out = self.path("r.json")
+        result = run_raw("run", path, "--quiet", "--json", out)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        with open(out, encoding="utf-8") as f:
+            doc = json.load(f)
+        pools = collections.Counter(p["pool"] for p in doc["pod_records"]
+                                    if p["pool"])
+        # One request, two ways to serve it: both pools take pods.
+        self.assertGreater(pools["plugin"], 0, pools)
+        self.assertGreater(pools["dra"], 0, pools)
+        for p in doc["pod_records"]:
+            self.assertIn("nvidia.com/gpu=1", p["requests"])
+            self.assertNotIn("deviceclass.resource", p["requests"])
+        check = self.write("inv.yaml", MIXED_EXTENDED +
+                           "scheduler: {check_invariants: true}\n")
+        self.assertEqual(run_raw("run", check, "--quiet").returncode, 0)
 
 
 if __name__ == "__main__":

@@ -39,6 +39,21 @@ std::string DraClaimExtendedResource(const std::string& device_class,
   return "";
 }
 
+// The class of `pool` whose extendedResourceName is `resource`, or "".
+std::string DraClaimClassOfExtendedResource(const std::string& resource,
+                                            const NodePool& pool) {
+  if (resource == NvidiaGpuDeviceClass().extended_resource_name) {
+    return kNvidiaGpuDriver;
+  }
+  if (pool.model != nullptr && pool.model->mig) {
+    for (const MigProfile& p : pool.model->mig->profiles) {
+      const DeviceClass c = NvidiaMigProfileDeviceClass(p.name);
+      if (c.extended_resource_name == resource) return c.name;
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 std::optional<DraClaim> DraClaimOf(const Pod& pod, const NodePool& pool,
@@ -47,14 +62,19 @@ std::optional<DraClaim> DraClaimOf(const Pod& pod, const NodePool& pool,
   if (pool.spec.devices != PoolDevices::kDra) return std::nullopt;
   for (const auto& [id, quantity] : pod.requests.items()) {
     const std::string& name = registry.Name(id);
-    if (quantity <= 0 ||
-        name.compare(0, kDraClassResourcePrefix.size(),
-                     kDraClassResourcePrefix) != 0) {
-      continue;
-    }
+    if (quantity <= 0) continue;
     DraClaim claim;
     claim.pool = pool.spec.name;
-    claim.device_class = name.substr(kDraClassResourcePrefix.size());
+    if (name.compare(0, kDraClassResourcePrefix.size(),
+                     kDraClassResourcePrefix) == 0) {
+      claim.device_class = name.substr(kDraClassResourcePrefix.size());
+    } else if (pool.spec.dra.extended_resource) {
+      // KEP-5004: the pod asks a class's extendedResourceName.
+      claim.device_class = DraClaimClassOfExtendedResource(name, pool);
+      if (claim.device_class.empty()) continue;
+    } else {
+      continue;
+    }
     // Only the NVIDIA classes TranslateDraRequests asks: gpu.nvidia.com and
     // the pool's per-profile classes.
     if (claim.device_class != kNvidiaGpuDriver &&

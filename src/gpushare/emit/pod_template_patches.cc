@@ -371,12 +371,11 @@ std::string PodTemplatePatchesYaml(const Scenario& scenario,
       if (claim->extended_resource.empty()) {
         key.dra_template = DraClaimTemplateName(pod.tenant_class, *claim);
       } else {
+        // KEP-5004: the pod asks the extended resource as of a device
+        // plugin; pinned as the simulation pins it (PinToTargetPool: pools
+        // that read the request alike, device-plugin ones included, may
+        // take it, as the scheduler lets them).
         key.resources.emplace_back(claim->extended_resource, claim->count);
-        // nvidia.com/gpu is also a device plugin's resource elsewhere: the
-        // request means the DRA pool's devices only there.
-        if (key.pin.empty() && cluster.pools().size() > 1) {
-          key.pin = {cluster.pools()[pool].spec.name};
-        }
       }
     }
     std::sort(key.resources.begin(), key.resources.end());

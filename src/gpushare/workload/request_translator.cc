@@ -93,17 +93,24 @@ std::string TranslateDraRequests(Pod& pod, const NodePool& pool, int64_t n,
                                  const TranslationOptions& options) {
   const GpuModel& model = *pool.model;
   std::string why;
+  // KEP-5004: with extended_resource the pod asks the class's
+  // extendedResourceName, as it would ask the device plugin.
+  const bool extended = pool.spec.dra.extended_resource;
   if (pool.spec.sharing.scheme() == SharingScheme::kMig) {
     const int profile = ChooseMigProfile(AskedSizeOf(pod), pool, options, &why);
     if (profile < 0) return why;
+    const std::string& name = model.mig->profiles[profile].name;
     pod.requests.Set(
-        registry.Intern(DraClassResourceName(NvidiaMigProfileClassName(
-            model.mig->profiles[profile].name))),
+        registry.Intern(
+            extended ? NvidiaMigProfileDeviceClass(name).extended_resource_name
+                     : DraClassResourceName(NvidiaMigProfileClassName(name))),
         n);
     return why;
   }
   pod.requests.Set(
-      registry.Intern(DraClassResourceName(kNvidiaGpuDriver)), n);
+      registry.Intern(extended ? NvidiaGpuDeviceClass().extended_resource_name
+                               : DraClassResourceName(kNvidiaGpuDriver)),
+      n);
   const DraPoolSettings consumable =
       EffectiveDraPoolSettings(pool.spec.dra, pool.spec.sharing);
   if (consumable.consumable_shares == DraConsumableShares::kMemoryShares) {

@@ -51,7 +51,13 @@ DraGpuDevices::DraGpuDevices(std::string node_name, const GpuModel& model,
     classes_.push_back(NvidiaMigProfileDeviceClass(model_.mig->profiles[p].name));
   }
   for (const DeviceClass& c : classes_) {
-    class_resources_.push_back(registry.Intern(DraClassResourceName(c.name)));
+    // KEP-5004: pods ask the class's extendedResourceName (nvidia.com/gpu,
+    // nvidia.com/mig-1g.10gb) and the scheduler makes their claim; else
+    // the claim from their template, under the class's implicit name.
+    class_resources_.push_back(registry.Intern(
+        consumable_.extended_resource && !c.extended_resource_name.empty()
+            ? c.extended_resource_name
+            : DraClassResourceName(c.name)));
   }
   for (const NvidiaDevicePlace& place : places) {
     Slot slot;

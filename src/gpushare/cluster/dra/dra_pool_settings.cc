@@ -71,9 +71,13 @@ std::string DraPoolSettingsProblem(const DraPoolSettings& settings,
         DraTimeSliceIntervalName(settings.time_slice_interval),
         SharingSchemeName(scheme));
   }
-  if (settings.extended_resource) {
-    return "dra.extended_resource: true (KEP-5004, pods asking nvidia.com/gpu "
-           "served by a DeviceClass) is not modelled yet";
+  if (settings.extended_resource &&
+      settings.consumable_shares == DraConsumableShares::kMemoryShares) {
+    return "dra.extended_resource: true with dra.consumable_shares memory: a "
+           "pod asking nvidia.com/gpu cannot ask memory, so the claim the "
+           "scheduler makes for it takes the policy's default, the whole GPU; "
+           "write the pods' claims (extended_resource: false) to share by "
+           "memory";
   }
   return "";
 }

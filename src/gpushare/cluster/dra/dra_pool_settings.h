@@ -66,8 +66,8 @@ std::string DraConsumableSharesValue(const DraPoolSettings& settings);
 // not. The rules (docs/scenario.md, "dra"): consumable shares need scheme
 // time-slicing (whole GPUs); an integer must equal `replicas`; the
 // TimeSlicing interval needs time-slicing; time-sliced MIG devices (MIG with
-// replicas) are not modelled yet; extended_resource: true is not modelled
-// yet.
+// replicas) are not modelled yet; extended_resource: true does not go with
+// memory shares (a pod asking nvidia.com/gpu cannot ask memory).
 std::string DraPoolSettingsProblem(const DraPoolSettings& settings,
                                    const SharingConfig& sharing);
 

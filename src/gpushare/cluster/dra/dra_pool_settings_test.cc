@@ -52,10 +52,15 @@ TEST(DraPoolSettingsTest, Problems) {
   EXPECT_EQ(DraPoolSettingsProblem(long_slices, ExclusiveSharing()),
             "dra.time_slicing_interval Long needs sharing scheme time-slicing "
             "(the claim's TimeSlicing config), not 'exclusive'");
+  // KEP-5004: pods asking nvidia.com/gpu; not with memory shares, whose
+  // claims must ask memory.
   DraPoolSettings ext;
   ext.extended_resource = true;
-  EXPECT_NE(DraPoolSettingsProblem(ext, ExclusiveSharing())
-                .find("not modelled yet"),
+  EXPECT_EQ(DraPoolSettingsProblem(ext, ExclusiveSharing()), "");
+  EXPECT_EQ(DraPoolSettingsProblem(ext, TimeSlicingSharing(4)), "");
+  ext.consumable_shares = DraConsumableShares::kMemoryShares;
+  EXPECT_NE(DraPoolSettingsProblem(ext, TimeSlicingSharing(4))
+                .find("a pod asking nvidia.com/gpu cannot ask memory"),
             std::string::npos);
 }
 
