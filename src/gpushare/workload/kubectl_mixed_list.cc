@@ -1,8 +1,6 @@
 #include "gpushare/workload/kubectl_mixed_list.h"
 
-#include "gpushare/io/json_syntax.h"
-#include "gpushare/io/utf8.h"
-#include "gpushare/io/yaml_input.h"
+#include "gpushare/workload/kubectl_object.h"
 
 namespace gpushare {
 namespace {
@@ -25,28 +23,9 @@ std::vector<JsonValue> KubectlMixedItems(const std::string& file,
                                          const std::string& kind,
                                          const std::string& other_kind,
                                          KubectlDraItems* dra, int* other) {
-  CheckUtf8(file, text);
-  CheckJsonSyntax(file, text);
-  const YAML::Node root_node = ParseCheckedJson(text, file);
-  CheckNoDuplicateKeys(file, root_node);
-  const JsonValue root(file, root_node);
-  if (root.Missing() || !root.IsObject()) {
-    root.Fail("expected the JSON object of `kubectl get " + kind +
-              " -o json` (a List)");
-  }
-  const std::string root_kind = root.Get("kind").String();
-  std::vector<JsonValue> items;
-  if (root_kind == kind) {
-    items.push_back(root);
-  } else if (root_kind == "List" || root_kind == kind + "List") {
-    if (!root.Get("items").IsArray() && !root.Get("items").Missing()) {
-      root.Get("items").Fail("expected an array of " + kind + " objects");
-    }
-    items = root.Get("items").Items();
-  } else {
-    root.Get("kind").Fail("expected kind List, " + kind + "List or " + kind +
-                          ", got '" + root_kind + "'");
-  }
+  std::string root_kind;
+  const std::vector<JsonValue> items =
+      KubectlListItems(file, text, kind, &root_kind);
   std::vector<JsonValue> out;
   if (other != nullptr) *other = 0;
   for (const JsonValue& item : items) {

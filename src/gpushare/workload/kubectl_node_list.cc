@@ -122,23 +122,6 @@ std::string BaseProduct(std::string product, std::string* mig_profile) {
   return product;
 }
 
-const GpuModel& ResolveModel(const JsonValue& at, const std::string& product,
-                             const Catalog& catalog) {
-  std::string name = product;
-  std::replace(name.begin(), name.end(), ' ', '-');
-  if (const GpuModel* m = catalog.Find(name)) return *m;
-  // HAMi types read "NVIDIA-<product>".
-  if (name.rfind("NVIDIA-", 0) == 0) {
-    if (const GpuModel* m = catalog.Find(name.substr(7))) return *m;
-  }
-  try {
-    return catalog.Get(name);
-  } catch (const InputError& e) {
-    at.Fail("GPU product '" + product + "': " + e.message() +
-            "; add it as an alias in a catalog file (--catalog)");
-  }
-}
-
 int LabelInt(const Labels& labels, const JsonValue& at, const char* key,
              int if_missing) {
   auto it = labels.find(key);
@@ -321,7 +304,7 @@ ImportedNode ReadNode(const JsonValue& item, const Catalog& catalog,
                    "' has GPUs but no nvidia.com/gpu.product label (set by "
                    "gpu-feature-discovery) to tell their model");
   }
-  const GpuModel& model = ResolveModel(product_at, product, catalog);
+  const GpuModel& model = KubectlGpuModel(product_at, product, catalog);
   node.gpu_model = model.name;
   const int replicas =
       LabelInt(node.labels, item, "nvidia.com/gpu.replicas", 1);

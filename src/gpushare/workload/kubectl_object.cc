@@ -1,14 +1,18 @@
 #include "gpushare/workload/kubectl_object.h"
 
+#include <algorithm>
+
 #include "gpushare/io/json_syntax.h"
 #include "gpushare/io/utf8.h"
+#include "gpushare/io/input_error.h"
 #include "gpushare/io/yaml_input.h"
 
 namespace gpushare {
 
-std::vector<JsonValue> KubectlItems(const std::string& file,
-                                    const std::string& text,
-                                    const std::string& kind) {
+std::vector<JsonValue> KubectlListItems(const std::string& file,
+                                        const std::string& text,
+                                        const std::string& kind,
+                                        std::string* list_kind) {
   CheckUtf8(file, text);
   CheckJsonSyntax(file, text);
   const YAML::Node root_node = ParseCheckedJson(text, file);
@@ -19,6 +23,7 @@ std::vector<JsonValue> KubectlItems(const std::string& file,
               " -o json` (a List)");
   }
   const std::string root_kind = root.Get("kind").String();
+  if (list_kind != nullptr) *list_kind = root_kind;
   std::vector<JsonValue> items;
   if (root_kind == kind) {
     items.push_back(root);
@@ -31,6 +36,14 @@ std::vector<JsonValue> KubectlItems(const std::string& file,
     root.Get("kind").Fail("expected kind List, " + kind + "List or " + kind +
                           ", got '" + root_kind + "'");
   }
+  return items;
+}
+
+std::vector<JsonValue> KubectlItems(const std::string& file,
+                                    const std::string& text,
+                                    const std::string& kind) {
+  const std::vector<JsonValue> items =
+      KubectlListItems(file, text, kind, nullptr);
   for (const JsonValue& item : items) {
     if (!item.IsObject()) item.Fail("expected a " + kind + " object");
     const std::string k = item.Get("kind").String();
@@ -39,6 +52,24 @@ std::vector<JsonValue> KubectlItems(const std::string& file,
     }
   }
   return items;
+}
+
+const GpuModel& KubectlGpuModel(const JsonValue& at,
+                                const std::string& product,
+                                const Catalog& catalog) {
+  std::string name = product;
+  std::replace(name.begin(), name.end(), ' ', '-');
+  if (const GpuModel* m = catalog.Find(name)) return *m;
+  // HAMi types and DRA productNames read "NVIDIA-<product>".
+  if (name.rfind("NVIDIA-", 0) == 0) {
+    if (const GpuModel* m = catalog.Find(name.substr(7))) return *m;
+  }
+  try {
+    return catalog.Get(name);
+  } catch (const InputError& e) {
+    at.Fail("GPU product '" + product + "': " + e.message() +
+            "; add it as an alias in a catalog file (--catalog)");
+  }
 }
 
 Labels ReadStringMap(const JsonValue& value) {

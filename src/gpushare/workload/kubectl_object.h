@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "gpushare/catalog/catalog.h"
 #include "gpushare/cluster/labels.h"
 #include "gpushare/cluster/quantity.h"
 #include "gpushare/io/json_value.h"
@@ -21,6 +22,19 @@ namespace gpushare {
 std::vector<JsonValue> KubectlItems(const std::string& file,
                                     const std::string& text,
                                     const std::string& kind);
+// The same items unchecked, for readers of Lists that mix kinds; the root's
+// kind in `*list_kind` when given.
+std::vector<JsonValue> KubectlListItems(const std::string& file,
+                                        const std::string& text,
+                                        const std::string& kind,
+                                        std::string* list_kind);
+
+// The catalog model of a GPU product name as kubectl objects spell it (a
+// node's nvidia.com/gpu.product label, HAMi's device type, a DRA device's
+// productName): spaces as '-', an "NVIDIA-" prefix dropped if need be;
+// fails at `at` when the catalog has no such model.
+const GpuModel& KubectlGpuModel(const JsonValue& at, const std::string& product,
+                                const Catalog& catalog);
 
 // The resource name prefix of MIG devices (nvidia.com/mig-<profile>).
 inline constexpr const char* kMigResourcePrefix = "nvidia.com/mig-";

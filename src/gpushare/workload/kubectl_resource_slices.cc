@@ -12,6 +12,7 @@
 #include "gpushare/cluster/dra/nvidia_gpu_slice.h"
 #include "gpushare/cluster/dra/quantity.h"
 #include "gpushare/io/input_error.h"
+#include "gpushare/workload/kubectl_object.h"
 
 namespace gpushare {
 namespace {
@@ -90,21 +91,6 @@ DraPoolSettings SliceDeviceShares(const JsonValue& device) {
   return s;
 }
 
-const GpuModel& SliceModel(const JsonValue& at, const std::string& product,
-                           const Catalog& catalog) {
-  std::string name = product;
-  std::replace(name.begin(), name.end(), ' ', '-');
-  if (const GpuModel* m = catalog.Find(name)) return *m;
-  if (name.rfind("NVIDIA-", 0) == 0) {
-    if (const GpuModel* m = catalog.Find(name.substr(7))) return *m;
-  }
-  try {
-    return catalog.Get(name);
-  } catch (const InputError& e) {
-    at.Fail("GPU product '" + product + "': " + e.message() +
-            "; add it as an alias in a catalog file (--catalog)");
-  }
-}
 
 // One device into the node's draft; false when it is neither a whole GPU
 // nor a MIG device.
@@ -166,7 +152,7 @@ bool ReadSliceDevice(const JsonValue& device, SliceNodeDraft* d) {
 NvidiaSliceNode FinishSliceNode(const std::string& node_name,
                                 SliceNodeDraft& d, const Catalog& catalog) {
   NvidiaSliceNode& n = d.node;
-  const GpuModel& model = SliceModel(*d.product_at, d.product, catalog);
+  const GpuModel& model = KubectlGpuModel(*d.product_at, d.product, catalog);
   n.gpu_model = model.name;
   if (!d.whole.empty() && !d.mig.empty()) {
     d.mig_at->Fail("node '" + node_name +
