@@ -53,7 +53,7 @@ bool ComparesMig(const CompareSpec& spec) {
 std::string DescribePool(const NodePoolSpec& pool) {
   if (pool.gpus_per_node == 0) return fmt::format("{} (no GPUs)", pool.name);
   return fmt::format("{} {} {}", pool.name, pool.gpu_model,
-                     SharingLabel(pool.sharing));
+                     PoolSharingLabel(pool, nullptr));
 }
 
 }  // namespace

@@ -53,7 +53,12 @@ class CandidateList {
       : pool_(pool), model_(model), notes_(notes) {}
 
   void Add(const SharingConfig& sharing, double licence) {
-    const std::string label = SharingLabel(sharing, &model_);
+    // Named as reports name the pool under it (a DRA pool's "DRA
+    // time-slicing x4", "exclusive (DRA)"), as ApplyCandidate makes it.
+    NodePoolSpec as = pool_;
+    as.sharing = sharing;
+    UseDevicePluginWhereDraCannot(as);
+    const std::string label = PoolSharingLabel(as, &model_);
     if (!labels_.insert(label).second) return;
     try {
       sharing.Validate(model_, pool_.gpus_per_node);

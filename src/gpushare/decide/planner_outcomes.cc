@@ -106,7 +106,7 @@ PlanOutcome Planner::Evaluate(
     }
     out.pools.push_back(
         fmt::format("{} {} x{} {}", p.name, p.gpu_model, p.nodes,
-                    SharingLabel(p.sharing, &catalog_.Get(p.gpu_model))));
+                    PoolSharingLabel(p, &catalog_.Get(p.gpu_model))));
   }
   return out;
 }
@@ -211,8 +211,8 @@ void Planner::FillPools(const Scenario& plan, bool searched) {
     }
     if (written.gpus_per_node > 0 && !written.gpu_model.empty()) {
       const GpuModel& model = catalog_.Get(written.gpu_model);
-      out.written = SharingLabel(written.sharing, &model);
-      out.setting = SharingLabel(p.sharing, &model);
+      out.written = PoolSharingLabel(written, &model);
+      out.setting = PoolSharingLabel(p, &model);
       out.cost_per_hour = WrittenPoolCostPerHour(p, catalog_);
     }
     for (const PoolState& s : pools_) {
