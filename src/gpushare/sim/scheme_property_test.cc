@@ -1,6 +1,7 @@
 // Random small runs over every sharing scheme (exclusive, time-slicing,
 // MPS, MIG single and mixed, vGPU (HAMi) with and without memory
-// oversubscription; exclusive and MIG also through DRA), random classes of every workload class, GPU faults
+// oversubscription; exclusive, time-slicing (consumable shares: a count,
+// memory, unlimited) and MIG also through DRA), random classes of every workload class, GPU faults
 // and device-plugin stalls, under the scheduler's invariant checks (no
 // device over-committed after any bind). Each run is also checked for:
 // memory on every device within its size at every sample (HAMi without
@@ -65,6 +66,15 @@ NodePoolSpec RandomPool(Rng& rng, int index) {
   if ((scheme == SharingScheme::kExclusive || scheme == SharingScheme::kMig) &&
       rng.Below(2) == 0) {
     pool.devices = PoolDevices::kDra;
+  }
+  // Time-slicing through the DRA driver's consumable shares: a count (the
+  // replicas), memory or unlimited.
+  if (scheme == SharingScheme::kTimeSlicing && rng.Below(2) == 0) {
+    pool.devices = PoolDevices::kDra;
+    const DraConsumableShares modes[] = {DraConsumableShares::kDisabled,
+                                         DraConsumableShares::kMemoryShares,
+                                         DraConsumableShares::kUnlimited};
+    pool.dra.consumable_shares = modes[rng.Below(3)];
   }
   return pool;
 }
