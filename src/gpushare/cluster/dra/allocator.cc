@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 
 #include "gpushare/cluster/dra/capacity_request_policy.h"
@@ -110,6 +111,17 @@ DraAllocator::DraAllocator(const std::vector<const ResourceSlice*>& slices,
               }
               return a->name < b->name;
             });
+  // The devices other claims hold, by device name (a node's devices are
+  // many and a Reserve runs this per pod: no scan of the list per device).
+  std::unordered_multimap<std::string_view, const DeviceId*> exclusive_by_name;
+  for (const DeviceId& id : allocated.exclusive) {
+    exclusive_by_name.emplace(id.device, &id);
+  }
+  std::unordered_multimap<std::string_view, const DeviceConsumedCapacity*>
+      shared_by_name;
+  for (const DeviceConsumedCapacity& s : allocated.shared) {
+    shared_by_name.emplace(s.device.device, &s);
+  }
   size_t begin = 0;
   while (begin < sorted.size()) {
     size_t end = begin;
@@ -142,15 +154,17 @@ DraAllocator::DraAllocator(const std::vector<const ResourceSlice*>& slices,
         c.device = &device;
         c.capacity_base = consumed_.size();
         consumed_.resize(consumed_.size() + device.capacities.size(), 0);
-        for (const DeviceId& id : allocated.exclusive) {
-          if (id.device == device.name && id.pool == slice->pool_name &&
-              id.driver == slice->driver) {
+        const auto [ex_lo, ex_hi] = exclusive_by_name.equal_range(device.name);
+        for (auto it = ex_lo; it != ex_hi; ++it) {
+          const DeviceId& id = *it->second;
+          if (id.pool == slice->pool_name && id.driver == slice->driver) {
             c.allocated = !device.allow_multiple_allocations;
           }
         }
-        for (const DeviceConsumedCapacity& s : allocated.shared) {
-          if (s.device.device != device.name ||
-              s.device.pool != slice->pool_name ||
+        const auto [sh_lo, sh_hi] = shared_by_name.equal_range(device.name);
+        for (auto it = sh_lo; it != sh_hi; ++it) {
+          const DeviceConsumedCapacity& s = *it->second;
+          if (s.device.pool != slice->pool_name ||
               s.device.driver != slice->driver) {
             continue;
           }
