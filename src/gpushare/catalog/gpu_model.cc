@@ -11,11 +11,13 @@ bool MigProfile::media_extension() const {
   return name.find("+me") != std::string::npos;
 }
 
-std::string MigProfile::ResourceName() const {
-  std::string resource = "nvidia.com/mig-" + name;
+std::string MigResourceName(std::string_view profile) {
+  std::string resource = "nvidia.com/mig-" + std::string(profile);
   std::replace(resource.begin(), resource.end(), '+', '.');
   return resource;
 }
+
+std::string MigProfile::ResourceName() const { return MigResourceName(name); }
 
 bool MigProfile::AllowsStart(int start) const {
   return std::find(starts.begin(), starts.end(), start) != starts.end();

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpushare {
@@ -33,10 +34,15 @@ struct MigProfile {
   // True for media-extension profiles (+me, +me.all): at most one per GPU.
   bool media_extension() const;
   // The extended resource the device plugin's mixed strategy advertises:
-  // "nvidia.com/mig-1g.5gb.me" for 1g.5gb+me ('+' becomes '.').
+  // "nvidia.com/mig-1g.5gb.me" for 1g.5gb+me ('+' becomes '.');
+  // MigResourceName(name).
   std::string ResourceName() const;
   bool AllowsStart(int start) const;
 };
+
+// MigProfile::ResourceName() of the profile named `profile` (the DRA
+// driver's per-profile DeviceClass maps the same name, KEP-5004).
+std::string MigResourceName(std::string_view profile);
 
 // The MIG geometry of a MIG-capable GPU model.
 struct MigGeometry {

@@ -27,12 +27,8 @@ std::string QuotaResourceOf(const std::string& resource,
   if (resource.rfind(kDraClassResourcePrefix, 0) != 0) return resource;
   const std::string device_class =
       resource.substr(kDraClassResourcePrefix.size());
-  for (const DeviceClassMappingSpec& m : queues.device_class_mappings) {
-    for (const std::string& c : m.device_class_names) {
-      if (c == device_class) return m.name;
-    }
-  }
-  return device_class;
+  const DeviceClassMappingSpec* m = queues.MappingOf(device_class);
+  return m != nullptr ? m->name : device_class;
 }
 
 std::vector<PerGpu> Advertised(const Cluster& cluster,

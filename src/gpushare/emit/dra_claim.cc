@@ -23,16 +23,15 @@ std::string DraClaimShortClass(const std::string& device_class) {
   return device_class;
 }
 
-// The class's KEP-5004 extended resource name (device_class.h).
+// The class's KEP-5004 extended resource name (device_class.h), "" for a
+// class that is not one of `pool`'s.
 std::string DraClaimExtendedResource(const std::string& device_class,
                                      const NodePool& pool) {
-  if (device_class == kNvidiaGpuDriver) {
-    return NvidiaGpuDeviceClass().extended_resource_name;
-  }
+  if (device_class == kNvidiaGpuDriver) return std::string(kNvidiaGpu);
   if (pool.model != nullptr && pool.model->mig) {
     for (const MigProfile& p : pool.model->mig->profiles) {
       if (NvidiaMigProfileClassName(p.name) == device_class) {
-        return NvidiaMigProfileDeviceClass(p.name).extended_resource_name;
+        return p.ResourceName();
       }
     }
   }
@@ -42,13 +41,10 @@ std::string DraClaimExtendedResource(const std::string& device_class,
 // The class of `pool` whose extendedResourceName is `resource`, or "".
 std::string DraClaimClassOfExtendedResource(const std::string& resource,
                                             const NodePool& pool) {
-  if (resource == NvidiaGpuDeviceClass().extended_resource_name) {
-    return kNvidiaGpuDriver;
-  }
+  if (resource == kNvidiaGpu) return kNvidiaGpuDriver;
   if (pool.model != nullptr && pool.model->mig) {
     for (const MigProfile& p : pool.model->mig->profiles) {
-      const DeviceClass c = NvidiaMigProfileDeviceClass(p.name);
-      if (c.extended_resource_name == resource) return c.name;
+      if (p.ResourceName() == resource) return NvidiaMigProfileClassName(p.name);
     }
   }
   return "";

@@ -49,12 +49,7 @@ void AddKueueQuotaRequests(const Pod& pod, const KueueConfig& config,
     }
     const std::string device_class =
         registry.Name(id).substr(kDraClassResourcePrefix.size());
-    const DeviceClassMappingSpec* found = nullptr;
-    for (const DeviceClassMappingSpec& m : config.device_class_mappings) {
-      for (const std::string& c : m.device_class_names) {
-        if (c == device_class) found = &m;
-      }
-    }
+    const DeviceClassMappingSpec* found = config.MappingOf(device_class);
     if (found == nullptr) {
       throw InputError(fmt::format(
           "class '{}': its pods claim devices of DeviceClass {} through DRA, "

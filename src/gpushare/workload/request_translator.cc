@@ -94,21 +94,22 @@ std::string TranslateDraRequests(Pod& pod, const NodePool& pool, int64_t n,
   const GpuModel& model = *pool.model;
   std::string why;
   // KEP-5004: with extended_resource the pod asks the class's
-  // extendedResourceName, as it would ask the device plugin.
+  // extendedResourceName (device_class.h: nvidia.com/gpu, MigResourceName),
+  // as it would ask the device plugin; no class is built per pod.
   const bool extended = pool.spec.dra.extended_resource;
   if (pool.spec.sharing.scheme() == SharingScheme::kMig) {
     const int profile = ChooseMigProfile(AskedSizeOf(pod), pool, options, &why);
     if (profile < 0) return why;
     const std::string& name = model.mig->profiles[profile].name;
     pod.requests.Set(
-        registry.Intern(
-            extended ? NvidiaMigProfileDeviceClass(name).extended_resource_name
-                     : DraClassResourceName(NvidiaMigProfileClassName(name))),
+        registry.Intern(extended ? MigResourceName(name)
+                                 : DraClassResourceName(
+                                       NvidiaMigProfileClassName(name))),
         n);
     return why;
   }
   pod.requests.Set(
-      registry.Intern(extended ? NvidiaGpuDeviceClass().extended_resource_name
+      registry.Intern(extended ? std::string(kNvidiaGpu)
                                : DraClassResourceName(kNvidiaGpuDriver)),
       n);
   const DraPoolSettings consumable =

@@ -1,5 +1,7 @@
 #include "gpushare/cluster/dra/device_class.h"
 
+#include "gpushare/catalog/gpu_model.h"
+#include "gpushare/cluster/resources.h"
 #include "gpushare/io/check.h"
 
 namespace gpushare {
@@ -35,7 +37,7 @@ DeviceClass NvidiaGpuDeviceClass() {
   DeviceClass c;
   c.name = "gpu.nvidia.com";
   c.selectors.push_back(CompileBuiltinSelector(kNvidiaGpuClassSelector));
-  c.extended_resource_name = "nvidia.com/gpu";
+  c.extended_resource_name = std::string(kNvidiaGpu);
   return c;
 }
 
@@ -69,9 +71,7 @@ DeviceClass NvidiaMigProfileDeviceClass(const std::string& profile) {
   c.name = NvidiaMigProfileClassName(profile);
   c.selectors.push_back(
       CompileBuiltinSelector(NvidiaMigProfileSelector(profile)));
-  std::string resource = "nvidia.com/mig-";
-  for (const char ch : profile) resource.push_back(ch == '+' ? '.' : ch);
-  c.extended_resource_name = resource;
+  c.extended_resource_name = MigResourceName(profile);
   return c;
 }
 

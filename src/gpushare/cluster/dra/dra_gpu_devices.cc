@@ -216,12 +216,12 @@ bool DraGpuDevices::Fits(const ResourceList& requests,
     // none takes the policy's default, the whole device.
     const int64_t per_pick = memory > 0 ? memory / quantity : -1;
     int64_t free = 0;
-    for (const Slot& s : slots_) {
+    for (size_t i = 0; c >= 0 && i < slots_.size() && free < quantity; ++i) {
+      const Slot& s = slots_[i];
       if (s.class_index != c) continue;
       free += PicksLeft(s, per_pick < 0 ? s.memory_mib : per_pick);
-      if (free >= quantity) break;
     }
-    if (c < 0 || free < quantity) {
+    if (free < quantity) {
       if (reason != nullptr) *reason = kDraCannotAllocateAllClaims;
       return false;
     }

@@ -34,4 +34,14 @@ std::string_view KueuePreemptionPolicyName(KueuePreemptionPolicy p) {
   return "Never";
 }
 
+const DeviceClassMappingSpec* KueueConfig::MappingOf(
+    std::string_view device_class) const {
+  for (const DeviceClassMappingSpec& m : device_class_mappings) {
+    for (const std::string& c : m.device_class_names) {
+      if (c == device_class) return &m;
+    }
+  }
+  return nullptr;
+}
+
 }  // namespace gpushare

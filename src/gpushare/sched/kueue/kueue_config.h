@@ -98,6 +98,8 @@ struct KueueConfig {
   std::vector<ClusterQueueSpec> cluster_queues;
   std::vector<LocalQueueSpec> local_queues;
   std::vector<DeviceClassMappingSpec> device_class_mappings;
+  // The mapping that lists DeviceClass `device_class`, or null.
+  const DeviceClassMappingSpec* MappingOf(std::string_view device_class) const;
   bool enabled() const { return !cluster_queues.empty(); }
 };
 
