@@ -28,37 +28,30 @@ DraGpuDevices::DraGpuDevices(std::string node_name, const GpuModel& model,
       gpus_(gpus),
       layouts_(std::move(layouts)),
       consumable_(consumable) {
-  NvidiaGpuNode node;
-  node.node_name = node_name_;
-  node.model = &model_;
-  node.gpu_count = gpus_;
-  node.mig_layouts = layouts_;
-  node.consumable = consumable_;
   if (consumable_.consumable_shares == DraConsumableShares::kMemoryShares) {
     memory_resource_ = registry.Intern(kDraMemoryResource);
   }
-  std::vector<NvidiaDevicePlace> places;
-  slice_ = NvidiaGpuResourceSlice(node, &places);
-  classes_.push_back(NvidiaGpuDeviceClass());
-  std::vector<int> profiles;
   for (const MigLayout& layout : layouts_) {
-    for (const MigInstance& in : layout) profiles.push_back(in.profile);
+    for (const MigInstance& in : layout) profiles_.push_back(in.profile);
   }
-  std::sort(profiles.begin(), profiles.end());
-  profiles.erase(std::unique(profiles.begin(), profiles.end()),
-                 profiles.end());
-  for (int p : profiles) {
-    classes_.push_back(NvidiaMigProfileDeviceClass(model_.mig->profiles[p].name));
-  }
-  for (const DeviceClass& c : classes_) {
+  std::sort(profiles_.begin(), profiles_.end());
+  profiles_.erase(std::unique(profiles_.begin(), profiles_.end()),
+                  profiles_.end());
+  // The slice and the classes are built here for their order and names,
+  // and dropped: Filter and Reserve need only the slots (the contract).
+  std::vector<NvidiaDevicePlace> places;
+  BuildSlice(&places);
+  for (const DeviceClass& c : BuildClasses()) {
     // KEP-5004: pods ask the class's extendedResourceName (nvidia.com/gpu,
     // nvidia.com/mig-1g.10gb) and the scheduler makes their claim; else
     // the claim from their template, under the class's implicit name.
+    class_names_.push_back(c.name);
     class_resources_.push_back(registry.Intern(
         consumable_.extended_resource && !c.extended_resource_name.empty()
             ? c.extended_resource_name
             : DraClassResourceName(c.name)));
   }
+  gpu_first_slot_.assign(static_cast<size_t>(std::max(gpus_, 0)), -1);
   for (const NvidiaDevicePlace& place : places) {
     Slot slot;
     slot.gpu = place.gpu;
@@ -68,16 +61,49 @@ DraGpuDevices::DraGpuDevices(std::string node_name, const GpuModel& model,
     if (slot.instance >= 0) {
       const int profile = layouts_[slot.gpu][slot.instance].profile;
       slot.class_index = static_cast<int>(
-          1 + (std::lower_bound(profiles.begin(), profiles.end(), profile) -
-               profiles.begin()));
+          1 + (std::lower_bound(profiles_.begin(), profiles_.end(), profile) -
+               profiles_.begin()));
       slot.memory_mib = model_.mig->profiles[profile].memory_mib;
     }
     slot.resource = class_resources_[slot.class_index];
     capacity_.Add(slot.resource, UnitsPerDevice(slot));
     if (memory_resource_ >= 0) capacity_.Add(memory_resource_, slot.memory_mib);
+    int& first = gpu_first_slot_[static_cast<size_t>(slot.gpu)];
+    if (first < 0) first = static_cast<int>(slots_.size());
     slots_.push_back(slot);
   }
   Recount();
+}
+
+ResourceSlice DraGpuDevices::BuildSlice(
+    std::vector<NvidiaDevicePlace>* places) const {
+  NvidiaGpuNode node;
+  node.node_name = node_name_;
+  node.model = &model_;
+  node.gpu_count = gpus_;
+  node.mig_layouts = layouts_;
+  node.consumable = consumable_;
+  return NvidiaGpuResourceSlice(node, places);
+}
+
+std::vector<DeviceClass> DraGpuDevices::BuildClasses() const {
+  std::vector<DeviceClass> classes;
+  classes.push_back(NvidiaGpuDeviceClass());
+  for (int p : profiles_) {
+    classes.push_back(
+        NvidiaMigProfileDeviceClass(model_.mig->profiles[p].name));
+  }
+  return classes;
+}
+
+const ResourceSlice& DraGpuDevices::slice() const {
+  if (!slice_.has_value()) slice_ = BuildSlice(nullptr);
+  return *slice_;
+}
+
+const std::vector<DeviceClass>& DraGpuDevices::classes() const {
+  if (!classes_.has_value()) classes_ = BuildClasses();
+  return *classes_;
 }
 
 int64_t DraGpuDevices::UnitsPerDevice(const Slot& slot) const {
@@ -104,6 +130,17 @@ int64_t DraGpuDevices::PicksLeft(const Slot& slot, int64_t memory_mib) const {
   return 0;
 }
 
+int64_t DraGpuDevices::ClaimMemoryMib(const Slot& slot,
+                                      int64_t per_pick) const {
+  // The `memory` capacity's policy (ApplyNvidiaConsumableShares): in memory
+  // mode a request takes what it asks (whole MiB, at least 1) and the whole
+  // device by default; otherwise nothing is asked and the default is 0.
+  if (consumable_.consumable_shares != DraConsumableShares::kMemoryShares) {
+    return 0;
+  }
+  return per_pick < 0 ? slot.memory_mib : per_pick;
+}
+
 void DraGpuDevices::Recount() {
   allocatable_ = ResourceList();
   for (const Slot& s : slots_) {
@@ -114,7 +151,13 @@ void DraGpuDevices::Recount() {
 }
 
 int DraGpuDevices::SlotOf(int gpu, int instance) const {
-  for (size_t i = 0; i < slots_.size(); ++i) {
+  if (gpu < 0 || gpu >= static_cast<int>(gpu_first_slot_.size()) ||
+      gpu_first_slot_[static_cast<size_t>(gpu)] < 0) {
+    return -1;
+  }
+  // A GPU's devices are consecutive in slice order.
+  for (size_t i = static_cast<size_t>(gpu_first_slot_[static_cast<size_t>(gpu)]);
+       i < slots_.size() && slots_[i].gpu == gpu; ++i) {
     if (slots_[i].gpu == gpu && slots_[i].instance == instance) {
       return static_cast<int>(i);
     }
@@ -163,7 +206,7 @@ bool DraGpuDevices::DraClaimFor(const ResourceList& requests,
     const size_t k = claim->spec.requests.size();
     request.name = k == 0 ? "gpu" : "gpu-" + std::to_string(k);
     request.has_exactly = true;
-    request.exactly.device_class_name = classes_[c].name;
+    request.exactly.device_class_name = class_names_[c];
     request.exactly.count = quantity;
     if (memory > 0) {
       // Each device of the claim asks memory / count MiB (the template's
@@ -180,7 +223,8 @@ AllocatedDevices DraGpuDevices::InUse() const {
   AllocatedDevices in_use;
   for (size_t i = 0; i < slots_.size(); ++i) {
     const Slot& s = slots_[i];
-    const DeviceId id{slice_.driver, slice_.pool_name, slice_.devices[i].name};
+    const DeviceId id{slice().driver, slice().pool_name,
+                      slice().devices[i].name};
     if (!Shared()) {
       if (s.held || !s.healthy) in_use.exclusive.push_back(id);
       continue;
@@ -229,7 +273,42 @@ bool DraGpuDevices::Fits(const ResourceList& requests,
   return true;
 }
 
-DeviceAllocation DraGpuDevices::Allocate(const ResourceList& requests) {
+DeviceAllocation DraGpuDevices::FirstFitGrants(
+    const ResourceList& requests) const {
+  DeviceAllocation allocation;
+  const int64_t memory =
+      memory_resource_ >= 0 ? requests.Get(memory_resource_) : 0;
+  // As DraClaimFor: a resource of no class makes no claim.
+  for (const auto& [id, quantity] : requests.items()) {
+    if (id <= ResourceRegistry::kMemoryId || id == memory_resource_) continue;
+    if (ClassOfResource(id) < 0) return allocation;
+  }
+  for (const auto& [id, quantity] : requests.items()) {
+    if (id <= ResourceRegistry::kMemoryId || id == memory_resource_) continue;
+    const int c = ClassOfResource(id);
+    const int64_t per_pick = memory > 0 && quantity > 0 ? memory / quantity : -1;
+    int64_t left = quantity;
+    for (size_t i = 0; i < slots_.size() && left > 0; ++i) {
+      const Slot& s = slots_[i];
+      if (s.class_index != c) continue;
+      const int64_t picks = std::min(
+          left, PicksLeft(s, per_pick < 0 ? s.memory_mib : per_pick));
+      DeviceGrant grant;
+      grant.gpu = s.gpu;
+      grant.instance = s.instance;
+      grant.resource = s.resource;
+      grant.memory_mib = s.memory_mib;
+      grant.claim_memory_mib = ClaimMemoryMib(s, per_pick);
+      for (int64_t k = 0; k < picks; ++k) allocation.grants.push_back(grant);
+      left -= picks;
+    }
+    GS_CHECK(left <= 0, "Allocate called without a fit");
+  }
+  return allocation;
+}
+
+DeviceAllocation DraGpuDevices::AllocatorGrants(
+    const ResourceList& requests) const {
   DeviceAllocation allocation;
   ResourceClaim claim;
   if (!DraClaimFor(requests, &claim) || claim.spec.requests.empty()) {
@@ -243,23 +322,22 @@ DeviceAllocation DraGpuDevices::Allocate(const ResourceList& requests) {
                               [](const Slot& s) { return !s.healthy; });
   ResourceSlice healthy_slice;
   if (any_unhealthy) {
-    healthy_slice = slice_;
+    healthy_slice = slice();
     healthy_slice.devices.clear();
     for (size_t i = 0; i < slots_.size(); ++i) {
-      if (slots_[i].healthy) healthy_slice.devices.push_back(slice_.devices[i]);
+      if (slots_[i].healthy) healthy_slice.devices.push_back(slice().devices[i]);
     }
   }
-  const DraAllocator allocator({any_unhealthy ? &healthy_slice : &slice_},
-                               &classes_, InUse());
+  const DraAllocator allocator({any_unhealthy ? &healthy_slice : &slice()},
+                               &classes(), InUse());
   const AllocationOutcome outcome = allocator.Allocate(node_name_, {&claim});
   GS_CHECK(outcome.status == AllocationOutcome::Status::kAllocated,
            "Allocate called without a fit");
   for (const DeviceRequestAllocationResult& r : outcome.results[0].devices) {
     size_t i = 0;
-    while (i < slots_.size() && slice_.devices[i].name != r.device) ++i;
+    while (i < slots_.size() && slice().devices[i].name != r.device) ++i;
     GS_CHECK(i < slots_.size(), "DRA allocation of an unknown device");
-    Slot& s = slots_[i];
-    GS_CHECK(Shared() || !s.held, "DRA device allocated twice");
+    const Slot& s = slots_[i];
     DeviceGrant grant;
     grant.gpu = s.gpu;
     grant.instance = s.instance;
@@ -271,8 +349,13 @@ DeviceAllocation DraGpuDevices::Allocate(const ResourceList& requests) {
       }
     }
     allocation.grants.push_back(grant);
-    Reacquire(DeviceAllocation{{grant}});
   }
+  return allocation;
+}
+
+DeviceAllocation DraGpuDevices::Allocate(const ResourceList& requests) {
+  const DeviceAllocation allocation = FirstFitGrants(requests);
+  Reacquire(allocation);
   return allocation;
 }
 
@@ -312,12 +395,10 @@ void DraGpuDevices::Reacquire(const DeviceAllocation& allocation) {
 }
 
 void DraGpuDevices::CheckInvariants() const {
-  GS_CHECK(slots_.size() == slice_.devices.size(),
-           "DRA slots out of step with the slice");
   ResourceList healthy;
   for (const Slot& s : slots_) {
     GS_CHECK(s.class_index >= 0 &&
-                 s.class_index < static_cast<int>(classes_.size()),
+                 s.class_index < static_cast<int>(class_names_.size()),
              "DRA device of no class");
     if (s.healthy) healthy.Add(s.resource, UnitsPerDevice(s));
     if (s.healthy && memory_resource_ >= 0) {
@@ -346,7 +427,7 @@ void DraGpuDevices::CheckInvariants() const {
 std::vector<DraDeviceUse> DraGpuDevices::DeviceUse() const {
   std::vector<DraDeviceUse> use;
   for (size_t i = 0; i < slots_.size(); ++i) {
-    use.push_back({slice_.devices[i].name, slots_[i].picks,
+    use.push_back({slice().devices[i].name, slots_[i].picks,
                    slots_[i].shares_used, slots_[i].memory_used_mib});
   }
   return use;
@@ -355,7 +436,7 @@ std::vector<DraDeviceUse> DraGpuDevices::DeviceUse() const {
 std::vector<std::string> DraGpuDevices::HeldDevices() const {
   std::vector<std::string> held;
   for (size_t i = 0; i < slots_.size(); ++i) {
-    if (slots_[i].held) held.push_back(slice_.devices[i].name);
+    if (slots_[i].held) held.push_back(slice().devices[i].name);
   }
   return held;
 }

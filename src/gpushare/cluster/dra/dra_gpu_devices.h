@@ -35,19 +35,32 @@
 // one pick; with N shares a device holds its free shares; with memory a
 // device holds floor(free MiB / m) picks of m MiB (m above the device's
 // memory never fits: the policy's max); unlimited, a healthy device holds
-// any number. Allocate() is Reserve: it runs DraAllocator, and its first full
-// solution (a failure there is a checked invariant), turned into grants of
-// a GPU (instance -1) or a MIG instance (its index in the GPU's layout) —
+// any number. Allocate() is Reserve: the allocator's first full solution
+// (FirstFitGrants: by the same proof, each request's picks are the first
+// devices of its class with room, in slice order, a device picked while it
+// has room; the classes' devices are disjoint, so requests do not
+// interact; a shortfall is a checked invariant), turned into grants of a
+// GPU (instance -1) or a MIG instance (its index in the GPU's layout) —
 // one grant per pick, so a claim that picked a GPU twice holds it twice, as
 // two time-slicing replicas of one GPU do — exactly as NvidiaDevicePlugin
 // grants them under the exclusive, time-slicing and MIG schemes, so the
-// share models run such pods unchanged. A grant's memory_mib is the device's
-// memory (the driver isolates nothing), claim_memory_mib what the pick took
-// of the `memory` capacity. Release()/Reacquire() free and retake those
-// picks. Single-threaded.
+// share models run such pods unchanged. AllocatorGrants() runs DraAllocator
+// itself on slice() for the same claim; dra_first_fit_test.cc checks over
+// random claims, releases and health changes that both give the same
+// grants. A grant's memory_mib is the device's memory (the driver isolates
+// nothing), claim_memory_mib what the pick took of the `memory` capacity
+// (the MiB asked; the policy's default, the whole device, when none is
+// asked; 0 without memory mode). Release()/Reacquire() free and retake
+// those picks.
+// Cost: a node keeps only its Slot per device and the class names; slice()
+// and classes() (the NVIDIA ResourceSlice and the DeviceClasses with their
+// compiled CEL, some 120 KiB a node) are built on first use and kept, which
+// neither Filter nor Reserve needs. Single-threaded (slice() and classes()
+// build on a const object).
 #ifndef GPUSHARE_CLUSTER_DRA_DRA_GPU_DEVICES_H_
 #define GPUSHARE_CLUSTER_DRA_DRA_GPU_DEVICES_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,6 +70,7 @@
 #include "gpushare/cluster/dra/allocator.h"
 #include "gpushare/cluster/dra/device_class.h"
 #include "gpushare/cluster/dra/dra_pool_settings.h"
+#include "gpushare/cluster/dra/nvidia_gpu_slice.h"
 #include "gpushare/cluster/dra/resource_claim.h"
 #include "gpushare/cluster/dra/resource_slice.h"
 
@@ -103,8 +117,16 @@ class DraGpuDevices : public DevicePlugin {
   void Reacquire(const DeviceAllocation& allocation) override;
   void CheckInvariants() const override;
 
-  const ResourceSlice& slice() const { return slice_; }
-  const std::vector<DeviceClass>& classes() const { return classes_; }
+  // The node's published ResourceSlice and its DeviceClasses (built on
+  // first use).
+  const ResourceSlice& slice() const;
+  const std::vector<DeviceClass>& classes() const;
+  // The grants Allocate() takes for `requests` (which Fits()), computed by
+  // the contract's first-fit rule without changing the node.
+  DeviceAllocation FirstFitGrants(const ResourceList& requests) const;
+  // The same grants found by running DraAllocator on slice() with what the
+  // node's devices hold (tests: they must equal FirstFitGrants()).
+  DeviceAllocation AllocatorGrants(const ResourceList& requests) const;
   // The claim of a pod with `requests` ("<pod>-gpu" from the template); false
   // when it asks for a resource that names no class of this node.
   bool DraClaimFor(const ResourceList& requests, ResourceClaim* claim) const;
@@ -135,9 +157,14 @@ class DraGpuDevices : public DevicePlugin {
   // The picks a slot still holds for picks of `memory_mib` each.
   int64_t PicksLeft(const Slot& slot, int64_t memory_mib) const;
   AllocatedDevices InUse() const;
+  // The MiB a pick of `slot` takes of the `memory` capacity when each pick
+  // asks `per_pick` MiB (-1: none asked).
+  int64_t ClaimMemoryMib(const Slot& slot, int64_t per_pick) const;
   int SlotOf(int gpu, int instance) const;
   int ClassOfResource(ResourceId id) const;
   void Recount();
+  ResourceSlice BuildSlice(std::vector<NvidiaDevicePlace>* places) const;
+  std::vector<DeviceClass> BuildClasses() const;
 
   std::string node_name_;
   const GpuModel& model_;
@@ -145,10 +172,13 @@ class DraGpuDevices : public DevicePlugin {
   std::vector<MigLayout> layouts_;
   DraPoolSettings consumable_;
   ResourceId memory_resource_ = -1;  // kDraMemoryResource in memory mode
-  ResourceSlice slice_;
-  std::vector<DeviceClass> classes_;
+  std::vector<int> profiles_;  // the MIG profiles offered, ascending
+  mutable std::optional<ResourceSlice> slice_;
+  mutable std::optional<std::vector<DeviceClass>> classes_;
+  std::vector<std::string> class_names_;     // per class
   std::vector<ResourceId> class_resources_;  // per class
   std::vector<Slot> slots_;
+  std::vector<int> gpu_first_slot_;  // per GPU: its first slot
   ResourceList capacity_;
   ResourceList allocatable_;
 };
