@@ -151,14 +151,13 @@ void DraGpuDevices::Recount() {
 }
 
 int DraGpuDevices::SlotOf(int gpu, int instance) const {
-  if (gpu < 0 || gpu >= static_cast<int>(gpu_first_slot_.size()) ||
-      gpu_first_slot_[static_cast<size_t>(gpu)] < 0) {
-    return -1;
-  }
+  if (gpu < 0 || gpu >= static_cast<int>(gpu_first_slot_.size())) return -1;
   // A GPU's devices are consecutive in slice order.
-  for (size_t i = static_cast<size_t>(gpu_first_slot_[static_cast<size_t>(gpu)]);
+  const int first = gpu_first_slot_[static_cast<size_t>(gpu)];
+  if (first < 0) return -1;
+  for (size_t i = static_cast<size_t>(first);
        i < slots_.size() && slots_[i].gpu == gpu; ++i) {
-    if (slots_[i].gpu == gpu && slots_[i].instance == instance) {
+    if (slots_[i].instance == instance) {
       return static_cast<int>(i);
     }
   }
@@ -286,7 +285,8 @@ DeviceAllocation DraGpuDevices::FirstFitGrants(
   for (const auto& [id, quantity] : requests.items()) {
     if (id <= ResourceRegistry::kMemoryId || id == memory_resource_) continue;
     const int c = ClassOfResource(id);
-    const int64_t per_pick = memory > 0 && quantity > 0 ? memory / quantity : -1;
+    const int64_t per_pick =
+        memory > 0 && quantity > 0 ? memory / quantity : -1;
     int64_t left = quantity;
     for (size_t i = 0; i < slots_.size() && left > 0; ++i) {
       const Slot& s = slots_[i];
@@ -325,7 +325,9 @@ DeviceAllocation DraGpuDevices::AllocatorGrants(
     healthy_slice = slice();
     healthy_slice.devices.clear();
     for (size_t i = 0; i < slots_.size(); ++i) {
-      if (slots_[i].healthy) healthy_slice.devices.push_back(slice().devices[i]);
+      if (slots_[i].healthy) {
+        healthy_slice.devices.push_back(slice().devices[i]);
+      }
     }
   }
   const DraAllocator allocator({any_unhealthy ? &healthy_slice : &slice()},

@@ -54,9 +54,9 @@
 // those picks.
 // Cost: a node keeps only its Slot per device and the class names; slice()
 // and classes() (the NVIDIA ResourceSlice and the DeviceClasses with their
-// compiled CEL, some 120 KiB a node) are built on first use and kept, which
-// neither Filter nor Reserve needs. Single-threaded (slice() and classes()
-// build on a const object).
+// compiled CEL, some 120 KiB a MIG node), which neither Filter nor Reserve
+// needs, are built on first use and kept. Single-threaded (slice() and
+// classes() build on a const object).
 #ifndef GPUSHARE_CLUSTER_DRA_DRA_GPU_DEVICES_H_
 #define GPUSHARE_CLUSTER_DRA_DRA_GPU_DEVICES_H_
 
