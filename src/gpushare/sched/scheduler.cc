@@ -67,6 +67,12 @@ void ConstraintKey(const Pod& pod, std::string& key) {
     }
     key += ';';
   }
+  if (!pod.dra_claim_node.empty()) {
+    // Pinned by an allocated shared claim: its own constraints.
+    key += "|c";
+    Put(key, pod.dra_claim);
+    Put(key, pod.dra_claim_node);
+  }
 }
 
 }  // namespace
@@ -165,6 +171,10 @@ const std::vector<uint8_t>& Scheduler::StaticFits(int constraints,
           ok = false;
           break;
         }
+      }
+      // DynamicResources' Filter of an allocated shared claim: its node only.
+      if (ok && !pod.dra_claim_node.empty()) {
+        ok = nodes[n].name() == pod.dra_claim_node;
       }
       fits[n] = ok ? 1 : 0;
       bits[n / 64] |= uint64_t{ok} << (n % 64);
