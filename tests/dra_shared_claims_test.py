@@ -10,8 +10,12 @@ Run as: python3 tests/dra_shared_claims_test.py --binary /path/to/gpushare-sim
 
 import collections
 import json
+import os
 
 from cli_harness import TempDirTestCase, main, run_raw
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+EXAMPLE = os.path.join(ROOT, "examples", "dra-mps.yaml")
 
 SHARED = """\
 name: shared-claims
@@ -90,6 +94,38 @@ class DraSharedClaimsTest(TempDirTestCase):
             "none")
         self.assertEqual(one, none)
         self.assertNotEqual(a, none)
+
+    def test_plan_out_writes_a_scenario_that_runs(self):
+        # examples/dra-mps.yaml: whatever the plan picks, the scenario it
+        # writes is read again (dra_claim and dra.mps kept only where they
+        # still apply) and runs.
+        out = self.path("plan")
+        result = run_raw("plan", EXAMPLE, "--quiet", "--out", out)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        again = run_raw("run", os.path.join(out, "scenario.yaml"), "--quiet")
+        self.assertEqual(again.returncode, 0, again.stderr)
+
+    def test_dra_mps_example_runs_under_mps(self):
+        out = self.path("m.json")
+        result = run_raw("run", EXAMPLE, "--quiet", "--json", out)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        with open(out, encoding="utf-8") as f:
+            doc = json.load(f)
+        labels = {p["name"]: p.get("label") for p in doc["pools"]}
+        self.assertEqual(labels, {
+            "mps": "DRA MPS, 25% threads, 5120Mi pinned",
+            "shared": "exclusive (DRA)"})
+        # The chat replicas, four to a claim, share their L4 four at a time
+        # at most.
+        chat = [p for p in doc["pod_records"] if p["tenant_class"] == "chat"]
+        self.assertEqual(len(chat), 48)
+        by_claim = collections.defaultdict(set)
+        for p in chat:
+            if p["node"]:
+                n = int(p["name"].rsplit("-", 1)[1])
+                by_claim[n // 4].add((p["node"], tuple(p["devices"])))
+        for places in by_claim.values():
+            self.assertEqual(len(places), 1, by_claim)
 
 
 if __name__ == "__main__":

@@ -270,6 +270,14 @@ DeviceAllocation DraGpuDevices::Allocate(const ResourceList& requests) {
         grant.claim_memory_mib = used.value / kDraBytesPerMib;
       }
     }
+    // "DRA MPS": the claim's MPS daemon limits each client process.
+    if (consumable_.mps_active_thread_percentage > 0) {
+      grant.cores_percent = consumable_.mps_active_thread_percentage;
+    }
+    if (consumable_.mps_pinned_memory_limit_mib > 0) {
+      grant.memory_mib =
+          std::min(grant.memory_mib, consumable_.mps_pinned_memory_limit_mib);
+    }
     allocation.grants.push_back(grant);
     Reacquire(DeviceAllocation{{grant}});
   }

@@ -43,8 +43,11 @@
 // grants them under the exclusive, time-slicing and MIG schemes, so the
 // share models run such pods unchanged. A grant's memory_mib is the device's
 // memory (the driver isolates nothing), claim_memory_mib what the pick took
-// of the `memory` capacity. Release()/Reacquire() free and retake those
-// picks. Single-threaded.
+// of the `memory` capacity; on a "DRA MPS" pool (scheme mps) a grant carries
+// the claim's MPS limits, as the device plugin's MPS grants do:
+// cores_percent = defaultActiveThreadPercentage and memory_mib =
+// defaultPinnedDeviceMemoryLimit (the device's when unset). Release()/
+// Reacquire() free and retake those picks. Single-threaded.
 #ifndef GPUSHARE_CLUSTER_DRA_DRA_GPU_DEVICES_H_
 #define GPUSHARE_CLUSTER_DRA_DRA_GPU_DEVICES_H_
 
