@@ -68,9 +68,9 @@ void ConstraintKey(const Pod& pod, std::string& key) {
     key += ';';
   }
   if (!pod.dra_claim_node.empty()) {
-    // Pinned by an allocated shared claim: its own constraints.
+    // Pinned by an allocated shared claim: the claim's node (the claim
+    // itself is part of the shape: InternShape).
     key += "|c";
-    Put(key, pod.dra_claim);
     Put(key, pod.dra_claim_node);
   }
 }
@@ -139,6 +139,12 @@ int Scheduler::InternShape(const Pod& pod, int* constraints) {
     key += '=';
     PutNumber(key, quantity);
     key += ';';
+  }
+  if (!pod.dra_claim_node.empty()) {
+    // A pinned pod waits with the pods of its own claim only (PreFilter's
+    // "resourceclaim in use" is the claim's).
+    key += "|c";
+    Put(key, pod.dra_claim);
   }
   auto it = shape_ids_.find(key);
   if (it == shape_ids_.end()) {

@@ -70,8 +70,9 @@
 // to bind allocates the claim on its node (Reserve) and the claim, not the
 // pod, holds those devices from then on (Node::HoldClaim). A pod whose claim
 // is allocated is scheduled as a copy pinned to the claim's node
-// (Pod::dra_claim_node, part of its constraints: it never shares a group or
-// a filter memo with unpinned pods) whose requests hold no device: Filter
+// (Pod::dra_claim_node, part of its constraints, and the claim part of its
+// shape: it never shares a group or a filter memo with unpinned pods or
+// another claim's) whose requests hold no device: Filter
 // fails the other nodes with "resourceclaim not available on the node",
 // PreFilter refuses it with "resourceclaim in use" while the claim is
 // reserved for 256 other pods, and it gets the claim's grants (the same
@@ -320,6 +321,9 @@ class Scheduler {
   void SwitchClaimView(PodId id);
   // Each still pending pod of `claim` switches its view.
   void SwitchClaimViews(const std::string& claim);
+  // Claim pod `id` is done: its state points at the caller's pod again and
+  // its pinned copy is freed.
+  void ForgetClaimPod(PodId id);
   const std::vector<uint8_t>& StaticFits(int constraints, const Pod& pod);
   bool FitsNode(const Pod& pod, int constraints, int node);
   // FitsNode() after the dynamic filters' PreFilter(pod) (their state may

@@ -106,6 +106,13 @@ void Scheduler::ClaimReleased(PodId id) {
   if (profile_.check_invariants) CheckInvariants(hold.node);
 }
 
+void Scheduler::ForgetClaimPod(PodId id) {
+  auto it = claim_pods_.find(id);
+  if (it == claim_pods_.end()) return;
+  pods_[id].pod = it->second.original;
+  claim_pods_.erase(it);
+}
+
 void Scheduler::SwitchClaimViews(const std::string& claim) {
   auto it = claim_pending_.find(claim);
   if (it == claim_pending_.end()) return;

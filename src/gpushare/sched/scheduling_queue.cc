@@ -346,6 +346,7 @@ void Scheduler::Release(PodId id) {
   const bool nomination_ended = NoteUnbound(id);
   s.allocation.grants.clear();
   s.state = State::kDone;
+  if (!s.pod->dra_claim.empty()) ForgetClaimPod(id);
   if (profile_.check_invariants) CheckInvariants(s.node);
   WakeGroupsFor(s.node);
   if (nomination_ended) WakePreemptorsFor(s.node);
@@ -366,6 +367,7 @@ void Scheduler::Forget(PodId id) {
     }
     --waiting_count_;
     s.state = State::kDone;
+    if (!s.pod->dra_claim.empty()) ForgetClaimPod(id);
   } else if (s.state == State::kActive) {
     // Lazy removal: the queue entry is skipped when popped.
     s.state = State::kDone;
@@ -375,6 +377,7 @@ void Scheduler::Forget(PodId id) {
       // Its twins wait for an event; this pod's retry was one, pass it on.
       EndRetry(s.shape);
     }
+    if (!s.pod->dra_claim.empty()) ForgetClaimPod(id);
   }
   FlushNominations();
 }
