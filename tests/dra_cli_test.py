@@ -150,10 +150,10 @@ class DraRefusalsTest(TempDirTestCase):
     def test_unserved_schemes_and_values_are_refused(self):
         check_bad_scenarios(self, [
             (POOL.format(extra="      devices: dra\n"
-                               "      sharing: {scheme: mps, replicas: 4}"),
-             "s.yaml:9:7:",
-             "devices: dra does not serve sharing 'mps': NVIDIA's DRA "
-             "driver refuses MPS when consumable shares are on"),
+                               "      dra: {mps: {default_active_thread_"
+                               "percentage: 50}}"),
+             "s.yaml:10:7:",
+             "dra.mps needs sharing scheme mps"),
             (POOL.format(extra="      devices: dra\n"
                                "      sharing: {scheme: hami}"),
              "s.yaml:9:7:", "does not serve sharing 'hami'"),

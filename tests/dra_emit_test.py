@@ -116,6 +116,25 @@ class Checker:
                       where + ".sharing", ["strategy"])
             self.need(sharing.get("strategy") in ("TimeSlicing", "MPS"),
                       where, "strategy TimeSlicing or MPS")
+            if sharing.get("strategy") == "MPS":
+                # GetMpsConfig: "cannot use TimeSlicingConfig with the 'MPS'
+                # strategy"; MpsConfig's fields.
+                self.need("timeSlicingConfig" not in sharing, where,
+                          "MPS with timeSlicingConfig")
+                mps = sharing.get("mpsConfig", {})
+                self.keys(mps, {"defaultActiveThreadPercentage",
+                                "defaultPinnedDeviceMemoryLimit",
+                                "defaultPerDevicePinnedMemoryLimit",
+                                "multiUser"}, where + ".mpsConfig")
+                pct = mps.get("defaultActiveThreadPercentage", 100)
+                self.need(isinstance(pct, int) and 0 <= pct <= 100, where,
+                          "defaultActiveThreadPercentage 0..100")
+                lim = mps.get("defaultPinnedDeviceMemoryLimit", "1Mi")
+                self.need(isinstance(lim, str) and QUANTITY.match(lim), where,
+                          f"defaultPinnedDeviceMemoryLimit {lim!r}")
+            elif sharing:
+                self.need("mpsConfig" not in sharing, where,
+                          "TimeSlicing with mpsConfig")
             ts = sharing.get("timeSlicingConfig")
             if ts is not None:
                 self.keys(ts, {"interval"}, where + ".timeSlicingConfig")
@@ -147,7 +166,9 @@ class Checker:
                       is_qualified_name("requests." + ern), where,
                       f"extendedResourceName {ern!r}")
 
-    def claim_template(self, doc, where):
+    def claim_template(self, doc, where, shared=False):
+        """A ResourceClaimTemplate, or with `shared` a ResourceClaim (its
+        spec is the template's spec.spec)."""
         self.keys(doc, {"apiVersion", "kind", "metadata", "spec"}, where,
                   ["apiVersion", "kind", "metadata", "spec"])
         meta = doc["metadata"]
@@ -157,13 +178,17 @@ class Checker:
                   "name: a DNS subdomain")
         self.need(is_dns_label(meta.get("namespace")), where,
                   "namespace: a DNS label")
-        if not self.keys(doc["spec"], {"metadata", "spec"}, where + ".spec",
-                         ["spec"]):
+        if shared:
+            claim_spec = doc["spec"]
+        else:
+            if not self.keys(doc["spec"], {"metadata", "spec"},
+                             where + ".spec", ["spec"]):
+                return
+            claim_spec = doc["spec"]["spec"]
+        if not self.keys(claim_spec, {"devices"}, where + ".spec",
+                         ["devices"]):
             return
-        if not self.keys(doc["spec"]["spec"], {"devices"},
-                         where + ".spec.spec", ["devices"]):
-            return
-        devices = doc["spec"]["spec"]["devices"]
+        devices = claim_spec["devices"]
         self.keys(devices, {"requests", "constraints", "config"},
                   where + ".devices")
         requests = devices.get("requests", [])
@@ -286,6 +311,7 @@ class DraEmitTest(TempDirTestCase):
         check.driver_values(values[0], "dra-driver-values.yaml")
         classes = set(CHART_CLASSES)
         templates = set()
+        shared = set()
         for i, doc in enumerate(load_docs(os.path.join(out,
                                                        "dra-objects.yaml"))):
             where = f"dra-objects.yaml[{i}]"
@@ -298,12 +324,18 @@ class DraEmitTest(TempDirTestCase):
                 check.claim_template(doc, where)
                 templates.add((doc["metadata"]["namespace"],
                                doc["metadata"]["name"]))
+            elif doc.get("kind") == "ResourceClaim":
+                check.claim_template(doc, where, shared=True)
+                shared.add((doc["metadata"]["namespace"],
+                            doc["metadata"]["name"]))
             else:
                 check.need(False, where, f"kind {doc.get('kind')!r}")
         for i, doc in enumerate(load_docs(os.path.join(out,
                                                        "dra-objects.yaml"))):
-            for r in (doc.get("spec", {}).get("spec", {}).get("devices", {})
-                      .get("requests", [])):
+            spec = doc.get("spec", {})
+            spec = spec if doc.get("kind") == "ResourceClaim" else spec.get(
+                "spec", {})
+            for r in spec.get("devices", {}).get("requests", []):
                 name = r.get("exactly", {}).get("deviceClassName")
                 check.need(name in classes, f"dra-objects.yaml[{i}]",
                            f"class {name!r} neither the chart's nor written")
@@ -333,11 +365,15 @@ class DraEmitTest(TempDirTestCase):
                            ("resourceClaimTemplateName" in c), w,
                            "exactly one of resourceClaimName and "
                            "resourceClaimTemplateName")
-                t = c.get("resourceClaimTemplateName")
-                check.need(is_dns_subdomain(t), w, "template name")
+                t = c.get("resourceClaimTemplateName",
+                          c.get("resourceClaimName"))
+                objects = (templates if "resourceClaimTemplateName" in c
+                           else shared)
+                check.need(is_dns_subdomain(t), w, "claim or template name")
                 for ns in tenants[m.group(1)]:
-                    check.need((ns, t) in templates, w,
-                               f"no template {t!r} in namespace {ns!r}")
+                    check.need((ns, t) in objects, w,
+                               f"no claim or template {t!r} in namespace "
+                               f"{ns!r}")
                 named += 1
             for ctr in spec.get("containers", []):
                 for c in ctr.get("resources", {}).get("claims", []):
@@ -485,6 +521,41 @@ class DraEmitTest(TempDirTestCase):
             devices["config"][0]["opaque"]["parameters"]["sharing"],
             {"strategy": "TimeSlicing",
              "timeSlicingConfig": {"interval": "Short"}})
+
+
+class DraSharedClaimsEmitTest(TempDirTestCase):
+    """examples/dra-mps.yaml: classes sharing claims get ResourceClaims their
+    pod patches name; the DRA MPS pool's claims carry the driver's MPS
+    GpuConfig and the driver's values turn MPSSupport on."""
+
+    def test_shared_claims_and_dra_mps(self):
+        example = os.path.join(ROOT, "examples", "dra-mps.yaml")
+        out = self.path("k8s")
+        result = run_raw("emit", "k8s", "--scenario", example, "--out", out)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        DraEmitTest.check_dir(self, out, example)
+        values = load_docs(os.path.join(out, "dra-driver-values.yaml"))[0]
+        self.assertEqual(values["featureGates"], {"MPSSupport": True})
+        with open(os.path.join(out, "dra-driver-values.yaml"),
+                  encoding="utf-8") as f:
+            self.assertIn("MPSSupport: the claims'", f.read())
+        docs = {(d["kind"], d["metadata"]["name"]): d
+                for d in load_docs(os.path.join(out, "dra-objects.yaml"))}
+        chat = docs[("ResourceClaim", "chat-mps-gpu-shared")]
+        self.assertEqual(chat["metadata"]["namespace"], "apps")
+        self.assertEqual(chat["spec"]["devices"]["config"][0]["opaque"][
+            "parameters"]["sharing"],
+            {"strategy": "MPS",
+             "mpsConfig": {"defaultActiveThreadPercentage": 25,
+                           "defaultPinnedDeviceMemoryLimit": "5120Mi"}})
+        embed = docs[("ResourceClaim", "embed-shared-gpu-shared")]
+        self.assertNotIn("config", embed["spec"]["devices"])
+        self.assertIn(("ResourceClaimTemplate", "jobs-shared-gpu"), docs)
+        with open(os.path.join(out, "pod-patches.yaml"),
+                  encoding="utf-8") as f:
+            patches = f.read()
+        self.assertIn("resourceClaimName: chat-mps-gpu-shared", patches)
+        self.assertIn("resourceClaimTemplateName: jobs-shared-gpu", patches)
 
 
 class DraEmitQuotingTest(TempDirTestCase):

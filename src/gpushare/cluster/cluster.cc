@@ -16,18 +16,13 @@ std::string PoolDevicesProblem(PoolDevices devices, SharingScheme scheme) {
     case SharingScheme::kExclusive:
     case SharingScheme::kTimeSlicing:
     case SharingScheme::kMig:
+    case SharingScheme::kMps:  // "DRA MPS": an MPS daemon per claim
       return "";
-    case SharingScheme::kMps:
-      return "devices: dra does not serve sharing 'mps': NVIDIA's DRA driver "
-             "refuses MPS when consumable shares are on (\"MPS sharing is not "
-             "supported when consumable shares is enabled\"), and MPS through "
-             "one claim shared by several pods is not modelled yet; DRA serves "
-             "'exclusive', 'time-slicing' (consumable shares) and 'mig'";
     case SharingScheme::kHami:
       return "devices: dra does not serve sharing 'hami': HAMi vGPUs are "
              "handed out by HAMi's own device plugin and scheduler extender, "
              "not by NVIDIA's DRA driver; DRA serves 'exclusive', "
-             "'time-slicing' (consumable shares) and 'mig'";
+             "'time-slicing' (consumable shares), 'mps' and 'mig'";
   }
   return "";
 }

@@ -73,4 +73,22 @@ void Node::Unreserve(const ResourceList& requests) {
   ++version_;
 }
 
+void Node::HoldClaim(const ResourceList& requests) {
+  for (const auto& [id, quantity] : requests.items()) {
+    Grow(id);
+    requested_[id] += quantity;
+  }
+  ++version_;
+}
+
+void Node::DropClaim(const ResourceList& requests) {
+  for (const auto& [id, quantity] : requests.items()) {
+    GS_CHECK(id < static_cast<int>(requested_.size()) &&
+                 requested_[id] >= quantity,
+             "a claim dropped more than was held");
+    requested_[id] -= quantity;
+  }
+  ++version_;
+}
+
 }  // namespace gpushare

@@ -78,6 +78,12 @@ class Node {
   // Adds (Reserve) or removes (Unreserve) a pod's requests.
   void Reserve(const ResourceList& requests);
   void Unreserve(const ResourceList& requests);
+  // Adds (HoldClaim) or removes (DropClaim) the extended resources of a
+  // shared ResourceClaim's allocation, held apart from the pods that share
+  // it (no pod slot, no cpu or memory): from when its first pod's Reserve
+  // allocated it until the last of its pods is gone.
+  void HoldClaim(const ResourceList& requests);
+  void DropClaim(const ResourceList& requests);
 
   // Re-reads the device plugin's Allocatable() after a device-health change
   // (kubelet's allocatable follows ListAndWatch).

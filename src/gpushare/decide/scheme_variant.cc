@@ -78,7 +78,14 @@ std::string UseDevicePluginWhereDraCannot(NodePoolSpec& pool) {
   } else if (pool.dra.consumable_shares == DraConsumableShares::kCount) {
     pool.dra.shares = pool.sharing.replicas.replicas;
   }
-  if (PoolDevicesProblem(pool.devices, pool.sharing.scheme()).empty()) {
+  if (pool.sharing.scheme() != SharingScheme::kMps) {
+    pool.dra.mps_active_thread_percentage = 0;
+    pool.dra.mps_pinned_memory_limit_mib = 0;
+  }
+  // "DRA MPS" shares a GPU only among pods that share a claim, which a
+  // variant's classes do not: MPS variants run through the device plugin.
+  if (pool.sharing.scheme() != SharingScheme::kMps &&
+      PoolDevicesProblem(pool.devices, pool.sharing.scheme()).empty()) {
     return "";
   }
   pool.devices = PoolDevices::kDevicePlugin;

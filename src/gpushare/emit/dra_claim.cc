@@ -98,6 +98,18 @@ std::optional<DraClaim> DraClaimOf(const Pod& pod, const NodePool& pool,
       claim.extended_resource =
           DraClaimExtendedResource(claim.device_class, pool);
     }
+    // A shared claim where the simulation keeps it (sim/simulation.h
+    // NoteSharedClaim): a DRA pool of whole GPUs without extended_resource.
+    claim.shared = !pod.dra_claim.empty() && !dra.extended_resource &&
+                   !pool.spec.sharing.mig_enabled;
+    if (claim.device_class == kNvidiaGpuDriver &&
+        pool.spec.sharing.scheme() == SharingScheme::kMps) {
+      claim.mps = true;
+      claim.mps_active_thread_percentage =
+          pool.spec.dra.mps_active_thread_percentage;
+      claim.mps_pinned_memory_limit_mib =
+          pool.spec.dra.mps_pinned_memory_limit_mib;
+    }
     return claim;
   }
   return std::nullopt;
@@ -109,57 +121,107 @@ std::string DraClaimTemplateName(const std::string& tenant_class,
                                  DraClaimShortClass(claim.device_class));
   if (claim.count > 1) name += fmt::format("-x{}", claim.count);
   if (claim.memory_mib > 0) name += fmt::format("-{}mi", claim.memory_mib);
+  if (claim.shared) name += "-shared";
   return name;
 }
+
+namespace {
+
+// The claim spec's `devices:` block, every line indented by `indent`.
+std::string DraClaimDevicesYaml(const DraClaim& claim,
+                                const std::string& indent) {
+  std::string out = fmt::format(
+      "devices:\n"
+      "  requests:\n"
+      "    - name: {}\n"
+      "      exactly:\n"
+      "        deviceClassName: {}\n"
+      "        allocationMode: ExactCount\n"
+      "        count: {}\n",
+      kDraClaimName, YamlScalar(claim.device_class), claim.count);
+  if (claim.memory_mib > 0 || claim.shares > 0) {
+    out +=
+        "        capacity:\n"
+        "          requests:\n";
+  }
+  if (claim.memory_mib > 0) {
+    out += fmt::format("            memory: \"{}Mi\"\n", claim.memory_mib);
+  }
+  if (claim.shares > 0) {
+    out += fmt::format("            shares: \"{}\"\n", claim.shares);
+  }
+  const bool time_slicing = claim.interval != DraTimeSliceInterval::kDefault;
+  if (time_slicing || claim.mps) {
+    out += fmt::format(
+        "  config:\n"
+        "    - requests: [{}]\n"
+        "      opaque:\n"
+        "        driver: {}\n"
+        "        parameters:\n"
+        "          apiVersion: resource.nvidia.com/v1beta1\n"
+        "          kind: GpuConfig\n"
+        "          sharing:\n",
+        kDraClaimName, kNvidiaGpuDriver);
+  }
+  if (claim.mps) {
+    out += "            strategy: MPS\n";
+    if (claim.mps_active_thread_percentage > 0 ||
+        claim.mps_pinned_memory_limit_mib > 0) {
+      out += "            mpsConfig:\n";
+    }
+    if (claim.mps_active_thread_percentage > 0) {
+      out += fmt::format("              defaultActiveThreadPercentage: {}\n",
+                         claim.mps_active_thread_percentage);
+    }
+    if (claim.mps_pinned_memory_limit_mib > 0) {
+      out += fmt::format(
+          "              defaultPinnedDeviceMemoryLimit: \"{}Mi\"\n",
+          claim.mps_pinned_memory_limit_mib);
+    }
+  } else if (time_slicing) {
+    out += fmt::format(
+        "            strategy: TimeSlicing\n"
+        "            timeSlicingConfig:\n"
+        "              interval: {}\n",
+        DraTimeSliceIntervalName(claim.interval));
+  }
+  std::string indented;
+  size_t at = 0;
+  while (at < out.size()) {
+    const size_t eol = out.find('\n', at);
+    indented += indent;
+    indented.append(out, at, eol + 1 - at);
+    at = eol + 1;
+  }
+  return indented;
+}
+
+}  // namespace
 
 std::string ResourceClaimTemplateYaml(const std::string& namespace_name,
                                       const std::string& name,
                                       const DraClaim& claim) {
-  std::string out = fmt::format(
-      "apiVersion: resource.k8s.io/v1\n"
-      "kind: ResourceClaimTemplate\n"
-      "metadata:\n"
-      "  name: {}\n"
-      "  namespace: {}\n"
-      "spec:\n"
-      "  spec:\n"
-      "    devices:\n"
-      "      requests:\n"
-      "        - name: {}\n"
-      "          exactly:\n"
-      "            deviceClassName: {}\n"
-      "            allocationMode: ExactCount\n"
-      "            count: {}\n",
-      YamlScalar(name), YamlScalar(namespace_name), kDraClaimName,
-      YamlScalar(claim.device_class), claim.count);
-  if (claim.memory_mib > 0 || claim.shares > 0) {
-    out +=
-        "            capacity:\n"
-        "              requests:\n";
+  if (claim.shared) {
+    return fmt::format(
+               "apiVersion: resource.k8s.io/v1\n"
+               "kind: ResourceClaim\n"
+               "metadata:\n"
+               "  name: {}\n"
+               "  namespace: {}\n"
+               "spec:\n",
+               YamlScalar(name), YamlScalar(namespace_name)) +
+           DraClaimDevicesYaml(claim, "  ");
   }
-  if (claim.memory_mib > 0) {
-    out += fmt::format("                memory: \"{}Mi\"\n", claim.memory_mib);
-  }
-  if (claim.shares > 0) {
-    out += fmt::format("                shares: \"{}\"\n", claim.shares);
-  }
-  if (claim.interval != DraTimeSliceInterval::kDefault) {
-    out += fmt::format(
-        "      config:\n"
-        "        - requests: [{}]\n"
-        "          opaque:\n"
-        "            driver: {}\n"
-        "            parameters:\n"
-        "              apiVersion: resource.nvidia.com/v1beta1\n"
-        "              kind: GpuConfig\n"
-        "              sharing:\n"
-        "                strategy: TimeSlicing\n"
-        "                timeSlicingConfig:\n"
-        "                  interval: {}\n",
-        kDraClaimName, kNvidiaGpuDriver,
-        DraTimeSliceIntervalName(claim.interval));
-  }
-  return out;
+  return fmt::format(
+             "apiVersion: resource.k8s.io/v1\n"
+             "kind: ResourceClaimTemplate\n"
+             "metadata:\n"
+             "  name: {}\n"
+             "  namespace: {}\n"
+             "spec:\n"
+             "  spec:\n",
+             YamlScalar(name), YamlScalar(namespace_name)) +
+         DraClaimDevicesYaml(claim, "    ");
 }
 
 }  // namespace gpushare

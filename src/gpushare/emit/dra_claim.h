@@ -56,6 +56,16 @@ struct DraClaim {
   // pool that does not share GPUs when the driver runs with a count of
   // consumable shares for others (DraDriverSettings).
   int64_t shares = 0;
+  // The pod references a shared ResourceClaim (Pod::dra_claim, a class's
+  // pods_per_claim > 1): written as a ResourceClaim its pods name
+  // (resourceClaimName), not a template.
+  bool shared = false;
+  // A `sharing: mps` DRA pool: GpuConfig sharing.strategy MPS with
+  // mpsConfig's defaultActiveThreadPercentage (0: unset) and
+  // defaultPinnedDeviceMemoryLimit (MiB; 0: unset).
+  bool mps = false;
+  int mps_active_thread_percentage = 0;
+  int64_t mps_pinned_memory_limit_mib = 0;
 };
 
 // `driver`: what the driver runs with for the whole cluster

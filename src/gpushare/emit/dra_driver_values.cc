@@ -23,6 +23,7 @@ std::string DraDriverValuesYaml(const Scenario& scenario) {
   const DraPoolSettings driver = DraDriverSettings(scenario.pools);
   const std::string shares = DraConsumableSharesValue(driver);
   bool interval = false;
+  bool mps = false;
   std::vector<Taint> taints;
   std::string names;
   for (const NodePoolSpec* p : pools) {
@@ -31,6 +32,7 @@ std::string DraDriverValuesYaml(const Scenario& scenario) {
     interval = interval || (!p->sharing.mig_enabled &&
                             dra.time_slice_interval !=
                                 DraTimeSliceInterval::kDefault);
+    mps = mps || p->sharing.scheme() == SharingScheme::kMps;
     for (const Taint& t : p->taints) AddTaintOnce(&taints, t);
     names += (names.empty() ? "" : ", ") + p->name;
   }
@@ -51,7 +53,7 @@ std::string DraDriverValuesYaml(const Scenario& scenario) {
       "# Operator runs no device plugin there.\n",
       CommentText(scenario.name), CommentText(names), kDraDriverRelease,
       kDraDriverChart, kDraDriverRelease);
-  if (consumable || interval) {
+  if (consumable || interval || mps) {
     out +=
         "# The feature gates below are alpha and off by default in the "
         "driver\n# (pkg/featuregates/featuregates.go):\n";
@@ -65,15 +67,23 @@ std::string DraDriverValuesYaml(const Scenario& scenario) {
           "#   TimeSlicingSettings: the claims' TimeSlicing interval is "
           "accepted.\n";
     }
-    out += "# MPSSupport and DynamicMIG (alpha, off) are not needed.\n";
+    if (mps) {
+      out +=
+          "#   MPSSupport: the claims' GpuConfig sharing strategy MPS starts "
+          "an MPS\n#   control daemon per claim.\n";
+      out += "# DynamicMIG (alpha, off) is not needed.\n";
+    } else {
+      out += "# MPSSupport and DynamicMIG (alpha, off) are not needed.\n";
+    }
   }
   out += "resources:\n  gpus:\n    enabled: true\ngpuResourcesEnabledOverride: true\n";
   if (consumable) {
     out += fmt::format("consumableShares: \"{}\"\n", shares);
   }
-  if (consumable || interval) {
+  if (consumable || interval || mps) {
     out += "featureGates:\n";
     if (consumable) out += "  ConsumableShares: true\n";
+    if (mps) out += "  MPSSupport: true\n";
     if (interval) out += "  TimeSlicingSettings: true\n";
   }
   out +=
@@ -135,6 +145,20 @@ DraPoolSettings DraDriverSettings(const std::vector<NodePoolSpec>& pools) {
           "consumable shares '{}' and '{}'",
           sharing->name, p.name, DraConsumableSharesValue(driver),
           DraConsumableSharesValue(dra)));
+    }
+  }
+  for (const NodePoolSpec& p : pools) {
+    if (sharing != nullptr && p.devices == PoolDevices::kDra &&
+        p.sharing.scheme() == SharingScheme::kMps) {
+      // device_state.go applyGpuConfig: "MPS sharing is not supported when
+      // consumable shares is enabled".
+      throw InputError(fmt::format(
+          "node pools '{}' and '{}': pool '{}' shares GPUs through MPS, "
+          "which NVIDIA's DRA driver refuses while consumable shares are "
+          "enabled, and pool '{}' needs them ('{}'); one release serves "
+          "every DRA pool",
+          p.name, sharing->name, p.name, sharing->name,
+          DraConsumableSharesValue(driver)));
     }
   }
   if (driver.consumable_shares == DraConsumableShares::kUnlimited &&

@@ -12,8 +12,9 @@
 // (DraConsumableSharesValue) when not disabled; `featureGates` with
 // ConsumableShares: true when consumable shares are on and
 // TimeSlicingSettings: true when a pool's claims set an interval other than
-// Default (both alpha, off by default: pkg/featuregates/featuregates.go; a
-// comment says so; MPSSupport and DynamicMIG are never set);
+// Default, MPSSupport: true when a DRA pool shares by MPS (all alpha, off by
+// default: pkg/featuregates/featuregates.go; a comment says so; DynamicMIG is
+// never set);
 // `kubeletPlugin.affinity` with one required nodeSelectorTerm per pool —
 // a written pool's selector labels (matchExpressions `In`), an imported
 // pool's node names (matchFields metadata.name `In`; emit/pool_node_set.h) —

@@ -25,6 +25,8 @@ std::string DraObjectsYaml(const Scenario& scenario, const Catalog& catalog) {
   // (namespace, template name) → claim; profile class → profile.
   std::map<std::pair<std::string, std::string>, DraClaim> templates;
   std::map<std::string, std::string> mig_classes;
+  // Shared claims: (namespace, name) → pods per claim.
+  std::map<std::pair<std::string, std::string>, int> shared_sizes;
   for (Pod& pod : pods) {
     const int pool = TargetPool(pod, cluster);
     if (pool < 0) continue;
@@ -46,6 +48,16 @@ std::string DraObjectsYaml(const Scenario& scenario, const Catalog& catalog) {
       }
     }
     if (!claim->extended_resource.empty()) continue;
+    if (claim->shared) {
+      for (const WorkloadClassSpec& c : scenario.workload.classes) {
+        if (c.name == pod.tenant_class) {
+          shared_sizes[std::make_pair(
+              pod.namespace_name,
+              DraClaimTemplateName(pod.tenant_class, *claim))] =
+              c.pods_per_claim;
+        }
+      }
+    }
     templates.emplace(
         std::make_pair(pod.namespace_name,
                        DraClaimTemplateName(pod.tenant_class, *claim)),
@@ -61,6 +73,11 @@ std::string DraObjectsYaml(const Scenario& scenario, const Catalog& catalog) {
       "(Kubernetes 1.34+). Apply after the driver:\n#   kubectl apply -f "
       "dra-objects.yaml\n",
       CommentText(scenario.name));
+  if (!shared_sizes.empty()) {
+    out +=
+        "# A class whose pods share claims (dra_claim) gets a ResourceClaim "
+        "they name\n# (resourceClaimName) instead of a template.\n";
+  }
   for (const auto& [name, profile] : mig_classes) {
     const DeviceClass c = NvidiaMigProfileDeviceClass(profile);
     out += fmt::format(
@@ -78,6 +95,27 @@ std::string DraObjectsYaml(const Scenario& scenario, const Catalog& catalog) {
                        CommentText(claim.pool), claim.count,
                        claim.count == 1 ? "" : "s",
                        CommentText(claim.device_class));
+    if (claim.shared) {
+      const auto size = shared_sizes.find(key);
+      out += fmt::format(
+          "# A ResourceClaim shared by {} pods (dra_claim pods_per_claim): "
+          "the first\n# to be scheduled allocates it and the others run on "
+          "its node and device{};\n# it is freed when the last of them ends. "
+          "Make one per group of {} pods\n# (a Deployment of {} replicas "
+          "naming it), renamed for each group.\n",
+          size->second, claim.count == 1 ? "" : "s", size->second,
+          size->second);
+      if (claim.mps) {
+        out +=
+            "# Its pods share the GPU through one MPS control daemon "
+            "(feature gate\n# MPSSupport, alpha).\n";
+      }
+    } else if (claim.mps) {
+      out +=
+          "# Each pod's claim starts an MPS control daemon on its GPU "
+          "(feature gate\n# MPSSupport, alpha); a GPU shared by several "
+          "pods needs dra_claim.\n";
+    }
     out += ResourceClaimTemplateYaml(key.first, key.second, claim);
   }
   return out;

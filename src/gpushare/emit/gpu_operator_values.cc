@@ -27,7 +27,9 @@ ClusterMigStrategy ClusterMigStrategyOf(const Scenario& scenario,
   for (const NodePoolSpec& p : scenario.pools) {
     if (p.gpus_per_node == 0) continue;
     has_mig = has_mig || p.sharing.mig_enabled;
-    mps = mps || p.sharing.sharing == DeviceSharing::kMps;
+    // (A "DRA MPS" pool runs no device plugin.)
+    mps = mps || (p.sharing.sharing == DeviceSharing::kMps &&
+                  p.devices == PoolDevices::kDevicePlugin);
   }
   if (!has_mig) return {"single", ""};
   bool mixed = false;

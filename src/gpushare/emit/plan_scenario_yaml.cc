@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 #include <sstream>
@@ -281,6 +282,33 @@ void MakeAbsolute(YAML::Node parent, const std::string& key,
       (std::filesystem::absolute(dir / p)).lexically_normal().string());
 }
 
+
+// Whether the class's pods keep shared claims under the plan: the first pool
+// they may land on (their gpushare.io/node-pool selector, the taints they
+// tolerate) is a DRA pool of whole GPUs without extended_resource, as the
+// scenario reader requires of `dra_claim`.
+bool PlanKeepsSharedClaims(const WorkloadClassSpec& c,
+                           const std::vector<NodePoolSpec>& pools) {
+  const auto selected = c.node_selector.find(kNodePoolLabel);
+  for (const NodePoolSpec& pool : pools) {
+    if (selected != c.node_selector.end() && selected->second != pool.name) {
+      continue;
+    }
+    bool tolerated = true;
+    for (const Taint& taint : pool.taints) {
+      if (taint.effect == TaintEffect::kPreferNoSchedule) continue;
+      tolerated = tolerated &&
+                  std::any_of(c.tolerations.begin(), c.tolerations.end(),
+                              [&](const Toleration& t) {
+                                return t.Tolerates(taint);
+                              });
+    }
+    if (!tolerated) continue;
+    return pool.devices == PoolDevices::kDra && pool.gpus_per_node > 0 &&
+           !pool.dra.extended_resource && !pool.sharing.mig_enabled;
+  }
+  return false;
+}
 }  // namespace
 
 std::string PlanScenarioYaml(const std::string& text, const std::string& file,
@@ -315,6 +343,11 @@ std::string PlanScenarioYaml(const std::string& text, const std::string& file,
       if (spec->devices == PoolDevices::kDevicePlugin) {
         if (pool["devices"]) pool.remove("devices");
         if (pool["dra"]) pool.remove("dra");
+      } else if (pool["dra"] && pool["dra"].IsMap() && pool["dra"]["mps"] &&
+                 spec->sharing.scheme() != SharingScheme::kMps) {
+        // "DRA MPS" settings go with scheme mps.
+        pool["dra"].remove("mps");
+        if (pool["dra"].size() == 0) pool.remove("dra");
       }
       if (spec->licence_per_gpu_hour > 0) {
         pool["licence_per_gpu_hour"] = spec->licence_per_gpu_hour;
@@ -353,6 +386,17 @@ std::string PlanScenarioYaml(const std::string& text, const std::string& file,
   }
   YAML::Node classes = root["workload"]["classes"];
   if (classes.IsSequence()) {
+    for (YAML::Node c : classes) {
+      if (!c["dra_claim"] || !c["name"]) continue;
+      // A class whose pool the plan moved off DRA whole GPUs shares no
+      // claims there (the simulation gave its pods their own).
+      const std::string name = c["name"].as<std::string>();
+      for (const WorkloadClassSpec& w : plan.workload.classes) {
+        if (w.name == name && !PlanKeepsSharedClaims(w, plan.pools)) {
+          c.remove("dra_claim");
+        }
+      }
+    }
     for (YAML::Node c : classes) {
       if (!c["requests"] || !c["name"]) continue;
       const std::string name = c["name"].as<std::string>();

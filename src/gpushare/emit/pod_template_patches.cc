@@ -31,9 +31,11 @@ struct RequestKey {
   // (emit/dra_claim.h); "" elsewhere, and for a claim served through the
   // class's extended resource (KEP-5004), which is in `resources`.
   std::string dra_template;
+  // The claim is a shared ResourceClaim of that name (resourceClaimName).
+  bool dra_shared = false;
   bool operator<(const RequestKey& o) const {
-    return std::tie(pool, resources, pin, dra_template) <
-           std::tie(o.pool, o.resources, o.pin, o.dra_template);
+    return std::tie(pool, resources, pin, dra_template, dra_shared) <
+           std::tie(o.pool, o.resources, o.pin, o.dra_template, o.dra_shared);
   }
 };
 
@@ -241,12 +243,15 @@ std::string Patch(const Pod& pod, const Labels& node_selector,
     }
   }
   if (!key.dra_template.empty()) {
-    // The pod's claim from its template (resource.k8s.io/v1; core/v1
-    // PodResourceClaim), consumed by the GPU container.
+    // The pod's claim from its template, or the shared claim its pods name
+    // (resource.k8s.io/v1; core/v1 PodResourceClaim), consumed by the GPU
+    // container.
     out += fmt::format(
         "      resourceClaims:\n        - name: {}\n"
-        "          resourceClaimTemplateName: {}\n",
-        kDraClaimName, YamlScalar(key.dra_template));
+        "          {}: {}\n",
+        kDraClaimName,
+        key.dra_shared ? "resourceClaimName" : "resourceClaimTemplateName",
+        YamlScalar(key.dra_template));
   }
   out += "      containers:\n        - name: main\n";
   if (cap.set) {
@@ -370,6 +375,7 @@ std::string PodTemplatePatchesYaml(const Scenario& scenario,
       key.resources.clear();
       if (claim->extended_resource.empty()) {
         key.dra_template = DraClaimTemplateName(pod.tenant_class, *claim);
+        key.dra_shared = claim->shared;
       } else {
         // KEP-5004: the pod asks the extended resource as of a device
         // plugin; pinned as the simulation pins it (PinToTargetPool: pools

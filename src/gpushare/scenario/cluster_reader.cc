@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gpushare/cluster/cluster.h"
+#include "gpushare/cluster/dra/quantity.h"
 #include "gpushare/io/input_error.h"
 #include "gpushare/io/suggest.h"
 #include "gpushare/io/yaml_input.h"
@@ -77,6 +78,33 @@ struct PoolSource {
 // The pool's `dra:` map (cluster/dra/dra_pool_settings.h), only with
 // `devices: dra`, and the rules of DraPoolSettingsProblem; without the map a
 // DRA pool still gets them checked (time-sliced MIG is refused).
+
+// `dra.mps` of a "DRA MPS" pool: the claims' GpuConfig mpsConfig
+// (kubernetes-sigs/dra-driver-nvidia-gpu api/nvidia.com/resource/v1beta1/
+// sharing.go MpsConfig).
+void ReadDraMps(const YamlMap& dra, DraPoolSettings* settings) {
+  const YamlMap mps = dra.Map("mps", dra.what() + " mps");
+  mps.AllowOnly({"default_active_thread_percentage",
+                 "default_pinned_device_memory_limit"});
+  if (mps.Has("default_active_thread_percentage")) {
+    settings->mps_active_thread_percentage = static_cast<int>(
+        mps.Int("default_active_thread_percentage", 1, 100));
+  }
+  if (mps.Has("default_pinned_device_memory_limit")) {
+    const std::string text = mps.String("default_pinned_device_memory_limit");
+    std::string why;
+    const std::optional<int64_t> bytes = ParseQuantity(text, &why);
+    constexpr int64_t kMib = int64_t{1} << 20;
+    if (!bytes || *bytes < kMib || *bytes % kMib != 0) {
+      FailKey(mps, "default_pinned_device_memory_limit",
+              fmt::format("'{}' is not a whole number of MiB of at least 1Mi "
+                          "(a quantity such as 10Gi or 20480Mi){}",
+                          text, why.empty() ? "" : ": " + why));
+    }
+    settings->mps_pinned_memory_limit_mib = *bytes / kMib;
+  }
+}
+
 void ReadDraPoolSettings(const YamlMap& pool, NodePoolSpec* spec) {
   if (!pool.Has("dra")) {
     if (spec->devices == PoolDevices::kDra) {
@@ -93,7 +121,7 @@ void ReadDraPoolSettings(const YamlMap& pool, NodePoolSpec* spec) {
   }
   const YamlMap dra = pool.Map("dra", pool.what() + " dra");
   dra.AllowOnly({"consumable_shares", "time_slicing_interval",
-                 "extended_resource"});
+                 "extended_resource", "mps"});
   DraPoolSettings& settings = spec->dra;
   if (dra.Has("consumable_shares")) {
     const std::string value = dra.String("consumable_shares");
@@ -126,6 +154,7 @@ void ReadDraPoolSettings(const YamlMap& pool, NodePoolSpec* spec) {
   if (dra.Has("extended_resource")) {
     settings.extended_resource = dra.Bool("extended_resource");
   }
+  if (dra.Has("mps")) ReadDraMps(dra, &settings);
   const std::string problem = DraPoolSettingsProblem(settings, spec->sharing);
   if (!problem.empty()) FailKey(pool, "dra", problem);
 }

@@ -88,7 +88,8 @@ TEST(ScenarioReaderTest, EveryExampleParsesBuildsAndIsSmall) {
   std::sort(names.begin(), names.end());
   EXPECT_EQ(names,
             (std::vector<std::string>{
-                "default", "dev-time-slicing", "dra", "hami-platform",
+                "default", "dev-time-slicing", "dra", "dra-mps",
+                "hami-platform",
                 "kai-fair-share", "kubectl-import", "kubectl-nodegroups",
                 "mig-inference", "multi-tenant", "patrol", "plan-sizing",
                 "three-pools", "university-gangs"}));

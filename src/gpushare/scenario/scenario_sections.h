@@ -65,6 +65,11 @@ void ReadDistribution(const YamlMap& m, std::string_view key,
 
 // served_requests.cc
 
+// Whether the class's pods may land on the pool's nodes (false only when
+// they certainly cannot: its `gpushare.io/node-pool` selector names another
+// pool, or a NoSchedule/NoExecute taint is not tolerated).
+bool ClassMayLandOn(const WorkloadClassSpec& spec, const NodePoolSpec& pool);
+
 // Refuses, at the resource's key under the class's `requests`, an extended
 // resource that no pool the class's pods may land on advertises (its pods
 // would stay Pending for ever): a pool is left out only when it certainly
@@ -75,6 +80,18 @@ void ReadDistribution(const YamlMap& m, std::string_view key,
 void CheckRequestsServed(const YamlMap& c, const WorkloadClassSpec& spec,
                          const std::vector<NodePoolSpec>& pools,
                          const Catalog& catalog);
+
+// dra_claim_reader.cc
+
+// A class's `dra_claim: {pods_per_claim: K}` into spec.pods_per_claim,
+// after its node_selector, tolerations and gang are read. Refused, located:
+// K outside 1..256 (ResourceClaimReservedForMaxSize), a class whose pods go
+// to no `devices: dra` pool (the first pool they may land on, as pods are
+// routed), a pool with `dra.extended_resource: true` (KEP-5004 pods name no
+// claim), K > 1 on a MIG pool (pods sharing a MIG device are not
+// modelled), and K > 1 with a gang.
+void ReadDraClaim(const YamlMap& c, const std::vector<NodePoolSpec>& pools,
+                  WorkloadClassSpec* spec);
 
 // workload_class_reader.cc
 

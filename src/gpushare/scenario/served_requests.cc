@@ -16,10 +16,7 @@
 
 namespace gpushare {
 namespace scenario_internal {
-namespace {
 
-// Whether the class's pods may land on the pool's nodes (false only when
-// they certainly cannot).
 bool ClassMayLandOn(const WorkloadClassSpec& spec, const NodePoolSpec& pool) {
   const auto it = spec.node_selector.find(kNodePoolLabel);
   if (it != spec.node_selector.end() && it->second != pool.name) return false;
@@ -32,6 +29,8 @@ bool ClassMayLandOn(const WorkloadClassSpec& spec, const NodePoolSpec& pool) {
   }
   return true;
 }
+
+namespace {
 
 struct PoolAdvertisement {
   const NodePoolSpec* pool = nullptr;

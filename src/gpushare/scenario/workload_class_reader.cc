@@ -118,7 +118,8 @@ WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
                "queue",
                "request_percentile",
                "request_sizing",
-               "engine"});
+               "engine",
+               "dra_claim"});
   WorkloadClassSpec spec;
   spec.name = c.String("name");
   if (!IsDnsLabel(spec.name, 50)) {
@@ -367,6 +368,7 @@ WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
     }
     CheckRequestsServed(c, spec, pools, catalog);
   }
+  ReadDraClaim(c, pools, &spec);
   if (spec.gang_size > 0 && spec.work_s.kind == Distribution::Kind::kConstant &&
       spec.work_s.value <= 0) {
     FailAt(file, c.Get("gang"),

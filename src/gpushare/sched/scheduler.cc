@@ -67,6 +67,12 @@ void ConstraintKey(const Pod& pod, std::string& key) {
     }
     key += ';';
   }
+  if (!pod.dra_claim_node.empty()) {
+    // Pinned by an allocated shared claim: the claim's node (the claim
+    // itself is part of the shape: InternShape).
+    key += "|c";
+    Put(key, pod.dra_claim_node);
+  }
 }
 
 }  // namespace
@@ -134,6 +140,12 @@ int Scheduler::InternShape(const Pod& pod, int* constraints) {
     PutNumber(key, quantity);
     key += ';';
   }
+  if (!pod.dra_claim_node.empty()) {
+    // A pinned pod waits with the pods of its own claim only (PreFilter's
+    // "resourceclaim in use" is the claim's).
+    key += "|c";
+    Put(key, pod.dra_claim);
+  }
   auto it = shape_ids_.find(key);
   if (it == shape_ids_.end()) {
     it = shape_ids_.emplace(key, static_cast<int>(shape_ids_.size())).first;
@@ -165,6 +177,10 @@ const std::vector<uint8_t>& Scheduler::StaticFits(int constraints,
           ok = false;
           break;
         }
+      }
+      // DynamicResources' Filter of an allocated shared claim: its node only.
+      if (ok && !pod.dra_claim_node.empty()) {
+        ok = nodes[n].name() == pod.dra_claim_node;
       }
       fits[n] = ok ? 1 : 0;
       bits[n / 64] |= uint64_t{ok} << (n % 64);

@@ -62,6 +62,25 @@
 // needs, each on its node with the earlier ones assumed there, and evicted only
 // when every one of them fits; otherwise nobody is. Pods, owned by the caller,
 // must outlive the scheduler; their requests are final when enqueued.
+//
+// Shared ResourceClaims (Pod::dra_claim; scheduler_claims.cc), as the
+// DynamicResources plugin treats a claim several pods reference: until one
+// of them binds, each is scheduled with the claim's devices in its requests
+// (the DRA bookkeeping resource: DraGpuDevices allocates them); the first
+// to bind allocates the claim on its node (Reserve) and the claim, not the
+// pod, holds those devices from then on (Node::HoldClaim). A pod whose claim
+// is allocated is scheduled as a copy pinned to the claim's node
+// (Pod::dra_claim_node, part of its constraints, and the claim part of its
+// shape: it never shares a group or a filter memo with unpinned pods or
+// another claim's) whose requests hold no device: Filter
+// fails the other nodes with "resourceclaim not available on the node",
+// PreFilter refuses it with "resourceclaim in use" while the claim is
+// reserved for 256 other pods, and it gets the claim's grants (the same
+// GPUs). Pending pods of a claim switch between the two forms when the claim
+// is allocated or deallocated, keeping their place in the queue. When the
+// last pod reserved for the claim leaves (ends, fails, is deleted) the claim
+// is deallocated and its devices are free. Pods referencing a shared claim
+// are never preemption victims.
 
 #ifndef GPUSHARE_SCHED_SCHEDULER_H_
 #define GPUSHARE_SCHED_SCHEDULER_H_
@@ -78,6 +97,7 @@
 
 #include "gpushare/base/rng.h"
 #include "gpushare/cluster/cluster.h"
+#include "gpushare/cluster/dra/claim_reservations.h"
 #include "gpushare/sched/default_preemption.h"
 #include "gpushare/sched/fit_error.h"
 #include "gpushare/sched/framework.h"
@@ -193,6 +213,9 @@ class Scheduler {
     uint64_t bind_seq = 0;  // bind order (the victims' start order)
     int node_slot = -1;     // index in node_pods_[node] while bound
     bool terminating = false;
+    // Bound with a shared claim: its grants are the claim's (released with
+    // the claim, not with the pod).
+    bool claim_grants = false;
     // A preemptor: its nominated node, victims not yet released and the id
     // of the preemption that evicted them (0: none).
     int nominated_node = -1;
@@ -277,6 +300,30 @@ class Scheduler {
   };
 
   int InternShape(const Pod& pod, int* constraints);
+
+  // Shared ResourceClaims (scheduler_claims.cc).
+  // Registers pending pod `id` (its seq set) referencing pod.dra_claim and
+  // returns the pod to schedule: `pod`, or its pinned copy when the claim
+  // is allocated.
+  const Pod& EnqueueClaimPod(PodId id, const Pod& pod);
+  // The pod to schedule for claim pod `id` now (ClaimPod's original or its
+  // pinned copy).
+  const Pod& ClaimView(PodId id);
+  // PreFilter: whether claim pod `id` is refused ("resourceclaim in use").
+  bool ClaimInUse(PodId id) const;
+  // Claim pod `id` was bound: Reserve (the first allocates the claim).
+  void ClaimBound(PodId id);
+  // Claim pod `id` left its node: it leaves reservedFor; the last one
+  // deallocates the claim.
+  void ClaimReleased(PodId id);
+  // Pending claim pod `id` takes the view its claim now calls for (pinned
+  // or not): a new shape, active again, in its queue place.
+  void SwitchClaimView(PodId id);
+  // Each still pending pod of `claim` switches its view.
+  void SwitchClaimViews(const std::string& claim);
+  // Claim pod `id` is done: its state points at the caller's pod again and
+  // its pinned copy is freed.
+  void ForgetClaimPod(PodId id);
   const std::vector<uint8_t>& StaticFits(int constraints, const Pod& pod);
   bool FitsNode(const Pod& pod, int constraints, int node);
   // FitsNode() after the dynamic filters' PreFilter(pod) (their state may
@@ -437,6 +484,25 @@ class Scheduler {
 
   Cluster& cluster_;
   SchedulerProfile profile_;
+
+  // Shared ResourceClaims: their status (allocation, reservedFor), the
+  // devices each allocated claim holds, the pending pods that reference
+  // each (id and seq: stale entries are skipped), and by pod id the
+  // caller's pod and its pinned copy.
+  struct ClaimHold {
+    int node = -1;
+    ResourceList requests;  // the claim's bookkeeping extended resources
+    DeviceAllocation allocation;
+  };
+  struct ClaimPod {
+    const Pod* original = nullptr;
+    std::unique_ptr<Pod> pinned;
+  };
+  ClaimReservations claim_status_;
+  std::unordered_map<std::string, ClaimHold> claim_holds_;
+  std::unordered_map<std::string, std::vector<std::pair<PodId, uint64_t>>>
+      claim_pending_;
+  std::unordered_map<PodId, ClaimPod> claim_pods_;
   std::vector<std::unique_ptr<Plugin>> plugins_;
   std::vector<FilterPlugin*> static_filters_;
   std::vector<FilterPlugin*> dynamic_filters_;

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "gpushare/cluster/dra/filter_messages.h"
 #include "gpushare/cluster/hami_device_plugin.h"
 #include "gpushare/cluster/nvidia_device_plugin.h"
 #include "gpushare/io/check.h"
@@ -57,6 +58,11 @@ const Scheduler::StaticDiagnosis& Scheduler::StaticDiagnosisFor(
     bool passed = true;
     for (size_t k = 0; k < static_prefix_ && passed; ++k) {
       passed = filters_in_order_[k]->Filter(pod, nodes[n], &reasons);
+    }
+    if (passed && !pod.dra_claim_node.empty() &&
+        nodes[n].name() != pod.dra_claim_node) {
+      passed = false;
+      reasons.push_back(kDraClaimNotAvailableOnNode);
     }
     if (passed) {
       d.position[n] = static_cast<int>(d.passed.size());
@@ -489,6 +495,18 @@ ScheduleResult Scheduler::ScheduleOne() {
   result.pod = entry.id;
 
   const int num_nodes = static_cast<int>(cluster_.nodes().size());
+  if (!pod.dra_claim.empty() && ClaimInUse(entry.id)) {
+    // DynamicResources' PreFilter: no node is tried (FitError with the
+    // PreFilter message only).
+    result.outcome = ScheduleResult::Outcome::kUnschedulable;
+    result.message = "0/" + std::to_string(num_nodes) +
+                     " nodes are available: " + kDraClaimInUse + ".";
+    if (group.retrying == entry.id) group.retrying = -1;
+    ClearGroup(group);
+    Park(entry.id, result.message);
+    FlushNominations();
+    return result;
+  }
   int chosen = -1;
   if (s.nominated_node >= 0 && s.nominated_node < num_nodes &&
       FitsNode(pod, s.constraints, s.nominated_node)) {
@@ -597,6 +615,7 @@ ScheduleResult Scheduler::ScheduleOne() {
       for (PodId m : siblings) ActivateWaiting(m);
     }
   }
+  if (!pod.dra_claim.empty()) ClaimBound(entry.id);
   FlushNominations();
   return result;
 }
@@ -606,6 +625,8 @@ ScheduleResult Scheduler::Bind(PodId id, const Pod& pod, int node_index) {
   PodState& s = pods_[id];
   GS_CHECK(s.state == State::kUnknown || s.state == State::kDone,
            "pod bound twice");
+  GS_CHECK(pod.dra_claim.empty(),
+           "a pod naming its node references a shared claim");
   s = PodState();
   s.pod = &pod;
   s.seq = next_seq_++;
@@ -680,6 +701,8 @@ void Scheduler::NoteBound(PodId id, int node) {
   BoundPod& b = node_pods_[node].emplace_back();
   b.victim = {id, s.pod->priority, s.bind_seq, -1};
   const auto& items = s.pod->requests.items();
+  // A pod sharing a claim frees no device when evicted alone.
+  b.never_victim = !s.pod->dra_claim.empty();
   if (!profile_.dra_preemption) {
     const ResourceRegistry& registry = cluster_.resources();
     for (const auto& item : items) {

@@ -28,7 +28,9 @@ void Scheduler::Enqueue(PodId id, const Pod& pod) {
   s = PodState();
   s.pod = &pod;
   s.seq = next_seq_++;
-  s.shape = InternShape(pod, &s.constraints);
+  if (!claim_pods_.empty()) claim_pods_.erase(id);
+  if (!pod.dra_claim.empty()) s.pod = &EnqueueClaimPod(id, pod);
+  s.shape = InternShape(*s.pod, &s.constraints);
   if (!pod.pod_group.empty()) gang_members_[pod.pod_group].insert(id);
   Group& group = groups_[s.shape];
   if (!group.waiting.empty() && group.retrying < 0 && !Woken(group) &&
@@ -334,14 +336,17 @@ void Scheduler::Release(PodId id) {
   PodState& s = pods_[id];
   GS_CHECK(s.state == State::kBound, "release of a pod that is not bound");
   Node& node = cluster_.nodes()[s.node];
-  if (node.devices() != nullptr && !s.allocation.grants.empty()) {
+  if (node.devices() != nullptr && !s.allocation.grants.empty() &&
+      !s.claim_grants) {
     node.devices()->Release(s.allocation);
   }
   node.Unreserve(s.pod->requests);
   UpdateFreeNodes(s.node, s.pod->requests);
+  if (s.claim_grants) ClaimReleased(id);
   const bool nomination_ended = NoteUnbound(id);
   s.allocation.grants.clear();
   s.state = State::kDone;
+  if (!s.pod->dra_claim.empty()) ForgetClaimPod(id);
   if (profile_.check_invariants) CheckInvariants(s.node);
   WakeGroupsFor(s.node);
   if (nomination_ended) WakePreemptorsFor(s.node);
@@ -362,6 +367,7 @@ void Scheduler::Forget(PodId id) {
     }
     --waiting_count_;
     s.state = State::kDone;
+    if (!s.pod->dra_claim.empty()) ForgetClaimPod(id);
   } else if (s.state == State::kActive) {
     // Lazy removal: the queue entry is skipped when popped.
     s.state = State::kDone;
@@ -371,6 +377,7 @@ void Scheduler::Forget(PodId id) {
       // Its twins wait for an event; this pod's retry was one, pass it on.
       EndRetry(s.shape);
     }
+    if (!s.pod->dra_claim.empty()) ForgetClaimPod(id);
   }
   FlushNominations();
 }

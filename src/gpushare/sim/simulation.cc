@@ -59,6 +59,7 @@ Simulation::Simulation(const Scenario& scenario, const Catalog& catalog)
       PinToTargetPool(pod, pool, *cluster_, cluster_->resources(),
                       scenario_.translation);
     }
+    if (!pod.dra_claim.empty()) NoteSharedClaim(pod, pool);
   }
   for (SharingScheme s :
        {SharingScheme::kExclusive, SharingScheme::kTimeSlicing,
@@ -95,6 +96,21 @@ Simulation::Simulation(const Scenario& scenario, const Catalog& catalog)
 }
 
 Simulation::~Simulation() = default;
+
+void Simulation::NoteSharedClaim(Pod& pod, int pool) {
+  const NodePoolSpec& spec = cluster_->pools()[pool].spec;
+  if (spec.devices != PoolDevices::kDra || spec.dra.extended_resource ||
+      spec.sharing.mig_enabled || !pod.node_name.empty() ||
+      pod.requests.items().empty() ||
+      pod.requests.items().back().first <= ResourceRegistry::kMemoryId) {
+    // A variant of compare or plan moved the pool off DRA whole GPUs (the
+    // scenario as written was checked at load): the pod asks for its own.
+    pod.dra_claim.clear();
+    return;
+  }
+  shared_claim_pools_.resize(cluster_->pools().size(), 0);
+  shared_claim_pools_[static_cast<size_t>(pool)] = 1;
+}
 
 void Simulation::Run(SimulationObserver* observer) {
   observer_ = observer;

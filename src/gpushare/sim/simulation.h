@@ -160,6 +160,11 @@ class Simulation {
   };
 
   void BuildDomains();
+  // Pod `pod`, routed to `pool`, references a shared claim: on a DRA pool of
+  // whole GPUs (without extended_resource) the pool's GPUs are then
+  // time-sliced; elsewhere (a variant of compare or plan changed the pool)
+  // the pod is left with a claim or device of its own.
+  void NoteSharedClaim(Pod& pod, int pool);
   void BuildGangs();
   // Kueue or KAI (sim/simulation_kueue.cc): one workload per PodGroup or
   // plain pod that names a queue.
@@ -246,6 +251,9 @@ class Simulation {
   std::vector<ModelParams> pool_params_;                   // by pool
   std::vector<Pod> pods_;
   std::vector<int> target_pool_;
+  // By pool: pods sharing ResourceClaims (Pod::dra_claim) run there, so
+  // its GPUs are time-sliced among a claim's pods (BuildDomains).
+  std::vector<uint8_t> shared_claim_pools_;
   std::unordered_map<std::string, int> node_index_;  // node name → index
   std::vector<std::string> untranslatable_;  // why a pod never fits ("")
   std::vector<PodRun> runs_;

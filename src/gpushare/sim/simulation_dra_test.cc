@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "gpushare/io/input_error.h"
 #include "gpushare/metrics/json_writer.h"
 #include "gpushare/scenario/scenario.h"
 #include "gpushare/scenario/scenario_reader.h"
@@ -95,6 +96,63 @@ TEST(SimulationDraTest, SpeedUpsChangeNothingOnTheDraExample) {
   const SimulationResult b = RunIt(slow);
   EXPECT_GT(a.succeeded, 0);
   EXPECT_EQ(ResultToJson(a).dump(), ResultToJson(b).dump());
+}
+
+// Two pods of one shared claim (dra_claim "c") on a DRA pool of two GPUs:
+// both run on the claim's one GPU, time-sliced as the NVIDIA driver's
+// default GpuConfig sharing (TimeSlicing, interval Default) has it: two
+// residents with GPU work share a capacity of eta = 1.024 / (1.024 + 0.2),
+// each progressing at eta / 2, so 100 s of work ends at 200 / eta =
+// 239.0625 s. A pod with a claim of its own gets the other GPU and ends at
+// 100.
+TEST(SimulationDraTest, PodsOfASharedClaimTimeSliceItsGpu) {
+  std::vector<Pod> pods = {TraceJob("a", 0, 100), TraceJob("b", 0, 100),
+                           TraceJob("own", 0, 100)};
+  pods[0].dra_claim = "c";
+  pods[1].dra_claim = "c";
+  const SimulationResult r = RunIt(DraWithPods(2, std::move(pods)));
+  ASSERT_EQ(r.succeeded, 3);
+  EXPECT_EQ(r.pod_records[0].devices, r.pod_records[1].devices);
+  EXPECT_NE(r.pod_records[2].devices, r.pod_records[0].devices);
+  EXPECT_NEAR(r.pod_records[0].end_s, 200 * 1.224 / 1.024, 1e-6);
+  EXPECT_NEAR(r.pod_records[1].end_s, 200 * 1.224 / 1.024, 1e-6);
+  EXPECT_NEAR(r.pod_records[2].end_s, 100, 1e-6);
+}
+
+// On a pool of the device plugin (a variant of compare or plan) pods of a
+// shared claim get GPUs of their own: one after the other on one GPU.
+TEST(SimulationDraTest, SharedClaimOffDraIsAGpuPerPod) {
+  std::vector<Pod> pods = {TraceJob("a", 0, 100), TraceJob("b", 0, 100)};
+  pods[0].dra_claim = "c";
+  pods[1].dra_claim = "c";
+  const SimulationResult r = RunIt(ExclusiveWithPods(1, std::move(pods)));
+  ASSERT_EQ(r.succeeded, 2);
+  EXPECT_NEAR(r.pod_records[1].start_s, 100, 1e-6);
+}
+
+// "DRA MPS": two pods of one claim share its GPU under the MPS model with
+// the claim's limits — 50% of the SMs each (a pod that could use them all
+// runs at half speed), slowed by the MPS model's co-runner interference
+// (1 + 0.075 for one co-runner, docs/model.md §6.3): 100 s of work ends at
+// 100 x 2 x 1.075 = 215 s for both, at once on the one GPU — and a pod above the pinned memory limit (900 MiB; footprints
+// are 1000 MiB) is OOM-killed when it starts.
+TEST(SimulationDraTest, DraMpsAppliesTheClaimsLimits) {
+  std::vector<Pod> pods = {TraceJob("a", 0, 100), TraceJob("b", 0, 100)};
+  pods[0].dra_claim = "c";
+  pods[1].dra_claim = "c";
+  Scenario s = DraWithPods(2, pods);
+  s.pools[0].sharing = MpsSharing(4);
+  s.pools[0].dra.mps_active_thread_percentage = 50;
+  const SimulationResult r = RunIt(s);
+  ASSERT_EQ(r.succeeded, 2);
+  EXPECT_EQ(r.pod_records[0].devices, r.pod_records[1].devices);
+  EXPECT_NEAR(r.pod_records[0].end_s, 215, 1e-6);
+  EXPECT_NEAR(r.pod_records[1].end_s, 215, 1e-6);
+
+  s.pools[0].dra.mps_pinned_memory_limit_mib = 900;
+  const SimulationResult oom = RunIt(s);
+  EXPECT_EQ(oom.succeeded, 0);
+  EXPECT_GT(oom.pod_records[0].oom_kills, 0);
 }
 
 }  // namespace

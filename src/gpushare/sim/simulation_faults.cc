@@ -28,7 +28,15 @@ void Simulation::BuildDomains() {
     const Node& node = nodes[n];
     if (node.model() == nullptr) continue;
     const NodePool& pool = cluster_->pools()[node.pool()];
-    const SharingScheme scheme = pool.spec.sharing.scheme();
+    // Several pods on one shared claim's GPU: the NVIDIA DRA driver's
+    // default GpuConfig sharing, TimeSlicing (docs/model.md §11.1).
+    const bool shared_claims =
+        static_cast<size_t>(node.pool()) < shared_claim_pools_.size() &&
+        shared_claim_pools_[static_cast<size_t>(node.pool())] != 0;
+    const SharingScheme scheme =
+        shared_claims && pool.spec.sharing.scheme() == SharingScheme::kExclusive
+            ? SharingScheme::kTimeSlicing
+            : pool.spec.sharing.scheme();
     const ShareModel* model = share_models_[static_cast<int>(scheme)].get();
     for (int g = 0; g < node.gpus(); ++g) {
       gpu_domain_[n].push_back(static_cast<int>(domains_.size()));
@@ -43,7 +51,7 @@ void Simulation::BuildDomains() {
         d.spec.speed = node.model()->relative_speed;
         d.info.memory_mib = node.model()->memory_mib;
         d.info.time_shared =
-            scheme == SharingScheme::kHami ||
+            scheme == SharingScheme::kHami || shared_claims ||
             pool.spec.sharing.sharing == DeviceSharing::kTimeSlicing;
         if (mig) {
           const MigProfile& p =

@@ -260,6 +260,10 @@ std::vector<Pod> GenerateClass(const WorkloadClassSpec& c, double horizon_s,
     pod.explicit_requests = c.requests;
     if (!c.request_per_pod) pod.template_request = template_request;
     pod.restart_policy = c.restart_policy;
+    if (c.pods_per_claim > 1) {
+      pod.dra_claim =
+          c.name + "-claim-" + std::to_string(n / c.pods_per_claim);
+    }
     if (c.gang_size > 0) {
       // The members of one PodGroup: the same needs, arriving together.
       for (int k = 0; k < c.gang_size; ++k) {

@@ -103,6 +103,12 @@ struct WorkloadClassSpec {
   // Job. Its pods carry no template request and are translated from their
   // own needs, as trace pods are; `request_percentile` does not apply.
   bool request_per_pod = false;
+  // `dra_claim: {pods_per_claim: K}` (1..kResourceClaimReservedForMaxSize):
+  // with K > 1 the class's pods reference shared ResourceClaims, K
+  // consecutive pods (in arrival order) per claim: pod n references
+  // `<class>-claim-<n / K>` (Pod::dra_claim). 1: a claim per pod from the
+  // class's ResourceClaimTemplate.
+  int pods_per_claim = 1;
   // The serving engine its containers run (emit pod-patches writes its
   // memory cap on schemes without memory isolation).
   InferenceEngine engine = InferenceEngine::kNone;

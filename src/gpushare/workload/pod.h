@@ -144,6 +144,15 @@ struct Pod {
   // "gpu.nvidia.com" or a per-profile MIG class); "" for other pods.
   // TargetPool prefers a DRA pool that serves it (request_translator.h).
   std::string dra_device_class;
+  // The shared ResourceClaim it references by name (spec.resourceClaims[].
+  // resourceClaimName; a class's `dra_claim: {pods_per_claim: K}`): K pods
+  // share one claim's allocation (sched/scheduler.h). "" for a claim of its
+  // own from a ResourceClaimTemplate, or none.
+  std::string dra_claim;
+  // Set only on the scheduler's copy of a pod whose shared claim is
+  // allocated: the claim's node (its allocation's nodeSelector), the only
+  // node its Filter passes; its requests then hold no device.
+  std::string dra_claim_node;
   // Its class's request size (generated pods); unset for trace pods.
   TemplateRequest template_request;
   // All requests (cpu, memory, extended) the scheduler uses.

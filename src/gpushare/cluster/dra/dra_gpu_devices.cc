@@ -299,12 +299,24 @@ DeviceAllocation DraGpuDevices::FirstFitGrants(
       grant.resource = s.resource;
       grant.memory_mib = s.memory_mib;
       grant.claim_memory_mib = ClaimMemoryMib(s, per_pick);
+      ApplyMpsLimits(&grant);
       for (int64_t k = 0; k < picks; ++k) allocation.grants.push_back(grant);
       left -= picks;
     }
     GS_CHECK(left <= 0, "Allocate called without a fit");
   }
   return allocation;
+}
+
+void DraGpuDevices::ApplyMpsLimits(DeviceGrant* grant) const {
+  // "DRA MPS": the claim's MPS daemon limits each client process.
+  if (consumable_.mps_active_thread_percentage > 0) {
+    grant->cores_percent = consumable_.mps_active_thread_percentage;
+  }
+  if (consumable_.mps_pinned_memory_limit_mib > 0) {
+    grant->memory_mib =
+        std::min(grant->memory_mib, consumable_.mps_pinned_memory_limit_mib);
+  }
 }
 
 DeviceAllocation DraGpuDevices::AllocatorGrants(
@@ -350,6 +362,7 @@ DeviceAllocation DraGpuDevices::AllocatorGrants(
         grant.claim_memory_mib = used.value / kDraBytesPerMib;
       }
     }
+    ApplyMpsLimits(&grant);
     allocation.grants.push_back(grant);
   }
   return allocation;

@@ -50,8 +50,11 @@
 // grants. A grant's memory_mib is the device's memory (the driver isolates
 // nothing), claim_memory_mib what the pick took of the `memory` capacity
 // (the MiB asked; the policy's default, the whole device, when none is
-// asked; 0 without memory mode). Release()/Reacquire() free and retake
-// those picks.
+// asked; 0 without memory mode); on a "DRA MPS" pool (scheme mps) a grant
+// carries the claim's MPS limits, as the device plugin's MPS grants do:
+// cores_percent = defaultActiveThreadPercentage and memory_mib =
+// defaultPinnedDeviceMemoryLimit (the device's when unset).
+// Release()/Reacquire() free and retake those picks.
 // Cost: a node keeps only its Slot per device and the class names; slice()
 // and classes() (the NVIDIA ResourceSlice and the DeviceClasses with their
 // compiled CEL, some 120 KiB a MIG node), which neither Filter nor Reserve
@@ -160,6 +163,8 @@ class DraGpuDevices : public DevicePlugin {
   // The MiB a pick of `slot` takes of the `memory` capacity when each pick
   // asks `per_pick` MiB (-1: none asked).
   int64_t ClaimMemoryMib(const Slot& slot, int64_t per_pick) const;
+  // On a "DRA MPS" pool: the claim's MPS limits on `grant`.
+  void ApplyMpsLimits(DeviceGrant* grant) const;
   int SlotOf(int gpu, int instance) const;
   int ClassOfResource(ResourceId id) const;
   void Recount();

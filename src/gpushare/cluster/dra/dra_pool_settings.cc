@@ -79,6 +79,19 @@ std::string DraPoolSettingsProblem(const DraPoolSettings& settings,
            "write the pods' claims (extended_resource: false) to share by "
            "memory";
   }
+  const bool mps_settings = settings.mps_active_thread_percentage > 0 ||
+                            settings.mps_pinned_memory_limit_mib > 0;
+  if (mps_settings && scheme != SharingScheme::kMps) {
+    return fmt::format(
+        "dra.mps needs sharing scheme mps (the claims' GpuConfig MPS "
+        "config), not '{}'",
+        SharingSchemeName(scheme));
+  }
+  if (scheme == SharingScheme::kMps && settings.extended_resource) {
+    return "dra.extended_resource: true with sharing mps: the claims the "
+           "scheduler makes for pods asking nvidia.com/gpu carry no GpuConfig, "
+           "so no MPS; write the pods' claims (extended_resource: false)";
+  }
   return "";
 }
 
@@ -86,6 +99,10 @@ DraPoolSettings EffectiveDraPoolSettings(const DraPoolSettings& settings,
                                          const SharingConfig& sharing) {
   DraPoolSettings out;
   out.extended_resource = settings.extended_resource;
+  if (sharing.scheme() == SharingScheme::kMps) {
+    out.mps_active_thread_percentage = settings.mps_active_thread_percentage;
+    out.mps_pinned_memory_limit_mib = settings.mps_pinned_memory_limit_mib;
+  }
   if (sharing.scheme() != SharingScheme::kTimeSlicing) return out;
   out.time_slice_interval = settings.time_slice_interval;
   if (settings.consumable_shares == DraConsumableShares::kMemoryShares ||
@@ -114,6 +131,18 @@ std::string DraPoolSharingLabel(const DraPoolSettings& settings,
       out = "DRA shared capacity (unlimited)";
       break;
     case DraConsumableShares::kDisabled: {
+      if (sharing.scheme() == SharingScheme::kMps) {
+        out = "DRA MPS";
+        if (effective.mps_active_thread_percentage > 0) {
+          out += fmt::format(", {}% threads",
+                             effective.mps_active_thread_percentage);
+        }
+        if (effective.mps_pinned_memory_limit_mib > 0) {
+          out += fmt::format(", {}Mi pinned",
+                             effective.mps_pinned_memory_limit_mib);
+        }
+        break;
+      }
       // "exclusive" or "MIG 3x 2g.20gb": the scheme, then its details.
       const std::string plain = SharingLabel(sharing, model);
       const size_t space = plain.find(' ');

@@ -49,6 +49,14 @@ struct DraPoolSettings {
   int shares = 0;
   DraTimeSliceInterval time_slice_interval = DraTimeSliceInterval::kDefault;
   bool extended_resource = false;
+  // A `sharing: mps` pool ("DRA MPS"): the claims' GpuConfig
+  // `sharing.strategy: MPS` with `mpsConfig.defaultActiveThreadPercentage`
+  // (1..100; 0: unset, no limit) and `defaultPinnedDeviceMemoryLimit` (MiB;
+  // 0: unset, no limit) — the driver's MPS control daemon per claim applies
+  // them to every client process (cmd/gpu-kubelet-plugin/sharing.go; gate
+  // MPSSupport, alpha).
+  int mps_active_thread_percentage = 0;
+  int64_t mps_pinned_memory_limit_mib = 0;
 
   bool operator==(const DraPoolSettings&) const = default;
 };
@@ -67,21 +75,26 @@ std::string DraConsumableSharesValue(const DraPoolSettings& settings);
 // time-slicing (whole GPUs); an integer must equal `replicas`; the
 // TimeSlicing interval needs time-slicing; time-sliced MIG devices (MIG with
 // replicas) are not modelled yet; extended_resource: true does not go with
-// memory shares (a pod asking nvidia.com/gpu cannot ask memory).
+// memory shares (a pod asking nvidia.com/gpu cannot ask memory); the MPS
+// settings need scheme mps (whole GPUs), and MPS does not go with
+// extended_resource (KEP-5004 claims come from the scheduler, per pod,
+// without config).
 std::string DraPoolSettingsProblem(const DraPoolSettings& settings,
                                    const SharingConfig& sharing);
 
 // What NVIDIA's driver runs with on a `devices: dra` pool shared by
 // `sharing`: scheme time-slicing means consumable shares — `memory` or
 // `unlimited` as written, else N = replicas ("DRA time-slicing"); any other
-// scheme has none (kDisabled, Default interval).
+// scheme has none (kDisabled, Default interval); scheme mps keeps the MPS
+// settings.
 DraPoolSettings EffectiveDraPoolSettings(const DraPoolSettings& settings,
                                          const SharingConfig& sharing);
 
 // How reports name a `devices: dra` pool shared by `sharing`: "exclusive
 // (DRA)", "MIG (DRA) 3x 2g.20gb" (SharingLabel's MIG part), "DRA
 // time-slicing x4", "DRA shared capacity (memory)", "DRA shared capacity
-// (unlimited)"; a TimeSlicing interval other than Default is appended
+// (unlimited)", "DRA MPS" (with ", 50% threads" and ", 10240Mi pinned" when
+// set); a TimeSlicing interval other than Default is appended
 // (", interval Long").
 std::string DraPoolSharingLabel(const DraPoolSettings& settings,
                                 const SharingConfig& sharing,

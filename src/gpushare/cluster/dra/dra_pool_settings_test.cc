@@ -85,18 +85,36 @@ TEST(DraPoolSettingsTest, Labels) {
             "DRA shared capacity (unlimited)");
 }
 
-TEST(DraPoolSettingsTest, MpsAndHamiStayOffDra) {
+TEST(DraPoolSettingsTest, MpsOnDraHamiStaysOff) {
   EXPECT_EQ(PoolDevicesProblem(PoolDevices::kDra, SharingScheme::kTimeSlicing),
             "");
-  EXPECT_EQ(PoolDevicesProblem(PoolDevices::kDra, SharingScheme::kMps),
-            "devices: dra does not serve sharing 'mps': NVIDIA's DRA driver "
-            "refuses MPS when consumable shares are on (\"MPS sharing is not "
-            "supported when consumable shares is enabled\"), and MPS through "
-            "one claim shared by several pods is not modelled yet; DRA serves "
-            "'exclusive', 'time-slicing' (consumable shares) and 'mig'");
+  EXPECT_EQ(PoolDevicesProblem(PoolDevices::kDra, SharingScheme::kMps), "");
   EXPECT_NE(PoolDevicesProblem(PoolDevices::kDra, SharingScheme::kHami), "");
   EXPECT_EQ(PoolDevicesProblem(PoolDevices::kDevicePlugin, SharingScheme::kMps),
             "");
+}
+
+// "DRA MPS": the MPS config is kept for scheme mps only, named in the
+// label, and refused on other schemes and with extended_resource.
+TEST(DraPoolSettingsTest, MpsSettings) {
+  DraPoolSettings s;
+  s.mps_active_thread_percentage = 50;
+  s.mps_pinned_memory_limit_mib = 10240;
+  const DraPoolSettings mps = EffectiveDraPoolSettings(s, MpsSharing(4));
+  EXPECT_EQ(mps.mps_active_thread_percentage, 50);
+  EXPECT_EQ(mps.mps_pinned_memory_limit_mib, 10240);
+  EXPECT_EQ(mps.consumable_shares, DraConsumableShares::kDisabled);
+  EXPECT_EQ(DraPoolSharingLabel(s, MpsSharing(4), nullptr),
+            "DRA MPS, 50% threads, 10240Mi pinned");
+  EXPECT_EQ(DraPoolSharingLabel(DraPoolSettings(), MpsSharing(4), nullptr),
+            "DRA MPS");
+  EXPECT_EQ(DraPoolSettingsProblem(s, MpsSharing(4)), "");
+  EXPECT_EQ(DraPoolSettingsProblem(s, ExclusiveSharing()),
+            "dra.mps needs sharing scheme mps (the claims' GpuConfig MPS "
+            "config), not 'exclusive'");
+  DraPoolSettings kep5004;
+  kep5004.extended_resource = true;
+  EXPECT_NE(DraPoolSettingsProblem(kep5004, MpsSharing(4)), "");
 }
 
 }  // namespace
