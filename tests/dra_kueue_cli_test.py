@@ -3,7 +3,8 @@ claims"): Kueue counts the devices a workload's claims ask of a DeviceClass
 against the quota resource its `device_class_mappings` entry names
 (kubernetes-sigs/kueue resources.deviceClassMappings), so a quota of 4
 keeps a queue's DRA pods to 4 GPUs at a time; a class whose DeviceClass no
-mapping names, and malformed mappings, are refused at load; compare
+mapping names, a class sharing claims by name (Kueue admits no such
+workload), and malformed mappings, are refused at load; compare
 converts the mapped quota for its variants.
 
 Run as: python3 tests/dra_kueue_cli_test.py --binary /path/to/gpushare-sim
@@ -125,6 +126,22 @@ class DraKueueTest(TempDirTestCase):
                       b"DeviceClass gpu.nvidia.com through DRA, which no "
                       b"entry of queues.device_class_mappings maps",
                       result.stderr)
+
+    def test_shared_claims_are_refused_under_kueue(self):
+        # Kueue marks a workload whose pods name a ResourceClaim
+        # inadmissible (pkg/controller/core/workload_controller.go).
+        text = SCENARIO.format(mappings=MAPPING,
+                               resource="example.com/whole-gpus")
+        text = text.replace("      work_s: 600\n",
+                            "      work_s: 600\n"
+                            "      dra_claim: {pods_per_claim: 2}\n")
+        path = self.write("s.yaml", text)
+        result = run_raw("run", path, "--quiet")
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertIn(b"class 'training': its pods share ResourceClaims by "
+                      b"name (dra_claim.pods_per_claim > 1), which Kueue "
+                      b"does not admit", result.stderr)
+        self.assertNotIn(b"Traceback", result.stderr)
 
     def test_bad_mappings_are_refused_where_written(self):
         def with_mappings(text):

@@ -77,6 +77,14 @@ class DraSharedClaimsTest(TempDirTestCase):
         first, second = records[0], records[1]
         self.assertEqual(first["devices"], second["devices"])
         self.assertLess(second["start_s"], first["end_s"])
+        # Each pod holds a third of its claim's GPU (gpu_share, as a
+        # replica holds 1/R); a pod per claim holds it whole.
+        for p in records:
+            self.assertAlmostEqual(p["gpu_share"], 1 / 3, places=9, msg=p)
+        _, alone = self.run_json(
+            SHARED.replace("pods_per_claim: 3", "pods_per_claim: 1"), "one")
+        for p in alone["pod_records"]:
+            self.assertEqual(p["gpu_share"], 1, p)
 
     def test_deterministic_and_invariants_hold(self):
         a, _ = self.run_json(SHARED, "a")

@@ -58,6 +58,10 @@ void Collector::OnRunStart(const Cluster& cluster,
   held_s_.assign(pods.size(), 0);
   evicted_at_.assign(pods.size(), -1);
   pod_pool_.assign(pods.size(), -1);
+  claim_pods_.clear();
+  for (const Pod& pod : pods) {
+    if (!pod.dra_claim.empty()) ++claim_pods_[pod.dra_claim];
+  }
   for (size_t i = 0; i < pods.size(); ++i) {
     const Pod& pod = pods[i];
     PodRecord& r = result_.pod_records[i];
@@ -174,6 +178,12 @@ void Collector::OnStart(double t, PodIndex pod, int node, double alone_s) {
     pod_pool_[pod] = cluster.nodes()[node].pool();
     r.gpu_share = AllocationGpuEquivalents(simulation_.allocation(pod),
                                            cluster.pools()[pod_pool_[pod]]);
+    // The pods that share a claim by name share its devices, as replicas
+    // share a GPU.
+    if (const std::string& claim = simulation_.pods()[pod].dra_claim;
+        !claim.empty()) {
+      r.gpu_share /= claim_pods_.at(claim);
+    }
   }
   if (hold_start_[pod] < 0) hold_start_[pod] = t;
   if (evicted_at_[pod] >= 0) {

@@ -24,6 +24,7 @@
 #define GPUSHARE_METRICS_COLLECTOR_H_
 
 #include <utility>
+#include <unordered_map>
 #include <vector>
 
 #include "gpushare/metrics/queue_collector.h"
@@ -88,6 +89,8 @@ class Collector : public SimulationObserver {
   std::vector<double> evicted_at_;
   QueueCollector queues_;
   std::vector<int> pod_pool_;          // per pod: pool of its node, or -1
+  // Per shared ResourceClaim (Pod::dra_claim): the pods that name it.
+  std::unordered_map<std::string, int> claim_pods_;
   std::vector<int> device_pool_;       // per domain
   // node -> GPU index -> its first domain (MIG instances follow).
   std::vector<std::vector<int>> gpu_domain_;

@@ -35,9 +35,21 @@ bool FlavorFits(const Cluster& cluster, int pool, const Labels& labels,
 // mapping names, one per device (kubernetes-sigs/kueue pkg/dra/claims.go,
 // GetResourceRequestsForResourceClaimTemplates). A class no mapping names is
 // refused as Kueue refuses the workload ("DeviceClass ... is not mapped in
-// DRA configuration").
+// DRA configuration"), and so is a pod that shares a claim by name.
 void AddKueueQuotaRequests(const Pod& pod, const KueueConfig& config,
                            ResourceRegistry& registry, ResourceList* out) {
+  // Kueue marks a workload whose pods name a ResourceClaim (not a template)
+  // inadmissible (pkg/controller/core/workload_controller.go handleDRA,
+  // workload.HasResourceClaim): it would never run.
+  if (!pod.dra_claim.empty()) {
+    throw InputError(fmt::format(
+        "class '{}': its pods share ResourceClaims by name "
+        "(dra_claim.pods_per_claim > 1), which Kueue does not admit "
+        "(Kueue: \"KueueDRAIntegration feature does not support use of "
+        "resource claims\"; it would leave them pending for ever): use a "
+        "claim per pod (pods_per_claim: 1) or a class outside Kueue",
+        pod.tenant_class));
+  }
   for (const auto& [id, quantity] : pod.requests.items()) {
     // The MiB a memory-mode claim asks are the simulator's bookkeeping of
     // the device's capacity, not a resource the pod requests: Kueue counts
