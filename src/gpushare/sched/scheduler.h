@@ -18,7 +18,10 @@
 // (node affinity, taints) are counted once per set of constraints until a node
 // changes, and each shape keeps the reasons of the nodes those pass, judging
 // again only the nodes changed since its last failure; the message is the one a
-// full evaluation gives.)
+// full evaluation gives. A departure's wake-ups are deferred and taken in the
+// active queue's order: a woken pod whose retry would fail on every dirty node
+// fails there without passing through the active queue, with the same effects
+// as its cycle; deferred_wakes.cc.)
 //
 // Contract (docs/model.md §4; kubernetes/kubernetes pkg/scheduler/
 // schedule_one.go): pods wait in an active queue ordered by priority
@@ -121,6 +124,10 @@ struct ScheduleResult {
   Outcome outcome = Outcome::kUnschedulable;
   int node = -1;        // kBound: the node's index in cluster.nodes()
   std::string message;  // kUnschedulable / kAdmissionFailed: why
+  // kUnschedulable: `message` is the one this pod's previous failed cycle
+  // returned, and the pod waited since (a caller that keeps each pod's last
+  // message has it already).
+  bool message_unchanged = false;
   // kUnschedulable: the pods DefaultPreemption evicts for it (now
   // terminating) and the node nominated for it; empty / -1 when none. For a
   // gang's preemption the victims of every member nominated, each with its
@@ -161,7 +168,10 @@ class Scheduler {
   void Forget(PodId id);
   // The simulated time of the calls that follow: a pod that fails a cycle
   // is in back-off from then (profile's pod_initial_backoff_s > 0).
-  void SetTime(double now) { now_ = now; }
+  void SetTime(double now) {
+    MaterializeWakes();
+    now_ = now;
+  }
   // With back-off on: the earliest time a waiting group's first pod leaves
   // its back-off having had a node event to retry on; +infinity when none.
   double NextBackoffExpiry();
@@ -196,7 +206,10 @@ class Scheduler {
   // Pods chosen as victims so far.
   int64_t preemptions() const { return preemptions_; }
   // Pods waiting after failing to fit.
-  int64_t WaitingCount() const { return waiting_count_; }
+  int64_t WaitingCount() const {
+    return waiting_count_ -
+           static_cast<int64_t>(deferred_wakes_.size() - next_deferred_wake_);
+  }
   // Scheduling cycles run (including short-cut failures).
   int64_t cycles() const { return cycles_; }
 
@@ -272,7 +285,15 @@ class Scheduler {
     bool sleeping = false;
     int sleep_slot = -1;  // its index in sleepers_[constraints] while asleep
     bool unarmed = false;
+    // Woken, its retry deferred (deferred_wakes_): logically retrying.
+    bool wake_deferred = false;
     std::string message;  // the last FitError message
+    // Scheduler::message_serials_ when `message` was last set, and the
+    // enqueue (PodState::seq) and message serial of the last failed cycle
+    // returned for a member (ScheduleResult::message_unchanged).
+    uint64_t message_serial = 0;
+    uint64_t reported_seq = UINT64_MAX;
+    uint64_t reported_serial = 0;
     // The time of its pending entry in backoff_timers_, or -1.
     double backoff_timer = -1;
     // Diagnose's memo for this shape over the nodes the static prefix
@@ -355,7 +376,11 @@ class Scheduler {
   void RetryNext(Group& group, bool backoff_ended = false);
   // The group's dirty nodes into dirty_scratch_ (a superset: every node
   // changed since its clear; all nodes when the log was trimmed since).
-  const std::vector<int>& DirtyNodes(const Group& group);
+  const std::vector<int>& DirtyNodes(const Group& group) {
+    return DirtyNodesSince(group.clear_log);
+  }
+  // The nodes changed since change_log_'s absolute index `clear_log`.
+  const std::vector<int>& DirtyNodesSince(uint64_t clear_log);
   // Whether a pod of `shape` may pass the filters on `node`: its static
   // filters and, for a HAMi pod, the node's HamiFitSummary (a necessary
   // condition of FitsNode, far cheaper). `pod`: one of the shape's pods.
@@ -400,6 +425,52 @@ class Scheduler {
   void WakePreemptorsFor(int node);
   // Takes the group's first waiting pod to the active queue as its retry.
   void ActivateHead(Group& group);
+
+  // Deferred wake-ups (deferred_wakes.cc). A departure's woken groups are
+  // not taken to the active queue at once: each is noted, with the
+  // dirty-node window and node count ActivateHead() would have given it, and
+  // stays physically asleep. ScheduleOne() takes them in the active queue's
+  // order: one whose retry is hopeless (no dirty node fits it, it cannot
+  // preempt, nothing is nominated) fails right there, with exactly that
+  // cycle's effects, and never leaves its group; one that may fit is taken
+  // to the active queue for its cycle. A cycle that could read other groups
+  // (preemption, nominations, a gang's siblings) and every other call first
+  // materialize all of them (ActivateHead() for each, as the wake would have
+  // done), so any code that reads the groups reads the state of immediate
+  // wakes.
+  // (The wakes of one event share their clear: deferred_clear_log_ and
+  // the like.)
+  struct DeferredWake {
+    int32_t priority;
+    PodId id;
+    uint64_t seq;
+    int shape;
+  };
+  // Whether WakeGroupsFor() may defer: back-off off, reuse_node_results on,
+  // no pod nominated and no nomination to flush.
+  bool CanDeferWakes() const;
+  // Notes the group of `shape` as woken by the current event (its head is
+  // retried on the event's node and those changed since).
+  void DeferWake(int shape);
+  // Sorts the deferred wakes in the active queue's order.
+  void SortDeferredWakes();
+  // Takes every deferred wake not yet taken to the active queue.
+  void MaterializeWakes() {
+    if (next_deferred_wake_ < deferred_wakes_.size()) MaterializeWakesSlow();
+  }
+  void MaterializeWakesSlow();
+  // ActivateHead() for one deferred wake, with the wake's clear.
+  void MaterializeWake(const DeferredWake& w);
+  // Before a cycle while wakes are deferred: when the next one comes before
+  // the active queue's first pod and its retry is hopeless, fails it (one
+  // cycle) into `result` and returns true. Otherwise the pod of the next
+  // cycle is in the active queue (the deferred wake materialized, or all of
+  // them when that cycle could read their groups) and returns false.
+  bool TakeDeferredWake(ScheduleResult* result);
+  // Whether the deferred wake's pod fits none of its dirty nodes.
+  bool DeferredWakeHopeless(const DeferredWake& w);
+  // Whether pod `id`'s cycle reads or changes no group but its own.
+  bool CycleKeepsToItsGroup(PodId id) const;
   // The group's retried member is done (bound, failed for good, gone): the
   // next may be retried; the group is untracked once nothing waits.
   void EndRetry(int shape);
@@ -522,13 +593,29 @@ class Scheduler {
   // bitset over shapes.
   std::vector<uint64_t> tracked_;
   std::vector<int> wake_scratch_;
+  // Deferred wakes in the active queue's order, consumed from
+  // next_deferred_wake_ on (deferred_wakes.cc); defer_wakes_ while
+  // WakeGroupsFor() may defer.
+  std::vector<DeferredWake> deferred_wakes_;
+  size_t next_deferred_wake_ = 0;
+  uint64_t deferred_clear_log_ = 0;
+  uint64_t deferred_clear_event_ = 0;
+  int deferred_nodes_ = -1;
+  bool defer_wakes_ = false;
   // Node events so far (WakeGroupsFor calls).
   uint64_t events_ = 0;
   // Sleeping groups by constraints (unordered; Group::sleep_slot), and the
   // constraints that have some (unordered; sleeper_slot_ by constraints, -1
   // when none): a node event visits only the groups whose static filters
   // pass its node. Groups in back-off with no timer yet.
-  std::vector<std::vector<int>> sleepers_;
+  // Each with its shape's WakeHint need inline: a node event reads the list
+  // in order, not each shape's hint.
+  struct Sleeper {
+    int shape;
+    bool hami;
+    HamiFitNeed need;
+  };
+  std::vector<std::vector<Sleeper>> sleepers_;
   std::vector<int> sleeper_constraints_;
   std::vector<int> sleeper_slot_;
   std::vector<int> unarmed_;
@@ -586,6 +673,17 @@ class Scheduler {
   std::vector<uint64_t> node_versions_;  // by node; empty: not built
   int next_start_node_ = 0;
   int64_t cycles_ = 0;
+  // Counts the groups' FitError messages set (Group::message_serial).
+  uint64_t message_serials_ = 0;
+  // A failed cycle of the pod of enqueue `seq` returns its group's message:
+  // whether that pod's previous failed cycle returned it too (then
+  // result->message_unchanged), and notes this one.
+  void NoteReported(Group& group, uint64_t seq, ScheduleResult* result) {
+    result->message_unchanged = group.reported_seq == seq &&
+                                group.reported_serial == group.message_serial;
+    group.reported_seq = seq;
+    group.reported_serial = group.message_serial;
+  }
 
   // Back-off (kube-scheduler's podInitialBackoffSeconds and
   // podMaxBackoffSeconds): a group whose first pod is in back-off is not

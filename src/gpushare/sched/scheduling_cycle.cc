@@ -479,6 +479,10 @@ int Scheduler::SelectHost(const Pod& pod) {
 
 ScheduleResult Scheduler::ScheduleOne() {
   GS_CHECK(HasActive(), "ScheduleOne with an empty queue");
+  if (next_deferred_wake_ < deferred_wakes_.size()) {
+    ScheduleResult failed;
+    if (TakeDeferredWake(&failed)) return failed;
+  }
   QueueEntry entry = active_.top();
   active_.pop();
   while (pods_[entry.id].state != State::kActive ||
@@ -535,6 +539,7 @@ ScheduleResult Scheduler::ScheduleOne() {
       Preempt(entry.id, &result);
       // (Kept, the group's message is its own: no copy.)
       Park(entry.id, keep_message ? group.message : result.message);
+      NoteReported(group, s.seq, &result);
       FlushNominations();
       return result;
     }
@@ -621,6 +626,7 @@ ScheduleResult Scheduler::ScheduleOne() {
 }
 
 ScheduleResult Scheduler::Bind(PodId id, const Pod& pod, int node_index) {
+  MaterializeWakes();
   if (id >= static_cast<int>(pods_.size())) pods_.resize(id + 1);
   PodState& s = pods_[id];
   GS_CHECK(s.state == State::kUnknown || s.state == State::kDone,

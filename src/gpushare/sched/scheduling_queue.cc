@@ -7,7 +7,8 @@
 // cycle waits in its shape's Group (Park), asleep or in back-off (Settle);
 // WakeGroupsFor() — called by Release(), NodeChanged(), DevicesChanged() —
 // retries the first waiting pod of each group that may fit the node
-// (RetryNext), and ExpireBackoffs() those whose back-off ended. Forget()
+// (RetryNext; a departure's wakes are deferred: deferred_wakes.cc), and
+// ExpireBackoffs() those whose back-off ended. Forget()
 // drops a pending pod. The scheduling cycle (scheduling_cycle.cc) takes the
 // active queue's first pod; preemption (scheduler_preemption.cc) wakes
 // heads that may preempt.
@@ -21,6 +22,7 @@
 namespace gpushare {
 
 void Scheduler::Enqueue(PodId id, const Pod& pod) {
+  MaterializeWakes();
   if (id >= static_cast<int>(pods_.size())) pods_.resize(id + 1);
   PodState& s = pods_[id];
   GS_CHECK(s.state == State::kUnknown || s.state == State::kDone,
@@ -73,7 +75,10 @@ void Scheduler::Park(PodId id, const std::string& message) {
   Group& group = groups_[s.shape];
   group.waiting.insert({s.pod->priority, s.seq, id});
   tracked_[s.shape / 64] |= uint64_t{1} << (s.shape % 64);
-  group.message = message;
+  if (&message != &group.message) {
+    group.message = message;
+    group.message_serial = ++message_serials_;
+  }
   ++waiting_count_;
   Settle(s.shape);
 }
@@ -86,12 +91,12 @@ bool Scheduler::MayFitNode(int shape, const Pod& pod, int node) {
   return hami == nullptr || hami[node].Admits(hint.need);
 }
 
-const std::vector<int>& Scheduler::DirtyNodes(const Group& group) {
+const std::vector<int>& Scheduler::DirtyNodesSince(uint64_t clear_log) {
   const int num_nodes = static_cast<int>(cluster_.nodes().size());
   dirty_scratch_.clear();
   const uint64_t end = change_log_base_ + change_log_.size();
-  if (group.clear_log < change_log_base_ ||
-      end - group.clear_log >= static_cast<uint64_t>(num_nodes)) {
+  if (clear_log < change_log_base_ ||
+      end - clear_log >= static_cast<uint64_t>(num_nodes)) {
     // Trimmed since, or as long as the node list: every node.
     for (int n = 0; n < num_nodes; ++n) dirty_scratch_.push_back(n);
     return dirty_scratch_;
@@ -100,7 +105,7 @@ const std::vector<int>& Scheduler::DirtyNodes(const Group& group) {
     dirty_stamp_.resize(num_nodes, 0);
   }
   ++dirty_calls_;
-  for (uint64_t i = group.clear_log - change_log_base_; i < change_log_.size();
+  for (uint64_t i = clear_log - change_log_base_; i < change_log_.size();
        ++i) {
     const int n = change_log_[i];
     if (n < num_nodes && dirty_stamp_[n] != dirty_calls_) {
@@ -124,21 +129,22 @@ void Scheduler::SetSleeping(int shape, bool sleeping) {
   if (!sleeping) ClearGroup(group);
   group.sleeping = sleeping;
   const int c = wake_hints_[shape].constraints;
-  std::vector<int>& list = sleepers_[c];
+  std::vector<Sleeper>& list = sleepers_[c];
   if (sleeping) {
     if (list.empty()) {
       sleeper_slot_[c] = static_cast<int>(sleeper_constraints_.size());
       sleeper_constraints_.push_back(c);
     }
     group.sleep_slot = static_cast<int>(list.size());
-    list.push_back(shape);
+    const WakeHint& hint = wake_hints_[shape];
+    list.push_back({shape, hint.hami, hint.need});
     return;
   }
   // Swap-remove: the last sleeper takes its slot.
   const int slot = group.sleep_slot;
   group.sleep_slot = -1;
   list[slot] = list.back();
-  groups_[list[slot]].sleep_slot = slot;
+  groups_[list[slot].shape].sleep_slot = slot;
   list.pop_back();
   if (list.empty()) {
     const int cs = sleeper_slot_[c];
@@ -177,7 +183,9 @@ void Scheduler::Settle(int shape) {
   }
 }
 
-bool Scheduler::HasActive() const { return active_count_ > 0; }
+bool Scheduler::HasActive() const {
+  return active_count_ > 0 || next_deferred_wake_ < deferred_wakes_.size();
+}
 
 void Scheduler::UntrackGroup(int shape) {
   tracked_[shape / 64] &= ~(uint64_t{1} << (shape % 64));
@@ -234,6 +242,7 @@ void Scheduler::RetryNext(Group& group, bool backoff_ended) {
 }
 
 double Scheduler::NextBackoffExpiry() {
+  MaterializeWakes();
   while (!backoff_timers_.empty()) {
     const BackoffTimer& t = backoff_timers_.top();
     if (groups_[t.shape].backoff_timer == t.time) return t.time;
@@ -243,6 +252,7 @@ double Scheduler::NextBackoffExpiry() {
 }
 
 void Scheduler::ExpireBackoffs() {
+  MaterializeWakes();
   while (!backoff_timers_.empty() && backoff_timers_.top().time <= now_) {
     const BackoffTimer t = backoff_timers_.top();
     backoff_timers_.pop();
@@ -272,6 +282,8 @@ void Scheduler::ActivateHead(Group& group) {
 }
 
 void Scheduler::WakeGroupsFor(int node) {
+  // The wakes of an earlier event are taken to the active queue first.
+  MaterializeWakes();
   // A back-off that ends at this instant ends before the event.
   ExpireBackoffs();
   ++events_;
@@ -297,8 +309,8 @@ void Scheduler::WakeGroupsFor(int node) {
   // sleeper_constraints_ the same way, both from visited slots.
   for (size_t k = sleeper_constraints_.size(); k-- > 0;) {
     const int c = sleeper_constraints_[k];
-    const std::vector<int>& list = sleepers_[c];
-    if (!StaticFits(c, *pods_[groups_[list[0]].waiting.begin()->id].pod)
+    const std::vector<Sleeper>& list = sleepers_[c];
+    if (!StaticFits(c, *pods_[groups_[list[0].shape].waiting.begin()->id].pod)
             [node]) {
       continue;
     }
@@ -306,15 +318,17 @@ void Scheduler::WakeGroupsFor(int node) {
     const HamiFitSummary* summaries =
         device_fit_filter_ ? HamiSummaries() : nullptr;
     for (size_t i = list.size(); i-- > 0;) {
-      const int shape = list[i];
-      const WakeHint& hint = wake_hints_[shape];
-      const HamiFitSummary* hami = hint.hami ? summaries : nullptr;
-      if (hami != nullptr && !hami[node].Admits(hint.need)) {
+      // (Read before ActivateHead() moves the last sleeper to this slot.)
+      const Sleeper& sleeper = list[i];
+      const int shape = sleeper.shape;
+      const HamiFitSummary* hami = sleeper.hami ? summaries : nullptr;
+      if (hami != nullptr && !hami[node].Admits(sleeper.need)) {
         continue;  // it stays clear
       }
+      const bool exact = sleeper.need.exact;
       Group& group = groups_[shape];
       const PodState& s = pods_[group.waiting.begin()->id];
-      if (hami != nullptr && hint.need.exact && hami[node].exact()) {
+      if (hami != nullptr && exact && hami[node].exact()) {
         // The summary admits it and decides NodeResourcesFit and
         // GpuDeviceFit, as in the filter scan; nominated pods remain.
         if (nominee_count_ > 0 && NomineesApply(*s.pod, node) &&
@@ -324,15 +338,21 @@ void Scheduler::WakeGroupsFor(int node) {
       } else if (!FitsNode(*s.pod, s.constraints, node)) {
         continue;
       }
+      if (defer_wakes_) {
+        DeferWake(shape);  // taken in the active queue's order
+        continue;
+      }
       ActivateHead(group);
       // Its dirty nodes: this one, and those changed during its retry.
       group.clear_log = change_log_base_ + change_log_.size() - 1;
       group.clear_event = events_ - 1;
     }
   }
+  if (defer_wakes_) SortDeferredWakes();
 }
 
 void Scheduler::Release(PodId id) {
+  MaterializeWakes();
   PodState& s = pods_[id];
   GS_CHECK(s.state == State::kBound, "release of a pod that is not bound");
   Node& node = cluster_.nodes()[s.node];
@@ -348,12 +368,17 @@ void Scheduler::Release(PodId id) {
   s.state = State::kDone;
   if (!s.pod->dra_claim.empty()) ForgetClaimPod(id);
   if (profile_.check_invariants) CheckInvariants(s.node);
+  // A departure's wakes are deferred (ScheduleOne takes them) when nothing
+  // else reads the groups before the next cycle.
+  defer_wakes_ = !nomination_ended && CanDeferWakes();
   WakeGroupsFor(s.node);
+  defer_wakes_ = false;
   if (nomination_ended) WakePreemptorsFor(s.node);
   FlushNominations();
 }
 
 void Scheduler::Forget(PodId id) {
+  MaterializeWakes();
   PodState& s = pods_[id];
   // A deleted pod's nomination ends; its room goes back to the others.
   ClearNomination(id, /*freed=*/true);
@@ -383,6 +408,7 @@ void Scheduler::Forget(PodId id) {
 }
 
 void Scheduler::NodeChanged(int node) {
+  MaterializeWakes();
   for (auto& fits : static_fits_) fits.clear();  // recomputed lazily
   for (StaticDiagnosis& d : static_diagnoses_) d.nodes = -1;
   notified_nodes_ = -1;
@@ -395,6 +421,7 @@ void Scheduler::NodeChanged(int node) {
 }
 
 void Scheduler::DevicesChanged(int index, bool recovered) {
+  MaterializeWakes();
   Node& node = cluster_.nodes()[index];
   node.SyncDeviceAllocatable();
   UpdateFreeNodes(index, node.extended());

@@ -352,7 +352,11 @@ void Simulation::Schedule(double now) {
         OnBound(now, r);
         break;
       case ScheduleResult::Outcome::kUnschedulable:
-        if (observer_) observer_->OnUnschedulable(now, r.pod, r.message);
+        // A waiting pod's message that did not change is not reported
+        // again (a gang's timeout may have replaced it meanwhile).
+        if (observer_ && !(r.message_unchanged && gang_of_[r.pod] < 0)) {
+          observer_->OnUnschedulable(now, r.pod, r.message);
+        }
         for (size_t k = 0; k < r.victims.size(); ++k) {
           Preempted(now, r.victims[k], r.victim_preemptors[k]);
         }

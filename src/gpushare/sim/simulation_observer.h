@@ -64,6 +64,9 @@ class SimulationObserver {
                        const std::vector<Pod>& /*pods*/,
                        const std::vector<DomainInfo>& /*domains*/) {}
   virtual void OnArrival(double /*t*/, PodIndex /*pod*/) {}
+  // A pending pod failed a scheduling cycle (or Kueue did not admit it)
+  // with `message`. A failed cycle whose message is the one this pod's
+  // previous failed cycle reported, while it waited, is not reported again.
   virtual void OnUnschedulable(double /*t*/, PodIndex /*pod*/,
                                const std::string& /*message*/) {}
   // Bound to `node` and started running (wall time alone there: alone_s).

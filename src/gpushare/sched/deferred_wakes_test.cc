@@ -1,0 +1,119 @@
+// Deferred wake-ups (deferred_wakes.cc): a departure that wakes several
+// waiting shapes gives the outcomes, messages, cycle counts and waiting
+// counts of immediate wakes; a failed retry whose message did not change
+// says so (ScheduleResult::message_unchanged).
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "gpushare/cluster/nvidia_device_plugin.h"
+#include "gpushare/sched/scheduler.h"
+#include "gpushare/sched/test_scheduler_fixture.h"
+
+namespace gpushare {
+namespace scheduler_test {
+namespace {
+
+class DeferredWakesTest : public SchedulerTest {
+ protected:
+  // On a node of one GPU: pod 0 takes it; pods 1-3, three shapes (their
+  // CPU requests differ), wait. Returns the four cycles.
+  std::vector<ScheduleResult> FillAndQueueThreeShapes(Scheduler& scheduler) {
+    NewPod({{"nvidia.com/gpu", 1}});
+    for (int i = 1; i <= 3; ++i) {
+      NewPod({{"nvidia.com/gpu", 1}})
+          .requests.Set(ResourceRegistry::kCpuId, 1000 + i);
+    }
+    return Run(scheduler);
+  }
+};
+
+TEST_F(DeferredWakesTest, RetriesAfterTheFirstFailWhereItsRoomWasTaken) {
+  cluster_.AddPool(Pool("p", "A100-80GB", 1, 1, ExclusiveSharing()));
+  Scheduler scheduler(cluster_, Profile());
+  const std::vector<ScheduleResult> first = FillAndQueueThreeShapes(scheduler);
+  ASSERT_EQ(first.size(), 4u);
+  EXPECT_EQ(first[0].outcome, Outcome::kBound);
+  for (int i = 1; i <= 3; ++i) {
+    EXPECT_EQ(first[i].outcome, Outcome::kUnschedulable);
+    EXPECT_FALSE(first[i].message_unchanged);
+  }
+  const int64_t cycles = scheduler.cycles();
+  scheduler.Release(0);
+  // All three are retried, as immediate wakes take them out of waiting.
+  EXPECT_EQ(scheduler.WaitingCount(), 0);
+  std::vector<ScheduleResult> results = Run(scheduler);
+  ASSERT_EQ(results.size(), 3u);
+  EXPECT_EQ(results[0].pod, 1);
+  EXPECT_EQ(results[0].outcome, Outcome::kBound);
+  for (int i = 1; i <= 2; ++i) {
+    EXPECT_EQ(results[i].pod, i + 1);
+    EXPECT_EQ(results[i].outcome, Outcome::kUnschedulable);
+    EXPECT_EQ(results[i].message, first[i + 1].message);
+    EXPECT_TRUE(results[i].message_unchanged);
+  }
+  EXPECT_EQ(scheduler.cycles(), cycles + 3);
+  EXPECT_EQ(scheduler.WaitingCount(), 2);
+  // The next departure: pod 2 binds, pod 3 fails again.
+  scheduler.Release(1);
+  results = Run(scheduler);
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(results[0].pod, 2);
+  EXPECT_EQ(results[0].outcome, Outcome::kBound);
+  EXPECT_EQ(results[1].pod, 3);
+  EXPECT_EQ(results[1].outcome, Outcome::kUnschedulable);
+  EXPECT_EQ(scheduler.cycles(), cycles + 5);
+  EXPECT_EQ(scheduler.WaitingCount(), 1);
+}
+
+// A pod enqueued after the departure and before the cycles comes first by
+// priority: the deferred wakes are taken as immediate ones would be, and
+// all three retries fail.
+TEST_F(DeferredWakesTest, AnEnqueueBetweenTheWakeAndItsCyclesKeepsTheOrder) {
+  cluster_.AddPool(Pool("p", "A100-80GB", 1, 1, ExclusiveSharing()));
+  Scheduler scheduler(cluster_, Profile());
+  FillAndQueueThreeShapes(scheduler);
+  const int64_t cycles = scheduler.cycles();
+  scheduler.Release(0);
+  NewPod({{"nvidia.com/gpu", 1}}, /*priority=*/100);
+  const std::vector<ScheduleResult> results = Run(scheduler);
+  ASSERT_EQ(results.size(), 4u);
+  EXPECT_EQ(results[0].pod, 4);
+  EXPECT_EQ(results[0].outcome, Outcome::kBound);
+  for (int i = 1; i <= 3; ++i) {
+    EXPECT_EQ(results[i].pod, i);
+    EXPECT_EQ(results[i].outcome, Outcome::kUnschedulable);
+  }
+  EXPECT_EQ(scheduler.cycles(), cycles + 4);
+  EXPECT_EQ(scheduler.WaitingCount(), 3);
+}
+
+// Two departures before the cycles: both nodes' room goes to the first two
+// shapes, the third fails.
+TEST_F(DeferredWakesTest, TwoDeparturesBeforeTheCycles) {
+  cluster_.AddPool(Pool("p", "A100-80GB", 1, 2, ExclusiveSharing()));
+  Scheduler scheduler(cluster_, Profile());
+  NewPod({{"nvidia.com/gpu", 1}});
+  NewPod({{"nvidia.com/gpu", 1}});
+  for (int i = 2; i <= 4; ++i) {
+    NewPod({{"nvidia.com/gpu", 1}})
+        .requests.Set(ResourceRegistry::kCpuId, 1000 + i);
+  }
+  Run(scheduler);
+  ASSERT_EQ(scheduler.WaitingCount(), 3);
+  scheduler.Release(0);
+  scheduler.Release(1);
+  const std::vector<ScheduleResult> results = Run(scheduler);
+  ASSERT_EQ(results.size(), 3u);
+  EXPECT_EQ(results[0].outcome, Outcome::kBound);
+  EXPECT_EQ(results[1].outcome, Outcome::kBound);
+  EXPECT_EQ(results[2].pod, 4);
+  EXPECT_EQ(results[2].outcome, Outcome::kUnschedulable);
+  EXPECT_EQ(scheduler.WaitingCount(), 1);
+}
+
+}  // namespace
+}  // namespace scheduler_test
+}  // namespace gpushare
