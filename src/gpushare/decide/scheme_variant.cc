@@ -88,12 +88,16 @@ std::string UseDevicePluginWhereDraCannot(NodePoolSpec& pool) {
       PoolDevicesProblem(pool.devices, pool.sharing.scheme()).empty()) {
     return "";
   }
+  const bool mps = pool.sharing.scheme() == SharingScheme::kMps;
   pool.devices = PoolDevices::kDevicePlugin;
   pool.dra = DraPoolSettings();
   return fmt::format(
-      "pool {} runs {} through its device plugin (devices: dra serves "
-      "exclusive, time-slicing through consumable shares and static MIG)",
-      pool.name, SharingSchemeName(pool.sharing.scheme()));
+      "pool {} runs {} through its device plugin ({})", pool.name,
+      SharingSchemeName(pool.sharing.scheme()),
+      mps ? "DRA MPS shares a GPU only among pods sharing a claim, and a "
+            "variant's pods share none"
+          : "devices: dra serves exclusive, time-slicing through consumable "
+            "shares, static MIG and MPS through shared claims");
 }
 
 double VgpuLicencePerGpuHour(const Scenario& scenario, const CompareSpec& spec) {

@@ -95,9 +95,9 @@ TEST(SchemeVariantTest, DraPoolUsesTheDevicePluginWhereDraCannot) {
   EXPECT_EQ(mps.scenario.pools[0].devices, PoolDevices::kDevicePlugin);
   ASSERT_FALSE(mps.notes.empty());
   EXPECT_EQ(mps.notes[0],
-            "pool prod runs mps through its device plugin (devices: dra "
-            "serves exclusive, time-slicing through consumable shares and "
-            "static MIG)");
+            "pool prod runs mps through its device plugin (DRA MPS shares "
+            "a GPU only among pods sharing a claim, and a variant's pods "
+            "share none)");
   const SchemeVariant exclusive = MakeSchemeVariant(
       s, SharingScheme::kExclusive, CompareSpec(), TestCatalog());
   EXPECT_EQ(exclusive.scenario.pools[0].devices, PoolDevices::kDra);
