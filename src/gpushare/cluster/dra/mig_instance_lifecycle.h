@@ -27,8 +27,8 @@
 // Create() returns the ready time; the pod starts then (its wait includes
 // it). Counts: instances created and destroyed, mode changes, and
 // creation_wait_s = the sum over creations of (ready − asked).
-// The times are not published (research: literature.md "MIG
-// reconfiguration cost: no hard number found"): ModelParams'
+// The times are not published (no number in NVIDIA's MIG User Guide, the
+// driver's repository or the literature): ModelParams'
 // mig_instance_create_s, mig_instance_destroy_s, mig_mode_enable_s are
 // judgements (docs/model.md §11.2).
 
