@@ -77,7 +77,8 @@ TEST(CalibrationFileTest, BadFilesAreLocatedErrors) {
             "dra_time_slice_medium_ms, dra_time_slice_long_ms, "
             "mps_interference_per_corunner, "
             "hami_interception_overhead, hami_core_cap_overshoot, "
-            "hami_cap_when_alone, mig_reconfigure_s, multi_gpu_comm_share, "
+            "hami_cap_when_alone, mig_reconfigure_s, mig_instance_create_s, "
+            "mig_instance_destroy_s, mig_mode_enable_s, multi_gpu_comm_share, "
             "mig_comm_slowdown, restart_backoff_initial_s, "
             "restart_backoff_max_s, max_restarts, eviction_warning_per_pod)");
   EXPECT_EQ(ErrorOf("calibration: {gpu: ''}\nmodel: {}\n"),

@@ -38,6 +38,9 @@ void ModelParams::Validate() const {
   CheckRange("hami_interception_overhead", hami_interception_overhead, 0, 0.9);
   CheckRange("hami_core_cap_overshoot", hami_core_cap_overshoot, 0, 1);
   CheckRange("mig_reconfigure_s", mig_reconfigure_s, 0, 86400);
+  CheckRange("mig_instance_create_s", mig_instance_create_s, 0, 3600);
+  CheckRange("mig_instance_destroy_s", mig_instance_destroy_s, 0, 3600);
+  CheckRange("mig_mode_enable_s", mig_mode_enable_s, 0, 3600);
   CheckRange("multi_gpu_comm_share", multi_gpu_comm_share, 0, 0.9);
   CheckRange("mig_comm_slowdown", mig_comm_slowdown, 1, 1000);
   CheckRange("restart_backoff_initial_s", restart_backoff_initial_s, 0, 86400);

@@ -65,6 +65,16 @@ struct ModelParams {
   // pkg/mig/reconfigure/reconfigure.go).
   double mig_reconfigure_s = 30;
 
+  // Dynamic MIG (NVIDIA's DRA driver, gate DynamicMIG): seconds to create
+  // one GPU + compute instance at NodePrepareResources, to destroy it at
+  // NodeUnprepareResources, and to enable (or disable) MIG mode on a GPU
+  // that toggles it without a reset (Hopper and newer) before its first
+  // instance (after its last). All three are judgements: no timing is
+  // published (docs/model.md §11.2; cluster/dra/mig_instance_lifecycle.h).
+  double mig_instance_create_s = 2;
+  double mig_instance_destroy_s = 1;
+  double mig_mode_enable_s = 5;
+
   // MIG: a pod holding several MIG instances (a multi-GPU job given
   // instances) cannot use CUDA peer-to-peer between them — no NVLink, no
   // PCIe P2P across instances (MIG User Guide, "Application

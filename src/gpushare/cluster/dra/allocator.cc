@@ -70,6 +70,10 @@ class AllocSearch {
   // Whether `cand` has room for `rd`; fills consumed_scratch_ for a
   // shareable device.
   bool CapacityFits(const AllocRequestData& rd, size_t cand);
+  // Whether the counters `cand` consumes are left (KEP-4815).
+  bool CountersFit(size_t cand) const;
+  // Adds (sign 1) or gives back (-1) what `cand` consumes.
+  void AddCounters(size_t cand, int sign);
   std::string IdOf(size_t cand) const;
 
   const DraAllocator& alloc_;
@@ -84,6 +88,7 @@ class AllocSearch {
   std::vector<int8_t> match_;  // per request data x candidate: -1 unknown
   std::vector<uint8_t> in_use_;
   std::vector<int64_t> allocating_;        // per candidate capacity
+  std::vector<int64_t> counters_allocating_;  // per counter
   std::vector<size_t> constraint_offset_;  // per claim
   std::vector<AllocConstraintState> constraints_;
   std::vector<std::vector<AllocPick>> picks_;  // per claim
@@ -145,9 +150,12 @@ DraAllocator::DraAllocator(const std::vector<const ResourceSlice*>& slices,
       begin = end;
       continue;
     }
+    const size_t pool_first = candidates_.size();
+    std::vector<const ResourceSlice*> pool_slices;
     for (size_t i = begin; i < end; ++i) {
       const ResourceSlice* slice = sorted[i];
       if (slice->pool_generation != generation) continue;
+      pool_slices.push_back(slice);
       for (const Device& device : slice->devices) {
         Candidate c;
         c.slice = slice;
@@ -180,7 +188,42 @@ DraAllocator::DraAllocator(const std::vector<const ResourceSlice*>& slices,
         candidates_.push_back(c);
       }
     }
+    ResolveCounters(pool_slices, pool_first);
     begin = end;
+  }
+}
+
+void DraAllocator::ResolveCounters(
+    const std::vector<const ResourceSlice*>& pool_slices, size_t first) {
+  bool any = false;
+  for (const ResourceSlice* slice : pool_slices) {
+    any = any || !slice->shared_counters.empty();
+  }
+  if (!any) return;
+  // "<set>/<counter>" -> index into counters_available_.
+  std::unordered_map<std::string, size_t> index;
+  for (const ResourceSlice* slice : pool_slices) {
+    for (const CounterSet& set : slice->shared_counters) {
+      for (const DeviceCounter& counter : set.counters) {
+        index.emplace(set.name + "/" + counter.name,
+                      counters_available_.size());
+        counters_available_.push_back(counter.value);
+      }
+    }
+  }
+  for (size_t k = first; k < candidates_.size(); ++k) {
+    Candidate& c = candidates_[k];
+    c.counter_begin = counter_uses_.size();
+    for (const DeviceCounterConsumption& use : c.device->consumes_counters) {
+      for (const DeviceCounter& counter : use.counters) {
+        const auto it = index.find(use.counter_set + "/" + counter.name);
+        // API validation makes every consumed counter exist.
+        if (it == index.end()) continue;
+        counter_uses_.push_back({it->second, counter.value});
+        if (c.allocated) counters_available_[it->second] -= counter.value;
+      }
+    }
+    c.counter_count = counter_uses_.size() - c.counter_begin;
   }
 }
 
@@ -250,6 +293,7 @@ bool AllocSearch::Prepare(AllocationOutcome* out) {
   match_.assign(requests_.size() * num_candidates, -1);
   in_use_.assign(num_candidates, 0);
   allocating_.assign(alloc_.consumed_.size(), 0);
+  counters_allocating_.assign(alloc_.counters_available_.size(), 0);
   picks_.resize(claims_.size());
 
   // Device counts, in claim and request order as upstream validates them.
@@ -496,6 +540,7 @@ bool AllocSearch::TryAllocate(size_t r, size_t cand, bool must) {
   const bool shareable = c.device->allow_multiple_allocations;
   if (!shareable && (c.allocated || in_use_[cand] != 0)) return false;
   if (!CapacityFits(rd, cand)) return false;
+  if (!shareable && !CountersFit(cand)) return false;
   const size_t first = constraint_offset_[rd.claim];
   const size_t count = rd.constraint_applies.size();
   for (size_t k = 0; k < count; ++k) {
@@ -528,6 +573,7 @@ bool AllocSearch::TryAllocate(size_t r, size_t cand, bool must) {
     }
   } else {
     in_use_[cand] = 1;
+    AddCounters(cand, 1);
   }
   picks_[rd.claim].push_back(pick);
   return true;
@@ -555,6 +601,30 @@ void AllocSearch::Deallocate(size_t r) {
     pick_consumed_.resize(pick.consumed_offset);
   } else {
     in_use_[pick.candidate] = 0;
+    AddCounters(pick.candidate, -1);
+  }
+}
+
+bool AllocSearch::CountersFit(size_t cand) const {
+  const Candidate& c = alloc_.candidates_[cand];
+  for (size_t k = 0; k < c.counter_count; ++k) {
+    const DraAllocator::CounterUse& use =
+        alloc_.counter_uses_[c.counter_begin + k];
+    if (alloc_.counters_available_[use.counter] -
+            counters_allocating_[use.counter] <
+        use.value) {
+      return false;
+    }
+  }
+  return true;
+}
+
+void AllocSearch::AddCounters(size_t cand, int sign) {
+  const Candidate& c = alloc_.candidates_[cand];
+  for (size_t k = 0; k < c.counter_count; ++k) {
+    const DraAllocator::CounterUse& use =
+        alloc_.counter_uses_[c.counter_begin + k];
+    counters_allocating_[use.counter] += sign * use.value;
   }
 }
 

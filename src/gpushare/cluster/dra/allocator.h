@@ -42,6 +42,21 @@
 //     must stay within each capacity's value. A request's capacity requests
 //     are also checked against an exclusive device's capacities (the
 //     request must fit the whole device).
+//   - Partitionable devices (KEP-4815; allocator_stable.go
+//     checkAvailableCounters and deallocateCountersForDevice): a device
+//     with consumes_counters fits only if, for each counter it consumes, the
+//     counter's value in its CounterSet (ResourceSlice::shared_counters of
+//     the same pool) less what the pool's allocated devices consume (every
+//     device in AllocatedDevices::exclusive, counted once) less what the
+//     devices chosen so far in this search consume is at least the device's
+//     consumption; a dead end gives the counters back. Upstream checks every
+//     counter of the pool after adding the device, so an already overdrawn
+//     counter would block all of the pool's counter devices; here only the
+//     device's own counters are checked (the same as long as nothing is
+//     overdrawn, which the simulator never does). Counters are checked for
+//     exclusive devices only: a device with allow_multiple_allocations and
+//     consumes_counters is not modelled (the NVIDIA driver's dynamic MIG
+//     takes no consumable shares here; dra_pool_settings.h).
 //   - At most kMaxAllocationResults devices per claim.
 // Outcomes (filter_messages.h has the words): kAllocated with one
 // AllocationResult per claim; kUnschedulable with kDraCannotAllocateAllClaims
@@ -138,6 +153,14 @@ class DraAllocator {
     const Device* device = nullptr;
     bool allocated = false;    // exclusive and held by another claim
     size_t capacity_base = 0;  // into consumed_ (one entry per capacity)
+    // Into counter_uses_: the counters it consumes (KEP-4815).
+    size_t counter_begin = 0;
+    size_t counter_count = 0;
+  };
+  // One counter a candidate consumes: an index into counters_available_.
+  struct CounterUse {
+    size_t counter = 0;
+    int64_t value = 0;
   };
 
  private:
@@ -148,6 +171,15 @@ class DraAllocator {
   std::vector<Candidate> candidates_;
   // Per candidate and capacity: what other claims already consumed.
   std::vector<int64_t> consumed_;
+  // Per counter of the node's counter sets: its value less what allocated
+  // devices consume (may be negative: then nothing fits).
+  std::vector<int64_t> counters_available_;
+  std::vector<CounterUse> counter_uses_;
+  // Resolves the counter uses of candidates [first, candidates_.size())
+  // against the counter sets of `pool_slices` and subtracts what the
+  // allocated ones consume.
+  void ResolveCounters(const std::vector<const ResourceSlice*>& pool_slices,
+                       size_t first);
   // Pools skipped as incomplete ("driver/pool").
   std::vector<std::string> incomplete_pools_;
 };

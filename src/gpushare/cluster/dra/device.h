@@ -44,11 +44,29 @@ struct DeviceCapacity {
   std::optional<CapacityRequestPolicy> request_policy;
 };
 
+// A counter of a CounterSet, or what a device consumes of one (KEP-4815
+// partitionable devices; resource.k8s.io/v1 Counter): a name unique in its
+// set ("memory", "multiprocessors", "memory-slice-3") and a whole number.
+struct DeviceCounter {
+  std::string name;
+  int64_t value = 0;
+};
+
+// What a device takes of one CounterSet of its pool while it is allocated
+// (resource.k8s.io/v1 DeviceCounterConsumption).
+struct DeviceCounterConsumption {
+  std::string counter_set;  // "gpu-0-counter-set"
+  std::vector<DeviceCounter> counters;
+};
+
 struct Device {
   std::string name;  // "gpu-0", "gpu-0-mig-1g10gb-19-0"
   std::vector<NamedDeviceAttribute> attributes;
   std::vector<DeviceCapacity> capacities;
   bool allow_multiple_allocations = false;
+  // KEP-4815: counters of the pool's CounterSets this device consumes while
+  // allocated (empty: none; resource_slice.h holds the sets).
+  std::vector<DeviceCounterConsumption> consumes_counters;
 
   // The attribute `domain`/`key`, or null.
   const DeviceAttribute* FindAttribute(std::string_view domain,

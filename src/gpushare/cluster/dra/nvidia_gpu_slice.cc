@@ -36,6 +36,8 @@ void AddNvidiaCommonAttributes(const NvidiaGpuNode& node, Device& device) {
       DeviceAttribute::Version(node.versions.cuda_driver_version));
 }
 
+}  // namespace
+
 Device NvidiaFullGpuDevice(const NvidiaGpuNode& node, int gpu,
                            const std::string& uuid) {
   Device device;
@@ -76,8 +78,6 @@ Device NvidiaMigDevice(const NvidiaGpuNode& node, int gpu,
   }
   return device;
 }
-
-}  // namespace
 
 int NvidiaMigProfileId(const GpuModel& model, int profile) {
   const MigGeometry& mig = model.RequireMig();

@@ -101,6 +101,15 @@ struct NvidiaDevicePlace {
 ResourceSlice NvidiaGpuResourceSlice(
     const NvidiaGpuNode& node, std::vector<NvidiaDevicePlace>* places = nullptr);
 
+// The whole GPU `gpu` of `node` as the static path publishes it (no
+// consumable shares applied), and one MIG device of it at `instance`, with
+// capacities multiprocessors, memory and memorySlice<i> (mig.go).
+Device NvidiaFullGpuDevice(const NvidiaGpuNode& node, int gpu,
+                           const std::string& uuid);
+Device NvidiaMigDevice(const NvidiaGpuNode& node, int gpu,
+                       const std::string& parent_uuid,
+                       const MigInstance& instance);
+
 // NVML's GPU-instance profile ID of `profile` on `model` (the ID column of
 // `nvidia-smi mig -lgip`, which the driver puts in MIG device names): on
 // GPUs with 8 memory slices 7g 0, 4g 5, 3g 9, 2g 14, 1g on two memory
