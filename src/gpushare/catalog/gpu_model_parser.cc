@@ -24,7 +24,8 @@ const std::vector<std::string>& ModelFields() {
   static const std::vector<std::string> fields = {
       "name",           "aliases",        "family",
       "compute_capability", "memory_mib", "sms",
-      "memory_bandwidth_gb_s", "relative_speed", "price_per_hour", "pci_device_ids",
+      "memory_bandwidth_gb_s", "relative_speed", "price_per_hour",
+      "pci_device_ids",
       "unconfirmed",    "mig",            "mig.sms"};
   return fields;
 }

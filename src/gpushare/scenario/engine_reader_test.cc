@@ -104,8 +104,9 @@ TEST(EngineReaderTest, TgiDefaultsToAllTheMemory) {
 }
 
 TEST(EngineReaderTest, BadValuesAreLocated) {
-  EXPECT_EQ(EngineError(EngineScenario(std::string(kChat) +
-                                       "        gpu_memory_utilization: 1.5\n")),
+  const std::string too_high = std::string(kChat) +
+                               "        gpu_memory_utilization: 1.5\n";
+  EXPECT_EQ(EngineError(EngineScenario(too_high)),
             "s.yaml:17:33: class 'chat' engine gpu_memory_utilization: 1.5 "
             "is out of range (expected > 0 and <= 1)");
   EXPECT_EQ(EngineError(EngineScenario(std::string(kChat) +

@@ -90,7 +90,7 @@ TEST(ScenarioReaderTest, EveryExampleParsesBuildsAndIsSmall) {
             (std::vector<std::string>{
                 "default", "dev-time-slicing", "dra", "hami-platform",
                 "kai-fair-share", "kubectl-import", "kubectl-nodegroups",
-                "mig-inference", "multi-tenant", "patrol", "plan-sizing",
+                "llm-serving", "mig-inference", "multi-tenant", "patrol", "plan-sizing",
                 "three-pools", "university-gangs"}));
 }
 
