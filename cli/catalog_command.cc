@@ -30,12 +30,20 @@ std::string Starts(const MigProfile& p) {
   return out;
 }
 
+// The model's memory bandwidth in GB/s ("-" when the catalog has none).
+std::string Bandwidth(const GpuModel& m) {
+  if (m.memory_bandwidth_gb_s <= 0) return "-";
+  return Mark(m.unconfirmed, "memory_bandwidth_gb_s",
+              fmt::format("{:.0f}", m.memory_bandwidth_gb_s));
+}
+
 std::string ModelTable(const Catalog& catalog) {
   TextTable table;
   table.AddColumn("MODEL");
   table.AddColumn("MEMORY MiB", TextTable::Align::kRight);
   table.AddColumn("SMS", TextTable::Align::kRight);
   table.AddColumn("SPEED", TextTable::Align::kRight);
+  table.AddColumn("GB/s", TextTable::Align::kRight);
   table.AddColumn("$/GPU-h", TextTable::Align::kRight);
   table.AddColumn("MIG");
   table.AddColumn("FAMILY");
@@ -44,13 +52,14 @@ std::string ModelTable(const Catalog& catalog) {
     table.AddRow({m.name, Mark(u, "memory_mib", std::to_string(m.memory_mib)),
                   Mark(u, "sms", std::to_string(m.sms)),
                   Mark(u, "relative_speed", fmt::format("{:.2f}", m.relative_speed)),
+                  Bandwidth(m),
                   Mark(u, "price_per_hour", fmt::format("{:.2f}", m.price_per_hour)),
                   m.mig ? fmt::format("{} x", m.mig->max_instances) : "-",
                   m.family});
   }
   return table.Render() +
-         "\nSPEED: dense FP16 tensor throughput relative to A100. MIG: most "
-         "instances per GPU.\n* unconfirmed value (see catalog/gpus.yaml and "
+         "\nSPEED: dense FP16 tensor throughput relative to A100. GB/s: memory "
+         "bandwidth (datasheet). MIG: most instances per GPU.\n* unconfirmed value (see catalog/gpus.yaml and "
          "docs/catalog.md). Details: gpushare-sim catalog --gpu MODEL\n";
 }
 
@@ -58,11 +67,12 @@ std::string ModelDetail(const GpuModel& m) {
   const auto& u = m.unconfirmed;
   std::string out = fmt::format(
       "{} ({}, compute capability {}): {} MiB, {} SMs, relative speed {}, "
-      "${}/GPU-hour\n",
+      "{} GB/s, ${}/GPU-hour\n",
       m.name, m.family, m.compute_capability,
       Mark(u, "memory_mib", std::to_string(m.memory_mib)),
       Mark(u, "sms", std::to_string(m.sms)),
       Mark(u, "relative_speed", fmt::format("{:.2f}", m.relative_speed)),
+      Bandwidth(m),
       Mark(u, "price_per_hour", fmt::format("{:.2f}", m.price_per_hour)));
   if (!m.aliases.empty()) out += "aliases: " + JoinNames(m.aliases) + "\n";
   if (!m.pci_device_ids.empty()) {
@@ -81,6 +91,7 @@ std::string ModelDetail(const GpuModel& m) {
   table.AddColumn("MEM", TextTable::Align::kRight);
   table.AddColumn("SMS", TextTable::Align::kRight);
   table.AddColumn("MEMORY MiB", TextTable::Align::kRight);
+  table.AddColumn("GB/s", TextTable::Align::kRight);
   table.AddColumn("MAX", TextTable::Align::kRight);
   table.AddColumn("STARTS");
   table.AddColumn("RESOURCE (mixed strategy)");
@@ -90,12 +101,15 @@ std::string ModelDetail(const GpuModel& m) {
                   std::to_string(p.memory_slices),
                   Mark(pu, "sms", std::to_string(p.sms)),
                   Mark(pu, "memory_mib", std::to_string(p.memory_mib)),
+                  m.memory_bandwidth_gb_s > 0
+                      ? fmt::format("{:.0f}", m.InstanceBandwidthGbS(p))
+                      : "-",
                   std::to_string(p.max_count), Mark(pu, "starts", Starts(p)),
                   p.ResourceName()});
   }
   out += table.Render();
   out += "\nG: compute slices; MEM: memory slices, the instance's size on the "
-         "placement axis.\n\nplacements (memory positions):\n";
+         "placement axis; GB/s: the GPU's bandwidth x MEM / its memory slices.\n\nplacements (memory positions):\n";
   TextTable places;
   std::string header;
   for (int i = 0; i < g.memory_slices; ++i) header += std::to_string(i % 10);

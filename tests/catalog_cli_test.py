@@ -35,7 +35,7 @@ class CatalogTest(unittest.TestCase):
         self.assertEqual(code, 0, err)
         self.assertEqual(err, "")
         self.assertEqual(out.splitlines()[0].split(),
-                         ["MODEL", "MEMORY", "MiB", "SMS", "SPEED", "$/GPU-h",
+                         ["MODEL", "MEMORY", "MiB", "SMS", "SPEED", "GB/s", "$/GPU-h",
                           "MIG", "FAMILY"])
         rows = table_rows(out, "MODEL ")
         names = builtin_model_names()
@@ -48,16 +48,21 @@ class CatalogTest(unittest.TestCase):
         rows = {row[0]: row for row in table_rows(out, "MODEL ")}
         a100 = rows["A100-40GB"]
         self.assertEqual(a100[1:4], ["40960", "108", "1.00"])
-        self.assertEqual(a100[5:], ["7", "x", "ampere"])
+        self.assertEqual(a100[6:], ["7", "x", "ampere"])
+        # Memory bandwidth, GB/s, from NVIDIA's datasheets.
+        self.assertEqual(a100[4], "1555")
         h100 = rows["H100-80GB"]
         self.assertEqual(h100[1:3], ["81559", "132"])
-        self.assertEqual(h100[5:], ["7", "x", "hopper"])
-        self.assertEqual(rows["A30-24GB"][5:], ["4", "x", "ampere"])
+        self.assertEqual(h100[4], "3350")
+        self.assertEqual(rows["H200-141GB"][4], "4800")
+        self.assertEqual(rows["B200"][4], "8000*")
+        self.assertEqual(h100[6:], ["7", "x", "hopper"])
+        self.assertEqual(rows["A30-24GB"][6:], ["4", "x", "ampere"])
         # Not MIG-capable: '-' in the MIG column.
-        self.assertEqual(rows["L4"][5:], ["-", "ada-lovelace"])
-        self.assertEqual(rows["T4"][5:], ["-", "turing"])
+        self.assertEqual(rows["L4"][6:], ["-", "ada-lovelace"])
+        self.assertEqual(rows["T4"][6:], ["-", "turing"])
         # Unconfirmed values carry a '*'.
-        self.assertTrue(a100[4].endswith("*"), a100)
+        self.assertTrue(a100[5].endswith("*"), a100)
 
     def test_h100_detail(self):
         code, out, err = run("catalog", "--gpu", "H100-80GB")
@@ -68,6 +73,10 @@ class CatalogTest(unittest.TestCase):
         profiles = table_rows(out, "PROFILE     G")
         self.assertEqual([row[0] for row in profiles], H100_PROFILES)
         self.assertEqual([int(row[3]) for row in profiles], H100_PROFILE_SMS)
+        # A MIG instance's bandwidth: its memory slices' share (3g.40gb: 4/8).
+        by_name = {row[0]: row for row in profiles}
+        self.assertEqual(by_name["3g.40gb"][5], "1675")
+        self.assertEqual(by_name["1g.10gb"][5], "419")
         resources = [row[-1] for row in profiles]
         self.assertEqual(resources,
                          ["nvidia.com/mig-" + p.replace("+", ".")
@@ -142,7 +151,7 @@ class CatalogFileTest(unittest.TestCase):
         self.assertEqual(code, 0, err)
         self.assertEqual(err, "")
         rows = {row[0]: row for row in table_rows(out, "MODEL ")}
-        self.assertEqual(rows["A100-40GB"][4].rstrip("*"), "1.23")
+        self.assertEqual(rows["A100-40GB"][5].rstrip("*"), "1.23")
         # Only the given field changes.
         self.assertEqual(rows["A100-40GB"][1:4], ["40960", "108", "1.00"])
         code, out, err = run("--catalog", path, "catalog", "--gpu",
@@ -166,9 +175,10 @@ class CatalogFileTest(unittest.TestCase):
         code, out, err = run("--catalog", path, "catalog")
         self.assertEqual(code, 0, err)
         rows = {row[0]: row for row in table_rows(out, "MODEL ")}
-        self.assertEqual(rows["A100-40GB"][4].rstrip("*"), "2.50")
-        self.assertEqual(rows["X1"][1:], ["1000", "10", "0.50", "1.25", "-",
-                                          "hopper"])
+        self.assertEqual(rows["A100-40GB"][5].rstrip("*"), "2.50")
+        # No memory bandwidth given: '-' (unknown).
+        self.assertEqual(rows["X1"][1:], ["1000", "10", "0.50", "-", "1.25",
+                                          "-", "hopper"])
 
     def test_bad_yaml(self):
         self.assert_file_error("version: 1\n"
@@ -313,7 +323,7 @@ class CatalogFileTest(unittest.TestCase):
         code, out, err = run("--catalog", path, "catalog")
         self.assertEqual(code, 0, err)
         rows = {row[0]: row for row in table_rows(out, "MODEL ")}
-        self.assertEqual(rows["A100-40GB"][4].rstrip("*"), "0.00")
+        self.assertEqual(rows["A100-40GB"][5].rstrip("*"), "0.00")
 
 
 

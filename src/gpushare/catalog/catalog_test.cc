@@ -42,6 +42,10 @@ TEST(CatalogTest, BuiltinCoversTheRequiredModels) {
     EXPECT_GT(m->sms, 0);
     EXPECT_GT(m->relative_speed, 0);
   }
+  // Every built-in model has its datasheet memory bandwidth.
+  for (const GpuModel& m : catalog.models()) {
+    EXPECT_GT(m.memory_bandwidth_gb_s, 0) << m.name;
+  }
   for (const char* mig : {"A100-40GB", "A100-80GB", "A30-24GB", "H100-80GB",
                           "H100-94GB", "H200-141GB", "B200"}) {
     EXPECT_TRUE(catalog.Find(mig)->mig_capable()) << mig;
@@ -143,8 +147,8 @@ TEST(CatalogTest, MalformedFilesAreRejectedWithFileLineColumn) {
   EXPECT_EQ(MergeError(catalog, typo),
             "user.yaml:7:5: model 'X1': unknown key 'memroy_mib'; did you mean "
             "memory_mib? (allowed: name, aliases, family, compute_capability, "
-            "memory_mib, sms, relative_speed, price_per_hour, pci_device_ids, "
-            "unconfirmed, mig)");
+            "memory_mib, sms, memory_bandwidth_gb_s, relative_speed, "
+            "price_per_hour, pci_device_ids, unconfirmed, mig)");
   std::string negative = text;
   negative.replace(negative.find("1000"), 4, "-512");
   EXPECT_EQ(MergeError(catalog, negative),
@@ -215,6 +219,47 @@ TEST(CatalogTest, NamesAndAliasesStayUnique) {
 )";
   EXPECT_NE(MergeError(catalog, twice).find("is given twice in this file"),
             std::string::npos);
+}
+
+TEST(CatalogTest, MemoryBandwidthFromDatasheetsAndMigSlices) {
+  const Catalog catalog = Catalog::Builtin();
+  // NVIDIA datasheets (catalog/gpus.yaml, docs/model.md §6.7).
+  EXPECT_EQ(catalog.Get("A100-40GB").memory_bandwidth_gb_s, 1555);
+  EXPECT_EQ(catalog.Get("A100-80GB").memory_bandwidth_gb_s, 2039);
+  EXPECT_EQ(catalog.Get("H100-80GB").memory_bandwidth_gb_s, 3350);
+  EXPECT_EQ(catalog.Get("H200-141GB").memory_bandwidth_gb_s, 4800);
+  // A MIG instance has its memory slices' share: 3g.40gb on H100 80GB
+  // takes 4 of 8 memory slices, 1g.10gb 1 of 8, 7g.80gb all 8.
+  const GpuModel& h100 = catalog.Get("H100-80GB");
+  const MigGeometry& g = h100.RequireMig();
+  auto share = [&](const char* profile) {
+    return h100.InstanceBandwidthGbS(g.profiles[g.FindProfile(profile)]);
+  };
+  EXPECT_DOUBLE_EQ(share("3g.40gb"), 3350.0 * 4 / 8);
+  EXPECT_DOUBLE_EQ(share("1g.10gb"), 3350.0 / 8);
+  EXPECT_DOUBLE_EQ(share("7g.80gb"), 3350.0);
+  // A30: 4 memory slices; 2g.12gb has 2 of them.
+  const GpuModel& a30 = catalog.Get("A30-24GB");
+  const MigGeometry& ga = a30.RequireMig();
+  EXPECT_DOUBLE_EQ(
+      a30.InstanceBandwidthGbS(ga.profiles[ga.FindProfile("2g.12gb")]),
+      933.0 / 2);
+  EXPECT_THROW(catalog.Get("L4").InstanceBandwidthGbS(g.profiles[0]),
+               InputError);
+}
+
+TEST(CatalogTest, MemoryBandwidthIsOptionalAndChecked) {
+  Catalog catalog;
+  std::string text = kNewModel;
+  ASSERT_EQ(MergeError(catalog, text), "");
+  EXPECT_EQ(catalog.Get("X1").memory_bandwidth_gb_s, 0) << "unknown";
+  Catalog other;
+  std::string bad = text;
+  bad.replace(bad.find("    sms: 10\n"), 12,
+              "    sms: 10\n    memory_bandwidth_gb_s: -5\n");
+  EXPECT_EQ(MergeError(other, bad),
+            "user.yaml:9:28: model 'X1' memory_bandwidth_gb_s: -5 is out of "
+            "range (expected 1..1000000)");
 }
 
 }  // namespace

@@ -44,6 +44,11 @@ const MigGeometry& GpuModel::RequireMig() const {
   return *mig;
 }
 
+double GpuModel::InstanceBandwidthGbS(const MigProfile& profile) const {
+  const MigGeometry& g = RequireMig();
+  return memory_bandwidth_gb_s * profile.memory_slices / g.memory_slices;
+}
+
 int GpuModel::RequireProfile(const std::string& profile_name) const {
   const MigGeometry& geometry = RequireMig();
   const int index = geometry.FindProfile(profile_name);

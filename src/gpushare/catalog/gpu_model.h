@@ -66,6 +66,9 @@ struct GpuModel {
   int64_t memory_mib = 0;
   int sms = 0;
   double relative_speed = 0;         // dense FP16 tensor TFLOPS / A100's
+  // Peak DRAM bandwidth, GB/s (10^9 bytes/s), from the datasheet; 0 when
+  // unknown (a --catalog model that does not give it).
+  double memory_bandwidth_gb_s = 0;
   double price_per_hour = 0;         // USD per GPU-hour
   std::vector<std::string> pci_device_ids;  // "0x233010DE"
   std::vector<std::string> unconfirmed;     // fields not confirmed
@@ -74,6 +77,11 @@ struct GpuModel {
   bool mig_capable() const { return mig.has_value(); }
   // The MIG geometry; throws InputError if the model is not MIG-capable.
   const MigGeometry& RequireMig() const;
+  // The memory bandwidth (GB/s) an instance of `profile` has: the GPU's
+  // times its memory slices over the GPU's (NVIDIA MIG User Guide: each
+  // memory slice carries its share of the memory controllers and DRAM
+  // bandwidth). Throws InputError if the model is not MIG-capable.
+  double InstanceBandwidthGbS(const MigProfile& profile) const;
   // Index of a profile by name; throws InputError naming the closest
   // profiles (or saying the model has no MIG) when there is none.
   int RequireProfile(const std::string& profile_name) const;

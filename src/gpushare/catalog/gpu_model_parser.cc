@@ -24,7 +24,8 @@ const std::vector<std::string>& ModelFields() {
   static const std::vector<std::string> fields = {
       "name",           "aliases",        "family",
       "compute_capability", "memory_mib", "sms",
-      "relative_speed", "price_per_hour", "pci_device_ids",
+      "memory_bandwidth_gb_s", "relative_speed", "price_per_hour",
+      "pci_device_ids",
       "unconfirmed",    "mig",            "mig.sms"};
   return fields;
 }
@@ -128,7 +129,8 @@ MigGeometry ParseMig(const YamlMap& map, const GpuModel& model) {
 
 GpuModel ParseGpuModel(const YamlMap& entry, const GpuModel* base) {
   entry.AllowOnly({"name", "aliases", "family", "compute_capability",
-                   "memory_mib", "sms", "relative_speed", "price_per_hour",
+                   "memory_mib", "sms", "memory_bandwidth_gb_s",
+                   "relative_speed", "price_per_hour",
                    "pci_device_ids", "unconfirmed", "mig"});
   GpuModel m = base ? *base : GpuModel{};
   const bool required = base == nullptr;
@@ -168,6 +170,11 @@ GpuModel ParseGpuModel(const YamlMap& entry, const GpuModel* base) {
   }
   if (present("memory_mib")) m.memory_mib = entry.Int("memory_mib", 1, kMaxMemoryMib);
   if (present("sms")) m.sms = static_cast<int>(entry.Int("sms", 1, kMaxSms));
+  // Optional, also for a new model: --catalog files written before it
+  // existed stay valid (0: unknown).
+  if (entry.Has("memory_bandwidth_gb_s")) {
+    m.memory_bandwidth_gb_s = entry.Double("memory_bandwidth_gb_s", 1, 1e6);
+  }
   if (present("relative_speed")) {
     m.relative_speed = entry.Double("relative_speed", 1e-6, 1000);
   }

@@ -204,6 +204,13 @@ void Collector::OnStart(double t, PodIndex pod, int node, double alone_s) {
   }
 }
 
+void Collector::OnEngineStart(double /*t*/, PodIndex pod, int64_t kv_tokens,
+                              int64_t max_seqs) {
+  PodRecord& r = result_.pod_records[pod];
+  r.kv_cache_tokens = std::max<int64_t>(0, kv_tokens);
+  r.max_concurrent_seqs = max_seqs;
+}
+
 void Collector::OnFailure(double /*t*/, PodIndex pod, PodFailure why,
                           const std::string& message, double lost_work_s) {
   PodRecord& r = result_.pod_records[pod];

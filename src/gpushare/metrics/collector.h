@@ -45,6 +45,8 @@ class Collector : public SimulationObserver {
   void OnUnschedulable(double t, PodIndex pod,
                        const std::string& message) override;
   void OnStart(double t, PodIndex pod, int node, double alone_s) override;
+  void OnEngineStart(double t, PodIndex pod, int64_t kv_tokens,
+                     int64_t max_seqs) override;
   void OnFailure(double t, PodIndex pod, PodFailure why,
                  const std::string& message, double lost_work_s) override;
   void OnRestart(double t, PodIndex pod) override;

@@ -102,6 +102,11 @@ nlohmann::json ResultToJson(const SimulationResult& r) {
                     {"neighbour_missed_samples", p.neighbour_missed_samples},
                     {"outcome", PodOutcomeName(p.outcome)},
                     {"message", p.message}});
+    if (p.kv_cache_tokens >= 0) {
+      // Pods running an LLM engine only (docs/output.md).
+      pods.back()["kv_cache_tokens"] = p.kv_cache_tokens;
+      pods.back()["max_concurrent_seqs"] = p.max_concurrent_seqs;
+    }
   }
   out["pod_records"] = pods;
   json queues = json::array();

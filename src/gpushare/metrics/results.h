@@ -81,6 +81,11 @@ struct PodRecord {
   int restarts = 0;
   int oom_kills = 0;
   int fault_kills = 0;
+  // A pod running an LLM engine: its KV cache in tokens and the sequences
+  // it runs at once, at its last start (0 when the engine could not start);
+  // -1 for other pods.
+  int64_t kv_cache_tokens = -1;
+  int64_t max_concurrent_seqs = -1;
   // Times DefaultPreemption or Kueue evicted it, and the work
   // (reference-GPU seconds) its failures and evictions lost past their last
   // checkpoint.

@@ -91,7 +91,7 @@ TEST(ScenarioReaderTest, EveryExampleParsesBuildsAndIsSmall) {
                 "default", "dev-time-slicing", "dra", "dra-mps",
                 "hami-platform",
                 "kai-fair-share", "kubectl-import", "kubectl-nodegroups",
-                "mig-inference", "multi-tenant", "patrol", "plan-sizing",
+                "llm-serving", "mig-inference", "multi-tenant", "patrol", "plan-sizing",
                 "three-pools", "university-gangs"}));
 }
 

@@ -11,6 +11,7 @@
 #ifndef GPUSHARE_SCENARIO_SCENARIO_SECTIONS_H_
 #define GPUSHARE_SCENARIO_SCENARIO_SECTIONS_H_
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "gpushare/cluster/cluster.h"
 #include "gpushare/io/yaml_input.h"
 #include "gpushare/scenario/scenario.h"
+#include "gpushare/workload/llm_engine.h"
 
 namespace gpushare {
 namespace scenario_internal {
@@ -107,6 +109,15 @@ WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
                             const KueueConfig& queues,
                             const KaiConfig& kai_queues,
                             std::vector<std::string>* names);
+
+// engine_reader.cc
+
+// A class's `engine:`: a name (vllm, tgi, none) sets `*kind` and gives
+// null; a mapping (inference classes only) also gives the engine's memory
+// model, its weights checked against the largest GPU of `pools`.
+std::shared_ptr<const LlmEngine> ReadEngine(
+    const YamlMap& c, WorkloadClass workload_class, const Catalog& catalog,
+    const std::vector<NodePoolSpec>& pools, InferenceEngine* kind);
 
 // workload_reader.cc
 

@@ -224,12 +224,10 @@ WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
     }
   }
   if (c.Has("engine")) {
-    // Its LLM serving engine (docs/emit.md, pod patches).
-    static const std::vector<std::string> kEngines = {"none", "vllm", "tgi"};
-    const std::string engine = Choice(c, "engine", "engine", kEngines);
-    spec.engine = engine == "vllm"  ? InferenceEngine::kVllm
-                  : engine == "tgi" ? InferenceEngine::kTgi
-                                    : InferenceEngine::kNone;
+    // Its LLM serving engine (docs/emit.md, pod patches; docs/model.md
+    // §6.7 for the mapping's memory model).
+    spec.llm_engine =
+        ReadEngine(c, spec.workload_class, catalog, pools, &spec.engine);
   }
   if (c.Has("gang")) {
     // A PodGroup per arrival (scheduler-plugins Coscheduling).

@@ -21,6 +21,13 @@ void ObserverFanout::OnStart(double t, PodIndex pod, int node, double alone_s) {
   for (SimulationObserver* o : observers_) o->OnStart(t, pod, node, alone_s);
 }
 
+void ObserverFanout::OnEngineStart(double t, PodIndex pod, int64_t kv_tokens,
+                                   int64_t max_seqs) {
+  for (SimulationObserver* o : observers_) {
+    o->OnEngineStart(t, pod, kv_tokens, max_seqs);
+  }
+}
+
 void ObserverFanout::OnFailure(double t, PodIndex pod, PodFailure why,
                                const std::string& message,
                                double lost_work_s) {

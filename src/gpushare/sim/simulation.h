@@ -110,6 +110,9 @@ class Simulation {
     // Its rate is the slowest domain's times this: 1, or the communication
     // penalty of a pod on several MIG instances (ModelParams).
     double comm_factor = 1;
+    // Its memory footprint on each of its devices while resident: the
+    // pod's own, or what its LLM engine pre-allocated (StartOrFail).
+    int64_t fb_mib = 0;
     int node = -1;
     int restarts = 0;
     bool resident = false;  // executing on its domains (not in back-off)

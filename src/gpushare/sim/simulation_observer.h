@@ -72,6 +72,12 @@ class SimulationObserver {
   // Bound to `node` and started running (wall time alone there: alone_s).
   virtual void OnStart(double /*t*/, PodIndex /*pod*/, int /*node*/,
                        double /*alone_s*/) {}
+  // A pod running an LLM engine (Pod::llm_engine) starts: its KV cache
+  // holds `kv_tokens` tokens (<= 0: none; it fails at once) and it runs
+  // `max_seqs` sequences at once. Called after OnStart, before any
+  // OnFailure of this start.
+  virtual void OnEngineStart(double /*t*/, PodIndex /*pod*/,
+                             int64_t /*kv_tokens*/, int64_t /*max_seqs*/) {}
   // A running pod failed; `lost_work_s` is the work it had done in this
   // attempt, now lost (it restarts from the beginning).
   virtual void OnFailure(double /*t*/, PodIndex /*pod*/, PodFailure /*why*/,

@@ -14,6 +14,7 @@
 #include "gpushare/io/check.h"
 #include "gpushare/sim/simulation.h"
 #include "gpushare/sim/simulation_internal.h"
+#include "gpushare/workload/llm_engine.h"
 
 namespace gpushare {
 
@@ -62,13 +63,40 @@ void Simulation::StartOrFail(double now, PodIndex p) {
   // has no isolation: the pod that allocates last fails). Two replicas of
   // one GPU (the device plugin may hand out both) are one device to the
   // pod's process: its memory and its context are there once.
-  const int64_t footprint = pod.needs.gpu_memory_mib;
   const auto& grants = scheduler_->AllocationOf(p).grants;
+  auto limit_of = [&](size_t k) {
+    return k < grants.size() ? grants[k].memory_mib
+                             : domains_[run.domains[k]].info.memory_mib;
+  };
+  int64_t footprint = pod.needs.gpu_memory_mib;
+  if (pod.llm_engine != nullptr && !run.domains.empty()) {
+    // An LLM engine pre-allocates its share of the memory it sees (the
+    // least of its devices'), then fails at once if no KV block is left.
+    int64_t visible = limit_of(0);
+    for (size_t k = 1; k < run.domains.size(); ++k) {
+      visible = std::min(visible, limit_of(k));
+    }
+    const LlmEngine& engine = *pod.llm_engine;
+    footprint = engine.FootprintMib(visible);
+    const int64_t kv_tokens = engine.KvCapacityTokens(visible);
+    if (observer_) {
+      observer_->OnEngineStart(now, p, kv_tokens,
+                               engine.MaxConcurrentSeqs(kv_tokens));
+    }
+    if (kv_tokens <= 0) {
+      Fail(now, p, PodFailure::kOutOfMemory,
+           fmt::format("engine failed at start: no available memory for the "
+                       "cache blocks ({} MiB pre-allocated of {} MiB seen, "
+                       "{:.6g} GiB of weights and {:.6g} GiB reserved)",
+                       footprint, visible, engine.weights_gib,
+                       engine.activation_reserve_gib));
+      return;
+    }
+  }
   for (size_t k = 0; k < run.domains.size(); ++k) {
     const DomainRun& d = domains_[run.domains[k]];
     if (!FirstOccurrence(run.domains, k)) continue;
-    const int64_t limit =
-        k < grants.size() ? grants[k].memory_mib : d.info.memory_mib;
+    const int64_t limit = limit_of(k);
     if (footprint > limit) {
       Fail(now, p, PodFailure::kOutOfMemory,
            fmt::format("CUDA out of memory: footprint {} MiB over its limit of "
@@ -84,6 +112,7 @@ void Simulation::StartOrFail(double now, PodIndex p) {
       return;
     }
   }
+  run.fb_mib = footprint;
   run.phase = Phase::kRunning;
   run.resident = true;
   run.remaining = run.service ? kInfinity : pod.needs.work_s - run.checkpointed;
@@ -96,7 +125,7 @@ void Simulation::StartOrFail(double now, PodIndex p) {
   for (size_t k = 0; k < run.domains.size(); ++k) {
     if (!FirstOccurrence(run.domains, k)) continue;
     domains_[run.domains[k]].residents.push_back(p);
-    domains_[run.domains[k]].fb_used_mib += footprint;
+    domains_[run.domains[k]].fb_used_mib += run.fb_mib;
   }
   if (run.service) {
     events_.Push(now + run.lifetime_left, EventKind::kDeletion, p, -1,
@@ -125,7 +154,7 @@ void Simulation::Stop(double now, PodIndex p) {
     DomainRun& dom = domains_[run.domains[k]];
     dom.residents.erase(
         std::find(dom.residents.begin(), dom.residents.end(), p));
-    dom.fb_used_mib -= pods_[p].needs.gpu_memory_mib;
+    dom.fb_used_mib -= run.fb_mib;
   }
   for (int d : run.domains) Recompute(now, d);
   if (gang_of_[p] >= 0) SyncGang(now, gang_of_[p]);

@@ -259,6 +259,7 @@ std::vector<Pod> GenerateClass(const WorkloadClassSpec& c, double horizon_s,
     pod.tolerations = c.tolerations;
     pod.explicit_requests = c.requests;
     if (!c.request_per_pod) pod.template_request = template_request;
+    pod.llm_engine = c.llm_engine;
     pod.restart_policy = c.restart_policy;
     if (c.pods_per_claim > 1) {
       pod.dra_claim =

@@ -23,12 +23,14 @@
 #define GPUSHARE_WORKLOAD_GENERATOR_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "gpushare/cluster/labels.h"
 #include "gpushare/workload/distribution.h"
+#include "gpushare/workload/llm_engine.h"
 #include "gpushare/workload/pod.h"
 #include "gpushare/workload/trace_workload.h"
 
@@ -112,6 +114,9 @@ struct WorkloadClassSpec {
   // The serving engine its containers run (emit pod-patches writes its
   // memory cap on schemes without memory isolation).
   InferenceEngine engine = InferenceEngine::kNone;
+  // Its memory model when `engine:` is a mapping (null otherwise): every
+  // pod of the class shares it (Pod::llm_engine).
+  std::shared_ptr<const LlmEngine> llm_engine;
 };
 
 struct WorkloadSpec {

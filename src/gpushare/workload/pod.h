@@ -14,6 +14,7 @@
 #define GPUSHARE_WORKLOAD_POD_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +23,8 @@
 #include "gpushare/cluster/resources.h"
 
 namespace gpushare {
+
+struct LlmEngine;  // llm_engine.h
 
 enum class WorkloadClass { kTraining, kInference, kBatch, kDev };
 std::string_view WorkloadClassName(WorkloadClass c);
@@ -153,6 +156,10 @@ struct Pod {
   // allocated: the claim's node (its allocation's nodeSelector), the only
   // node its Filter passes; its requests then hold no device.
   std::string dra_claim_node;
+  // The LLM serving engine it runs, shared by its class (null: none
+  // modelled). Its memory footprint is then what the engine pre-allocates
+  // of the memory it sees at start, not needs.gpu_memory_mib (llm_engine.h).
+  std::shared_ptr<const LlmEngine> llm_engine;
   // Its class's request size (generated pods); unset for trace pods.
   TemplateRequest template_request;
   // All requests (cpu, memory, extended) the scheduler uses.

@@ -1,0 +1,162 @@
+// A class's `engine:`: the name form (emit pod-patches only) and the
+// mapping that models an LLM engine's memory, with located errors.
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "gpushare/catalog/catalog.h"
+#include "gpushare/io/input_error.h"
+#include "gpushare/scenario/scenario_reader.h"
+#include "gpushare/workload/llm_engine.h"
+
+namespace gpushare {
+namespace engine_reader_test {
+namespace {
+
+// One H100-80GB pool (time-slicing, 4 replicas) and the class `klass`
+// (one line of flow YAML, or several lines) under workload.classes.
+std::string EngineScenario(const std::string& klass) {
+  return R"(cluster:
+  pools:
+    - {name: tsl, gpu: H100-80GB, nodes: 1, gpus_per_node: 1,
+       sharing: {scheme: time-slicing, replicas: 4}}
+workload:
+  horizon_s: 3600
+  classes:
+)" + klass;
+}
+
+constexpr const char* kChat = R"(    - name: chat
+      class: inference
+      count: 1
+      lifetime_s: 600
+      request_rate: 5
+      gpu_ms_per_request: 20
+      engine:
+        weights_gib: 15
+        kv_cache: {layers: 32, kv_heads: 8, head_dim: 128}
+)";
+
+gpushare::Scenario ReadEngineScenario(const std::string& text) {
+  static const Catalog catalog = Catalog::Builtin();
+  return ReadScenarioYaml(text, "s.yaml", catalog);
+}
+
+std::string EngineError(const std::string& text) {
+  try {
+    ReadEngineScenario(text);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(EngineReaderTest, NameFormKeepsNoMemoryModel) {
+  const gpushare::Scenario s = ReadEngineScenario(EngineScenario(
+      "    - {name: a, class: inference, count: 1, lifetime_s: 60, "
+      "request_rate: 1, gpu_ms_per_request: 10, engine: tgi}\n"));
+  EXPECT_EQ(s.workload.classes[0].engine, InferenceEngine::kTgi);
+  EXPECT_EQ(s.workload.classes[0].llm_engine, nullptr);
+}
+
+TEST(EngineReaderTest, MappingWithVllmDefaults) {
+  const gpushare::Scenario s = ReadEngineScenario(EngineScenario(kChat));
+  const WorkloadClassSpec& c = s.workload.classes[0];
+  EXPECT_EQ(c.engine, InferenceEngine::kVllm);
+  ASSERT_NE(c.llm_engine, nullptr);
+  const LlmEngine& e = *c.llm_engine;
+  EXPECT_EQ(e.weights_gib, 15);
+  EXPECT_EQ(e.KvBytesPerToken(), 131072);
+  EXPECT_EQ(e.gpu_memory_utilization, 0.9);
+  EXPECT_EQ(e.max_num_seqs, 256);
+  EXPECT_EQ(e.max_num_batched_tokens, 8192);
+  EXPECT_EQ(e.activation_reserve_gib, 1.0);
+  EXPECT_EQ(e.prompt_tokens.value, 512);
+  EXPECT_EQ(e.output_tokens.value, 256);
+}
+
+TEST(EngineReaderTest, MappingWithEveryKey) {
+  const gpushare::Scenario s = ReadEngineScenario(EngineScenario(
+      std::string(kChat) +
+      "        kind: tgi\n"
+      "        gpu_memory_utilization: 0.25\n"
+      "        max_num_seqs: 64\n"
+      "        max_num_batched_tokens: 4096\n"
+      "        activation_reserve_gib: 0.5\n"
+      "        prompt_tokens: {uniform: [100, 300]}\n"
+      "        output_tokens: 128\n"));
+  const WorkloadClassSpec& c = s.workload.classes[0];
+  EXPECT_EQ(c.engine, InferenceEngine::kTgi);
+  const LlmEngine& e = *c.llm_engine;
+  EXPECT_EQ(e.gpu_memory_utilization, 0.25);
+  EXPECT_EQ(e.max_num_seqs, 64);
+  EXPECT_EQ(e.max_num_batched_tokens, 4096);
+  EXPECT_EQ(e.activation_reserve_gib, 0.5);
+  EXPECT_EQ(e.prompt_tokens.kind, Distribution::Kind::kUniform);
+  EXPECT_EQ(e.output_tokens.value, 128);
+}
+
+TEST(EngineReaderTest, TgiDefaultsToAllTheMemory) {
+  const gpushare::Scenario s = ReadEngineScenario(
+      EngineScenario(std::string(kChat) + "        kind: tgi\n"));
+  EXPECT_EQ(s.workload.classes[0].llm_engine->gpu_memory_utilization, 1.0);
+}
+
+TEST(EngineReaderTest, BadValuesAreLocated) {
+  const std::string too_high = std::string(kChat) +
+                               "        gpu_memory_utilization: 1.5\n";
+  EXPECT_EQ(EngineError(EngineScenario(too_high)),
+            "s.yaml:17:33: class 'chat' engine gpu_memory_utilization: 1.5 "
+            "is out of range (expected > 0 and <= 1)");
+  EXPECT_EQ(EngineError(EngineScenario(std::string(kChat) +
+                                       "        gpu_memory_utilization: 0\n")),
+            "s.yaml:17:33: class 'chat' engine gpu_memory_utilization: 0 "
+            "is out of range (expected > 0 and <= 1)");
+  std::string negative = kChat;
+  negative.replace(negative.find("weights_gib: 15"), 15, "weights_gib: -3");
+  EXPECT_EQ(EngineError(EngineScenario(negative)),
+            "s.yaml:15:22: class 'chat' engine weights_gib: -3 is out of "
+            "range (expected > 0 and <= 1048576)");
+  std::string heads = kChat;
+  heads.replace(heads.find("kv_heads: 8"), 11, "kv_heads: 0");
+  EXPECT_NE(EngineError(EngineScenario(heads)).find("s.yaml:16:"),
+            std::string::npos);
+  EXPECT_NE(EngineError(EngineScenario(std::string(kChat) +
+                                       "        max_num_seqs: -1\n"))
+                .find("s.yaml:17:"),
+            std::string::npos);
+  EXPECT_NE(EngineError(EngineScenario(std::string(kChat) +
+                                       "        prompt_tokens: -5\n"))
+                .find("s.yaml:17:9: class 'chat' engine prompt_tokens: "),
+            std::string::npos);
+  EXPECT_NE(EngineError(EngineScenario(std::string(kChat) +
+                                       "        weights: 3\n"))
+                .find("s.yaml:17:9: class 'chat' engine: unknown key "
+                      "'weights'"),
+            std::string::npos);
+}
+
+TEST(EngineReaderTest, WeightsLargerThanEveryGpuAreRefused) {
+  std::string huge = kChat;
+  huge.replace(huge.find("weights_gib: 15"), 15, "weights_gib: 140");
+  EXPECT_EQ(EngineError(EngineScenario(huge)),
+            "s.yaml:15:9: class 'chat' engine weights_gib: 140 GiB of "
+            "weights fit no GPU of the scenario (the largest, H100-80GB, has "
+            "79.6 GiB); give the weights per GPU of a tensor-parallel engine");
+}
+
+TEST(EngineReaderTest, MappingIsForInferenceClasses) {
+  const std::string error = EngineError(EngineScenario(
+      "    - {name: b, class: batch, count: 1, work_s: 60,\n"
+      "       engine: {weights_gib: 1, kv_cache: {layers: 1, "
+      "kv_heads: 1, head_dim: 1}}}\n"));
+  EXPECT_NE(error.find("s.yaml:9:8: class 'b' engine: an engine with a "
+                       "memory model serves requests"),
+            std::string::npos)
+      << error;
+}
+
+}  // namespace
+}  // namespace engine_reader_test
+}  // namespace gpushare

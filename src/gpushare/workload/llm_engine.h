@@ -1,0 +1,64 @@
+// LlmEngine: the memory model of an LLM serving engine (vLLM semantics) that
+// an inference class runs (`engine:` in docs/scenario.md, docs/model.md
+// §6.7).
+//
+// Contract: plain values checked by the scenario reader (ranges, weights
+// that fit some GPU). At start the engine pre-allocates
+// gpu_memory_utilization of the memory it sees — the whole GPU or MIG
+// instance without memory isolation, the HAMi gpumem or MPS pinned limit
+// with it — and keeps for its KV cache what is left of that after the
+// weights and the activation/CUDA-context reserve, in whole blocks of
+// kKvBlockTokens tokens (vLLM's default --block-size). No block left:
+// the engine fails at start, as vLLM raises "No available memory for the
+// cache blocks". Units are in the names (GiB = 2^30 bytes, MiB = 2^20).
+
+#ifndef GPUSHARE_WORKLOAD_LLM_ENGINE_H_
+#define GPUSHARE_WORKLOAD_LLM_ENGINE_H_
+
+#include <cstdint>
+
+#include "gpushare/workload/distribution.h"
+
+namespace gpushare {
+
+// vLLM's defaults (EngineArgs; docs/model.md §6.7 gives the sources).
+inline constexpr double kDefaultGpuMemoryUtilization = 0.9;
+inline constexpr int kDefaultMaxNumSeqs = 256;
+inline constexpr int64_t kDefaultMaxNumBatchedTokens = 8192;
+inline constexpr int kKvBlockTokens = 16;
+// CUDA context (200-500 MB per process, research notes, uncertain) plus
+// the activations of a profiled forward pass; a documented assumption.
+inline constexpr double kDefaultActivationReserveGib = 1.0;
+
+struct LlmEngine {
+  // Weights each GPU of the pod holds (the model's over its tensor-parallel
+  // size), GiB.
+  double weights_gib = 0;
+  // KV cache shape: 2 (K and V) x layers x kv_heads x head_dim x dtype_bytes
+  // bytes per token.
+  int layers = 0;
+  int kv_heads = 0;
+  int head_dim = 0;
+  int dtype_bytes = 2;
+  double gpu_memory_utilization = kDefaultGpuMemoryUtilization;
+  int max_num_seqs = kDefaultMaxNumSeqs;
+  int64_t max_num_batched_tokens = kDefaultMaxNumBatchedTokens;
+  double activation_reserve_gib = kDefaultActivationReserveGib;
+  // Tokens per request.
+  Distribution prompt_tokens = Distribution::Constant(512);
+  Distribution output_tokens = Distribution::Constant(256);
+
+  int64_t KvBytesPerToken() const;
+  // What it pre-allocates of `visible_mib`: floor(utilization x visible).
+  int64_t FootprintMib(int64_t visible_mib) const;
+  // Tokens its KV cache holds with `visible_mib` visible, in whole blocks;
+  // <= 0 when nothing is left for the cache (the engine cannot start).
+  int64_t KvCapacityTokens(int64_t visible_mib) const;
+  // Sequences it runs at once: max_num_seqs, or fewer when the cache
+  // cannot hold that many of mean prompt + mean output tokens.
+  int64_t MaxConcurrentSeqs(int64_t kv_tokens) const;
+};
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_WORKLOAD_LLM_ENGINE_H_

@@ -1,0 +1,64 @@
+#include "gpushare/workload/llm_engine.h"
+
+#include <gtest/gtest.h>
+
+namespace gpushare {
+namespace {
+
+// Llama-3-8B (Meta's config.json: 32 layers, 8 KV heads, head_dim 128;
+// 8.03 B parameters in bf16 = 14.96 GiB of weights).
+LlmEngine Llama3Of8B() {
+  LlmEngine e;
+  e.weights_gib = 15;
+  e.layers = 32;
+  e.kv_heads = 8;
+  e.head_dim = 128;
+  e.dtype_bytes = 2;
+  return e;
+}
+
+TEST(LlmEngineTest, KvBytesPerTokenOfLlama3Of8B) {
+  // 2 x 32 x 8 x 128 x 2 = 131,072 bytes = 128 KiB per token.
+  EXPECT_EQ(Llama3Of8B().KvBytesPerToken(), 128 * 1024);
+}
+
+TEST(LlmEngineTest, KvCapacityByHandOnAWholeH100) {
+  const LlmEngine e = Llama3Of8B();
+  // H100-80GB: 81,559 MiB visible; 0.9 of it = 73,403 MiB (floor).
+  EXPECT_EQ(e.FootprintMib(81559), 73403);
+  // Left for KV: 73,403 MiB - 15 GiB weights - 1 GiB reserve
+  // = 73,403 - 16,384 = 57,019 MiB. A block is 16 tokens x 128 KiB = 2 MiB:
+  // 28,509 whole blocks = 456,144 tokens.
+  EXPECT_EQ(e.KvCapacityTokens(81559), 456144);
+  // 456,144 / (512 + 256) = 593 sequences: max_num_seqs (256) binds.
+  EXPECT_EQ(e.MaxConcurrentSeqs(456144), 256);
+  // Long requests: 8,192 + 1,024 tokens each -> 49 at once.
+  LlmEngine long_requests = e;
+  long_requests.prompt_tokens = Distribution::Constant(8192);
+  long_requests.output_tokens = Distribution::Constant(1024);
+  EXPECT_EQ(long_requests.MaxConcurrentSeqs(456144), 49);
+}
+
+TEST(LlmEngineTest, NoRoomForTheCacheGivesZero) {
+  LlmEngine e = Llama3Of8B();
+  e.gpu_memory_utilization = 0.2;
+  // 0.2 x 81,559 = 16,311 MiB < 16 GiB of weights and reserve.
+  EXPECT_EQ(e.FootprintMib(81559), 16311);
+  EXPECT_EQ(e.KvCapacityTokens(81559), 0);
+  EXPECT_EQ(e.MaxConcurrentSeqs(0), 0);
+  // The 3g.40gb MIG instance of an H100 (40,448 MiB) at 0.9: 36,403 MiB,
+  // 20,019 MiB for KV = 10,009 whole blocks of 2 MiB.
+  e.gpu_memory_utilization = 0.9;
+  EXPECT_EQ(e.KvCapacityTokens(40448), 10009 * 16);
+}
+
+TEST(LlmEngineTest, MeanTokensOfADistribution) {
+  LlmEngine e = Llama3Of8B();
+  e.prompt_tokens = Distribution::Uniform(0, 1000);
+  e.output_tokens = Distribution::Constant(500);
+  // Mean 500 + 500 = 1,000 tokens per request.
+  EXPECT_EQ(e.MaxConcurrentSeqs(100000), 100);
+}
+
+}  // namespace
+}  // namespace gpushare
