@@ -172,17 +172,22 @@ void ApplyNvidiaConsumableShares(const DraPoolSettings& consumable,
   }
 }
 
+ResourceSlice EmptyNvidiaNodeSlice(const std::string& node_name) {
+  ResourceSlice slice;
+  slice.name = node_name + "-" + kNvidiaGpuDriver;
+  slice.driver = kNvidiaGpuDriver;
+  slice.node_name = node_name;
+  slice.pool_name = node_name;
+  return slice;
+}
+
 ResourceSlice NvidiaGpuResourceSlice(const NvidiaGpuNode& node,
                                      std::vector<NvidiaDevicePlace>* places) {
   GS_CHECK(node.model != nullptr, "a DRA node without a GPU model");
   GS_CHECK(node.mig_layouts.empty() ||
                static_cast<int>(node.mig_layouts.size()) == node.gpu_count,
            "MIG layouts must be none or one per GPU");
-  ResourceSlice slice;
-  slice.name = node.node_name + "-" + kNvidiaGpuDriver;
-  slice.driver = kNvidiaGpuDriver;
-  slice.node_name = node.node_name;
-  slice.pool_name = node.node_name;
+  ResourceSlice slice = EmptyNvidiaNodeSlice(node.node_name);
   if (places != nullptr) places->clear();
   for (int gpu = 0; gpu < node.gpu_count; ++gpu) {
     const std::string uuid =

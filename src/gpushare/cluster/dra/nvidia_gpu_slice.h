@@ -96,6 +96,10 @@ struct NvidiaDevicePlace {
   int instance = -1;
 };
 
+// A node's slice of the driver without devices: named
+// "<node>-gpu.nvidia.com", its pool the node.
+ResourceSlice EmptyNvidiaNodeSlice(const std::string& node_name);
+
 // The node's slice; `places` (if set) gets one entry per device, in slice
 // order.
 ResourceSlice NvidiaGpuResourceSlice(

@@ -47,11 +47,7 @@ ResourceSlice NvidiaPartitionableResourceSlice(
     max_sms = std::max<int64_t>(max_sms, p.sms);
     max_memory = std::max(max_memory, p.memory_mib * kPartitionBytesPerMib);
   }
-  ResourceSlice slice;
-  slice.name = node.node_name + "-" + kNvidiaGpuDriver;
-  slice.driver = kNvidiaGpuDriver;
-  slice.node_name = node.node_name;
-  slice.pool_name = node.node_name;
+  ResourceSlice slice = EmptyNvidiaNodeSlice(node.node_name);
   if (places != nullptr) places->clear();
   for (int gpu = 0; gpu < node.gpu_count; ++gpu) {
     const std::string set_name = NvidiaCounterSetName(gpu);
