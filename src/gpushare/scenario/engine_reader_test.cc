@@ -68,7 +68,7 @@ TEST(EngineReaderTest, MappingWithVllmDefaults) {
   const LlmEngine& e = *c.llm_engine;
   EXPECT_EQ(e.weights_gib, 15);
   EXPECT_EQ(e.KvBytesPerToken(), 131072);
-  EXPECT_EQ(e.gpu_memory_utilization, 0.9);
+  EXPECT_EQ(e.gpu_memory_utilization, 0.92);
   EXPECT_EQ(e.max_num_seqs, 256);
   EXPECT_EQ(e.max_num_batched_tokens, 8192);
   EXPECT_EQ(e.activation_reserve_gib, 1.0);

@@ -21,8 +21,9 @@
 
 namespace gpushare {
 
-// vLLM's defaults (EngineArgs; docs/model.md §6.7 gives the sources).
-inline constexpr double kDefaultGpuMemoryUtilization = 0.9;
+// vLLM's defaults (gpu_memory_utilization: vllm/config/cache.py
+// CacheConfig at commit 002f10e0; docs/model.md §6.7 gives the sources).
+inline constexpr double kDefaultGpuMemoryUtilization = 0.92;
 inline constexpr int kDefaultMaxNumSeqs = 256;
 inline constexpr int64_t kDefaultMaxNumBatchedTokens = 8192;
 inline constexpr int kKvBlockTokens = 16;

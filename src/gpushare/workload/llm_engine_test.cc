@@ -24,14 +24,14 @@ TEST(LlmEngineTest, KvBytesPerTokenOfLlama3Of8B) {
 
 TEST(LlmEngineTest, KvCapacityByHandOnAWholeH100) {
   const LlmEngine e = Llama3Of8B();
-  // H100-80GB: 81,559 MiB visible; 0.9 of it = 73,403 MiB (floor).
-  EXPECT_EQ(e.FootprintMib(81559), 73403);
-  // Left for KV: 73,403 MiB - 15 GiB weights - 1 GiB reserve
-  // = 73,403 - 16,384 = 57,019 MiB. A block is 16 tokens x 128 KiB = 2 MiB:
-  // 28,509 whole blocks = 456,144 tokens.
-  EXPECT_EQ(e.KvCapacityTokens(81559), 456144);
-  // 456,144 / (512 + 256) = 593 sequences: max_num_seqs (256) binds.
-  EXPECT_EQ(e.MaxConcurrentSeqs(456144), 256);
+  // H100-80GB: 81,559 MiB visible; 0.92 of it = 75,034 MiB (floor).
+  EXPECT_EQ(e.FootprintMib(81559), 75034);
+  // Left for KV: 75,034 MiB - 15 GiB weights - 1 GiB reserve
+  // = 75,034 - 16,384 = 58,650 MiB. A block is 16 tokens x 128 KiB = 2 MiB:
+  // 29,325 whole blocks = 469,200 tokens.
+  EXPECT_EQ(e.KvCapacityTokens(81559), 469200);
+  // 469,200 / (512 + 256) = 610 sequences: max_num_seqs (256) binds.
+  EXPECT_EQ(e.MaxConcurrentSeqs(469200), 256);
   // Long requests: 8,192 + 1,024 tokens each -> 49 at once.
   LlmEngine long_requests = e;
   long_requests.prompt_tokens = Distribution::Constant(8192);
