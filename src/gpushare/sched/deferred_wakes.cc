@@ -22,10 +22,8 @@ bool Scheduler::CanDeferWakes() const {
          ready_nominees_.empty() && freed_nominations_.empty();
 }
 
-void Scheduler::DeferWake(int shape) {
-  Group& group = groups_[shape];
-  group.wake_deferred = true;
-  const WaitKey& head = *group.waiting.begin();
+void Scheduler::DeferWake(int shape, const WaitKey& head) {
+  groups_[shape].wake_deferred = true;
   // The window ActivateHead() and WakeGroupsFor() give a woken group: this
   // event's node and those changed during its retry. (The wakes of an
   // earlier event were materialized: these are the only ones.)
@@ -39,9 +37,8 @@ void Scheduler::SortDeferredWakes() {
   std::sort(deferred_wakes_.begin() + next_deferred_wake_,
             deferred_wakes_.end(),
             [](const DeferredWake& a, const DeferredWake& b) {
-              // QueueEntry's order: b comes after a.
-              return QueueEntry{b.priority, b.seq, b.id} <
-                     QueueEntry{a.priority, a.seq, a.id};
+              // QueueEntry's order (b comes after a), as one comparison.
+              return a.order() < b.order();
             });
 }
 
@@ -141,8 +138,8 @@ bool Scheduler::TakeDeferredWake(ScheduleResult* result) {
     ClearGroup(group);
     result->pod = w.id;
     result->outcome = ScheduleResult::Outcome::kUnschedulable;
-    result->message = group.message;
     NoteReported(group, w.seq, result);
+    ReportKeptMessage(group, result);
     return true;
   }
   if (wake_first) {

@@ -114,6 +114,57 @@ TEST_F(DeferredWakesTest, TwoDeparturesBeforeTheCycles) {
   EXPECT_EQ(scheduler.WaitingCount(), 1);
 }
 
+// A caller that keeps each pod's last message gets an unchanged one empty.
+TEST_F(DeferredWakesTest, OmitsUnchangedMessagesWhenAsked) {
+  cluster_.AddPool(Pool("p", "A100-80GB", 1, 1, ExclusiveSharing()));
+  Scheduler scheduler(cluster_, Profile());
+  scheduler.OmitUnchangedMessages();
+  const std::vector<ScheduleResult> first = FillAndQueueThreeShapes(scheduler);
+  ASSERT_EQ(first.size(), 4u);
+  for (int i = 1; i <= 3; ++i) {
+    EXPECT_FALSE(first[i].message_unchanged);
+    EXPECT_NE(first[i].message, "");
+  }
+  scheduler.Release(0);
+  const std::vector<ScheduleResult> results = Run(scheduler);
+  ASSERT_EQ(results.size(), 3u);
+  EXPECT_EQ(results[0].outcome, Outcome::kBound);
+  for (int i = 1; i <= 2; ++i) {
+    EXPECT_EQ(results[i].outcome, Outcome::kUnschedulable);
+    EXPECT_TRUE(results[i].message_unchanged);
+    EXPECT_EQ(results[i].message, "");
+  }
+}
+
+// A higher-priority twin that joins a sleeping group becomes its first pod:
+// the departure's wakes are taken in the order of the groups' first pods
+// now (pod 3 of the second shape before pod 1 of the first), not of when
+// the groups fell asleep.
+TEST_F(DeferredWakesTest, ASleepingGroupsNewFirstPodSetsTheWakeOrder) {
+  cluster_.AddPool(Pool("p", "A100-80GB", 1, 1, ExclusiveSharing()));
+  SchedulerProfile profile = Profile();
+  profile.post_filters.clear();  // pod 3 waits rather than preempt
+  Scheduler scheduler(cluster_, profile);
+  NewPod({{"nvidia.com/gpu", 1}});
+  NewPod({{"nvidia.com/gpu", 1}}).requests.Set(ResourceRegistry::kCpuId, 1001);
+  NewPod({{"nvidia.com/gpu", 1}}).requests.Set(ResourceRegistry::kCpuId, 1002);
+  Run(scheduler);
+  ASSERT_EQ(scheduler.WaitingCount(), 2);
+  NewPod({{"nvidia.com/gpu", 1}}, /*priority=*/100)
+      .requests.Set(ResourceRegistry::kCpuId, 1002);
+  // (It cannot fit where its twin failed: it waits without a cycle run.)
+  std::vector<ScheduleResult> results = Run(scheduler);
+  EXPECT_TRUE(results.empty());
+  ASSERT_EQ(scheduler.WaitingCount(), 3);
+  scheduler.Release(0);
+  results = Run(scheduler);
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(results[0].pod, 3);
+  EXPECT_EQ(results[0].outcome, Outcome::kBound);
+  EXPECT_EQ(results[1].pod, 1);
+  EXPECT_EQ(results[1].outcome, Outcome::kUnschedulable);
+}
+
 }  // namespace
 }  // namespace scheduler_test
 }  // namespace gpushare

@@ -126,7 +126,8 @@ struct ScheduleResult {
   std::string message;  // kUnschedulable / kAdmissionFailed: why
   // kUnschedulable: `message` is the one this pod's previous failed cycle
   // returned, and the pod waited since (a caller that keeps each pod's last
-  // message has it already).
+  // message has it already). Then `message` is empty when the scheduler
+  // omits unchanged messages (Scheduler::OmitUnchangedMessages()).
   bool message_unchanged = false;
   // kUnschedulable: the pods DefaultPreemption evicts for it (now
   // terminating) and the node nominated for it; empty / -1 when none. For a
@@ -152,6 +153,10 @@ class Scheduler {
   bool HasActive() const;
   // One scheduling cycle for the first active pod. Precondition: HasActive().
   ScheduleResult ScheduleOne();
+  // From now on a failed cycle whose message_unchanged holds returns an
+  // empty message, for a caller that keeps each pod's last message (a
+  // standing queue fails millions of cycles with the same words).
+  void OmitUnchangedMessages() { omit_unchanged_messages_ = true; }
 
   // Binds a pod that names its node (spec.nodeName) without a scheduling
   // cycle, as kubelet admits such a pod: it fits when the node has its cpu,
@@ -445,13 +450,24 @@ class Scheduler {
     PodId id;
     uint64_t seq;
     int shape;
+    // The active queue's order as one number (SortDeferredWakes): the
+    // priority, highest first, above the enqueue sequence.
+    __extension__ using Order = unsigned __int128;
+    Order order() const {
+      // 0x7fffffff - priority, modulo 2^32: 0 for INT32_MAX, 2^32 - 1 for
+      // INT32_MIN.
+      const uint32_t rank =
+          uint32_t{0x7fffffff} - static_cast<uint32_t>(priority);
+      return (static_cast<Order>(rank) << 64) | seq;
+    }
   };
   // Whether WakeGroupsFor() may defer: back-off off, reuse_node_results on,
   // no pod nominated and no nomination to flush.
   bool CanDeferWakes() const;
-  // Notes the group of `shape` as woken by the current event (its head is
-  // retried on the event's node and those changed since).
-  void DeferWake(int shape);
+  // Notes the group of `shape`, whose first waiting pod is `head`, as woken
+  // by the current event (its head is retried on the event's node and those
+  // changed since).
+  void DeferWake(int shape, const WaitKey& head);
   // Sorts the deferred wakes in the active queue's order.
   void SortDeferredWakes();
   // Takes every deferred wake not yet taken to the active queue.
@@ -608,12 +624,14 @@ class Scheduler {
   // constraints that have some (unordered; sleeper_slot_ by constraints, -1
   // when none): a node event visits only the groups whose static filters
   // pass its node. Groups in back-off with no timer yet.
-  // Each with its shape's WakeHint need inline: a node event reads the list
-  // in order, not each shape's hint.
+  // Each with its shape's WakeHint need and its group's first waiting pod
+  // inline (Settle() keeps `head` current while the group sleeps): a node
+  // event reads the list in order, not each shape's hint, group and pod.
   struct Sleeper {
     int shape;
     bool hami;
     HamiFitNeed need;
+    WaitKey head;
   };
   std::vector<std::vector<Sleeper>> sleepers_;
   std::vector<int> sleeper_constraints_;
@@ -675,6 +693,15 @@ class Scheduler {
   int64_t cycles_ = 0;
   // Counts the groups' FitError messages set (Group::message_serial).
   uint64_t message_serials_ = 0;
+  bool omit_unchanged_messages_ = false;
+  // Sets a failed cycle's message to its group's kept one, unless the
+  // result's message_unchanged says the caller has it and asked not to get
+  // it again. After NoteReported().
+  void ReportKeptMessage(const Group& group, ScheduleResult* result) const {
+    if (!(result->message_unchanged && omit_unchanged_messages_)) {
+      result->message = group.message;
+    }
+  }
   // A failed cycle of the pod of enqueue `seq` returns its group's message:
   // whether that pod's previous failed cycle returned it too (then
   // result->message_unchanged), and notes this one.

@@ -532,14 +532,14 @@ ScheduleResult Scheduler::ScheduleOne() {
       const bool keep_message = group.retrying == entry.id &&
                                 group.nodes_at_clear == num_nodes &&
                                 !group.message.empty() && !MayPreempt(pod);
-      result.message =
-          keep_message ? group.message : Diagnose(pod, s.constraints, group);
+      if (!keep_message) result.message = Diagnose(pod, s.constraints, group);
       if (group.retrying == entry.id) group.retrying = -1;
       ClearGroup(group);  // this scan covered every node
       Preempt(entry.id, &result);
       // (Kept, the group's message is its own: no copy.)
       Park(entry.id, keep_message ? group.message : result.message);
       NoteReported(group, s.seq, &result);
+      if (keep_message) ReportKeptMessage(group, &result);
       FlushNominations();
       return result;
     }

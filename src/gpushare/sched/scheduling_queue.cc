@@ -137,7 +137,7 @@ void Scheduler::SetSleeping(int shape, bool sleeping) {
     }
     group.sleep_slot = static_cast<int>(list.size());
     const WakeHint& hint = wake_hints_[shape];
-    list.push_back({shape, hint.hami, hint.need});
+    list.push_back({shape, hint.hami, hint.need, *group.waiting.begin()});
     return;
   }
   // Swap-remove: the last sleeper takes its slot.
@@ -171,7 +171,13 @@ void Scheduler::Settle(int shape) {
   const bool in_backoff = pods_[group.waiting.begin()->id].backoff_until > now_;
   const bool woken = Woken(group);
   SetSleeping(shape, !in_backoff && !woken);
-  if (group.sleeping) return;
+  if (group.sleeping) {
+    // Its first pod may have changed (a member parked, forgotten or
+    // activated) while it slept.
+    sleepers_[wake_hints_[shape].constraints][group.sleep_slot].head =
+        *group.waiting.begin();
+    return;
+  }
   if (in_backoff && woken) {
     ArmBackoffTimer(group);
   } else if (!group.unarmed) {
@@ -310,8 +316,7 @@ void Scheduler::WakeGroupsFor(int node) {
   for (size_t k = sleeper_constraints_.size(); k-- > 0;) {
     const int c = sleeper_constraints_[k];
     const std::vector<Sleeper>& list = sleepers_[c];
-    if (!StaticFits(c, *pods_[groups_[list[0].shape].waiting.begin()->id].pod)
-            [node]) {
+    if (!StaticFits(c, *pods_[list[0].head.id].pod)[node]) {
       continue;
     }
     // MayFitNode() without reading the pod (its static filters pass).
@@ -326,22 +331,25 @@ void Scheduler::WakeGroupsFor(int node) {
         continue;  // it stays clear
       }
       const bool exact = sleeper.need.exact;
-      Group& group = groups_[shape];
-      const PodState& s = pods_[group.waiting.begin()->id];
       if (hami != nullptr && exact && hami[node].exact()) {
         // The summary admits it and decides NodeResourcesFit and
         // GpuDeviceFit, as in the filter scan; nominated pods remain.
-        if (nominee_count_ > 0 && NomineesApply(*s.pod, node) &&
-            !FitsWithNominees(*s.pod, node, nullptr)) {
-          continue;
+        if (nominee_count_ > 0) {
+          const Pod& pod = *pods_[sleeper.head.id].pod;
+          if (NomineesApply(pod, node) &&
+              !FitsWithNominees(pod, node, nullptr)) {
+            continue;
+          }
         }
-      } else if (!FitsNode(*s.pod, s.constraints, node)) {
-        continue;
+      } else {
+        const PodState& s = pods_[sleeper.head.id];
+        if (!FitsNode(*s.pod, s.constraints, node)) continue;
       }
       if (defer_wakes_) {
-        DeferWake(shape);  // taken in the active queue's order
+        DeferWake(shape, sleeper.head);  // taken in the active queue's order
         continue;
       }
+      Group& group = groups_[shape];
       ActivateHead(group);
       // Its dirty nodes: this one, and those changed during its retry.
       group.clear_log = change_log_base_ + change_log_.size() - 1;

@@ -67,6 +67,7 @@ Simulation::Simulation(const Scenario& scenario, const Catalog& catalog)
     share_models_.push_back(MakeShareModel(s));
   }
   scheduler_ = std::make_unique<Scheduler>(*cluster_, scenario_.scheduler);
+  scheduler_->OmitUnchangedMessages();  // Schedule() keeps what it needs
   BuildDomains();
   BuildGangs();
   BuildKueueWorkloads();
@@ -353,9 +354,16 @@ void Simulation::Schedule(double now) {
         break;
       case ScheduleResult::Outcome::kUnschedulable:
         // A waiting pod's message that did not change is not reported
-        // again (a gang's timeout may have replaced it meanwhile).
-        if (observer_ && !(r.message_unchanged && gang_of_[r.pod] < 0)) {
-          observer_->OnUnschedulable(now, r.pod, r.message);
+        // again, but a gang member's is (its gang's timeout may have
+        // replaced it meanwhile); the scheduler omits unchanged messages.
+        if (observer_ && gang_of_[r.pod] < 0) {
+          if (!r.message_unchanged) {
+            observer_->OnUnschedulable(now, r.pod, r.message);
+          }
+        } else if (observer_) {
+          std::string& last = gang_messages_[r.pod];
+          if (!r.message_unchanged) last = r.message;
+          observer_->OnUnschedulable(now, r.pod, last);
         }
         for (size_t k = 0; k < r.victims.size(); ++k) {
           Preempted(now, r.victims[k], r.victim_preemptors[k]);

@@ -279,6 +279,8 @@ class Simulation {
   std::vector<int> stall_nodes_;  // per device_plugin_stalls entry
   std::vector<GangRun> gangs_;
   std::vector<int> gang_of_;      // per pod: its gang, or -1
+  // A gang member's last FitError message from the scheduler (Schedule()).
+  std::unordered_map<PodIndex, std::string> gang_messages_;
   std::vector<int> dirty_gangs_;  // gangs whose members' rates changed
   std::vector<int> dormant_gangs_;
   std::unique_ptr<QueueAdmission> kueue_;
