@@ -23,7 +23,7 @@ bool Scheduler::CanDeferWakes() const {
 }
 
 void Scheduler::DeferWake(int shape, const WaitKey& head) {
-  groups_[shape].wake_deferred = true;
+  SetWakeDeferred(shape, true);
   // The window ActivateHead() and WakeGroupsFor() give a woken group: this
   // event's node and those changed during its retry. (The wakes of an
   // earlier event were materialized: these are the only ones.)
@@ -43,8 +43,8 @@ void Scheduler::SortDeferredWakes() {
 }
 
 void Scheduler::MaterializeWake(const DeferredWake& w) {
+  SetWakeDeferred(w.shape, false);
   Group& group = groups_[w.shape];
-  group.wake_deferred = false;
   ActivateHead(group);
   group.clear_log = deferred_clear_log_;
   group.clear_event = deferred_clear_event_;
@@ -68,7 +68,7 @@ bool Scheduler::CycleKeepsToItsGroup(PodId id) const {
   // deferred would find it asleep.
   const PodState& s = pods_[id];
   const Pod& pod = *s.pod;
-  return nominee_count_ == 0 && !groups_[s.shape].wake_deferred &&
+  return nominee_count_ == 0 && !WakeDeferred(s.shape) &&
          !MayPreempt(pod) &&
          (pod.pod_group.empty() || pod.gang_min_member <= 1);
 }
@@ -117,6 +117,17 @@ bool Scheduler::DeferredWakeHopeless(const DeferredWake& w) {
 
 bool Scheduler::TakeDeferredWake(ScheduleResult* result) {
   const DeferredWake w = deferred_wakes_[next_deferred_wake_];
+  // The wakes are taken in order and their groups lie anywhere: fetch a
+  // later wake's group and hint while this one is taken.
+  constexpr size_t kPrefetchAhead = 2;
+  if (next_deferred_wake_ + kPrefetchAhead < deferred_wakes_.size()) {
+    const int ahead =
+        deferred_wakes_[next_deferred_wake_ + kPrefetchAhead].shape;
+    const Group& group = groups_[ahead];
+    __builtin_prefetch(&group.clear_log);
+    __builtin_prefetch(&group.reported_serial);
+    __builtin_prefetch(&wake_hints_[ahead]);
+  }
   const QueueEntry wake{w.priority, w.seq, w.id};
   while (!active_.empty()) {
     const QueueEntry& top = active_.top();
@@ -133,8 +144,8 @@ bool Scheduler::TakeDeferredWake(ScheduleResult* result) {
       next_deferred_wake_ = 0;
     }
     ++cycles_;
+    SetWakeDeferred(w.shape, false);
     Group& group = groups_[w.shape];
-    group.wake_deferred = false;
     ClearGroup(group);
     result->pod = w.id;
     result->outcome = ScheduleResult::Outcome::kUnschedulable;

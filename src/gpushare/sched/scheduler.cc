@@ -156,7 +156,10 @@ int Scheduler::InternShape(const Pod& pod, int* constraints) {
         device_fit_filter_ &&
         HamiFitNeed::Of(pod, cluster_.resources(), resources_fit_filter_,
                         only_fit_filters_, &hint.need);
-    if (groups_.size() > tracked_.size() * 64) tracked_.push_back(0);
+    if (groups_.size() > tracked_.size() * 64) {
+      tracked_.push_back(0);
+      wake_deferred_.push_back(0);
+    }
   }
   return it->second;
 }

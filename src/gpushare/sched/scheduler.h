@@ -290,8 +290,6 @@ class Scheduler {
     bool sleeping = false;
     int sleep_slot = -1;  // its index in sleepers_[constraints] while asleep
     bool unarmed = false;
-    // Woken, its retry deferred (deferred_wakes_): logically retrying.
-    bool wake_deferred = false;
     std::string message;  // the last FitError message
     // Scheduler::message_serials_ when `message` was last set, and the
     // enqueue (PodState::seq) and message serial of the last failed cycle
@@ -608,6 +606,21 @@ class Scheduler {
   // Shapes with waiting pods or with a member's retry in flight, as a
   // bitset over shapes.
   std::vector<uint64_t> tracked_;
+  // Shapes whose group is woken with its retry deferred (deferred_wakes_):
+  // logically retrying. A bitset over shapes, beside tracked_, so that a
+  // node event defers a wake without touching the group.
+  std::vector<uint64_t> wake_deferred_;
+  bool WakeDeferred(int shape) const {
+    return (wake_deferred_[shape / 64] >> (shape % 64)) & 1;
+  }
+  void SetWakeDeferred(int shape, bool deferred) {
+    const uint64_t bit = uint64_t{1} << (shape % 64);
+    if (deferred) {
+      wake_deferred_[shape / 64] |= bit;
+    } else {
+      wake_deferred_[shape / 64] &= ~bit;
+    }
+  }
   std::vector<int> wake_scratch_;
   // Deferred wakes in the active queue's order, consumed from
   // next_deferred_wake_ on (deferred_wakes.cc); defer_wakes_ while
