@@ -34,12 +34,39 @@ void Scheduler::DeferWake(int shape, const WaitKey& head) {
 }
 
 void Scheduler::SortDeferredWakes() {
-  std::sort(deferred_wakes_.begin() + next_deferred_wake_,
-            deferred_wakes_.end(),
-            [](const DeferredWake& a, const DeferredWake& b) {
-              // QueueEntry's order (b comes after a), as one comparison.
-              return a.order() < b.order();
-            });
+  const auto first = deferred_wakes_.begin() + next_deferred_wake_;
+  const auto last = deferred_wakes_.end();
+  const size_t n = static_cast<size_t>(last - first);
+  // A standing queue's departure wakes hundreds of groups, in no order, of
+  // one priority: those are sorted by enqueue sequence (all below
+  // next_seq_) with a least-significant-digit radix sort, 8 bits a pass.
+  constexpr size_t kRadixFrom = 128;
+  bool one_priority = n >= kRadixFrom;
+  for (auto it = first; one_priority && it != last; ++it) {
+    one_priority = it->priority == first->priority;
+  }
+  if (!one_priority) {
+    std::sort(first, last, [](const DeferredWake& a, const DeferredWake& b) {
+      // QueueEntry's order (b comes after a), as one comparison.
+      return a.order() < b.order();
+    });
+    return;
+  }
+  wake_sort_scratch_.resize(n);
+  DeferredWake* from = &*first;
+  DeferredWake* to = wake_sort_scratch_.data();
+  int passes = 0;
+  for (int shift = 0; shift < 64 && (next_seq_ >> shift) != 0; shift += 8) {
+    size_t start[257] = {};
+    for (size_t i = 0; i < n; ++i) ++start[((from[i].seq >> shift) & 255) + 1];
+    for (int d = 0; d < 256; ++d) start[d + 1] += start[d];
+    for (size_t i = 0; i < n; ++i) {
+      to[start[(from[i].seq >> shift) & 255]++] = from[i];
+    }
+    std::swap(from, to);
+    ++passes;
+  }
+  if (passes % 2 == 1) std::copy(from, from + n, &*first);
 }
 
 void Scheduler::MaterializeWake(const DeferredWake& w) {

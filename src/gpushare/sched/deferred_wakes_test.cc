@@ -114,6 +114,34 @@ TEST_F(DeferredWakesTest, TwoDeparturesBeforeTheCycles) {
   EXPECT_EQ(scheduler.WaitingCount(), 1);
 }
 
+// Hundreds of shapes of one priority woken at once (the radix sort's
+// case): their cycles come in arrival order, the first binds.
+TEST_F(DeferredWakesTest, ManyWakesOfOnePriorityComeInArrivalOrder) {
+  cluster_.AddPool(Pool("p", "A100-80GB", 1, 1, ExclusiveSharing()));
+  Scheduler scheduler(cluster_, Profile());
+  constexpr int kShapes = 300;
+  NewPod({{"nvidia.com/gpu", 1}});
+  for (int i = 1; i <= kShapes; ++i) {
+    NewPod({{"nvidia.com/gpu", 1}})
+        .requests.Set(ResourceRegistry::kCpuId, 1000 + i);
+  }
+  Run(scheduler);
+  ASSERT_EQ(scheduler.WaitingCount(), kShapes);
+  // Shapes 100-199 leave the queue: the sleepers' slots are shuffled.
+  for (int i = 100; i < 200; ++i) scheduler.Forget(i);
+  scheduler.Release(0);
+  const std::vector<ScheduleResult> results = Run(scheduler);
+  ASSERT_EQ(results.size(), static_cast<size_t>(kShapes - 100));
+  EXPECT_EQ(results[0].outcome, Outcome::kBound);
+  int previous = 0;
+  for (const ScheduleResult& r : results) {
+    EXPECT_GT(r.pod, previous);
+    EXPECT_FALSE(r.pod >= 100 && r.pod < 200);
+    previous = r.pod;
+  }
+  EXPECT_EQ(results.back().pod, kShapes);
+}
+
 // A caller that keeps each pod's last message gets an unchanged one empty.
 TEST_F(DeferredWakesTest, OmitsUnchangedMessagesWhenAsked) {
   cluster_.AddPool(Pool("p", "A100-80GB", 1, 1, ExclusiveSharing()));

@@ -626,6 +626,7 @@ class Scheduler {
   // next_deferred_wake_ on (deferred_wakes.cc); defer_wakes_ while
   // WakeGroupsFor() may defer.
   std::vector<DeferredWake> deferred_wakes_;
+  std::vector<DeferredWake> wake_sort_scratch_;  // SortDeferredWakes()'s
   size_t next_deferred_wake_ = 0;
   uint64_t deferred_clear_log_ = 0;
   uint64_t deferred_clear_event_ = 0;
