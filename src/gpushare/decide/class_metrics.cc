@@ -33,7 +33,9 @@ double PodPerformance(const PodRecord& pod, double end_s) {
   const double up = std::max(0.0, end - pod.start_s - down);
   const double wait = std::max(0.0, pod.wait_s) + down;
   const double availability = up + wait > 0 ? up / (up + wait) : 1;
-  const double slo = pod.slo_p99_ms > 0 && pod.latency_samples > 0
+  const bool has_slo = pod.slo_p99_ms > 0 || pod.slo_ttft_p99_ms > 0 ||
+                       pod.slo_tpot_p99_ms > 0;
+  const double slo = has_slo && pod.latency_samples > 0
                          ? static_cast<double>(pod.slo_met_samples) /
                                pod.latency_samples
                          : 1;
@@ -73,6 +75,9 @@ ClassMetrics Compute(const SimulationResult& result, Selected selected) {
   int64_t slowdowns = 0;
   double p99_sum = 0;
   double slo_sum = 0;
+  double ttft_sum = 0;
+  double tpot_sum = 0;
+  int engine_pods = 0;
   int64_t latency_pods = 0;
   int64_t latency_samples = 0;
   int64_t slo_met = 0;
@@ -156,6 +161,11 @@ ClassMetrics Compute(const SimulationResult& result, Selected selected) {
         slo_sum += p.slo_p99_ms;
         ++latency_pods;
       }
+      if (p.ttft_p99_ms >= 0) {
+        ttft_sum += p.ttft_p99_ms;
+        tpot_sum += p.tpot_p99_ms;
+        ++engine_pods;
+      }
     }
     const double perf = PodPerformance(p, result.end_s);
     if (perf >= 0) {
@@ -193,6 +203,10 @@ ClassMetrics Compute(const SimulationResult& result, Selected selected) {
   if (latency_pods > 0) {
     m.mean_p99_ms = p99_sum / latency_pods;
     m.mean_slo_p99_ms = slo_sum / latency_pods;
+  }
+  if (engine_pods > 0) {
+    m.mean_ttft_p99_ms = ttft_sum / engine_pods;
+    m.mean_tpot_p99_ms = tpot_sum / engine_pods;
   }
   if (latency_samples > 0) {
     m.slo_attainment = static_cast<double>(slo_met) / latency_samples;
@@ -306,6 +320,8 @@ ClassMetrics MeanClassMetrics(const std::vector<ClassMetrics>& runs) {
   m.mean_slowdown = mean_present(&ClassMetrics::mean_slowdown);
   m.mean_p99_ms = mean_present(&ClassMetrics::mean_p99_ms);
   m.mean_slo_p99_ms = mean_present(&ClassMetrics::mean_slo_p99_ms);
+  m.mean_ttft_p99_ms = mean_present(&ClassMetrics::mean_ttft_p99_ms);
+  m.mean_tpot_p99_ms = mean_present(&ClassMetrics::mean_tpot_p99_ms);
   m.slo_attainment = mean_present(&ClassMetrics::slo_attainment);
   m.neighbour_miss_share = mean_present(&ClassMetrics::neighbour_miss_share);
   m.performance = mean(&ClassMetrics::performance);

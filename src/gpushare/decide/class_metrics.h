@@ -86,6 +86,10 @@ struct ClassMetrics {
   // mean SLO, and the share of samples meeting the SLO (-1: none).
   double mean_p99_ms = -1;
   double mean_slo_p99_ms = -1;
+  // Pods running an LLM engine with latency samples: mean of their
+  // worst-interval p99 TTFT and TPOT (-1: none; docs/model.md §6.8).
+  double mean_ttft_p99_ms = -1;
+  double mean_tpot_p99_ms = -1;
   double slo_attainment = -1;
   // The share of its latency samples missed because of neighbours
   // (PodRecord::neighbour_missed_samples; -1: no latency samples).

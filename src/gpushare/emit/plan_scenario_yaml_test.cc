@@ -77,6 +77,49 @@ TEST(PlanScenarioYamlTest, ReadingItBackGivesThePlansPools) {
   }
 }
 
+TEST(PlanScenarioYamlTest, LlmEnginesAndTheirObjectivesAreKept) {
+  const std::string text = R"(name: s
+cluster:
+  pools:
+    - {name: a, gpu: H100-80GB, nodes: 1, gpus_per_node: 4}
+workload:
+  classes:
+    - name: chat
+      class: inference
+      count: 2
+      lifetime_s: 600
+      request_rate: 2
+      slo_ttft_p99_ms: 400
+      slo_tpot_p99_ms: 30
+      engine:
+        weights_gib: 15
+        params_billion: 8.03
+        kv_cache: {layers: 32, kv_heads: 8, head_dim: 128}
+        gpu_memory_utilization: 0.3
+        max_num_seqs: 64
+        prompt_tokens: {lognormal: {median: 512, sigma: 0.8}}
+        output_tokens: 128
+)";
+  Scenario plan = ReadScenarioYaml(text, "s.yaml", TestCatalog());
+  plan.pools[0].sharing = TimeSlicingSharing(4);
+  plan.pools[0].nodes = 2;
+  const Scenario back = ReadScenarioYaml(
+      PlanScenarioYaml(text, "s.yaml", plan, "h"), "p.yaml", TestCatalog());
+  ASSERT_EQ(back.workload.classes.size(), 1u);
+  const WorkloadClassSpec& c = back.workload.classes[0];
+  EXPECT_EQ(c.slo_ttft_p99_ms, 400);
+  EXPECT_EQ(c.slo_tpot_p99_ms, 30);
+  ASSERT_NE(c.llm_engine, nullptr);
+  EXPECT_EQ(c.llm_engine->weights_gib, 15);
+  EXPECT_DOUBLE_EQ(c.llm_engine->Params(), 8.03e9);
+  EXPECT_EQ(c.llm_engine->gpu_memory_utilization, 0.3);
+  EXPECT_EQ(c.llm_engine->max_num_seqs, 64);
+  EXPECT_EQ(c.llm_engine->KvBytesPerToken(), 131072);
+  EXPECT_EQ(c.llm_engine->prompt_tokens.median, 512);
+  EXPECT_EQ(c.llm_engine->output_tokens.value, 128);
+  EXPECT_EQ(back.pools[0].nodes, 2);
+}
+
 TEST(PlanScenarioYamlTest, RelativeTracePathsBecomeAbsolute) {
   const std::string text = R"(name: t
 cluster:

@@ -76,4 +76,16 @@ bool MeetsSlo(const Latency& latency, double slo_p99_ms) {
   return latency.p99_ms <= slo_p99_ms;
 }
 
+bool MeetsSlos(const Latency& latency, const LatencySlos& slos) {
+  if (!MeetsSlo(latency, slos.p99_ms)) return false;
+  if (!latency.llm) return true;
+  const bool ttft_met = !(slos.ttft_p99_ms > 0) ||
+                        (!latency.saturated &&
+                         latency.ttft_p99_ms <= slos.ttft_p99_ms);
+  const bool tpot_met = !(slos.tpot_p99_ms > 0) ||
+                        (!latency.saturated &&
+                         latency.tpot_p99_ms <= slos.tpot_p99_ms);
+  return ttft_met && tpot_met;
+}
+
 }  // namespace gpushare

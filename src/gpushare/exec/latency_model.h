@@ -90,6 +90,22 @@ struct Latency {
   // while this holds was missed because of its neighbours. Set by the
   // simulation; InferenceLatency leaves it false.
   bool alone_meets_slo = false;
+  // A pod running an LLM engine (exec/llm_serving_latency.h): p50/p99 are
+  // its whole requests', and these its time to first token and time per
+  // output token. Zero for other pods.
+  bool llm = false;
+  double ttft_p50_ms = 0;
+  double ttft_p99_ms = 0;
+  double tpot_p50_ms = 0;
+  double tpot_p99_ms = 0;
+};
+
+// A pod's latency objectives (<= 0: none): p99 of its requests, and for an
+// LLM engine p99 of TTFT and of TPOT.
+struct LatencySlos {
+  double p99_ms = 0;
+  double ttft_p99_ms = 0;
+  double tpot_p99_ms = 0;
 };
 
 Latency InferenceLatency(const LatencyInputs& in);
@@ -97,6 +113,9 @@ Latency InferenceLatency(const LatencyInputs& in);
 // Whether `latency` meets a p99 objective (slo_p99_ms <= 0: no objective,
 // always met).
 bool MeetsSlo(const Latency& latency, double slo_p99_ms);
+// Whether `latency` meets every objective of `slos` (TTFT and TPOT count
+// only for an LLM engine's latency, Latency::llm).
+bool MeetsSlos(const Latency& latency, const LatencySlos& slos);
 
 }  // namespace gpushare
 

@@ -46,6 +46,10 @@ void ModelParams::Validate() const {
   CheckRange("restart_backoff_initial_s", restart_backoff_initial_s, 0, 86400);
   CheckRange("restart_backoff_max_s", restart_backoff_max_s,
              restart_backoff_initial_s, 86400);
+  CheckRange("llm_prefill_flops_efficiency", llm_prefill_flops_efficiency,
+             0.01, 1);
+  CheckRange("llm_decode_bandwidth_efficiency",
+             llm_decode_bandwidth_efficiency, 0.01, 1);
   if (max_restarts < 0 || max_restarts > 1000) {
     throw InputError(fmt::format(
         "model parameter max_restarts must be in [0, 1000], got {}",

@@ -100,6 +100,12 @@ struct ModelParams {
   // "a few" evictions of one pod are the price of sharing with higher
   // priorities; more is a livelock, docs/model.md §4.1).
   int eviction_warning_per_pod = 3;
+  // LLM serving engines (docs/model.md §6.8): achieved fractions of the
+  // device's peak dense BF16 FLOPS in prefill (a judgement) and of its peak
+  // DRAM bandwidth in decode (calibrated on batch-1 decode of Llama-3.1-8B
+  // with vLLM on an A100-40GB and an H100-80GB).
+  double llm_prefill_flops_efficiency = 0.5;
+  double llm_decode_bandwidth_efficiency = 0.75;
 
   // The source document's toy values: slice 500 ms, switch 50 ms, vGPU loss
   // 6 % (seed_demo.py), used by `--model seed`.

@@ -81,6 +81,8 @@ void Collector::OnRunStart(const Cluster& cluster,
     r.arrival_s = pod.arrival_s;
     r.work_s = pod.needs.work_s;
     r.slo_p99_ms = pod.needs.slo_p99_ms;
+    r.slo_ttft_p99_ms = pod.needs.slo_ttft_p99_ms;
+    r.slo_tpot_p99_ms = pod.needs.slo_tpot_p99_ms;
     r.requests = pod.requests.ToString(cluster.resources());
   }
   for (const NodePool& pool : cluster.pools()) {
@@ -341,16 +343,18 @@ void Collector::OnFault(double /*t*/, int /*domain*/, int pods_killed) {
 void Collector::OnLatency(double t, PodIndex pod, const Latency& latency) {
   patrol_.OnLatency(t, pod, latency);
   PodRecord& r = result_.pod_records[pod];
+  const bool met =
+      MeetsSlos(latency, {r.slo_p99_ms, r.slo_ttft_p99_ms, r.slo_tpot_p99_ms});
   if (record_devices_) {
     result_.latency_samples.push_back(
         {t, pod,
          latency.saturated ? std::numeric_limits<double>::infinity()
                            : latency.p99_ms,
-         MeetsSlo(latency, r.slo_p99_ms)});
+         met});
   }
   const int n = r.latency_samples - r.saturated_samples;
   ++r.latency_samples;
-  if (MeetsSlo(latency, r.slo_p99_ms)) {
+  if (met) {
     ++r.slo_met_samples;
   } else if (latency.alone_meets_slo) {
     ++r.neighbour_missed_samples;
@@ -361,6 +365,14 @@ void Collector::OnLatency(double t, PodIndex pod, const Latency& latency) {
   }
   r.p50_ms = n == 0 ? latency.p50_ms : (r.p50_ms * n + latency.p50_ms) / (n + 1);
   r.p99_ms = std::max(r.p99_ms, latency.p99_ms);
+  if (latency.llm) {
+    r.ttft_p50_ms = n == 0 ? latency.ttft_p50_ms
+                           : (r.ttft_p50_ms * n + latency.ttft_p50_ms) / (n + 1);
+    r.tpot_p50_ms = n == 0 ? latency.tpot_p50_ms
+                           : (r.tpot_p50_ms * n + latency.tpot_p50_ms) / (n + 1);
+    r.ttft_p99_ms = std::max(r.ttft_p99_ms, latency.ttft_p99_ms);
+    r.tpot_p99_ms = std::max(r.tpot_p99_ms, latency.tpot_p99_ms);
+  }
 }
 
 void Collector::OnSample(double t, const std::vector<DomainState>& domains,

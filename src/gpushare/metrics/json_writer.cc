@@ -106,6 +106,12 @@ nlohmann::json ResultToJson(const SimulationResult& r) {
       // Pods running an LLM engine only (docs/output.md).
       pods.back()["kv_cache_tokens"] = p.kv_cache_tokens;
       pods.back()["max_concurrent_seqs"] = p.max_concurrent_seqs;
+      pods.back()["ttft_p50_ms"] = p.ttft_p50_ms;
+      pods.back()["ttft_p99_ms"] = p.ttft_p99_ms;
+      pods.back()["tpot_p50_ms"] = p.tpot_p50_ms;
+      pods.back()["tpot_p99_ms"] = p.tpot_p99_ms;
+      pods.back()["slo_ttft_p99_ms"] = p.slo_ttft_p99_ms;
+      pods.back()["slo_tpot_p99_ms"] = p.slo_tpot_p99_ms;
     }
   }
   out["pod_records"] = pods;

@@ -130,8 +130,10 @@ void PatrolEvaluator::OnPodShare(double t, PodIndex pod, int domain,
 
 void PatrolEvaluator::OnLatency(double t, PodIndex pod,
                                 const Latency& latency) {
+  const PodNeeds& needs = (*pods_)[pod].needs;
   if (t == open_sample_ &&
-      !MeetsSlo(latency, (*pods_)[pod].needs.slo_p99_ms)) {
+      !MeetsSlos(latency, {needs.slo_p99_ms, needs.slo_ttft_p99_ms,
+                           needs.slo_tpot_p99_ms})) {
     missed_slo_.push_back(pod);
   }
 }

@@ -86,6 +86,15 @@ struct PodRecord {
   // -1 for other pods.
   int64_t kv_cache_tokens = -1;
   int64_t max_concurrent_seqs = -1;
+  // A pod running an LLM engine: its TTFT and TPOT objectives (0: none),
+  // and over its non-saturated samples the mean p50 and worst p99 of time
+  // to first token and time per output token (-1: none, or not an engine).
+  double slo_ttft_p99_ms = 0;
+  double slo_tpot_p99_ms = 0;
+  double ttft_p50_ms = -1;
+  double ttft_p99_ms = -1;
+  double tpot_p50_ms = -1;
+  double tpot_p99_ms = -1;
   // Times DefaultPreemption or Kueue evicted it, and the work
   // (reference-GPU seconds) its failures and evictions lost past their last
   // checkpoint.

@@ -121,6 +121,21 @@ std::string HtmlClassTable(const Comparison& c, size_t k) {
   }
   header.insert(header.end(), {"failed or cannot run", "$ per served pod"});
   std::string warnings;
+  std::string engines;
+  for (const VariantOutcome& v : c.variants) {
+    const ClassMetrics& m = v.classes[k];
+    if (m.mean_ttft_p99_ms < 0) continue;
+    engines += fmt::format("{}{} {:.0f} / {:.1f}", engines.empty() ? "" : ", ",
+                           VariantDisplayName(v.name), m.mean_ttft_p99_ms,
+                           m.mean_tpot_p99_ms);
+  }
+  if (!engines.empty()) {
+    // Classes running an LLM engine (docs/model.md §6.8).
+    warnings += "<p>" +
+                HtmlEscape("LLM engine TTFT / TPOT p99 (ms, mean worst "
+                           "interval): " + engines + ".") +
+                "</p>\n";
+  }
   for (const std::string& w : ClassEvictionWarnings(c, k)) {
     warnings += "<p>" + HtmlEscape("Warning: " + w + ".") + "</p>\n";
   }

@@ -7,7 +7,19 @@ namespace {
 
 using nlohmann::json;
 
+json MetricsJsonWithoutEngines(const ClassMetrics& m);
+
 json MetricsJson(const ClassMetrics& m) {
+  json out = MetricsJsonWithoutEngines(m);
+  if (m.mean_ttft_p99_ms >= 0) {
+    // Classes running an LLM engine only (docs/output.md).
+    out["mean_ttft_p99_ms"] = m.mean_ttft_p99_ms;
+    out["mean_tpot_p99_ms"] = m.mean_tpot_p99_ms;
+  }
+  return out;
+}
+
+json MetricsJsonWithoutEngines(const ClassMetrics& m) {
   return {{"pods", m.pods},
           {"served", m.served},
           {"failed", m.failed},

@@ -164,6 +164,19 @@ std::string ClassTable(const Comparison& c, size_t k) {
                     "KAI queue (quota, fair share) before the scheduler",
                     kReportWidth, 4);
   }
+  std::string engines;
+  for (const VariantOutcome& v : c.variants) {
+    const ClassMetrics& m = v.classes[k];
+    if (m.mean_ttft_p99_ms < 0) continue;
+    engines += fmt::format("{}{} {:.0f}/{:.1f}", engines.empty() ? "" : ", ",
+                           VariantLabel(v), m.mean_ttft_p99_ms,
+                           m.mean_tpot_p99_ms);
+  }
+  if (!engines.empty()) {
+    out += WrapText("  LLM engine TTFT/TPOT p99 (ms, mean worst interval): " +
+                        engines,
+                    kReportWidth, 4);
+  }
   if (!bound.empty()) {
     out += WrapText(
         fmt::format("  warning: quota-bound under {}: most of its wait is "

@@ -9,6 +9,7 @@
 #include "gpushare/report/eviction_warnings.h"
 #include "gpushare/report/gpu_timeline.h"
 #include "gpushare/report/html_page.h"
+#include "gpushare/report/llm_engine_table.h"
 #include "gpushare/report/pool_charts.h"
 #include "gpushare/report/queue_html.h"
 #include "gpushare/report/queue_table.h"
@@ -159,6 +160,17 @@ std::string RunHtmlReport(const SimulationResult& r) {
     page.AddParagraph("Warning: " + w + ".");
   }
   page.AddHtml(ClassBarCharts("class-", classes, {r.scenario}, metrics));
+  const auto engine_rows = LlmEngineRows(r);
+  if (!engine_rows.empty()) {
+    page.AddHeading("LLM engines", "llm-engines");
+    page.AddParagraph(
+        "Per tenant class running an LLM engine (docs/model.md §6.8): KV "
+        "cache tokens and sequences at once per started engine; time to "
+        "first token (TTFT) and time per output token (TPOT), p50 the mean "
+        "of the pods' interval means, p99 the worst interval, against the "
+        "class's objectives.");
+    page.AddHtml(HtmlTable(LlmEngineHeader(), engine_rows));
+  }
 
   if (!r.queues.empty()) {
     page.AddHeading("Kueue ClusterQueues", "queues");

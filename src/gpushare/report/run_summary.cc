@@ -7,6 +7,7 @@
 
 #include "gpushare/report/comparison_report.h"
 #include "gpushare/report/eviction_warnings.h"
+#include "gpushare/report/llm_engine_table.h"
 #include "gpushare/report/queue_table.h"
 #include "gpushare/report/text_table.h"
 #include "gpushare/report/units.h"
@@ -155,6 +156,7 @@ std::string RunSummary(const SimulationResult& r, double wall_s) {
     out += "\n" +
            WrapText(std::string("SLO MET ") + kSloMetMeaning, kReportWidth, 2);
   }
+  out += LlmEngineText(r);
   for (const std::string& w : RunEvictionWarnings(r)) {
     out += WrapText("warning: " + w, kReportWidth, 2);
   }

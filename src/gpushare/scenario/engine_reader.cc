@@ -77,7 +77,8 @@ std::shared_ptr<const LlmEngine> ReadEngine(
             "inference classes (give `engine: vllm` alone to name a batch "
             "class's engine for emit pod-patches)");
   }
-  e.AllowOnly({"kind", "weights_gib", "kv_cache", "gpu_memory_utilization",
+  e.AllowOnly({"kind", "weights_gib", "params_billion", "kv_cache",
+               "gpu_memory_utilization",
                "max_num_seqs", "max_num_batched_tokens",
                "activation_reserve_gib", "prompt_tokens", "output_tokens"});
   *kind = e.Has("kind") ? EngineKind(e, "kind") : InferenceEngine::kVllm;
@@ -89,6 +90,9 @@ std::shared_ptr<const LlmEngine> ReadEngine(
     engine->gpu_memory_utilization = kTgiDefaultMemoryFraction;
   }
   engine->weights_gib = Number(e, "weights_gib", 0, kMaxEngineGib, true);
+  if (e.Has("params_billion")) {
+    engine->params_billion = Number(e, "params_billion", 0, 1e6, true);
+  }
   ReadKvShape(e, engine.get());
   if (e.Has("gpu_memory_utilization")) {
     engine->gpu_memory_utilization =

@@ -157,6 +157,36 @@ TEST(EngineReaderTest, MappingIsForInferenceClasses) {
       << error;
 }
 
+TEST(EngineReaderTest, TokenObjectivesAndParams) {
+  // The SLO keys sit on the class (before `engine:`), params_billion in it.
+  std::string chat = kChat;
+  chat.replace(chat.find("      engine:"), 0,
+               "      slo_ttft_p99_ms: 300\n      slo_tpot_p99_ms: 25\n");
+  const gpushare::Scenario s = ReadEngineScenario(
+      EngineScenario(chat + "        params_billion: 8.03\n"));
+  const WorkloadClassSpec& c = s.workload.classes[0];
+  EXPECT_EQ(c.slo_ttft_p99_ms, 300);
+  EXPECT_EQ(c.slo_tpot_p99_ms, 25);
+  EXPECT_DOUBLE_EQ(c.llm_engine->Params(), 8.03e9);
+}
+
+TEST(EngineReaderTest, TokenObjectivesNeedAnEngineMapping) {
+  std::string plain = kChat;
+  plain.replace(plain.find("      engine:"), std::string::npos,
+                "      slo_ttft_p99_ms: 100\n");
+  EXPECT_EQ(EngineError(EngineScenario(plain)),
+            "s.yaml:14:7: class 'chat' slo_ttft_p99_ms: a TTFT or TPOT "
+            "objective needs the class's LLM engine: give `engine:` as a "
+            "mapping (docs/scenario.md)");
+  std::string zero = kChat;
+  zero.replace(zero.find("      engine:"), 0, "      slo_tpot_p99_ms: 0\n");
+  EXPECT_NE(EngineError(EngineScenario(zero)).find("s.yaml:14:24: class "
+                                                  "'chat' slo_tpot_p99_ms: 0 "
+                                                  "is out of range"),
+            std::string::npos)
+      << EngineError(EngineScenario(zero));
+}
+
 }  // namespace
 }  // namespace engine_reader_test
 }  // namespace gpushare

@@ -35,6 +35,10 @@ constexpr ModelDoubleField kModelDoubles[] = {
     {"mig_comm_slowdown", &ModelParams::mig_comm_slowdown},
     {"restart_backoff_initial_s", &ModelParams::restart_backoff_initial_s},
     {"restart_backoff_max_s", &ModelParams::restart_backoff_max_s},
+    {"llm_prefill_flops_efficiency",
+     &ModelParams::llm_prefill_flops_efficiency},
+    {"llm_decode_bandwidth_efficiency",
+     &ModelParams::llm_decode_bandwidth_efficiency},
 };
 
 // Rethrows a validation error at the value of the parameter it names (or
@@ -68,7 +72,8 @@ ModelParams ReadModelSection(const YamlMap& m, const ModelParams& base,
       "multi_gpu_comm_share",
       "mig_comm_slowdown",       "restart_backoff_initial_s",
       "restart_backoff_max_s",   "max_restarts",
-      "eviction_warning_per_pod"};
+      "eviction_warning_per_pod", "llm_prefill_flops_efficiency",
+      "llm_decode_bandwidth_efficiency"};
   if (allow_profile) keys.insert(keys.begin(), "profile");
   m.AllowOnlyKeys(keys);
   ModelParams params = base;

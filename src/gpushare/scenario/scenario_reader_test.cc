@@ -89,10 +89,10 @@ TEST(ScenarioReaderTest, EveryExampleParsesBuildsAndIsSmall) {
   EXPECT_EQ(names,
             (std::vector<std::string>{
                 "default", "dev-time-slicing", "dra", "dra-mps",
-                "hami-platform",
-                "kai-fair-share", "kubectl-import", "kubectl-nodegroups",
-                "llm-serving", "mig-inference", "multi-tenant", "patrol", "plan-sizing",
-                "three-pools", "university-gangs"}));
+                "hami-platform", "kai-fair-share", "kubectl-import",
+                "kubectl-nodegroups", "llm-serving", "mig-inference",
+                "multi-tenant", "patrol", "plan-sizing", "three-pools",
+                "university-gangs"}));
 }
 
 TEST(ScenarioReaderTest, ThreePoolsExampleIsTheTower) {
@@ -750,14 +750,14 @@ INSTANTIATE_TEST_SUITE_P(
                   "time_slice_ms? (allowed: profile, time_slice_ms, "
                   "context_switch_us, dra_time_slice_short_ms, "
                   "dra_time_slice_medium_ms, dra_time_slice_long_ms, "
-                  "mps_interference_per_corunner, "
-                  "hami_interception_overhead, hami_core_cap_overshoot, "
-                  "hami_cap_when_alone, mig_reconfigure_s, "
-                  "mig_instance_create_s, mig_instance_destroy_s, "
-                  "mig_mode_enable_s, "
+                  "mps_interference_per_corunner, hami_interception_overhead, "
+                  "hami_core_cap_overshoot, hami_cap_when_alone, "
+                  "mig_reconfigure_s, mig_instance_create_s, "
+                  "mig_instance_destroy_s, mig_mode_enable_s, "
                   "multi_gpu_comm_share, mig_comm_slowdown, "
                   "restart_backoff_initial_s, restart_backoff_max_s, "
-                  "max_restarts, eviction_warning_per_pod)"},
+                  "max_restarts, eviction_warning_per_pod, llm_prefill_"
+                  "flops_efficiency, llm_decode_bandwidth_efficiency)"},
         ErrorCase{"FaultOnUnknownPool",
                   WithExtra("faults:\n  - {pool: prod, at_s: 5}\n"),
                   "s.yaml:14:12: fault pool: unknown pool 'prod'; did you "

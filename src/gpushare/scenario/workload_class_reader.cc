@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpushare/catalog/catalog.h"
@@ -105,6 +106,8 @@ WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
                "request_rate",
                "gpu_ms_per_request",
                "slo_p99_ms",
+               "slo_ttft_p99_ms",
+               "slo_tpot_p99_ms",
                "cpu_milli",
                "memory_mib",
                "node_selector",
@@ -228,6 +231,17 @@ WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
     // §6.7 for the mapping's memory model).
     spec.llm_engine =
         ReadEngine(c, spec.workload_class, catalog, pools, &spec.engine);
+  }
+  for (const char* key : {"slo_ttft_p99_ms", "slo_tpot_p99_ms"}) {
+    if (!c.Has(key)) continue;
+    if (spec.llm_engine == nullptr) {
+      FailKey(c, key,
+              "a TTFT or TPOT objective needs the class's LLM engine: give "
+              "`engine:` as a mapping (docs/scenario.md)");
+    }
+    const double v = Number(c, key, 0, 1e9, true);
+    (std::string_view(key) == "slo_ttft_p99_ms" ? spec.slo_ttft_p99_ms
+                                                : spec.slo_tpot_p99_ms) = v;
   }
   if (c.Has("gang")) {
     // A PodGroup per arrival (scheduler-plugins Coscheduling).

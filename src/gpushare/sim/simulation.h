@@ -124,6 +124,12 @@ class Simulation {
     double started_at = 0;
     // Kueue evicted its workload: once terminated it waits for admission.
     bool kueue_evicted = false;
+    // An LLM engine: the sequences it runs at once since its last start.
+    int64_t llm_max_seqs = 0;
+    // ... and its GPU duty u in the share models: what keeps it as busy on
+    // its device alone as its steps do (LlmLatency::busy); -1: not an
+    // engine (the duty comes from its needs).
+    double llm_duty = -1;
   };
   struct DomainRun {
     DomainInfo info;
@@ -132,6 +138,8 @@ class Simulation {
     // TimeSlicing interval as time_slice_ms (PoolModelParams).
     const ModelParams* params = nullptr;
     Domain spec;
+    // Peak DRAM bandwidth of the GPU or MIG instance, GB/s (catalog).
+    double bandwidth_gb_s = 0;
     std::vector<PodIndex> residents;
     int holders = 0;  // pods holding a grant on it
     int64_t fb_used_mib = 0;
@@ -243,6 +251,16 @@ class Simulation {
   void Sample(double now);
   // Reports each running inference pod's p50/p99 for the interval.
   void SampleLatency(double now);
+  // An LLM engine pod's latency on `domain` (its slowest) with the share
+  // and contexts of `in`, or as if alone there.
+  // The share-model duty of an LLM engine pod alone on `domain`.
+  double EngineDuty(const Pod& pod, const PodRun& run,
+                    const DomainRun& domain) const;
+  // A resident's duty: its engine's, else from its needs.
+  double ResidentDuty(PodIndex p) const;
+  Latency EngineLatency(const Pod& pod, const PodRun& run,
+                        const DomainRun& domain, const LatencyInputs& in,
+                        bool alone) const;
   bool WorkLeft() const;
   // Whether a popped event was replaced by a later one and does nothing.
   bool Stale(const Event& e) const;

@@ -49,6 +49,7 @@ void Simulation::BuildDomains() {
         d.model = model;
         d.params = &pool_params_[static_cast<size_t>(node.pool())];
         d.spec.speed = node.model()->relative_speed;
+        d.bandwidth_gb_s = node.model()->memory_bandwidth_gb_s;
         d.info.memory_mib = node.model()->memory_mib;
         d.info.time_shared =
             scheme == SharingScheme::kHami || shared_claims ||
@@ -61,6 +62,7 @@ void Simulation::BuildDomains() {
           d.info.memory_mib = p.memory_mib;
           d.spec.sm_fraction = static_cast<double>(p.sms) /
                                static_cast<double>(node.model()->sms);
+          d.bandwidth_gb_s = node.model()->InstanceBandwidthGbS(p);
           d.info.gpu_equivalents = d.spec.sm_fraction;
         }
         domains_.push_back(d);

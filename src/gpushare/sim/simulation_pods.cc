@@ -79,9 +79,10 @@ void Simulation::StartOrFail(double now, PodIndex p) {
     const LlmEngine& engine = *pod.llm_engine;
     footprint = engine.FootprintMib(visible);
     const int64_t kv_tokens = engine.KvCapacityTokens(visible);
+    run.llm_max_seqs = engine.MaxConcurrentSeqs(kv_tokens);
+    run.llm_duty = EngineDuty(pod, run, domains_[run.domains[0]]);
     if (observer_) {
-      observer_->OnEngineStart(now, p, kv_tokens,
-                               engine.MaxConcurrentSeqs(kv_tokens));
+      observer_->OnEngineStart(now, p, kv_tokens, run.llm_max_seqs);
     }
     if (kv_tokens <= 0) {
       Fail(now, p, PodFailure::kOutOfMemory,
@@ -324,7 +325,7 @@ void Simulation::Recompute(double now, int domain) {
   for (PodIndex p : d.residents) {
     const Pod& pod = pods_[p];
     Resident r;
-    r.duty = InferenceDuty(pod.needs);
+    r.duty = ResidentDuty(p);
     r.sm_demand = std::clamp(pod.needs.sm_demand, 0.0, 1.0);
     const DeviceGrant* g = grants_of(p);
     r.cores_percent = g != nullptr ? g->cores_percent : 100;

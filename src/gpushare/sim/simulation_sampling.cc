@@ -1,16 +1,19 @@
 // Sampling in Simulation (simulation.h): every sample_interval_s, each
 // execution domain's utilisation, SM activity and memory as DCGM reports
 // them, and the p50/p99 latency of every running inference pod
-// (exec/latency_model.h).
+// (exec/latency_model.h), or for a pod running an LLM engine its TTFT,
+// TPOT and request latency (exec/llm_serving_latency.h).
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "gpushare/exec/latency_model.h"
+#include "gpushare/exec/llm_serving_latency.h"
 #include "gpushare/io/check.h"
 #include "gpushare/sim/simulation.h"
 #include "gpushare/sim/simulation_internal.h"
+#include "gpushare/workload/llm_engine.h"
 
 namespace gpushare {
 
@@ -31,8 +34,9 @@ void Simulation::SampleLatency(double now) {
     in.gpu_ms_per_request = pod.needs.gpu_ms_per_request;
     in.time_slice_ms = domains_[run.domains[0]].params->time_slice_ms;
     in.context_switch_ms = switch_ms;
-    const double u = InferenceDuty(pod.needs);
+    const double u = ResidentDuty(static_cast<PodIndex>(p));
     double worst = -1;
+    const DomainRun* worst_domain = nullptr;
     for (size_t k = 0; k < run.domains.size(); ++k) {
       const DomainRun& d = domains_[run.domains[k]];
       const double g = GpuPhaseSpeed(d.spec.sm_fraction,
@@ -47,7 +51,7 @@ void Simulation::SampleLatency(double now) {
       if (scheme != SharingScheme::kMps) {
         contexts = 0;
         for (PodIndex q : d.residents) {
-          contexts += InferenceDuty(pods_[q].needs) > 0 ? 1 : 0;
+          contexts += ResidentDuty(q) > 0 ? 1 : 0;
         }
         contexts = std::max(contexts, 1);
       }
@@ -56,9 +60,20 @@ void Simulation::SampleLatency(double now) {
         in.gpu_speed = speed;
         in.time_share = share;
         in.contexts = contexts;
+        worst_domain = &d;
       }
     }
-    Latency latency = InferenceLatency(in);
+    Latency latency;
+    if (pod.llm_engine != nullptr && worst_domain != nullptr) {
+      latency = EngineLatency(pod, run, *worst_domain, in, /*alone=*/false);
+      latency.alone_meets_slo = MeetsSlos(
+          EngineLatency(pod, run, *worst_domain, in, /*alone=*/true),
+          {pod.needs.slo_p99_ms, pod.needs.slo_ttft_p99_ms,
+           pod.needs.slo_tpot_p99_ms});
+      observer_->OnLatency(now, static_cast<PodIndex>(p), latency);
+      continue;
+    }
+    latency = InferenceLatency(in);
     LatencyInputs alone = in;
     alone.time_share = 1;
     alone.contexts = 1;
@@ -66,6 +81,57 @@ void Simulation::SampleLatency(double now) {
         MeetsSlo(InferenceLatency(alone), pod.needs.slo_p99_ms);
     observer_->OnLatency(now, static_cast<PodIndex>(p), latency);
   }
+}
+
+double Simulation::ResidentDuty(PodIndex p) const {
+  const double engine = runs_[p].llm_duty;
+  return engine >= 0 ? engine : InferenceDuty(pods_[p].needs);
+}
+
+double Simulation::EngineDuty(const Pod& pod, const PodRun& run,
+                              const DomainRun& domain) const {
+  LatencyInputs alone;
+  alone.time_slice_ms = domain.params->time_slice_ms;
+  const double busy =
+      EngineLatency(pod, run, domain, alone, /*alone=*/true).utilization;
+  // The duty u whose GPU share alone, a = (u/S) / ((1 − u) + u/S) with
+  // S = s·g (docs/model.md §6.1), is the engine's busy fraction.
+  const double speed =
+      domain.spec.speed *
+      GpuPhaseSpeed(domain.spec.sm_fraction,
+                    std::clamp(pod.needs.sm_demand, 0.0, 1.0));
+  if (!(busy < 1)) return 1;
+  if (!(busy > 0)) return 0;
+  return busy * speed / (1 - busy + busy * speed);
+}
+
+Latency Simulation::EngineLatency(const Pod& pod, const PodRun& run,
+                                  const DomainRun& domain,
+                                  const LatencyInputs& in, bool alone) const {
+  LlmDevice device;
+  device.relative_speed = domain.spec.speed;
+  device.sm_fraction = domain.spec.sm_fraction;
+  device.bandwidth_gb_s = domain.bandwidth_gb_s;
+  device.share = alone ? 1.0 : in.time_share;
+  LlmServingInputs serving;
+  serving.request_rate = pod.needs.request_rate;
+  serving.max_seqs = run.llm_max_seqs;
+  serving.contexts = alone ? 1 : in.contexts;
+  serving.time_slice_ms = in.time_slice_ms;
+  serving.context_switch_ms = in.context_switch_ms;
+  const LlmLatency l =
+      LlmServingLatency(*pod.llm_engine, device, *domain.params, serving);
+  Latency out;
+  out.llm = true;
+  out.p50_ms = l.p50_ms;
+  out.p99_ms = l.p99_ms;
+  out.utilization = l.busy;  // the share of time its device is busy
+  out.saturated = l.saturated;
+  out.ttft_p50_ms = l.ttft_p50_ms;
+  out.ttft_p99_ms = l.ttft_p99_ms;
+  out.tpot_p50_ms = l.tpot_p50_ms;
+  out.tpot_p99_ms = l.tpot_p99_ms;
+  return out;
 }
 
 void Simulation::Sample(double now) {

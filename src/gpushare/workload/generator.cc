@@ -203,6 +203,8 @@ void DrawPod(const WorkloadClassSpec& c, Rng& rng, Pod& pod) {
   n.request_rate = DrawAtMost(c.request_rate, rng, kMaxRequestRate);
   n.gpu_ms_per_request = DrawAtMost(c.gpu_ms_per_request, rng, kMaxMs);
   n.slo_p99_ms = DrawAtMost(c.slo_p99_ms, rng, kMaxMs);
+  n.slo_ttft_p99_ms = c.slo_ttft_p99_ms;
+  n.slo_tpot_p99_ms = c.slo_tpot_p99_ms;
   pod.cpu_milli = RoundCount(DrawAtMost(c.cpu_milli, rng, kMaxMilli));
   pod.memory_mib = RoundCount(DrawAtMost(c.memory_mib, rng, kMaxMib));
   pod.tenant = c.tenants[rng.Below(c.tenants.size())];

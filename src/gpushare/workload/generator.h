@@ -88,6 +88,9 @@ struct WorkloadClassSpec {
   std::string gpu_ms_per_request_on;
   double gpu_ms_per_request_speed = 1;
   Distribution slo_p99_ms = Distribution::Constant(0);
+  // An LLM engine's TTFT and TPOT p99 objectives, ms (0: none).
+  double slo_ttft_p99_ms = 0;
+  double slo_tpot_p99_ms = 0;
   Distribution cpu_milli = Distribution::Constant(4000);
   Distribution memory_mib = Distribution::Constant(16384);
   // Kubernetes placement fields copied to every pod of the class.

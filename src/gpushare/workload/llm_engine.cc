@@ -8,11 +8,11 @@ namespace {
 
 constexpr double kBytesPerGib = 1024.0 * 1024.0 * 1024.0;
 constexpr int64_t kBytesPerMib = int64_t{1} << 20;
+constexpr double kEngineBytesPerParam = 2;  // BF16
 
-// The mean of `d` as the average of its quantiles at the midpoints of
-// 1,000 equal steps: exact for constants, within 0.1 % for the others
-// (a clamped lognormal's clamp included), and the same on every seed.
-double EngineMeanTokens(const Distribution& d) {
+}  // namespace
+
+double LlmMeanTokens(const Distribution& d) {
   if (d.kind == Distribution::Kind::kConstant) return d.value;
   constexpr int kSteps = 1000;
   double sum = 0;
@@ -20,7 +20,10 @@ double EngineMeanTokens(const Distribution& d) {
   return sum / kSteps;
 }
 
-}  // namespace
+double LlmEngine::Params() const {
+  return params_billion > 0 ? params_billion * 1e9
+                            : weights_gib * kBytesPerGib / kEngineBytesPerParam;
+}
 
 int64_t LlmEngine::KvBytesPerToken() const {
   return int64_t{2} * layers * kv_heads * head_dim * dtype_bytes;
@@ -46,7 +49,7 @@ int64_t LlmEngine::KvCapacityTokens(int64_t visible_mib) const {
 
 int64_t LlmEngine::MaxConcurrentSeqs(int64_t kv_tokens) const {
   const double per_request =
-      EngineMeanTokens(prompt_tokens) + EngineMeanTokens(output_tokens);
+      LlmMeanTokens(prompt_tokens) + LlmMeanTokens(output_tokens);
   if (kv_tokens <= 0 || per_request <= 0) return 0;
   return std::min<int64_t>(
       max_num_seqs,

@@ -35,6 +35,9 @@ struct LlmEngine {
   // Weights each GPU of the pod holds (the model's over its tensor-parallel
   // size), GiB.
   double weights_gib = 0;
+  // Parameters each GPU of the pod computes with (billions); 0: the
+  // weights at 2 bytes a parameter (BF16). Give it for a quantised model.
+  double params_billion = 0;
   // KV cache shape: 2 (K and V) x layers x kv_heads x head_dim x dtype_bytes
   // bytes per token.
   int layers = 0;
@@ -50,6 +53,8 @@ struct LlmEngine {
   Distribution output_tokens = Distribution::Constant(256);
 
   int64_t KvBytesPerToken() const;
+  // Parameters (not billions): params_billion, else weights bytes / 2.
+  double Params() const;
   // What it pre-allocates of `visible_mib`: floor(utilization x visible).
   int64_t FootprintMib(int64_t visible_mib) const;
   // Tokens its KV cache holds with `visible_mib` visible, in whole blocks;
@@ -59,6 +64,11 @@ struct LlmEngine {
   // cannot hold that many of mean prompt + mean output tokens.
   int64_t MaxConcurrentSeqs(int64_t kv_tokens) const;
 };
+
+// The mean of a token-count distribution, as the average of its quantiles
+// at the midpoints of 1,000 equal steps: exact for constants, within 0.1 %
+// for the others, and the same on every seed.
+double LlmMeanTokens(const Distribution& d);
 
 }  // namespace gpushare
 

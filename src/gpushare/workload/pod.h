@@ -69,6 +69,10 @@ struct PodNeeds {
   double request_rate = 0;      // inference: requests per second
   double gpu_ms_per_request = 0;  // inference: GPU time per request, alone
   double slo_p99_ms = 0;        // inference: p99 latency objective
+  // LLM engines (Pod::llm_engine): p99 time to first token and per output
+  // token objectives; 0: none.
+  double slo_ttft_p99_ms = 0;
+  double slo_tpot_p99_ms = 0;
 };
 
 // The size a pod's template asks for per GPU (docs/model.md §3): a
