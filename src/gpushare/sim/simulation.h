@@ -242,6 +242,8 @@ class Simulation {
   void ReapplyMigLayout(double now, int first);
   // The domains of the GPU of `domain`: [first, end).
   std::pair<int, int> GpuDomains(int domain) const;
+  // The domains fault spec `spec_index` targets (fault_domains_).
+  const std::vector<int>& FaultDomains(int spec_index);
   void StallDevicePlugin(int node, bool stalled);
   // The device plugin's health of a domain's device (the GPU, or its MIG
   // instance), passed on to the scheduler.
@@ -280,6 +282,12 @@ class Simulation {
   std::vector<PodRun> runs_;
   std::vector<DomainRun> domains_;
   std::vector<DomainInfo> domain_info_;
+  // Per fault spec: the domains it may strike (its pool, node and GPU), in
+  // index order, built at its first fault; and how many domains lost their
+  // MIG layout to a reset (then those are left out of a draw).
+  std::vector<std::vector<int>> fault_domains_;
+  std::vector<uint8_t> fault_domains_built_;
+  int layout_lost_domains_ = 0;
   // node → gpu → first domain; MIG instances follow in layout order.
   std::vector<std::vector<int>> gpu_domain_;
   std::vector<Resident> scratch_residents_;

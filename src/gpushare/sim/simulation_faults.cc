@@ -78,20 +78,21 @@ void Simulation::Fault(double now, int domain, int spec_index) {
   // own recovery must not keep it alive, or pods that can never fit (a gang
   // larger than its pool) would see faults for ever.
   const bool more_faults = spec.at_s < 0 && WorkLeft();
-  // Candidate domains: the pool's (and node's, GPU's) domains.
-  std::vector<int> candidates;
-  for (size_t i = 0; i < domains_.size(); ++i) {
-    const DomainInfo& info = domains_[i].info;
-    const Node& node = cluster_->nodes()[info.node];
-    const NodePool& pool = cluster_->pools()[node.pool()];
-    if (!spec.pool.empty() && pool.spec.name != spec.pool) continue;
-    if (spec.node >= 0 && info.node != pool.first_node + spec.node) continue;
-    if (spec.gpu >= 0 && info.gpu != spec.gpu) continue;
-    if (domains_[i].layout_lost) continue;  // no instance there to fail
-    candidates.push_back(static_cast<int>(i));
-  }
-  if (domain < 0 && !candidates.empty()) {
-    domain = candidates[rng_.Below(candidates.size())];
+  if (domain < 0) {
+    // Candidate domains: the pool's (and node's, GPU's) domains, less those
+    // without an instance to fail (a reset took their MIG layout).
+    const std::vector<int>& targeted = FaultDomains(spec_index);
+    const std::vector<int>* candidates = &targeted;
+    std::vector<int> standing;
+    if (layout_lost_domains_ > 0) {
+      for (int i : targeted) {
+        if (!domains_[i].layout_lost) standing.push_back(i);
+      }
+      candidates = &standing;
+    }
+    if (!candidates->empty()) {
+      domain = (*candidates)[rng_.Below(candidates->size())];
+    }
   }
   if (domain >= 0 && spec.reset) {
     ResetGpu(now, domain, spec);
@@ -119,6 +120,28 @@ void Simulation::Fault(double now, int domain, int spec_index) {
     }
   }
   if (more_faults) ScheduleNextFault(now, spec_index);
+}
+
+const std::vector<int>& Simulation::FaultDomains(int spec_index) {
+  const size_t k = static_cast<size_t>(spec_index);
+  if (fault_domains_.size() <= k) {
+    fault_domains_.resize(scenario_.faults.size());
+    fault_domains_built_.resize(scenario_.faults.size(), 0);
+  }
+  std::vector<int>& out = fault_domains_[k];
+  if (fault_domains_built_[k]) return out;
+  fault_domains_built_[k] = 1;
+  const FaultSpec& spec = scenario_.faults[k];
+  for (size_t i = 0; i < domains_.size(); ++i) {
+    const DomainInfo& info = domains_[i].info;
+    const Node& node = cluster_->nodes()[info.node];
+    const NodePool& pool = cluster_->pools()[node.pool()];
+    if (!spec.pool.empty() && pool.spec.name != spec.pool) continue;
+    if (spec.node >= 0 && info.node != pool.first_node + spec.node) continue;
+    if (spec.gpu >= 0 && info.gpu != spec.gpu) continue;
+    out.push_back(static_cast<int>(i));
+  }
+  return out;
 }
 
 std::pair<int, int> Simulation::GpuDomains(int domain) const {
@@ -155,6 +178,7 @@ void Simulation::ResetGpu(double now, int domain, const FaultSpec& spec) {
     d.down_until = now + spec.recovery_s;
     if (d.info.mig_instance >= 0) {
       // GPU and compute instances do not survive a reset.
+      if (!d.layout_lost) ++layout_lost_domains_;
       d.layout_lost = true;
       d.mig_reapply_s = spec.mig_reapply_s;
     }
@@ -191,6 +215,7 @@ void Simulation::ReapplyMigLayout(double now, int first) {
     DomainRun& d = domains_[i];
     if (!d.layout_lost) continue;
     d.layout_lost = false;
+    --layout_lost_domains_;
     d.mig_reapply_s = -1;
     // A reset during the wait keeps the GPU down: its recovery follows.
     if (d.down_until <= now) SetHealthy(i, true);
