@@ -88,7 +88,7 @@ TEST(ScenarioReaderTest, EveryExampleParsesBuildsAndIsSmall) {
   std::sort(names.begin(), names.end());
   EXPECT_EQ(names,
             (std::vector<std::string>{
-                "default", "dev-time-slicing", "dra", "dra-mps",
+                "default", "dev-time-slicing", "dra", "dra-mps", "dynamic-mig",
                 "hami-platform",
                 "kai-fair-share", "kubectl-import", "kubectl-nodegroups",
                 "llm-serving", "mig-inference", "multi-tenant", "patrol", "plan-sizing",
