@@ -90,8 +90,10 @@ YAML::Node SharingNode(const SharingConfig& s) {
   YAML::Node node(YAML::NodeType::Map);
   node["scheme"] = std::string(SharingSchemeName(s.scheme()));
   if (s.mig_enabled) {
-    node["mig_strategy"] =
-        s.mig.strategy == MigStrategy::kMixed ? "mixed" : "single";
+    if (!s.mig.dynamic) {
+      node["mig_strategy"] =
+          s.mig.strategy == MigStrategy::kMixed ? "mixed" : "single";
+    }
     if (s.mig.dynamic) {
       // No layout: the pool's dra.dynamic_mig (PlanScenarioYaml).
     } else if (!s.mig.config_name.empty()) {

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "gpushare/metrics/collector.h"
+#include "gpushare/metrics/json_writer.h"
+#include "gpushare/scenario/scenario_reader.h"
 #include "gpushare/sim/simulation.h"
 #include "gpushare/sim/test_scenarios.h"
 
@@ -88,6 +90,25 @@ TEST(SimulationDynamicMigTest, StrandedThreeGStaysPendingAndIsCounted) {
   // sample at 5000 comes first in time order only if pushed before) .. 6000.
   EXPECT_GE(m.stranded_pod_samples, 100);
   EXPECT_LE(m.stranded_pod_samples, 101);
+}
+
+// The scheduler's speed-ups decide for dynamic-MIG pods as the full scan
+// does (the bookkeeping counts are a necessary condition of the Filter):
+// examples/dynamic-mig.yaml gives the same JSON without pruning by free
+// resources, without reused node results, and with every invariant checked
+// (no two live instances overlap, no counter below zero).
+TEST(SimulationDynamicMigTest, SpeedUpsChangeNothingOnTheExample) {
+  const Catalog catalog = Catalog::Builtin();
+  const Scenario fast = ReadScenarioFile(
+      GS_TESTDATA_DIR "/../../examples/dynamic-mig.yaml", catalog);
+  Scenario slow = fast;
+  slow.scheduler.prune_by_free_resources = false;
+  slow.scheduler.reuse_node_results = false;
+  slow.scheduler.check_invariants = true;
+  const SimulationResult a = testing_scenarios::RunAndCollect(fast, true);
+  const SimulationResult b = testing_scenarios::RunAndCollect(slow, true);
+  EXPECT_EQ(a.succeeded, a.pods);
+  EXPECT_EQ(ResultToJson(a).dump(), ResultToJson(b).dump());
 }
 
 }  // namespace
