@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -90,6 +91,29 @@ TEST(SimulationDynamicMigTest, StrandedThreeGStaysPendingAndIsCounted) {
   // sample at 5000 comes first in time order only if pushed before) .. 6000.
   EXPECT_GE(m.stranded_pod_samples, 100);
   EXPECT_LE(m.stranded_pod_samples, 101);
+}
+
+// A gang of two 1g.10gb pods bound at 0: kubelet prepares their claims
+// after Coscheduling's Permit lets the gang through, one after the other in
+// the node's queue — g-0's instance at 7 (mode enable 5 + create 2), g-1's
+// at 9 — and the job advances only once both run, so both end together.
+TEST(SimulationDynamicMigTest, GangMembersStartWhenTheirInstancesAreMade) {
+  std::vector<Pod> pods;
+  for (int k = 0; k < 2; ++k) {
+    Pod pod = TraceJob("g-" + std::to_string(k), 0, 100);
+    pod.tenant_class = "train";
+    pod.pod_group = "g";
+    pod.gang_min_member = 2;
+    pod.gang_timeout_s = 60;
+    pods.push_back(pod);
+  }
+  const SimulationResult r =
+      testing_scenarios::RunAndCollect(DynamicMigWithPods(std::move(pods)));
+  ASSERT_EQ(r.succeeded, 2);
+  EXPECT_NEAR(r.pod_records[0].start_s, 7, 1e-9);
+  EXPECT_NEAR(r.pod_records[1].start_s, 9, 1e-9);
+  EXPECT_NEAR(r.pod_records[0].end_s, r.pod_records[1].end_s, 1e-9);
+  EXPECT_GT(r.pod_records[0].end_s, 9);
 }
 
 // The scheduler's speed-ups decide for dynamic-MIG pods as the full scan
