@@ -110,6 +110,11 @@ class DynamicMigCliTest(TempDirTestCase):
             (POOL.format(gpu="H100-80GB", sharing="{scheme: mig}",
                          dra="{dynamic_mig: true, extended_resource: true}"),
              "s.yaml:9:", "not modelled yet"),
+            (POOL.format(gpu="H100-80GB", sharing="{scheme: mig}",
+                         dra="{dynamic_mig: true}").replace(
+                             "work_s: 60}", "work_s: 60,\n       "
+                             "arrival_start_s: 3600}"),
+             "s.yaml:13:", "is not before the workload's horizon_s 3600"),
         ])
 
 
