@@ -73,6 +73,24 @@ class DynamicMigCliTest(TempDirTestCase):
         # No static layout serves both halves of the day.
         self.assertGreater(dynamic["served"], static["served"])
 
+    def test_compare_offers_dynamic_only_where_asked(self):
+        # A scenario without dynamic MIG compares as before; with
+        # compare: {mig_dynamic: true} its MIG pools also run dynamic.
+        with open(os.path.join(ROOT, "examples", "mig-inference.yaml")) as f:
+            text = f.read()
+        plain = self.write("plain.yaml", text)
+        asked = self.write("asked.yaml",
+                           text + "compare: {mig_dynamic: true}\n")
+        _, before = self.json_of("compare", plain)
+        self.assertNotIn("mig-dynamic",
+                         [v["name"] for v in before["variants"]])
+        _, after = self.json_of("compare", asked)
+        names = [v["name"] for v in after["variants"]]
+        self.assertIn("mig-dynamic", names)
+        dynamic = after["variants"][names.index("mig-dynamic")]
+        self.assertTrue(any("runs MIG through NVIDIA's DRA driver" in n
+                            for n in dynamic["notes"]))
+
     def test_plan_says_whether_dynamic_beats_static(self):
         code, out, err = run("plan", EXAMPLE)
         self.assertEqual(code, 0, err)

@@ -175,7 +175,7 @@ int ComparisonRunCount(const Scenario& scenario, const CompareSpec& spec) {
                              : 0) +
           static_cast<int>(spec.schemes.size()) +
           (HasMixedPlan(scenario) ? 1 : 0) +
-          (OffersDynamicMigVariant(scenario) ? 1 : 0));
+          (OffersDynamicMigVariant(scenario, spec) ? 1 : 0));
 }
 
 Scenario ScenarioWithSeed(const Scenario& scenario, uint64_t seed) {
@@ -358,7 +358,7 @@ Comparison RunComparison(const Scenario& scenario, const CompareSpec& spec,
           MakeSchemeVariant(seeded[k], scheme, spec, catalog, mig_families));
     }
   }
-  if (OffersDynamicMigVariant(scenario)) {
+  if (OffersDynamicMigVariant(scenario, spec)) {
     for (int k = 0; k < seeds; ++k) {
       runs.push_back(MakeDynamicMigVariant(seeded[k], spec, catalog));
     }

@@ -207,8 +207,10 @@ SchemeVariant MakeMixedVariant(
   return v;
 }
 
-bool OffersDynamicMigVariant(const Scenario& scenario) {
-  return std::any_of(scenario.pools.begin(), scenario.pools.end(),
+bool OffersDynamicMigVariant(const Scenario& scenario,
+                             const CompareSpec& spec) {
+  return spec.mig_dynamic ||
+         std::any_of(scenario.pools.begin(), scenario.pools.end(),
                      [](const NodePoolSpec& p) {
                        return p.sharing.mig_enabled && p.sharing.mig.dynamic;
                      });

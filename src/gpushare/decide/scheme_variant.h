@@ -62,8 +62,10 @@ SchemeVariant MakePlanVariant(const Scenario& scenario);
 inline constexpr const char* kDynamicMigVariant = "mig-dynamic";
 
 // Whether `compare` and `plan` offer the dynamic-MIG variant: some pool of
-// the scenario uses dynamic MIG (so other scenarios compare as before).
-bool OffersDynamicMigVariant(const Scenario& scenario);
+// the scenario uses dynamic MIG, or the compare spec asks for it
+// (CompareSpec::mig_dynamic), so other scenarios compare as before.
+bool OffersDynamicMigVariant(const Scenario& scenario,
+                             const CompareSpec& spec);
 
 // The MIG variant (MakeSchemeVariant) with every pool of a MIG-capable GPU
 // on NVIDIA's DRA driver with dynamic MIG instead of a static layout
