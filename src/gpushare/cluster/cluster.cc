@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "gpushare/cluster/dra/dra_dynamic_mig_devices.h"
 #include "gpushare/cluster/dra/dra_gpu_devices.h"
 #include "gpushare/cluster/hami_device_plugin.h"
 #include "gpushare/cluster/nvidia_device_plugin.h"
@@ -99,6 +100,14 @@ int Cluster::AddPool(const NodePoolSpec& spec) {
       pool.model = &catalog_.Get(spec.gpu_model);
       pool.mig_layouts =
           spec.sharing.Validate(*pool.model, spec.gpus_per_node);
+      if (spec.sharing.mig_enabled && spec.sharing.mig.dynamic) {
+        if (spec.devices != PoolDevices::kDra) {
+          throw InputError("dynamic MIG needs devices: dra");
+        }
+        for (const NvidiaPartition& p : DynamicMigGpuDomains(*pool.model)) {
+          pool.dynamic_mig_domains.push_back(p.profile);
+        }
+      }
     } else if (spec.sharing.mig_enabled ||
                spec.sharing.sharing != DeviceSharing::kNone) {
       throw InputError("a pool without GPUs cannot share GPUs");
@@ -132,7 +141,10 @@ int Cluster::AddPool(const NodePoolSpec& spec) {
     }
     std::unique_ptr<DevicePlugin> devices;
     if (pool.model != nullptr) {
-      if (spec.devices == PoolDevices::kDra) {
+      if (!pool.dynamic_mig_domains.empty()) {
+        devices = std::make_unique<DraDynamicMigDevices>(
+            *pool.model, spec.gpus_per_node, resources_);
+      } else if (spec.devices == PoolDevices::kDra) {
         devices = std::make_unique<DraGpuDevices>(
             name, *pool.model, spec.gpus_per_node, pool.mig_layouts,
             resources_, EffectiveDraPoolSettings(spec.dra, spec.sharing));

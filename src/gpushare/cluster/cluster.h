@@ -121,6 +121,11 @@ struct NodePool {
   NodePoolSpec spec;
   const GpuModel* model = nullptr;   // null when gpus_per_node == 0
   std::vector<MigLayout> mig_layouts;  // per GPU index; empty if MIG off
+  // Dynamic MIG (spec.sharing.mig.dynamic, a DRA pool): the profile of each
+  // execution domain of a GPU, as DynamicMigGpuDomains() (cluster/dra/
+  // dra_dynamic_mig_devices.h): [0] -1 (the whole GPU), then the profile of
+  // each MIG placement. Empty otherwise.
+  std::vector<int> dynamic_mig_domains;
   int first_node = 0;
   int node_count = 0;
 };

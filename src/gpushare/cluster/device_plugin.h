@@ -27,6 +27,7 @@
 
 namespace gpushare {
 
+class DraDynamicMigDevices;
 class HamiDevicePlugin;
 class NvidiaDevicePlugin;
 class OpenGpuShareDevicePlugin;
@@ -102,6 +103,7 @@ class DevicePlugin {
   virtual const OpenGpuShareDevicePlugin* AsOpenGpuShare() const {
     return nullptr;
   }
+  virtual const DraDynamicMigDevices* AsDynamicMig() const { return nullptr; }
 };
 
 }  // namespace gpushare

@@ -9,7 +9,14 @@ double GrantGpuEquivalents(const DeviceGrant& grant, const NodePool& pool) {
   if (model == nullptr) return 0;
   const SharingConfig& sharing = pool.spec.sharing;
   double share = 1;
-  if (grant.instance >= 0 && model->mig_capable() &&
+  if (grant.instance > 0 && model->mig_capable() &&
+      grant.instance < static_cast<int>(pool.dynamic_mig_domains.size())) {
+    // Dynamic MIG: the instance indexes the GPU's placements.
+    const MigGeometry& mig = *model->mig;
+    share = static_cast<double>(
+                mig.profiles[pool.dynamic_mig_domains[grant.instance]].sms) /
+            mig.sms;
+  } else if (grant.instance >= 0 && model->mig_capable() &&
       grant.gpu < static_cast<int>(pool.mig_layouts.size())) {
     const MigGeometry& mig = *model->mig;
     const MigLayout& layout = pool.mig_layouts[grant.gpu];

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "gpushare/cluster/dra/dra_dynamic_mig_devices.h"
 #include "gpushare/cluster/dra/dra_gpu_devices.h"
 #include "gpushare/cluster/hami_device_plugin.h"
 #include "gpushare/cluster/nvidia_device_plugin.h"
@@ -15,7 +16,11 @@ std::vector<std::string> PoolExtendedResources(const NodePoolSpec& pool,
   if (pool.gpus_per_node == 0) return names;
   ResourceRegistry registry;
   std::unique_ptr<DevicePlugin> plugin;
-  if (pool.devices == PoolDevices::kDra) {
+  if (pool.devices == PoolDevices::kDra && pool.sharing.mig_enabled &&
+      pool.sharing.mig.dynamic) {
+    plugin = std::make_unique<DraDynamicMigDevices>(model, pool.gpus_per_node,
+                                                    registry);
+  } else if (pool.devices == PoolDevices::kDra) {
     plugin = std::make_unique<DraGpuDevices>(
         "node", model, pool.gpus_per_node,
         pool.sharing.Validate(model, pool.gpus_per_node), registry);

@@ -56,7 +56,9 @@ std::string_view SharingSchemeDisplayName(SharingScheme scheme) {
 std::string SharingLabel(const SharingConfig& s, const GpuModel* model) {
   std::string out(SharingSchemeDisplayName(s.scheme()));
   if (s.mig_enabled) {
-    if (!s.mig.config_name.empty()) {
+    if (s.mig.dynamic) {
+      out += " dynamic";
+    } else if (!s.mig.config_name.empty()) {
       out += " " + s.mig.config_name;
     } else if (s.mig.layouts.size() == 1 && model != nullptr &&
                model->mig_capable()) {
@@ -165,6 +167,20 @@ std::vector<MigLayout> SharingConfig::Validate(const GpuModel& model,
     throw InputError(
         "HAMi on MIG (dynamic MIG, operatingmode: mig) is not modelled; use "
         "HAMi on whole GPUs, or MIG with the NVIDIA device plugin");
+  }
+  if (mig.dynamic) {
+    // Instances are made per claim: no layout to resolve.
+    if (!mig.config_name.empty() || !mig.layouts.empty()) {
+      throw InputError(
+          "dynamic MIG makes instances per claim: drop mig_config / "
+          "mig_layouts (a static layout) or dra.dynamic_mig");
+    }
+    if (sharing != DeviceSharing::kNone) {
+      throw InputError(
+          "time-sliced MIG instances (mig with replicas) are not modelled "
+          "with dynamic MIG");
+    }
+    return layouts;
   }
   if (!mig.config_name.empty() && !mig.layouts.empty()) {
     throw InputError("give either a named MIG config or explicit layouts, "

@@ -52,6 +52,11 @@ struct MigSettings {
   // Explicit layouts: one for every GPU, or one per GPU index. Items as in
   // `mig validate` (profile@start, profile:count, profile).
   std::vector<std::vector<std::string>> layouts;
+  // Dynamic MIG (a `devices: dra` pool with `dra: {dynamic_mig: true}`):
+  // NVIDIA's DRA driver makes one MIG instance per claim (feature gate
+  // DynamicMIG; docs/model.md §11.2), so there is no layout: neither
+  // `config_name` nor `layouts`, and the strategy does not apply.
+  bool dynamic = false;
 };
 
 struct ReplicaSettings {

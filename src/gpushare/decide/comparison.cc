@@ -62,7 +62,8 @@ double ExpectedPods(const WorkloadSpec& workload) {
   double pods = 0;
   for (const WorkloadClassSpec& c : workload.classes) {
     pods += c.count > 0 ? static_cast<double>(c.count)
-                        : c.arrival_rate_per_s * workload.horizon_s;
+                        : c.arrival_rate_per_s *
+                              (workload.horizon_s - c.arrival_start_s);
   }
   return pods;
 }
@@ -75,6 +76,7 @@ Scenario PilotScenario(const Scenario& scenario, int64_t pods) {
   const double window = scenario.workload.horizon_s;
   pilot.workload.horizon_s = window * f;
   for (WorkloadClassSpec& c : pilot.workload.classes) {
+    c.arrival_start_s *= f;  // the shifts keep their place in the day
     if (c.count > 0) {
       c.count =
           std::max<int64_t>(1, std::llround(static_cast<double>(c.count) * f));
@@ -172,7 +174,8 @@ int ComparisonRunCount(const Scenario& scenario, const CompareSpec& spec) {
          ((ComparesMig(spec) ? static_cast<int>(spec.mig_families.size())
                              : 0) +
           static_cast<int>(spec.schemes.size()) +
-          (HasMixedPlan(scenario) ? 1 : 0));
+          (HasMixedPlan(scenario) ? 1 : 0) +
+          (OffersDynamicMigVariant(scenario, spec) ? 1 : 0));
 }
 
 Scenario ScenarioWithSeed(const Scenario& scenario, uint64_t seed) {
@@ -353,6 +356,11 @@ Comparison RunComparison(const Scenario& scenario, const CompareSpec& spec,
     for (int k = 0; k < seeds; ++k) {
       runs.push_back(
           MakeSchemeVariant(seeded[k], scheme, spec, catalog, mig_families));
+    }
+  }
+  if (OffersDynamicMigVariant(scenario, spec)) {
+    for (int k = 0; k < seeds; ++k) {
+      runs.push_back(MakeDynamicMigVariant(seeded[k], spec, catalog));
     }
   }
   if (HasMixedPlan(scenario)) {

@@ -47,6 +47,10 @@ struct CompareSpec {
   // Each MIG family is tried on a pilot of at most this many pods (the
   // workload scaled down); 0 tries them on the whole workload.
   int64_t mig_pilot_pods = 10000;
+  // Run "MIG (dynamic)" (decide/scheme_variant.h MakeDynamicMigVariant) and
+  // let `plan` try dynamic MIG on MIG-capable pools, also when no pool of
+  // the scenario has dynamic MIG (then they are offered anyway).
+  bool mig_dynamic = false;
   // Every run is repeated on this many seeds (the scenario's seed, then
   // seed + 1, ...); tables show the mean, scores their mean and range, and a
   // class's win is called only when it holds on every seed

@@ -45,7 +45,7 @@ CompareSpec ReadCompare(const YamlMap& top) {
   const YamlMap m = top.Map("compare", "compare");
   m.AllowOnly({"schemes", "time_slicing_replicas", "mps_replicas",
                "hami_split_count", "vgpu_licence_per_gpu_hour", "mig_families",
-               "mig_pilot_pods", "seeds"});
+               "mig_pilot_pods", "seeds", "mig_dynamic"});
   if (m.Has("schemes")) {
     const YAML::Node list = m.Get("schemes");
     if (!list.IsSequence() || list.size() == 0) {
@@ -115,6 +115,7 @@ CompareSpec ReadCompare(const YamlMap& top) {
   if (m.Has("seeds")) {
     spec.seeds = static_cast<int>(m.Int("seeds", 1, kMaxCompareSeeds));
   }
+  if (m.Has("mig_dynamic")) spec.mig_dynamic = m.Bool("mig_dynamic");
   return spec;
 }
 

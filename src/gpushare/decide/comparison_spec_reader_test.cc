@@ -166,7 +166,7 @@ TEST(ComparisonSpecReaderTest, ErrorsNameFileLineAndWhat) {
             "s.yaml:17:3: compare: unknown key 'threads'; did you mean "
             "seeds? (allowed: schemes, time_slicing_replicas, "
             "mps_replicas, hami_split_count, vgpu_licence_per_gpu_hour, "
-            "mig_families, mig_pilot_pods, seeds)");
+            "mig_families, mig_pilot_pods, seeds, mig_dynamic)");
   EXPECT_EQ(ErrorOf("selection:\n  ratings:\n    mig: {isolation: 11}\n"),
             "s.yaml:18:22: selection.ratings.mig isolation: 11 is out of "
             "range (expected 0..10)");

@@ -55,9 +55,8 @@ class CandidateList {
   void Add(const SharingConfig& sharing, double licence) {
     // Named as reports name the pool under it (a DRA pool's "DRA
     // time-slicing x4", "exclusive (DRA)"), as ApplyCandidate makes it.
-    NodePoolSpec as = pool_;
-    as.sharing = sharing;
-    UseDevicePluginWhereDraCannot(as);
+    const NodePoolSpec as = ApplyCandidate(pool_, {"", sharing, licence},
+                                           pool_.nodes);
     const std::string label = PoolSharingLabel(as, &model_);
     if (!labels_.insert(label).second) return;
     try {
@@ -142,6 +141,12 @@ std::vector<PoolCandidate> PoolCandidates(const NodePoolSpec& pool,
         list.Add(s, 0);
       }
     }
+    if (compare.mig_dynamic) {
+      // Dynamic MIG (docs/model.md §11.2): instances made per claim.
+      SharingConfig s = MigSharing(MigStrategy::kMixed, "");
+      s.mig.dynamic = true;
+      list.Add(s, 0);
+    }
   } else if (Allows(spec, SharingScheme::kMig) && notes != nullptr &&
              spec.schemes.size() > 1) {
     notes->push_back(
@@ -154,6 +159,11 @@ NodePoolSpec ApplyCandidate(const NodePoolSpec& pool,
                             const PoolCandidate& candidate, int nodes) {
   NodePoolSpec out = pool;
   out.sharing = candidate.sharing;
+  if (out.sharing.mig_enabled && out.sharing.mig.dynamic) {
+    // Dynamic MIG runs on NVIDIA's DRA driver, with no other setting.
+    out.devices = PoolDevices::kDra;
+    out.dra = DraPoolSettings();
+  }
   UseDevicePluginWhereDraCannot(out);
   out.licence_per_gpu_hour = candidate.licence_per_gpu_hour;
   ResizePool(&out, nodes);

@@ -8,7 +8,9 @@
 // (all-balanced, all-<profile>; not all-disabled / all-enabled) and, with
 // `mig_layouts: all`, one layout per distinct combination of profile counts
 // among the model's maximal layouts (catalog/mig_layout.h) without
-// media-extension profiles that no named config has. A pool that already
+// media-extension profiles that no named config has, then, with the compare
+// spec's `mig_dynamic`, dynamic MIG ("MIG (dynamic)": the pool on NVIDIA's
+// DRA driver, instances made per claim). A pool that already
 // runs a scheme keeps its other settings of that scheme (rename, policies,
 // HAMi scaling) with the count changed. The compare spec's replicas and
 // split count are always among the counts, so every `compare` variant's
@@ -44,7 +46,8 @@ std::vector<PoolCandidate> PoolCandidates(const NodePoolSpec& pool,
                                           std::vector<std::string>* notes);
 
 // The pool with `candidate`'s settings and `nodes` nodes (ResizePool: an
-// imported pool grows with new nodes or drops its last members).
+// imported pool grows with new nodes or drops its last members); dynamic
+// MIG puts it on the DRA driver (devices: dra, no other driver setting).
 NodePoolSpec ApplyCandidate(const NodePoolSpec& pool,
                             const PoolCandidate& candidate, int nodes);
 

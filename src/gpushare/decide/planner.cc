@@ -14,6 +14,7 @@
 #include <map>
 #include <set>
 
+#include "gpushare/decide/dynamic_mig_verdict.h"
 #include "gpushare/decide/kai_quota_conversion.h"
 #include "gpushare/decide/node_search.h"
 #include "gpushare/decide/plan_candidates.h"
@@ -201,6 +202,10 @@ PlanResult Planner::Run() {
          ConvertKaiQuotas(scenario_, &converted, catalog_, Scaling())) {
       result_.notes.push_back(n);
     }
+  }
+  // Dynamic MIG against the best static layout, where both were tried.
+  for (std::string& n : DynamicMigVerdicts(result_)) {
+    result_.notes.push_back(std::move(n));
   }
   return result_;
 }

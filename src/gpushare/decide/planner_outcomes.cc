@@ -178,8 +178,11 @@ void Planner::AddReferences(const SimulationResult& today) {
   }
   for (const VariantOutcome& v : comparison.variants) {
     if (v.plan) continue;  // the scenario as written: "today"
-    const SchemeVariant variant = MakeSchemeVariant(
-        scenario_, v.scheme, spec_.compare, catalog_, families);
+    const SchemeVariant variant =
+        v.name == kDynamicMigVariant
+            ? MakeDynamicMigVariant(scenario_, spec_.compare, catalog_)
+            : MakeSchemeVariant(scenario_, v.scheme, spec_.compare, catalog_,
+                                families);
     result_.references.push_back(Evaluate(
         v.name, variant.scenario,
         v.classes_by_seed.empty()

@@ -207,6 +207,50 @@ SchemeVariant MakeMixedVariant(
   return v;
 }
 
+bool OffersDynamicMigVariant(const Scenario& scenario,
+                             const CompareSpec& spec) {
+  return spec.mig_dynamic ||
+         std::any_of(scenario.pools.begin(), scenario.pools.end(),
+                     [](const NodePoolSpec& p) {
+                       return p.sharing.mig_enabled && p.sharing.mig.dynamic;
+                     });
+}
+
+SchemeVariant MakeDynamicMigVariant(const Scenario& scenario,
+                                    const CompareSpec& spec,
+                                    const Catalog& catalog) {
+  SchemeVariant v =
+      MakeSchemeVariant(scenario, SharingScheme::kMig, spec, catalog);
+  v.name = kDynamicMigVariant;
+  v.mig_families.assign(v.scenario.pools.size(), "");
+  std::vector<std::string> notes;
+  for (const std::string& note : v.notes) {
+    // The static layouts' fallbacks do not apply: every MIG GPU is served.
+    if (note.find("has no MIG config") == std::string::npos) {
+      notes.push_back(note);
+    }
+  }
+  v.notes = std::move(notes);
+  for (NodePoolSpec& pool : v.scenario.pools) {
+    if (pool.gpus_per_node == 0 || pool.gpu_model.empty() ||
+        !catalog.Get(pool.gpu_model).mig_capable()) {
+      continue;
+    }
+    if (pool.devices != PoolDevices::kDra) {
+      v.notes.push_back(fmt::format(
+          "pool {} runs MIG through NVIDIA's DRA driver (dynamic MIG is the "
+          "driver's DynamicMIG gate)",
+          pool.name));
+    }
+    pool.devices = PoolDevices::kDra;
+    pool.dra = DraPoolSettings();
+    pool.sharing = MigSharing(MigStrategy::kMixed, "");
+    pool.sharing.mig.dynamic = true;
+    pool.licence_per_gpu_hour = 0;
+  }
+  return v;
+}
+
 SchemeVariant MakePlanVariant(const Scenario& scenario) {
   SchemeVariant v;
   v.name = "plan";
@@ -217,6 +261,7 @@ SchemeVariant MakePlanVariant(const Scenario& scenario) {
 
 std::string VariantDisplayName(const std::string& variant) {
   if (variant == "pool-plan") return "pool plan";
+  if (variant == kDynamicMigVariant) return "MIG (dynamic)";
   SharingScheme scheme;
   if (variant == "vgpu" || !ParseSharingScheme(variant, &scheme)) {
     return variant;

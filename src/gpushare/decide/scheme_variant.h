@@ -58,6 +58,23 @@ SchemeVariant MakeMixedVariant(
 
 SchemeVariant MakePlanVariant(const Scenario& scenario);
 
+// The name of the dynamic-MIG variant ("MIG (dynamic)" in reports).
+inline constexpr const char* kDynamicMigVariant = "mig-dynamic";
+
+// Whether `compare` and `plan` offer the dynamic-MIG variant: some pool of
+// the scenario uses dynamic MIG, or the compare spec asks for it
+// (CompareSpec::mig_dynamic), so other scenarios compare as before.
+bool OffersDynamicMigVariant(const Scenario& scenario,
+                             const CompareSpec& spec);
+
+// The MIG variant (MakeSchemeVariant) with every pool of a MIG-capable GPU
+// on NVIDIA's DRA driver with dynamic MIG instead of a static layout
+// (devices: dra, no driver settings; a note for each pool moved off the
+// device plugin). Named kDynamicMigVariant, scheme kMig.
+SchemeVariant MakeDynamicMigVariant(const Scenario& scenario,
+                                    const CompareSpec& spec,
+                                    const Catalog& catalog);
+
 // The licence per GPU-hour a pool converted to vGPU (HAMi) pays:
 // CompareSpec::vgpu_licence_per_gpu_hour when set, else the highest licence
 // of the scenario's HAMi pools (0 when it has none).

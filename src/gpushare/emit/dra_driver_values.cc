@@ -24,6 +24,8 @@ std::string DraDriverValuesYaml(const Scenario& scenario) {
   const std::string shares = DraConsumableSharesValue(driver);
   bool interval = false;
   bool mps = false;
+  bool dynamic = false;
+  std::string static_mig;  // a DRA pool with a static MIG layout
   std::vector<Taint> taints;
   std::string names;
   for (const NodePoolSpec* p : pools) {
@@ -33,11 +35,37 @@ std::string DraDriverValuesYaml(const Scenario& scenario) {
                             dra.time_slice_interval !=
                                 DraTimeSliceInterval::kDefault);
     mps = mps || p->sharing.scheme() == SharingScheme::kMps;
+    if (p->sharing.mig_enabled && p->sharing.mig.dynamic) {
+      dynamic = true;
+    } else if (p->sharing.mig_enabled && static_mig.empty()) {
+      static_mig = p->name;
+    }
     for (const Taint& t : p->taints) AddTaintOnce(&taints, t);
     names += (names.empty() ? "" : ", ") + p->name;
   }
   const bool consumable =
       driver.consumable_shares != DraConsumableShares::kDisabled;
+  if (dynamic && mps) {
+    throw InputError(
+        "DRA pools with dynamic MIG and DRA MPS need one release of the DRA "
+        "driver with the gates DynamicMIG and MPSSupport, which the driver "
+        "refuses together (pkg/featuregates/featuregates.go: \"currently "
+        "mutually exclusive\")");
+  }
+  if (dynamic && !static_mig.empty()) {
+    throw InputError(fmt::format(
+        "DRA pool '{}' has a static MIG layout beside dynamic MIG pools: one "
+        "release of the DRA driver serves every DRA pool, and with the "
+        "DynamicMIG gate it publishes partitionable devices, not static MIG "
+        "devices, on every MIG-capable GPU (cmd/gpu-kubelet-plugin/"
+        "driver.go)",
+        static_mig));
+  }
+  if (dynamic && consumable) {
+    throw InputError(
+        "DRA pools with dynamic MIG beside consumable shares (DRA "
+        "time-slicing) are not modelled in one release of the DRA driver");
+  }
   std::string out = fmt::format(
       "# Helm values of NVIDIA's DRA driver for GPUs for the DRA pools of "
       "scenario\n# '{}' ({}), written by gpushare-sim emit k8s. Chart: "
@@ -53,7 +81,7 @@ std::string DraDriverValuesYaml(const Scenario& scenario) {
       "# Operator runs no device plugin there.\n",
       CommentText(scenario.name), CommentText(names), kDraDriverRelease,
       kDraDriverChart, kDraDriverRelease);
-  if (consumable || interval || mps) {
+  if (consumable || interval || mps || dynamic) {
     out +=
         "# The feature gates below are alpha and off by default in the "
         "driver\n# (pkg/featuregates/featuregates.go):\n";
@@ -61,6 +89,15 @@ std::string DraDriverValuesYaml(const Scenario& scenario) {
       out +=
           "#   ConsumableShares: devices are published for several claims "
           "to share.\n";
+    }
+    if (dynamic) {
+      out +=
+          "#   DynamicMIG: MIG-capable GPUs are published as partitionable "
+          "devices\n#   (KEP-4815; Kubernetes gate DRAPartitionableDevices) "
+          "and a MIG instance\n#   is made when a claim is prepared, "
+          "destroyed when it is released.\n#   No MIG manager runs on these "
+          "nodes (node-setup.sh labels them\n#   "
+          "nvidia.com/gpu.deploy.mig-manager=false).\n";
     }
     if (interval) {
       out +=
@@ -72,6 +109,8 @@ std::string DraDriverValuesYaml(const Scenario& scenario) {
           "#   MPSSupport: the claims' GpuConfig sharing strategy MPS starts "
           "an MPS\n#   control daemon per claim.\n";
       out += "# DynamicMIG (alpha, off) is not needed.\n";
+    } else if (dynamic) {
+      out += "# MPSSupport (alpha, off) is not needed.\n";
     } else {
       out += "# MPSSupport and DynamicMIG (alpha, off) are not needed.\n";
     }
@@ -80,9 +119,10 @@ std::string DraDriverValuesYaml(const Scenario& scenario) {
   if (consumable) {
     out += fmt::format("consumableShares: \"{}\"\n", shares);
   }
-  if (consumable || interval || mps) {
+  if (consumable || interval || mps || dynamic) {
     out += "featureGates:\n";
     if (consumable) out += "  ConsumableShares: true\n";
+    if (dynamic) out += "  DynamicMIG: true\n";
     if (mps) out += "  MPSSupport: true\n";
     if (interval) out += "  TimeSlicingSettings: true\n";
   }

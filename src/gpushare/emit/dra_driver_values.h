@@ -12,9 +12,13 @@
 // (DraConsumableSharesValue) when not disabled; `featureGates` with
 // ConsumableShares: true when consumable shares are on and
 // TimeSlicingSettings: true when a pool's claims set an interval other than
-// Default, MPSSupport: true when a DRA pool shares by MPS (all alpha, off by
-// default: pkg/featuregates/featuregates.go; a comment says so; DynamicMIG is
-// never set);
+// Default, MPSSupport: true when a DRA pool shares by MPS, DynamicMIG: true
+// when a DRA pool has dynamic MIG (all alpha, off by default:
+// pkg/featuregates/featuregates.go; a comment says so). InputError for
+// dynamic MIG beside DRA MPS (the driver refuses DynamicMIG with
+// MPSSupport), beside a static-MIG DRA pool (with DynamicMIG the one release
+// publishes partitionable devices on every MIG-capable GPU) or beside
+// consumable shares (not modelled);
 // `kubeletPlugin.affinity` with one required nodeSelectorTerm per pool —
 // a written pool's selector labels (matchExpressions `In`), an imported
 // pool's node names (matchFields metadata.name `In`; emit/pool_node_set.h) —

@@ -130,6 +130,52 @@ TEST(DraDriverValuesTest, PoolsThatDifferInSharesAreRefused) {
   }
 }
 
+// Dynamic MIG on pool a: the DynamicMIG gate, said to be alpha, and the
+// MIG manager kept off its nodes.
+TEST(DraDriverValuesTest, DynamicMigTurnsItsGateOn) {
+  Scenario s = DraValuesScenario();
+  s.pools[0].gpu_model = "H100-80GB";
+  s.pools[0].sharing = MigSharing(MigStrategy::kMixed, "");
+  s.pools[0].sharing.mig.dynamic = true;
+  const std::string values = DraDriverValuesYaml(s);
+  EXPECT_NE(values.find("featureGates:\n  DynamicMIG: true\n"),
+            std::string::npos)
+      << values;
+  EXPECT_NE(values.find("# The feature gates below are alpha and off by "
+                        "default"),
+            std::string::npos);
+  EXPECT_NE(values.find("nvidia.com/gpu.deploy.mig-manager=false"),
+            std::string::npos);
+  EXPECT_NE(values.find("# MPSSupport (alpha, off) is not needed."),
+            std::string::npos);
+}
+
+// The driver refuses DynamicMIG with MPSSupport (featuregates.go), and one
+// release cannot serve a static MIG layout beside dynamic MIG.
+TEST(DraDriverValuesTest, DynamicMigBesideMpsOrStaticMigIsRefused) {
+  Scenario s = DraValuesScenario();
+  s.pools[0].gpu_model = "H100-80GB";
+  s.pools[0].sharing = MigSharing(MigStrategy::kMixed, "");
+  s.pools[0].sharing.mig.dynamic = true;
+  Scenario mps = s;
+  mps.pools[1].sharing = MpsSharing(2);
+  EXPECT_THROW(
+      {
+        try {
+          DraDriverValuesYaml(mps);
+        } catch (const InputError& e) {
+          EXPECT_NE(std::string(e.what()).find("mutually exclusive"),
+                    std::string::npos)
+              << e.what();
+          throw;
+        }
+      },
+      InputError);
+  Scenario fixed = s;
+  fixed.pools[1].sharing = MigSharing(MigStrategy::kMixed, "all-balanced");
+  EXPECT_THROW(DraDriverValuesYaml(fixed), InputError);
+}
+
 TEST(DraDriverValuesTest, NoDraPoolNoValues) {
   EXPECT_EQ(DraDriverValuesYaml(PoolsScenario(
                 "n", "    - {name: c, gpu: A100-80GB, nodes: 1}\n")),

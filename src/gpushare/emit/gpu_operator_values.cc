@@ -26,7 +26,8 @@ ClusterMigStrategy ClusterMigStrategyOf(const Scenario& scenario,
   bool mps = false;
   for (const NodePoolSpec& p : scenario.pools) {
     if (p.gpus_per_node == 0) continue;
-    has_mig = has_mig || p.sharing.mig_enabled;
+    // (Dynamic MIG pools have no layout: the DRA driver makes instances.)
+    has_mig = has_mig || (p.sharing.mig_enabled && !p.sharing.mig.dynamic);
     // (A "DRA MPS" pool runs no device plugin.)
     mps = mps || (p.sharing.sharing == DeviceSharing::kMps &&
                   p.devices == PoolDevices::kDevicePlugin);
@@ -55,7 +56,7 @@ std::string GpuOperatorValuesYaml(const Scenario& scenario,
     if (p.gpus_per_node == 0) continue;
     nvidia = nvidia || (p.sharing.sharing != DeviceSharing::kHami &&
                         p.devices != PoolDevices::kDra);
-    mig = mig || p.sharing.mig_enabled;
+    mig = mig || (p.sharing.mig_enabled && !p.sharing.mig.dynamic);
     for (const Taint& t : p.taints) {
       if (t.key == "nvidia.com/gpu" && t.effect == TaintEffect::kNoSchedule) {
         continue;  // the chart's own toleration (operator Exists) covers it

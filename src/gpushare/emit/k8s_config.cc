@@ -146,7 +146,8 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
     hami = hami || is_hami;
     dra = dra || is_dra;
     nvidia = nvidia || (!is_hami && !is_dra);
-    mig = mig || p.sharing.mig_enabled;
+    // (Dynamic MIG needs no mig-parted layout: the DRA driver makes it.)
+    mig = mig || (p.sharing.mig_enabled && !p.sharing.mig.dynamic);
   }
   std::vector<EmittedFile> files;
   std::string steps;

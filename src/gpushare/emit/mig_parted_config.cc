@@ -99,6 +99,8 @@ std::vector<PoolConfig> PoolConfigsOf(const Scenario& scenario,
   std::map<std::string, std::string> entries_of;  // name → entries
   for (const NodePoolSpec& pool : scenario.pools) {
     if (pool.gpus_per_node == 0 || !pool.sharing.mig_enabled) continue;
+    // Dynamic MIG: the DRA driver makes the instances, not mig-parted.
+    if (pool.sharing.mig.dynamic) continue;
     PoolConfig c;
     try {
       c = MigPartedConfigOf(pool, catalog.Get(pool.gpu_model));

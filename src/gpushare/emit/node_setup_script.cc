@@ -15,7 +15,8 @@ std::map<std::string, std::string> MigConfigsByPool(const Scenario& scenario,
   std::map<std::string, std::string> configs;
   bool has_mig = false;
   for (const NodePoolSpec& p : scenario.pools) {
-    has_mig = has_mig || (p.gpus_per_node > 0 && p.sharing.mig_enabled);
+    has_mig = has_mig || (p.gpus_per_node > 0 && p.sharing.mig_enabled &&
+                          !p.sharing.mig.dynamic);
   }
   if (!has_mig) return configs;
   for (const PoolMigConfig& c : PoolMigConfigs(scenario, catalog)) {

@@ -58,7 +58,19 @@ NodeTarget PoolNodeTarget(const NodePoolSpec& pool,
   }
   RemoveUnless(&t, kHamiNodeLabel, kHamiNodeValue);
   RemoveUnless(&t, kDevicePluginConfigLabel);
-  if (!mig_config.empty()) {
+  const bool dynamic_mig = pool.sharing.mig_enabled && pool.sharing.mig.dynamic;
+  if (dynamic_mig) {
+    // The DRA driver makes and removes MIG instances itself: no MIG
+    // manager on the node (the GPU Operator's deploy label), no layout.
+    t.set[kDeployMigManagerLabel] = "false";
+    t.remove.push_back({kMigConfigLabel, ""});
+  } else if (before != nullptr && before->sharing.mig_enabled &&
+             before->sharing.mig.dynamic) {
+    t.remove.push_back({kDeployMigManagerLabel, ""});
+  }
+  if (dynamic_mig) {
+    // (The layout label is removed above.)
+  } else if (!mig_config.empty()) {
     t.mig_config = mig_config;
   } else if (mig_capable) {
     t.disable_mig = true;

@@ -22,7 +22,10 @@
 // Operator then runs no device plugin there), without
 // nvidia.com/device-plugin.config; for DRA pools (devices: dra, NVIDIA's
 // DRA driver) nvidia.com/gpu.deploy.device-plugin=false, without
-// nvidia.com/device-plugin.config and gpu=on; its MIG config (`mig_config`, "" for a
+// nvidia.com/device-plugin.config and gpu=on, and with dynamic MIG
+// nvidia.com/gpu.deploy.mig-manager=false and no nvidia.com/mig.config (the
+// DRA driver makes the instances; a pool that leaves dynamic MIG has the
+// deploy label removed); its MIG config (`mig_config`, "" for a
 // pool outside MIG: disable_mig on a MIG-capable GPU, else the label
 // removed); its taints. With `before` (the pool as it is today) the labels
 // and taints today's pool has and the target does not are removed too (a
@@ -47,6 +50,10 @@ inline constexpr const char* kDevicePluginConfigLabel =
 inline constexpr const char* kDeployDevicePluginLabel =
     "nvidia.com/gpu.deploy.device-plugin";
 inline constexpr const char* kMigConfigLabel = "nvidia.com/mig.config";
+// The GPU Operator runs its MIG manager on nodes labelled so
+// (NVIDIA/gpu-operator controllers/state_manager.go migManagerLabelKey).
+inline constexpr const char* kDeployMigManagerLabel =
+    "nvidia.com/gpu.deploy.mig-manager";
 inline constexpr const char* kMigConfigStateLabel =
     "nvidia.com/mig.config.state";
 inline constexpr const char* kMigDisabledConfig = "all-disabled";

@@ -90,9 +90,13 @@ YAML::Node SharingNode(const SharingConfig& s) {
   YAML::Node node(YAML::NodeType::Map);
   node["scheme"] = std::string(SharingSchemeName(s.scheme()));
   if (s.mig_enabled) {
-    node["mig_strategy"] =
-        s.mig.strategy == MigStrategy::kMixed ? "mixed" : "single";
-    if (!s.mig.config_name.empty()) {
+    if (!s.mig.dynamic) {
+      node["mig_strategy"] =
+          s.mig.strategy == MigStrategy::kMixed ? "mixed" : "single";
+    }
+    if (s.mig.dynamic) {
+      // No layout: the pool's dra.dynamic_mig (PlanScenarioYaml).
+    } else if (!s.mig.config_name.empty()) {
       node["mig_config"] = PlanString(s.mig.config_name);
     } else if (s.mig.layouts.size() == 1) {
       YAML::Node items(YAML::NodeType::Sequence);
@@ -347,6 +351,19 @@ std::string PlanScenarioYaml(const std::string& text, const std::string& file,
                  spec->sharing.scheme() != SharingScheme::kMps) {
         // "DRA MPS" settings go with scheme mps.
         pool["dra"].remove("mps");
+        if (pool["dra"].size() == 0) pool.remove("dra");
+      }
+      if (spec->sharing.mig_enabled && spec->sharing.mig.dynamic) {
+        // Dynamic MIG: a DRA pool with the driver's DynamicMIG and no other
+        // driver setting (MakeDynamicMigVariant).
+        pool["devices"] = "dra";
+        YAML::Node dra(YAML::NodeType::Map);
+        dra["dynamic_mig"] = true;
+        dra.SetStyle(YAML::EmitterStyle::Flow);
+        pool["dra"] = dra;
+      } else if (pool["dra"] && pool["dra"].IsMap() &&
+                 pool["dra"]["dynamic_mig"]) {
+        pool["dra"].remove("dynamic_mig");
         if (pool["dra"].size() == 0) pool.remove("dra");
       }
       if (spec->licence_per_gpu_hour > 0) {

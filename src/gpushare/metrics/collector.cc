@@ -457,6 +457,26 @@ void Collector::OnFinish(double t, int64_t events, int64_t cycles) {
                                     cluster.pools()[p].spec.licence_per_gpu_hour)
                    : 0;
     result_.cost += s.cost;
+    if (!cluster.pools()[p].dynamic_mig_domains.empty()) {
+      const Simulation::DynamicMigStats m =
+          simulation_.dynamic_mig_stats(static_cast<int>(p));
+      s.dynamic_mig = true;
+      s.mig.instances_created = m.lifecycle.created;
+      s.mig.instances_destroyed = m.lifecycle.destroyed;
+      s.mig.mode_enables = m.lifecycle.mode_enables;
+      s.mig.mode_disables = m.lifecycle.mode_disables;
+      s.mig.creation_wait_s = m.lifecycle.creation_wait_s;
+      s.mig.churn_per_hour =
+          t > 0 ? static_cast<double>(m.lifecycle.created +
+                                      m.lifecycle.destroyed) /
+                      (t / 3600.0)
+                : 0;
+      s.mig.stranded_pending_mean =
+          m.samples > 0 ? static_cast<double>(m.stranded_pod_samples) /
+                              static_cast<double>(m.samples)
+                        : 0;
+      s.mig.stranded_pending_max = m.stranded_max;
+    }
     if (!s.samples.empty()) {
       for (const PoolSample& ps : s.samples) {
         s.mean_gpu_util += ps.gpu_util;

@@ -58,6 +58,17 @@ nlohmann::json ResultToJson(const SimulationResult& r) {
     // Only DRA pools say how they hand out GPUs, so the JSON of scenarios
     // without them is what it was.
     if (p.dra) pool["devices"] = "dra";
+    if (p.dynamic_mig) {
+      pool["dynamic_mig"] = {
+          {"instances_created", p.mig.instances_created},
+          {"instances_destroyed", p.mig.instances_destroyed},
+          {"mode_enables", p.mig.mode_enables},
+          {"mode_disables", p.mig.mode_disables},
+          {"creation_wait_s", p.mig.creation_wait_s},
+          {"churn_per_hour", p.mig.churn_per_hour},
+          {"stranded_pending_mean", p.mig.stranded_pending_mean},
+          {"stranded_pending_max", p.mig.stranded_pending_max}};
+    }
     pools.push_back(std::move(pool));
   }
   out["pools"] = pools;

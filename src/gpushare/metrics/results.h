@@ -222,6 +222,22 @@ struct PoolSummary {
   double mean_sm_active = 0;
   double mean_allocation = 0;
   std::vector<PoolSample> samples;
+  // Dynamic MIG pools only (docs/model.md §11.2): the NVIDIA DRA driver's
+  // MIG operations over the run and the sampled fragmentation.
+  struct DynamicMig {
+    int64_t instances_created = 0;
+    int64_t instances_destroyed = 0;
+    int64_t mode_enables = 0;
+    int64_t mode_disables = 0;
+    double creation_wait_s = 0;        // summed over creations
+    double churn_per_hour = 0;         // (created + destroyed) per hour
+    // Pending pods whose profile is stranded on a GPU of the pool (its
+    // free slices would hold it, no placement does), per sample.
+    double stranded_pending_mean = 0;
+    int64_t stranded_pending_max = 0;
+  };
+  bool dynamic_mig = false;
+  DynamicMig mig;
 };
 
 // One (flavor, resource) quota of a ClusterQueue, or a KAI queue's GPU

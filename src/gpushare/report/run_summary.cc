@@ -70,6 +70,25 @@ std::string RunSummary(const SimulationResult& r, double wall_s) {
                   fmt::format("{:.2f}", p.cost)});
   }
   out += pools.Render();
+  for (const PoolSummary& p : r.pools) {
+    if (!p.dynamic_mig) continue;
+    out += "\n";
+    // Dynamic MIG: what making instances per claim cost (docs/output.md).
+    const PoolSummary::DynamicMig& m = p.mig;
+    out += WrapText(
+        fmt::format(
+            "dynamic MIG {}: {} instances made, {} destroyed ({:.1f}/h), MIG "
+            "mode enabled {} times; pods waited {} for creation ({} per "
+            "instance); stranded pending pods {:.2f} per sample (max {})",
+            p.name, m.instances_created, m.instances_destroyed,
+            m.churn_per_hour, m.mode_enables, Seconds(m.creation_wait_s),
+            Seconds(m.instances_created > 0
+                        ? m.creation_wait_s /
+                              static_cast<double>(m.instances_created)
+                        : 0),
+            m.stranded_pending_mean, m.stranded_pending_max),
+        kReportWidth, 2);
+  }
 
   struct ClassStats {
     int64_t pods = 0, done = 0, failed = 0, ooms = 0, waits = 0, slowdowns = 0;

@@ -105,6 +105,14 @@ void ReadDraMps(const YamlMap& dra, DraPoolSettings* settings) {
   }
 }
 
+// `dra.dynamic_mig` (read before the sharing is validated: a dynamic-MIG
+// pool has no layout).
+bool ReadDynamicMig(const YamlMap& pool) {
+  if (!pool.Has("dra") || !pool.Get("dra").IsMap()) return false;
+  const YamlMap dra = pool.Map("dra", pool.what() + " dra");
+  return dra.Has("dynamic_mig") && dra.Bool("dynamic_mig");
+}
+
 void ReadDraPoolSettings(const YamlMap& pool, NodePoolSpec* spec) {
   if (!pool.Has("dra")) {
     if (spec->devices == PoolDevices::kDra) {
@@ -121,7 +129,7 @@ void ReadDraPoolSettings(const YamlMap& pool, NodePoolSpec* spec) {
   }
   const YamlMap dra = pool.Map("dra", pool.what() + " dra");
   dra.AllowOnly({"consumable_shares", "time_slicing_interval",
-                 "extended_resource", "mps"});
+                 "extended_resource", "mps", "dynamic_mig"});
   DraPoolSettings& settings = spec->dra;
   if (dra.Has("consumable_shares")) {
     const std::string value = dra.String("consumable_shares");
@@ -155,6 +163,9 @@ void ReadDraPoolSettings(const YamlMap& pool, NodePoolSpec* spec) {
     settings.extended_resource = dra.Bool("extended_resource");
   }
   if (dra.Has("mps")) ReadDraMps(dra, &settings);
+  if (dra.Has("dynamic_mig")) {
+    spec->sharing.mig.dynamic = dra.Bool("dynamic_mig");
+  }
   const std::string problem = DraPoolSettingsProblem(settings, spec->sharing);
   if (!problem.empty()) FailKey(pool, "dra", problem);
 }
@@ -232,6 +243,7 @@ NodePoolSpec ReadPool(const std::string& file, const YAML::Node& node,
   if (pool.Has("taints")) spec.taints = ReadTaints(pool);
   if (pool.Has("sharing")) {
     spec.sharing = ReadSharing(pool);
+    spec.sharing.mig.dynamic = ReadDynamicMig(pool);
     const bool shares = spec.sharing.mig_enabled ||
                         spec.sharing.sharing != DeviceSharing::kNone;
     if (spec.gpus_per_node == 0 && shares) {

@@ -89,10 +89,10 @@ TEST(ScenarioReaderTest, EveryExampleParsesBuildsAndIsSmall) {
   EXPECT_EQ(names,
             (std::vector<std::string>{
                 "default", "dev-time-slicing", "dra", "dra-mps",
-                "hami-platform", "kai-fair-share", "kubectl-import",
-                "kubectl-nodegroups", "llm-serving", "mig-inference",
-                "multi-tenant", "patrol", "plan-sizing", "three-pools",
-                "university-gangs"}));
+                "dynamic-mig", "hami-platform", "kai-fair-share",
+                "kubectl-import", "kubectl-nodegroups", "llm-serving",
+                "mig-inference", "multi-tenant", "patrol", "plan-sizing",
+                "three-pools", "university-gangs"}));
 }
 
 TEST(ScenarioReaderTest, ThreePoolsExampleIsTheTower) {

@@ -97,6 +97,7 @@ WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
                "priority",
                "arrival_rate_per_s",
                "count",
+               "arrival_start_s",
                "gpus",
                "gpu_memory_mib",
                "sm_demand",
@@ -258,6 +259,17 @@ WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
     }
   }
   if (c.Has("count")) spec.count = c.Int("count", 0, kMaxClassCount);
+  if (c.Has("arrival_start_s")) {
+    spec.arrival_start_s = Number(c, "arrival_start_s", 0, kMaxSeconds);
+    if (!(spec.arrival_start_s < horizon_s)) {
+      FailAt(file, c.Get("arrival_start_s"),
+             fmt::format("{}: {:.6g} is not before the workload's horizon_s "
+                         "{:.6g} (the class's arrivals fall in "
+                         "[arrival_start_s, horizon_s))",
+                         Label(c, "arrival_start_s"), spec.arrival_start_s,
+                         horizon_s));
+    }
+  }
   if (c.Has("arrival_rate_per_s")) {
     spec.arrival_rate_per_s =
         Number(c, "arrival_rate_per_s", 0, kMaxScenarioRate);
@@ -267,7 +279,7 @@ WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
   // it would never be generated in a real workload window).
   if (spec.count > 0 && spec.arrival_rate_per_s > 0 &&
       static_cast<double>(spec.count) / spec.arrival_rate_per_s >
-          horizon_s * (1 + 1e-12)) {
+          (horizon_s - spec.arrival_start_s) * (1 + 1e-12)) {
     FailAt(file, c.Get("arrival_rate_per_s"),
            fmt::format("{}: count {} at {:.6g}/s takes {:.6g} s, past the "
                        "workload's horizon_s {:.6g}; arrivals fall within "

@@ -30,6 +30,7 @@ enum class EventKind {
   kGangTimeout,     // a = gang (its Permit wait is over), version
   kGangCompletion,  // a = gang (its job's work is done), version
   kBackoffExpiry,   // waiting pods' scheduler back-off ends
+  kMigInstanceReady,  // a = pod (its dynamic MIG instances), version
   kSample,
 };
 

@@ -281,6 +281,10 @@ void Simulation::Run(SimulationObserver* observer) {
           events_.Push(now + scenario_.sample_interval_s, EventKind::kSample);
         }
         break;
+      case EventKind::kMigInstanceReady:
+        StartBound(now, e.a);
+        Schedule(now);
+        break;
       case EventKind::kBackoffExpiry:
         backoff_event_s_ = kInfinity;
         scheduler_->ExpireBackoffs();
@@ -315,6 +319,9 @@ bool Simulation::Stale(const Event& e) const {
       return gangs_[e.a].version != e.version;
     case EventKind::kGangCompletion:
       return gangs_[e.a].done || gangs_[e.a].version != e.version;
+    case EventKind::kMigInstanceReady:
+      return runs_[e.a].phase != Phase::kPreparing ||
+             runs_[e.a].version != e.version;
     case EventKind::kBackoffExpiry:
       // Only the one pending at the earliest back-off end is live (an
       // earlier one pushed later replaced it; a copy at the same time
@@ -334,7 +341,7 @@ bool Simulation::WorkLeft() const {
   if (changes_due_ > 0 && active_pods_ > 0) return true;
   for (const PodRun& run : runs_) {
     if (run.phase == Phase::kRunning || run.phase == Phase::kBackoff ||
-        run.phase == Phase::kTerminating) {
+        run.phase == Phase::kTerminating || run.phase == Phase::kPreparing) {
       return true;
     }
   }
@@ -385,6 +392,12 @@ void Simulation::OnBound(double now, const ScheduleResult& r) {
         gpu_domain_[r.node][g.gpu] + (g.instance >= 0 ? g.instance : 0);
     run.domains.push_back(domain);
     ++domains_[domain].holders;
+  }
+  if (has_dynamic_mig_ && mig_lifecycles_[r.node]) {
+    run.mig_created = false;
+    for (const DeviceGrant& g : scheduler_->AllocationOf(r.pod).grants) {
+      RefreshDynamicMigWeights(r.node, g.gpu);
+    }
   }
   const int g = gang_of_[r.pod];
   if (g >= 0 && !gangs_[g].admitted) {

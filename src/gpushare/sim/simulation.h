@@ -48,6 +48,7 @@
 #include "gpushare/base/rng.h"
 #include "gpushare/catalog/catalog.h"
 #include "gpushare/cluster/cluster.h"
+#include "gpushare/cluster/dra/mig_instance_lifecycle.h"
 #include "gpushare/exec/share_model.h"
 #include "gpushare/sched/queue_admission.h"
 #include "gpushare/sched/scheduler.h"
@@ -79,6 +80,18 @@ class Simulation {
   const QueueAdmission* admission() const { return kueue_.get(); }
   // The target pool of each pod (-1: none admits it).
   const std::vector<int>& target_pools() const { return target_pool_; }
+  // Dynamic MIG per pool (zero for other pools): the instance lifecycle's
+  // counts over the pool's nodes and the sampled fragmentation.
+  struct DynamicMigStats {
+    MigLifecycleCounts lifecycle;
+    int64_t samples = 0;
+    // Sum over samples of the pending pods whose profile is stranded on a
+    // GPU of the pool (free slices would hold it, no placement does), and
+    // the most at one sample.
+    int64_t stranded_pod_samples = 0;
+    int64_t stranded_max = 0;
+  };
+  DynamicMigStats dynamic_mig_stats(int pool) const;
 
  private:
   // kPermit: a gang member bound and held at Coscheduling's Permit until
@@ -97,7 +110,10 @@ class Simulation {
     kGangDormant,
     // Managed by Kueue and not (or no longer) admitted: its workload waits
     // in its ClusterQueue; the pod is not in kube-scheduler's queue.
-    kQueued
+    kQueued,
+    // Bound on a dynamic-MIG node: kubelet's NodePrepareResources is making
+    // its MIG instance; it starts when the instance is ready.
+    kPreparing
   };
   struct PodRun {
     Phase phase = Phase::kWaiting;
@@ -130,6 +146,10 @@ class Simulation {
     // its device alone as its steps do (LlmLatency::busy); -1: not an
     // engine (the duty comes from its needs).
     double llm_duty = -1;
+    // Dynamic MIG: its instances were asked of the node's MIG queue (on its
+    // first start after a bind), ready at mig_ready_s.
+    bool mig_created = false;
+    double mig_ready_s = 0;
   };
   struct DomainRun {
     DomainInfo info;
@@ -202,8 +222,20 @@ class Simulation {
   // A pod of an evicted workload is gone; the last one frees its quota.
   void KueueEvictedPodGone(PodIndex p);
   void KueuePodDone(PodIndex p);
-  // A bound pod starts (observer told, memory checked, domains joined).
+  // A bound pod starts (observer told, memory checked, domains joined); on
+  // a dynamic-MIG node first its instances are made (kPreparing).
   void StartBound(double now, PodIndex p);
+  // Dynamic MIG (sim/simulation_dynamic_mig.cc): the node's MIG queue
+  // makes the pod's instances; returns when they are ready.
+  double CreateMigInstances(double now, PodIndex p);
+  // Its devices go back to the scheduler (holders, dynamic MIG instances
+  // destroyed in the node's queue, utilisation weights).
+  void ReleaseDevices(double now, PodIndex p);
+  // The utilisation weights of a dynamic-MIG GPU's domains follow its held
+  // placements: each held one its SM fraction, the whole-GPU domain the rest.
+  void RefreshDynamicMigWeights(int node, int gpu);
+  // Counts pending pods of dynamic-MIG pools whose profile is stranded.
+  void SampleMigFragmentation();
   // Brings the gang's work up to `now` and sets its rate from its members.
   void SyncGang(double now, int gang);
   void GangTimeout(double now, int gang);
@@ -290,6 +322,11 @@ class Simulation {
   int layout_lost_domains_ = 0;
   // node → gpu → first domain; MIG instances follow in layout order.
   std::vector<std::vector<int>> gpu_domain_;
+  // Dynamic MIG: per node its MIG operation queue (null elsewhere), and per
+  // pool the sampled fragmentation.
+  std::vector<std::unique_ptr<MigInstanceLifecycle>> mig_lifecycles_;
+  std::vector<DynamicMigStats> mig_fragmentation_;
+  bool has_dynamic_mig_ = false;
   std::vector<Resident> scratch_residents_;
   EventQueue events_;
   Rng rng_;

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "gpushare/cluster/dra/nvidia_partitionable_slice.h"
 #include "gpushare/cluster/nvidia_device_plugin.h"
 #include "gpushare/io/check.h"
 #include "gpushare/sim/pool_model_params.h"
@@ -38,10 +39,25 @@ void Simulation::BuildDomains() {
             ? SharingScheme::kTimeSlicing
             : pool.spec.sharing.scheme();
     const ShareModel* model = share_models_[static_cast<int>(scheme)].get();
+    const bool dynamic = !pool.dynamic_mig_domains.empty();
+    if (dynamic) {
+      // The driver's MIG operation queue of the node (docs/model.md §11.2).
+      has_dynamic_mig_ = true;
+      mig_lifecycles_.resize(nodes.size());
+      mig_fragmentation_.resize(cluster_->pools().size());
+      const ModelParams& m = scenario_.model;
+      mig_lifecycles_[n] = std::make_unique<MigInstanceLifecycle>(
+          node.gpus(), NvidiaMigModeToggles(*node.model()),
+          MigLifecycleTimes{m.mig_instance_create_s, m.mig_instance_destroy_s,
+                            m.mig_mode_enable_s});
+    }
     for (int g = 0; g < node.gpus(); ++g) {
       gpu_domain_[n].push_back(static_cast<int>(domains_.size()));
       const bool mig = !pool.mig_layouts.empty();
-      const int count = mig ? static_cast<int>(pool.mig_layouts[g].size()) : 1;
+      const int count =
+          dynamic ? static_cast<int>(pool.dynamic_mig_domains.size())
+          : mig   ? static_cast<int>(pool.mig_layouts[g].size())
+                  : 1;
       for (int i = 0; i < count; ++i) {
         DomainRun d;
         d.info.node = static_cast<int>(n);
@@ -64,6 +80,19 @@ void Simulation::BuildDomains() {
                                static_cast<double>(node.model()->sms);
           d.bandwidth_gb_s = node.model()->InstanceBandwidthGbS(p);
           d.info.gpu_equivalents = d.spec.sm_fraction;
+        }
+        if (dynamic && i > 0) {
+          // A MIG placement: no instance until a claim makes it (weight 0
+          // until then; RefreshDynamicMigWeights).
+          const MigProfile& p =
+              node.model()->mig->profiles[pool.dynamic_mig_domains[i]];
+          d.info.mig_instance = i;
+          d.info.profile = p.name;
+          d.info.memory_mib = p.memory_mib;
+          d.spec.sm_fraction = static_cast<double>(p.sms) /
+                               static_cast<double>(node.model()->sms);
+          d.bandwidth_gb_s = node.model()->InstanceBandwidthGbS(p);
+          d.info.gpu_equivalents = 0;
         }
         domains_.push_back(d);
         domain_info_.push_back(d.info);
@@ -139,6 +168,8 @@ const std::vector<int>& Simulation::FaultDomains(int spec_index) {
     if (!spec.pool.empty() && pool.spec.name != spec.pool) continue;
     if (spec.node >= 0 && info.node != pool.first_node + spec.node) continue;
     if (spec.gpu >= 0 && info.gpu != spec.gpu) continue;
+    // GPU faults on dynamic-MIG pools are not modelled yet.
+    if (!pool.dynamic_mig_domains.empty()) continue;
     out.push_back(static_cast<int>(i));
   }
   return out;

@@ -70,8 +70,7 @@ void Simulation::GangTimeout(double now, int g) {
   for (PodIndex m : gang.members) {
     PodRun& run = runs_[m];
     if (run.phase != Phase::kPermit) continue;
-    for (int d : run.domains) --domains_[d].holders;
-    scheduler_->Release(m);
+    ReleaseDevices(now, m);
     run.domains.clear();
     run.node = -1;
     run.phase = Phase::kGangDormant;
@@ -114,6 +113,7 @@ void Simulation::FinishGang(double now, int g, bool succeeded,
         break;
       case Phase::kTerminating:
       case Phase::kPermit:
+      case Phase::kPreparing:
       case Phase::kGangDormant:
         Finish(now, m, others, message);
         break;

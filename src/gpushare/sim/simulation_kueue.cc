@@ -243,6 +243,7 @@ void Simulation::EvictWorkload(double now, int w, int preemptor) {
     switch (r.phase) {
       case Phase::kRunning:
       case Phase::kPermit:
+      case Phase::kPreparing:
       case Phase::kBackoff:
         r.kueue_evicted = true;
         ++run.evicting;

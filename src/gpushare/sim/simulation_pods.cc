@@ -24,7 +24,17 @@ using simulation_internal::InferenceDuty;
 using simulation_internal::kInfinity;
 
 void Simulation::StartBound(double now, PodIndex p) {
-  const PodRun& run = runs_[p];
+  PodRun& run = runs_[p];
+  if (has_dynamic_mig_ && mig_lifecycles_[run.node]) {
+    // kubelet prepares its claim: the driver makes its MIG instances first.
+    if (!run.mig_created) run.mig_ready_s = CreateMigInstances(now, p);
+    if (run.mig_ready_s > now) {
+      run.phase = Phase::kPreparing;
+      events_.Push(run.mig_ready_s, EventKind::kMigInstanceReady, p, -1,
+                   ++run.version);
+      return;
+    }
+  }
   const Pod& pod = pods_[p];
   const Node& node = cluster_->nodes()[run.node];
   const double speed =
@@ -233,8 +243,7 @@ void Simulation::Preempted(double now, PodIndex p, PodIndex preemptor) {
 
 void Simulation::Terminated(double now, PodIndex p) {
   PodRun& run = runs_[p];
-  for (int d : run.domains) --domains_[d].holders;
-  scheduler_->Release(p);
+  ReleaseDevices(now, p);
   WakeDormantGangs();
   run.domains.clear();
   run.node = -1;
@@ -262,10 +271,7 @@ void Simulation::Finish(double now, PodIndex p, PodEnd how,
                         const std::string& message) {
   PodRun& run = runs_[p];
   Stop(now, p);
-  if (run.node >= 0 && scheduler_->IsBound(p)) {
-    for (int d : run.domains) --domains_[d].holders;
-    scheduler_->Release(p);
-  }
+  if (run.node >= 0 && scheduler_->IsBound(p)) ReleaseDevices(now, p);
   run.phase = Phase::kDone;
   ++run.version;
   --active_pods_;

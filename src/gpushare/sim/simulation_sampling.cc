@@ -156,6 +156,7 @@ void Simulation::Sample(double now) {
     pending += run.phase == Phase::kPending || run.phase == Phase::kPermit ||
                run.phase == Phase::kGangDormant || run.phase == Phase::kQueued;
   }
+  if (has_dynamic_mig_) SampleMigFragmentation();
   observer_->OnSample(now, states, pending);
   for (size_t i = 0; i < domains_.size(); ++i) {
     const DomainRun& d = domains_[i];

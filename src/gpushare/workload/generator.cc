@@ -136,6 +136,11 @@ void ValidateClass(const WorkloadClassSpec& c) {
     throw InputError(
         fmt::format("{}: count must be >= 0, got {}", what, c.count));
   }
+  if (!std::isfinite(c.arrival_start_s) || c.arrival_start_s < 0) {
+    throw InputError(
+        fmt::format("{}: arrival_start_s must be finite and >= 0, got {}",
+                    what, c.arrival_start_s));
+  }
   if (c.gang_size < 0 || c.gang_min_member < 0 ||
       c.gang_min_member > c.gang_size ||
       !(c.gang_timeout_s > 0 && std::isfinite(c.gang_timeout_s))) {
@@ -223,8 +228,13 @@ double ArrivalWindow(const WorkloadClassSpec& c, double horizon_s) {
   return window;
 }
 
-std::vector<Pod> GenerateClass(const WorkloadClassSpec& c, double horizon_s,
-                               Rng rng) {
+std::vector<Pod> GenerateClass(const WorkloadClassSpec& c,
+                               double full_horizon_s, Rng rng) {
+  // A class that starts late draws over what is left of the horizon and
+  // shifts its arrivals (below).
+  const double horizon_s =
+      c.arrival_start_s > 0 ? full_horizon_s - c.arrival_start_s
+                            : full_horizon_s;
   const TemplateRequest template_request = ClassTemplateRequest(c);
   std::vector<Pod> pods;
   const double expected = c.count > 0 ? static_cast<double>(c.count)
@@ -291,6 +301,9 @@ std::vector<Pod> GenerateClass(const WorkloadClassSpec& c, double horizon_s,
           end > 0 ? std::min(window * (pod.arrival_s / end), last) : 0;
     }
   }
+  if (c.arrival_start_s > 0) {
+    for (Pod& pod : pods) pod.arrival_s += c.arrival_start_s;
+  }
   return pods;
 }
 
@@ -340,7 +353,8 @@ void WorkloadSpec::Validate() const {
   double expected = 0;
   for (const WorkloadClassSpec& c : classes) {
     expected += (c.count > 0 ? static_cast<double>(c.count)
-                             : c.arrival_rate_per_s * horizon_s) *
+                             : c.arrival_rate_per_s *
+                                   (horizon_s - c.arrival_start_s)) *
                 std::max(1, c.gang_size);
   }
   if (expected > kMaxExpectedPods) {

@@ -72,6 +72,10 @@ struct WorkloadClassSpec {
   // [0, horizon_s) — within [0, count / arrival_rate_per_s) when a rate is
   // given too and that window is shorter.
   int64_t count = 0;
+  // The class's arrivals begin here: every window above starts at
+  // arrival_start_s instead of 0 and the horizon left is horizon_s −
+  // arrival_start_s (a later shift: a night shift of a day/night mix).
+  double arrival_start_s = 0;
   // Needs (PodNeeds fields). gpus: whole GPUs (1, 2, 4, 8) or a fraction.
   Distribution gpus = Distribution::Constant(1);
   Distribution gpu_memory_mib = Distribution::Constant(8192);

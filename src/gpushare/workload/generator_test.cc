@@ -171,6 +171,27 @@ TEST(GenerateWorkloadTest, PerPodSizingLeavesNoTemplateRequest) {
   EXPECT_GT(footprints.size(), pods.size() / 2);
 }
 
+// A class starting at 1000 s in a 3600 s horizon draws as the same class
+// over a 2600 s horizon from 0 (the same draws), shifted by 1000 s: its
+// arrivals fall in [1000, 3600), and its pods' needs are the same.
+TEST(GenerateWorkloadTest, ArrivalStartShiftsTheClassIntoTheRestOfTheHorizon) {
+  for (const WorkloadClassSpec& base :
+       {Class("late", 0, 10), Class("late", 0.01), Class("late", 0.01, 10)}) {
+    WorkloadClassSpec late = base;
+    late.arrival_start_s = 1000;
+    const std::vector<Pod> shifted = BuildWorkload(Spec({late}, 3600), 7);
+    const std::vector<Pod> plain = BuildWorkload(Spec({base}, 2600), 7);
+    ASSERT_EQ(shifted.size(), plain.size());
+    ASSERT_FALSE(shifted.empty());
+    for (size_t i = 0; i < shifted.size(); ++i) {
+      EXPECT_DOUBLE_EQ(shifted[i].arrival_s, plain[i].arrival_s + 1000);
+      EXPECT_GE(shifted[i].arrival_s, 1000);
+      EXPECT_LT(shifted[i].arrival_s, 3600);
+      EXPECT_EQ(shifted[i].needs.work_s, plain[i].needs.work_s);
+    }
+  }
+}
+
 TEST(GenerateWorkloadTest, SameSeedGivesIdenticalPods) {
   const WorkloadSpec spec =
       Spec({RandomClass("inference", 0.5), RandomClass("batch", 0.2)});

@@ -8,6 +8,7 @@
 #include "gpushare/cluster/dra/device_class.h"
 #include "gpushare/cluster/dra/dra_gpu_devices.h"
 #include "gpushare/cluster/dra/nvidia_gpu_slice.h"
+#include "gpushare/cluster/dra/nvidia_partitionable_slice.h"
 
 namespace gpushare {
 namespace {
@@ -40,6 +41,12 @@ int ChooseMigProfile(const AskedSize& size, const NodePool& pool,
                      const TranslationOptions& options, std::string* why) {
   const GpuModel& model = *pool.model;
   std::vector<int> offered;
+  if (!pool.dynamic_mig_domains.empty()) {
+    // Dynamic MIG: every catalog profile can be made.
+    for (size_t p = 0; p < model.mig->profiles.size(); ++p) {
+      offered.push_back(static_cast<int>(p));
+    }
+  }
   for (const MigLayout& layout : pool.mig_layouts) {
     for (const MigInstance& in : layout) {
       if (std::find(offered.begin(), offered.end(), in.profile) ==
@@ -270,6 +277,14 @@ namespace {
 bool PoolServesDraClass(const NodePool& pool,
                         const std::string& device_class) {
   if (pool.spec.devices != PoolDevices::kDra || pool.model == nullptr) {
+    return false;
+  }
+  if (!pool.dynamic_mig_domains.empty()) {
+    // Dynamic MIG: the whole GPU (Hopper+) and every catalog profile.
+    if (device_class == kNvidiaGpuDriver) return NvidiaMigModeToggles(*pool.model);
+    for (const MigProfile& p : pool.model->mig->profiles) {
+      if (NvidiaMigProfileClassName(p.name) == device_class) return true;
+    }
     return false;
   }
   if (device_class == kNvidiaGpuDriver) return pool.mig_layouts.empty();

@@ -40,6 +40,16 @@ std::string DraConsumableSharesValue(const DraPoolSettings& settings) {
 std::string DraPoolSettingsProblem(const DraPoolSettings& settings,
                                    const SharingConfig& sharing) {
   const SharingScheme scheme = sharing.scheme();
+  if (sharing.mig.dynamic && scheme != SharingScheme::kMig) {
+    return fmt::format(
+        "dra.dynamic_mig needs sharing scheme mig (MIG instances made per "
+        "claim), not '{}'",
+        SharingSchemeName(scheme));
+  }
+  if (sharing.mig.dynamic && settings.extended_resource) {
+    return "dra.extended_resource: true with dra.dynamic_mig is not modelled "
+           "yet (pods of a dynamic-MIG pool ask a ResourceClaim per pod)";
+  }
   if (sharing.mig_enabled && sharing.sharing == DeviceSharing::kTimeSlicing) {
     return "time-sliced MIG devices under DRA (the driver's consumable shares "
            "on MIG devices) are not modelled yet: several claims per MIG "
@@ -141,6 +151,10 @@ std::string DraPoolSharingLabel(const DraPoolSettings& settings,
           out += fmt::format(", {}Mi pinned",
                              effective.mps_pinned_memory_limit_mib);
         }
+        break;
+      }
+      if (sharing.mig_enabled && sharing.mig.dynamic) {
+        out = "MIG (dynamic)";
         break;
       }
       // "exclusive" or "MIG 3x 2g.20gb": the scheme, then its details.
