@@ -60,6 +60,12 @@ bool DcgmAsksSharedResource(const Pod& pod) {
   return false;
 }
 
+// namespace/name of a pod (kubectl pods are named so already).
+std::string DcgmPodKey(const Pod& pod) {
+  const std::string prefix = pod.namespace_name + "/";
+  return pod.name.rfind(prefix, 0) == 0 ? pod.name : prefix + pod.name;
+}
+
 struct DcgmPodAccumulator {
   bool seen = false;
   double duty_sum = 0;
@@ -105,7 +111,7 @@ DcgmImportCounts ApplyDcgmMetrics(const DcgmRecording& recording,
   DcgmImportCounts counts;
   std::set<std::string> listed;
   for (Pod& pod : *pods) {
-    const std::string key = pod.namespace_name + "/" + pod.name;
+    const std::string key = DcgmPodKey(pod);
     listed.insert(key);
     const auto it = found.find(key);
     const bool gpu_pod = pod.needs.gpus > 0;

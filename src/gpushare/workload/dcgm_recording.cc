@@ -141,8 +141,12 @@ DcgmRecording BuildDcgmRecording(
         pod = DcgmLabel(s, "pod");
       }
       if (ns.empty()) ns = "default";
+      // A pod label that holds its namespace already (the simulator's
+      // kubectl-imported pods) is kept as it is.
+      const std::string key =
+          pod.rfind(ns + "/", 0) == 0 ? pod : ns + "/" + pod;
       std::map<double, DcgmValues>* pod_values =
-          pod.empty() ? nullptr : &d.pods[ns + "/" + pod];
+          pod.empty() ? nullptr : &d.pods[key];
       for (const PrometheusPoint& p : s.points) {
         if (p.value < 0) {
           DcgmFail(s, "expected values >= 0, got " + std::to_string(p.value));
