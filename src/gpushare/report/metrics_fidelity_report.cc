@@ -108,8 +108,8 @@ nlohmann::json FidelityRowJson(const FidelityRow& r) {
 
 std::string MetricsFidelityText(const MetricsFidelity& f) {
   std::string out = fmt::format(
-      "\nFidelity against recorded dcgm-exporter series ({}); simulated time "
-      "0 = the recording's start:\n",
+      "\nFidelity against recorded dcgm-exporter series, simulated time 0 at "
+      "their start\n({}):\n",
       FidelityFiles(f));
   TextTable table;
   const std::vector<std::string>& header = FidelityHeader();

@@ -21,7 +21,7 @@ const GpuModel& DcgmCatalogModel(const DcgmDevice& d, const Catalog& catalog) {
   if (name.rfind("NVIDIA-", 0) == 0) {
     if (const GpuModel* m = catalog.Find(name.substr(7))) return *m;
   }
-  throw InputError(d.file, d.line, 0,
+  throw InputError(d.file, d.line, d.column,
                    "modelName '" + d.model_name +
                        "': no such GPU model in the catalog; add it as an "
                        "alias in a catalog file (--catalog)");
@@ -31,13 +31,13 @@ const GpuModel& DcgmCatalogModel(const DcgmDevice& d, const Catalog& catalog) {
 double DcgmSmFraction(const DcgmDevice& d, const GpuModel& model) {
   if (d.profile.empty()) return 1.0;
   if (!model.mig_capable()) {
-    throw InputError(d.file, d.line, 0,
+    throw InputError(d.file, d.line, d.column,
                      "GPU_I_PROFILE '" + d.profile + "' on " + model.name +
                          ", which has no MIG");
   }
   const int index = model.mig->FindProfile(d.profile);
   if (index < 0) {
-    throw InputError(d.file, d.line, 0,
+    throw InputError(d.file, d.line, d.column,
                      "GPU_I_PROFILE '" + d.profile + "': " + model.name +
                          " has no such MIG profile");
   }

@@ -140,12 +140,12 @@ TEST(DcgmRecordingTest, LocatedErrors) {
   EXPECT_EQ(DcgmBuildErrorOf(R"([
       {"metric": {"__name__": "DCGM_FI_DEV_FB_USED", "gpu": "0"},
        "value": [1, "1"]}])"),
-            "m.json:2: DCGM_FI_DEV_FB_USED: expected the node in label "
+            "m.json:2:7: DCGM_FI_DEV_FB_USED: expected the node in label "
             "Hostname (or hostname), as dcgm-exporter writes it");
   EXPECT_EQ(DcgmBuildErrorOf(R"([{"metric": {"__name__":
       "DCGM_FI_DEV_FB_USED", "gpu": "x", "Hostname": "n"},
       "value": [1, "1"]}])"),
-            "m.json:1: DCGM_FI_DEV_FB_USED: label gpu: expected a device "
+            "m.json:1:2: DCGM_FI_DEV_FB_USED: label gpu: expected a device "
             "index (0, 1, ...), got 'x'");
 }
 

@@ -48,7 +48,7 @@ std::string DcgmLabel(const PrometheusSeries& s, const char* name) {
 }
 
 [[noreturn]] void DcgmFail(const PrometheusSeries& s, const std::string& m) {
-  throw InputError(s.file, s.line, 0, s.name + ": " + m);
+  throw InputError(s.file, s.line, s.column, s.name + ": " + m);
 }
 
 int DcgmIndexLabel(const PrometheusSeries& s, const char* name) {
@@ -133,6 +133,7 @@ DcgmRecording BuildDcgmRecording(
         d.profile = DcgmLabel(s, "GPU_I_PROFILE");
         d.file = s.file;
         d.line = s.line;
+        d.column = s.column;
       }
       std::string ns = DcgmLabel(s, "exported_namespace");
       std::string pod = DcgmLabel(s, "exported_pod");

@@ -9,7 +9,7 @@
 // device is the node (label `Hostname`, or `hostname` of later releases),
 // `gpu` (the index) and `GPU_I_ID` (a MIG instance; absent for a whole GPU)
 // as dcgm-exporter labels them, with `modelName` and `GPU_I_PROFILE`; a kept
-// series without node or gpu is an InputError at the series (FILE:LINE).
+// series without node or gpu is an InputError at the series (FILE:LINE:COL).
 // A series' pod is `namespace`/`pod` as dcgm-exporter's Kubernetes mapping
 // labels it — `exported_namespace`/`exported_pod` when present (Prometheus
 // renames the workload's labels so when the scrape does not honour them,
@@ -58,6 +58,7 @@ struct DcgmDevice {
   std::string profile;      // GPU_I_PROFILE ("" for a whole GPU)
   std::string file;         // where its first series is
   int line = 0;
+  int column = 0;
   std::map<double, DcgmValues> values;  // the device's, by time
   // namespace/pod → its own series' values, by time.
   std::map<std::string, std::map<double, DcgmValues>> pods;

@@ -39,6 +39,7 @@ PrometheusSeries PromReadSeries(const JsonValue& item) {
   PrometheusSeries series;
   series.file = item.file();
   series.line = item.Line();
+  series.column = item.Column();
   const JsonValue metric = item.Get("metric");
   if (!metric.IsObject()) {
     metric.Fail("expected the series' labels as an object");

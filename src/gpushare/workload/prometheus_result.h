@@ -38,6 +38,7 @@ struct PrometheusSeries {
   std::vector<PrometheusPoint> points;  // in time order
   std::string file;    // where the series is, for later errors
   int line = 0;
+  int column = 0;
 };
 
 std::vector<PrometheusSeries> ParsePrometheusResult(const std::string& file,
