@@ -77,9 +77,11 @@ std::string FidelityPodCounts(const MetricsFidelity& f) {
   std::map<std::string, int> counts;
   for (const FidelityPod& p : f.pods) ++counts[p.outcome];
   return fmt::format(
-      "imported pods: {} with needs derived from their series, {} shared a "
-      "GPU (defaults kept), {} without series (defaults kept)",
-      counts["derived"], counts["shared"], counts["no_series"]);
+      "imported pods: {} with needs from their series, {} from their "
+      "controller's earlier pods,\n{} shared a GPU or asked a shared "
+      "resource and {} have no series (defaults kept)",
+      counts["derived"], counts["controller"], counts["shared"],
+      counts["no_series"]);
 }
 
 nlohmann::json FidelityErrorJson(const FidelityError& e) {

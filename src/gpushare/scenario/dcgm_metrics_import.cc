@@ -75,6 +75,37 @@ struct DcgmPodAccumulator {
   int64_t footprint_mib = -1;
 };
 
+void DcgmSetNeeds(const DcgmPodAccumulator& acc, Pod* pod) {
+  if (acc.devices > 0) pod->needs.duty = acc.duty_sum / acc.devices;
+  if (acc.sm_devices > 0) pod->needs.sm_demand = acc.sm_sum / acc.sm_devices;
+  if (acc.footprint_mib >= 0) pod->needs.gpu_memory_mib = acc.footprint_mib;
+}
+
+// The recorded pods of `pod`'s controller (namespace/<generateName><suffix>,
+// the suffix without '-' or '/'), merged; their keys go to `used`.
+DcgmPodAccumulator DcgmControllerPods(
+    const Pod& pod, const std::map<std::string, DcgmPodAccumulator>& found,
+    std::set<std::string>* used) {
+  const std::string prefix = pod.namespace_name + "/" + pod.generate_name;
+  DcgmPodAccumulator merged;
+  for (auto it = found.lower_bound(prefix);
+       it != found.end() && it->first.rfind(prefix, 0) == 0; ++it) {
+    const std::string suffix = it->first.substr(prefix.size());
+    if (suffix.empty() || suffix.find_first_of("-/") != std::string::npos) {
+      continue;
+    }
+    const DcgmPodAccumulator& acc = it->second;
+    merged.seen = true;
+    merged.duty_sum += acc.duty_sum;
+    merged.sm_sum += acc.sm_sum;
+    merged.devices += acc.devices;
+    merged.sm_devices += acc.sm_devices;
+    merged.footprint_mib = std::max(merged.footprint_mib, acc.footprint_mib);
+    used->insert(it->first);
+  }
+  return merged;
+}
+
 }  // namespace
 
 DcgmImportCounts ApplyDcgmMetrics(const DcgmRecording& recording,
@@ -110,11 +141,28 @@ DcgmImportCounts ApplyDcgmMetrics(const DcgmRecording& recording,
   }
   DcgmImportCounts counts;
   std::set<std::string> listed;
+  std::set<std::string> used_by_controllers;
   for (Pod& pod : *pods) {
     const std::string key = DcgmPodKey(pod);
     listed.insert(key);
     const auto it = found.find(key);
     const bool gpu_pod = pod.needs.gpus > 0;
+    DcgmPodAccumulator merged;
+    if (it == found.end() && !pod.generate_name.empty()) {
+      merged = DcgmControllerPods(pod, found, &used_by_controllers);
+      if (merged.seen) {
+        if (DcgmAsksSharedResource(pod) ||
+            (merged.devices == 0 && merged.footprint_mib < 0)) {
+          ++counts.shared;
+          counts.pods.push_back({key, DcgmPodOutcome::kShared});
+        } else {
+          ++counts.from_controller;
+          counts.pods.push_back({key, DcgmPodOutcome::kController});
+          DcgmSetNeeds(merged, &pod);
+        }
+        continue;
+      }
+    }
     if (it == found.end()) {
       if (gpu_pod) {
         ++counts.without_series;
@@ -131,23 +179,25 @@ DcgmImportCounts ApplyDcgmMetrics(const DcgmRecording& recording,
     }
     ++counts.derived;
     counts.pods.push_back({key, DcgmPodOutcome::kDerived});
-    if (acc.devices > 0) pod.needs.duty = acc.duty_sum / acc.devices;
-    if (acc.sm_devices > 0) pod.needs.sm_demand = acc.sm_sum / acc.sm_devices;
-    if (acc.footprint_mib >= 0) pod.needs.gpu_memory_mib = acc.footprint_mib;
+    DcgmSetNeeds(acc, &pod);
   }
   for (const auto& [key, acc] : found) {
-    if (listed.count(key) == 0) ++counts.unknown_pods;
+    if (listed.count(key) == 0 && used_by_controllers.count(key) == 0) {
+      ++counts.unknown_pods;
+    }
   }
   if (notes != nullptr) {
     notes->push_back(fmt::format(
         "metrics: duty, SM demand and footprint of {} pod(s) derived from "
-        "their dcgm-exporter series ({} file(s), docs/model.md §3.2); {} "
+        "their dcgm-exporter series and of {} from their controller's "
+        "earlier pods' ({} file(s), docs/model.md §3.2); {} "
         "pod(s) shared their GPU with other pods or asked a shared resource "
         "and keep the defaults (a shared device's series are its sums, "
         "NVIDIA/dcgm-exporter #307); {} GPU pod(s) without series keep the "
         "defaults; {} pod(s) in the series are not in the pod list "
         "(ignored).",
-        counts.derived, recording.files.size(), counts.shared,
+        counts.derived, counts.from_controller, recording.files.size(),
+        counts.shared,
         counts.without_series, counts.unknown_pods));
   }
   return counts;

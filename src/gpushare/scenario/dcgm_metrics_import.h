@@ -15,7 +15,11 @@
 // (`*.shared` replicas, HAMi's `nvidia.com/gpumem*`/`gpucores`) — whose one
 // pod label may stand for several pods — keep their needs. Each group is
 // counted in one note; a modelName or profile the catalog lacks is an
-// InputError at the series. Deterministic.
+// InputError at the series. A pod without series of its own whose
+// generateName is set (a ReplicaSet's, a Job's pod) takes those of the
+// recorded pods of its namespace named that prefix and a suffix without '-'
+// — its controller's earlier pods, replaced while the series were recorded
+// — merged as one pod's devices. Deterministic.
 
 #ifndef GPUSHARE_SCENARIO_DCGM_METRICS_IMPORT_H_
 #define GPUSHARE_SCENARIO_DCGM_METRICS_IMPORT_H_
@@ -31,6 +35,7 @@ namespace gpushare {
 
 struct DcgmImportCounts {
   int derived = 0;         // pods given needs from their series
+  int from_controller = 0; // pods given needs from their controller's pods
   int shared = 0;          // pods only ever on shared devices: kept
   int without_series = 0;  // GPU pods with no series: kept
   int unknown_pods = 0;    // pods in the series that are not in the list

@@ -122,6 +122,29 @@ TEST_F(DcgmMetricsImportTest, AskingASharedResourceKeepsTheNeeds) {
   EXPECT_DOUBLE_EQ(pods[0].needs.duty, 1);
 }
 
+TEST_F(DcgmMetricsImportTest, APodWithoutSeriesTakesItsControllersPods) {
+  // web-abc12 replaced web-x9z8k (same ReplicaSet: generateName "web-")
+  // during the recording; web-x-y is another controller's pod.
+  const DcgmRecording rec = DcgmTestRecording({
+      DcgmTestSeries("DCGM_FI_DEV_GPU_UTIL", 0, "web-x9z8k", "40", "60"),
+      DcgmTestSeries("DCGM_FI_PROF_SM_ACTIVE", 0, "web-x9z8k", "0.1", "0.15"),
+      DcgmTestSeries("DCGM_FI_DEV_FB_USED", 0, "web-x9z8k", "3000", "3000"),
+      DcgmTestSeries("DCGM_FI_DEV_GPU_UTIL", 1, "web-x-y", "90", "90"),
+  });
+  std::vector<Pod> pods = {DcgmTestPod("web-abc12", 1)};
+  pods[0].generate_name = "web-";
+  const DcgmImportCounts c =
+      ApplyDcgmMetrics(rec, catalog_, 0.05, &pods, nullptr);
+  EXPECT_EQ(c.from_controller, 1);
+  EXPECT_EQ(c.unknown_pods, 1);  // web-x-y
+  ASSERT_EQ(c.pods.size(), 1u);
+  EXPECT_EQ(c.pods[0].outcome, DcgmPodOutcome::kController);
+  // ā = 0.5, d = 0.25 / 1.0 = 0.25, on an H100: u = 1.585 / 2.085.
+  EXPECT_NEAR(pods[0].needs.sm_demand, 0.25, 1e-12);
+  EXPECT_NEAR(pods[0].needs.duty, 1.585 / 2.085, 1e-12);
+  EXPECT_EQ(pods[0].needs.gpu_memory_mib, 3000);
+}
+
 std::string DcgmBuildErrorOf(const std::string& text) {
   try {
     BuildDcgmRecording({"m.json"}, {ParsePrometheusResult("m.json", text)});

@@ -71,6 +71,8 @@ std::string_view DcgmPodOutcomeName(DcgmPodOutcome outcome) {
   switch (outcome) {
     case DcgmPodOutcome::kDerived:
       return "derived";
+    case DcgmPodOutcome::kController:
+      return "controller";
     case DcgmPodOutcome::kShared:
       return "shared";
     case DcgmPodOutcome::kNoSeries:

@@ -80,6 +80,8 @@ struct DcgmRecording {
 // pod list that the series name or that holds a GPU.
 enum class DcgmPodOutcome {
   kDerived,    // needs derived from its series
+  kController,  // no series of its own: derived from its controller's
+                // earlier pods' (same namespace and generateName)
   kShared,     // only on shared devices, or asked a shared resource: kept
   kNoSeries,   // a GPU pod without series: kept
 };
