@@ -165,10 +165,13 @@ class DcgmRoundTripTest(unittest.TestCase):
                     "    metrics: [range.json]\n"
                     f"    defaults: {{lifetime_s: {HORIZON}}}\n")
         b_json = os.path.join(d, "b.json")
+        b_html = os.path.join(d, "b.html")
         cls.status, cls.out, cls.err = run("run", b, "--json", b_json,
-                                           "--quiet")
+                                           "--html", b_html, "--quiet")
         with open(b_json, encoding="utf-8") as f:
             cls.fidelity = json.load(f)["metrics_fidelity"]
+        with open(b_html, encoding="utf-8") as f:
+            cls.html = f.read()
 
     @classmethod
     def tearDownClass(cls):
@@ -205,6 +208,8 @@ class DcgmRoundTripTest(unittest.TestCase):
         self.assertLess(h100["fb_used_mib"]["mean_abs_error"], 30000 * 0.1)
         self.assertIn("Fidelity against recorded dcgm-exporter series",
                       self.out)
+        self.assertIn('id="fidelity"', self.html)
+        self.assertIn("h100 (1 device)", self.html)
 
     def test_emitted_commands(self):
         self.assertIn("/api/v1/query_range", self.emitted)
