@@ -16,9 +16,10 @@
 // NVIDIA/dcgm-exporter issue #340) — or none. At each time a device's value
 // is the largest over its series (`max by` the device; a shared device
 // repeats its value per pod), and each pod's value its own series'. Points
-// of several files merge; a later file's point at the same time and series
-// wins. Devices are sorted by node, gpu and instance; times are Unix
-// seconds. Deterministic.
+// of several files merge (a pod's point at the same time as an earlier
+// file's replaces it; the device keeps the largest). A negative value is an
+// InputError at the series. Devices are sorted by node, gpu and instance;
+// times are Unix seconds. Deterministic.
 
 #ifndef GPUSHARE_WORKLOAD_DCGM_RECORDING_H_
 #define GPUSHARE_WORKLOAD_DCGM_RECORDING_H_
