@@ -28,6 +28,7 @@
 #include "gpushare/emit/kueue_manifests.h"
 #include "gpushare/emit/mig_parted_config.h"
 #include "gpushare/emit/pod_template_patches.h"
+#include "gpushare/emit/prometheus_queries.h"
 #include "gpushare/emit/prometheus_rules.h"
 #include "gpushare/io/output_file.h"
 #include "gpushare/scenario/scenario_reader.h"
@@ -99,6 +100,35 @@ void RegisterEmitCommand(CLI::App& app, GlobalOptions& options) {
           ReadScenarioFile(rules->scenario, LoadCatalog(options)).patrol;
     }
     Emit(PrometheusRulesYaml(thresholds), *rules);
+  });
+  auto queries = std::make_shared<EmitArgs>();
+  auto query_options = std::make_shared<PrometheusQueryOptions>();
+  CLI::App* queries_cmd = AddEmitter(
+      emit, "prometheus-queries",
+      "PromQL query and curl/promtool commands that fetch the dcgm-exporter "
+      "series workload.trace.metrics and run --compare-metrics read",
+      queries);
+  queries_cmd
+      ->add_option("--start", query_options->start,
+                   "Start of the range: Unix seconds or RFC 3339")
+      ->required();
+  queries_cmd
+      ->add_option("--end", query_options->end,
+                   "End of the range: Unix seconds or RFC 3339")
+      ->required();
+  queries_cmd->add_option("--step", query_options->step,
+                          "Resolution: the scrape interval (default 30s, "
+                          "dcgm-exporter's collection interval)");
+  queries_cmd->add_option("--url", query_options->url,
+                          "Prometheus base URL (default "
+                          "http://localhost:9090)");
+  queries_cmd->add_option("--selector", query_options->selector,
+                          "Extra label matchers, e.g. Hostname=~\"gpu-.*\"");
+  queries_cmd->add_option("--file", query_options->file,
+                          "File the commands write (default "
+                          "dcgm-range.json)");
+  queries_cmd->callback([queries, query_options] {
+    Emit(PrometheusQueriesText(*query_options), *queries);
   });
   AddScenarioEmitter(emit, options, "mig-parted",
                      "ConfigMap of the scenario's MIG layouts for NVIDIA's "

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,7 +21,9 @@
 #include "gpushare/metrics/collector.h"
 #include "gpushare/metrics/csv_writer.h"
 #include "gpushare/metrics/json_writer.h"
+#include "gpushare/metrics/metrics_fidelity.h"
 #include "gpushare/metrics/openmetrics_writer.h"
+#include "gpushare/report/metrics_fidelity_report.h"
 #include "gpushare/report/progress_bar.h"
 #include "gpushare/report/progress_observer.h"
 #include "gpushare/report/run_html.h"
@@ -40,6 +43,7 @@ struct RunArgs {
   std::string openmetrics_file;
   std::string start_time;
   std::string html_file;
+  std::vector<std::string> compare_metrics;
   ModelOptions model;
   int64_t seed = -1;
   bool quiet = false;
@@ -78,6 +82,26 @@ int64_t ParseStartTime(const std::string& text) {
          hour * 3600 + minute * 60 + second;
 }
 
+// The needs the imported pods run with, and what the import did.
+std::vector<FidelityPod> ImportedPodNeeds(const TraceWorkload& trace) {
+  std::vector<FidelityPod> out;
+  if (trace.pods == nullptr) return out;
+  std::map<std::string, const Pod*> by_name;
+  for (const Pod& p : *trace.pods) {
+    const std::string prefix = p.namespace_name + "/";
+    by_name[p.name.rfind(prefix, 0) == 0 ? p.name : prefix + p.name] = &p;
+  }
+  for (const DcgmPodImport& imported : trace.metrics_pods) {
+    const auto it = by_name.find(imported.pod);
+    if (it == by_name.end()) continue;
+    const PodNeeds& n = it->second->needs;
+    out.push_back({imported.pod,
+                   std::string(DcgmPodOutcomeName(imported.outcome)), n.duty,
+                   n.sm_demand, n.gpu_memory_mib});
+  }
+  return out;
+}
+
 void RunScenario(const RunArgs& args, const GlobalOptions& options) {
   const int64_t start_unix_s = ParseStartTime(args.start_time);
   std::vector<std::string> files = {args.json_file, args.openmetrics_file,
@@ -97,10 +121,19 @@ void RunScenario(const RunArgs& args, const GlobalOptions& options) {
     scenario.scheduler.seed = scenario.seed;
   }
   ApplyModelOptions(args.model, &scenario);
+  // The recorded series to compare with: --compare-metrics, else the
+  // trace's `metrics`.
+  std::shared_ptr<const DcgmRecording> recording =
+      scenario.workload.trace.metrics;
+  if (!args.compare_metrics.empty()) {
+    recording = std::make_shared<const DcgmRecording>(
+        ReadDcgmRecording(args.compare_metrics));
+  }
   const auto begin = std::chrono::steady_clock::now();
   Simulation simulation(scenario, catalog);
   Collector collector(simulation, scenario.name, scenario.seed,
-                      !args.csv_dir.empty() || !args.openmetrics_file.empty());
+                      !args.csv_dir.empty() || !args.openmetrics_file.empty() ||
+                          recording != nullptr);
   ProgressAggregate progress(1);
   ProgressObserver progress_observer(&progress);
   ObserverFanout observers({&collector, &progress_observer});
@@ -112,10 +145,22 @@ void RunScenario(const RunArgs& args, const GlobalOptions& options) {
                             std::chrono::steady_clock::now() - begin)
                             .count();
   const SimulationResult& result = collector.result();
+  std::unique_ptr<MetricsFidelity> fidelity;
+  if (recording != nullptr) {
+    fidelity = std::make_unique<MetricsFidelity>(
+        CompareWithRecording(result, *recording));
+    fidelity->pods = ImportedPodNeeds(scenario.workload.trace);
+  }
   // Every output is formatted first, then written all or none.
   OutputBatch outputs;
   if (!args.json_file.empty()) {
-    outputs.Add(args.json_file, ResultToJsonText(result));
+    if (fidelity == nullptr) {
+      outputs.Add(args.json_file, ResultToJsonText(result));
+    } else {
+      nlohmann::json json = ResultToJson(result);
+      json["metrics_fidelity"] = MetricsFidelityJson(*fidelity);
+      outputs.Add(args.json_file, json.dump(1) + "\n");
+    }
   }
   if (!args.csv_dir.empty()) AddResultCsv(result, args.csv_dir, &outputs);
   if (!args.openmetrics_file.empty()) {
@@ -123,10 +168,15 @@ void RunScenario(const RunArgs& args, const GlobalOptions& options) {
                 ResultToOpenMetrics(result, start_unix_s));
   }
   if (!args.html_file.empty()) {
-    outputs.Add(args.html_file, RunHtmlReport(result));
+    outputs.Add(args.html_file,
+                RunHtmlReport(result, fidelity == nullptr
+                                          ? std::string()
+                                          : MetricsFidelityHtml(*fidelity)));
   }
-  const std::string summary = RunSummary(result, args.quiet ? 0 : wall_s) +
-                              ScenarioNotes(scenario);
+  const std::string summary =
+      RunSummary(result, args.quiet ? 0 : wall_s) +
+      (fidelity == nullptr ? std::string() : MetricsFidelityText(*fidelity)) +
+      ScenarioNotes(scenario);
   outputs.Commit();
   std::cout << summary;
 }
@@ -155,6 +205,12 @@ void RegisterRunCommand(CLI::App& app, GlobalOptions& options) {
   cmd->add_option("--html", args->html_file,
                   "Write a self-contained HTML report with charts "
                   "(docs/output.md)");
+  cmd->add_option("--compare-metrics", args->compare_metrics,
+                  "Compare the simulated DCGM series with recorded "
+                  "dcgm-exporter series: Prometheus query results as JSON "
+                  "(gpushare-sim emit prometheus-queries; docs/output.md "
+                  "\"Fidelity\"). Default: the trace's metrics")
+      ->check(CLI::ExistingFile);
   AddSeedOption(cmd, &args->seed);
   AddModelOptions(cmd, &args->model, /*with_profile=*/true);
   cmd->add_flag("--quiet", args->quiet,

@@ -27,6 +27,10 @@ workload:
 """
 
 
+EXAMPLES_DIR = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples")
+
+
 class TraceTestCase(unittest.TestCase):
 
     def setUp(self):
@@ -344,6 +348,34 @@ workload:
             "file: openb_pods.csv, workload_classes: {openb: batch}}"))
         self.assert_fails("run", scenario,
                           "workload_classes: applies to kubectl traces only")
+
+    def test_metrics_errors(self):
+        scenario = self.write("s.yaml", OPENB_SCENARIO.replace(
+            "file: openb_pods.csv}", "file: openb_pods.csv, metrics: [m.json]}"))
+        self.assert_fails("run", scenario,
+                          "metrics: applies to kubectl traces only")
+        shutil.copy(os.path.join(EXAMPLES_DIR, "kubectl", "pods.json"),
+                    self.path("pods.json"))
+        kubectl = """\
+horizon_s: 600
+cluster:
+  pools: [{name: a, gpu: A100-40GB, nodes: 1, gpus_per_node: 1}]
+workload:
+  trace: {format: kubectl, file: pods.json, %s}
+"""
+        scenario = self.write("t.yaml", kubectl % "metrics_busy_threshold: 0.1")
+        self.assert_fails("run", scenario,
+                          "metrics_busy_threshold: applies with metrics only")
+        scenario = self.write("u.yaml", kubectl % "metrics: [none.json]")
+        self.assert_fails("run", scenario, "metrics: no such file")
+        self.write("m.json", '[{"metric": {"__name__": "DCGM_FI_DEV_FB_USED",'
+                   ' "gpu": "0", "Hostname": "n", "modelName": "NVIDIA Z9",'
+                   ' "namespace": "ml", "pod": "train-b"},\n'
+                   ' "value": [1, "5"]}]\n')
+        scenario = self.write("v.yaml", kubectl % "metrics: [m.json]")
+        self.assert_fails("run", scenario,
+                          "m.json:1:2: modelName 'NVIDIA Z9': no such GPU "
+                          "model in the catalog")
 
 
 if __name__ == "__main__":

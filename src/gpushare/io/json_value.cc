@@ -95,6 +95,16 @@ std::vector<std::pair<std::string, JsonValue>> JsonValue::Members() const {
   return members;
 }
 
+int JsonValue::Line() const {
+  const YAML::Mark mark = located_.Mark();
+  return mark.line >= 0 ? mark.line + 1 : 0;
+}
+
+int JsonValue::Column() const {
+  const YAML::Mark mark = located_.Mark();
+  return mark.column >= 0 ? mark.column + 1 : 0;
+}
+
 std::string JsonValue::String(const std::string& if_missing) const {
   if (Missing()) return if_missing;
   if (!node_.IsScalar()) Fail("expected a string, got " + Describe());

@@ -37,6 +37,10 @@ class JsonValue {
   bool Missing() const { return !node_.IsDefined() || node_.IsNull(); }
   bool IsObject() const { return node_.IsDefined() && node_.IsMap(); }
   bool IsArray() const { return node_.IsDefined() && node_.IsSequence(); }
+  // The 1-based line and column of the value (of its parent when absent);
+  // 0 unknown.
+  int Line() const;
+  int Column() const;
 
   // A member of an object (Missing() when absent). Fails when this value is
   // present but not an object.

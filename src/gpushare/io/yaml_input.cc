@@ -343,11 +343,10 @@ double ScalarDouble(const std::string& file, const YAML::Node& node,
   return value;
 }
 
-std::string YamlMap::InputPath(std::string_view key) const {
-  const std::string written = String(key);
-  if (written.empty()) {
-    Fail(Get(key), std::string(key) + ": expected a file path, got ''");
-  }
+std::string YamlMap::ResolveInputPath(const YAML::Node& at,
+                                      const std::string& label,
+                                      const std::string& written) const {
+  if (written.empty()) Fail(at, label + ": expected a file path, got ''");
   const std::filesystem::path p(written);
   const std::string path =
       p.is_absolute()
@@ -366,8 +365,28 @@ std::string YamlMap::InputPath(std::string_view key) const {
     problem = "'" + path +
               "' is not a regular file (a FIFO, socket or device is not read)";
   }
-  if (!problem.empty()) Fail(Get(key), std::string(key) + ": " + problem);
+  if (!problem.empty()) Fail(at, label + ": " + problem);
   return path;
+}
+
+std::string YamlMap::InputPath(std::string_view key) const {
+  return ResolveInputPath(Get(key), std::string(key), String(key));
+}
+
+std::vector<std::string> YamlMap::InputPathList(std::string_view key) const {
+  YAML::Node value = Value(key, "a list of file paths");
+  if (!value.IsSequence()) {
+    FailAt(file_, value,
+           what_ + " " + std::string(key) + ": expected a list of file " +
+               "paths, got " + DescribeYamlNode(value));
+  }
+  std::vector<std::string> out;
+  for (const auto& item : value) {
+    const std::string label = std::string(key);
+    out.push_back(ResolveInputPath(
+        item, label, ScalarString(file_, item, what_ + " " + label)));
+  }
+  return out;
 }
 
 void CheckNoDuplicateKeys(const std::string& file, const YAML::Node& node) {

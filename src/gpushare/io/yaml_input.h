@@ -95,6 +95,8 @@ class YamlMap {
   // file, a directory or a FIFO is an error at the value, before anything is
   // read.
   std::string InputPath(std::string_view key) const;
+  // A list of such paths (each checked as InputPath does, at its element).
+  std::vector<std::string> InputPathList(std::string_view key) const;
   std::vector<int64_t> IntList(std::string_view key, int64_t min,
                                int64_t max) const;
 
@@ -110,6 +112,10 @@ class YamlMap {
   YamlMap Map(std::string_view key, std::string child_what) const;
 
  private:
+  // `written` resolved against file()'s directory and checked; errors at
+  // `at`, prefixed with `label`.
+  std::string ResolveInputPath(const YAML::Node& at, const std::string& label,
+                               const std::string& written) const;
   // The key node of `key`, or the mapping when it is not there.
   YAML::Node KeyNode(std::string_view key) const;
   // Get(key), but an empty value fails at its key: "expected <expected>, got

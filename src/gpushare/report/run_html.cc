@@ -73,12 +73,17 @@ std::string AlertTable(const SimulationResult& r) {
 
 }  // namespace
 
-std::string RunHtmlReport(const SimulationResult& r) {
+std::string RunHtmlReport(const SimulationResult& r,
+                          const std::string& fidelity_html) {
   HtmlPage page(fmt::format("gpushare-sim run: {} (seed {})", r.scenario,
                             r.seed));
   page.AddHeading("Summary", "summary");
   page.AddHtml(SummaryTable(r));
   page.AddHtml(PoolTable(r));
+  if (!fidelity_html.empty()) {
+    page.AddHeading("Fidelity against recorded metrics", "fidelity");
+    page.AddHtml(fidelity_html);
+  }
 
   page.AddHeading("Pools over time", "pools");
   page.AddParagraph(

@@ -19,7 +19,10 @@
 
 namespace gpushare {
 
-std::string RunHtmlReport(const SimulationResult& result);
+// `fidelity_html` (if not empty): the fidelity check against recorded
+// series (report/metrics_fidelity_report.h), a section after the summary.
+std::string RunHtmlReport(const SimulationResult& result,
+                          const std::string& fidelity_html = "");
 
 }  // namespace gpushare
 

@@ -1,12 +1,15 @@
 // The scenario's `workload:` section: the horizon, synthetic classes, a
 // trace (openb, job list, kubectl pods) and the defaults applied to it.
 
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpushare/cluster/cluster.h"
 #include "gpushare/io/input_error.h"
 #include "gpushare/io/yaml_input.h"
+#include "gpushare/scenario/dcgm_metrics_import.h"
 #include "gpushare/scenario/kubectl_class_reader.h"
 #include "gpushare/scenario/kubernetes_names.h"
 #include "gpushare/scenario/scenario_fields.h"
@@ -45,7 +48,7 @@ TraceWorkload ReadTrace(const YamlMap& w, const Catalog& catalog) {
   t.AllowOnly({"format", "file", "tenant_class", "tenant_class_label",
                "gpu_pods_only", "workload_class_label", "workload_classes",
                "infer_workload_class", "system_namespaces", "model_map",
-               "defaults"});
+               "defaults", "metrics", "metrics_busy_threshold"});
   TraceWorkload trace;
   TraceSpec& spec = trace.spec;
   ParseTraceFormat(
@@ -58,7 +61,8 @@ TraceWorkload ReadTrace(const YamlMap& w, const Catalog& catalog) {
   if (spec.format != TraceFormat::kKubectl) {
     Refuse(t,
            {"tenant_class_label", "gpu_pods_only", "workload_class_label",
-            "workload_classes", "infer_workload_class", "system_namespaces"},
+            "workload_classes", "infer_workload_class", "system_namespaces",
+            "metrics", "metrics_busy_threshold"},
            "applies to kubectl traces only");
   }
   if (spec.format == TraceFormat::kJobs) {
@@ -80,7 +84,25 @@ TraceWorkload ReadTrace(const YamlMap& w, const Catalog& catalog) {
   if (t.Has("gpu_pods_only")) spec.gpu_pods_only = t.Bool("gpu_pods_only");
   ReadKubectlClassSettings(t, &spec.kubectl_classes);
   if (t.Has("defaults")) spec.defaults = ReadTraceDefaults(t);
+  if (t.Has("metrics")) spec.metrics_files = t.InputPathList("metrics");
+  if (t.Has("metrics_busy_threshold")) {
+    if (!t.Has("metrics")) {
+      FailKey(t, "metrics_busy_threshold", "applies with metrics only");
+    }
+    spec.metrics_busy_threshold = Number(t, "metrics_busy_threshold", 0, 1);
+  }
   trace.pods = LoadTracePods(spec, catalog, &trace.import_notes);
+  if (!spec.metrics_files.empty()) {
+    auto recording = std::make_shared<const DcgmRecording>(
+        ReadDcgmRecording(spec.metrics_files));
+    std::vector<Pod> pods = *trace.pods;
+    trace.metrics_pods =
+        ApplyDcgmMetrics(*recording, catalog, spec.metrics_busy_threshold,
+                         &pods, &trace.import_notes)
+            .pods;
+    trace.pods = std::make_shared<const std::vector<Pod>>(std::move(pods));
+    trace.metrics = std::move(recording);
+  }
   return trace;
 }
 

@@ -277,6 +277,7 @@ std::vector<Pod> ParseKubectlPods(const std::string& file,
     }
     // Names are unique per namespace only.
     pod.name = pod.namespace_name + "/" + pod.name;
+    pod.generate_name = metadata.Get("generateName").String();
     const Labels labels = ReadStringMap(metadata.Get("labels"));
     // Kueue's kueue.x-k8s.io/queue-name label: its LocalQueue (used when the
     // scenario has queues).

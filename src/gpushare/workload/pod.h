@@ -134,6 +134,10 @@ struct Pod {
   // there on arrival without a scheduling cycle (kubelet admits it), when
   // the cluster has that node; otherwise it is scheduled like any pod.
   std::string node_name;
+  // metadata.generateName of a kubectl pod ("web-7d9f8-": the prefix its
+  // controller names its pods with; "" none): the recorded series of the
+  // controller's earlier pods stand for it (docs/model.md §3.2).
+  std::string generate_name;
   double arrival_s = 0;
   RestartPolicy restart_policy = RestartPolicy::kOnFailure;
   PodNeeds needs;

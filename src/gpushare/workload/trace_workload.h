@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "gpushare/catalog/catalog.h"
+#include "gpushare/workload/dcgm_recording.h"
 #include "gpushare/workload/gpu_model_map.h"
 #include "gpushare/workload/kubectl_pod_classes.h"
 #include "gpushare/workload/openb_replay.h"
@@ -42,6 +43,11 @@ struct TraceSpec {
   KubectlClassRules kubectl_classes;
   // kubectl: only pods with nvidia.com requests.
   bool gpu_pods_only = false;
+  // kubectl: Prometheus query results of the pods' dcgm-exporter series
+  // (resolved paths; empty: none) and the activity above which a sample is
+  // busy (docs/model.md §3.2).
+  std::vector<std::string> metrics_files;
+  double metrics_busy_threshold = kDefaultDcgmBusyThreshold;
 };
 
 // The trace part of a workload: its spec and the pods read.
@@ -54,6 +60,11 @@ struct TraceWorkload {
   // What the reader approximated or skipped (kubectl: DRA claims), one
   // sentence each; the reports print them as notes.
   std::vector<std::string> import_notes;
+  // The recorded dcgm-exporter series (`metrics`), whose derived needs the
+  // pods carry; null without. `run` compares the simulated series with them.
+  std::shared_ptr<const DcgmRecording> metrics;
+  // What the import did with each pod (with `metrics`).
+  std::vector<DcgmPodImport> metrics_pods;
 };
 
 // `notes` (if set) gets what the reader approximated or skipped.

@@ -1,0 +1,31 @@
+// The fidelity check of a run against recorded dcgm-exporter series
+// (metrics/metrics_fidelity.h) in the terminal, the run's JSON and its HTML
+// report (docs/output.md "Fidelity").
+//
+// Contract: MetricsFidelityText() is a table with, per pool, one row per
+// field (GPU util, SM active, FB used): recorded and simulated means, mean
+// and p95 absolute error and the points compared, then the unmatched
+// devices and the import's counts of pods per outcome (devices are in the
+// JSON and HTML only). MetricsFidelityJson() is the `metrics_fidelity`
+// object of `run --json` (keys sorted; pools, devices, unmatched devices,
+// pods with the needs they ran with). MetricsFidelityHtml() is the same
+// tables as an HTML fragment. Deterministic.
+
+#ifndef GPUSHARE_REPORT_METRICS_FIDELITY_REPORT_H_
+#define GPUSHARE_REPORT_METRICS_FIDELITY_REPORT_H_
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "gpushare/metrics/metrics_fidelity.h"
+
+namespace gpushare {
+
+std::string MetricsFidelityText(const MetricsFidelity& fidelity);
+nlohmann::json MetricsFidelityJson(const MetricsFidelity& fidelity);
+std::string MetricsFidelityHtml(const MetricsFidelity& fidelity);
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_REPORT_METRICS_FIDELITY_REPORT_H_
