@@ -15,6 +15,40 @@
 #include "gpushare/sched/scheduler.h"
 
 namespace gpushare {
+namespace {
+
+// The active queue's order of a deferred wake as one number: the priority,
+// highest first (0x7fffffff - priority modulo 2^32: 0 for INT32_MAX), above
+// the enqueue sequence.
+__extension__ using DeferredWakeOrder = unsigned __int128;
+template <typename Wake>
+DeferredWakeOrder OrderOfDeferredWake(const Wake& w) {
+  const uint32_t rank =
+      uint32_t{0x7fffffff} - static_cast<uint32_t>(w.priority);
+  return (static_cast<DeferredWakeOrder>(rank) << 64) | w.seq;
+}
+
+}  // namespace
+
+bool Scheduler::WakeDeferred(int shape) const {
+  return (wake_deferred_[shape / 64] >> (shape % 64)) & 1;
+}
+
+void Scheduler::SetWakeDeferred(int shape, bool deferred) {
+  const uint64_t bit = uint64_t{1} << (shape % 64);
+  if (deferred) {
+    wake_deferred_[shape / 64] |= bit;
+  } else {
+    wake_deferred_[shape / 64] &= ~bit;
+  }
+}
+
+void Scheduler::ReportKeptMessage(const Group& group,
+                                  ScheduleResult* result) const {
+  if (!(result->message_unchanged && omit_unchanged_messages_)) {
+    result->message = group.message;
+  }
+}
 
 bool Scheduler::CanDeferWakes() const {
   return profile_.pod_initial_backoff_s <= 0 &&
@@ -48,7 +82,7 @@ void Scheduler::SortDeferredWakes() {
   if (!one_priority) {
     std::sort(first, last, [](const DeferredWake& a, const DeferredWake& b) {
       // QueueEntry's order (b comes after a), as one comparison.
-      return a.order() < b.order();
+      return OrderOfDeferredWake(a) < OrderOfDeferredWake(b);
     });
     return;
   }

@@ -106,37 +106,16 @@
 #include "gpushare/sched/framework.h"
 #include "gpushare/sched/hami_fit_summary.h"
 #include "gpushare/sched/profile.h"
+#include "gpushare/sched/schedule_result.h"
 #include "gpushare/workload/pod.h"
 
 namespace gpushare {
-
-using PodId = int;
 
 // kube-scheduler's numFeasibleNodesToFind (kubernetes/kubernetes
 // pkg/scheduler/schedule_one.go): all nodes below 100; otherwise
 // `percentage` of them (0: adaptive 50 - nodes/125, at least 5 %), at least
 // 100.
 int NumFeasibleNodesToFind(int num_nodes, int percentage);
-
-struct ScheduleResult {
-  enum class Outcome { kBound, kUnschedulable, kAdmissionFailed };
-  PodId pod = -1;
-  Outcome outcome = Outcome::kUnschedulable;
-  int node = -1;        // kBound: the node's index in cluster.nodes()
-  std::string message;  // kUnschedulable / kAdmissionFailed: why
-  // kUnschedulable: `message` is the one this pod's previous failed cycle
-  // returned, and the pod waited since (a caller that keeps each pod's last
-  // message has it already). Then `message` is empty when the scheduler
-  // omits unchanged messages (Scheduler::OmitUnchangedMessages()).
-  bool message_unchanged = false;
-  // kUnschedulable: the pods DefaultPreemption evicts for it (now
-  // terminating) and the node nominated for it; empty / -1 when none. For a
-  // gang's preemption the victims of every member nominated, each with its
-  // preemptor (victim_preemptors[k] evicts victims[k]; `pod` when alone).
-  std::vector<PodId> victims;
-  std::vector<PodId> victim_preemptors;
-  int nominated_node = -1;
-};
 
 class Scheduler {
  public:
@@ -153,9 +132,8 @@ class Scheduler {
   bool HasActive() const;
   // One scheduling cycle for the first active pod. Precondition: HasActive().
   ScheduleResult ScheduleOne();
-  // From now on a failed cycle whose message_unchanged holds returns an
-  // empty message, for a caller that keeps each pod's last message (a
-  // standing queue fails millions of cycles with the same words).
+  // From now on a failed cycle with message_unchanged returns no message
+  // (for a caller that keeps each pod's last one).
   void OmitUnchangedMessages() { omit_unchanged_messages_ = true; }
 
   // Binds a pod that names its node (spec.nodeName) without a scheduling
@@ -440,31 +418,18 @@ class Scheduler {
   // (preemption, nominations, a gang's siblings) and every other call first
   // materialize all of them (ActivateHead() for each, as the wake would have
   // done), so any code that reads the groups reads the state of immediate
-  // wakes.
-  // (The wakes of one event share their clear: deferred_clear_log_ and
-  // the like.)
+  // wakes. (The wakes of one event share deferred_clear_log_ and the like.)
   struct DeferredWake {
     int32_t priority;
     PodId id;
     uint64_t seq;
     int shape;
-    // The active queue's order as one number (SortDeferredWakes): the
-    // priority, highest first, above the enqueue sequence.
-    __extension__ using Order = unsigned __int128;
-    Order order() const {
-      // 0x7fffffff - priority, modulo 2^32: 0 for INT32_MAX, 2^32 - 1 for
-      // INT32_MIN.
-      const uint32_t rank =
-          uint32_t{0x7fffffff} - static_cast<uint32_t>(priority);
-      return (static_cast<Order>(rank) << 64) | seq;
-    }
   };
   // Whether WakeGroupsFor() may defer: back-off off, reuse_node_results on,
   // no pod nominated and no nomination to flush.
   bool CanDeferWakes() const;
-  // Notes the group of `shape`, whose first waiting pod is `head`, as woken
-  // by the current event (its head is retried on the event's node and those
-  // changed since).
+  // Notes the group of `shape`, first pod `head`, as woken by the current
+  // event (retried on the event's node and those changed since).
   void DeferWake(int shape, const WaitKey& head);
   // Sorts the deferred wakes in the active queue's order.
   void SortDeferredWakes();
@@ -610,17 +575,8 @@ class Scheduler {
   // logically retrying. A bitset over shapes, beside tracked_, so that a
   // node event defers a wake without touching the group.
   std::vector<uint64_t> wake_deferred_;
-  bool WakeDeferred(int shape) const {
-    return (wake_deferred_[shape / 64] >> (shape % 64)) & 1;
-  }
-  void SetWakeDeferred(int shape, bool deferred) {
-    const uint64_t bit = uint64_t{1} << (shape % 64);
-    if (deferred) {
-      wake_deferred_[shape / 64] |= bit;
-    } else {
-      wake_deferred_[shape / 64] &= ~bit;
-    }
-  }
+  bool WakeDeferred(int shape) const;
+  void SetWakeDeferred(int shape, bool deferred);
   std::vector<int> wake_scratch_;
   // Deferred wakes in the active queue's order, consumed from
   // next_deferred_wake_ on (deferred_wakes.cc); defer_wakes_ while
@@ -637,10 +593,9 @@ class Scheduler {
   // Sleeping groups by constraints (unordered; Group::sleep_slot), and the
   // constraints that have some (unordered; sleeper_slot_ by constraints, -1
   // when none): a node event visits only the groups whose static filters
-  // pass its node. Groups in back-off with no timer yet.
-  // Each with its shape's WakeHint need and its group's first waiting pod
-  // inline (Settle() keeps `head` current while the group sleeps): a node
-  // event reads the list in order, not each shape's hint, group and pod.
+  // pass its node. Groups in back-off with no timer yet. Each with its
+  // shape's WakeHint need and its first pod inline (Settle() keeps `head`
+  // current): an event reads the list, not each hint, group and pod.
   struct Sleeper {
     int shape;
     bool hami;
@@ -709,13 +664,8 @@ class Scheduler {
   uint64_t message_serials_ = 0;
   bool omit_unchanged_messages_ = false;
   // Sets a failed cycle's message to its group's kept one, unless the
-  // result's message_unchanged says the caller has it and asked not to get
-  // it again. After NoteReported().
-  void ReportKeptMessage(const Group& group, ScheduleResult* result) const {
-    if (!(result->message_unchanged && omit_unchanged_messages_)) {
-      result->message = group.message;
-    }
-  }
+  // caller has it and asked not to get it again. After NoteReported().
+  void ReportKeptMessage(const Group& group, ScheduleResult* result) const;
   // A failed cycle of the pod of enqueue `seq` returns its group's message:
   // whether that pod's previous failed cycle returned it too (then
   // result->message_unchanged), and notes this one.
