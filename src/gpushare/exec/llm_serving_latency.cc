@@ -27,7 +27,9 @@ double ErlangC(int64_t servers, double load) {
   if (!(load > 0)) return 0;
   // Erlang B by its stable recursion, then C from B.
   double b = 1;
-  for (int64_t k = 1; k <= servers; ++k) {
+  for (int64_t k = 1; k <= servers && b > 0; ++k) {
+    // Once B underflows to 0 it stays 0 (a few hundred servers past the
+    // load): stop rather than walk up to 2^20 KV slots.
     b = load * b / (static_cast<double>(k) + load * b);
   }
   const double c = static_cast<double>(servers);

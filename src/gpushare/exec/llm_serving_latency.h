@@ -35,7 +35,9 @@
 // B ≥ c or A ≥ c (the queue grows without bound), or c ≤ 0 (the engine
 // has no KV cache). λ = 0: a lone request, no wait, B = 0.
 //
-// Contract: a pure, deterministic function; O(c) time for Erlang C.
+// Contract: a pure, deterministic function; Erlang C takes O(c) time at
+// most, and stops once no arrival can wait (a few hundred servers past
+// the load, where Erlang B underflows to 0).
 
 #ifndef GPUSHARE_EXEC_LLM_SERVING_LATENCY_H_
 #define GPUSHARE_EXEC_LLM_SERVING_LATENCY_H_

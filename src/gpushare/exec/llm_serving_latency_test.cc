@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 
 namespace gpushare {
 namespace {
@@ -35,6 +36,14 @@ TEST(LlmServingLatencyTest, ErlangCByHand) {
   EXPECT_NEAR(ErlangC(2, 1), 1.0 / 3, 1e-12);
   EXPECT_EQ(ErlangC(2, 2), 1);
   EXPECT_EQ(ErlangC(4, 0), 0);
+}
+
+TEST(LlmServingLatencyTest, ErlangCOfManyServersStopsOnceNoneWait) {
+  // Erlang B at 10 Erlangs underflows to 0 after a few hundred servers and
+  // stays there: 2^40 KV slots (max_num_seqs is up to 2^20, but the
+  // recursion must not walk them all at every sample) answer 0 at once.
+  EXPECT_EQ(ErlangC(int64_t{1} << 40, 10), 0);
+  EXPECT_GT(ErlangC(20, 10), 0.0);
 }
 
 TEST(LlmServingLatencyTest, ALoneRequest) {

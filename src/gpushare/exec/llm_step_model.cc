@@ -11,7 +11,8 @@ constexpr double kLlmStepBytesPerGib = 1024.0 * 1024.0 * 1024.0;
 double StepBandwidthGbS(const LlmDevice& device) {
   return device.bandwidth_gb_s > 0
              ? device.bandwidth_gb_s
-             : device.relative_speed * kReferenceBandwidthGbS;
+             : device.relative_speed * device.sm_fraction *
+                   kReferenceBandwidthGbS;
 }
 
 }  // namespace

@@ -21,7 +21,8 @@
 // under time-slicing and HAMi, interference factor under MPS; 1 alone).
 //
 // Contract: pure functions of their inputs. A device with no catalog
-// bandwidth (0) is taken as s × the reference's 1,555 GB/s. Non-positive
+// bandwidth (0) is taken as s × f × the reference's 1,555 GB/s (a MIG
+// instance's SM share standing for its memory slices). Non-positive
 // shares, speeds or bandwidths give +infinity (the engine never
 // advances); negative token and batch counts are taken as 0.
 

@@ -67,6 +67,20 @@ TEST(LlmStepModelTest, EdgesAreInfiniteOrClamped) {
   EXPECT_EQ(LlmPrefillMs(e, a100, ModelParams{}, -5), 0);
 }
 
+TEST(LlmStepModelTest, UnknownBandwidthOfAMigInstanceIsItsShare) {
+  // A --catalog MIG model without memory_bandwidth_gb_s: its instances
+  // report 0, and a half-GPU instance (f = 0.5) of an s = 1 GPU is taken
+  // as 0.5 x 1,555 GB/s, not the whole GPU's: the weights alone (15 GiB)
+  // take 16,106,127,360 B / (777.5e9 B/s x 0.75) = 27.6206 ms.
+  const LlmEngine e = StepTestEngine();
+  LlmDevice half{1, 0.5, 0, 1};
+  EXPECT_NEAR(LlmDecodeStepMs(e, half, ModelParams{}, 0, 0), 27.620368,
+              1e-5);
+  half.bandwidth_gb_s = 777.5;  // the same, given
+  EXPECT_NEAR(LlmDecodeStepMs(e, half, ModelParams{}, 0, 0), 27.620368,
+              1e-5);
+}
+
 TEST(LlmStepModelTest, ParamsDefaultToWeightsAtTwoBytes) {
   LlmEngine e = StepTestEngine();
   EXPECT_DOUBLE_EQ(e.Params(), 15.0 * 1024 * 1024 * 1024 / 2);

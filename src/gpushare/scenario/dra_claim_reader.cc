@@ -40,6 +40,12 @@ void ReadDraClaim(const YamlMap& c, const std::vector<NodePoolSpec>& pools,
   const auto fail = [&](const std::string& why) {
     FailAt(c.file(), c.Get("dra_claim"), label + ": " + why);
   };
+  if (!(spec->gpus.Quantile(1e-9) > 0)) {
+    fail(fmt::format("the class's pods ask no GPU (gpus can be {}): a shared "
+                     "ResourceClaim holds GPUs; give gpus > 0 or drop "
+                     "dra_claim",
+                     MessageNum(spec->gpus.Quantile(1e-9))));
+  }
   if (target == nullptr || target->devices != PoolDevices::kDra ||
       target->gpus_per_node == 0) {
     fail(fmt::format(

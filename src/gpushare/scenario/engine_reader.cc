@@ -105,6 +105,16 @@ std::shared_ptr<const LlmEngine> ReadEngine(
     engine->max_num_batched_tokens =
         e.Int("max_num_batched_tokens", 1, kMaxEngineTokens);
   }
+  if (*kind == InferenceEngine::kVllm &&
+      engine->max_num_batched_tokens < engine->max_num_seqs) {
+    // vllm/config/scheduler.py SchedulerConfig._verify_args raises it.
+    FailKey(e, "max_num_batched_tokens",
+            fmt::format("{} is below max_num_seqs ({}): vLLM refuses to "
+                        "start (max_num_batched_tokens must be greater than "
+                        "or equal to max_num_seqs); raise it or lower "
+                        "max_num_seqs",
+                        engine->max_num_batched_tokens, engine->max_num_seqs));
+  }
   if (e.Has("activation_reserve_gib")) {
     engine->activation_reserve_gib =
         Number(e, "activation_reserve_gib", 0, kMaxEngineGib);

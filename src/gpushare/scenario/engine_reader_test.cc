@@ -146,6 +146,40 @@ TEST(EngineReaderTest, WeightsLargerThanEveryGpuAreRefused) {
             "79.6 GiB); give the weights per GPU of a tensor-parallel engine");
 }
 
+TEST(EngineReaderTest, BatchedTokensBelowMaxNumSeqsAreRefused) {
+  // vLLM's SchedulerConfig refuses max_num_batched_tokens < max_num_seqs
+  // (every running sequence takes a token of each step); TGI has no such
+  // key and takes the value as the step's token budget.
+  const std::string low =
+      std::string(kChat) + "        max_num_batched_tokens: 100\n";
+  EXPECT_EQ(EngineError(EngineScenario(low)),
+            "s.yaml:17:9: class 'chat' engine max_num_batched_tokens: 100 "
+            "is below max_num_seqs (256): vLLM refuses to start "
+            "(max_num_batched_tokens must be greater than or equal to "
+            "max_num_seqs); raise it or lower max_num_seqs");
+  EXPECT_EQ(EngineError(EngineScenario(low + "        max_num_seqs: 100\n")),
+            "");
+  EXPECT_EQ(EngineError(EngineScenario(low + "        kind: tgi\n")), "");
+}
+
+TEST(EngineReaderTest, EngineClassNeedsAGpu) {
+  // An engine with no GPU would run unmodelled, without TTFT or TPOT.
+  std::string cpu = kChat;
+  cpu.replace(cpu.find("      engine:"), 0, "      gpus: 0\n");
+  EXPECT_EQ(EngineError(EngineScenario(cpu)),
+            "s.yaml:14:7: class 'chat' gpus: an LLM engine runs on a GPU: "
+            "every pod of the class asks one (gpus > 0), but this one's "
+            "least value is 0");
+  std::string some = kChat;
+  some.replace(some.find("      engine:"), 0,
+               "      gpus: {choice: [0, 1]}\n");
+  EXPECT_NE(EngineError(EngineScenario(some)).find("s.yaml:14:7: "),
+            std::string::npos);
+  std::string quarter = kChat;
+  quarter.replace(quarter.find("      engine:"), 0, "      gpus: 0.25\n");
+  EXPECT_EQ(EngineError(EngineScenario(quarter)), "");
+}
+
 TEST(EngineReaderTest, MappingIsForInferenceClasses) {
   const std::string error = EngineError(EngineScenario(
       "    - {name: b, class: batch, count: 1, work_s: 60,\n"

@@ -297,6 +297,14 @@ WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
   }
   ReadDistribution(c, "gpus", &spec.gpus);
   ReadDistribution(c, "gpu_memory_mib", &spec.gpu_memory_mib);
+  if (spec.llm_engine != nullptr && !(spec.gpus.Quantile(1e-9) > 0)) {
+    // Without a GPU the engine would run unmodelled (no TTFT or TPOT).
+    FailKey(c, "gpus",
+            fmt::format("an LLM engine runs on a GPU: every pod of the class "
+                        "asks one (gpus > 0), but this one's least value is "
+                        "{}",
+                        MessageNum(spec.gpus.Quantile(1e-9))));
+  }
   ReadDistribution(c, "sm_demand", &spec.sm_demand);
   ReadDistribution(c, "duty", &spec.duty);
   ReadDistribution(c, "work_s", &spec.work_s);
