@@ -62,9 +62,17 @@ class Writer {
     if (holding >= 0) {
       const DeviceHolding& h = r_.device_holdings[holding];
       const PodRecord& pod = r_.pod_records[h.pod];
-      labels.emplace_back("container", pod.name);
+      // dcgm-exporter's pod label is the pod's own name; an imported pod's
+      // record is named "namespace/name".
+      std::string_view name = pod.name;
+      const std::string& ns = pod.namespace_name;
+      if (!ns.empty() && name.size() > ns.size() && name[ns.size()] == '/' &&
+          name.substr(0, ns.size()) == ns) {
+        name.remove_prefix(ns.size() + 1);
+      }
+      labels.emplace_back("container", name);
       labels.emplace_back("namespace", pod.namespace_name);
-      labels.emplace_back("pod", pod.name);
+      labels.emplace_back("pod", name);
       if (h.replica >= 0) {
         keep->push_back(std::to_string(h.replica));
         labels.emplace_back("vgpu", keep->back());

@@ -162,6 +162,17 @@ TEST(OpenMetricsWriterTest, DcgmLabelsAndOneSeriesPerPod) {
   EXPECT_THAT(text, HasSubstr("pool=\"p\"} 0.125 1704067200\n"));
 }
 
+// An imported pod's record is named "namespace/name"; dcgm-exporter's pod
+// label is the name alone.
+TEST(OpenMetricsWriterTest, DcgmPodLabelIsTheNameWithoutItsNamespace) {
+  SimulationResult r = SmallResult();
+  r.pod_records[1].name = "ns/b";
+  const std::string text = ResultToOpenMetrics(r, 1704067200);
+  EXPECT_THAT(text, HasSubstr("Hostname=\"n-0\",container=\"b\","
+                              "namespace=\"ns\",pod=\"b\",vgpu=\"1\""));
+  EXPECT_THAT(text, Not(HasSubstr("pod=\"ns/b\",vgpu")));
+}
+
 TEST(OpenMetricsWriterTest, SimulatorSeries) {
   const std::string text = ResultToOpenMetrics(SmallResult(), 1704067200);
   const std::string gpu1 = FakeGpuUuid("n-0", 1);

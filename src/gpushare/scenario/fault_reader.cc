@@ -48,6 +48,12 @@ std::vector<FaultSpec> ReadFaults(const YamlMap& top,
         FailAt(f.file(), f.Get("pool"),
                "fault pool: pool '" + spec.pool + "' has no GPUs");
       }
+      if (pool->sharing.mig_enabled && pool->sharing.mig.dynamic) {
+        FailAt(f.file(), f.Get("pool"),
+               "fault pool: pool '" + spec.pool +
+                   "' has dynamic MIG (dra.dynamic_mig): GPU faults on it "
+                   "are not modelled yet");
+      }
     } else if (gpus == 0) {
       f.Fail(node, "no pool has GPUs to fail");
     }
