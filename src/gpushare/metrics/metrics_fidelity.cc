@@ -46,11 +46,45 @@ MetricsFidelity CompareWithRecording(const SimulationResult& result,
   MetricsFidelity out;
   out.files = recording.files;
   out.start_unix_s = recording.StartUnixS();
+  // Whole GPUs match by node and GPU index. MIG instances do not match by
+  // GPU_I_ID: a recorded ID is the driver's GPU instance ID (an H100's
+  // 1g.10gb instances are 9 to 14), the simulator's is its index in the
+  // layout. The k-th instance of a profile on a GPU, by GPU_I_ID, is the
+  // k-th of that profile in the simulated layout (the simulator's own
+  // recordings match exactly: its IDs are layout indexes).
+  using MigKey = std::tuple<std::string, int, std::string>;
   std::map<std::tuple<std::string, int, int>, int> device_index;
+  std::map<MigKey, std::vector<int>> simulated_instances;
   for (size_t i = 0; i < result.devices.size(); ++i) {
     const DeviceInfo& d = result.devices[i];
-    device_index[{d.node, d.gpu, d.mig_instance}] = static_cast<int>(i);
+    if (d.mig_instance < 0) {
+      device_index[{d.node, d.gpu, -1}] = static_cast<int>(i);
+    } else {
+      simulated_instances[{d.node, d.gpu, d.profile}].push_back(
+          static_cast<int>(i));
+    }
   }
+  std::map<MigKey, std::vector<int>> recorded_ids;
+  for (const DcgmDevice& d : recording.devices) {
+    if (d.instance >= 0) {
+      recorded_ids[{d.node, d.gpu, d.profile}].push_back(d.instance);
+    }
+  }
+  for (auto& [key, ids] : recorded_ids) std::sort(ids.begin(), ids.end());
+  const auto simulated_device = [&](const DcgmDevice& d) {
+    if (d.instance < 0) {
+      const auto it = device_index.find({d.node, d.gpu, -1});
+      return it == device_index.end() ? -1 : it->second;
+    }
+    const MigKey key{d.node, d.gpu, d.profile};
+    const std::vector<int>& ids = recorded_ids[key];
+    const size_t rank = static_cast<size_t>(
+        std::lower_bound(ids.begin(), ids.end(), d.instance) - ids.begin());
+    const auto it = simulated_instances.find(key);
+    return it == simulated_instances.end() || rank >= it->second.size()
+               ? -1
+               : it->second[rank];
+  };
   // The run's samples per device, in time order.
   std::vector<std::vector<const DeviceSample*>> samples(result.devices.size());
   for (const DeviceSample& s : result.device_samples) {
@@ -60,14 +94,14 @@ MetricsFidelity CompareWithRecording(const SimulationResult& result,
   }
   std::vector<const DcgmDevice*> by_device(result.devices.size(), nullptr);
   for (const DcgmDevice& d : recording.devices) {
-    const auto it = device_index.find({d.node, d.gpu, d.instance});
-    if (it == device_index.end()) {
+    const int index = simulated_device(d);
+    if (index < 0) {
       out.unmatched_devices.push_back(
           d.node + "/" + std::to_string(d.gpu) +
           (d.instance >= 0 ? "/" + std::to_string(d.instance) : ""));
       continue;
     }
-    by_device[it->second] = &d;
+    by_device[index] = &d;
   }
   std::map<std::string, FidelityPoolAccumulator> pools;
   for (size_t i = 0; i < by_device.size(); ++i) {

@@ -103,5 +103,47 @@ TEST_F(MetricsFidelityTest, PoolIsTheMeanOverItsDevicesAtEachTime) {
   EXPECT_NEAR(p.sm_active.mean_abs_error, 0.05, 1e-12);
 }
 
+// A real H100's GPU instance IDs are the driver's (3g.40gb: 1 and 2;
+// 1g.10gb: 9 to 14), not layout indexes: the k-th instance of a profile on
+// a GPU, by ID, is the k-th of that profile in the simulated layout.
+TEST(MetricsFidelityMigTest, InstancesMatchByProfileAndRank) {
+  SimulationResult result;
+  result.end_s = 0;
+  // GPU 0 of node n: 3g.40gb (layout index 0), 1g.10gb (1), 3g.40gb (2).
+  result.devices = {{"n", "p", 0, 0, "3g.40gb", "H100-80GB", 40960},
+                    {"n", "p", 0, 1, "1g.10gb", "H100-80GB", 10240},
+                    {"n", "p", 0, 2, "3g.40gb", "H100-80GB", 40960}};
+  PoolSummary pool;
+  pool.name = "p";
+  result.pools = {pool};
+  for (int d = 0; d < 3; ++d) {
+    DeviceSample s;
+    s.device = d;
+    s.gpu_util = 0.1 * (d + 1);  // 10 %, 20 %, 30 %
+    result.device_samples.push_back(s);
+  }
+  DcgmRecording recording;
+  recording.files = {"r.json"};
+  const auto instance = [](int id, const char* profile, double util) {
+    DcgmDevice d;
+    d.node = "n";
+    d.gpu = 0;
+    d.instance = id;
+    d.profile = profile;
+    d.values[500] = FidelityTestValues(util, -1, -1);
+    return d;
+  };
+  // Listed out of order; a second 1g.10gb has no simulated counterpart.
+  recording.devices = {instance(2, "3g.40gb", 30), instance(9, "1g.10gb", 20),
+                       instance(1, "3g.40gb", 10), instance(10, "1g.10gb", 5)};
+  const MetricsFidelity f = CompareWithRecording(result, recording);
+  ASSERT_EQ(f.devices.size(), 3u);
+  for (const FidelityRow& row : f.devices) {
+    EXPECT_EQ(row.gpu_util.points, 1);
+    EXPECT_NEAR(row.gpu_util.mean_abs_error, 0, 1e-9);  // each its own
+  }
+  EXPECT_EQ(f.unmatched_devices, std::vector<std::string>{"n/0/10"});
+}
+
 }  // namespace
 }  // namespace gpushare
