@@ -59,17 +59,15 @@ NodeTarget PoolNodeTarget(const NodePoolSpec& pool,
   RemoveUnless(&t, kHamiNodeLabel, kHamiNodeValue);
   RemoveUnless(&t, kDevicePluginConfigLabel);
   const bool dynamic_mig = pool.sharing.mig_enabled && pool.sharing.mig.dynamic;
+  if (!dynamic_mig && before != nullptr && before->sharing.mig_enabled &&
+      before->sharing.mig.dynamic) {
+    t.remove.push_back({kDeployMigManagerLabel, ""});  // the MIG manager back
+  }
   if (dynamic_mig) {
     // The DRA driver makes and removes MIG instances itself: no MIG
     // manager on the node (the GPU Operator's deploy label), no layout.
     t.set[kDeployMigManagerLabel] = "false";
     t.remove.push_back({kMigConfigLabel, ""});
-  } else if (before != nullptr && before->sharing.mig_enabled &&
-             before->sharing.mig.dynamic) {
-    t.remove.push_back({kDeployMigManagerLabel, ""});
-  }
-  if (dynamic_mig) {
-    // (The layout label is removed above.)
   } else if (!mig_config.empty()) {
     t.mig_config = mig_config;
   } else if (mig_capable) {

@@ -39,6 +39,11 @@ std::string PrometheusQueriesText(const PrometheusQueryOptions& o) {
   PromQueryCheckWord("--end", o.end, true);
   PromQueryCheckWord("--step", o.step, true);
   PromQueryCheckWord("--url", o.url, true);
+  // (Not an option to curl or promtool: an http or https address.)
+  if (o.url.rfind("http://", 0) != 0 && o.url.rfind("https://", 0) != 0) {
+    throw InputError("--url '" + o.url +
+                     "': expected an http:// or https:// address");
+  }
   PromQueryCheckWord("--file", o.file, true);
   if (!o.selector.empty()) PromQueryCheckWord("--selector", o.selector, false);
   const std::string query = DcgmImportQuery(o.selector);

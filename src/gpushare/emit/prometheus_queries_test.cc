@@ -46,5 +46,16 @@ TEST(PrometheusQueriesTest, RefusesWhatAShellWouldSplit) {
   EXPECT_THROW(PrometheusQueriesText(o), InputError);
 }
 
+// A URL that curl or promtool would read as an option is refused.
+TEST(PrometheusQueriesTest, UrlMustBeAnHttpAddress) {
+  PrometheusQueryOptions o;
+  o.start = "1";
+  o.end = "2";
+  o.url = "-o/etc/cron.d/x";
+  EXPECT_THROW(PrometheusQueriesText(o), InputError);
+  o.url = "https://prometheus.example:9090";
+  EXPECT_NO_THROW(PrometheusQueriesText(o));
+}
+
 }  // namespace
 }  // namespace gpushare
