@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "gpushare/base/lifetimebound.h"
 #include "gpushare/decide/comparison_spec_reader.h"
 #include "gpushare/decide/selection.h"
 #include "gpushare/io/yaml_input.h"
@@ -33,7 +34,7 @@ Compared CompareFile(const std::string& name, int threads) {
   return c;
 }
 
-const VariantOutcome& Variant(const Comparison& c, const std::string& name) {
+const VariantOutcome& Variant(const Comparison& c GS_LIFETIMEBOUND, const std::string& name) {
   for (const VariantOutcome& v : c.variants) {
     if (v.name == name) return v;
   }
@@ -41,7 +42,7 @@ const VariantOutcome& Variant(const Comparison& c, const std::string& name) {
   return c.variants.front();
 }
 
-const SchemeScore& Score(const ClassChoice& choice, const std::string& name) {
+const SchemeScore& Score(const ClassChoice& choice GS_LIFETIMEBOUND, const std::string& name) {
   for (const SchemeScore& s : choice.ranking) {
     if (s.variant == name) return s;
   }

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "gpushare/base/lifetimebound.h"
+
 namespace gpushare {
 namespace pool_scheme_resolution_test {
 namespace {
@@ -64,7 +66,9 @@ ClassChoice Choice(const std::string& name, std::vector<SchemeScore> ranking) {
   return c;
 }
 
-const PoolSchemeChoice& Pool(const PoolSchemePlan& plan,
+// The choice for pool `name`, a reference into `plan`: call it on a plan
+// that outlives the reference (the rvalue overload is deleted for that).
+const PoolSchemeChoice& Pool(const PoolSchemePlan& plan GS_LIFETIMEBOUND,
                              const std::string& name) {
   for (const PoolSchemeChoice& p : plan.pools) {
     if (p.pool == name) return p;
@@ -72,6 +76,8 @@ const PoolSchemeChoice& Pool(const PoolSchemePlan& plan,
   ADD_FAILURE() << "no pool " << name;
   return plan.pools.front();
 }
+const PoolSchemeChoice& Pool(PoolSchemePlan&& plan,
+                             const std::string& name) = delete;
 
 TEST(ResolvePoolSchemesTest, ConflictGoesToTheSchemeServingMostPodsWithinSlo) {
   // inf wins MIG and misses its SLO under exclusive and HAMi; train wins
@@ -169,7 +175,8 @@ TEST(ResolvePoolSchemesTest, StrandingAClassLosesToServingItBadly) {
   s.classes = {Choice("inf", {Score("hami", 8), Score("exclusive", 6, false)}),
                Choice("train", {slow, stranded}),
                Choice("dev", {Score("hami", 9)})};
-  const PoolSchemeChoice& a = Pool(ResolvePoolSchemes(ThreePools(), s), "a");
+  const PoolSchemePlan plan = ResolvePoolSchemes(ThreePools(), s);
+  const PoolSchemeChoice& a = Pool(plan, "a");
   EXPECT_EQ(a.variant, "exclusive");
   EXPECT_EQ(a.pods_stranded, 0);
   EXPECT_EQ(a.pods_ok, 0);
@@ -187,7 +194,8 @@ TEST(ResolvePoolSchemesTest, LostWorkWeighsBeforePodsServedWell) {
       Choice("inf", {Score("hami", 8), Score("exclusive", 6, false)}),
       Choice("train", {Score("exclusive", 7), oom}),
       Choice("dev", {Score("hami", 9)})};
-  const PoolSchemeChoice& a = Pool(ResolvePoolSchemes(ThreePools(), s), "a");
+  const PoolSchemePlan plan = ResolvePoolSchemes(ThreePools(), s);
+  const PoolSchemeChoice& a = Pool(plan, "a");
   EXPECT_EQ(a.variant, "exclusive");
   EXPECT_EQ(a.pods_losing_work, 0);
   EXPECT_EQ(a.pods_ok, 10);
@@ -202,7 +210,8 @@ TEST(ResolvePoolSchemesTest, TooCloseToCallAcceptsEitherScheme) {
   Selection s;
   s.classes = {inf, Choice("train", {Score("exclusive", 9), Score("hami", 3)}),
                Choice("dev", {Score("hami", 9)})};
-  const PoolSchemeChoice& a = Pool(ResolvePoolSchemes(ThreePools(), s), "a");
+  const PoolSchemePlan plan = ResolvePoolSchemes(ThreePools(), s);
+  const PoolSchemeChoice& a = Pool(plan, "a");
   EXPECT_FALSE(a.conflict);
   EXPECT_EQ(a.classes[0].winner, "hami");
   EXPECT_EQ(a.classes[0].contender, "exclusive");

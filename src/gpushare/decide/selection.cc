@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "gpushare/base/lifetimebound.h"
 #include "gpushare/decide/scheme_variant.h"
 
 namespace gpushare {
@@ -311,7 +312,8 @@ double WeightedTotal(const DimensionScores& scores,
 namespace {
 
 // The class `c`'s metrics in variant `v`'s run on seed `k`.
-const ClassMetrics& SeedMetrics(const VariantOutcome& v, size_t k, size_t c) {
+const ClassMetrics& SeedMetrics(const VariantOutcome& v GS_LIFETIMEBOUND,
+                                size_t k, size_t c) {
   return v.classes_by_seed.empty() ? v.classes[c] : v.classes_by_seed[k][c];
 }
 

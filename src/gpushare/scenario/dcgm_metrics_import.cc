@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "gpushare/base/lifetimebound.h"
 #include "gpushare/exec/share_model.h"
 #include "gpushare/io/input_error.h"
 #include "gpushare/workload/dcgm_derivation.h"
@@ -14,7 +15,8 @@ namespace gpushare {
 namespace {
 
 // The catalog model of a dcgm-exporter modelName ("NVIDIA A100-SXM4-40GB").
-const GpuModel& DcgmCatalogModel(const DcgmDevice& d, const Catalog& catalog) {
+const GpuModel& DcgmCatalogModel(const DcgmDevice& d,
+                                 const Catalog& catalog GS_LIFETIMEBOUND) {
   std::string name = d.model_name;
   std::replace(name.begin(), name.end(), ' ', '-');
   if (const GpuModel* m = catalog.Find(name)) return *m;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "gpushare/base/lifetimebound.h"
 #include "gpushare/cluster/cluster.h"
 #include "gpushare/io/input_error.h"
 #include "gpushare/scenario/scenario_reader.h"
@@ -44,7 +45,7 @@ std::string Error(const std::string& pools) {
   return "";
 }
 
-const NodePoolSpec& Pool(const Scenario& s, const std::string& name) {
+const NodePoolSpec& Pool(const Scenario& s GS_LIFETIMEBOUND, const std::string& name) {
   for (const NodePoolSpec& p : s.pools) {
     if (p.name == name) return p;
   }

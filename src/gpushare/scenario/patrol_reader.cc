@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "gpushare/base/lifetimebound.h"
 #include "gpushare/io/suggest.h"
 
 namespace gpushare {
@@ -12,8 +13,8 @@ namespace {
 constexpr double kMaxPatrolSeconds = 1e9;  // as the rest of the scenario
 
 // The pool named by `m`'s `pool` key; it must exist and have GPUs.
-const NodePoolSpec& StallPool(const YamlMap& m,
-                              const std::vector<NodePoolSpec>& pools) {
+const NodePoolSpec& StallPool(
+    const YamlMap& m, const std::vector<NodePoolSpec>& pools GS_LIFETIMEBOUND) {
   const std::string name = m.String("pool");
   std::vector<std::string> names;
   for (const NodePoolSpec& p : pools) {

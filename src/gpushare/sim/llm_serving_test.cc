@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "gpushare/base/lifetimebound.h"
 #include "gpushare/catalog/catalog.h"
 #include "gpushare/metrics/collector.h"
 #include "gpushare/scenario/scenario_reader.h"
@@ -60,7 +61,7 @@ workload:
       ReadScenarioYaml(text, "chat.yaml", catalog));
 }
 
-const PodRecord& Chat(const SimulationResult& r) {
+const PodRecord& Chat(const SimulationResult& r GS_LIFETIMEBOUND) {
   for (const PodRecord& p : r.pod_records) {
     if (p.tenant_class == "chat") return p;
   }

@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "gpushare/base/lifetimebound.h"
 #include "gpushare/io/input_error.h"
 #include "gpushare/metrics/collector.h"
 #include "gpushare/sim/simulation.h"
@@ -39,7 +40,7 @@ FaultSpec ResetAt(double at_s, double recovery_s) {
 }
 
 // The samples of device `device` at time `t`.
-const DeviceSample& SampleAt(const SimulationResult& r, int device, double t) {
+const DeviceSample& SampleAt(const SimulationResult& r GS_LIFETIMEBOUND, int device, double t) {
   for (const DeviceSample& s : r.device_samples) {
     if (s.device == device && s.time_s == t) return s;
   }

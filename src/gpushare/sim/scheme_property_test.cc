@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "gpushare/base/lifetimebound.h"
 #include "gpushare/base/rng.h"
 #include "gpushare/decide/comparison.h"
 #include "gpushare/decide/selection.h"
@@ -160,7 +161,7 @@ std::vector<uint64_t> Seeds() {
   return seeds;
 }
 
-const NodePoolSpec& PoolOf(const Scenario& s, const std::string& pool) {
+const NodePoolSpec& PoolOf(const Scenario& s GS_LIFETIMEBOUND, const std::string& pool) {
   for (const NodePoolSpec& p : s.pools) {
     if (p.name == pool) return p;
   }

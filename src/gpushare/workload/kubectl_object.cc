@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "gpushare/base/lifetimebound.h"
 #include "gpushare/io/json_syntax.h"
 #include "gpushare/io/utf8.h"
 #include "gpushare/io/input_error.h"
@@ -56,7 +57,7 @@ std::vector<JsonValue> KubectlItems(const std::string& file,
 
 const GpuModel& KubectlGpuModel(const JsonValue& at,
                                 const std::string& product,
-                                const Catalog& catalog) {
+                                const Catalog& catalog GS_LIFETIMEBOUND) {
   std::string name = product;
   std::replace(name.begin(), name.end(), ' ', '-');
   if (const GpuModel* m = catalog.Find(name)) return *m;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "gpushare/base/lifetimebound.h"
 #include "gpushare/catalog/catalog.h"
 #include "gpushare/cluster/labels.h"
 #include "gpushare/cluster/quantity.h"
@@ -34,7 +35,7 @@ std::vector<JsonValue> KubectlListItems(const std::string& file,
 // productName): spaces as '-', an "NVIDIA-" prefix dropped if need be;
 // fails at `at` when the catalog has no such model.
 const GpuModel& KubectlGpuModel(const JsonValue& at, const std::string& product,
-                                const Catalog& catalog);
+                                const Catalog& catalog GS_LIFETIMEBOUND);
 
 // The resource name prefix of MIG devices (nvidia.com/mig-<profile>).
 inline constexpr const char* kMigResourcePrefix = "nvidia.com/mig-";

@@ -1,5 +1,6 @@
 #include "gpushare/sched/plugins/open_gpu_share_policy.h"
 
+#include "gpushare/base/lifetimebound.h"
 #include "gpushare/io/check.h"
 
 namespace gpushare {
@@ -32,7 +33,7 @@ const OpenGpuSharePod& OpenGpuSharePolicy::PodOf(const Pod& pod) const {
 }
 
 const OpenGpuShareDevicePlugin& OpenGpuSharePolicy::DevicesOf(
-    const Node& node) {
+    const Node& node GS_LIFETIMEBOUND) {
   const DevicePlugin* devices = node.devices();
   const OpenGpuShareDevicePlugin* ogs =
       devices == nullptr ? nullptr : devices->AsOpenGpuShare();

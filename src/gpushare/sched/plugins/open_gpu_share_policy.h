@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "gpushare/base/lifetimebound.h"
 #include "gpushare/cluster/node.h"
 #include "gpushare/cluster/open_gpu_share_device_plugin.h"
 #include "gpushare/cluster/resources.h"
@@ -50,7 +51,8 @@ class OpenGpuSharePolicy : public ScorePlugin, public GpuSelector {
  protected:
   const OpenGpuSharePod& PodOf(const Pod& pod) const;
   // The node's Open-Gpu-Share state (GS_CHECK that it has one).
-  static const OpenGpuShareDevicePlugin& DevicesOf(const Node& node);
+  static const OpenGpuShareDevicePlugin& DevicesOf(
+      const Node& node GS_LIFETIMEBOUND);
   static int64_t CpuLeftMilli(const Node& node) {
     return node.Allocatable(ResourceRegistry::kCpuId) -
            node.Requested(ResourceRegistry::kCpuId);
