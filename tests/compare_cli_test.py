@@ -415,6 +415,36 @@ class ScenarioFileTest(CompareTestCase):
         self.assertIn("RANGE", out)
 
 
+class CaveatTest(CompareTestCase):
+    """An answer drawn from few pods says so (issue 52)."""
+
+    def test_imported_classes_of_one_pod_get_a_caveat(self):
+        path = os.path.join(EXAMPLES_DIR, "kubectl-import.yaml")
+        out, _, doc = self.compare_json(path)
+        caveats = {c["tenant_class"]: c["caveats"] for c in doc["selection"]}
+        thin = [name for name, c in caveats.items()
+                if any(" too few to decide" in x for x in c)]
+        self.assertTrue(thin, caveats)
+        self.assertIn("caveat: 1 pod: too few to decide", out)
+
+    def test_threshold_is_the_scenarios(self):
+        with open(DEV, encoding="utf-8") as f:
+            text = f.read()
+        path = self.path("dev.yaml")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text.replace("selection:\n",
+                                 "selection:\n  min_pods_to_decide: 0\n"))
+        out, _, doc = self.compare_json(path, name="zero.json")
+        self.assertEqual(doc["selection"][0]["caveats"], [])
+        self.assertNotIn("caveat:", out)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text.replace(
+                "selection:\n", "selection:\n  min_pods_to_decide: 1000000\n"))
+        out, _, doc = self.compare_json(path, name="big.json")
+        self.assertIn("too few to decide (selection.min_pods_to_decide "
+                      "1000000)", doc["selection"][0]["caveats"][0])
+
+
 class BadInputTest(CompareTestCase):
 
     def check_error(self, extra, expected):

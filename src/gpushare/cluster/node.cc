@@ -44,30 +44,28 @@ void Node::Grow(ResourceId id) {
   }
 }
 
-void Node::Reserve(const ResourceList& requests) {
+void Node::Reserve(const ResourceList& requests,
+                   const NonZeroRequests& nonzero) {
   for (const auto& [id, quantity] : requests.items()) {
     Grow(id);
     requested_[id] += quantity;
   }
-  const int64_t cpu = requests.Get(ResourceRegistry::kCpuId);
-  const int64_t memory = requests.Get(ResourceRegistry::kMemoryId);
-  nonzero_cpu_milli_ += cpu > 0 ? cpu : kDefaultMilliCpuRequest;
-  nonzero_memory_mib_ += memory > 0 ? memory : kDefaultMemoryRequestMib;
+  nonzero_cpu_milli_ += nonzero.cpu_milli;
+  nonzero_memory_mib_ += nonzero.memory_mib;
   ++pod_count_;
   ++version_;
 }
 
-void Node::Unreserve(const ResourceList& requests) {
+void Node::Unreserve(const ResourceList& requests,
+                     const NonZeroRequests& nonzero) {
   for (const auto& [id, quantity] : requests.items()) {
     GS_CHECK(id < static_cast<int>(requested_.size()) &&
                  requested_[id] >= quantity,
              "unreserve of more than was reserved");
     requested_[id] -= quantity;
   }
-  const int64_t cpu = requests.Get(ResourceRegistry::kCpuId);
-  const int64_t memory = requests.Get(ResourceRegistry::kMemoryId);
-  nonzero_cpu_milli_ -= cpu > 0 ? cpu : kDefaultMilliCpuRequest;
-  nonzero_memory_mib_ -= memory > 0 ? memory : kDefaultMemoryRequestMib;
+  nonzero_cpu_milli_ -= nonzero.cpu_milli;
+  nonzero_memory_mib_ -= nonzero.memory_mib;
   GS_CHECK(pod_count_ > 0, "unreserve on an empty node");
   --pod_count_;
   ++version_;

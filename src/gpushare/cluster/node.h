@@ -75,9 +75,17 @@ class Node {
   DevicePlugin* devices() { return devices_.get(); }
   const DevicePlugin* devices() const { return devices_.get(); }
 
-  // Adds (Reserve) or removes (Unreserve) a pod's requests.
-  void Reserve(const ResourceList& requests);
-  void Unreserve(const ResourceList& requests);
+  // Adds (Reserve) or removes (Unreserve) a pod's requests; `nonzero` is
+  // what the pod counts in NonZeroRequested (default: its cpu and memory
+  // requests, a request of 0 counting as absent).
+  void Reserve(const ResourceList& requests, const NonZeroRequests& nonzero);
+  void Unreserve(const ResourceList& requests, const NonZeroRequests& nonzero);
+  void Reserve(const ResourceList& requests) {
+    Reserve(requests, DefaultNonZeroRequests(requests));
+  }
+  void Unreserve(const ResourceList& requests) {
+    Unreserve(requests, DefaultNonZeroRequests(requests));
+  }
   // Adds (HoldClaim) or removes (DropClaim) the extended resources of a
   // shared ResourceClaim's allocation, held apart from the pods that share
   // it (no pod slot, no cpu or memory): from when its first pod's Reserve
@@ -126,10 +134,6 @@ class Node {
   std::unique_ptr<DevicePlugin> devices_;
 };
 
-// kube-scheduler's defaults for pods without cpu / memory requests
-// (pkg/scheduler/util DefaultMilliCPURequest, DefaultMemoryRequest).
-inline constexpr int64_t kDefaultMilliCpuRequest = 100;
-inline constexpr int64_t kDefaultMemoryRequestMib = 200;
 
 }  // namespace gpushare
 

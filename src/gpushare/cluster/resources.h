@@ -108,6 +108,29 @@ class ResourceList {
   std::vector<Item> items_;
 };
 
+// kube-scheduler's defaults for pods without cpu / memory requests
+// (pkg/scheduler/util DefaultMilliCPURequest, DefaultMemoryRequest).
+inline constexpr int64_t kDefaultMilliCpuRequest = 100;
+inline constexpr int64_t kDefaultMemoryRequestMib = 200;
+
+// A pod's cpu (millicores) and memory (MiB) as NodeResourcesFit's scoring
+// counts them (component-helpers GetNonzeroRequestForResource, applied per
+// container): a container that names no request counts the default, one
+// that names 0 counts 0.
+struct NonZeroRequests {
+  int64_t cpu_milli = kDefaultMilliCpuRequest;
+  int64_t memory_mib = kDefaultMemoryRequestMib;
+};
+
+// The non-zero requests of a pod known only by its total requests (a
+// generated or trace pod): a total of 0 is taken as no request.
+inline NonZeroRequests DefaultNonZeroRequests(const ResourceList& requests) {
+  const int64_t cpu = requests.Get(ResourceRegistry::kCpuId);
+  const int64_t memory = requests.Get(ResourceRegistry::kMemoryId);
+  return {cpu > 0 ? cpu : kDefaultMilliCpuRequest,
+          memory > 0 ? memory : kDefaultMemoryRequestMib};
+}
+
 }  // namespace gpushare
 
 #endif  // GPUSHARE_CLUSTER_RESOURCES_H_

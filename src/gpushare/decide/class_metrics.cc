@@ -116,6 +116,10 @@ ClassMetrics Compute(const SimulationResult& result, Selected selected) {
       case PodOutcome::kNotArrived:
         break;
     }
+    if (p.work_s > 0) {
+      ++m.jobs;
+      if (p.outcome == PodOutcome::kRunning) ++m.jobs_unfinished;
+    }
     const bool served = p.outcome == PodOutcome::kSucceeded ||
                         p.outcome == PodOutcome::kDeleted ||
                         p.outcome == PodOutcome::kRunning;
@@ -286,6 +290,8 @@ ClassMetrics MeanClassMetrics(const std::vector<ClassMetrics>& runs) {
   m.failed = count(&ClassMetrics::failed);
   m.cannot_run = count(&ClassMetrics::cannot_run);
   m.pending = count(&ClassMetrics::pending);
+  m.jobs = count(&ClassMetrics::jobs);
+  m.jobs_unfinished = count(&ClassMetrics::jobs_unfinished);
   m.killed = count(&ClassMetrics::killed);
   m.oom_kills = count(&ClassMetrics::oom_kills);
   m.fault_kills = count(&ClassMetrics::fault_kills);

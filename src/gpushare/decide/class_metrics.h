@@ -62,6 +62,8 @@ struct ClassMetrics {
   int64_t cannot_run = 0;     // Unschedulable
   int64_t pending = 0;        // arrived, never started by the horizon
   int64_t started = 0;        // started at least once (their waits count)
+  int64_t jobs = 0;           // pods with work to finish (not services)
+  int64_t jobs_unfinished = 0;  // of them, still running at the horizon
   int64_t killed = 0;         // pods hit at least once by an OOM or fault kill
   int64_t oom_kills = 0;
   int64_t fault_kills = 0;

@@ -90,6 +90,12 @@ struct SelectionSpec {
   // Compatibility likewise: rating/10 x this + the share of the class's
   // pods the scheme can run x (1 - this).
   double compatibility_prior_weight = 0.3;
+  // A class answered from fewer of its pods than this (the mean over the
+  // seeds, under its leading scheme) gets a "too few to decide" caveat.
+  int64_t min_pods_to_decide = 20;
+  // A class more than this share of whose jobs were still running at the
+  // horizon gets a caveat: the horizon is shorter than their lifetimes.
+  double max_unfinished_job_share = 0.5;
 
   // The profile named `name`, or null.
   const WeightProfile* FindProfile(const std::string& name) const;

@@ -180,7 +180,15 @@ SelectionSpec ReadSelection(const YamlMap& top, const Scenario& scenario) {
     const YamlMap m = top.Map("selection", "selection");
     m.AllowOnly({"profiles", "classes", "ratings", "min_slo_attainment",
                  "decisive_margin", "isolation_prior_weight",
-                 "compatibility_prior_weight"});
+                 "compatibility_prior_weight", "min_pods_to_decide",
+                 "max_unfinished_job_share"});
+    if (m.Has("min_pods_to_decide")) {
+      spec.min_pods_to_decide = m.Int("min_pods_to_decide", 0, 1000000000);
+    }
+    if (m.Has("max_unfinished_job_share")) {
+      spec.max_unfinished_job_share =
+          m.Double("max_unfinished_job_share", 0, 1);
+    }
     if (m.Has("decisive_margin")) {
       spec.decisive_margin = m.Double("decisive_margin", 0, 10);
     }

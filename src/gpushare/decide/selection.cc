@@ -317,6 +317,28 @@ const ClassMetrics& SeedMetrics(const VariantOutcome& v GS_LIFETIMEBOUND,
   return v.classes_by_seed.empty() ? v.classes[c] : v.classes_by_seed[k][c];
 }
 
+// The caveats of an answer drawn from `m` (ClassChoice::caveats).
+std::vector<std::string> SampleCaveats(const ClassMetrics& m,
+                                       const SelectionSpec& spec) {
+  std::vector<std::string> caveats;
+  if (m.pods < spec.min_pods_to_decide) {
+    caveats.push_back(fmt::format(
+        "{} pod{}: too few to decide (selection.min_pods_to_decide {}); "
+        "add pods of the class: a longer horizon or trace, a higher rate",
+        m.pods, m.pods == 1 ? "" : "s", spec.min_pods_to_decide));
+  }
+  if (m.jobs > 0 && static_cast<double>(m.jobs_unfinished) >
+                        spec.max_unfinished_job_share *
+                            static_cast<double>(m.jobs)) {
+    caveats.push_back(fmt::format(
+        "{} of its {} jobs were still running at the horizon: it is shorter "
+        "than their lifetimes, so their slowdown and lost work are not "
+        "known; lengthen horizon_s",
+        m.jobs_unfinished, m.jobs));
+  }
+  return caveats;
+}
+
 size_t SeedCount(const Comparison& comparison) {
   size_t seeds = 1;
   for (const VariantOutcome& v : comparison.variants) {
@@ -517,6 +539,9 @@ Selection Select(const Comparison& comparison, const SelectionSpec& spec) {
       choice.unserved_cause = ranked[0].metrics->unserved_cause;
     }
     JudgeWin(ranked, spec.decisive_margin, &choice);
+    if (!ranked.empty()) {
+      choice.caveats = SampleCaveats(*ranked[0].metrics, spec);
+    }
     if (!ranked.empty()) {
       choice.explanation =
           choice.decisive

@@ -124,6 +124,12 @@ struct ClassChoice {
   bool decisive = true;
   std::string contender;  // a variant name
   int contender_seeds = 0;
+  // Why the answer rests on thin evidence, each a sentence ("3 pods: too few
+  // to decide ..."; empty when none): the class's pods under its leading
+  // scheme are fewer than SelectionSpec::min_pods_to_decide, or more than
+  // SelectionSpec::max_unfinished_job_share of its jobs were still running
+  // at the horizon.
+  std::vector<std::string> caveats;
 
   // Whether a scheme wins the class: the best ranked served some of its pods
   // and serves the class well (its SLO met among the rest).

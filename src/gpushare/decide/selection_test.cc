@@ -162,6 +162,45 @@ TEST(SelectionTest, ExplanationSaysWhatTheWinnerGivesUpAndCosts) {
       << text;
 }
 
+// Issue 52: an answer drawn from 3 pods, or from jobs most of which were
+// still running at the horizon, says so; enough finished pods say nothing.
+TEST(SelectionTest, ThinEvidenceGetsCaveats) {
+  ClassMetrics few = Metrics(3, 3, 0, 0, 0.9, 1.0);
+  const Comparison c3 =
+      OneClass({Variant(SharingScheme::kTimeSlicing, few),
+                Variant(SharingScheme::kMig, Metrics(3, 3, 0, 0, 0.8, 1.0))});
+  const ClassChoice a = Select(c3, WithWeights({1, 1, 0, 0})).classes[0];
+  ASSERT_EQ(a.caveats.size(), 1u);
+  EXPECT_EQ(a.caveats[0].rfind("3 pods: too few to decide", 0), 0u)
+      << a.caveats[0];
+
+  ClassMetrics long_jobs = Metrics(40, 40, 0, 0, 0.9, 1.0);
+  long_jobs.jobs = 40;
+  long_jobs.jobs_unfinished = 21;  // more than half
+  const ClassChoice b =
+      Select(OneClass({Variant(SharingScheme::kTimeSlicing, long_jobs)}),
+             WithWeights({1, 1, 0, 0}))
+          .classes[0];
+  ASSERT_EQ(b.caveats.size(), 1u);
+  EXPECT_EQ(b.caveats[0].rfind("21 of its 40 jobs were still running", 0), 0u)
+      << b.caveats[0];
+
+  long_jobs.jobs_unfinished = 20;  // exactly half: no caveat
+  SelectionSpec spec = WithWeights({1, 1, 0, 0});
+  EXPECT_TRUE(Select(OneClass({Variant(SharingScheme::kTimeSlicing,
+                                       long_jobs)}),
+                     spec)
+                  .classes[0]
+                  .caveats.empty());
+  spec.min_pods_to_decide = 41;  // the threshold is the spec's
+  EXPECT_EQ(Select(OneClass({Variant(SharingScheme::kTimeSlicing,
+                                     long_jobs)}),
+                   spec)
+                .classes[0]
+                .caveats.size(),
+            1u);
+}
+
 TEST(SelectionTest, TiesKeepCompareOrder) {
   const ClassMetrics same = Metrics(4, 4, 0, 0, 1, 1);
   SelectionSpec spec = WithWeights({0, 1, 0, 0});

@@ -206,6 +206,9 @@ std::string SelectionHtml(const Selection& s) {
     if (!c.explanation.empty()) {
       out += "<p>" + HtmlEscape(c.explanation) + "</p>\n";
     }
+    for (const std::string& caveat : c.caveats) {
+      out += "<p class=\"caveat\">Caveat: " + HtmlEscape(caveat) + ".</p>\n";
+    }
   }
   return out;
 }

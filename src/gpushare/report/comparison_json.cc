@@ -234,6 +234,7 @@ json ComparisonToJson(const Comparison& c, const Selection& selection) {
         {"contender_seeds", k.contender_seeds},
         {"recommendation", k.Recommendation()},
         {"explanation", k.explanation},
+        {"caveats", k.caveats},
         {"not_ranked", k.not_ranked},
         {"no_scheme", k.no_scheme.empty() ? json(nullptr) : json(k.no_scheme)}};
     choice["plan"] = k.has_plan ? SchemeScoreJson(k.plan) : json(nullptr);

@@ -291,6 +291,9 @@ std::string SelectionText(const Selection& s) {
       out += WrapText("  " + n, kReportWidth, 4);
     }
     out += WrapText("  => " + c.explanation, kReportWidth, 5);
+    for (const std::string& caveat : c.caveats) {
+      out += WrapText("  caveat: " + caveat + ".", kReportWidth, 4);
+    }
     if (!c.ranking.empty()) {
       plan += fmt::format("{}{} -> {}", plan.empty() ? "" : ", ",
                           c.tenant_class, c.Recommendation());

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "gpushare/io/check.h"
+#include "gpushare/sched/node_reservation.h"
 #include "gpushare/sched/scheduler.h"
 
 namespace gpushare {
@@ -76,8 +77,8 @@ void Scheduler::ClaimBound(PodId id) {
   claim_status_.Reserve(claim, cp.original->name);
   const ResourceList& full = s.pod->requests;
   const Pod& pinned = ClaimView(id);
-  node.Unreserve(full);
-  node.Reserve(pinned.requests);
+  UnreservePod(node, *s.pod);
+  ReservePod(node, pinned);
   node.HoldClaim(hold.requests);
   UpdateFreeNodes(s.node, full);
   s.pod = &pinned;

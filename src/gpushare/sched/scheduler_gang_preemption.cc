@@ -18,6 +18,7 @@
 #include <algorithm>
 
 #include "gpushare/io/check.h"
+#include "gpushare/sched/node_reservation.h"
 #include "gpushare/sched/scheduler.h"
 
 namespace gpushare {
@@ -87,7 +88,7 @@ bool Scheduler::PreemptForGang(const std::vector<PodId>& members,
       if (node.devices() != nullptr && !vs.allocation.grants.empty()) {
         node.devices()->Release(vs.allocation);
       }
-      node.Unreserve(vs.pod->requests);
+      UnreservePod(node, *vs.pod);
       excluded.push_back(v.id);
     }
     const Pod& pod = *pods_[p.member].pod;
@@ -103,13 +104,13 @@ bool Scheduler::PreemptForGang(const std::vector<PodId>& members,
       p.allocation = node.devices()->Allocate(pod.requests);
       p.allocated = true;
     }
-    node.Reserve(pod.requests);
+    ReservePod(node, pod);
     p.reserved = true;
   }
   // Every node back as it was, in reverse.
   for (auto it = placed.rbegin(); it != placed.rend(); ++it) {
     Node& node = cluster_.nodes()[it->candidate.node];
-    if (it->reserved) node.Unreserve(pods_[it->member].pod->requests);
+    if (it->reserved) UnreservePod(node, *pods_[it->member].pod);
     if (it->allocated) node.devices()->Release(it->allocation);
     const std::vector<PreemptionVictim>& victims = it->candidate.victims;
     for (auto v = victims.rbegin(); v != victims.rend(); ++v) {
@@ -117,7 +118,7 @@ bool Scheduler::PreemptForGang(const std::vector<PodId>& members,
       if (node.devices() != nullptr && !vs.allocation.grants.empty()) {
         node.devices()->Reacquire(vs.allocation);
       }
-      node.Reserve(vs.pod->requests);
+      ReservePod(node, *vs.pod);
     }
     UpdateFreeNodes(it->candidate.node, ResourceList());
   }

@@ -14,6 +14,7 @@
 #include <algorithm>
 
 #include "gpushare/io/check.h"
+#include "gpushare/sched/node_reservation.h"
 #include "gpushare/sched/scheduler.h"
 
 namespace gpushare {
@@ -55,7 +56,7 @@ bool Scheduler::FitsWithNominees(const Pod& pod, int node,
   // kube's second run of the filters: the nominated pods' requests counted
   // on the node as it is (their terminating victims' still are: kube's
   // NodeInfo keeps a terminating pod until it is gone).
-  for (PodId q : added) n.Reserve(pods_[q].pod->requests);
+  for (PodId q : added) ReservePod(n, *pods_[q].pod);
   bool fits = true;
   for (FilterPlugin* f : dynamic_filters_) f->PreFilter(pod);
   for (FilterPlugin* f : dynamic_filters_) {
@@ -65,7 +66,7 @@ bool Scheduler::FitsWithNominees(const Pod& pod, int node,
     }
   }
   for (auto it = added.rbegin(); it != added.rend(); ++it) {
-    n.Unreserve(pods_[*it].pod->requests);
+    UnreservePod(n, *pods_[*it].pod);
   }
   // Devices (GpuDeviceFit): with the pod on the devices the device plugin
   // would give it now, each nominated pod that could get devices once its

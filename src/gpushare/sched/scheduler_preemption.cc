@@ -19,6 +19,7 @@
 #include "gpushare/cluster/nvidia_device_plugin.h"
 #include "gpushare/io/check.h"
 #include "gpushare/sched/default_preemption.h"
+#include "gpushare/sched/node_reservation.h"
 #include "gpushare/sched/scheduler.h"
 
 namespace gpushare {
@@ -76,7 +77,7 @@ class Scheduler::VictimDryRun : public PreemptionDryRun {
     if (node.devices() != nullptr && !v.allocation.grants.empty()) {
       node.devices()->Release(v.allocation);
     }
-    node.Unreserve(v.pod->requests);
+    UnreservePod(node, *v.pod);
   }
   void AddBack(const PreemptionVictim& victim) override {
     const PodState& v = scheduler_.pods_[victim.id];
@@ -84,7 +85,7 @@ class Scheduler::VictimDryRun : public PreemptionDryRun {
     if (node.devices() != nullptr && !v.allocation.grants.empty()) {
       node.devices()->Reacquire(v.allocation);
     }
-    node.Reserve(v.pod->requests);
+    ReservePod(node, *v.pod);
   }
   bool PreemptorFits() override {
     // The static filters passed (a potential node) and Preempt() ran the

@@ -18,6 +18,7 @@
 #include "gpushare/cluster/nvidia_device_plugin.h"
 #include "gpushare/io/check.h"
 #include "gpushare/sched/fit_error.h"
+#include "gpushare/sched/node_reservation.h"
 #include "gpushare/sched/scheduler.h"
 
 namespace gpushare {
@@ -581,7 +582,7 @@ ScheduleResult Scheduler::ScheduleOne() {
     }
     s.allocation = node.devices()->Allocate(pod.requests);
   }
-  node.Reserve(pod.requests);
+  ReservePod(node, pod);
   UpdateFreeNodes(chosen, pod.requests);
   for (PodId q : held) {
     GS_CHECK(NomineeFitsOnceVictimsGone(q, chosen),
@@ -683,7 +684,7 @@ ScheduleResult Scheduler::Bind(PodId id, const Pod& pod, int node_index) {
     }
     s.allocation = node.devices()->Allocate(pod.requests);
   }
-  node.Reserve(pod.requests);
+  ReservePod(node, pod);
   UpdateFreeNodes(node_index, pod.requests);
   s.state = State::kBound;
   s.node = node_index;

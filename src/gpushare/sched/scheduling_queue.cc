@@ -17,6 +17,7 @@
 #include <limits>
 
 #include "gpushare/io/check.h"
+#include "gpushare/sched/node_reservation.h"
 #include "gpushare/sched/scheduler.h"
 
 namespace gpushare {
@@ -368,7 +369,7 @@ void Scheduler::Release(PodId id) {
       !s.claim_grants) {
     node.devices()->Release(s.allocation);
   }
-  node.Unreserve(s.pod->requests);
+  UnreservePod(node, *s.pod);
   UpdateFreeNodes(s.node, s.pod->requests);
   if (s.claim_grants) ClaimReleased(id);
   const bool nomination_ended = NoteUnbound(id);

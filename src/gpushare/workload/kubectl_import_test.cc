@@ -237,6 +237,41 @@ std::vector<std::string> WorkloadClasses(const Catalog& catalog,
   return out;
 }
 
+// Scoring's non-zero requests (GetNonzeroRequestForResource, per
+// container): an explicit 0 stays 0, an absent request counts 100m / 200 MiB,
+// a limit stands in for a missing request, init containers take the max.
+TEST_F(KubectlImportTest, NonZeroRequestsPerContainer) {
+  const std::string spec =
+      "\"metadata\": {\"name\": \"p\", \"namespace\": \"ml\"}, "
+      "\"status\": {\"phase\": \"Pending\"}, \"spec\": {"
+      "\"initContainers\": [{\"name\": \"i\", \"resources\": "
+      "{\"requests\": {\"memory\": \"1Gi\"}}}], \"containers\": ["
+      "{\"name\": \"a\", \"resources\": {\"requests\": {\"cpu\": \"0\", "
+      "\"memory\": \"0\"}}},"
+      "{\"name\": \"b\", \"resources\": {\"limits\": {\"cpu\": \"250m\"}}},"
+      "{\"name\": \"c\"}]}";
+  const std::vector<Pod> pods =
+      ParseKubectlPods("p.json", PodList({spec}), catalog_, KubectlPodOptions());
+  ASSERT_EQ(pods.size(), 1u);
+  const Pod& p = pods[0];
+  EXPECT_EQ(p.cpu_milli, 250);
+  EXPECT_EQ(p.memory_mib, 1024);
+  // cpu: a 0 + b 250 + c 100 = 350; the init container counts 100 (absent).
+  EXPECT_EQ(NonZeroOf(p).cpu_milli, 350);
+  // memory: a 0 + b 200 + c 200 = 400 < init 1024.
+  EXPECT_EQ(NonZeroOf(p).memory_mib, 1024);
+
+  const std::string zero =
+      "\"metadata\": {\"name\": \"z\", \"namespace\": \"ml\"}, "
+      "\"status\": {\"phase\": \"Pending\"}, \"spec\": {\"containers\": ["
+      "{\"name\": \"a\", \"resources\": {\"requests\": {\"cpu\": \"0\", "
+      "\"memory\": \"0\"}}}]}";
+  const Pod z = ParseKubectlPods("p.json", PodList({zero}), catalog_,
+                                 KubectlPodOptions())[0];
+  EXPECT_EQ(NonZeroOf(z).cpu_milli, 0);
+  EXPECT_EQ(NonZeroOf(z).memory_mib, 0);
+}
+
 TEST_F(KubectlImportTest, WorkloadClassFromTheController) {
   const std::vector<std::string> items = {
       PodItem("ml", "train", "", "Job", 2),         // whole GPUs: training

@@ -35,20 +35,43 @@ std::map<std::string, int64_t> ContainerRequests(const JsonValue& container) {
   return r;
 }
 
+// A container's cpu and memory as scoring counts them: its request (or
+// limit), or the default when it names neither; an explicit 0 stays 0
+// (component-helpers GetNonzeroRequestForResource).
+NonZeroRequests ContainerNonZero(const std::map<std::string, int64_t>& r) {
+  NonZeroRequests n;
+  if (const auto it = r.find("cpu"); it != r.end()) n.cpu_milli = it->second;
+  if (const auto it = r.find("memory"); it != r.end()) {
+    n.memory_mib = it->second;
+  }
+  return n;
+}
+
 // The pod's effective requests: sum of containers, max with each init
-// container (kube's resource.PodRequests without overhead).
-std::map<std::string, int64_t> PodRequests(const JsonValue& spec) {
+// container (kube's resource.PodRequests without overhead); `nonzero` gets
+// the same sum and max of each container's ContainerNonZero (PodRequests
+// with NonMissingContainerRequests, as NodeResourcesFit scores).
+std::map<std::string, int64_t> PodRequests(const JsonValue& spec,
+                                           NonZeroRequests* nonzero) {
   std::map<std::string, int64_t> total;
+  NonZeroRequests sum{0, 0};
   const std::vector<JsonValue> containers = spec.Get("containers").Items();
   if (containers.empty()) spec.Get("containers").Fail("a pod needs containers");
   for (const JsonValue& c : containers) {
-    for (const auto& [name, n] : ContainerRequests(c)) total[name] += n;
+    const std::map<std::string, int64_t> r = ContainerRequests(c);
+    for (const auto& [name, n] : r) total[name] += n;
+    const NonZeroRequests n = ContainerNonZero(r);
+    sum.cpu_milli += n.cpu_milli;
+    sum.memory_mib += n.memory_mib;
   }
   for (const JsonValue& c : spec.Get("initContainers").Items()) {
-    for (const auto& [name, n] : ContainerRequests(c)) {
-      total[name] = std::max(total[name], n);
-    }
+    const std::map<std::string, int64_t> r = ContainerRequests(c);
+    for (const auto& [name, n] : r) total[name] = std::max(total[name], n);
+    const NonZeroRequests n = ContainerNonZero(r);
+    sum.cpu_milli = std::max(sum.cpu_milli, n.cpu_milli);
+    sum.memory_mib = std::max(sum.memory_mib, n.memory_mib);
   }
+  *nonzero = sum;
   return total;
 }
 
@@ -318,7 +341,10 @@ std::vector<Pod> ParseKubectlPods(const std::string& file,
       spec.Get("restartPolicy")
           .Fail("expected Always, OnFailure or Never, got '" + restart + "'");
     }
-    const std::map<std::string, int64_t> requests = PodRequests(spec);
+    NonZeroRequests nonzero;
+    const std::map<std::string, int64_t> requests = PodRequests(spec, &nonzero);
+    pod.nonzero_cpu_milli = nonzero.cpu_milli;
+    pod.nonzero_memory_mib = nonzero.memory_mib;
     bool gpu = false;
     for (const auto& [name, n] : requests) {
       if (name == "cpu") {

@@ -45,6 +45,13 @@ bool Toleration::Tolerates(const Taint& taint) const {
   return op == Operator::kExists || value == taint.value;
 }
 
+NonZeroRequests NonZeroOf(const Pod& pod) {
+  NonZeroRequests n = DefaultNonZeroRequests(pod.requests);
+  if (pod.nonzero_cpu_milli >= 0) n.cpu_milli = pod.nonzero_cpu_milli;
+  if (pod.nonzero_memory_mib >= 0) n.memory_mib = pod.nonzero_memory_mib;
+  return n;
+}
+
 bool Matches(const NodeSelectorRequirement& r, const Labels& labels) {
   using Op = NodeSelectorRequirement::Operator;
   auto it = labels.find(r.key);

@@ -143,6 +143,12 @@ struct Pod {
   PodNeeds needs;
   int64_t cpu_milli = 0;
   int64_t memory_mib = 0;
+  // What scoring counts for cpu and memory (NonZeroOf below), when it is not
+  // the default reading of cpu_milli / memory_mib: a kubectl pod whose
+  // containers name an explicit 0, or whose containers' requests are partly
+  // absent (each absent one counts 100m / 200 MiB). -1: the default.
+  int64_t nonzero_cpu_milli = -1;
+  int64_t nonzero_memory_mib = -1;
   // nodeSelector, required node affinity (terms ORed), preferred affinity.
   Labels node_selector;
   std::vector<NodeSelectorTerm> required_affinity;
@@ -173,6 +179,11 @@ struct Pod {
   // All requests (cpu, memory, extended) the scheduler uses.
   ResourceList requests;
 };
+
+// The pod's cpu and memory as NodeResourcesFit's scoring and the node's
+// NonZeroRequested count them: its own nonzero_* when set, else its
+// requests with 0 read as absent (node.h DefaultNonZeroRequests).
+NonZeroRequests NonZeroOf(const Pod& pod);
 
 // Whether `labels` satisfy a requirement / a term (v1 semantics: Gt and Lt
 // compare integers; a missing key fails In, Exists, Gt and Lt).

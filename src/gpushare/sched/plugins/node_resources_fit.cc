@@ -47,6 +47,12 @@ const NodeResourcesFit::ResourceInfo& NodeResourcesFit::InfoOf(
   return info;
 }
 
+int64_t NodeResourcesFit::ScoredRequest(const Pod& pod, ResourceId id) {
+  if (id == ResourceRegistry::kCpuId) return NonZeroOf(pod).cpu_milli;
+  if (id == ResourceRegistry::kMemoryId) return NonZeroOf(pod).memory_mib;
+  return pod.requests.Get(id);
+}
+
 void NodeResourcesFit::PreFilter(const Pod& pod) {
   checks_.clear();
   for (const auto& [id, quantity] : pod.requests.items()) {
@@ -59,13 +65,7 @@ void NodeResourcesFit::PreFilter(const Pod& pod) {
 bool NodeResourcesFit::PreScore(const Pod& pod) {
   score_requests_.clear();
   for (const WeightedResource& r : resources_) {
-    int64_t request = pod.requests.Get(r.id);
-    if (r.id == ResourceRegistry::kCpuId && request == 0) {
-      request = kDefaultMilliCpuRequest;
-    } else if (r.id == ResourceRegistry::kMemoryId && request == 0) {
-      request = kDefaultMemoryRequestMib;
-    }
-    score_requests_.push_back(request);
+    score_requests_.push_back(ScoredRequest(pod, r.id));
   }
   score_pod_ = &pod;
   return true;
@@ -128,14 +128,11 @@ int64_t NodeResourcesFit::Score(const Pod& pod, const Node& node) const {
   const bool prepared = score_pod_ == &pod;
   for (size_t i = 0; i < resources_.size(); ++i) {
     const WeightedResource& r = resources_[i];
-    int64_t pod_request =
-        prepared ? score_requests_[i] : pod.requests.Get(r.id);
+    const int64_t pod_request =
+        prepared ? score_requests_[i] : ScoredRequest(pod, r.id);
     int64_t node_requested = 0;
-    if (r.id == ResourceRegistry::kCpuId) {
-      if (pod_request == 0) pod_request = kDefaultMilliCpuRequest;
-      node_requested = node.NonZeroRequested(r.id);
-    } else if (r.id == ResourceRegistry::kMemoryId) {
-      if (pod_request == 0) pod_request = kDefaultMemoryRequestMib;
+    if (r.id == ResourceRegistry::kCpuId ||
+        r.id == ResourceRegistry::kMemoryId) {
       node_requested = node.NonZeroRequested(r.id);
     } else {
       // An extended resource the pod does not request is not scored.

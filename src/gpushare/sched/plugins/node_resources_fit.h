@@ -17,8 +17,10 @@
 // Score is the profile's ScoringStrategy in kube-scheduler's integer
 // arithmetic. For each strategy resource r: requested_r = the node's
 // NonZeroRequested (cpu, memory) or Requested (extended) plus the pod's
-// request, where a pod without a cpu / memory request counts
-// kDefaultMilliCpuRequest / kDefaultMemoryRequestMib; alloc_r = the node's
+// request, where a pod's cpu and memory are NonZeroOf(pod) (a container
+// without a cpu / memory request counts kDefaultMilliCpuRequest /
+// kDefaultMemoryRequestMib, one that asks an explicit 0 counts 0, as
+// upstream's GetNonzeroRequestForResource); alloc_r = the node's
 // allocatable. A resource is left out (of scores and weights) when alloc_r is
 // 0, or when it is an extended resource the pod does not request (kube's
 // calculateResourceAllocatableRequest returns (0, 0) then).
@@ -89,6 +91,9 @@ class NodeResourcesFit : public FilterPlugin, public ScorePlugin {
   };
 
   const ResourceInfo& InfoOf(ResourceId id) const;
+  // The pod's request of `id` as scoring counts it (NonZeroOf for cpu and
+  // memory).
+  static int64_t ScoredRequest(const Pod& pod, ResourceId id);
   // kube's helper.BuildBrokenLinearFunction over shape_.
   int64_t BrokenLinear(int64_t utilization) const;
 

@@ -263,6 +263,34 @@ TEST(NodeResourcesFitTest, NonZeroDefaults) {
   EXPECT_EQ(plugin.Score(Pod(), node), 68);
 }
 
+// GetNonzeroRequestForResource: only an absent request gets the default; a
+// pod whose containers ask cpu: 0 and memory: 0 explicitly counts 0, on the
+// node and as the incoming pod (issue 52).
+TEST(NodeResourcesFitTest, ExplicitZeroRequestsCountZero) {
+  Cluster cluster(Catalog::Builtin());
+  cluster.AddPool(CpuPool("cpu", 4000, 8192));
+  NodeResourcesFit plugin(ScoringStrategy{}, cluster.resources());
+  Node& node = cluster.nodes()[0];
+  Pod zero;
+  zero.nonzero_cpu_milli = 0;
+  zero.nonzero_memory_mib = 0;
+  EXPECT_EQ(NonZeroOf(zero).cpu_milli, 0);
+  EXPECT_EQ(NonZeroOf(Pod()).cpu_milli, kDefaultMilliCpuRequest);
+  node.Reserve(zero.requests, NonZeroOf(zero));
+  node.Reserve(ResourceList());  // no requests: 100m, 200 MiB
+  ASSERT_EQ(node.NonZeroRequested(kCpu), 100);
+  ASSERT_EQ(node.NonZeroRequested(kMem), 200);
+  // Incoming explicit zero: cpu (4000−100)×100/4000 = 97, memory
+  // (8192−200)×100/8192 = 97 → 97. With defaults it would be (95+95)/2 = 95.
+  EXPECT_EQ(plugin.Score(zero, node), 97);
+  EXPECT_EQ(plugin.Score(Pod(), node), 95);
+  // The prepared path (PreScore) gives the same.
+  ASSERT_TRUE(plugin.PreScore(zero));
+  EXPECT_EQ(plugin.Score(zero, node), 97);
+  node.Unreserve(zero.requests, NonZeroOf(zero));
+  EXPECT_EQ(node.NonZeroRequested(kCpu), 100);
+}
+
 // most_allocated.go: MostAllocated with weights cpu 3, memory 1.
 TEST(NodeResourcesFitTest, MostAllocatedWeighted) {
   Cluster cluster(Catalog::Builtin());
