@@ -118,11 +118,11 @@ void RunSweep(const SweepArgs& args, const GlobalOptions& options) {
   if (!args.shard.empty()) ParseShard(args.shard, "--shard", &shard, &shards);
   const std::string digest = SweepDigest(grid, scenario_text);
   const std::vector<int64_t> points = ShardPoints(grid.points, shard, shards);
+  CheckOutputFolder(args.out);  // no planted link is read through
   std::vector<int64_t> todo = PointsToRun(points, args.out, digest);
   // Every point to run is read (checked) before anything is written.
   auto sweep = std::make_unique<const Sweep>(grid, scenario_text,
                                              scenario_file, todo, catalog);
-  CheckOutputFolder(args.out);
   CreateOutputDirectory((std::filesystem::path(args.out) / "points").string());
   // No other gpushare-sim writes the folder until the tables are written; a
   // sweep that finished meanwhile is seen now.

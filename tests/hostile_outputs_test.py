@@ -15,6 +15,7 @@ so, otherwise.
 import fcntl
 import os
 import subprocess
+import threading
 import time
 
 from cli_harness import TempDirTestCase, binary, main, run
@@ -166,6 +167,33 @@ class SetFolderLinkTest(TempDirTestCase):
                               "gpushare-sim wrote, never links", err)
                 self.assertEqual(read(victim), "precious")
                 self.assertTrue(os.path.islink(os.path.join(out_dir, name)))
+
+
+class PipeByFdTest(TempDirTestCase):
+
+    def test_a_pipe_named_by_dev_fd_is_written_in_place(self):
+        # /dev/fd/N resolves to "pipe:[M]", which no open() finds: a shell's
+        # `--json >(jq .)` must still work.
+        read_end, write_end = os.pipe()
+        received = []
+
+        def drain():
+            with os.fdopen(read_end, "rb") as f:
+                received.append(f.read())
+
+        reader = threading.Thread(target=drain)
+        reader.start()
+        try:
+            result = subprocess.run(
+                [binary(), "run", SCENARIO, "--quiet", "--json",
+                 f"/dev/fd/{write_end}"], pass_fds=(write_end,),
+                capture_output=True, timeout=60, check=False)
+        finally:
+            os.close(write_end)
+            reader.join(timeout=60)
+        received = received[0] if received else b""
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertTrue(received.startswith(b"{"), received[:80])
 
 
 class HeldLock:

@@ -200,10 +200,10 @@ void WriteInPlace(const PendingOutput& out) {
     std::fflush(stderr);
     error = WriteAll(t.stream_fd, *out.content);
   } else {
-    // O_NOFOLLOW: t.file has its links resolved; a link swapped in since is
-    // refused, and so is anything but the device or FIFO checked.
-    const int fd =
-        open(t.file.c_str(), O_WRONLY | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
+    // Opening a regular file without O_TRUNC changes nothing; whatever was
+    // opened (a link swapped in since included) is written only when it is
+    // the device or FIFO checked.
+    const int fd = open(t.file.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) {
       throw InputError(t.path, 0, 0,
                        "cannot open output: " + ErrnoText(errno));

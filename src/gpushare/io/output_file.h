@@ -25,8 +25,8 @@
 //     renamed with renameat() in it, so a link swapped in after the check
 //     (for the file, its folder or a folder above) is never followed.
 //  3. Devices, FIFOs and standard streams are written (write errors, such as
-//     ENOSPC on /dev/full, are errors). A device or FIFO is opened with
-//     O_NOFOLLOW and must be the one checked.
+//     ENOSPC on /dev/full, are errors). A device or FIFO is written only
+//     when what was opened is the one checked (same device and inode).
 //  4. The temporaries are renamed over their targets, with SIGINT, SIGTERM
 //     and SIGHUP held off; if one rename fails, those already done are undone
 //     (each replaced file restored from a hard link kept until the end).

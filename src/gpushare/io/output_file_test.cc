@@ -346,7 +346,8 @@ TEST_F(OutputFileTest, AFifoSwappedForALinkAfterTheCheckIsNotWritten) {
     fs::remove(Path("fifo"));
     fs::create_symlink(Path("victim"), Path("fifo"));
   });
-  EXPECT_NE(ErrorOf([&] { batch.Commit(); }).find("cannot open output"),
+  EXPECT_NE(ErrorOf([&] { batch.Commit(); })
+                .find("was replaced after it was checked; nothing was written"),
             std::string::npos);
   EXPECT_EQ(Read(Path("victim")), "precious");
 }

@@ -150,6 +150,10 @@ OutputTarget ClassifyOutputTarget(
       return t;
     }
     if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
+      // Opened by the name given: /dev/fd/63 (a shell's `>(cmd)`) resolves
+      // to "pipe:[N]", which no open() finds; the writer checks that what it
+      // opened is this device or FIFO.
+      t.file = path;
       t.kind = OutputKind::kInPlace;
       t.dev = st.st_dev;
       t.ino = st.st_ino;
