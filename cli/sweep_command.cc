@@ -18,6 +18,8 @@
 #include "gpushare/decide/sweep_grid_reader.h"
 #include "gpushare/io/input_error.h"
 #include "gpushare/io/output_file.h"
+#include "gpushare/io/output_lock.h"
+#include "gpushare/io/output_target.h"
 #include "gpushare/io/yaml_input.h"
 #include "gpushare/report/progress_bar.h"
 #include "gpushare/report/progress_observer.h"
@@ -116,16 +118,27 @@ void RunSweep(const SweepArgs& args, const GlobalOptions& options) {
   if (!args.shard.empty()) ParseShard(args.shard, "--shard", &shard, &shards);
   const std::string digest = SweepDigest(grid, scenario_text);
   const std::vector<int64_t> points = ShardPoints(grid.points, shard, shards);
-  const std::vector<int64_t> todo = PointsToRun(points, args.out, digest);
+  CheckOutputFolder(args.out);  // no planted link is read through
+  std::vector<int64_t> todo = PointsToRun(points, args.out, digest);
   // Every point to run is read (checked) before anything is written.
-  const Sweep sweep(grid, scenario_text, scenario_file, todo, catalog);
+  auto sweep = std::make_unique<const Sweep>(grid, scenario_text,
+                                             scenario_file, todo, catalog);
   CreateOutputDirectory((std::filesystem::path(args.out) / "points").string());
+  // No other gpushare-sim writes the folder until the tables are written; a
+  // sweep that finished meanwhile is seen now.
+  const OutputFolderLock lock(args.out);
+  if (std::vector<int64_t> now = PointsToRun(points, args.out, digest);
+      now != todo) {
+    todo = std::move(now);
+    sweep = std::make_unique<const Sweep>(grid, scenario_text, scenario_file,
+                                          todo, catalog);
+  }
   const auto begin = std::chrono::steady_clock::now();
   ProgressAggregate progress(static_cast<int>(
-      std::min<int64_t>(sweep.runs(), std::numeric_limits<int>::max())));
+      std::min<int64_t>(sweep->runs(), std::numeric_limits<int>::max())));
   {
     ProgressBar bar(&progress, ShouldShowProgress(args.quiet));
-    sweep.Run(
+    sweep->Run(
         args.threads,
         [&](const SweepPointResult& r) {
           WriteOutputFile(PointPath(args.out, r.point),
@@ -234,7 +247,9 @@ void RegisterMergeCommand(CLI::App& app, GlobalOptions& options) {
     const std::vector<SweepPointFile> sweep = CompleteSweep(std::move(files));
     // The points first, the tables last: a folder with tables is whole.
     const std::filesystem::path points = std::filesystem::path(*out) / "points";
+    CheckOutputFolder(*out);
     CreateOutputDirectory(points.string());
+    const OutputFolderLock lock(*out);  // until the tables are written
     for (const SweepPointFile& f : sweep) {
       const std::filesystem::path to = points / SweepPointFileName(f.point);
       std::error_code error;

@@ -19,7 +19,11 @@ A case's fields:
              a 50 MB value an error quotes; huge_gpu_name_yaml: a 5 MB
              unknown GPU model; fifo; directory;
              csv_dir_with_pods_folder; socket; dangling_link; foreign_folder:
-             a folder holding a file gpushare-sim did not write)
+             a folder holding a file gpushare-sim did not write;
+             link_in_set_folder: k8s/cluster.yaml, a link to {tmp}/victim;
+             planted_links: {tmp}/sticky, mode 1777, holding r.json and k8s,
+             links that user 65534 made to {tmp}/victim and {tmp}/secret;
+             needs root, else the case is skipped)
   where      the location stderr must show, e.g. "x.yaml:3:12"
   message    a phrase of the message
 """
@@ -107,8 +111,44 @@ def generate(kind, tmp):
         os.mkdir(os.path.join(tmp, "k8s"))
         with open(os.path.join(tmp, "k8s", "quota.yaml"), "w") as f:
             f.write("kind: ResourceQuota\n")
+    elif kind == "link_in_set_folder":
+        os.mkdir(os.path.join(tmp, "k8s"))
+        with open(os.path.join(tmp, "victim"), "w") as f:
+            f.write("precious")
+        os.symlink(os.path.join(tmp, "victim"),
+                   os.path.join(tmp, "k8s", "cluster.yaml"))
+    elif kind == "planted_links":
+        plant_links_as_nobody(tmp)
     else:
         raise ValueError(f"cases.json: unknown generate kind {kind!r}")
+
+
+def plant_links_as_nobody(tmp):
+    """{tmp}/sticky (1777) with links r.json and k8s that user 65534 made."""
+    if os.geteuid() != 0:
+        raise unittest.SkipTest("planting a link as another user needs root")
+    os.chmod(tmp, 0o755)
+    sticky = os.path.join(tmp, "sticky")
+    os.mkdir(sticky)
+    os.chmod(sticky, 0o1777)
+    os.mkdir(os.path.join(tmp, "secret"), 0o700)
+    with open(os.path.join(tmp, "victim"), "w") as f:
+        f.write("precious")
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setgroups([])
+            os.setgid(65534)
+            os.setuid(65534)
+            os.symlink(os.path.join(tmp, "victim"),
+                       os.path.join(sticky, "r.json"))
+            os.symlink(os.path.join(tmp, "secret"), os.path.join(sticky, "k8s"))
+            os._exit(0)
+        except BaseException:  # pylint: disable=broad-except
+            os._exit(1)
+    _, status = os.waitpid(pid, 0)
+    if not (os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0):
+        raise RuntimeError("could not plant the links as user 65534")
 
 
 def load_cases():

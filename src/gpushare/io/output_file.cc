@@ -13,12 +13,14 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <random>
 #include <system_error>
 
 #include <fmt/format.h>
 
 #include "gpushare/io/input_error.h"
+#include "gpushare/io/output_lock.h"
 #include "gpushare/io/output_target.h"
 #include "gpushare/io/signal_cleanup.h"
 
@@ -61,24 +63,75 @@ uint32_t RandomSuffix() {
   return value;
 }
 
-// ".NAME.gs-tmp-XXXXXXXX" (or gs-bak-) beside `file`, NAME cut to keep the
-// whole under NAME_MAX.
-std::string SiblingName(const std::string& file, const char* kind) {
-  const fs::path path(file);
-  std::string base = path.filename().string().substr(0, 200);
-  const std::string name =
-      fmt::format(".{}.gs-{}-{:08x}", base, kind, RandomSuffix());
-  return (path.parent_path() / name).string();
+// ".NAME.gs-tmp-XXXXXXXX" (or gs-bak-), the name of a file beside `name`,
+// NAME cut to keep the whole under NAME_MAX.
+std::string SiblingName(const std::string& name, const char* kind) {
+  return fmt::format(".{}.gs-{}-{:08x}", name.substr(0, 200), kind,
+                     RandomSuffix());
 }
 
-// One output of the batch: what it is and how far its writing got.
+// One output of the batch: what it is and how far its writing got. Files are
+// made and renamed in `folder_fd`, the target's folder opened with
+// O_NOFOLLOW and checked to be the folder classified, so a link swapped in
+// for the folder (or one of its parents) after the check is not followed.
 struct PendingOutput {
   OutputTarget target;
   const std::string* content = nullptr;
-  std::string temporary;  // a regular or new file's, once created
+  int folder_fd = -1;     // borrowed from FolderHandles
+  std::string temporary;  // a regular or new file's name, once created
   int temporary_slot = -1;
   std::string backup;  // a hard link to the replaced file, while renaming
 };
+
+// The target folders of a batch, each opened once (O_PATH|O_DIRECTORY|
+// O_NOFOLLOW) and checked against what ClassifyOutputTarget() saw.
+class FolderHandles {
+ public:
+  FolderHandles() = default;
+  ~FolderHandles() {
+    for (const auto& [folder, fd] : fds_) close(fd);
+  }
+  FolderHandles(const FolderHandles&) = delete;
+  FolderHandles& operator=(const FolderHandles&) = delete;
+
+  int Open(const OutputTarget& t) {
+    auto it = fds_.find(t.folder);
+    if (it == fds_.end()) {
+      const int fd =
+          open(t.folder.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (fd < 0) {
+        const std::string why = ErrnoText(errno);
+        // ELOOP: the folder checked is now a link.
+        throw InputError(
+            t.path, 0, 0,
+            t.folder_checked
+                ? fmt::format("its folder '{}' was replaced after it was "
+                              "checked ({}); nothing was written",
+                              t.folder, why)
+                : fmt::format("cannot open its folder '{}': {}", t.folder,
+                              why));
+      }
+      it = fds_.emplace(t.folder, fd).first;
+    }
+    struct stat st;
+    if (t.folder_checked &&
+        (fstat(it->second, &st) != 0 || st.st_dev != t.folder_dev ||
+         st.st_ino != t.folder_ino)) {
+      throw InputError(t.path, 0, 0,
+                       fmt::format("its folder '{}' was replaced after it was "
+                                   "checked; nothing was written",
+                                   t.folder));
+    }
+    return it->second;
+  }
+
+ private:
+  std::map<std::string, int> fds_;
+};
+
+std::string InFolder(const OutputTarget& t, const std::string& name) {
+  return t.folder + "/" + name;
+}
 
 // Signals held off while temporaries are renamed into place.
 class SignalsHeld {
@@ -105,10 +158,10 @@ void WriteTemporary(PendingOutput* out) {
   const OutputTarget& t = out->target;
   int fd = -1;
   for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
-    const std::string name = SiblingName(t.file, "tmp");
-    const int slot = RegisterSignalCleanup(name, /*folder=*/false);
-    fd = open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-              0666);
+    const std::string name = SiblingName(t.name, "tmp");
+    const int slot = RegisterSignalCleanup(InFolder(t, name), /*folder=*/false);
+    fd = openat(out->folder_fd, name.c_str(),
+                O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (fd < 0) {
       const int error = errno;
       UnregisterSignalCleanup(slot);
@@ -147,10 +200,21 @@ void WriteInPlace(const PendingOutput& out) {
     std::fflush(stderr);
     error = WriteAll(t.stream_fd, *out.content);
   } else {
+    // Opening a regular file without O_TRUNC changes nothing; whatever was
+    // opened (a link swapped in since included) is written only when it is
+    // the device or FIFO checked.
     const int fd = open(t.file.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
     if (fd < 0) {
       throw InputError(t.path, 0, 0,
                        "cannot open output: " + ErrnoText(errno));
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !(S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) ||
+        st.st_dev != t.dev || st.st_ino != t.ino) {
+      close(fd);
+      throw InputError(t.path, 0, 0,
+                       "was replaced after it was checked; nothing was "
+                       "written to it");
     }
     error = WriteAll(fd, *out.content);
     if (close(fd) != 0 && error == 0) error = errno;
@@ -178,7 +242,9 @@ std::vector<std::string> MissingFolders(const std::string& directory) {
 void Undo(std::vector<PendingOutput>* outputs,
           const std::vector<std::pair<std::string, int>>& made_folders) {
   for (PendingOutput& out : *outputs) {
-    if (!out.temporary.empty()) unlink(out.temporary.c_str());
+    if (!out.temporary.empty()) {
+      unlinkat(out.folder_fd, out.temporary.c_str(), 0);
+    }
     UnregisterSignalCleanup(out.temporary_slot);
     out.temporary.clear();
     out.temporary_slot = -1;
@@ -197,10 +263,11 @@ void RenameIntoPlace(std::vector<PendingOutput>* outputs) {
   auto restore = [&done] {
     for (auto it = done.rbegin(); it != done.rend(); ++it) {
       PendingOutput* out = *it;
+      const char* name = out->target.name.c_str();
       if (!out->backup.empty()) {
-        rename(out->backup.c_str(), out->target.file.c_str());
+        renameat(out->folder_fd, out->backup.c_str(), out->folder_fd, name);
       } else if (out->target.kind == OutputKind::kNewFile) {
-        unlink(out->target.file.c_str());
+        unlinkat(out->folder_fd, name, 0);
       }
     }
   };
@@ -208,17 +275,21 @@ void RenameIntoPlace(std::vector<PendingOutput>* outputs) {
     if (out.temporary.empty()) continue;
     if (out.target.kind == OutputKind::kRegularFile) {
       for (int attempt = 0; attempt < 100; ++attempt) {
-        const std::string name = SiblingName(out.target.file, "bak");
-        if (link(out.target.file.c_str(), name.c_str()) == 0) {
+        const std::string name = SiblingName(out.target.name, "bak");
+        // No AT_SYMLINK_FOLLOW: links whatever the name holds now.
+        if (linkat(out.folder_fd, out.target.name.c_str(), out.folder_fd,
+                   name.c_str(), 0) == 0) {
           out.backup = name;
           break;
         }
         if (errno != EEXIST) break;  // no way back for this one
       }
     }
-    if (rename(out.temporary.c_str(), out.target.file.c_str()) != 0) {
+    // renameat() replaces a name and never follows a link it holds.
+    if (renameat(out.folder_fd, out.temporary.c_str(), out.folder_fd,
+                 out.target.name.c_str()) != 0) {
       const int error = errno;
-      if (!out.backup.empty()) unlink(out.backup.c_str());
+      if (!out.backup.empty()) unlinkat(out.folder_fd, out.backup.c_str(), 0);
       out.backup.clear();
       restore();
       throw InputError(out.target.path, 0, 0,
@@ -230,7 +301,9 @@ void RenameIntoPlace(std::vector<PendingOutput>* outputs) {
     done.push_back(&out);
   }
   for (PendingOutput* out : done) {
-    if (!out->backup.empty()) unlink(out->backup.c_str());
+    if (!out->backup.empty()) {
+      unlinkat(out->folder_fd, out->backup.c_str(), 0);
+    }
   }
 }
 
@@ -303,55 +376,124 @@ void OutputBatch::CheckTargets() const {
   ClassifyAll(files_, {}, directories_);
 }
 
+namespace {
+
+// Step 1 of a commit: every target classified, the set folders' manifests
+// and the earlier sets' files to remove.
+struct CommitPlan {
+  std::vector<NamedContent> manifests;  // outputs point at these
+  std::vector<std::string> stale;       // names in the set folder of...
+  std::vector<size_t> stale_folder;     // ...set_folders[i]
+  std::vector<PendingOutput> outputs;
+};
+
+std::unique_ptr<CommitPlan> PlanCommit(
+    const std::vector<NamedContent>& files,
+    const std::vector<std::string>& directories,
+    const std::vector<std::string>& set_folders) {
+  auto plan = std::make_unique<CommitPlan>();
+  for (size_t i = 0; i < set_folders.size(); ++i) {
+    const OutputSetPlan set = PlanOutputSet(set_folders[i], files);
+    plan->manifests.emplace_back(set.manifest_path, set.manifest);
+    for (const std::string& path : set.stale) {
+      plan->stale.push_back(fs::path(path).filename().string());
+      plan->stale_folder.push_back(i);
+    }
+  }
+  plan->outputs = ClassifyAll(files, plan->manifests, directories);
+  return plan;
+}
+
+// Makes the missing levels of `directories`, each recorded (with its
+// signal-cleanup slot) in `made`.
+void MakeFolders(const std::vector<std::string>& directories,
+                 std::vector<std::pair<std::string, int>>* made) {
+  for (const std::string& d : directories) {
+    for (const std::string& level : MissingFolders(d)) {
+      const int slot = RegisterSignalCleanup(level, /*folder=*/true);
+      if (mkdir(level.c_str(), 0777) != 0) {
+        const int error = errno;
+        UnregisterSignalCleanup(slot);
+        if (error == EEXIST) continue;  // made meanwhile by someone else
+        throw InputError(level, 0, 0,
+                         "cannot create output folder: " + ErrnoText(error));
+      }
+      made->emplace_back(level, slot);
+    }
+  }
+}
+
+// Locks every set folder. A folder this batch made that another writer
+// locked first is left to it (not removed on failure), with its parents.
+std::vector<std::unique_ptr<OutputFolderLock>> LockSetFolders(
+    const std::vector<std::string>& set_folders,
+    std::vector<std::pair<std::string, int>>* made) {
+  std::vector<std::unique_ptr<OutputFolderLock>> locks;
+  for (const std::string& folder : set_folders) {
+    try {
+      locks.push_back(std::make_unique<OutputFolderLock>(folder));
+    } catch (const InputError&) {
+      const fs::path held = fs::path(folder).lexically_normal();
+      std::erase_if(*made, [&held](const std::pair<std::string, int>& m) {
+        const std::string level = fs::path(m.first).lexically_normal().string();
+        const std::string h = held.string();
+        const bool above_or_same =
+            h == level || (h.starts_with(level) && h[level.size()] == '/');
+        if (above_or_same) UnregisterSignalCleanup(m.second);
+        return above_or_same;
+      });
+      throw;
+    }
+  }
+  return locks;
+}
+
+}  // namespace
+
 void OutputBatch::Commit() {
   removed_.clear();
   // 1. Check every target before anything is written.
-  std::vector<NamedContent> manifests;
-  std::vector<std::string> stale;
-  for (const std::string& folder : set_folders_) {
-    const OutputSetPlan plan = PlanOutputSet(folder, files_);
-    manifests.emplace_back(plan.manifest_path, plan.manifest);
-    stale.insert(stale.end(), plan.stale.begin(), plan.stale.end());
-  }
-  std::vector<PendingOutput> outputs =
-      ClassifyAll(files_, manifests, directories_);
-  // 2-4. Folders, temporaries, in-place outputs, renames.
+  std::unique_ptr<CommitPlan> plan =
+      PlanCommit(files_, directories_, set_folders_);
+  // 2-4. Folders, locks, temporaries, in-place outputs, renames.
   std::vector<std::pair<std::string, int>> made_folders;
+  std::vector<std::unique_ptr<OutputFolderLock>> locks;
+  FolderHandles folders;
   try {
-    for (const std::string& d : directories_) {
-      for (const std::string& level : MissingFolders(d)) {
-        const int slot = RegisterSignalCleanup(level, /*folder=*/true);
-        if (mkdir(level.c_str(), 0777) != 0) {
-          const int error = errno;
-          UnregisterSignalCleanup(slot);
-          if (error == EEXIST) continue;  // made meanwhile by someone else
-          throw InputError(level, 0, 0,
-                           "cannot create output folder: " + ErrnoText(error));
-        }
-        made_folders.emplace_back(level, slot);
-      }
+    MakeFolders(directories_, &made_folders);
+    if (!set_folders_.empty()) {
+      locks = LockSetFolders(set_folders_, &made_folders);
+      // Checked again, now that no other gpushare-sim writes the folders.
+      plan = PlanCommit(files_, directories_, set_folders_);
     }
-    for (PendingOutput& out : outputs) {
+    if (before_write_for_testing_) before_write_for_testing_();
+    for (PendingOutput& out : plan->outputs) {
       if (out.target.kind == OutputKind::kNewFile ||
           out.target.kind == OutputKind::kRegularFile) {
+        out.folder_fd = folders.Open(out.target);
         WriteTemporary(&out);
       }
     }
-    for (const PendingOutput& out : outputs) {
+    for (const PendingOutput& out : plan->outputs) {
       if (out.target.kind == OutputKind::kInPlace ||
           out.target.kind == OutputKind::kStandardStream) {
         WriteInPlace(out);
       }
     }
-    RenameIntoPlace(&outputs);
+    RenameIntoPlace(&plan->outputs);
   } catch (const InputError&) {
-    Undo(&outputs, made_folders);
+    Undo(&plan->outputs, made_folders);
     throw;
   }
   for (const auto& [folder, slot] : made_folders) UnregisterSignalCleanup(slot);
-  // 5. What an earlier set held and this one does not.
-  for (const std::string& path : stale) {
-    if (unlink(path.c_str()) != 0 && errno != ENOENT) {
+  // 5. What an earlier set held and this one does not, removed in the
+  // locked folder.
+  for (size_t i = 0; i < plan->stale.size(); ++i) {
+    const std::string& name = plan->stale[i];
+    const std::string path =
+        (fs::path(set_folders_[plan->stale_folder[i]]) / name).string();
+    if (unlinkat(locks[plan->stale_folder[i]]->fd(), name.c_str(), 0) != 0 &&
+        errno != ENOENT) {
       throw InputError(path, 0, 0,
                        "wrote the new files, but cannot remove this one of "
                        "the earlier set: " +

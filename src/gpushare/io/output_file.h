@@ -12,13 +12,21 @@
 //     /dev/stderr, /dev/fd/1, /dev/fd/2, /proc/self/fd/1, /proc/self/fd/2, or
 //     the regular file that standard output is redirected to). A folder, a
 //     socket, a block device, a dangling link, an empty path, a file in a
-//     missing folder, and two outputs that name the same file are refused
-//     with an InputError naming the path, before anything is written.
+//     missing folder, two outputs that name the same file, and a path
+//     through a link the kernel's fs.protected_symlinks would not follow (a
+//     link in a sticky world-writable folder owned by neither the user nor
+//     the folder's owner: output_path.h) are refused with an InputError
+//     naming the path, before anything is written.
 //  2. Regular files are written to fresh temporary files in the target's own
 //     folder (".NAME.gs-tmp-XXXXXXXX", created with O_EXCL and O_NOFOLLOW,
-//     mode 0666 less the umask, or the mode of the file it replaces).
+//     mode 0666 less the umask, or the mode of the file it replaces). The
+//     folder is opened once with O_NOFOLLOW|O_DIRECTORY and must still be
+//     the folder checked in step 1; the temporary is made with openat() and
+//     renamed with renameat() in it, so a link swapped in after the check
+//     (for the file, its folder or a folder above) is never followed.
 //  3. Devices, FIFOs and standard streams are written (write errors, such as
-//     ENOSPC on /dev/full, are errors).
+//     ENOSPC on /dev/full, are errors). A device or FIFO is written only
+//     when what was opened is the one checked (same device and inode).
 //  4. The temporaries are renamed over their targets, with SIGINT, SIGTERM
 //     and SIGHUP held off; if one rename fails, those already done are undone
 //     (each replaced file restored from a hard link kept until the end).
@@ -34,11 +42,15 @@
 // are removed after the commit and reported by removed(); anything else in it
 // that the new set does not write is refused before anything is written (it
 // would be applied with `kubectl apply -f DIR`, and it is not ours to
-// delete).
+// delete), and so is any link in it. Commit() locks each such folder
+// (output_lock.h) from before it is checked again until the earlier set's
+// files are removed: a second gpushare-sim writing it at the same time fails
+// at once with "is being written by another gpushare-sim (pid N)".
 
 #ifndef GPUSHARE_IO_OUTPUT_FILE_H_
 #define GPUSHARE_IO_OUTPUT_FILE_H_
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -68,7 +80,14 @@ class OutputBatch {
   // After Commit(): the files of an earlier set that were removed.
   const std::vector<std::string>& removed() const { return removed_; }
 
+  // Called by Commit() between the last check and the first write (tests
+  // change the file system there).
+  void set_before_write_for_testing(std::function<void()> hook) {
+    before_write_for_testing_ = std::move(hook);
+  }
+
  private:
+  std::function<void()> before_write_for_testing_;
   std::vector<std::string> directories_;
   std::vector<std::string> set_folders_;
   std::vector<std::pair<std::string, std::string>> files_;

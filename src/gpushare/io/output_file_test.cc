@@ -300,6 +300,72 @@ TEST_F(OutputFileTest, ASignalWhileWritingRemovesWhatTheBatchMade) {
   EXPECT_EQ(Entries(), std::vector<std::string>{"fifo"});
 }
 
+// A link swapped in between the check and the write (the hook runs there)
+// is never followed: the folder is opened with O_NOFOLLOW and must be the one
+// checked, files are made and renamed with openat() and renameat() in it.
+TEST_F(OutputFileTest, AFolderSwappedForALinkAfterTheCheckIsRefused) {
+  fs::create_directory(Path("out"));
+  fs::create_directory(Path("victim"));
+  Write(Path("victim/r.json"), "precious");
+  OutputBatch batch;
+  batch.Add(Path("out/r.json"), "new");
+  batch.set_before_write_for_testing([&] {
+    fs::rename(Path("out"), Path("out-checked"));
+    fs::create_directory_symlink(Path("victim"), Path("out"));
+  });
+  EXPECT_NE(ErrorOf([&] { batch.Commit(); }).find("was replaced after it was "
+                                                   "checked"),
+            std::string::npos);
+  EXPECT_EQ(Read(Path("victim/r.json")), "precious");
+  EXPECT_EQ(fs::directory_iterator(Path("victim"))->path().filename(),
+            "r.json");
+  EXPECT_TRUE(fs::is_empty(Path("out-checked")));
+}
+
+TEST_F(OutputFileTest, AFileSwappedForALinkAfterTheCheckIsReplacedNotFollowed) {
+  Write(Path("r.json"), "old");
+  Write(Path("victim"), "precious");
+  OutputBatch batch;
+  batch.Add(Path("r.json"), "new");
+  batch.set_before_write_for_testing([&] {
+    fs::remove(Path("r.json"));
+    fs::create_symlink(Path("victim"), Path("r.json"));
+  });
+  batch.Commit();
+  EXPECT_EQ(Read(Path("victim")), "precious");
+  EXPECT_FALSE(fs::is_symlink(Path("r.json")));
+  EXPECT_EQ(Read(Path("r.json")), "new");
+}
+
+TEST_F(OutputFileTest, AFifoSwappedForALinkAfterTheCheckIsNotWritten) {
+  ASSERT_EQ(mkfifo(Path("fifo").c_str(), 0600), 0);
+  Write(Path("victim"), "precious");
+  OutputBatch batch;
+  batch.Add(Path("fifo"), "new");
+  batch.set_before_write_for_testing([&] {
+    fs::remove(Path("fifo"));
+    fs::create_symlink(Path("victim"), Path("fifo"));
+  });
+  EXPECT_NE(ErrorOf([&] { batch.Commit(); })
+                .find("was replaced after it was checked; nothing was written"),
+            std::string::npos);
+  EXPECT_EQ(Read(Path("victim")), "precious");
+}
+
+TEST_F(OutputFileTest, ASetFolderHoldingALinkIsRefused) {
+  fs::create_directory(Path("out"));
+  Write(Path("victim"), "precious");
+  fs::create_symlink(Path("victim"), Path("out/a.yaml"));
+  OutputBatch batch;
+  batch.ReplaceFolderContents(Path("out"));
+  batch.Add(Path("out/a.yaml"), "a");
+  EXPECT_NE(ErrorOf([&] { batch.Commit(); })
+                .find("holds a link (a.yaml); a folder written as a set "
+                      "holds only the files gpushare-sim wrote"),
+            std::string::npos);
+  EXPECT_EQ(Read(Path("victim")), "precious");
+}
+
 TEST_F(OutputFileTest, ClassifiesStandardStreamsByName) {
   EXPECT_EQ(ClassifyOutputTarget("/dev/stdout", {}).kind,
             OutputKind::kStandardStream);

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -14,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "gpushare/io/input_error.h"
+#include "gpushare/io/output_path.h"
 
 namespace gpushare {
 namespace {
@@ -124,6 +124,18 @@ OutputTarget ClassifyOutputTarget(
   if (name.empty() || name == "." || name == "..") {
     RefuseOutput(path, "names a folder; expected a file path");
   }
+  // Refuses a link planted by another user before anything follows one.
+  const std::string resolved = ResolveOutputPath(path);
+  const fs::path r(resolved);
+  t.file = resolved;
+  t.folder = r.parent_path().string();
+  t.name = r.filename().string();
+  struct stat folder_st;
+  if (lstat(t.folder.c_str(), &folder_st) == 0 && S_ISDIR(folder_st.st_mode)) {
+    t.folder_checked = true;
+    t.folder_dev = folder_st.st_dev;
+    t.folder_ino = folder_st.st_ino;
+  }
   struct stat st;
   if (stat(path.c_str(), &st) == 0) {
     if (S_ISREG(st.st_mode)) {
@@ -135,19 +147,16 @@ OutputTarget ClassifyOutputTarget(
       t.kind = OutputKind::kRegularFile;
       t.mode = st.st_mode & 07777;
       t.identity = fmt::format("inode {}:{}", st.st_dev, st.st_ino);
-      struct stat link;
-      if (lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
-        char* resolved = realpath(path.c_str(), nullptr);
-        if (resolved == nullptr) {
-          RefuseOutput(path, "cannot resolve the link: " + SystemErrorText(errno));
-        }
-        t.file = resolved;
-        std::free(resolved);
-      }
       return t;
     }
     if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
+      // Opened by the name given: /dev/fd/63 (a shell's `>(cmd)`) resolves
+      // to "pipe:[N]", which no open() finds; the writer checks that what it
+      // opened is this device or FIFO.
+      t.file = path;
       t.kind = OutputKind::kInPlace;
+      t.dev = st.st_dev;
+      t.ino = st.st_ino;
       return t;
     }
     if (S_ISDIR(st.st_mode)) {
@@ -172,14 +181,13 @@ OutputTarget ClassifyOutputTarget(
     if (!S_ISDIR(f.st_mode)) RefuseOutput(path, "'" + folder + "' is not a folder");
   }
   t.kind = OutputKind::kNewFile;
-  std::error_code ec;
-  const fs::path canonical = fs::weakly_canonical(fs::absolute(p, ec), ec);
-  t.identity = "path " + (ec ? NormalPath(path) : canonical.string());
+  t.identity = "path " + resolved;
   return t;
 }
 
 void CheckOutputFolder(const std::string& folder) {
   if (folder.empty()) RefuseOutput("(empty path)", "an output folder is empty; name a folder");
+  ResolveOutputPath(folder);  // refuses a link planted by another user
   struct stat st;
   if (stat(folder.c_str(), &st) == 0) {
     if (!S_ISDIR(st.st_mode)) RefuseOutput(folder, "exists and is not a folder");
@@ -201,6 +209,7 @@ void CheckOutputFolder(const std::string& folder) {
 OutputSetPlan PlanOutputSet(
     const std::string& folder,
     const std::vector<std::pair<std::string, std::string>>& files) {
+  ResolveOutputPath(folder);  // refuses a link planted by another user
   OutputSetPlan plan;
   plan.manifest_path = (fs::path(folder) / kOutputSetManifest).string();
   const std::string normal = NormalPath(folder);
@@ -219,8 +228,10 @@ OutputSetPlan PlanOutputSet(
   if (!fs::is_directory(folder, ec)) return plan;
   const std::set<std::string> earlier = ReadManifest(plan.manifest_path);
   std::vector<std::string> foreign;
+  std::vector<std::string> links;
   for (const fs::directory_entry& e : fs::directory_iterator(folder, ec)) {
     const std::string n = e.path().filename().string();
+    if (e.is_symlink(ec)) links.push_back(n);
     if (n == kOutputSetManifest || names.count(n) > 0) continue;
     const bool folder_entry = e.is_directory(ec) && !e.is_symlink(ec);
     if (!folder_entry && (earlier.count(n) > 0 || IsLeftoverTemporary(n))) {
@@ -230,6 +241,18 @@ OutputSetPlan PlanOutputSet(
     }
   }
   if (ec) RefuseOutput(folder, "cannot list the folder: " + ec.message());
+  if (!links.empty()) {
+    std::sort(links.begin(), links.end());
+    RefuseOutput(folder,
+                 fmt::format("holds {} link{} ({}{}); a folder written as a "
+                             "set holds only the files gpushare-sim wrote, "
+                             "never links (writing through one would replace "
+                             "a file outside the folder): remove {}",
+                             links.size() == 1 ? "a" : fmt::format("{}", links.size()),
+                             links.size() == 1 ? "" : "s", links.front(),
+                             links.size() == 1 ? "" : ", ...",
+                             links.size() == 1 ? "it" : "them"));
+  }
   if (!foreign.empty()) {
     std::sort(foreign.begin(), foreign.end());
     std::string list;
