@@ -1,7 +1,9 @@
 // `sweep` of examples/sweep-time-slicing.yaml's grid with its seed axis
-// widened to 1..N: every point read (checked), then simulated and
-// summarized on one thread. BM_SweepReadPoints measures the reading alone
-// (a sweep reads each point twice: when checking, and before it runs).
+// widened to 1..N: each point read (checked) as it runs, simulated and
+// summarized on one thread. BM_SweepReadPoints measures the reading alone.
+// BM_SweepReadPointsOfLongList reads 1,000 points of a grid whose axis has
+// N values: reading is linear, so its points/s must not fall as N grows
+// (the grid is parsed once, each point copies its own values; issue 51).
 
 #include <benchmark/benchmark.h>
 
@@ -57,8 +59,33 @@ void BM_SweepReadPoints(benchmark::State& state) {
   const SweepGrid grid = BenchGrid(static_cast<int>(state.range(0)));
   int64_t read = 0;
   for (auto _ : state) {
+    const SweepPointReader reader(grid, text, file, catalog);
     for (int64_t p = 0; p < grid.points; ++p) {
-      benchmark::DoNotOptimize(ReadSweepPoint(grid, text, file, p, catalog));
+      benchmark::DoNotOptimize(reader.Read(p));
+      ++read;
+    }
+  }
+  state.counters["points/s"] = benchmark::Counter(static_cast<double>(read),
+                                                  benchmark::Counter::kIsRate);
+}
+
+void BM_SweepReadPointsOfLongList(benchmark::State& state) {
+  const Catalog catalog = Catalog::Builtin();
+  const std::string file = ExamplesDir() + "dev-time-slicing.yaml";
+  const std::string text = ReadInputFile(file);
+  std::string rates;
+  for (int64_t i = 0; i < state.range(0); ++i) {
+    rates += (i > 0 ? ", " : "") + std::to_string(0.01 + 1e-7 * i);
+  }
+  const SweepGrid grid = ReadSweepGrid(
+      "cross:\n  workload.classes[notebooks].arrival_rate_per_s: [" + rates +
+          "]\n",
+      "bench-grid.yaml", /*scenario_given=*/true);
+  const SweepPointReader reader(grid, text, file, catalog);
+  int64_t read = 0;
+  for (auto _ : state) {
+    for (int64_t p = 0; p < 1000; ++p) {
+      benchmark::DoNotOptimize(reader.Read(p * grid.points / 1000));
       ++read;
     }
   }
@@ -68,6 +95,10 @@ void BM_SweepReadPoints(benchmark::State& state) {
 
 BENCHMARK(BM_Sweep)->Arg(10)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_SweepReadPoints)->Arg(10)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SweepReadPointsOfLongList)
+    ->Arg(1000)
+    ->Arg(100000)
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace gpushare

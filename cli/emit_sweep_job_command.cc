@@ -32,11 +32,8 @@ void EmitSweepJob(SweepJobArgs& args, const GlobalOptions& options) {
       args.scenario.empty() ? grid.scenario : args.scenario;
   args.spec.scenario_text = ReadInputFile(scenario_file);
   args.spec.grid_text = grid.text;
-  std::vector<int64_t> points;
-  for (int64_t p = 0; p < grid.points; ++p) points.push_back(p);
-  // Reads (checks) every point.
-  const Sweep sweep(grid, args.spec.scenario_text, scenario_file,
-                    std::move(points), catalog);
+  // Reads (checks) every point: a bad one would fail on the cluster.
+  CheckSweepPoints(grid, args.spec.scenario_text, scenario_file, catalog);
   const std::string text =
       args.merge ? SweepMergeJobYaml(args.spec) : SweepJobYaml(args.spec);
   if (args.out_file.empty()) {

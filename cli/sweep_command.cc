@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <limits>
 #include <memory>
@@ -43,10 +44,26 @@ std::string PointPath(const std::string& out, int64_t point) {
       .string();
 }
 
+// The point a file name of SweepPointFileName() names, else -1.
+int64_t PointOfFileName(const std::string& name) {
+  if (name.size() > 24 || !name.starts_with("point-") ||
+      !name.ends_with(".json")) {
+    return -1;
+  }
+  const std::string digits = name.substr(6, name.size() - 11);
+  if (digits.empty() ||
+      digits.find_first_not_of("0123456789") != std::string::npos) {
+    return -1;
+  }
+  const int64_t p = std::stoll(digits);
+  return name == SweepPointFileName(p) ? p : -1;
+}
+
 // The points not yet written in `out` by this sweep; a point file of
-// another sweep is an error (its folder would mix two sweeps).
+// another sweep is an error (its folder would mix two sweeps). The folder
+// is listed once (not a look-up per point: a grid has up to 10^6).
 std::vector<int64_t> PointsToRun(const std::vector<int64_t>& points,
-                                 const std::string& out,
+                                 int64_t grid_points, const std::string& out,
                                  const std::string& digest) {
   std::error_code error;
   if (std::filesystem::exists(out, error) &&
@@ -54,13 +71,22 @@ std::vector<int64_t> PointsToRun(const std::vector<int64_t>& points,
     throw InputError(
         fmt::format("--out '{}': exists and is not a directory", out));
   }
-  std::vector<int64_t> todo;
-  for (const int64_t p : points) {
-    const std::string path = PointPath(out, p);
-    if (!std::filesystem::exists(path, error)) {
-      todo.push_back(p);
-      continue;
+  const std::filesystem::path folder = std::filesystem::path(out) / "points";
+  if (!std::filesystem::is_directory(folder, error)) return points;
+  std::vector<bool> wanted(static_cast<size_t>(grid_points), false);
+  for (const int64_t p : points) wanted[static_cast<size_t>(p)] = true;
+  std::vector<int64_t> present;
+  for (const auto& entry : std::filesystem::directory_iterator(folder)) {
+    const std::string name = entry.path().filename().string();
+    const int64_t p = PointOfFileName(name);
+    if (p >= 0 && p < grid_points && wanted[static_cast<size_t>(p)]) {
+      present.push_back(p);
     }
+  }
+  std::sort(present.begin(), present.end());
+  std::vector<bool> done(static_cast<size_t>(grid_points), false);
+  for (const int64_t p : present) {
+    const std::string path = PointPath(out, p);
     const SweepPointFile f = ReadSweepPointFile(path, /*keep_json=*/false);
     if (f.digest != digest || f.point != p) {
       throw InputError(fmt::format(
@@ -68,6 +94,11 @@ std::vector<int64_t> PointsToRun(const std::vector<int64_t>& points,
           "{}): give another --out, or remove that folder to start again",
           path, f.digest, f.point, digest));
     }
+    done[static_cast<size_t>(p)] = true;
+  }
+  std::vector<int64_t> todo;
+  for (const int64_t p : points) {
+    if (!done[static_cast<size_t>(p)]) todo.push_back(p);
   }
   return todo;
 }
@@ -107,6 +138,74 @@ std::string WriteTables(const std::vector<SweepPointFile>& points,
   return written;
 }
 
+// Runs the sweep's points into `args.out`/points/, one file per point as it
+// ends. The folder is locked (`*lock`, held by the caller until its tables
+// are written) before the points to run are listed again: a sweep that
+// wrote points meanwhile is seen, and `remake` reads the sweep of the points
+// still to run. When a point is bad (or a run fails), the points before it
+// end, and then what this run made is removed — its point files, and the
+// folders it created — and the error says how far the sweep got; points
+// written by an earlier run stay.
+void RunAndWritePoints(
+    const SweepGrid& grid, const std::string& digest, const SweepArgs& args,
+    const std::vector<int64_t>& points, const std::vector<int64_t>& todo,
+    std::unique_ptr<const Sweep> sweep,
+    const std::function<std::unique_ptr<const Sweep>(
+        const std::vector<int64_t>&)>& remake,
+    std::unique_ptr<OutputFolderLock>* lock) {
+  const std::filesystem::path folder =
+      std::filesystem::path(args.out) / "points";
+  std::error_code error;
+  // The folders this run makes, deepest first.
+  std::vector<std::filesystem::path> made;
+  for (std::filesystem::path f = std::filesystem::absolute(folder, error);
+       !f.empty() && !std::filesystem::exists(f, error) && f != f.parent_path();
+       f = f.parent_path()) {
+    made.push_back(f);
+  }
+  CreateOutputDirectory(folder.string());
+  std::vector<std::string> written;
+  try {
+    // No other gpushare-sim writes the folder until the tables are written.
+    *lock = std::make_unique<OutputFolderLock>(args.out);
+    if (std::vector<int64_t> now =
+            PointsToRun(points, grid.points, args.out, digest);
+        now != todo) {
+      sweep = remake(now);
+    }
+    ProgressAggregate progress(static_cast<int>(
+        std::min<int64_t>(sweep->runs(), std::numeric_limits<int>::max())));
+    ProgressBar bar(&progress, ShouldShowProgress(args.quiet));
+    sweep->Run(
+        args.threads,
+        [&](const SweepPointResult& r) {
+          const std::string path = PointPath(args.out, r.point);
+          WriteOutputFile(path, SweepPointJsonText(grid, digest, r));
+          written.push_back(path);
+        },
+        [&progress]() -> std::unique_ptr<SimulationObserver> {
+          return std::make_unique<ProgressObserver>(&progress);
+        });
+  } catch (...) {
+    for (const std::string& path : written) {
+      std::filesystem::remove(path, error);
+    }
+    for (const std::filesystem::path& f : made) {
+      std::filesystem::remove(f, error);  // only while empty
+    }
+    try {
+      throw;
+    } catch (const InputError& e) {
+      if (written.empty()) throw;
+      throw InputError(
+          e.file(), e.line(), e.column(),
+          fmt::format("{} (the sweep stopped there: {} points had run; the "
+                      "point files this run wrote are removed)",
+                      e.message(), written.size()));
+    }
+  }
+}
+
 void RunSweep(const SweepArgs& args, const GlobalOptions& options) {
   const Catalog catalog = LoadCatalog(options);
   const SweepGrid grid = ReadSweepGridFile(args.grid, !args.scenario.empty());
@@ -119,35 +218,18 @@ void RunSweep(const SweepArgs& args, const GlobalOptions& options) {
   const std::string digest = SweepDigest(grid, scenario_text);
   const std::vector<int64_t> points = ShardPoints(grid.points, shard, shards);
   CheckOutputFolder(args.out);  // no planted link is read through
-  std::vector<int64_t> todo = PointsToRun(points, args.out, digest);
-  // Every point to run is read (checked) before anything is written.
-  auto sweep = std::make_unique<const Sweep>(grid, scenario_text,
-                                             scenario_file, todo, catalog);
-  CreateOutputDirectory((std::filesystem::path(args.out) / "points").string());
-  // No other gpushare-sim writes the folder until the tables are written; a
-  // sweep that finished meanwhile is seen now.
-  const OutputFolderLock lock(args.out);
-  if (std::vector<int64_t> now = PointsToRun(points, args.out, digest);
-      now != todo) {
-    todo = std::move(now);
-    sweep = std::make_unique<const Sweep>(grid, scenario_text, scenario_file,
-                                          todo, catalog);
-  }
+  const std::vector<int64_t> todo =
+      PointsToRun(points, grid.points, args.out, digest);
+  // The first point is read (checked) before anything is written; the
+  // others as they run (decide/sweep.h).
+  const auto make_sweep = [&](const std::vector<int64_t>& to_run) {
+    return std::make_unique<const Sweep>(grid, scenario_text, scenario_file,
+                                         to_run, catalog);
+  };
+  std::unique_ptr<OutputFolderLock> lock;
   const auto begin = std::chrono::steady_clock::now();
-  ProgressAggregate progress(static_cast<int>(
-      std::min<int64_t>(sweep->runs(), std::numeric_limits<int>::max())));
-  {
-    ProgressBar bar(&progress, ShouldShowProgress(args.quiet));
-    sweep->Run(
-        args.threads,
-        [&](const SweepPointResult& r) {
-          WriteOutputFile(PointPath(args.out, r.point),
-                          SweepPointJsonText(grid, digest, r));
-        },
-        [&progress]() -> std::unique_ptr<SimulationObserver> {
-          return std::make_unique<ProgressObserver>(&progress);
-        });
-  }
+  RunAndWritePoints(grid, digest, args, points, todo, make_sweep(todo),
+                    make_sweep, &lock);
   const double wall_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - begin)
           .count();

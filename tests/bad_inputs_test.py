@@ -17,7 +17,10 @@ A case's fields:
   generate   optional: an input made at run time instead of kept in git
              (long_line_csv, long_line_yaml: a 50 MB line; huge_value_yaml:
              a 50 MB value an error quotes; huge_gpu_name_yaml: a 5 MB
-             unknown GPU model; fifo; directory;
+             unknown GPU model; huge_sweep_value: a sweep grid with a
+             value of 1 MiB + 1 byte; huge_sweep_grid: a sweep grid of
+             17 MiB; many_keys_sweep_grid: a grid of 1,001 keys; fifo;
+             directory;
              csv_dir_with_pods_folder; socket; dangling_link; foreign_folder:
              a folder holding a file gpushare-sim did not write;
              link_in_set_folder: k8s/cluster.yaml, a link to {tmp}/victim;
@@ -94,6 +97,20 @@ def generate(kind, tmp):
             text = f.read().replace("H100-40GB", "H" * 5_000_000)
         with open(os.path.join(tmp, "huge_gpu_name.yaml"), "w") as f:
             f.write(text)
+    elif kind == "huge_sweep_value":
+        with open(os.path.join(tmp, "huge_value_grid.yaml"), "w") as f:
+            f.write("cross:\n  seed: [1]\nset:\n  name: "
+                    + "x" * (1024 * 1024 + 1) + "\n")
+    elif kind == "huge_sweep_grid":
+        mib = 1024 * 1024
+        with open(os.path.join(tmp, "huge_grid.yaml"), "w") as f:
+            f.write("cross:\n  seed: [1]\n")
+            for _ in range(17):
+                f.write("#" + "x" * (mib - 2) + "\n")
+    elif kind == "many_keys_sweep_grid":
+        with open(os.path.join(tmp, "many_keys_grid.yaml"), "w") as f:
+            f.write("cross:\n  seed: [1]\nset:\n")
+            f.write("".join(f"  labels.k{i}: 1\n" for i in range(1001)))
     elif kind == "fifo":
         os.mkfifo(os.path.join(tmp, "fifo.yaml"))
     elif kind == "directory":

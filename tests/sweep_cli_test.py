@@ -143,6 +143,28 @@ class SweepTest(TempDirTestCase):
         self.assertEqual(code, 2)
         self.assertIn("--shard '4/4': expected I/N", stderr)
 
+    def test_points_run_as_they_are_read(self):
+        # 10^6 points; point 1000 (the second horizon, the first seed) is
+        # bad. Points are read in order as they run, so the 1000 before it
+        # run (their files are then removed) and no later one is read: the
+        # error says how far the sweep got, on any thread count. A sweep
+        # that read every point before running any would run none.
+        horizons = ", ".join(["600", "-1"] + ["600"] * 998)
+        grid = self.write("g.yaml", (
+            f"set:\n  workload.horizon_s: 60\ncross:\n"
+            f"  horizon_s: [{horizons}]\n  seed: {{from: 1, to: 1000}}\n"))
+        out = self.path("never")
+        code, stdout, stderr = run("sweep", SCENARIO, "--grid", grid,
+                                   "--out", out, "--threads", "2",
+                                   "--quiet")
+        self.assertEqual(code, 2, stderr)
+        self.assertEqual(stdout, "")
+        self.assertIn("g.yaml:4:20: cross 'horizon_s' = -1: scenario "
+                      "horizon_s: -1 is out of range", stderr)
+        self.assertIn("the sweep stopped there: 1000 points had run; the "
+                      "point files this run wrote are removed", stderr)
+        self.assertFalse(os.path.exists(out))
+
     def test_compare_sweep_names_each_class_winner(self):
         grid = self.write("g.yaml", (
             "command: compare\nset:\n  workload.horizon_s: 600\n"

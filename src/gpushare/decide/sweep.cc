@@ -1,6 +1,12 @@
 #include "gpushare/decide/sweep.h"
 
+#include <algorithm>
+#include <exception>
+#include <map>
+#include <mutex>
+#include <optional>
 #include <set>
+#include <thread>
 
 #include "gpushare/base/parallel.h"
 #include "gpushare/decide/pool_scheme_resolution.h"
@@ -41,82 +47,112 @@ Sweep::Sweep(const SweepGrid& grid, const std::string& scenario_text,
       scenario_text_(scenario_text),
       scenario_file_(scenario_file),
       points_(std::move(points)),
-      catalog_(catalog) {
-  const bool keep = static_cast<int64_t>(points_.size()) <= kKeptPoints;
-  for (const int64_t p : points_) {
-    SweepPoint point =
-        ReadSweepPoint(grid_, scenario_text_, scenario_file_, p, catalog_);
-    runs_ += grid_.command == SweepCommand::kCompare
-                 ? ComparisonRunCount(point.scenario, point.spec.compare)
-                 : 1;
-    // A trace's pods are loaded with each point: never kept.
-    if (keep && point.scenario.workload.trace.pods == nullptr) {
-      kept_.emplace(p, std::move(point));
-    }
-  }
+      catalog_(catalog),
+      reader_(grid_, scenario_text_, scenario_file_, catalog_) {
+  if (points_.empty()) return;
+  ++points_read_;
+  first_ = reader_.Read(points_.front());
+  const int64_t per_point =
+      grid_.command == SweepCommand::kCompare
+          ? ComparisonRunCount(first_->scenario, first_->spec.compare)
+          : 1;
+  runs_ = per_point * static_cast<int64_t>(points_.size());
 }
 
-SweepPoint Sweep::Read(int64_t point, std::mutex& read_lock) const {
-  if (const auto it = kept_.find(point); it != kept_.end()) return it->second;
-  std::lock_guard<std::mutex> lock(read_lock);
-  return ReadSweepPoint(grid_, scenario_text_, scenario_file_, point, catalog_);
-}
-
-SweepPointResult Sweep::Start(int64_t point, const Scenario& scenario) const {
+SweepPointResult Sweep::Evaluate(int64_t point, const SweepPoint& read,
+                                 const RunObserverFactory& observe) const {
+  const Scenario& scenario = read.scenario;
   SweepPointResult r;
   r.point = point;
   r.values = grid_.ValueTexts(point);
   r.tenant_classes = TenantClassNames(scenario);
   r.scheme = ScenarioScheme(scenario);
-  return r;
-}
-
-void Sweep::Run(int threads,
-                const std::function<void(const SweepPointResult&)>& done,
-                const RunObserverFactory& observe) const {
-  std::mutex read_lock;
-  std::mutex done_lock;
-  const auto finish = [&](SweepPointResult& r) {
-    for (VariantOutcome& v : r.variants) v.pool_summaries.clear();
-    std::lock_guard<std::mutex> lock(done_lock);
-    done(r);
-  };
-  const int n = static_cast<int>(points_.size());
   if (grid_.command == SweepCommand::kRun) {
-    SimulateScenarios(
-        n, threads, catalog_,
-        [&](int i, Scenario* s) -> const Scenario& {
-          *s = Read(points_[i], read_lock).scenario;
-          return *s;
-        },
-        [&](int i, const Scenario& scenario, const SimulationResult& result) {
-          SweepPointResult r = Start(points_[i], scenario);
-          SchemeVariant variant = MakePlanVariant(scenario);
-          variant.name = "scenario";
-          r.variants.push_back(
-              SummarizeVariant(variant, result, r.tenant_classes));
-          finish(r);
-        },
-        observe);
-    return;
-  }
-  // A comparison per point, each on one thread (points run side by side).
-  ParallelFor(n, threads, [&](int i) {
-    const SweepPoint point = Read(points_[i], read_lock);
-    SweepPointResult r = Start(points_[i], point.scenario);
-    Comparison comparison = RunComparison(point.scenario, point.spec.compare,
-                                          catalog_, /*threads=*/1, observe);
-    Selection selection = Select(comparison, point.spec.selection);
-    AddPoolSchemePlan(point.scenario, point.spec, catalog_, /*threads=*/1,
-                      observe, &comparison, &selection);
+    const SimulationResult result =
+        SimulateScenario(scenario, catalog_, observe);
+    SchemeVariant variant = MakePlanVariant(scenario);
+    variant.name = "scenario";
+    r.variants.push_back(SummarizeVariant(variant, result, r.tenant_classes));
+  } else {
+    // A comparison per point, on the point's thread (points run side by
+    // side).
+    Comparison comparison = RunComparison(scenario, read.spec.compare, catalog_,
+                                          /*threads=*/1, observe);
+    Selection selection = Select(comparison, read.spec.selection);
+    AddPoolSchemePlan(scenario, read.spec, catalog_, /*threads=*/1, observe,
+                      &comparison, &selection);
     r.pool_plan = selection.pool_plan;
     r.tenant_classes = comparison.tenant_classes;
     r.variants = std::move(comparison.variants);
     for (const ClassChoice& c : selection.classes) {
       r.winners.push_back(c.has_winner() ? c.ranking.front().variant : "");
     }
-    finish(r);
-  });
+  }
+  for (VariantOutcome& v : r.variants) v.pool_summaries.clear();
+  return r;
+}
+
+void Sweep::Run(int threads,
+                const std::function<void(const SweepPointResult&)>& done,
+                const RunObserverFactory& observe) const {
+  const int64_t n = static_cast<int64_t>(points_.size());
+  std::mutex read_lock;  // guards next, stop, read_error and the reader
+  int64_t next = 0;
+  bool stop = false;
+  std::exception_ptr read_error;
+  std::mutex done_lock;  // guards done() and run_errors
+  std::map<int64_t, std::exception_ptr> run_errors;
+  const auto worker = [&] {
+    for (;;) {
+      int64_t i = 0;
+      std::optional<SweepPoint> point;
+      {
+        std::lock_guard<std::mutex> lock(read_lock);
+        if (stop || next >= n) return;
+        i = next++;
+        try {
+          if (i > 0) ++points_read_;
+          point = i == 0 && first_ ? *first_ : reader_.Read(points_[i]);
+        } catch (...) {
+          // Points after it are never read; those before it finish.
+          stop = true;
+          read_error = std::current_exception();
+          return;
+        }
+      }
+      try {
+        const SweepPointResult r = Evaluate(points_[i], *point, observe);
+        point.reset();
+        std::lock_guard<std::mutex> lock(done_lock);
+        done(r);
+      } catch (...) {
+        {
+          std::lock_guard<std::mutex> lock(done_lock);
+          run_errors.emplace(i, std::current_exception());
+        }
+        std::lock_guard<std::mutex> lock(read_lock);
+        stop = true;
+        return;
+      }
+    }
+  };
+  const int count = EffectiveThreads(
+      static_cast<int>(std::min<int64_t>(n, 1 << 20)), threads);
+  std::vector<std::thread> pool;
+  for (int t = 1; t < count; ++t) pool.emplace_back(worker);
+  worker();
+  for (std::thread& t : pool) t.join();
+  // Every point before a failed one was read before it, and ran: the
+  // lowest failure is the same on any thread count.
+  if (!run_errors.empty()) std::rethrow_exception(run_errors.begin()->second);
+  if (read_error) std::rethrow_exception(read_error);
+}
+
+void CheckSweepPoints(const SweepGrid& grid, const std::string& scenario_text,
+                      const std::string& scenario_file,
+                      const Catalog& catalog) {
+  const SweepPointReader reader(grid, scenario_text, scenario_file, catalog);
+  for (int64_t p = 0; p < grid.points; ++p) reader.Read(p);
 }
 
 }  // namespace gpushare

@@ -65,6 +65,14 @@ struct SweepGrid {
 // The most points a grid may have, and values an axis may have.
 inline constexpr int64_t kMaxSweepPoints = 1000000;
 inline constexpr int64_t kMaxSweepAxisValues = 100000;
+// The largest grid file, and the largest value in it (as outputs show it:
+// a scalar's bytes, a list's or mapping's in YAML flow style). Each point's
+// scenario holds its values, and its point file and table rows repeat the
+// varied ones.
+inline constexpr int64_t kMaxSweepGridBytes = 16 * 1024 * 1024;
+inline constexpr int64_t kMaxSweepValueBytes = 1024 * 1024;
+// The most keys a grid sets (set, cross and zip together).
+inline constexpr int64_t kMaxSweepKeys = 1000;
 
 // 16 hex digits identifying the sweep of `grid` over a scenario whose file
 // has the bytes `scenario_text`.

@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <string_view>
 
 #include "gpushare/io/input_error.h"
 #include "gpushare/io/yaml_input.h"
@@ -32,6 +34,24 @@ bool IsIntegerText(const std::string& s) {
   const char* begin = s.data() + (!s.empty() && s[0] == '+' ? 1 : 0);
   const auto [end, error] = std::from_chars(begin, s.data() + s.size(), v);
   return error == std::errc() && end == s.data() + s.size();
+}
+
+// Fails unless the grid file is at most kMaxSweepGridBytes: at the line
+// and column of its first byte past the limit.
+void CheckGridSize(const std::string& text, const std::string& file) {
+  if (static_cast<int64_t>(text.size()) <= kMaxSweepGridBytes) return;
+  const std::string_view head(text.data(), kMaxSweepGridBytes);
+  const size_t newline = head.rfind('\n');
+  const int line =
+      1 + static_cast<int>(std::count(head.begin(), head.end(), '\n'));
+  const int column = static_cast<int>(newline == std::string_view::npos
+                                          ? head.size() + 1
+                                          : head.size() - newline);
+  throw InputError(
+      file, line, column,
+      fmt::format("sweep grid: {} bytes; at most {} (16 MiB) per grid file "
+                  "(split the sweep into several grids)",
+                  text.size(), kMaxSweepGridBytes));
 }
 
 class GridReader {
@@ -97,6 +117,12 @@ class GridReader {
       SweepKey k;
       k.section = section;
       std::tie(k.line, k.column) = MarkOf(it->first);
+      if (static_cast<int64_t>(seen_.size()) >= kMaxSweepKeys) {
+        FailAt(file_, it->first,
+               fmt::format("sweep grid: more than {} keys (set, cross and "
+                           "zip together)",
+                           kMaxSweepKeys));
+      }
       const std::string text = ScalarString(file_, it->first, "key");
       try {
         k.key = ParseScenarioKey(text);
@@ -110,8 +136,7 @@ class GridReader {
           FailAt(file_, it->first,
                  fmt::format("set '{}': expected a value, got nothing", text));
         }
-        k.values.push_back(ValueText(value));
-        k.value_marks.push_back(MarkOf(value));
+        AddValue(value, &k);
       } else if (value.IsSequence()) {
         ListValues(value, &k);
       } else if (value.IsMap() && std::string_view(section) == "cross") {
@@ -166,9 +191,23 @@ class GridReader {
                fmt::format("{} '{}': a value must not be empty", k->section,
                            k->key.text));
       }
-      k->values.push_back(ValueText(v));
-      k->value_marks.push_back(MarkOf(v));
+      AddValue(v, k);
     }
+  }
+
+  // Adds `value` to `k`'s values, at most kMaxSweepValueBytes of it.
+  void AddValue(const YAML::Node& value, SweepKey* k) {
+    const size_t bytes = value.IsScalar() ? value.Scalar().size() : 0;
+    std::string text = bytes > 0 ? std::string() : ValueText(value);
+    const size_t size = std::max(bytes, text.size());
+    if (static_cast<int64_t>(size) > kMaxSweepValueBytes) {
+      FailAt(file_, value,
+             fmt::format("{} '{}': a value of {} bytes; at most {} (1 MiB) "
+                         "per value (each point's scenario holds its values)",
+                         k->section, k->key.text, size, kMaxSweepValueBytes));
+    }
+    k->values.push_back(bytes > 0 ? value.Scalar() : std::move(text));
+    k->value_marks.push_back(MarkOf(value));
   }
 
   void RangeValues(const YAML::Node& node, SweepKey* k) {
@@ -249,6 +288,7 @@ class GridReader {
 
 SweepGrid ReadSweepGrid(const std::string& text, const std::string& file,
                         bool scenario_given) {
+  CheckGridSize(text, file);
   SweepGrid grid = GridReader(text, file).Read(scenario_given);
   grid.text = text;
   return grid;

@@ -5,8 +5,12 @@
 // every dotted key parses (scenario/scenario_overrides.h) and no key names a
 // value another key sets or lies inside it; `cross` values are non-empty
 // lists or ranges {from, to, step}; `zip` values are lists of one length;
-// at least one key varies and there are at most kMaxSweepPoints points.
-// The first problem is an InputError at file:line:col. Whether a value
+// at least one key varies; and there are at most kMaxSweepPoints points,
+// kMaxSweepKeys keys, kMaxSweepAxisValues values per key,
+// kMaxSweepValueBytes bytes per value and kMaxSweepGridBytes bytes in the
+// file (refused before it is parsed, at the line where it passes the
+// limit). Reading is linear in the grid's size (the overlap check of keys
+// is quadratic in their number, at most kMaxSweepKeys). The first problem is an InputError at file:line:col. Whether a value
 // means anything to the scenario is checked when the points are read
 // (decide/sweep_point.h).
 

@@ -23,12 +23,16 @@ struct Setting {
 
 class PointReader {
  public:
+  // `parsed_grid`: the grid's tree, parsed once by the caller (nullptr: the
+  // grid is parsed anew for the point).
   PointReader(const SweepGrid& grid, const std::string& scenario_text,
-              const std::string& scenario_file, const Catalog& catalog)
+              const std::string& scenario_file, const Catalog& catalog,
+              const YAML::Node* parsed_grid)
       : grid_(grid),
         scenario_text_(scenario_text),
         scenario_file_(scenario_file),
-        catalog_(catalog) {}
+        catalog_(catalog),
+        parsed_grid_(parsed_grid) {}
 
   SweepPoint Read(int64_t point) {
     std::vector<Setting> set;
@@ -41,6 +45,16 @@ class PointReader {
     }
     std::vector<Setting> all = set;
     all.insert(all.end(), varied.begin(), varied.end());
+    if (parsed_grid_ != nullptr) {
+      // Copies of the point's values alone (linear in what the point
+      // uses); an error is found again below with the grid's marks.
+      try {
+        SweepPoint p = ReadTree(BuildFrom(*parsed_grid_, all, true));
+        p.index = point;
+        return p;
+      } catch (const InputError&) {
+      }
+    }
     const YAML::Node root = Build(all);  // a key leading nowhere throws
     try {
       SweepPoint p = ReadTree(root);
@@ -53,13 +67,22 @@ class PointReader {
 
  private:
   // The scenario's tree with `settings` made.
+  // The grid is parsed anew: its values become part of this tree, with
+  // their marks (yaml-cpp shares an assigned node and merges the memory of
+  // the two trees, so one grid tree cannot serve every point).
   YAML::Node Build(const std::vector<Setting>& settings) const {
+    return BuildFrom(ParseYaml(grid_.text, grid_.file), settings, false);
+  }
+
+  // With `copy`, each value is a deep copy (YAML::Clone, without marks):
+  // `grid_root` is left as it was.
+  YAML::Node BuildFrom(const YAML::Node& grid_root,
+                       const std::vector<Setting>& settings, bool copy) const {
     YAML::Node root = ParseYaml(scenario_text_, scenario_file_);
-    // The grid is parsed anew too: its values become part of this tree.
-    const YAML::Node grid_root = ParseYaml(grid_.text, grid_.file);
     for (const Setting& s : settings) {
       try {
-        SetScenarioValue(root, s.key->key, ValueNode(grid_root, s));
+        const YAML::Node value = ValueNode(grid_root, s);
+        SetScenarioValue(root, s.key->key, copy ? YAML::Clone(value) : value);
       } catch (const InputError& e) {
         throw InputError(grid_.file, s.key->line, s.key->column,
                          s.key->section + " " + e.message());
@@ -188,15 +211,33 @@ class PointReader {
   const std::string& scenario_text_;
   const std::string& scenario_file_;
   const Catalog& catalog_;
+  const YAML::Node* parsed_grid_;
 };
 
 }  // namespace
+
+SweepPointReader::SweepPointReader(const SweepGrid& grid,
+                                   const std::string& scenario_text,
+                                   const std::string& scenario_file,
+                                   const Catalog& catalog)
+    : grid_(grid),
+      scenario_text_(scenario_text),
+      scenario_file_(scenario_file),
+      catalog_(catalog),
+      grid_root_(ParseYaml(grid.text, grid.file)) {}
+
+SweepPoint SweepPointReader::Read(int64_t point) const {
+  return PointReader(grid_, scenario_text_, scenario_file_, catalog_,
+                     &grid_root_)
+      .Read(point);
+}
 
 SweepPoint ReadSweepPoint(const SweepGrid& grid,
                           const std::string& scenario_text,
                           const std::string& scenario_file, int64_t point,
                           const Catalog& catalog) {
-  return PointReader(grid, scenario_text, scenario_file, catalog).Read(point);
+  return SweepPointReader(grid, scenario_text, scenario_file, catalog)
+      .Read(point);
 }
 
 std::string DescribeSweepPoint(const SweepGrid& grid, int64_t point) {

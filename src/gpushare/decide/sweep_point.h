@@ -14,9 +14,18 @@
 // at that value in the grid, with the reader's message (and its place in
 // the scenario when it is not the value itself); when only the combination
 // fails, at the point's first varied key, naming every value.
+//
+// A SweepPointReader parses the grid once and, for each point, copies only
+// that point's values out of it, so reading a point costs the scenario and
+// its own values, not the whole grid (a grid of 10^5 values read once, not
+// once per point). The marks of a copied value are lost; a point that fails
+// is read again with the grid's own nodes so that the error is located in
+// the grid exactly as above. Read() is not thread-safe (one at a time).
 
 #ifndef GPUSHARE_DECIDE_SWEEP_POINT_H_
 #define GPUSHARE_DECIDE_SWEEP_POINT_H_
+
+#include <yaml-cpp/yaml.h>
 
 #include <cstdint>
 #include <string>
@@ -34,6 +43,23 @@ struct SweepPoint {
   ComparisonSpec spec;  // `compare` sweeps only
 };
 
+class SweepPointReader {
+ public:
+  // `grid`, `scenario_text`, `scenario_file` and `catalog` must outlive the
+  // reader.
+  SweepPointReader(const SweepGrid& grid, const std::string& scenario_text,
+                   const std::string& scenario_file, const Catalog& catalog);
+  SweepPoint Read(int64_t point) const;
+
+ private:
+  const SweepGrid& grid_;
+  const std::string& scenario_text_;
+  const std::string& scenario_file_;
+  const Catalog& catalog_;
+  YAML::Node grid_root_;  // parsed once; never changed
+};
+
+// One point read by a reader of its own (parses the grid).
 SweepPoint ReadSweepPoint(const SweepGrid& grid,
                           const std::string& scenario_text,
                           const std::string& scenario_file, int64_t point,

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "gpushare/emit/prometheus_range.h"
 #include "gpushare/io/input_error.h"
 
 namespace gpushare {
@@ -38,6 +39,8 @@ std::string PrometheusQueriesText(const PrometheusQueryOptions& o) {
   PromQueryCheckWord("--start", o.start, true);
   PromQueryCheckWord("--end", o.end, true);
   PromQueryCheckWord("--step", o.step, true);
+  // What Prometheus and promtool would refuse, refused here.
+  CheckPrometheusRange(o.start, o.end, o.step);
   PromQueryCheckWord("--url", o.url, true);
   // (Not an option to curl or promtool: an http or https address.)
   if (o.url.rfind("http://", 0) != 0 && o.url.rfind("https://", 0) != 0) {

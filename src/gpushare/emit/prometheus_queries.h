@@ -12,7 +12,10 @@
 // with `promtool query range -o json`, both over [start, end] every `step`
 // against `url`, written to `file`. Arguments that would need quoting in a
 // shell (a single quote, a control character, space in start, end, step,
-// url or file) are an InputError naming the flag. Deterministic.
+// url or file) are an InputError naming the flag, and so are a range
+// Prometheus would refuse: start not before end, times outside 1970..9999,
+// a step that is not above zero or gives more than 11,000 steps
+// (emit/prometheus_range.h). Deterministic.
 
 #ifndef GPUSHARE_EMIT_PROMETHEUS_QUERIES_H_
 #define GPUSHARE_EMIT_PROMETHEUS_QUERIES_H_

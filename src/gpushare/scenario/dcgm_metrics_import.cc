@@ -115,11 +115,20 @@ DcgmImportCounts ApplyDcgmMetrics(const DcgmRecording& recording,
                                   double busy_threshold,
                                   std::vector<Pod>* pods,
                                   std::vector<std::string>* notes) {
-  std::map<std::string, DcgmPodAccumulator> found;
+  // Every device's model and MIG profile first, in the recording's order:
+  // one the catalog lacks is an error whether or not a pod label is on it.
+  std::vector<const GpuModel*> models;
+  std::vector<double> fractions;
   for (const DcgmDevice& d : recording.devices) {
+    models.push_back(&DcgmCatalogModel(d, catalog));
+    fractions.push_back(DcgmSmFraction(d, *models.back()));
+  }
+  std::map<std::string, DcgmPodAccumulator> found;
+  for (size_t i = 0; i < recording.devices.size(); ++i) {
+    const DcgmDevice& d = recording.devices[i];
     if (d.pods.empty()) continue;
-    const GpuModel& model = DcgmCatalogModel(d, catalog);
-    const double f = DcgmSmFraction(d, model);
+    const GpuModel& model = *models[i];
+    const double f = fractions[i];
     for (const auto& [pod, series] : d.pods) {
       DcgmPodAccumulator& acc = found[pod];
       acc.seen = true;

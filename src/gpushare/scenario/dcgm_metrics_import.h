@@ -15,7 +15,8 @@
 // (`*.shared` replicas, HAMi's `nvidia.com/gpumem*`/`gpucores`) — whose one
 // pod label may stand for several pods — keep their needs. Each group is
 // counted in one note; a modelName or profile the catalog lacks is an
-// InputError at the series. A pod without series of its own whose
+// InputError at the device's first series, on any device of the recording
+// (with or without pod labels), the first in the recording's order. A pod without series of its own whose
 // generateName is set (a ReplicaSet's, a Job's pod) takes those of the
 // recorded pods of its namespace named that prefix and a suffix without '-'
 // — its controller's earlier pods, replaced while the series were recorded

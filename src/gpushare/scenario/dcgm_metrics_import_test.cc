@@ -86,6 +86,27 @@ TEST_F(DcgmMetricsImportTest, DerivesAlonePodsAndKeepsSharedOnes) {
   EXPECT_NE(notes[0].find("1 pod(s) derived"), std::string::npos);
 }
 
+// A device whose modelName the catalog lacks is an error at its series even
+// when no pod label is on it (docs/scenario.md), not skipped.
+TEST_F(DcgmMetricsImportTest, UnknownModelIsAnErrorOnADeviceWithoutPods) {
+  std::string podless = DcgmTestSeries("DCGM_FI_DEV_GPU_UTIL", 1, "", "0", "0");
+  podless.replace(podless.find("NVIDIA H100 80GB HBM3"), 21, "NVIDIA Z9000");
+  const DcgmRecording rec = DcgmTestRecording(
+      {DcgmTestSeries("DCGM_FI_DEV_GPU_UTIL", 0, "alone", "50", "50"),
+       podless});
+  std::vector<Pod> pods = {DcgmTestPod("alone", 1)};
+  try {
+    ApplyDcgmMetrics(rec, catalog_, 0.05, &pods, nullptr);
+    FAIL() << "an unknown modelName was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.line(), 2);
+    EXPECT_NE(std::string(e.what()).find(
+                  "modelName 'NVIDIA Z9000': no such GPU model"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST_F(DcgmMetricsImportTest, MigInstanceUsesItsProfilesSms) {
   // A100-40GB 3g.20gb: 42 of 108 SMs. Activity 0.4, SM active 0.2: d = 0.5,
   // g = 1 / (0.5 + 0.5·108/42), S = g (s = 1), u = 0.4·S / (0.6 + 0.4·S).
