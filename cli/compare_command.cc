@@ -6,10 +6,12 @@
 #include <chrono>
 #include <iostream>
 #include <memory>
+#include <string>
 
 #include "cli/command.h"
 #include "cli/flag_checks.h"
 #include "cli/model_options.h"
+#include "cli/recorded_fidelity.h"
 #include "gpushare/decide/comparison.h"
 #include "gpushare/decide/comparison_spec_reader.h"
 #include "gpushare/decide/default_scenario.h"
@@ -20,6 +22,7 @@
 #include "gpushare/report/comparison_html.h"
 #include "gpushare/report/comparison_json.h"
 #include "gpushare/report/comparison_report.h"
+#include "gpushare/report/metrics_fidelity_report.h"
 #include "gpushare/report/progress_bar.h"
 #include "gpushare/report/progress_observer.h"
 #include "gpushare/report/scenario_notes.h"
@@ -72,18 +75,30 @@ void Compare(const CompareArgs& args, const GlobalOptions& options) {
                       },
                       &comparison, &selection);
   }
+  // Today's replay against its recorded series, where the answer is read.
+  const std::unique_ptr<MetricsFidelity> fidelity =
+      TodaysFidelity(scenario, catalog);
   const double wall_s = std::chrono::duration<double>(
                             std::chrono::steady_clock::now() - begin)
                             .count();
   OutputBatch outputs;
   if (!args.json_file.empty()) {
-    outputs.Add(args.json_file, ComparisonToJsonText(comparison, selection));
+    nlohmann::json json = ComparisonToJson(comparison, selection);
+    if (fidelity != nullptr) {
+      json["metrics_fidelity"] = MetricsFidelityJson(*fidelity);
+    }
+    outputs.Add(args.json_file, json.dump(2) + "\n");
   }
   if (!args.html_file.empty()) {
-    outputs.Add(args.html_file, ComparisonHtmlReport(comparison, selection));
+    outputs.Add(args.html_file,
+                ComparisonHtmlReport(comparison, selection,
+                                     fidelity == nullptr
+                                         ? std::string()
+                                         : MetricsFidelityHtml(*fidelity)));
   }
   const std::string report =
       ComparisonReport(comparison, selection, args.quiet ? 0 : wall_s) +
+      (fidelity == nullptr ? std::string() : MetricsFidelityText(*fidelity)) +
       ScenarioNotes(scenario);
   outputs.Commit();
   std::cout << report;

@@ -12,6 +12,7 @@
 #include "cli/command.h"
 #include "cli/flag_checks.h"
 #include "cli/model_options.h"
+#include "cli/recorded_fidelity.h"
 #include "gpushare/decide/comparison_spec_reader.h"
 #include "gpushare/decide/default_scenario.h"
 #include "gpushare/decide/plan_spec_reader.h"
@@ -21,6 +22,7 @@
 #include "gpushare/io/output_file.h"
 #include "gpushare/io/yaml_input.h"
 #include "gpushare/report/comparison_report.h"
+#include "gpushare/report/metrics_fidelity_report.h"
 #include "gpushare/report/plan_html.h"
 #include "gpushare/report/plan_json.h"
 #include "gpushare/report/plan_report.h"
@@ -87,6 +89,9 @@ void Plan(const PlanArgs& args, GlobalOptions& options) {
                           return std::make_unique<ProgressObserver>(&progress);
                         });
   }
+  // Today's replay against its recorded series, where the plan is read.
+  const std::unique_ptr<MetricsFidelity> fidelity =
+      TodaysFidelity(scenario, catalog);
   const double wall_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - begin)
           .count();
@@ -106,13 +111,22 @@ void Plan(const PlanArgs& args, GlobalOptions& options) {
     }
   }
   if (!args.json_file.empty()) {
-    outputs.Add(args.json_file, PlanToJsonText(result));
+    nlohmann::json json = PlanToJson(result);
+    if (fidelity != nullptr) {
+      json["metrics_fidelity"] = MetricsFidelityJson(*fidelity);
+    }
+    outputs.Add(args.json_file, json.dump(2) + "\n");
   }
   if (!args.html_file.empty()) {
-    outputs.Add(args.html_file, PlanHtmlReport(result));
+    outputs.Add(args.html_file,
+                PlanHtmlReport(result, fidelity == nullptr
+                                           ? std::string()
+                                           : MetricsFidelityHtml(*fidelity)));
   }
   std::string report =
-      PlanReport(result, args.quiet ? 0 : wall_s) + ScenarioNotes(scenario);
+      PlanReport(result, args.quiet ? 0 : wall_s) +
+      (fidelity == nullptr ? std::string() : MetricsFidelityText(*fidelity)) +
+      ScenarioNotes(scenario);
   if (!written.empty()) {
     report += "\nWrote the plan's configuration (apply order: " + args.out_dir +
               "/README.md):\n";

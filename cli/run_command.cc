@@ -6,7 +6,6 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,6 +15,7 @@
 #include "cli/command.h"
 #include "cli/flag_checks.h"
 #include "cli/model_options.h"
+#include "cli/recorded_fidelity.h"
 #include "gpushare/io/input_error.h"
 #include "gpushare/io/output_file.h"
 #include "gpushare/metrics/collector.h"
@@ -82,26 +82,6 @@ int64_t ParseStartTime(const std::string& text) {
          hour * 3600 + minute * 60 + second;
 }
 
-// The needs the imported pods run with, and what the import did.
-std::vector<FidelityPod> ImportedPodNeeds(const TraceWorkload& trace) {
-  std::vector<FidelityPod> out;
-  if (trace.pods == nullptr) return out;
-  std::map<std::string, const Pod*> by_name;
-  for (const Pod& p : *trace.pods) {
-    const std::string prefix = p.namespace_name + "/";
-    by_name[p.name.rfind(prefix, 0) == 0 ? p.name : prefix + p.name] = &p;
-  }
-  for (const DcgmPodImport& imported : trace.metrics_pods) {
-    const auto it = by_name.find(imported.pod);
-    if (it == by_name.end()) continue;
-    const PodNeeds& n = it->second->needs;
-    out.push_back({imported.pod,
-                   std::string(DcgmPodOutcomeName(imported.outcome)), n.duty,
-                   n.sm_demand, n.gpu_memory_mib});
-  }
-  return out;
-}
-
 void RunScenario(const RunArgs& args, const GlobalOptions& options) {
   const int64_t start_unix_s = ParseStartTime(args.start_time);
   std::vector<std::string> files = {args.json_file, args.openmetrics_file,
@@ -147,9 +127,7 @@ void RunScenario(const RunArgs& args, const GlobalOptions& options) {
   const SimulationResult& result = collector.result();
   std::unique_ptr<MetricsFidelity> fidelity;
   if (recording != nullptr) {
-    fidelity = std::make_unique<MetricsFidelity>(
-        CompareWithRecording(result, *recording));
-    fidelity->pods = ImportedPodNeeds(scenario.workload.trace);
+    fidelity = FidelityOf(result, *recording, scenario);
   }
   // Every output is formatted first, then written all or none.
   OutputBatch outputs;

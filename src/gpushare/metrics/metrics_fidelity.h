@@ -63,6 +63,9 @@ struct MetricsFidelity {
   std::vector<FidelityRow> pools;
   std::vector<FidelityRow> devices;
   std::vector<FidelityPod> pods;  // filled by the caller (import)
+  // Pools modelled too far from their series (fidelity_warnings.h); filled
+  // by FlagFidelity().
+  std::vector<std::string> warnings;
 };
 
 MetricsFidelity CompareWithRecording(const SimulationResult& result,

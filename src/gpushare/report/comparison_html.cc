@@ -268,11 +268,17 @@ std::string AnswerHtml(const Comparison& c, const Selection& s) {
 
 }  // namespace
 
-std::string ComparisonHtmlReport(const Comparison& c, const Selection& s) {
+std::string ComparisonHtmlReport(const Comparison& c, const Selection& s,
+                                 const std::string& fidelity_html) {
   HtmlPage page(fmt::format("gpushare-sim compare: {} (seed {}), {} pods",
                             c.scenario, c.seed, c.pods));
   page.AddHeading("Answer", "answer");
   page.AddHtml(AnswerHtml(c, s));
+  if (!fidelity_html.empty()) {
+    page.AddHeading("Fidelity of today's replay against recorded metrics",
+                    "fidelity");
+    page.AddHtml(fidelity_html);
+  }
 
   page.AddHeading("Runs", "runs");
   page.AddParagraph(

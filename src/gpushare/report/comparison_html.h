@@ -29,8 +29,11 @@
 
 namespace gpushare {
 
+// `fidelity_html` (MetricsFidelityHtml of today's replay; "" none) is a
+// section after the answer.
 std::string ComparisonHtmlReport(const Comparison& comparison,
-                                 const Selection& selection);
+                                 const Selection& selection,
+                                 const std::string& fidelity_html = "");
 
 }  // namespace gpushare
 

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "gpushare/report/comparison_report.h"
 #include "gpushare/report/html_page.h"
 #include "gpushare/report/text_table.h"
 
@@ -133,6 +134,9 @@ std::string MetricsFidelityText(const MetricsFidelity& f) {
   const std::string counts = FidelityPodCounts(f);
   if (!counts.empty()) out += counts + "\n";
   out += "per GPU: --json (metrics_fidelity) or --html\n";
+  for (const std::string& w : f.warnings) {
+    out += WrapText("warning: " + w + ".", kReportWidth, 2);
+  }
   return out;
 }
 
@@ -154,7 +158,8 @@ nlohmann::json MetricsFidelityJson(const MetricsFidelity& f) {
           {"pools", pools},
           {"devices", devices},
           {"unmatched_devices", f.unmatched_devices},
-          {"pods", pods}};
+          {"pods", pods},
+          {"warnings", f.warnings}};
 }
 
 std::string MetricsFidelityHtml(const MetricsFidelity& f) {
@@ -179,6 +184,9 @@ std::string MetricsFidelityHtml(const MetricsFidelity& f) {
   }
   const std::string counts = FidelityPodCounts(f);
   if (!counts.empty()) html += "<p>" + HtmlEscape(counts) + ".</p>\n";
+  for (const std::string& w : f.warnings) {
+    html += "<p class=\"warning\">Warning: " + HtmlEscape(w) + ".</p>\n";
+  }
   return html;
 }
 

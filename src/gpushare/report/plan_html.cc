@@ -43,7 +43,8 @@ std::string Frontier(const PlanResult& r, const PoolPlan& pool) {
 
 }  // namespace
 
-std::string PlanHtmlReport(const PlanResult& r) {
+std::string PlanHtmlReport(const PlanResult& r,
+                           const std::string& fidelity_html) {
   HtmlPage page(fmt::format("gpushare-sim plan: {} (seed {}), {} pods",
                             r.scenario, r.seed, r.pods));
   const PlanOutcome& c = r.chosen;
@@ -79,6 +80,11 @@ std::string PlanHtmlReport(const PlanResult& r) {
                          rows));
   for (const QuotaBoundClass& q : c.quota_bound) {
     page.AddParagraph(QuotaBoundText(q));
+  }
+  if (!fidelity_html.empty()) {
+    page.AddHeading("Fidelity of today's replay against recorded metrics",
+                    "fidelity");
+    page.AddHtml(fidelity_html);
   }
   if (!r.rejected.empty()) {
     page.AddHeading("Cheaper settings rejected", "rejected");

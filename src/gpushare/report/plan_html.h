@@ -20,7 +20,10 @@
 
 namespace gpushare {
 
-std::string PlanHtmlReport(const PlanResult& plan);
+// `fidelity_html` (MetricsFidelityHtml of today's replay; "" none) is a
+// section after the recommended plan.
+std::string PlanHtmlReport(const PlanResult& plan,
+                           const std::string& fidelity_html = "");
 
 }  // namespace gpushare
 

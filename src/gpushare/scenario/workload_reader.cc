@@ -48,7 +48,8 @@ TraceWorkload ReadTrace(const YamlMap& w, const Catalog& catalog) {
   t.AllowOnly({"format", "file", "tenant_class", "tenant_class_label",
                "gpu_pods_only", "workload_class_label", "workload_classes",
                "infer_workload_class", "system_namespaces", "model_map",
-               "defaults", "metrics", "metrics_busy_threshold"});
+               "defaults", "metrics", "metrics_busy_threshold",
+               "metrics_warn_points"});
   TraceWorkload trace;
   TraceSpec& spec = trace.spec;
   ParseTraceFormat(
@@ -62,7 +63,7 @@ TraceWorkload ReadTrace(const YamlMap& w, const Catalog& catalog) {
     Refuse(t,
            {"tenant_class_label", "gpu_pods_only", "workload_class_label",
             "workload_classes", "infer_workload_class", "system_namespaces",
-            "metrics", "metrics_busy_threshold"},
+            "metrics", "metrics_busy_threshold", "metrics_warn_points"},
            "applies to kubectl traces only");
   }
   if (spec.format == TraceFormat::kJobs) {
@@ -90,6 +91,12 @@ TraceWorkload ReadTrace(const YamlMap& w, const Catalog& catalog) {
       FailKey(t, "metrics_busy_threshold", "applies with metrics only");
     }
     spec.metrics_busy_threshold = Number(t, "metrics_busy_threshold", 0, 1);
+  }
+  if (t.Has("metrics_warn_points")) {
+    if (!t.Has("metrics")) {
+      FailKey(t, "metrics_warn_points", "applies with metrics only");
+    }
+    spec.metrics_warn_points = Number(t, "metrics_warn_points", 1, 100);
   }
   trace.pods = LoadTracePods(spec, catalog, &trace.import_notes);
   if (!spec.metrics_files.empty()) {

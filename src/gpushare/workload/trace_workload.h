@@ -31,6 +31,13 @@ enum class TraceFormat { kOpenb, kKubectl, kJobs };
 std::string_view TraceFormatName(TraceFormat format);
 bool ParseTraceFormat(std::string_view text, TraceFormat* format);
 
+// The default of TraceSpec::metrics_warn_points: 20 percentage points of GPU
+// util (0.2 of SM active, 20 % of memory) off the recording, mean over the
+// recording — a judgement (docs/scenario.md): well above the edge error a
+// replay carries (pods that started before the recording), well below the
+// 80 points of a pool modelled busy that the cluster shows idle.
+inline constexpr double kDefaultMetricsWarnPoints = 20;
+
 struct TraceSpec {
   TraceFormat format = TraceFormat::kJobs;
   std::string file;  // resolved path
@@ -48,6 +55,9 @@ struct TraceSpec {
   // busy (docs/model.md §3.2).
   std::vector<std::string> metrics_files;
   double metrics_busy_threshold = kDefaultDcgmBusyThreshold;
+  // The fidelity check warns about a pool whose replay is further than this
+  // from its recorded series (metrics/fidelity_warnings.h).
+  double metrics_warn_points = kDefaultMetricsWarnPoints;
 };
 
 // The trace part of a workload: its spec and the pods read.

@@ -1,0 +1,53 @@
+#include "cli/recorded_fidelity.h"
+
+#include <map>
+#include <string>
+
+#include "gpushare/metrics/collector.h"
+#include "gpushare/metrics/fidelity_warnings.h"
+#include "gpushare/sim/simulation.h"
+
+namespace gpushare::cli {
+
+std::vector<FidelityPod> ImportedPodNeeds(const TraceWorkload& trace) {
+  std::vector<FidelityPod> out;
+  if (trace.pods == nullptr) return out;
+  std::map<std::string, const Pod*> by_name;
+  for (const Pod& p : *trace.pods) {
+    const std::string prefix = p.namespace_name + "/";
+    by_name[p.name.rfind(prefix, 0) == 0 ? p.name : prefix + p.name] = &p;
+  }
+  for (const DcgmPodImport& imported : trace.metrics_pods) {
+    const auto it = by_name.find(imported.pod);
+    if (it == by_name.end()) continue;
+    const PodNeeds& n = it->second->needs;
+    out.push_back({imported.pod,
+                   std::string(DcgmPodOutcomeName(imported.outcome)), n.duty,
+                   n.sm_demand, n.gpu_memory_mib});
+  }
+  return out;
+}
+
+std::unique_ptr<MetricsFidelity> FidelityOf(const SimulationResult& result,
+                                            const DcgmRecording& recording,
+                                            const Scenario& scenario) {
+  auto fidelity = std::make_unique<MetricsFidelity>(
+      CompareWithRecording(result, recording));
+  fidelity->pods = ImportedPodNeeds(scenario.workload.trace);
+  FlagFidelity(scenario.workload.trace.spec.metrics_warn_points,
+               fidelity.get());
+  return fidelity;
+}
+
+std::unique_ptr<MetricsFidelity> TodaysFidelity(const Scenario& scenario,
+                                                const Catalog& catalog) {
+  const auto& recording = scenario.workload.trace.metrics;
+  if (recording == nullptr) return nullptr;
+  Simulation simulation(scenario, catalog);
+  Collector collector(simulation, scenario.name, scenario.seed,
+                      /*record_devices=*/true);
+  simulation.Run(&collector);
+  return FidelityOf(collector.result(), *recording, scenario);
+}
+
+}  // namespace gpushare::cli
