@@ -75,7 +75,91 @@ std::string Reason(const std::string& what) {
   return bracket == std::string_view::npos ? what : what.substr(bracket + 2);
 }
 
+// The value of the 4 hex digits at text[at..at+4), or -1.
+int HexQuad(const std::string& text, size_t at) {
+  if (at + 4 > text.size()) return -1;
+  int value = 0;
+  for (size_t i = at; i < at + 4; ++i) {
+    const char c = text[i];
+    int digit = -1;
+    if (c >= '0' && c <= '9') digit = c - '0';
+    if (c >= 'a' && c <= 'f') digit = c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') digit = c - 'A' + 10;
+    if (digit < 0) return -1;
+    value = value * 16 + digit;
+  }
+  return value;
+}
+
+// Whether the escape at text[at] (a backslash) is `\uD8xx`..`\uDBxx`.
+bool IsHighSurrogateEscape(const std::string& text, size_t at) {
+  if (at + 6 > text.size() || text[at + 1] != 'u') return false;
+  const int value = HexQuad(text, at + 2);
+  return value >= 0xD800 && value <= 0xDBFF;
+}
+
 }  // namespace
+
+std::string JsonTextForYamlCpp(const std::string& text) {
+  // Fast path: most documents have no escape above U+FFFF.
+  bool any = false;
+  for (size_t at = text.find("\\u"); at != std::string::npos && !any;
+       at = text.find("\\u", at + 1)) {
+    any = IsHighSurrogateEscape(text, at);
+  }
+  if (!any) return text;
+  std::string out;
+  out.reserve(text.size());
+  bool in_string = false;
+  size_t pad = 0;  // bytes the current string lost
+  for (size_t at = 0; at < text.size(); ++at) {
+    const char c = text[at];
+    if (!in_string) {
+      out.push_back(c);
+      if (c == '"') in_string = true;
+      continue;
+    }
+    if (c == '"') {
+      out.push_back(c);
+      in_string = false;
+      if (pad == 0) continue;
+      // A key's padding goes after its ':' (YAML wants the ':' right after
+      // an implicit key's whitespace, which a pad before it would still
+      // allow, but this keeps the key's own column too).
+      size_t next = at + 1;
+      while (next < text.size() &&
+             (text[next] == ' ' || text[next] == '\t' ||
+              text[next] == '\n' || text[next] == '\r')) {
+        ++next;
+      }
+      if (next < text.size() && text[next] == ':') {
+        out.append(text, at + 1, next + 1 - (at + 1));
+        at = next;
+      }
+      out.append(pad, ' ');
+      pad = 0;
+      continue;
+    }
+    if (c != '\\') {
+      out.push_back(c);
+      continue;
+    }
+    // CheckJsonSyntax accepted the text: a high surrogate escape is followed
+    // by a low one (nlohmann refuses a lone surrogate).
+    if (IsHighSurrogateEscape(text, at)) {
+      const int high = HexQuad(text, at + 2);
+      const int low = HexQuad(text, at + 8);
+      const int code_point = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
+      out += fmt::format("\\U{:08X}", code_point);
+      pad += 2;  // 12 bytes became 10
+      at += 11;
+      continue;
+    }
+    out.push_back(c);
+    if (at + 1 < text.size()) out.push_back(text[++at]);
+  }
+  return out;
+}
 
 void CheckJsonSyntax(const std::string& file, const std::string& text) {
   SyntaxOnly handler;
