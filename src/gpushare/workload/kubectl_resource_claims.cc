@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <string_view>
 #include <utility>
 
 #include "gpushare/cluster/dra/cel_selector.h"
@@ -78,12 +79,24 @@ std::vector<CelSelector> ClaimSelectors(const JsonValue& selectors) {
   for (const JsonValue& s : selectors.Items()) {
     const JsonValue at = s.Get("cel").Get("expression");
     if (at.Missing()) s.Fail("expected a cel selector with an expression");
+    // A multi-line expression (kubectl prints its line breaks as \n) is
+    // located by line and column within it.
+    const std::string expression = at.MultilineString();
     CelCompileError error;
     std::optional<CelSelector> compiled =
-        CelSelector::Compile(at.String(), &error);
+        CelSelector::Compile(expression, &error);
     if (!compiled) {
-      at.Fail(fmt::format("CEL selector, column {}: {}", error.column,
-                          error.message));
+      const std::string_view before = std::string_view(expression).substr(
+          0, static_cast<size_t>(std::max(error.column - 1, 0)));
+      const size_t line_start = before.rfind('\n');
+      if (line_start == std::string_view::npos) {
+        at.Fail(fmt::format("CEL selector, column {}: {}", error.column,
+                            error.message));
+      }
+      at.Fail(fmt::format(
+          "CEL selector, line {}, column {}: {}",
+          1 + std::count(before.begin(), before.end(), '\n'),
+          before.size() - line_start, error.message));
     }
     out.push_back(std::move(*compiled));
   }
