@@ -19,7 +19,10 @@ A case's fields:
              a 50 MB value an error quotes; huge_gpu_name_yaml: a 5 MB
              unknown GPU model; fifo; directory;
              csv_dir_with_pods_folder; socket; dangling_link; foreign_folder:
-             a folder holding a file gpushare-sim did not write)
+             a folder holding a file gpushare-sim did not write;
+             huge_claim_json: a kubectl List whose ResourceClaimTemplate
+             has 200,000 requests, huge_claim.json)
+  max_seconds optional: the most the refusal may take
   where      the location stderr must show, e.g. "x.yaml:3:12"
   message    a phrase of the message
 """
@@ -29,6 +32,7 @@ import os
 import socket
 import subprocess
 import tempfile
+import time
 import unittest
 
 import cli_harness
@@ -103,6 +107,19 @@ def generate(kind, tmp):
     elif kind == "dangling_link":
         os.symlink(os.path.join(tmp, "missing"),
                    os.path.join(tmp, "dangling.json"))
+    elif kind == "huge_claim_json":
+        requests = ",".join(
+            '{"name": "r%d", "exactly": {"deviceClassName": "gpu.nvidia.com"}}'
+            % i for i in range(200_000))
+        with open(os.path.join(tmp, "huge_claim.json"), "w") as f:
+            f.write('{"kind": "List", "items": [{"kind": "Pod", "metadata": '
+                    '{"name": "a"}, "spec": {"containers": [{"name": "c"}], '
+                    '"resourceClaims": [{"name": "gpu", '
+                    '"resourceClaimTemplateName": "t"}]}}, {"kind": '
+                    '"ResourceClaimTemplate", "apiVersion": '
+                    '"resource.k8s.io/v1", "metadata": {"name": "t"}, '
+                    '"spec": {"spec": {"devices": {"requests": ['
+                    + requests + ']}}}}]}\n')
     elif kind == "foreign_folder":
         os.mkdir(os.path.join(tmp, "k8s"))
         with open(os.path.join(tmp, "k8s", "quota.yaml"), "w") as f:
@@ -141,6 +158,9 @@ class BadInputCorpusTest(unittest.TestCase):
 
     def check(self, c):
         result, stderr, left = run_case(c)
+        if "max_seconds" in c:
+            # The run alone (the input is made before the clock starts).
+            self.assertLess(result.seconds, c["max_seconds"])
         self.assertEqual(result.returncode, 2, stderr)
         self.assertEqual(result.stdout, b"", "output before the error")
         self.assertIn("error: ", stderr)
@@ -171,8 +191,10 @@ def run_case(c):
                 f.write(wrapper(c["wrap"]["kind"],
                                 c["wrap"]["file"].format(**names)))
         args = [a.format(**names) for a in c["args"]]
+        started = time.monotonic()
         result = subprocess.run([cli_harness.binary(), *args],
                                 capture_output=True, timeout=120, check=False)
+        result.seconds = time.monotonic() - started
         stderr = result.stderr.decode("utf-8", "replace").replace(tmp, "{tmp}")
         return result, stderr, sorted(os.listdir(out))
 

@@ -146,6 +146,79 @@ TEST(DraKubectlHostileTest, MultiLineCelSelectorsAreRead) {
   EXPECT_NE(bell.find("control character U+0007"), std::string::npos) << bell;
 }
 
+std::string Claim(const std::string& name, const std::string& results) {
+  return R"(,
+{"kind": "ResourceClaim", "apiVersion": "resource.k8s.io/v1",
+ "metadata": {"name": ")" +
+         name + R"(", "namespace": "ml"},
+ "spec": {"devices": {"requests": [)" +
+         kOneGpu + R"(]}},
+ "status": {"allocation": {"devices": {"results": [)" +
+         results + "]}}}}";
+}
+
+std::string Result(const std::string& device, const std::string& more = "") {
+  return R"({"request": "gpu", "driver": "gpu.nvidia.com", "pool": "n1",
+  "device": ")" +
+         device + "\"" + more + "}";
+}
+
+TEST(DraKubectlHostileTest, ClaimsAreValidatedAsTheApiServerDoes) {
+  auto error_of = [](const std::string& requests,
+                     const std::string& devices_extra = "") {
+    return PodError(PodList(PodWithClaims("a", TemplateEntry("gpu", "t")),
+                            Template("t", requests, devices_extra)));
+  };
+  EXPECT_NE(error_of(R"({"name": "gpu", "exactly": {"deviceClassName":
+      "gpu.nvidia.com", "allocationMode": "All", "count": 2}})")
+                .find("exactly.count: must not be set when allocationMode "
+                      "is 'All'"),
+            std::string::npos);
+  EXPECT_NE(error_of(std::string(kOneGpu) + "," + kOneGpu)
+                .find("requests[1].name: request name 'gpu' is used twice"),
+            std::string::npos);
+  EXPECT_NE(error_of(kOneGpu, R"(, "constraints": [{"requests": ["gpu/big"],
+      "matchAttribute": "gpu.nvidia.com/productName"}])")
+                .find("constraints[0].requests[0]: 'gpu/big' must be the name "
+                      "of a request in the claim"),
+            std::string::npos);
+  EXPECT_NE(error_of(kOneGpu, R"(, "constraints": [{"requests": ["gpu"],
+      "matchAttribute": "gpu.nvidia.com/"}])")
+                .find("is not a fully qualified attribute name"),
+            std::string::npos);
+  // A template no pod uses is validated too, as the API server did.
+  EXPECT_NE(PodError(PodList(PodWithClaims("a", TemplateEntry("gpu", "t")),
+                             Template("t", kOneGpu) +
+                                 Template("unused", R"({"name": "gpu",
+      "exactly": {"deviceClassName": "gpu.nvidia.com", "count": 0}})")))
+                .find("items[2].spec.spec.devices.requests[0].exactly.count: "
+                      "0 is out of range"),
+            std::string::npos);
+}
+
+TEST(DraKubectlHostileTest, AClaimCountsOnceAndItsDevicesOnce) {
+  // Two entries naming one claim: its one GPU once (was 2).
+  const std::vector<Pod> pods = Pods(PodList(
+      PodWithClaims("a", R"({"name": "x", "resourceClaimName": "c"},
+                            {"name": "y", "resourceClaimName": "c"})"),
+      Claim("c", Result("gpu-0"))));
+  ASSERT_EQ(pods.size(), 1u);
+  EXPECT_DOUBLE_EQ(pods[0].needs.gpus, 1.0);
+  // The same device with two shareIDs (consumable capacity) is two
+  // allocations; the same device twice is refused.
+  const std::vector<Pod> shared = Pods(PodList(
+      PodWithClaims("a", R"({"name": "x", "resourceClaimName": "c"})"),
+      Claim("c", Result("gpu-0", R"(, "shareID": "00000000-0000-0000-0000-00000000000a")") +
+                     "," +
+                     Result("gpu-0", R"(, "shareID": "00000000-0000-0000-0000-00000000000b")"))));
+  EXPECT_DOUBLE_EQ(shared[0].needs.gpus, 2.0);
+  EXPECT_NE(PodError(PodList(PodWithClaims("a", R"({"name": "x",
+                "resourceClaimName": "c"})"),
+                             Claim("c", Result("gpu-0") + "," + Result("gpu-0"))))
+                .find("results[1].device: device 'gpu-0' is allocated twice"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace kubectl_dra_hostile_test
 }  // namespace gpushare

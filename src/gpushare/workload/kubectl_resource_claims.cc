@@ -11,6 +11,7 @@
 #include "gpushare/cluster/dra/nvidia_device_name.h"
 #include "gpushare/cluster/dra/nvidia_gpu_slice.h"
 #include "gpushare/cluster/dra/quantity.h"
+#include "gpushare/workload/kubectl_claim_validation.h"
 
 namespace gpushare {
 namespace {
@@ -164,12 +165,19 @@ KubectlDraClaims::KubectlDraClaims(const KubectlDraItems& items,
     if (name.empty()) metadata.Get("name").Fail("an object needs a name");
     return metadata.Get("namespace").String("default") + "/" + name;
   };
+  // Every object as the API server validates it, used or not.
   for (const JsonValue& c : items.resource_claims) {
+    ValidateKubectlClaimSpec(c.Get("spec"));
+    const JsonValue allocation = c.Get("status").Get("allocation");
+    if (!allocation.Missing()) {
+      ValidateKubectlAllocation(allocation, c.Get("spec"));
+    }
     if (!claims_.emplace(key_of(c), c).second) {
       c.Get("metadata").Get("name").Fail("ResourceClaim listed twice");
     }
   }
   for (const JsonValue& t : items.resource_claim_templates) {
+    ValidateKubectlClaimSpec(t.Get("spec").Get("spec"));
     if (!templates_.emplace(key_of(t), t).second) {
       t.Get("metadata").Get("name").Fail("ResourceClaimTemplate listed twice");
     }
@@ -408,7 +416,11 @@ void KubectlDraClaims::AddRequest(const JsonValue& request,
 
 DraPodDemand KubectlDraClaims::PodDemand(const JsonValue& pod,
                                          const std::string& ns) {
+  ValidateKubectlPodClaims(pod.Get("spec"));
   DraPodDemand demand;
+  // The claims this pod's entries resolved to: a claim named by two
+  // entries gives its devices once.
+  std::set<std::string> own;
   std::map<std::string, std::string> generated;  // entry -> claim name
   for (const JsonValue& s :
        pod.Get("status").Get("resourceClaimStatuses").Items()) {
@@ -431,6 +443,7 @@ DraPodDemand KubectlDraClaims::PodDemand(const JsonValue& pod,
         claim_at.Fail("ResourceClaim " + key + " is not in the list; " +
                       kListHint);
       }
+      if (!own.insert(key).second) continue;
       if (!held_claims_.insert(key).second) {
         ++counts_[kNoteShared];
         continue;
@@ -446,7 +459,10 @@ DraPodDemand KubectlDraClaims::PodDemand(const JsonValue& pod,
       }
       spec.emplace(it->second.Get("spec").Get("spec"));
       auto g = generated.find(entry_name);
-      if (g != generated.end()) {
+      if (g != generated.end() && !g->second.empty()) {
+        // Another entry may name the claim made from this one.
+        if (!own.insert(ns + "/" + g->second).second) continue;
+        held_claims_.insert(ns + "/" + g->second);
         auto c = claims_.find(ns + "/" + g->second);
         if (c != claims_.end()) {
           allocation.emplace(c->second.Get("status").Get("allocation"));
