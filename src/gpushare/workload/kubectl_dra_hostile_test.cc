@@ -219,6 +219,55 @@ TEST(DraKubectlHostileTest, AClaimCountsOnceAndItsDevicesOnce) {
             std::string::npos);
 }
 
+// A nic.example.com slice of n1 with one device eth1 (type "nic").
+constexpr const char* kNicSlice = R"(,
+{"kind": "ResourceSlice", "apiVersion": "resource.k8s.io/v1",
+ "metadata": {"name": "n1-nic"}, "spec": {"driver": "nic.example.com",
+  "nodeName": "n1", "pool": {"name": "n1", "generation": 1,
+  "resourceSliceCount": 1},
+  "devices": [{"name": "eth1", "attributes": {"type": {"string": "nic"},
+   "speed": {"int": 100}}}]}})";
+
+TEST(DraKubectlHostileTest, AClaimNoDeviceSatisfiesLeavesItsPodUnschedulable) {
+  // allocationMode All over a product no GPU has: upstream's allocator
+  // finds no device (cannot allocate all claims); it was left out and the
+  // pod ran without a GPU.
+  const std::string none = R"({"name": "gpu", "exactly": {"deviceClassName":
+      "gpu.nvidia.com", "allocationMode": "All", "selectors": [{"cel":
+      {"expression": "device.attributes['gpu.nvidia.com'].productName == 'NVIDIA B900'"}}]}})";
+  std::vector<std::string> notes;
+  const std::vector<Pod> pods = Pods(
+      PodList(PodWithClaims("a", TemplateEntry("gpu", "t")),
+              Template("t", none) + kNicSlice +
+                  Class("nic", "device.driver == 'nic.example.com'")),
+      &notes);
+  ASSERT_EQ(pods.size(), 1u);
+  EXPECT_EQ(pods[0].dra_unallocatable, "cannot allocate all claims");
+  EXPECT_NE(notes[0].find("1 request(s) that no device of the list's "
+                          "ResourceSlices or of the catalog's GPUs satisfies"),
+            std::string::npos)
+      << notes[0];
+  // A request for the NIC the list's slice has is another driver's: left
+  // out, the pod schedulable.
+  const std::vector<Pod> nic = Pods(
+      PodList(PodWithClaims("a", TemplateEntry("gpu", "t")),
+              Template("t", R"({"name": "nic", "exactly": {"deviceClassName":
+                  "nic", "allocationMode": "All"}})") +
+                  kNicSlice + Class("nic", "device.driver == 'nic.example.com'")));
+  EXPECT_EQ(nic[0].dra_unallocatable, "");
+  // A selector that fails on every device is a located error, as the
+  // allocator's.
+  const std::string error = PodError(
+      PodList(PodWithClaims("a", TemplateEntry("gpu", "t")),
+              Template("t", R"({"name": "gpu", "exactly": {"deviceClassName":
+                  "fast"}})") + kNicSlice +
+                  Class("fast", "device.attributes['example.com'].speed > 2")));
+  EXPECT_NE(error.find("spec.selectors[0].cel.expression: class fast: "
+                       "selector #0: CEL runtime error: no such key: speed"),
+            std::string::npos)
+      << error;
+}
+
 }  // namespace
 }  // namespace kubectl_dra_hostile_test
 }  // namespace gpushare
