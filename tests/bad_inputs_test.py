@@ -26,7 +26,9 @@ A case's fields:
              link_in_set_folder: k8s/cluster.yaml, a link to {tmp}/victim;
              planted_links: {tmp}/sticky, mode 1777, holding r.json and k8s,
              links that user 65534 made to {tmp}/victim and {tmp}/secret;
-             needs root, else the case is skipped)
+             needs root, else the case is skipped;
+             huge_claim_json: a kubectl List whose ResourceClaimTemplate
+             has 200,000 requests, huge_claim.json)
   where      the location stderr must show, e.g. "x.yaml:3:12"
   message    a phrase of the message
 """
@@ -36,6 +38,7 @@ import os
 import socket
 import subprocess
 import tempfile
+import time
 import unittest
 
 import cli_harness
@@ -124,6 +127,19 @@ def generate(kind, tmp):
     elif kind == "dangling_link":
         os.symlink(os.path.join(tmp, "missing"),
                    os.path.join(tmp, "dangling.json"))
+    elif kind == "huge_claim_json":
+        requests = ",".join(
+            '{"name": "r%d", "exactly": {"deviceClassName": "gpu.nvidia.com"}}'
+            % i for i in range(200_000))
+        with open(os.path.join(tmp, "huge_claim.json"), "w") as f:
+            f.write('{"kind": "List", "items": [{"kind": "Pod", "metadata": '
+                    '{"name": "a"}, "spec": {"containers": [{"name": "c"}], '
+                    '"resourceClaims": [{"name": "gpu", '
+                    '"resourceClaimTemplateName": "t"}]}}, {"kind": '
+                    '"ResourceClaimTemplate", "apiVersion": '
+                    '"resource.k8s.io/v1", "metadata": {"name": "t"}, '
+                    '"spec": {"spec": {"devices": {"requests": ['
+                    + requests + ']}}}}]}\n')
     elif kind == "foreign_folder":
         os.mkdir(os.path.join(tmp, "k8s"))
         with open(os.path.join(tmp, "k8s", "quota.yaml"), "w") as f:
@@ -228,8 +244,10 @@ def run_case(c):
                 f.write(wrapper(c["wrap"]["kind"],
                                 c["wrap"]["file"].format(**names)))
         args = [a.format(**names) for a in c["args"]]
+        started = time.monotonic()
         result = subprocess.run([cli_harness.binary(), *args],
                                 capture_output=True, timeout=120, check=False)
+        result.seconds = time.monotonic() - started
         stderr = result.stderr.decode("utf-8", "replace").replace(tmp, "{tmp}")
         return result, stderr, sorted(os.listdir(out))
 

@@ -87,6 +87,39 @@ class DraImportTest(TempDirTestCase):
         self.assertEqual(raw1, raw2)
         self.assertEqual(out1.split("\n", 1)[1], out2.split("\n", 1)[1])
 
+    def test_claim_no_device_satisfies_leaves_its_pod_unschedulable(self):
+        # issue 51: an `All` request matching no device of the List (its
+        # selector names a product no GPU has) was left out, and the pod ran
+        # without a GPU; upstream's allocator cannot allocate the claim.
+        with open(CLUSTER) as f:
+            doc = json.load(f)
+        for item in doc["items"]:
+            if (item["kind"] == "ResourceClaimTemplate"
+                    and item["metadata"]["name"] == "one-gpu"):
+                exactly = item["spec"]["spec"]["devices"]["requests"][0][
+                    "exactly"]
+                exactly["allocationMode"] = "All"
+                exactly["selectors"] = [{"cel": {"expression":
+                    "device.attributes['gpu.nvidia.com'].productName == "
+                    "'NVIDIA B900'"}}]
+        cluster = self.write("c.json", json.dumps(doc, indent=1))
+        s = self.write("s.yaml", scenario(cluster))
+        out = self.path("r.json")
+        result = run_raw("run", s, "--json", out)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        stdout = result.stdout.decode("utf-8")
+        self.assertIn("note: pod import: 1 request(s) that no device of the "
+                      "list's ResourceSlices", stdout)
+        with open(out) as f:
+            records = {p["name"]: p for p in json.load(f)["pod_records"]}
+        train2 = records["ml/train-2"]
+        self.assertEqual(train2["outcome"], "Unschedulable")
+        self.assertEqual(train2["message"],
+                         "0/4 nodes are available: 4 cannot allocate all "
+                         "claims.")
+        self.assertEqual(train2["node"], "")
+        self.assertEqual(train2["gpu_hours"], 0)
+
     def test_bad_dra_objects_are_located_errors(self):
         with open(CLUSTER, encoding="utf-8") as f:
             doc = json.load(f)

@@ -115,6 +115,23 @@ std::string JsonValue::String(const std::string& if_missing) const {
   return node_.Scalar();
 }
 
+std::string JsonValue::MultilineString() const {
+  if (Missing()) return "";
+  if (!node_.IsScalar()) Fail("expected a string, got " + Describe());
+  char32_t code_point = 0;
+  if (FindNonWhitespaceControlCodePoint(node_.Scalar(), &code_point) !=
+      std::string::npos) {
+    Fail(ControlCharacterMessage(node_.Scalar(), code_point));
+  }
+  return node_.Scalar();
+}
+
+size_t JsonValue::Size() const {
+  if (Missing()) return 0;
+  if (!node_.IsSequence()) Fail("expected an array, got " + Describe());
+  return node_.size();
+}
+
 int64_t JsonValue::Int(int64_t min, int64_t max) const {
   if (Missing()) Fail("expected an integer, got nothing");
   if (!node_.IsScalar()) Fail("expected an integer, got " + Describe());

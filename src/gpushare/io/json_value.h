@@ -11,8 +11,10 @@
 // values are read as the document has them; unknown members are ignored.
 // A string read (String(), and the keys Members() lists) must not hold a
 // control character once its escapes are decoded (`\u001b`, `\u0000`, `\n`;
-// utf8.h): an InputError at the value. Values never read (an annotation
-// nobody asks for) are not checked.
+// utf8.h): an InputError at the value. MultilineString() allows tab, LF
+// and CR, for a text that is parsed and never written out (a CEL selector
+// expression). Values never read (an annotation nobody asks for) are not
+// checked.
 
 #ifndef GPUSHARE_IO_JSON_VALUE_H_
 #define GPUSHARE_IO_JSON_VALUE_H_
@@ -53,6 +55,11 @@ class JsonValue {
 
   // A string (fails on a non-string; `if_missing` when Missing()).
   std::string String(const std::string& if_missing = "") const;
+  // A string that may hold tab, LF and CR but no other control character.
+  std::string MultilineString() const;
+  // The number of elements of an array (0 when absent), without reading
+  // them. Fails on a present non-array.
+  size_t Size() const;
   // An integer in [min, max].
   int64_t Int(int64_t min, int64_t max) const;
   // A finite number in [min, max].

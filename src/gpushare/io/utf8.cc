@@ -98,6 +98,20 @@ size_t FindControlCodePoint(std::string_view value, char32_t* code_point) {
   return std::string_view::npos;
 }
 
+size_t FindNonWhitespaceControlCodePoint(std::string_view value,
+                                         char32_t* code_point) {
+  size_t from = 0;
+  while (from < value.size()) {
+    const size_t at = FindControlCodePoint(value.substr(from), code_point);
+    if (at == std::string_view::npos) return at;
+    if (*code_point != '\t' && *code_point != '\n' && *code_point != '\r') {
+      return from + at;
+    }
+    from += at + 1;
+  }
+  return std::string_view::npos;
+}
+
 std::string ControlCharacterMessage(std::string_view value,
                                     char32_t code_point) {
   return fmt::format(

@@ -16,7 +16,10 @@
 // C0 (U+0000..U+001F, tab and LF included), DEL (U+007F) or C1 (U+0080..
 // U+009F). They would reach a terminal, HTML, OpenMetrics labels and CSV
 // cells raw. FindControlCodePoint() finds one; the readers refuse it with
-// ControlCharacterMessage().
+// ControlCharacterMessage(). The one exception is text that is only parsed
+// and never reaches an output, a terminal, a file name or a script: a CEL
+// selector expression (json_value.h MultilineString()) may hold tab, LF
+// and CR, which CEL reads as whitespace.
 
 #ifndef GPUSHARE_IO_UTF8_H_
 #define GPUSHARE_IO_UTF8_H_
@@ -52,6 +55,11 @@ size_t FindControlCharacter(std::string_view text);
 // The byte offset of the first C0, DEL or C1 control character in `value`
 // (well-formed UTF-8), or std::string_view::npos; `*code_point` is set to it.
 size_t FindControlCodePoint(std::string_view value, char32_t* code_point);
+
+// The same, tab, LF and CR excepted: for a multi-line text that is only
+// parsed, never written out (a CEL expression).
+size_t FindNonWhitespaceControlCodePoint(std::string_view value,
+                                         char32_t* code_point);
 
 // "control character U+001B in 'a\x1B[31m'; ..." for a string holding the
 // code point (the value quoted with quote.h's QuoteValue()).

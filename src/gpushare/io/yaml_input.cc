@@ -17,6 +17,7 @@
 #include <yaml-cpp/parser.h>
 
 #include "gpushare/io/input_error.h"
+#include "gpushare/io/json_syntax.h"
 #include "gpushare/io/quote.h"
 #include "gpushare/io/suggest.h"
 #include "gpushare/io/utf8.h"
@@ -246,7 +247,8 @@ YAML::Node ParseYaml(const std::string& text, const std::string& file) {
 }
 
 YAML::Node ParseCheckedJson(const std::string& text, const std::string& file) {
-  return Parsed(file, [&] { return YAML::Load(text); });
+  const std::string yaml = JsonTextForYamlCpp(text);
+  return Parsed(file, [&] { return YAML::Load(yaml); });
 }
 
 std::string ReadInputFile(const std::string& path) {

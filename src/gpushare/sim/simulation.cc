@@ -55,6 +55,12 @@ Simulation::Simulation(const Scenario& scenario, const Catalog& catalog)
     untranslatable_[i] =
         TranslateRequests(pod, cluster_->pools()[pool], cluster_->resources(),
                           scenario_.translation);
+    if (!pod.dra_unallocatable.empty()) {
+      // Every node's DynamicResources Filter fails it (FitError's words).
+      const size_t n = cluster_->nodes().size();
+      untranslatable_[i] = fmt::format("0/{} nodes are available: {} {}.", n,
+                                       n, pod.dra_unallocatable);
+    }
     if (bound_to == node_index_.end()) {
       PinToTargetPool(pod, pool, *cluster_, cluster_->resources(),
                       scenario_.translation);

@@ -7,6 +7,7 @@
 #include "gpushare/io/utf8.h"
 #include "gpushare/io/input_error.h"
 #include "gpushare/io/yaml_input.h"
+#include "gpushare/workload/kubectl_claim_validation.h"
 
 namespace gpushare {
 
@@ -15,7 +16,8 @@ std::vector<JsonValue> KubectlListItems(const std::string& file,
                                         const std::string& kind,
                                         std::string* list_kind) {
   CheckUtf8(file, text);
-  CheckJsonSyntax(file, text);
+  // The API's DRA list limits refuse a huge claim before it is parsed.
+  CheckJsonSyntax(file, text, KubectlDraArrayLimits());
   const YAML::Node root_node = ParseCheckedJson(text, file);
   CheckNoDuplicateKeys(file, root_node);
   const JsonValue root(file, root_node);

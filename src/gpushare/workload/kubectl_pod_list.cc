@@ -367,7 +367,11 @@ std::vector<Pod> ParseKubectlPods(const std::string& file,
       }
       demand = claims->PodDemand(item, pod.namespace_name);
     }
-    if (options.gpu_pods_only && !gpu && !demand.any()) continue;
+    if (options.gpu_pods_only && !gpu && !demand.any() &&
+        demand.unallocatable.empty()) {
+      continue;
+    }
+    pod.dra_unallocatable = demand.unallocatable;
     // Errors about a request point at the first container's requests.
     const JsonValue first_requests =
         spec.Get("containers").Items().front().Get("resources").Get("requests");

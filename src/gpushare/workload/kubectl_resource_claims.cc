@@ -4,12 +4,16 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <string_view>
 #include <utility>
 
 #include "gpushare/cluster/dra/cel_selector.h"
+#include "gpushare/cluster/dra/filter_messages.h"
 #include "gpushare/cluster/dra/nvidia_device_name.h"
 #include "gpushare/cluster/dra/nvidia_gpu_slice.h"
 #include "gpushare/cluster/dra/quantity.h"
+#include "gpushare/workload/kubectl_claim_validation.h"
+#include "gpushare/workload/kubectl_other_devices.h"
 
 namespace gpushare {
 namespace {
@@ -53,6 +57,10 @@ constexpr const char* kNoteSomeProfiles =
 constexpr const char* kNoteGpuAndMig =
     "request(s) of classes that select whole GPUs and MIG devices imported "
     "as whole GPUs";
+constexpr const char* kNoteUnallocatable =
+    "request(s) that no device of the list's ResourceSlices or of the "
+    "catalog's GPUs satisfies: their pods are unschedulable (cannot allocate "
+    "all claims)";
 constexpr const char* kNoteOtherNode =
     "allocated claim(s) on another node than their pod's spec.nodeName "
     "(spec.nodeName wins)";
@@ -72,18 +80,34 @@ int64_t ClaimProfileMemory(const Catalog& catalog, const std::string& name) {
   return best;
 }
 
-// The CEL selectors of a `selectors` array, compiled.
-std::vector<CelSelector> ClaimSelectors(const JsonValue& selectors) {
+// The CEL selectors of a `selectors` array, compiled; `*at` (if set) gets
+// each one's expression, for errors.
+std::vector<CelSelector> ClaimSelectors(const JsonValue& selectors,
+                                        std::vector<JsonValue>* where =
+                                            nullptr) {
   std::vector<CelSelector> out;
   for (const JsonValue& s : selectors.Items()) {
     const JsonValue at = s.Get("cel").Get("expression");
     if (at.Missing()) s.Fail("expected a cel selector with an expression");
+    if (where != nullptr) where->push_back(at);
+    // A multi-line expression (kubectl prints its line breaks as \n) is
+    // located by line and column within it.
+    const std::string expression = at.MultilineString();
     CelCompileError error;
     std::optional<CelSelector> compiled =
-        CelSelector::Compile(at.String(), &error);
+        CelSelector::Compile(expression, &error);
     if (!compiled) {
-      at.Fail(fmt::format("CEL selector, column {}: {}", error.column,
-                          error.message));
+      const std::string_view before = std::string_view(expression).substr(
+          0, static_cast<size_t>(std::max(error.column - 1, 0)));
+      const size_t line_start = before.rfind('\n');
+      if (line_start == std::string_view::npos) {
+        at.Fail(fmt::format("CEL selector, column {}: {}", error.column,
+                            error.message));
+      }
+      at.Fail(fmt::format(
+          "CEL selector, line {}, column {}: {}",
+          1 + std::count(before.begin(), before.end(), '\n'),
+          before.size() - line_start, error.message));
     }
     out.push_back(std::move(*compiled));
   }
@@ -96,6 +120,9 @@ std::vector<CelSelector> ClaimSelectors(const JsonValue& selectors) {
 struct KubectlDraClaims::Mapping {
   enum class Kind { kNone, kGpu, kMig };
   Kind kind = Kind::kNone;
+  bool other_driver = false;  // a device of another driver matches
+  std::string error;          // the first CEL runtime error, as upstream's
+  std::optional<JsonValue> error_at;  // its selector (or class name)
   std::string profile;                // kMig
   std::vector<std::string> profiles;  // kMig: every profile selected
   const char* approximation = nullptr;  // a note, or null
@@ -103,6 +130,7 @@ struct KubectlDraClaims::Mapping {
 
 struct KubectlDraClaims::ClassEntry {
   DeviceClass device_class;
+  std::vector<JsonValue> selector_at;  // a listed class's expressions
 };
 
 namespace {
@@ -151,12 +179,19 @@ KubectlDraClaims::KubectlDraClaims(const KubectlDraItems& items,
     if (name.empty()) metadata.Get("name").Fail("an object needs a name");
     return metadata.Get("namespace").String("default") + "/" + name;
   };
+  // Every object as the API server validates it, used or not.
   for (const JsonValue& c : items.resource_claims) {
+    ValidateKubectlClaimSpec(c.Get("spec"));
+    const JsonValue allocation = c.Get("status").Get("allocation");
+    if (!allocation.Missing()) {
+      ValidateKubectlAllocation(allocation, c.Get("spec"));
+    }
     if (!claims_.emplace(key_of(c), c).second) {
       c.Get("metadata").Get("name").Fail("ResourceClaim listed twice");
     }
   }
   for (const JsonValue& t : items.resource_claim_templates) {
+    ValidateKubectlClaimSpec(t.Get("spec").Get("spec"));
     if (!templates_.emplace(key_of(t), t).second) {
       t.Get("metadata").Get("name").Fail("ResourceClaimTemplate listed twice");
     }
@@ -168,7 +203,8 @@ KubectlDraClaims::KubectlDraClaims(const KubectlDraItems& items,
     if (dc.name.empty()) {
       c.Get("metadata").Get("name").Fail("a DeviceClass needs a name");
     }
-    dc.selectors = ClaimSelectors(c.Get("spec").Get("selectors"));
+    dc.selectors =
+        ClaimSelectors(c.Get("spec").Get("selectors"), &entry->selector_at);
     dc.extended_resource_name =
         c.Get("spec").Get("extendedResourceName").String();
     const std::string name = dc.name;
@@ -188,10 +224,12 @@ KubectlDraClaims::KubectlDraClaims(const KubectlDraItems& items,
     slice.devices.push_back(std::move(p.device));
     probes_.push_back(std::move(slice));
   }
+  has_slices_ = !items.resource_slices.empty();
+  other_devices_ = ReadOtherDriverDevices(items.resource_slices);
   // Every listed class is mapped once: those that select no GPU are
   // reported.
   for (const JsonValue& c : items.device_classes) {
-    const Mapping m = Map(c.Get("metadata").Get("name"), {});
+    const Mapping m = Map(c.Get("metadata").Get("name"), {}, {}, "");
     if (m.kind == Mapping::Kind::kNone) {
       unmapped_classes_.insert(c.Get("metadata").Get("name").String());
     }
@@ -235,8 +273,38 @@ const KubectlDraClaims::ClassEntry& KubectlDraClaims::Class(
 }
 
 KubectlDraClaims::Mapping KubectlDraClaims::Map(
-    const JsonValue& class_name_at, const std::vector<CelSelector>& own) {
-  const DeviceClass& dc = Class(class_name_at).device_class;
+    const JsonValue& class_name_at, const std::vector<CelSelector>& own,
+    const std::vector<JsonValue>& own_at, const std::string& claim_name) {
+  const ClassEntry& entry = Class(class_name_at);
+  const DeviceClass& dc = entry.device_class;
+  Mapping found;
+  // Whether `device` passes the class's selectors, then the request's, in
+  // order, as the allocator tries them; the first runtime error is kept.
+  auto passes = [&](const Device& device, const std::string& driver,
+                    const std::string& where) {
+    auto fail = [&](const std::string& who, size_t i, const CelResult& r,
+                    const JsonValue& at) {
+      if (found.error_at) return;
+      found.error = fmt::format("{}: selector #{}: CEL runtime error: {} (on {})",
+                                who, i, r.ErrorMessage(), where);
+      found.error_at.emplace(at);
+    };
+    for (size_t i = 0; i < dc.selectors.size(); ++i) {
+      const CelResult r = dc.selectors[i].Evaluate(device, driver);
+      if (r.failed()) {
+        fail("class " + dc.name, i, r,
+             i < entry.selector_at.size() ? entry.selector_at[i]
+                                          : class_name_at);
+      }
+      if (!r.matches()) return false;
+    }
+    for (size_t i = 0; i < own.size(); ++i) {
+      const CelResult r = own[i].Evaluate(device, driver);
+      if (r.failed()) fail("claim " + claim_name, i, r, own_at[i]);
+      if (!r.matches()) return false;
+    }
+    return true;
+  };
   std::set<std::string> whole_models;
   std::set<std::string> all_models;
   std::map<std::string, int64_t> profiles;  // name -> least memory
@@ -244,12 +312,12 @@ KubectlDraClaims::Mapping KubectlDraClaims::Map(
     const Device& device = probe.devices.front();
     const bool whole = probe.pool_name.empty();
     if (whole) all_models.insert(probe.node_name);
-    if (!dc.Matches(device, probe.driver, nullptr)) continue;
-    bool ok = true;
-    for (const CelSelector& s : own) {
-      ok = ok && s.Evaluate(device, probe.driver).matches();
+    if (!passes(device, probe.driver,
+                fmt::format("device {} of model {}, as the NVIDIA driver "
+                            "publishes it",
+                            device.name, probe.node_name))) {
+      continue;
     }
-    if (!ok) continue;
     if (whole) {
       whole_models.insert(probe.node_name);
     } else {
@@ -257,7 +325,16 @@ KubectlDraClaims::Mapping KubectlDraClaims::Map(
       profiles.emplace(probe.pool_name, memory);
     }
   }
-  Mapping m;
+  for (const ResourceSlice& slice : other_devices_) {
+    for (const Device& device : slice.devices) {
+      if (found.other_driver) break;
+      found.other_driver = passes(
+          device, slice.driver,
+          fmt::format("device {}/{}/{}", slice.driver, slice.pool_name,
+                      device.name));
+    }
+  }
+  Mapping m = std::move(found);
   if (!whole_models.empty()) {
     m.kind = Mapping::Kind::kGpu;
     if (!profiles.empty()) {
@@ -279,6 +356,7 @@ KubectlDraClaims::Mapping KubectlDraClaims::Map(
 
 void KubectlDraClaims::AddRequest(const JsonValue& request,
                                   const JsonValue* allocation,
+                                  const std::string& claim_name,
                                   DraPodDemand* demand) {
   const std::string name = request.Get("name").String();
   if (name.empty()) request.Get("name").Fail("a request needs a name");
@@ -324,8 +402,26 @@ void KubectlDraClaims::AddRequest(const JsonValue& request,
     ++counts_[kNoteAdminAccess];
     return;
   }
-  const Mapping m = Map(chosen.Get("deviceClassName"),
-                        ClaimSelectors(chosen.Get("selectors")));
+  std::vector<JsonValue> own_at;
+  const std::vector<CelSelector> own =
+      ClaimSelectors(chosen.Get("selectors"), &own_at);
+  const Mapping m = Map(chosen.Get("deviceClassName"), own, own_at,
+                        claim_name);
+  if (m.kind == Mapping::Kind::kNone && !m.other_driver && results.empty()) {
+    // No device at all: the allocator either stops at the selector's error
+    // (an Error status: the pod is retried and never scheduled) or finds no
+    // device (Unschedulable).
+    if (m.error_at) {
+      m.error_at->Fail(m.error +
+                       "; the scheduler's allocator stops at this error, so "
+                       "the claim's pods never run");
+    }
+    if (has_slices_) {
+      ++counts_[kNoteUnallocatable];
+      demand->unallocatable = kDraCannotAllocateAllClaims;
+      return;
+    }
+  }
   if (m.kind == Mapping::Kind::kNone) {
     ++counts_[kNoteNotGpu];
     unmapped_classes_.insert(chosen.Get("deviceClassName").String());
@@ -395,7 +491,11 @@ void KubectlDraClaims::AddRequest(const JsonValue& request,
 
 DraPodDemand KubectlDraClaims::PodDemand(const JsonValue& pod,
                                          const std::string& ns) {
+  ValidateKubectlPodClaims(pod.Get("spec"));
   DraPodDemand demand;
+  // The claims this pod's entries resolved to: a claim named by two
+  // entries gives its devices once.
+  std::set<std::string> own;
   std::map<std::string, std::string> generated;  // entry -> claim name
   for (const JsonValue& s :
        pod.Get("status").Get("resourceClaimStatuses").Items()) {
@@ -411,13 +511,19 @@ DraPodDemand KubectlDraClaims::PodDemand(const JsonValue& pod,
     }
     std::optional<JsonValue> spec;
     std::optional<JsonValue> allocation;
+    // As upstream names it (namespace/name); a template's claim is
+    // <pod>-<entry> until status.resourceClaimStatuses names it.
+    std::string claim_name =
+        ns + "/" + pod.Get("metadata").Get("name").String() + "-" + entry_name;
     if (!claim_at.Missing()) {
       const std::string key = ns + "/" + claim_at.String();
+      claim_name = key;
       auto it = claims_.find(key);
       if (it == claims_.end()) {
         claim_at.Fail("ResourceClaim " + key + " is not in the list; " +
                       kListHint);
       }
+      if (!own.insert(key).second) continue;
       if (!held_claims_.insert(key).second) {
         ++counts_[kNoteShared];
         continue;
@@ -433,7 +539,11 @@ DraPodDemand KubectlDraClaims::PodDemand(const JsonValue& pod,
       }
       spec.emplace(it->second.Get("spec").Get("spec"));
       auto g = generated.find(entry_name);
-      if (g != generated.end()) {
+      if (g != generated.end() && !g->second.empty()) {
+        // Another entry may name the claim made from this one.
+        if (!own.insert(ns + "/" + g->second).second) continue;
+        claim_name = ns + "/" + g->second;
+        held_claims_.insert(ns + "/" + g->second);
         auto c = claims_.find(ns + "/" + g->second);
         if (c != claims_.end()) {
           allocation.emplace(c->second.Get("status").Get("allocation"));
@@ -447,7 +557,7 @@ DraPodDemand KubectlDraClaims::PodDemand(const JsonValue& pod,
     const JsonValue* alloc =
         allocation && !allocation->Missing() ? &*allocation : nullptr;
     for (const JsonValue& request : devices.Get("requests").Items()) {
-      AddRequest(request, alloc, &demand);
+      AddRequest(request, alloc, claim_name, &demand);
     }
   }
   if (demand.whole_gpus > 0 && demand.mig_devices > 0) {

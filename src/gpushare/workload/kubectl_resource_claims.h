@@ -17,7 +17,16 @@
 // a selector's runtime error counts as no match. Only whole GPUs: whole
 // GPUs. Only MIG devices of one profile name: that profile. MIG devices of
 // several profiles (mig.nvidia.com): the one of least memory. Both: whole
-// GPUs. None: not a GPU (another driver's class) — the request is left out.
+// GPUs. None, but a device of another driver's ResourceSlice in the List
+// (kubectl_other_devices.h): another driver's request — left out, noted.
+// None at all: when a selector failed at run time on one of them, an
+// InputError at that selector ("class NAME: selector #I: CEL runtime
+// error: ...", or "claim NAME: ..." for a request's own, as upstream's
+// allocator words the error it stops with); otherwise, when the List holds
+// ResourceSlices, the claim cannot be allocated: the pod's demand is
+// `unallocatable` (its pod is unschedulable, never run without its GPUs);
+// a List without ResourceSlices cannot tell, and the request is left out
+// as another driver's.
 //
 // PodDemand() reads a Pod's spec.resourceClaims: a resourceClaimName is a
 // ResourceClaim of the pod's namespace, a resourceClaimTemplateName a
@@ -66,6 +75,9 @@ struct DraPodDemand {
   std::string mig_profile;  // their profile ("1g.10gb")
   int64_t memory_mib = 0;   // consumable capacity asked per device; 0: none
   std::string allocated_node;  // pool of the allocated devices ("" none)
+  // A request no device can satisfy: the allocator's reason
+  // (filter_messages.h kDraCannotAllocateAllClaims), "" when none.
+  std::string unallocatable;
   bool any() const { return whole_gpus > 0 || mig_devices > 0; }
 };
 
@@ -88,15 +100,19 @@ class KubectlDraClaims {
   struct ClassEntry;
   const ClassEntry& Class(const JsonValue& name_at);
   Mapping Map(const JsonValue& class_name_at,
-              const std::vector<CelSelector>& own);
+              const std::vector<CelSelector>& own,
+              const std::vector<JsonValue>& own_at,
+              const std::string& claim_name);
   void AddRequest(const JsonValue& request, const JsonValue* allocation,
-                  DraPodDemand* demand);
+                  const std::string& claim_name, DraPodDemand* demand);
 
   const Catalog& catalog_;
   std::map<std::string, JsonValue> claims_;     // "ns/name"
   std::map<std::string, JsonValue> templates_;  // "ns/name"
   std::map<std::string, std::unique_ptr<ClassEntry>> classes_;
   std::vector<ResourceSlice> probes_;  // one device each
+  std::vector<ResourceSlice> other_devices_;  // other drivers' slices
+  bool has_slices_ = false;  // the List holds ResourceSlices
   std::set<std::string> held_claims_;  // claims a pod already holds
   std::map<std::string, int> counts_;  // note text -> count
   std::set<std::string> unmapped_classes_;

@@ -4,6 +4,8 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <set>
 #include <utility>
 
@@ -16,6 +18,10 @@
 
 namespace gpushare {
 namespace {
+
+// spec.pool.generation is an int64 that must be >= 0 (kubernetes/
+// kubernetes pkg/apis/resource/validation validateResourcePool).
+constexpr int64_t kSliceMaxGeneration = std::numeric_limits<int64_t>::max();
 
 // A member of attributes/capacity, unqualified or in the driver's domain.
 JsonValue SliceMember(const JsonValue& map, const std::string& name) {
@@ -208,7 +214,7 @@ NvidiaSliceImport ReadNvidiaResourceSlices(const std::vector<JsonValue>& slices,
     const int64_t generation =
         pool.Get("generation").Missing()
             ? 0
-            : pool.Get("generation").Int(0, int64_t{1} << 62);
+            : pool.Get("generation").Int(0, kSliceMaxGeneration);
     auto [it, added] = newest.emplace(name, generation);
     if (!added) it->second = std::max(it->second, generation);
   }
@@ -226,7 +232,7 @@ NvidiaSliceImport ReadNvidiaResourceSlices(const std::vector<JsonValue>& slices,
     const int64_t generation =
         pool.Get("generation").Missing()
             ? 0
-            : pool.Get("generation").Int(0, int64_t{1} << 62);
+            : pool.Get("generation").Int(0, kSliceMaxGeneration);
     if (generation < newest[pool_name]) {
       ++out.outdated_slices;
       continue;

@@ -170,6 +170,10 @@ struct Pod {
   // allocated: the claim's node (its allocation's nodeSelector), the only
   // node its Filter passes; its requests then hold no device.
   std::string dra_claim_node;
+  // The DynamicResources Filter's reason on every node for a claim no
+  // device can satisfy (kubectl import: "cannot allocate all claims"); ""
+  // when none. Such a pod is unschedulable from its arrival.
+  std::string dra_unallocatable;
   // The LLM serving engine it runs, shared by its class (null: none
   // modelled). Its memory footprint is then what the engine pre-allocates
   // of the memory it sees at start, not needs.gpu_memory_mib (llm_engine.h).

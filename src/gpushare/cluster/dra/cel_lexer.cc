@@ -84,11 +84,17 @@ bool TokenizeCel(std::string_view expression, std::vector<CelToken>& tokens,
       if (end < e.size() && (e[end] == 'u' || e[end] == 'U')) {
         return CelLexFail(error, i, "unsigned literals are not supported");
       }
-      if (overflow) {
+      // 2^63 is the magnitude of int64's minimum: a literal of its own only
+      // after a '-'.
+      const bool min_magnitude =
+          overflow && e.substr(i, end - i) == "9223372036854775808" &&
+          !tokens.empty() && tokens.back().kind == CelTokenKind::kMinus;
+      if (overflow && !min_magnitude) {
         return CelLexFail(error, i, "integer literal out of the int64 range");
       }
       push(CelTokenKind::kInt, i, end - i);
-      tokens.back().int_value = value;
+      tokens.back().int_value = min_magnitude ? 0 : value;
+      tokens.back().int64_min_magnitude = min_magnitude;
       continue;
     }
     if (c == '"' || c == '\'') {

@@ -8,7 +8,9 @@
 // too, so the parser can name them; what CEL itself would refuse, and CEL
 // lexemes outside the subset (floating-point, unsigned and hex literals,
 // bytes, raw and triple-quoted strings, other escapes), is an error with
-// its column. Never throws; whitespace and `//` comments are skipped.
+// its column. An int literal above 2^63-1 is out of range, except 2^63
+// right after a '-' (CEL reads `-9223372036854775808` as one literal; the
+// parser takes it only there). Never throws; whitespace and `//` comments are skipped.
 
 #ifndef GPUSHARE_CLUSTER_DRA_CEL_LEXER_H_
 #define GPUSHARE_CLUSTER_DRA_CEL_LEXER_H_
@@ -52,6 +54,9 @@ struct CelToken {
   int column = 0;    // 1-based byte column of the first character
   std::string text;  // identifier, decoded string, or the lexeme
   int64_t int_value = 0;
+  // kInt 9223372036854775808 (2^63, int_value 0): valid only as the operand
+  // of a unary '-', where it is CEL's smallest int64 (-2^63).
+  bool int64_min_magnitude = false;
 };
 
 // A lexical error: where, and what.

@@ -1,5 +1,7 @@
 #include "gpushare/cluster/dra/cel_parser.h"
 
+#include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -315,7 +317,10 @@ class CelParser {
       n.op = CelOp::kInt;
       n.type = CelType::kInt;
       n.column = column;
-      n.int_value = -Take().int_value;
+      const CelToken& literal = Take();
+      n.int_value = literal.int64_min_magnitude
+                        ? std::numeric_limits<int64_t>::min()
+                        : -literal.int_value;
       return ParseMember(Add(std::move(n)), depth);
     }
     return ParseMember(ParsePrimary(depth), depth);
@@ -395,6 +400,9 @@ class CelParser {
     n.column = t.column;
     switch (t.kind) {
       case CelTokenKind::kInt:
+        if (t.int64_min_magnitude) {
+          CelFail(t.column, "integer literal out of the int64 range");
+        }
         n.op = CelOp::kInt;
         n.type = CelType::kInt;
         n.int_value = Take().int_value;

@@ -157,6 +157,24 @@ TEST_F(CelSelectorTest, DriverAttributesAndLiterals) {
   EXPECT_EQ(Outcome("true // a comment"), 'T');
 }
 
+TEST_F(CelSelectorTest, Int64RangeLiteralsAndMultiLineExpressions) {
+  // CEL's smallest int64 is a literal of its own (cel-go's grammar reads the
+  // sign with the digits); 2^63 alone is out of range.
+  EXPECT_EQ(Outcome("-9223372036854775808 < -9223372036854775807"), 'T');
+  EXPECT_EQ(Outcome("-9223372036854775808 in [1, -9223372036854775808]"),
+            'T');
+  EXPECT_EQ(Outcome("device.attributes['gpu.nvidia.com'].count > "
+                    "-9223372036854775808"),
+            'T');
+  ExpectCelRefused("9223372036854775808 > 0", 1, "out of the int64 range");
+  ExpectCelRefused("-9223372036854775809 < 0", 2, "out of the int64 range");
+  ExpectCelRefused("1 -9223372036854775808 < 0", 3, "arithmetic ('-')");
+  // Line breaks and tabs are whitespace.
+  EXPECT_EQ(Outcome("device.driver == 'gpu.nvidia.com' &&\n"
+                    "\tdevice.attributes['gpu.nvidia.com'].type == 'gpu'"),
+            'T');
+}
+
 TEST_F(CelSelectorTest, HeterogeneousEqualityIsFalseOrderingIsAnError) {
   EXPECT_EQ(Outcome("device.attributes['gpu.nvidia.com'].count == 'four'"),
             'F');
