@@ -41,11 +41,13 @@ void FlagFidelity(double warn_points, MetricsFidelity* fidelity) {
     }
     if (off.empty()) continue;
     fidelity->warnings.push_back(fmt::format(
-        "pool {}: the replay is off its recorded series: {} (limit {:g} "
-        "points, workload.trace.metrics_warn_points); its answers rest on a "
-        "model this far from today: check the pods' needs (duty, SM demand, "
+        "pool {}: the replay is off its recorded series: {} (limits: {:g} "
+        "points of GPU util, {:.2f} of SM active, {:g}% of FB used; "
+        "workload.trace.metrics_warn_points); its answers rest on a model "
+        "this far from today: check the pods' needs (duty, SM demand, "
         "footprint) before planning it",
-        r.pool, fmt::join(off, "; "), warn_points));
+        r.pool, fmt::join(off, "; "), warn_points, warn_points / 100,
+        warn_points));
   }
 }
 
