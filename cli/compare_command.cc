@@ -11,7 +11,7 @@
 #include "cli/command.h"
 #include "cli/flag_checks.h"
 #include "cli/model_options.h"
-#include "cli/recorded_fidelity.h"
+#include "cli/todays_replay.h"
 #include "gpushare/decide/comparison.h"
 #include "gpushare/decide/comparison_spec_reader.h"
 #include "gpushare/decide/default_scenario.h"
@@ -76,8 +76,8 @@ void Compare(const CompareArgs& args, const GlobalOptions& options) {
                       &comparison, &selection);
   }
   // Today's replay against its recorded series, where the answer is read.
-  const std::unique_ptr<MetricsFidelity> fidelity =
-      TodaysFidelity(scenario, catalog);
+  const TodaysReplay today = ReplayToday(scenario, catalog);
+  const MetricsFidelity* fidelity = today.fidelity.get();
   const double wall_s = std::chrono::duration<double>(
                             std::chrono::steady_clock::now() - begin)
                             .count();
@@ -87,17 +87,19 @@ void Compare(const CompareArgs& args, const GlobalOptions& options) {
     if (fidelity != nullptr) {
       json["metrics_fidelity"] = MetricsFidelityJson(*fidelity);
     }
+    if (today.check.running_pods > 0) {
+      json["replay_check"] = ReplayCheckJson(today.check);
+    }
     outputs.Add(args.json_file, json.dump(2) + "\n");
   }
   if (!args.html_file.empty()) {
     outputs.Add(args.html_file,
                 ComparisonHtmlReport(comparison, selection,
-                                     fidelity == nullptr
-                                         ? std::string()
-                                         : MetricsFidelityHtml(*fidelity)));
+                                     TodaysHtml(today)));
   }
   const std::string report =
       ComparisonReport(comparison, selection, args.quiet ? 0 : wall_s) +
+      ReplayCheckText(today.check) +
       (fidelity == nullptr ? std::string() : MetricsFidelityText(*fidelity)) +
       ScenarioNotes(scenario);
   outputs.Commit();

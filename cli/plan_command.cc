@@ -9,10 +9,12 @@
 #include <memory>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "cli/command.h"
 #include "cli/flag_checks.h"
 #include "cli/model_options.h"
-#include "cli/recorded_fidelity.h"
+#include "cli/todays_replay.h"
 #include "gpushare/decide/comparison_spec_reader.h"
 #include "gpushare/decide/default_scenario.h"
 #include "gpushare/decide/plan_spec_reader.h"
@@ -66,6 +68,23 @@ std::string Header(const PlanResult& r, const std::string& file,
   return h;
 }
 
+// When today's plan misses its constraints in a replay that also fails pods
+// the cluster runs: says that the miss may be the replay's.
+std::string TodayMissesCaveat(const PlanResult& result,
+                              const ReplayCheck& check) {
+  const PlanOutcome* today = TodaysPlan(result);
+  if (today == nullptr || check.artefacts.empty()) return "";
+  const size_t missed = Missed(today->checks).size();
+  if (missed == 0) return "";
+  return WrapText(
+      fmt::format("Today's plan misses {} constraint{} in this replay, which "
+                  "also fails {} pod(s) that run in the cluster (above): the "
+                  "miss may be the replay's, not the cluster's. Fix those "
+                  "pods' needs before acting on a change from today.",
+                  missed, missed == 1 ? "" : "s", check.artefacts.size()),
+      kReportWidth, 0);
+}
+
 void Plan(const PlanArgs& args, GlobalOptions& options) {
   const Catalog catalog = LoadCatalog(options);
   const std::string file =
@@ -90,8 +109,8 @@ void Plan(const PlanArgs& args, GlobalOptions& options) {
                         });
   }
   // Today's replay against its recorded series, where the plan is read.
-  const std::unique_ptr<MetricsFidelity> fidelity =
-      TodaysFidelity(scenario, catalog);
+  const TodaysReplay today = ReplayToday(scenario, catalog);
+  const MetricsFidelity* fidelity = today.fidelity.get();
   const double wall_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - begin)
           .count();
@@ -115,16 +134,18 @@ void Plan(const PlanArgs& args, GlobalOptions& options) {
     if (fidelity != nullptr) {
       json["metrics_fidelity"] = MetricsFidelityJson(*fidelity);
     }
+    if (today.check.running_pods > 0) {
+      json["replay_check"] = ReplayCheckJson(today.check);
+    }
     outputs.Add(args.json_file, json.dump(2) + "\n");
   }
   if (!args.html_file.empty()) {
     outputs.Add(args.html_file,
-                PlanHtmlReport(result, fidelity == nullptr
-                                           ? std::string()
-                                           : MetricsFidelityHtml(*fidelity)));
+                PlanHtmlReport(result, TodaysHtml(today)));
   }
   std::string report =
       PlanReport(result, args.quiet ? 0 : wall_s) +
+      ReplayCheckText(today.check) + TodayMissesCaveat(result, today.check) +
       (fidelity == nullptr ? std::string() : MetricsFidelityText(*fidelity)) +
       ScenarioNotes(scenario);
   if (!written.empty()) {

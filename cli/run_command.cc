@@ -15,7 +15,7 @@
 #include "cli/command.h"
 #include "cli/flag_checks.h"
 #include "cli/model_options.h"
-#include "cli/recorded_fidelity.h"
+#include "cli/todays_replay.h"
 #include "gpushare/io/input_error.h"
 #include "gpushare/io/output_file.h"
 #include "gpushare/metrics/collector.h"
@@ -23,6 +23,7 @@
 #include "gpushare/metrics/json_writer.h"
 #include "gpushare/metrics/metrics_fidelity.h"
 #include "gpushare/metrics/openmetrics_writer.h"
+#include "gpushare/metrics/replay_check.h"
 #include "gpushare/report/metrics_fidelity_report.h"
 #include "gpushare/report/progress_bar.h"
 #include "gpushare/report/progress_observer.h"
@@ -129,14 +130,19 @@ void RunScenario(const RunArgs& args, const GlobalOptions& options) {
   if (recording != nullptr) {
     fidelity = FidelityOf(result, *recording, scenario);
   }
+  // Pods Running in an imported dump that the replay does not run.
+  const ReplayCheck check = CheckReplayOfToday(result);
   // Every output is formatted first, then written all or none.
   OutputBatch outputs;
   if (!args.json_file.empty()) {
-    if (fidelity == nullptr) {
+    if (fidelity == nullptr && check.running_pods == 0) {
       outputs.Add(args.json_file, ResultToJsonText(result));
     } else {
       nlohmann::json json = ResultToJson(result);
-      json["metrics_fidelity"] = MetricsFidelityJson(*fidelity);
+      if (fidelity != nullptr) {
+        json["metrics_fidelity"] = MetricsFidelityJson(*fidelity);
+      }
+      if (check.running_pods > 0) json["replay_check"] = ReplayCheckJson(check);
       outputs.Add(args.json_file, json.dump(1) + "\n");
     }
   }
@@ -147,12 +153,14 @@ void RunScenario(const RunArgs& args, const GlobalOptions& options) {
   }
   if (!args.html_file.empty()) {
     outputs.Add(args.html_file,
-                RunHtmlReport(result, fidelity == nullptr
-                                          ? std::string()
-                                          : MetricsFidelityHtml(*fidelity)));
+                RunHtmlReport(result,
+                              ReplayCheckHtml(check) +
+                                  (fidelity == nullptr
+                                       ? std::string()
+                                       : MetricsFidelityHtml(*fidelity))));
   }
   const std::string summary =
-      RunSummary(result, args.quiet ? 0 : wall_s) +
+      RunSummary(result, args.quiet ? 0 : wall_s) + ReplayCheckText(check) +
       (fidelity == nullptr ? std::string() : MetricsFidelityText(*fidelity)) +
       ScenarioNotes(scenario);
   outputs.Commit();

@@ -120,6 +120,33 @@ class DraImportTest(TempDirTestCase):
         self.assertEqual(train2["node"], "")
         self.assertEqual(train2["gpu_hours"], 0)
 
+    def test_running_pods_keep_their_recorded_devices(self):
+        # train-0's claim is allocated gpu-3 and gpu-1 of dgx-0 (the first
+        # node: device indexes 3 and 1); first fit would give gpu-0, gpu-1.
+        with open(CLUSTER, encoding="utf-8") as f:
+            doc = json.load(f)
+        for item in doc["items"]:
+            if (item["kind"] == "ResourceClaim"
+                    and item["metadata"]["name"] == "train-0-gpu-7xk2p"):
+                results = item["status"]["allocation"]["devices"]["results"]
+                results[0]["device"], results[1]["device"] = "gpu-3", "gpu-1"
+        cluster = self.write("cluster.json", json.dumps(doc))
+        s = self.write("s.yaml", scenario(cluster))
+        out = self.path("pinned.json")
+        result = run_raw("run", s, "--json", out, "--quiet")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        with open(out, encoding="utf-8") as f:
+            run_doc = json.load(f)
+        train = [p for p in run_doc["pod_records"] if p["name"] == "ml/train-0"]
+        self.assertEqual(train[0]["node"], "dgx-0")
+        self.assertEqual(train[0]["devices"], [3, 1])
+        # The replay of today: the three Running pods run as in the cluster.
+        self.assertEqual(run_doc["replay_check"],
+                         {"running_pods": 3, "window_s": 600.0,
+                          "artefacts": []})
+        self.assertIn("Replay of today: the 3 pod(s) Running in the dump run "
+                      "in the replay", result.stdout.decode("utf-8"))
+
     def test_bad_dra_objects_are_located_errors(self):
         with open(CLUSTER, encoding="utf-8") as f:
             doc = json.load(f)

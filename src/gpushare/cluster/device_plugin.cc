@@ -33,4 +33,9 @@ std::string DevicePlugin::AdmissionError(const ResourceList& /*requests*/) const
   return "";
 }
 
+DeviceAllocation DevicePlugin::AllocateRecorded(
+    const ResourceList& requests, const std::vector<std::string>& /*devices*/) {
+  return Allocate(requests);
+}
+
 }  // namespace gpushare

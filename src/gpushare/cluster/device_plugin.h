@@ -90,6 +90,12 @@ class DevicePlugin {
   // kubelet's admission after Bind: "" or the UnexpectedAdmissionError text.
   virtual std::string AdmissionError(const ResourceList& requests) const;
   virtual DeviceAllocation Allocate(const ResourceList& requests) = 0;
+  // Allocate() for a pod the cluster recorded on `devices` (their names as
+  // the node publishes them; an imported pod already running): the grants on
+  // those devices when each still has room for its pick, else Allocate().
+  // The default has no device names and is Allocate().
+  virtual DeviceAllocation AllocateRecorded(
+      const ResourceList& requests, const std::vector<std::string>& devices);
   virtual void Release(const DeviceAllocation& allocation) = 0;
   // Undoes Release(allocation): the same devices are held again.
   virtual void Reacquire(const DeviceAllocation& allocation) = 0;

@@ -84,6 +84,7 @@ void Collector::OnRunStart(const Cluster& cluster,
     r.slo_ttft_p99_ms = pod.needs.slo_ttft_p99_ms;
     r.slo_tpot_p99_ms = pod.needs.slo_tpot_p99_ms;
     r.requests = pod.requests.ToString(cluster.resources());
+    r.running_in_dump = pod.running_in_dump;
   }
   for (const NodePool& pool : cluster.pools()) {
     PoolSummary s;

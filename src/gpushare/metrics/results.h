@@ -44,6 +44,7 @@ struct PodRecord {
   // last start: one per GPU or MIG instance granted; empty if never bound.
   std::vector<int> devices;
   std::string requests;   // "cpu=4000m memory=16384Mi nvidia.com/gpu=1"
+  bool running_in_dump = false;  // Pod::running_in_dump
   double arrival_s = 0;
   double start_s = -1;    // first start
   double end_s = -1;

@@ -275,7 +275,7 @@ std::string ComparisonHtmlReport(const Comparison& c, const Selection& s,
   page.AddHeading("Answer", "answer");
   page.AddHtml(AnswerHtml(c, s));
   if (!fidelity_html.empty()) {
-    page.AddHeading("Fidelity of today's replay against recorded metrics",
+    page.AddHeading("Today's replay: running pods and recorded metrics",
                     "fidelity");
     page.AddHtml(fidelity_html);
   }

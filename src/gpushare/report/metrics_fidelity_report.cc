@@ -190,4 +190,24 @@ std::string MetricsFidelityHtml(const MetricsFidelity& f) {
   return html;
 }
 
+std::string ReplayCheckHtml(const ReplayCheck& check) {
+  if (check.running_pods == 0) return "";
+  std::string html = "<p>" +
+                     HtmlEscape(fmt::format(
+                         "Replay of today: {} of the {} pod(s) Running in the "
+                         "dump do not run in the replay as in the cluster "
+                         "(OOM-killed, failed, or waiting past {:.0f} s): "
+                         "artefacts of the model's inputs, not the "
+                         "cluster's failures.",
+                         check.artefacts.size(), check.running_pods,
+                         check.window_s)) +
+                     "</p>\n";
+  if (check.artefacts.empty()) return html;
+  std::vector<std::vector<std::string>> rows;
+  for (const ReplayArtefact& a : check.artefacts) {
+    rows.push_back({a.pod, a.what, a.cause});
+  }
+  return html + HtmlTable({"pod", "in the replay", "cause"}, rows);
+}
+
 }  // namespace gpushare

@@ -19,12 +19,16 @@
 #include <nlohmann/json.hpp>
 
 #include "gpushare/metrics/metrics_fidelity.h"
+#include "gpushare/metrics/replay_check.h"
 
 namespace gpushare {
 
 std::string MetricsFidelityText(const MetricsFidelity& fidelity);
 nlohmann::json MetricsFidelityJson(const MetricsFidelity& fidelity);
 std::string MetricsFidelityHtml(const MetricsFidelity& fidelity);
+// The replay-of-today check (metrics/replay_check.h) as an HTML fragment:
+// "" when no pod was Running in the dump.
+std::string ReplayCheckHtml(const ReplayCheck& check);
 
 }  // namespace gpushare
 

@@ -82,7 +82,7 @@ std::string PlanHtmlReport(const PlanResult& r,
     page.AddParagraph(QuotaBoundText(q));
   }
   if (!fidelity_html.empty()) {
-    page.AddHeading("Fidelity of today's replay against recorded metrics",
+    page.AddHeading("Today's replay: running pods and recorded metrics",
                     "fidelity");
     page.AddHtml(fidelity_html);
   }

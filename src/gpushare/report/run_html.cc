@@ -81,7 +81,8 @@ std::string RunHtmlReport(const SimulationResult& r,
   page.AddHtml(SummaryTable(r));
   page.AddHtml(PoolTable(r));
   if (!fidelity_html.empty()) {
-    page.AddHeading("Fidelity against recorded metrics", "fidelity");
+    page.AddHeading("Today's replay: running pods and recorded metrics",
+                    "fidelity");
     page.AddHtml(fidelity_html);
   }
 

@@ -139,9 +139,10 @@ class Scheduler {
   // Binds a pod that names its node (spec.nodeName) without a scheduling
   // cycle, as kubelet admits such a pod: it fits when the node has its cpu,
   // memory and extended resources free and the device plugin can serve it
-  // (then its devices are allocated: kBound); otherwise it is rejected for
-  // good (kAdmissionFailed, kubelet's "OutOf<resource>" message). `id` as
-  // for Enqueue(); the pod does not enter the queue.
+  // (then its devices are allocated — the devices it recorded,
+  // Pod::recorded_devices, where they have room: kBound); otherwise it is
+  // rejected for good (kAdmissionFailed, kubelet's "OutOf<resource>"
+  // message). `id` as for Enqueue(); the pod does not enter the queue.
   ScheduleResult Bind(PodId id, const Pod& pod, int node);
 
   // A bound pod leaves its node (completed or deleted): its devices and

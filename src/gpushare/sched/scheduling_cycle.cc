@@ -682,7 +682,12 @@ ScheduleResult Scheduler::Bind(PodId id, const Pod& pod, int node_index) {
       s.state = State::kDone;
       return result;
     }
-    s.allocation = node.devices()->Allocate(pod.requests);
+    // A pod already running keeps the devices the cluster recorded.
+    s.allocation =
+        pod.recorded_devices.empty()
+            ? node.devices()->Allocate(pod.requests)
+            : node.devices()->AllocateRecorded(pod.requests,
+                                               pod.recorded_devices);
   }
   ReservePod(node, pod);
   UpdateFreeNodes(node_index, pod.requests);

@@ -408,8 +408,13 @@ std::vector<Pod> ParseKubectlPods(const std::string& file,
     if (phase == "Running" && pod.node_name.empty()) {
       spec.Fail("a Running pod needs spec.nodeName");
     }
+    pod.running_in_dump = phase == "Running";
     // A pending pod whose claim is allocated goes to the claim's node.
     if (pod.node_name.empty()) pod.node_name = demand.allocated_node;
+    // It keeps the devices its claims hold (docs/scenario.md).
+    if (!pod.node_name.empty() && pod.node_name == demand.allocated_node) {
+      pod.recorded_devices = demand.allocated_devices;
+    }
     (pod.node_name.empty() ? pending : bound).push_back(std::move(pod));
   }
   for (Pod& p : pending) bound.push_back(std::move(p));

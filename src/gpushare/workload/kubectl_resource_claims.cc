@@ -462,6 +462,9 @@ void KubectlDraClaims::AddRequest(const JsonValue& request,
     if (!pool.empty() && demand->allocated_node.empty()) {
       demand->allocated_node = pool;
     }
+    if (pool == demand->allocated_node) {
+      demand->allocated_devices.push_back(r.Get("device").String());
+    }
   }
   if (m.kind == Mapping::Kind::kGpu) {
     demand->whole_gpus += count;

@@ -75,6 +75,9 @@ struct DraPodDemand {
   std::string mig_profile;  // their profile ("1g.10gb")
   int64_t memory_mib = 0;   // consumable capacity asked per device; 0: none
   std::string allocated_node;  // pool of the allocated devices ("" none)
+  // The allocated devices of allocated_node, as the results name them
+  // ("gpu-3", "gpu-0-mig-1g10gb-19-0"), in result order.
+  std::vector<std::string> allocated_devices;
   // A request no device can satisfy: the allocator's reason
   // (filter_messages.h kDraCannotAllocateAllClaims), "" when none.
   std::string unallocatable;

@@ -134,6 +134,14 @@ struct Pod {
   // there on arrival without a scheduling cycle (kubelet admits it), when
   // the cluster has that node; otherwise it is scheduled like any pod.
   std::string node_name;
+  // The devices it holds on node_name as the cluster recorded them (kubectl
+  // import: the DRA allocation's device names): bound on arrival, it is
+  // given those devices where they still have room (DevicePlugin::
+  // AllocateRecorded), not a fresh first fit. Empty: none recorded.
+  std::vector<std::string> recorded_devices;
+  // Running in the kubectl dump it was imported from: the replay of today
+  // should run it as the cluster does (metrics/replay_check.h).
+  bool running_in_dump = false;
   // metadata.generateName of a kubectl pod ("web-7d9f8-": the prefix its
   // controller names its pods with; "" none): the recorded series of the
   // controller's earlier pods stand for it (docs/model.md §3.2).

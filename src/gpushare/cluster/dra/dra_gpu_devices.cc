@@ -374,6 +374,55 @@ DeviceAllocation DraGpuDevices::Allocate(const ResourceList& requests) {
   return allocation;
 }
 
+DeviceAllocation DraGpuDevices::AllocateRecorded(
+    const ResourceList& requests, const std::vector<std::string>& devices) {
+  // The recorded names as slots (slice order is slot order).
+  const std::vector<Device>& published = slice().devices;
+  std::vector<int> recorded;
+  for (const std::string& name : devices) {
+    int found = -1;
+    for (size_t i = 0; i < published.size() && found < 0; ++i) {
+      if (published[i].name == name) found = static_cast<int>(i);
+    }
+    if (found < 0) return Allocate(requests);
+    recorded.push_back(found);
+  }
+  const int64_t memory =
+      memory_resource_ >= 0 ? requests.Get(memory_resource_) : 0;
+  DeviceAllocation allocation;
+  std::vector<int64_t> taken(slots_.size(), 0);  // picks given here
+  for (const auto& [id, quantity] : requests.items()) {
+    if (id <= ResourceRegistry::kMemoryId || id == memory_resource_) continue;
+    const int c = ClassOfResource(id);
+    if (c < 0) return Allocate(requests);
+    const int64_t per_pick =
+        memory > 0 && quantity > 0 ? memory / quantity : -1;
+    int64_t left = quantity;
+    for (const int i : recorded) {
+      if (left == 0) break;
+      const Slot& s = slots_[i];
+      if (s.class_index != c) continue;
+      if (PicksLeft(s, per_pick < 0 ? s.memory_mib : per_pick) - taken[i] <
+          1) {
+        continue;
+      }
+      ++taken[i];
+      DeviceGrant grant;
+      grant.gpu = s.gpu;
+      grant.instance = s.instance;
+      grant.resource = s.resource;
+      grant.memory_mib = s.memory_mib;
+      grant.claim_memory_mib = ClaimMemoryMib(s, per_pick);
+      ApplyMpsLimits(&grant);
+      allocation.grants.push_back(grant);
+      --left;
+    }
+    if (left > 0) return Allocate(requests);
+  }
+  Reacquire(allocation);
+  return allocation;
+}
+
 void DraGpuDevices::Release(const DeviceAllocation& allocation) {
   for (const DeviceGrant& g : allocation.grants) {
     const int i = SlotOf(g.gpu, g.instance);

@@ -116,6 +116,13 @@ class DraGpuDevices : public DevicePlugin {
   bool Fits(const ResourceList& requests,
             std::string_view* reason) const override;
   DeviceAllocation Allocate(const ResourceList& requests) override;
+  // The recorded devices (slice device names; an imported claim's
+  // allocation results) in their order, each taking the picks of its class's
+  // request while it has room; falls back to Allocate() when a name is not a
+  // device of the slice or the devices cannot hold every pick.
+  DeviceAllocation AllocateRecorded(
+      const ResourceList& requests,
+      const std::vector<std::string>& devices) override;
   void Release(const DeviceAllocation& allocation) override;
   void Reacquire(const DeviceAllocation& allocation) override;
   void CheckInvariants() const override;

@@ -43,6 +43,54 @@ TEST_F(DraGpuDevicesTest, PublishesTheSliceAndCountsDevicesPerClass) {
   d.CheckInvariants();
 }
 
+// Issue 52: a pod already running keeps the devices its claim's allocation
+// names; a recorded device that is held, or a name the slice lacks, falls
+// back to first fit.
+TEST_F(DraGpuDevicesTest, RecordedDevicesAreKept) {
+  DraGpuDevices d("node-a", Model("A100-80GB"), 4, {}, registry_);
+  const DeviceAllocation a =
+      d.AllocateRecorded(Ask("gpu.nvidia.com", 2), {"gpu-3", "gpu-1"});
+  ASSERT_EQ(a.grants.size(), 2u);
+  EXPECT_EQ(a.grants[0].gpu, 3);
+  EXPECT_EQ(a.grants[1].gpu, 1);
+  EXPECT_EQ(d.HeldDevices(), (std::vector<std::string>{"gpu-1", "gpu-3"}));
+  // gpu-3 is held: first fit instead (gpu-0).
+  const DeviceAllocation b =
+      d.AllocateRecorded(Ask("gpu.nvidia.com", 1), {"gpu-3"});
+  ASSERT_EQ(b.grants.size(), 1u);
+  EXPECT_EQ(b.grants[0].gpu, 0);
+  // A name not in the slice: first fit (gpu-2).
+  const DeviceAllocation c =
+      d.AllocateRecorded(Ask("gpu.nvidia.com", 1), {"gpu-9"});
+  ASSERT_EQ(c.grants.size(), 1u);
+  EXPECT_EQ(c.grants[0].gpu, 2);
+  d.CheckInvariants();
+  d.Release(a);
+  EXPECT_EQ(d.HeldDevices(), (std::vector<std::string>{"gpu-0", "gpu-2"}));
+}
+
+TEST_F(DraGpuDevicesTest, RecordedDevicesWithMemorySharesKeepTheirDevice) {
+  DraPoolSettings memory;
+  memory.consumable_shares = DraConsumableShares::kMemoryShares;
+  DraGpuDevices d("node-a", Model("L4"), 2, {}, registry_, memory);
+  const ResourceId mib = registry_.Intern(std::string(kDraMemoryResource));
+  ResourceList ask = Ask("gpu.nvidia.com", 1);
+  ask.Set(mib, 6144);
+  // Three 6 GiB claims recorded on gpu-1, first fit would take gpu-0.
+  for (int k = 0; k < 3; ++k) {
+    const DeviceAllocation a = d.AllocateRecorded(ask, {"gpu-1"});
+    ASSERT_EQ(a.grants.size(), 1u);
+    EXPECT_EQ(a.grants[0].gpu, 1);
+    EXPECT_EQ(a.grants[0].claim_memory_mib, 6144);
+  }
+  // A fourth does not fit beside them (3 x 6144 of the L4's memory left
+  // less than 6144): it goes to gpu-0, never over the device's memory.
+  const DeviceAllocation fourth = d.AllocateRecorded(ask, {"gpu-1"});
+  ASSERT_EQ(fourth.grants.size(), 1u);
+  EXPECT_EQ(fourth.grants[0].gpu, 0);
+  d.CheckInvariants();
+}
+
 TEST_F(DraGpuDevicesTest, FirstFitInSliceOrderAndTheNextPodGetsTheNext) {
   DraGpuDevices d("node-a", Model("A100-80GB"), 8, {}, registry_);
   ResourceClaim claim;

@@ -1,10 +1,11 @@
-#include "cli/recorded_fidelity.h"
+#include "cli/todays_replay.h"
 
 #include <map>
 #include <string>
 
 #include "gpushare/metrics/collector.h"
 #include "gpushare/metrics/fidelity_warnings.h"
+#include "gpushare/report/metrics_fidelity_report.h"
 #include "gpushare/sim/simulation.h"
 
 namespace gpushare::cli {
@@ -39,15 +40,32 @@ std::unique_ptr<MetricsFidelity> FidelityOf(const SimulationResult& result,
   return fidelity;
 }
 
-std::unique_ptr<MetricsFidelity> TodaysFidelity(const Scenario& scenario,
-                                                const Catalog& catalog) {
-  const auto& recording = scenario.workload.trace.metrics;
-  if (recording == nullptr) return nullptr;
+TodaysReplay ReplayToday(const Scenario& scenario, const Catalog& catalog) {
+  TodaysReplay today;
+  const TraceWorkload& trace = scenario.workload.trace;
+  const auto& recording = trace.metrics;
+  bool running = false;
+  if (trace.pods != nullptr) {
+    for (const Pod& p : *trace.pods) running = running || p.running_in_dump;
+  }
+  if (!running && recording == nullptr) return today;
   Simulation simulation(scenario, catalog);
   Collector collector(simulation, scenario.name, scenario.seed,
-                      /*record_devices=*/true);
+                      /*record_devices=*/recording != nullptr);
   simulation.Run(&collector);
-  return FidelityOf(collector.result(), *recording, scenario);
+  today.ran = true;
+  today.check = CheckReplayOfToday(collector.result());
+  if (recording != nullptr) {
+    today.fidelity = FidelityOf(collector.result(), *recording, scenario);
+  }
+  return today;
+}
+
+std::string TodaysHtml(const TodaysReplay& today) {
+  if (!today.ran) return "";
+  return ReplayCheckHtml(today.check) +
+         (today.fidelity == nullptr ? std::string()
+                                    : MetricsFidelityHtml(*today.fidelity));
 }
 
 }  // namespace gpushare::cli
