@@ -154,7 +154,8 @@ nlohmann::json MetricsFidelityJson(const MetricsFidelity& f) {
           {"pools", pools},
           {"devices", devices},
           {"unmatched_devices", f.unmatched_devices},
-          {"pods", pods}};
+          {"pods", pods},
+          {"warnings", f.warnings}};
 }
 
 std::string MetricsFidelityHtml(const MetricsFidelity& f) {
