@@ -67,7 +67,7 @@ TEST_F(DcgmRecordingChecksTest, FramebufferAboveTheCardIsAnError) {
 
 TEST_F(DcgmRecordingChecksTest, BytesAreRecognized) {
   // The card's whole memory in bytes, and a value of 2^20 (1 MiB in bytes).
-  for (const char* v : {"85520613376", "1048576"}) {
+  for (const char* v : {"85520809984", "1048576"}) {
     const DcgmRecording rec = CheckTestRecording(
         {CheckTestSeries("DCGM_FI_DEV_FB_USED", h100_, "", "0", v)});
     const std::string error = CheckError(rec, catalog_);
