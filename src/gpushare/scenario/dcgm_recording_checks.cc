@@ -3,11 +3,11 @@
 
 #include "gpushare/scenario/dcgm_recording_checks.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 #include <utility>
-
-#include <fmt/format.h>
 
 #include "gpushare/base/lifetimebound.h"
 #include "gpushare/io/input_error.h"
@@ -64,17 +64,18 @@ void DcgmCheckFramebuffer(const DcgmDevice& d, const GpuModel& model,
   const std::string bytes =
       d.fb_max_mib >= kDcgmBytesPerMib &&
               as_mib <= static_cast<double>(memory_mib)
-          ? fmt::format("; the values look like bytes ({} bytes = {:.0f} "
-                        "MiB): dcgm-exporter reports MiB, so convert the "
-                        "recording (divide by 1048576)",
-                        d.fb_max_mib, as_mib)
+          ? fmt::format(
+                "; the values look like bytes ({} bytes = {:.0f} "
+                "MiB): dcgm-exporter reports MiB, so convert the "
+                "recording (divide by 1048576)",
+                d.fb_max_mib, as_mib)
           : std::string();
   throw InputError(
       d.fb_max_file, d.fb_max_line, d.fb_max_column,
       fmt::format("DCGM_FI_DEV_FB_USED: {} MiB at time {} on {} is above the "
                   "device's memory, {} MiB ({}){}",
-                  d.fb_max_mib, d.fb_max_time_s, DcgmDeviceName(d),
-                  memory_mib, device, bytes));
+                  d.fb_max_mib, d.fb_max_time_s, DcgmDeviceName(d), memory_mib,
+                  device, bytes));
 }
 
 void DcgmCheckNode(const DcgmDevice& d, const GpuModel& model,
@@ -83,10 +84,9 @@ void DcgmCheckNode(const DcgmDevice& d, const GpuModel& model,
   if (it == nodes.end() || it->second.model == &model) return;
   const DcgmClusterNode& node = it->second;
   const std::string what =
-      node.product.empty()
-          ? fmt::format("has {}", node.model->name)
-          : fmt::format("has nvidia.com/gpu.product '{}' ({})", node.product,
-                        node.model->name);
+      node.product.empty() ? fmt::format("has {}", node.model->name)
+                           : fmt::format("has nvidia.com/gpu.product '{}' ({})",
+                                         node.product, node.model->name);
   throw InputError(
       d.file, d.line, d.column,
       fmt::format("modelName '{}' ({}) contradicts the cluster: node {} {}; "
@@ -151,8 +151,7 @@ const MigProfile* DcgmDeviceProfile(const DcgmDevice& d,
   return &model.mig->profiles[index];
 }
 
-void CheckDcgmRecording(const DcgmRecording& recording,
-                        const Catalog& catalog,
+void CheckDcgmRecording(const DcgmRecording& recording, const Catalog& catalog,
                         const std::vector<NodePoolSpec>& pools,
                         const std::vector<Pod>* pods,
                         std::vector<std::string>* warnings) {

@@ -43,8 +43,7 @@ const GpuModel& DcgmDeviceModel(const DcgmDevice& d,
 const MigProfile* DcgmDeviceProfile(const DcgmDevice& d,
                                     const GpuModel& model GS_LIFETIMEBOUND);
 
-void CheckDcgmRecording(const DcgmRecording& recording,
-                        const Catalog& catalog,
+void CheckDcgmRecording(const DcgmRecording& recording, const Catalog& catalog,
                         const std::vector<NodePoolSpec>& pools,
                         const std::vector<Pod>* pods,
                         std::vector<std::string>* warnings);

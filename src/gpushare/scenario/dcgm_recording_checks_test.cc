@@ -25,9 +25,9 @@ std::string CheckTestSeries(const std::string& name, const std::string& model,
                             const std::string& extra, const std::string& v1,
                             const std::string& v2) {
   return R"({"metric": {"__name__": ")" + name +
-         R"(", "gpu": "0", "Hostname": "n1", "modelName": ")" + model +
-         "\"" + extra + R"(}, "values": [[100, ")" + v1 + R"("], [160, ")" +
-         v2 + R"("]]})";
+         R"(", "gpu": "0", "Hostname": "n1", "modelName": ")" + model + "\"" +
+         extra + R"(}, "values": [[100, ")" + v1 + R"("], [160, ")" + v2 +
+         R"("]]})";
 }
 
 std::string CheckError(const DcgmRecording& rec, const Catalog& catalog,
@@ -81,12 +81,11 @@ TEST_F(DcgmRecordingChecksTest, BytesAreRecognized) {
 }
 
 TEST_F(DcgmRecordingChecksTest, MigInstanceHasItsProfilesMemory) {
-  const std::string mig =
-      R"(, "GPU_I_PROFILE": "1g.10gb", "GPU_I_ID": "9")";
+  const std::string mig = R"(, "GPU_I_PROFILE": "1g.10gb", "GPU_I_ID": "9")";
   const int64_t memory =
       catalog_.Find("H100-80GB")
-          ->mig->profiles[catalog_.Find("H100-80GB")->mig->FindProfile(
-              "1g.10gb")]
+          ->mig
+          ->profiles[catalog_.Find("H100-80GB")->mig->FindProfile("1g.10gb")]
           .memory_mib;
   const DcgmRecording ok = CheckTestRecording({CheckTestSeries(
       "DCGM_FI_DEV_FB_USED", h100_, mig, "0", std::to_string(memory))});
@@ -145,8 +144,8 @@ TEST_F(DcgmRecordingChecksTest, ReaderRefusesImpossibleRatiosAndCountsOthers) {
   EXPECT_THROW(CheckTestRecording({CheckTestSeries(
                    "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE", h100_, "", "0", "1.01")}),
                InputError);
-  EXPECT_THROW(CheckTestRecording({CheckTestSeries(
-                   "DCGM_FI_DEV_GPU_UTIL", h100_, "", "100.5", "1")}),
+  EXPECT_THROW(CheckTestRecording({CheckTestSeries("DCGM_FI_DEV_GPU_UTIL",
+                                                   h100_, "", "100.5", "1")}),
                InputError);
   // 100 %, a ratio of 1 and a field without a bound are fine.
   const DcgmRecording ok = CheckTestRecording(
