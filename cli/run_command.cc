@@ -30,6 +30,7 @@
 #include "gpushare/report/run_html.h"
 #include "gpushare/report/run_summary.h"
 #include "gpushare/report/scenario_notes.h"
+#include "gpushare/scenario/dcgm_recording_checks.h"
 #include "gpushare/sim/observer_fanout.h"
 #include "gpushare/scenario/scenario_reader.h"
 #include "gpushare/sim/simulation.h"
@@ -107,8 +108,14 @@ void RunScenario(const RunArgs& args, const GlobalOptions& options) {
   std::shared_ptr<const DcgmRecording> recording =
       scenario.workload.trace.metrics;
   if (!args.compare_metrics.empty()) {
-    recording = std::make_shared<const DcgmRecording>(
-        ReadDcgmRecording(args.compare_metrics));
+    DcgmRecording read = ReadDcgmRecording(args.compare_metrics);
+    CheckDcgmRecording(read, catalog, scenario.pools,
+                       scenario.workload.trace.pods.get(), &read.warnings);
+    for (const std::string& warning : read.warnings) {
+      scenario.workload.trace.import_notes.push_back(
+          "compared metrics: warning: " + warning);
+    }
+    recording = std::make_shared<const DcgmRecording>(std::move(read));
   }
   const auto begin = std::chrono::steady_clock::now();
   Simulation simulation(scenario, catalog);

@@ -46,6 +46,7 @@ MetricsFidelity CompareWithRecording(const SimulationResult& result,
   MetricsFidelity out;
   out.files = recording.files;
   out.start_unix_s = recording.StartUnixS();
+  out.recording_warnings = recording.warnings;
   // Whole GPUs match by node and GPU index. MIG instances do not match by
   // GPU_I_ID: a recorded ID is the driver's GPU instance ID (an H100's
   // 1g.10gb instances are 9 to 14), the simulator's is its index in the

@@ -13,9 +13,9 @@
 // (%; recorded GPU_UTIL, else GR_ENGINE_ACTIVE × 100), SM active (ratio),
 // framebuffer used (MiB) — it gives the recorded and simulated means and
 // the mean and p95 (nearest rank) of |simulated − recorded| over the
-// compared points. Needs the run's device samples (Collector's
-// record_devices). Deterministic: pools in the run's order, devices in the
-// run's device order.
+// compared points; the recording's warnings are carried along. Needs the
+// run's device samples (Collector's record_devices). Deterministic: pools
+// in the run's order, devices in the run's device order.
 
 #ifndef GPUSHARE_METRICS_METRICS_FIDELITY_H_
 #define GPUSHARE_METRICS_METRICS_FIDELITY_H_
@@ -63,6 +63,9 @@ struct MetricsFidelity {
   std::vector<FidelityRow> pools;
   std::vector<FidelityRow> devices;
   std::vector<FidelityPod> pods;  // filled by the caller (import)
+  // The recording's warnings (DcgmRecording::warnings): NaN / ±Inf samples
+  // skipped, SM active above the engine's, a recording before the dump.
+  std::vector<std::string> recording_warnings;
   // Pools modelled too far from their series (fidelity_warnings.h); filled
   // by FlagFidelity().
   std::vector<std::string> warnings;

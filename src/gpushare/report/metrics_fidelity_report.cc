@@ -145,6 +145,9 @@ nlohmann::json MetricsFidelityJson(const MetricsFidelity& f) {
   for (const FidelityRow& r : f.pools) pools.push_back(FidelityRowJson(r));
   nlohmann::json devices = nlohmann::json::array();
   for (const FidelityRow& r : f.devices) devices.push_back(FidelityRowJson(r));
+  // The recording's warnings, then the pools'.
+  std::vector<std::string> warnings = f.recording_warnings;
+  warnings.insert(warnings.end(), f.warnings.begin(), f.warnings.end());
   nlohmann::json pods = nlohmann::json::array();
   for (const FidelityPod& p : f.pods) {
     pods.push_back({{"pod", p.pod},
@@ -159,7 +162,7 @@ nlohmann::json MetricsFidelityJson(const MetricsFidelity& f) {
           {"devices", devices},
           {"unmatched_devices", f.unmatched_devices},
           {"pods", pods},
-          {"warnings", f.warnings}};
+          {"warnings", warnings}};
 }
 
 std::string MetricsFidelityHtml(const MetricsFidelity& f) {
@@ -184,6 +187,9 @@ std::string MetricsFidelityHtml(const MetricsFidelity& f) {
   }
   const std::string counts = FidelityPodCounts(f);
   if (!counts.empty()) html += "<p>" + HtmlEscape(counts) + ".</p>\n";
+  for (const std::string& w : f.recording_warnings) {
+    html += "<p class=\"warning\">Warning: " + HtmlEscape(w) + "</p>\n";
+  }
   for (const std::string& w : f.warnings) {
     html += "<p class=\"warning\">Warning: " + HtmlEscape(w) + ".</p>\n";
   }

@@ -6,45 +6,18 @@
 
 #include <fmt/format.h>
 
-#include "gpushare/base/lifetimebound.h"
 #include "gpushare/exec/share_model.h"
-#include "gpushare/io/input_error.h"
+#include "gpushare/scenario/dcgm_recording_checks.h"
 #include "gpushare/workload/dcgm_derivation.h"
 
 namespace gpushare {
 namespace {
 
-// The catalog model of a dcgm-exporter modelName ("NVIDIA A100-SXM4-40GB").
-const GpuModel& DcgmCatalogModel(const DcgmDevice& d,
-                                 const Catalog& catalog GS_LIFETIMEBOUND) {
-  std::string name = d.model_name;
-  std::replace(name.begin(), name.end(), ' ', '-');
-  if (const GpuModel* m = catalog.Find(name)) return *m;
-  if (name.rfind("NVIDIA-", 0) == 0) {
-    if (const GpuModel* m = catalog.Find(name.substr(7))) return *m;
-  }
-  throw InputError(d.file, d.line, d.column,
-                   "modelName '" + d.model_name +
-                       "': no such GPU model in the catalog; add it as an "
-                       "alias in a catalog file (--catalog)");
-}
-
 // The SM fraction f of the device: its MIG profile's SMs over the GPU's.
 double DcgmSmFraction(const DcgmDevice& d, const GpuModel& model) {
-  if (d.profile.empty()) return 1.0;
-  if (!model.mig_capable()) {
-    throw InputError(d.file, d.line, d.column,
-                     "GPU_I_PROFILE '" + d.profile + "' on " + model.name +
-                         ", which has no MIG");
-  }
-  const int index = model.mig->FindProfile(d.profile);
-  if (index < 0) {
-    throw InputError(d.file, d.line, d.column,
-                     "GPU_I_PROFILE '" + d.profile + "': " + model.name +
-                         " has no such MIG profile");
-  }
-  return static_cast<double>(model.mig->profiles[index].sms) /
-         static_cast<double>(model.sms);
+  const MigProfile* profile = DcgmDeviceProfile(d, model);
+  if (profile == nullptr) return 1.0;
+  return static_cast<double>(profile->sms) / static_cast<double>(model.sms);
 }
 
 // A request that several pods may hold on one device under one pod label.
@@ -120,7 +93,7 @@ DcgmImportCounts ApplyDcgmMetrics(const DcgmRecording& recording,
   std::vector<const GpuModel*> models;
   std::vector<double> fractions;
   for (const DcgmDevice& d : recording.devices) {
-    models.push_back(&DcgmCatalogModel(d, catalog));
+    models.push_back(&DcgmDeviceModel(d, catalog));
     fractions.push_back(DcgmSmFraction(d, *models.back()));
   }
   std::map<std::string, DcgmPodAccumulator> found;

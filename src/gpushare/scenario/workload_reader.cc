@@ -10,6 +10,7 @@
 #include "gpushare/io/input_error.h"
 #include "gpushare/io/yaml_input.h"
 #include "gpushare/scenario/dcgm_metrics_import.h"
+#include "gpushare/scenario/dcgm_recording_checks.h"
 #include "gpushare/scenario/kubectl_class_reader.h"
 #include "gpushare/scenario/kubernetes_names.h"
 #include "gpushare/scenario/scenario_fields.h"
@@ -43,7 +44,8 @@ TraceDefaults ReadTraceDefaults(const YamlMap& trace) {
   return out;
 }
 
-TraceWorkload ReadTrace(const YamlMap& w, const Catalog& catalog) {
+TraceWorkload ReadTrace(const YamlMap& w, const Catalog& catalog,
+                        const std::vector<NodePoolSpec>& pools) {
   const YamlMap t = w.Map("trace", "workload trace");
   t.AllowOnly({"format", "file", "tenant_class", "tenant_class_label",
                "gpu_pods_only", "workload_class_label", "workload_classes",
@@ -100,8 +102,12 @@ TraceWorkload ReadTrace(const YamlMap& w, const Catalog& catalog) {
   }
   trace.pods = LoadTracePods(spec, catalog, &trace.import_notes);
   if (!spec.metrics_files.empty()) {
-    auto recording = std::make_shared<const DcgmRecording>(
-        ReadDcgmRecording(spec.metrics_files));
+    DcgmRecording read = ReadDcgmRecording(spec.metrics_files);
+    CheckDcgmRecording(read, catalog, pools, trace.pods.get(), &read.warnings);
+    for (const std::string& warning : read.warnings) {
+      trace.import_notes.push_back("metrics: warning: " + warning);
+    }
+    auto recording = std::make_shared<const DcgmRecording>(std::move(read));
     std::vector<Pod> pods = *trace.pods;
     trace.metrics_pods =
         ApplyDcgmMetrics(*recording, catalog, spec.metrics_busy_threshold,
@@ -141,7 +147,7 @@ WorkloadSpec ReadWorkload(const YamlMap& top, double scenario_horizon_s,
                                        &names));
     }
   }
-  if (w.Has("trace")) spec.trace = ReadTrace(w, catalog);
+  if (w.Has("trace")) spec.trace = ReadTrace(w, catalog, pools);
   try {
     spec.Validate();
   } catch (const InputError& e) {

@@ -6,6 +6,8 @@
 #include <tuple>
 #include <utility>
 
+#include <fmt/format.h>
+
 #include "gpushare/io/input_error.h"
 
 namespace gpushare {
@@ -26,6 +28,27 @@ bool DcgmFieldOf(const std::string& name, DcgmField* field) {
     return false;
   }
   return true;
+}
+
+// The most a field's sample can be: 100 for dcgm-exporter's percentages,
+// 1 for DCGM's profiling ratios (NVIDIA/dcgm-exporter
+// etc/default-counters.csv: "GPU utilization (in %)", "Ratio of time the
+// graphics engine is active", ...); < 0 for a field without a bound here.
+double DcgmFieldMaximum(const std::string& name) {
+  if (name == "DCGM_FI_DEV_GPU_UTIL" || name == "DCGM_FI_DEV_MEM_COPY_UTIL" ||
+      name == "DCGM_FI_DEV_ENC_UTIL" || name == "DCGM_FI_DEV_DEC_UTIL") {
+    return 100;
+  }
+  constexpr std::string_view kProf = "DCGM_FI_PROF_";
+  constexpr std::string_view kActive = "_ACTIVE";
+  if (name.rfind(kProf, 0) == 0 &&
+      (name == "DCGM_FI_PROF_SM_OCCUPANCY" ||
+       (name.size() > kProf.size() + kActive.size() &&
+        name.compare(name.size() - kActive.size(), kActive.size(),
+                     kActive) == 0))) {
+    return 1;
+  }
+  return -1;
 }
 
 double* DcgmSlot(DcgmValues* v, DcgmField field) {
@@ -51,6 +74,23 @@ std::string DcgmLabel(const PrometheusSeries& s, const char* name) {
   throw InputError(s.file, s.line, s.column, s.name + ": " + m);
 }
 
+// Refuses a sample below 0 or above the field's maximum (rounding of the
+// exporter's text aside).
+void DcgmCheckRange(const PrometheusSeries& s, const PrometheusPoint& p,
+                    double maximum) {
+  if (p.value < 0) {
+    DcgmFail(s, fmt::format("expected values >= 0, got {} at time {}",
+                            p.value, p.time_s));
+  }
+  if (maximum > 0 && p.value > maximum * (1 + 1e-9)) {
+    DcgmFail(s, fmt::format(
+                    "{} at time {} is above {}: the field is {}", p.value,
+                    p.time_s, maximum,
+                    maximum == 100 ? "a percentage (0 to 100)"
+                                   : "a ratio (0 to 1), not a percentage"));
+  }
+}
+
 int DcgmIndexLabel(const PrometheusSeries& s, const char* name) {
   const std::string text = DcgmLabel(s, name);
   int v = 0;
@@ -63,6 +103,47 @@ int DcgmIndexLabel(const PrometheusSeries& s, const char* name) {
                     "'");
   }
   return v;
+}
+
+// Counts the device samples whose SM active exceeds the engine's activity
+// by more than the tolerance; one warning naming the first.
+void DcgmWarnSmAboveEngine(const std::vector<DcgmDevice>& devices,
+                           std::vector<std::string>* warnings) {
+  int samples = 0;
+  int device_count = 0;
+  const DcgmDevice* first = nullptr;
+  double first_time = 0;
+  DcgmValues first_values;
+  for (const DcgmDevice& d : devices) {
+    bool counted = false;
+    for (const auto& [time, v] : d.values) {
+      if (v.gr_engine_active < 0 || v.sm_active < 0 ||
+          v.sm_active <= v.gr_engine_active + kDcgmSmAboveEngineTolerance) {
+        continue;
+      }
+      ++samples;
+      if (!counted) ++device_count;
+      counted = true;
+      if (first == nullptr) {
+        first = &d;
+        first_time = time;
+        first_values = v;
+      }
+    }
+  }
+  if (first == nullptr) return;
+  warnings->push_back(fmt::format(
+      "SM_ACTIVE above GR_ENGINE_ACTIVE by more than {} at {} sample(s) of "
+      "{} device(s) (first: {} gpu {}{} at time {}, SM active {} against "
+      "{}, series at {}:{}:{}): an SM is active only while the engine is, "
+      "so the series are not of the same device or interval; the SM demand "
+      "derived from them is suspect",
+      kDcgmSmAboveEngineTolerance, samples, device_count, first->node,
+      first->gpu,
+      first->instance < 0 ? std::string()
+                          : fmt::format(" instance {}", first->instance),
+      first_time, first_values.sm_active, first_values.gr_engine_active,
+      first->file, first->line, first->column));
 }
 
 }  // namespace
@@ -96,6 +177,14 @@ std::vector<DcgmPodSample> DcgmDevice::AloneSamples(
   return out;
 }
 
+double DcgmRecording::EndUnixS() const {
+  double end = 0;
+  for (const DcgmDevice& d : devices) {
+    if (!d.values.empty()) end = std::max(end, d.values.rbegin()->first);
+  }
+  return end;
+}
+
 double DcgmRecording::StartUnixS() const {
   double start = std::numeric_limits<double>::infinity();
   for (const DcgmDevice& d : devices) {
@@ -111,12 +200,30 @@ DcgmRecording BuildDcgmRecording(
     const std::vector<std::vector<PrometheusSeries>>& per_file) {
   DcgmRecording out;
   out.files = files;
+  int non_finite = 0;
+  int non_finite_series = 0;
+  const PrometheusSeries* non_finite_first = nullptr;
   std::map<std::tuple<std::string, int, int>, DcgmDevice> devices;
   for (const std::vector<PrometheusSeries>& series : per_file) {
     for (const PrometheusSeries& s : series) {
+      const double maximum = DcgmFieldMaximum(s.name);
       DcgmField field = DcgmField::kFbUsed;
-      if (!DcgmFieldOf(s.name, &field)) continue;
+      if (!DcgmFieldOf(s.name, &field)) {
+        // Not read, but an impossible value says the file is not what it
+        // claims to be.
+        if (maximum > 0) {
+          for (const PrometheusPoint& p : s.points) {
+            DcgmCheckRange(s, p, maximum);
+          }
+        }
+        continue;
+      }
       ++out.series;
+      if (s.non_finite > 0) {
+        if (non_finite == 0) non_finite_first = &s;
+        non_finite += s.non_finite;
+        ++non_finite_series;
+      }
       std::string node = DcgmLabel(s, "Hostname");
       if (node.empty()) node = DcgmLabel(s, "hostname");
       if (node.empty()) {
@@ -151,8 +258,17 @@ DcgmRecording BuildDcgmRecording(
       std::map<double, DcgmValues>* pod_values =
           pod.empty() ? nullptr : &d.pods[key];
       for (const PrometheusPoint& p : s.points) {
-        if (p.value < 0) {
-          DcgmFail(s, "expected values >= 0, got " + std::to_string(p.value));
+        DcgmCheckRange(s, p, maximum);
+        if (field == DcgmField::kFbUsed) {
+          d.fb_min_mib = d.fb_min_mib < 0 ? p.value
+                                          : std::min(d.fb_min_mib, p.value);
+          if (p.value > d.fb_max_mib) {
+            d.fb_max_mib = p.value;
+            d.fb_max_time_s = p.time_s;
+            if (d.fb_max_file != s.file) d.fb_max_file = s.file;
+            d.fb_max_line = s.line;
+            d.fb_max_column = s.column;
+          }
         }
         double* device_slot = DcgmSlot(&d.values[p.time_s], field);
         *device_slot = std::max(*device_slot, p.value);
@@ -170,6 +286,15 @@ DcgmRecording BuildDcgmRecording(
                      "DCGM_FI_DEV_FB_USED), found none");
   }
   for (auto& [key, device] : devices) out.devices.push_back(std::move(device));
+  if (non_finite > 0) {
+    const PrometheusSeries& s = *non_finite_first;
+    out.warnings.push_back(fmt::format(
+        "{} NaN/Inf sample(s) of {} series skipped (first: {} at {}:{}:{}): "
+        "Prometheus writes them for gaps and failed divisions; the needs and "
+        "the fidelity use the other samples",
+        non_finite, non_finite_series, s.name, s.file, s.line, s.column));
+  }
+  DcgmWarnSmAboveEngine(out.devices, &out.warnings);
   return out;
 }
 

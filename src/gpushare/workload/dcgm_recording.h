@@ -17,9 +17,20 @@
 // is the largest over its series (`max by` the device; a shared device
 // repeats its value per pod), and each pod's value its own series'. Points
 // of several files merge (a pod's point at the same time as an earlier
-// file's replaces it; the device keeps the largest). A negative value is an
-// InputError at the series. Devices are sorted by node, gpu and instance;
-// times are Unix seconds. Deterministic.
+// file's replaces it; the device keeps the largest). Impossible values are
+// InputErrors at the series, naming the value and its time: a negative
+// value, a percentage (GPU_UTIL, MEM_COPY_UTIL, ENC_UTIL, DEC_UTIL) above
+// 100, a profiling ratio (DCGM_FI_PROF_*_ACTIVE, SM_OCCUPANCY) above 1 —
+// ignored fields included. What is only suspicious becomes a warning
+// (`warnings`, one sentence each, counted): NaN / ±Inf samples of the kept
+// series, which the parser skips, and samples whose SM_ACTIVE exceeds the
+// device's GR_ENGINE_ACTIVE at the same time by more than
+// kDcgmSmAboveEngineTolerance (an SM is active only while the engine is;
+// the two fields are sampled apart, hence the tolerance). Checks that need
+// the catalog or the cluster (the framebuffer against the device's memory,
+// modelName against the node) are scenario/dcgm_recording_checks.h's.
+// Devices are sorted by node, gpu and instance; times are Unix seconds.
+// Deterministic.
 
 #ifndef GPUSHARE_WORKLOAD_DCGM_RECORDING_H_
 #define GPUSHARE_WORKLOAD_DCGM_RECORDING_H_
@@ -33,6 +44,12 @@
 #include "gpushare/workload/prometheus_result.h"
 
 namespace gpushare {
+
+// How far SM_ACTIVE may exceed GR_ENGINE_ACTIVE at one time before it is
+// counted (docs/scenario.md "Measured needs"): the two ratios are averages
+// over the collection interval read a moment apart, so a kernel that starts
+// or ends between the reads moves them apart by a few hundredths.
+inline constexpr double kDcgmSmAboveEngineTolerance = 0.02;
 
 // The fields of one device (or one pod's view of it) at one time; < 0
 // absent. `activity` is GR_ENGINE_ACTIVE, else GPU_UTIL / 100.
@@ -60,6 +77,14 @@ struct DcgmDevice {
   std::string file;         // where its first series is
   int line = 0;
   int column = 0;
+  // The largest DCGM_FI_DEV_FB_USED (< 0 without), when it was recorded
+  // and where its series is; fb_min_mib the smallest.
+  double fb_max_mib = -1;
+  double fb_min_mib = -1;
+  double fb_max_time_s = 0;
+  std::string fb_max_file;
+  int fb_max_line = 0;
+  int fb_max_column = 0;
   std::map<double, DcgmValues> values;  // the device's, by time
   // namespace/pod → its own series' values, by time.
   std::map<std::string, std::map<double, DcgmValues>> pods;
@@ -72,9 +97,13 @@ struct DcgmRecording {
   std::vector<std::string> files;
   std::vector<DcgmDevice> devices;
   int series = 0;  // DCGM series kept
+  // What is suspicious in the series (NaN / ±Inf samples skipped, SM
+  // active above the engine's), one sentence each; "" never.
+  std::vector<std::string> warnings;
   bool empty() const { return devices.empty(); }
-  // The earliest time of any point (0 when empty).
+  // The earliest and latest time of any point (0 when empty).
   double StartUnixS() const;
+  double EndUnixS() const;
 };
 
 // What the import (scenario/dcgm_metrics_import.h) did with one pod of the

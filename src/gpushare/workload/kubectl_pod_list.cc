@@ -16,6 +16,7 @@
 #include "gpushare/workload/kubectl_mixed_list.h"
 #include "gpushare/workload/kubectl_object.h"
 #include "gpushare/workload/kubectl_resource_claims.h"
+#include "gpushare/workload/kubernetes_time.h"
 
 namespace gpushare {
 namespace {
@@ -261,6 +262,21 @@ void DeriveDraNeeds(const JsonValue& at, const DraPodDemand& demand,
   n.sm_demand = d.SmDemandFor(n.gpus);
 }
 
+// status.startTime, else metadata.creationTimestamp, in Unix seconds; -1
+// without either. A time that is not RFC 3339 fails at its path.
+double KubectlPodTime(const JsonValue& item) {
+  for (const JsonValue& v : {item.Get("status").Get("startTime"),
+                             item.Get("metadata").Get("creationTimestamp")}) {
+    if (v.Missing()) continue;
+    double t = 0;
+    if (!ParseKubernetesTime(v.String(), &t) || t < 0) {
+      v.Fail("expected an RFC 3339 time such as 2024-12-06T16:00:00Z");
+    }
+    return t;
+  }
+  return -1;
+}
+
 }  // namespace
 
 std::vector<Pod> ParseKubectlPods(const std::string& file,
@@ -301,6 +317,7 @@ std::vector<Pod> ParseKubectlPods(const std::string& file,
     // Names are unique per namespace only.
     pod.name = pod.namespace_name + "/" + pod.name;
     pod.generate_name = metadata.Get("generateName").String();
+    pod.dump_time_unix_s = KubectlPodTime(item);
     const Labels labels = ReadStringMap(metadata.Get("labels"));
     // Kueue's kueue.x-k8s.io/queue-name label: its LocalQueue (used when the
     // scenario has queues).

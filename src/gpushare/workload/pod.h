@@ -146,6 +146,11 @@ struct Pod {
   // controller names its pods with; "" none): the recorded series of the
   // controller's earlier pods stand for it (docs/model.md §3.2).
   std::string generate_name;
+  // A kubectl pod's status.startTime, else metadata.creationTimestamp, in
+  // Unix seconds; < 0 when the dump has neither. Only the check of a
+  // recording's time against the dump's reads it (docs/scenario.md
+  // "Measured needs").
+  double dump_time_unix_s = -1;
   double arrival_s = 0;
   RestartPolicy restart_policy = RestartPolicy::kOnFailure;
   PodNeeds needs;

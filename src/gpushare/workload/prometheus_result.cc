@@ -68,7 +68,11 @@ PrometheusSeries PromReadSeries(const JsonValue& item) {
   }
   if (!value.Missing()) {
     PrometheusPoint point;
-    if (PromReadPoint(value, &point)) series.points.push_back(point);
+    if (PromReadPoint(value, &point)) {
+      series.points.push_back(point);
+    } else {
+      ++series.non_finite;
+    }
     return series;
   }
   if (!values.IsArray()) {
@@ -76,7 +80,10 @@ PrometheusSeries PromReadSeries(const JsonValue& item) {
   }
   for (const JsonValue& pair : values.Items()) {
     PrometheusPoint point;
-    if (!PromReadPoint(pair, &point)) continue;
+    if (!PromReadPoint(pair, &point)) {
+      ++series.non_finite;
+      continue;
+    }
     if (!series.points.empty() && point.time_s <= series.points.back().time_s) {
       pair.Fail("expected times in increasing order");
     }

@@ -11,7 +11,8 @@
 // "value"], ...]) or `value` (vector: [time, "value"]). Times are Unix
 // seconds (finite, >= 0), values decimal strings or numbers; "NaN", "+Inf"
 // and "-Inf" points are dropped (Prometheus writes them for gaps and
-// divisions, they are no sample). A matrix series' times must increase.
+// divisions, they are no sample) and counted per series (`non_finite`). A
+// matrix series' times must increase.
 // Anything else — malformed JSON, `status: error`, a scalar or string
 // result, a missing `metric` or `__name__`, a point that is not a pair — is
 // an InputError "FILE:LINE:COL: PATH: expected ..." naming the JSON path.
@@ -36,6 +37,7 @@ struct PrometheusSeries {
   std::string name;    // __name__
   Labels labels;       // every other label
   std::vector<PrometheusPoint> points;  // in time order
+  int non_finite = 0;  // NaN / +Inf / -Inf points dropped
   std::string file;    // where the series is, for later errors
   int line = 0;
   int column = 0;

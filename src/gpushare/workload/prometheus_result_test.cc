@@ -30,6 +30,7 @@ TEST(PrometheusResultTest, ReadsTheHttpApiMatrix) {
   EXPECT_EQ(series[0].labels.at("pod"), "a");
   EXPECT_EQ(series[0].labels.count("__name__"), 0u);
   ASSERT_EQ(series[0].points.size(), 2u);  // NaN is no sample
+  EXPECT_EQ(series[0].non_finite, 1);      // but counted
   EXPECT_DOUBLE_EQ(series[0].points[1].time_s, 1704067320);
   EXPECT_DOUBLE_EQ(series[0].points[1].value, 6100.5);
   EXPECT_EQ(series[0].line, 4);
