@@ -145,9 +145,6 @@ nlohmann::json MetricsFidelityJson(const MetricsFidelity& f) {
   for (const FidelityRow& r : f.pools) pools.push_back(FidelityRowJson(r));
   nlohmann::json devices = nlohmann::json::array();
   for (const FidelityRow& r : f.devices) devices.push_back(FidelityRowJson(r));
-  // The recording's warnings, then the pools'.
-  std::vector<std::string> warnings = f.recording_warnings;
-  warnings.insert(warnings.end(), f.warnings.begin(), f.warnings.end());
   nlohmann::json pods = nlohmann::json::array();
   for (const FidelityPod& p : f.pods) {
     pods.push_back({{"pod", p.pod},
@@ -162,7 +159,8 @@ nlohmann::json MetricsFidelityJson(const MetricsFidelity& f) {
           {"devices", devices},
           {"unmatched_devices", f.unmatched_devices},
           {"pods", pods},
-          {"warnings", warnings}};
+          {"recording_warnings", f.recording_warnings},
+          {"warnings", f.warnings}};
 }
 
 std::string MetricsFidelityHtml(const MetricsFidelity& f) {
