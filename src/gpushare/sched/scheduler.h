@@ -141,7 +141,12 @@ class Scheduler {
   // memory and extended resources free and the device plugin can serve it
   // (then its devices are allocated: kBound); otherwise it is rejected for
   // good (kAdmissionFailed, kubelet's "OutOf<resource>" message). `id` as
-  // for Enqueue(); the pod does not enter the queue.
+  // for Enqueue(); the pod does not enter the queue. A pod of a shared
+  // claim (Pod::dra_claim) is admitted as the scheduler would reserve it:
+  // the first allocates the claim on the node (with its devices), the
+  // others need no device and get the claim's grants; one on another node
+  // than the claim's is rejected ("resourceclaim not available on the
+  // node").
   ScheduleResult Bind(PodId id, const Pod& pod, int node);
 
   // A bound pod leaves its node (completed or deleted): its devices and

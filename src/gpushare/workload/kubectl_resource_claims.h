@@ -37,12 +37,18 @@
 // footprint. Where a claim is allocated (status.allocation.devices.results)
 // the results of driver gpu.nvidia.com give the count and, for MIG, the
 // profile (from the device names), and their pool (the node) binds a pod
-// that has no spec.nodeName. Approximated, each counted in Notes():
+// that has no spec.nodeName. A ResourceClaim that several Pending or
+// Running pods name (resourceClaimName; CountClaimReferences) is shared:
+// each of them gets its demand and DraPodDemand::shared_claim, so the
+// scheduler allocates it once and runs all its pods on its devices
+// (sched/scheduler.h, "Shared ResourceClaims"); counted in Notes().
+// Approximated, each counted in Notes():
 // firstAvailable (the allocated subrequest, else the first), allocationMode
 // All (the allocated devices, else 1), constraints (matchAttribute; not
 // modelled), adminAccess requests (left out: they take no device), requests
-// of classes that select no GPU (left out), a ResourceClaim several pods
-// reference (the first pod in the list holds it; the others get no GPU), a
+// of classes that select no GPU (left out), a pod naming two ResourceClaims
+// that other pods name too (the first is shared; of the second, the first
+// pod in the list holds the devices, the others get none), a
 // pod asking whole GPUs and MIG devices (the whole GPUs), or MIG devices of
 // several profiles (the largest), classes that select only some GPU models
 // or some MIG profiles (any GPU; the least), and an allocation on another
@@ -75,6 +81,9 @@ struct DraPodDemand {
   std::string mig_profile;  // their profile ("1g.10gb")
   int64_t memory_mib = 0;   // consumable capacity asked per device; 0: none
   std::string allocated_node;  // pool of the allocated devices ("" none)
+  // The ResourceClaim ("ns/name") it shares with other pods by
+  // resourceClaimName ("" none): Pod::dra_claim.
+  std::string shared_claim;
   // A request no device can satisfy: the allocator's reason
   // (filter_messages.h kDraCannotAllocateAllClaims), "" when none.
   std::string unallocatable;
@@ -87,6 +96,11 @@ class KubectlDraClaims {
   ~KubectlDraClaims();
   KubectlDraClaims(const KubectlDraClaims&) = delete;
   KubectlDraClaims& operator=(const KubectlDraClaims&) = delete;
+
+  // Counts the ResourceClaims the Pod item `pod` of namespace `ns` names by
+  // resourceClaimName; called for every pod that holds devices (Pending or
+  // Running) before PodDemand().
+  void CountClaimReferences(const JsonValue& pod, const std::string& ns);
 
   // The demand of the Pod item `pod` of namespace `ns` (zero without
   // claims or GPU requests).
@@ -114,6 +128,7 @@ class KubectlDraClaims {
   std::vector<ResourceSlice> other_devices_;  // other drivers' slices
   bool has_slices_ = false;  // the List holds ResourceSlices
   std::set<std::string> held_claims_;  // claims a pod already holds
+  std::map<std::string, int> references_;  // "ns/name" -> pods naming it
   std::map<std::string, int> counts_;  // note text -> count
   std::set<std::string> unmapped_classes_;
 };
