@@ -142,7 +142,12 @@ class Scheduler {
   // (then its devices are allocated — the devices it recorded,
   // Pod::recorded_devices, where they have room: kBound); otherwise it is
   // rejected for good (kAdmissionFailed, kubelet's "OutOf<resource>"
-  // message). `id` as for Enqueue(); the pod does not enter the queue.
+  // message). `id` as for Enqueue(); the pod does not enter the queue. A pod
+  // of a shared claim (Pod::dra_claim) is admitted as the scheduler would
+  // reserve it: the first allocates the claim on the node (with its
+  // devices), the others need no device and get the claim's grants; one on
+  // another node than the claim's is rejected ("resourceclaim not available
+  // on the node").
   ScheduleResult Bind(PodId id, const Pod& pod, int node);
 
   // A bound pod leaves its node (completed or deleted): its devices and

@@ -626,22 +626,42 @@ ScheduleResult Scheduler::ScheduleOne() {
   return result;
 }
 
-ScheduleResult Scheduler::Bind(PodId id, const Pod& pod, int node_index) {
+ScheduleResult Scheduler::Bind(PodId id, const Pod& original, int node_index) {
   MaterializeWakes();
   if (id >= static_cast<int>(pods_.size())) pods_.resize(id + 1);
   PodState& s = pods_[id];
   GS_CHECK(s.state == State::kUnknown || s.state == State::kDone,
            "pod bound twice");
-  GS_CHECK(pod.dra_claim.empty(),
-           "a pod naming its node references a shared claim");
   s = PodState();
-  s.pod = &pod;
+  s.pod = &original;
   s.seq = next_seq_++;
-  if (!pod.pod_group.empty()) gang_members_[pod.pod_group].insert(id);
+  if (!original.pod_group.empty()) {
+    gang_members_[original.pod_group].insert(id);
+  }
   ScheduleResult result;
   result.pod = id;
   result.node = node_index;
   Node& node = cluster_.nodes()[node_index];
+  if (!claim_pods_.empty()) claim_pods_.erase(id);
+  if (!original.dra_claim.empty()) {
+    // A shared claim (kubectl import: a Running pod of a claim several pods
+    // name): once allocated, the pod needs no device of its own and takes
+    // the claim's; kubelet runs it only where the claim's devices are.
+    ClaimPod& cp = claim_pods_[id];
+    cp.original = &original;
+    cp.pinned.reset();
+    s.pod = &ClaimView(id);
+    auto hold = claim_holds_.find(original.dra_claim);
+    if (hold != claim_holds_.end() && hold->second.node != node_index) {
+      result.outcome = ScheduleResult::Outcome::kAdmissionFailed;
+      result.message =
+          "UnexpectedAdmissionError: " + std::string(kDraClaimNotAvailableOnNode);
+      s.state = State::kDone;
+      ForgetClaimPod(id);
+      return result;
+    }
+  }
+  const Pod& pod = *s.pod;
   const ResourceRegistry& registry = cluster_.resources();
   // kubelet's admission (lifecycle.PredicateAdmitHandler): resources first.
   for (const auto& [resource, quantity] : pod.requests.items()) {
@@ -657,6 +677,7 @@ ScheduleResult Scheduler::Bind(PodId id, const Pod& pod, int node_index) {
                        ", used: " + std::to_string(used) +
                        ", capacity: " + std::to_string(capacity);
       s.state = State::kDone;
+      if (!original.dra_claim.empty()) ForgetClaimPod(id);
       return result;
     }
   }
@@ -664,6 +685,7 @@ ScheduleResult Scheduler::Bind(PodId id, const Pod& pod, int node_index) {
     result.outcome = ScheduleResult::Outcome::kAdmissionFailed;
     result.message = "OutOfpods: Node didn't have enough resource: pods";
     s.state = State::kDone;
+    if (!original.dra_claim.empty()) ForgetClaimPod(id);
     return result;
   }
   bool extended = false;
@@ -680,6 +702,7 @@ ScheduleResult Scheduler::Bind(PodId id, const Pod& pod, int node_index) {
       result.outcome = ScheduleResult::Outcome::kAdmissionFailed;
       result.message = admission;
       s.state = State::kDone;
+      if (!original.dra_claim.empty()) ForgetClaimPod(id);
       return result;
     }
     // A pod already running keeps the devices the cluster recorded.
@@ -694,6 +717,8 @@ ScheduleResult Scheduler::Bind(PodId id, const Pod& pod, int node_index) {
   s.state = State::kBound;
   s.node = node_index;
   NoteBound(id, node_index);
+  // The first pod of a shared claim allocates it; the others reserve it.
+  if (!original.dra_claim.empty()) ClaimBound(id);
   result.outcome = ScheduleResult::Outcome::kBound;
   if (profile_.check_invariants) CheckInvariants(node_index);
   return result;

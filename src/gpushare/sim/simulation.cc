@@ -107,8 +107,7 @@ Simulation::~Simulation() = default;
 void Simulation::NoteSharedClaim(Pod& pod, int pool) {
   const NodePoolSpec& spec = cluster_->pools()[pool].spec;
   if (spec.devices != PoolDevices::kDra || spec.dra.extended_resource ||
-      spec.sharing.mig_enabled || !pod.node_name.empty() ||
-      pod.requests.items().empty() ||
+      spec.sharing.mig_enabled || pod.requests.items().empty() ||
       pod.requests.items().back().first <= ResourceRegistry::kMemoryId) {
     // A variant of compare or plan moved the pool off DRA whole GPUs (the
     // scenario as written was checked at load): the pod asks for its own.

@@ -30,9 +30,11 @@ std::string ImportShapeKey(const ImportedNode& n) {
     key += ']';
   }
   if (n.devices == PoolDevices::kDra) {
-    key += fmt::format("|dra:{}:{}:{}", DraConsumableSharesValue(n.dra),
+    key += fmt::format("|dra:{}:{}:{}:{}:{}", DraConsumableSharesValue(n.dra),
                        DraTimeSliceIntervalName(n.dra.time_slice_interval),
-                       n.dra.extended_resource);
+                       n.dra.extended_resource,
+                       n.dra.mps_active_thread_percentage,
+                       n.dra.mps_pinned_memory_limit_mib);
   }
   return key;
 }

@@ -411,16 +411,21 @@ TEST(DraKubectlImportTest, ApproximationsAreCounted) {
            &notes);
   ASSERT_EQ(pods.size(), 3u);
   EXPECT_DOUBLE_EQ(pods[0].needs.gpus, 2.0);  // the first subrequest
+  // issue 52: a claim b and c both name is shared: both get its GPU, and
+  // the scheduler allocates it once (Pod::dra_claim).
   EXPECT_DOUBLE_EQ(pods[1].needs.gpus, 1.0);
-  EXPECT_DOUBLE_EQ(pods[2].needs.gpus, 0.0);  // the claim is b's
+  EXPECT_DOUBLE_EQ(pods[2].needs.gpus, 1.0);
+  EXPECT_EQ(pods[0].dra_claim, "");
+  EXPECT_EQ(pods[1].dra_claim, "ml/shared");
+  EXPECT_EQ(pods[2].dra_claim, "ml/shared");
   const std::vector<std::string> want = {
-      "2 pod(s) with ResourceClaims of NVIDIA GPUs imported with the GPUs "
+      "3 pod(s) with ResourceClaims of NVIDIA GPUs imported with the GPUs "
       "their claims ask",
       "1 adminAccess request(s) left out (they take no device)",
       "1 firstAvailable request(s) imported as their allocated subrequest, "
       "else their first",
-      "1 pod reference(s) to a ResourceClaim another pod holds: imported "
-      "without its devices (the first pod in the list holds them)",
+      "2 pod(s) sharing a ResourceClaim with other pods (resourceClaimName): "
+      "each runs on the claim's devices, allocated once",
       "1 request(s) of DeviceClasses that select no NVIDIA GPU or MIG device "
       "left out",
       "DeviceClass(es) that select no NVIDIA GPU or MIG device (not "

@@ -13,6 +13,7 @@
 #include "gpushare/cluster/cluster.h"
 #include "gpushare/io/input_error.h"
 #include "gpushare/io/yaml_input.h"
+#include "gpushare/workload/kubectl_gpu_config.h"
 #include "gpushare/workload/kubectl_mixed_list.h"
 #include "gpushare/workload/kubectl_object.h"
 #include "gpushare/workload/kubectl_resource_slices.h"
@@ -574,6 +575,9 @@ std::vector<ImportedNode> ParseKubectlNodes(const std::string& file,
         file, pods));
   }
   NvidiaSliceNotes(slices, dra_nodes, notes);
+  // The NVIDIA driver's opaque sharing config of the claims allocated on
+  // those nodes (MPS, time-slicing intervals).
+  ApplyClaimSharingToNodes(dra, &nodes, notes);
   return nodes;
 }
 

@@ -293,6 +293,17 @@ std::vector<Pod> ParseKubectlPods(const std::string& file,
   std::unique_ptr<KubectlDraClaims> claims;
   if (!dra.empty()) claims = std::make_unique<KubectlDraClaims>(dra, catalog);
   int dra_pods = 0;
+  if (claims != nullptr) {
+    // Which ResourceClaims several pods that hold devices name (shared).
+    for (const JsonValue& item : items) {
+      const std::string phase =
+          item.Get("status").Get("phase").String("Pending");
+      if (phase != "Running" && phase != "Pending") continue;
+      std::string ns = item.Get("metadata").Get("namespace").String("default");
+      if (ns.empty()) ns = "default";
+      claims->CountClaimReferences(item, ns);
+    }
+  }
   for (const JsonValue& item : items) {
     const JsonValue metadata = item.Get("metadata");
     const JsonValue spec = item.Get("spec");
@@ -395,6 +406,12 @@ std::vector<Pod> ParseKubectlPods(const std::string& file,
     DeriveNeeds(first_requests, requests, catalog, options.defaults, &pod);
     if (demand.any() && pod.needs.gpus == 0) {
       DeriveDraNeeds(claim_refs, demand, catalog, options.defaults, &pod);
+      // Whole GPUs: what the claim asks of each device's `memory` capacity
+      // is consumed on a consumable-shares node (request_translator.h).
+      if (demand.mig_devices == 0) pod.dra_claim_memory_mib = demand.memory_mib;
+      // A claim several pods name: allocated once, its pods run on its
+      // devices (sched/scheduler.h, "Shared ResourceClaims").
+      pod.dra_claim = demand.shared_claim;
       pod.dra_device_class = demand.mig_devices > 0
                                  ? NvidiaMigProfileClassName(demand.mig_profile)
                                  : std::string(kNvidiaGpuDriver);

@@ -13,6 +13,7 @@
 #include "gpushare/cluster/dra/nvidia_gpu_slice.h"
 #include "gpushare/cluster/dra/quantity.h"
 #include "gpushare/workload/kubectl_claim_validation.h"
+#include "gpushare/workload/kubectl_gpu_config.h"
 #include "gpushare/workload/kubectl_other_devices.h"
 
 namespace gpushare {
@@ -42,8 +43,15 @@ constexpr const char* kNoteNotGpu =
     "request(s) of DeviceClasses that select no NVIDIA GPU or MIG device "
     "left out";
 constexpr const char* kNoteShared =
-    "pod reference(s) to a ResourceClaim another pod holds: imported without "
-    "its devices (the first pod in the list holds them)";
+    "pod reference(s) to a second shared ResourceClaim of one pod: imported "
+    "without its devices (the first pod in the list holds them)";
+constexpr const char* kNoteSharedClaim =
+    "pod(s) sharing a ResourceClaim with other pods (resourceClaimName): "
+    "each runs on the claim's devices, allocated once";
+constexpr const char* kNoteMpsUnallocated =
+    "request(s) of unallocated claims with MPS config (GpuConfig sharing "
+    "MPS): MPS applies where a node's allocated claims ask it (node import); "
+    "elsewhere their pods run without MPS limits";
 constexpr const char* kNoteMixed =
     "pod(s) asking whole GPUs and MIG devices imported with the whole GPUs";
 constexpr const char* kNoteProfiles =
@@ -492,6 +500,17 @@ void KubectlDraClaims::AddRequest(const JsonValue& request,
   demand->mig_devices += count;
 }
 
+void KubectlDraClaims::CountClaimReferences(const JsonValue& pod,
+                                            const std::string& ns) {
+  std::set<std::string> named;
+  for (const JsonValue& entry : pod.Get("spec").Get("resourceClaims").Items()) {
+    const JsonValue claim_at = entry.Get("resourceClaimName");
+    if (claim_at.Missing()) continue;
+    const std::string key = ns + "/" + claim_at.String();
+    if (named.insert(key).second) ++references_[key];
+  }
+}
+
 DraPodDemand KubectlDraClaims::PodDemand(const JsonValue& pod,
                                          const std::string& ns) {
   ValidateKubectlPodClaims(pod.Get("spec"));
@@ -527,7 +546,14 @@ DraPodDemand KubectlDraClaims::PodDemand(const JsonValue& pod,
                       kListHint);
       }
       if (!own.insert(key).second) continue;
-      if (!held_claims_.insert(key).second) {
+      auto refs = references_.find(key);
+      if (refs != references_.end() && refs->second > 1 &&
+          demand.shared_claim.empty()) {
+        // Shared: every pod naming it gets its devices, which the
+        // scheduler allocates once (Pod::dra_claim).
+        demand.shared_claim = key;
+        ++counts_[kNoteSharedClaim];
+      } else if (!held_claims_.insert(key).second) {
         ++counts_[kNoteShared];
         continue;
       }
@@ -554,6 +580,17 @@ DraPodDemand KubectlDraClaims::PodDemand(const JsonValue& pod,
       }
     }
     const JsonValue devices = spec->Get("devices");
+    // The NVIDIA driver's opaque config, checked as its kubelet plugin
+    // checks it (an error where it refuses the claim); the node import
+    // applies it where the claim is allocated (kubectl_gpu_config.h).
+    for (const JsonValue& request : devices.Get("requests").Items()) {
+      const NvidiaClaimSharing sharing = ReadNvidiaClaimSharing(
+          *spec, nullptr, request.Get("name").String(), claim_name);
+      if (sharing.strategy == NvidiaClaimSharing::Strategy::kMps &&
+          (allocation == std::nullopt || allocation->Missing())) {
+        ++counts_[kNoteMpsUnallocated];
+      }
+    }
     if (!devices.Get("constraints").Items().empty()) {
       ++counts_[kNoteConstraints];
     }

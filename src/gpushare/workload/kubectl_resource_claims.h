@@ -37,12 +37,18 @@
 // footprint. Where a claim is allocated (status.allocation.devices.results)
 // the results of driver gpu.nvidia.com give the count and, for MIG, the
 // profile (from the device names), and their pool (the node) binds a pod
-// that has no spec.nodeName. Approximated, each counted in Notes():
+// that has no spec.nodeName. A ResourceClaim that several Pending or
+// Running pods name (resourceClaimName; CountClaimReferences) is shared:
+// each of them gets its demand and DraPodDemand::shared_claim, so the
+// scheduler allocates it once and runs all its pods on its devices
+// (sched/scheduler.h, "Shared ResourceClaims"); counted in Notes().
+// Approximated, each counted in Notes():
 // firstAvailable (the allocated subrequest, else the first), allocationMode
 // All (the allocated devices, else 1), constraints (matchAttribute; not
 // modelled), adminAccess requests (left out: they take no device), requests
-// of classes that select no GPU (left out), a ResourceClaim several pods
-// reference (the first pod in the list holds it; the others get no GPU), a
+// of classes that select no GPU (left out), a pod naming two ResourceClaims
+// that other pods name too (the first is shared; of the second, the first
+// pod in the list holds the devices, the others get none), a
 // pod asking whole GPUs and MIG devices (the whole GPUs), or MIG devices of
 // several profiles (the largest), classes that select only some GPU models
 // or some MIG profiles (any GPU; the least), and an allocation on another
@@ -78,6 +84,9 @@ struct DraPodDemand {
   // The allocated devices of allocated_node, as the results name them
   // ("gpu-3", "gpu-0-mig-1g10gb-19-0"), in result order.
   std::vector<std::string> allocated_devices;
+  // The ResourceClaim ("ns/name") it shares with other pods by
+  // resourceClaimName ("" none): Pod::dra_claim.
+  std::string shared_claim;
   // A request no device can satisfy: the allocator's reason
   // (filter_messages.h kDraCannotAllocateAllClaims), "" when none.
   std::string unallocatable;
@@ -90,6 +99,11 @@ class KubectlDraClaims {
   ~KubectlDraClaims();
   KubectlDraClaims(const KubectlDraClaims&) = delete;
   KubectlDraClaims& operator=(const KubectlDraClaims&) = delete;
+
+  // Counts the ResourceClaims the Pod item `pod` of namespace `ns` names by
+  // resourceClaimName; called for every pod that holds devices (Pending or
+  // Running) before PodDemand().
+  void CountClaimReferences(const JsonValue& pod, const std::string& ns);
 
   // The demand of the Pod item `pod` of namespace `ns` (zero without
   // claims or GPU requests).
@@ -117,6 +131,7 @@ class KubectlDraClaims {
   std::vector<ResourceSlice> other_devices_;  // other drivers' slices
   bool has_slices_ = false;  // the List holds ResourceSlices
   std::set<std::string> held_claims_;  // claims a pod already holds
+  std::map<std::string, int> references_;  // "ns/name" -> pods naming it
   std::map<std::string, int> counts_;  // note text -> count
   std::set<std::string> unmapped_classes_;
 };

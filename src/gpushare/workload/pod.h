@@ -174,6 +174,12 @@ struct Pod {
   // "gpu.nvidia.com" or a per-profile MIG class); "" for other pods.
   // TargetPool prefers a DRA pool that serves it (request_translator.h).
   std::string dra_device_class;
+  // What its imported claim asks of each device's `memory` capacity
+  // (capacity.requests.memory, in MiB rounded up as the driver's 1Mi
+  // requestPolicy step rounds it); 0: the claim names no memory (the
+  // policy's default applies); -1: not an imported claim (the pool's
+  // request translator decides, request_translator.h).
+  int64_t dra_claim_memory_mib = -1;
   // The shared ResourceClaim it references by name (spec.resourceClaims[].
   // resourceClaimName; a class's `dra_claim: {pods_per_claim: K}`): K pods
   // share one claim's allocation (sched/scheduler.h). "" for a claim of its

@@ -121,7 +121,21 @@ std::string TranslateDraRequests(Pod& pod, const NodePool& pool, int64_t n,
       n);
   const DraPoolSettings consumable =
       EffectiveDraPoolSettings(pool.spec.dra, pool.spec.sharing);
-  if (consumable.consumable_shares == DraConsumableShares::kMemoryShares) {
+  if (consumable.consumable_shares != DraConsumableShares::kDisabled &&
+      pod.dra_claim_memory_mib > 0) {
+    // An imported claim's capacity.requests.memory is consumed of each
+    // device it picks, whatever the mode (KEP-5075).
+    pod.requests.Set(registry.Intern(kDraMemoryResource),
+                     pod.dra_claim_memory_mib * n);
+    if (pod.dra_claim_memory_mib > model.memory_mib) {
+      return fmt::format(
+          "its claim's capacity.requests.memory of {} MiB exceeds the {} MiB "
+          "of {}",
+          pod.dra_claim_memory_mib, model.memory_mib, model.name);
+    }
+  } else if (consumable.consumable_shares ==
+                 DraConsumableShares::kMemoryShares &&
+             pod.dra_claim_memory_mib < 0) {
     // Shared capacity: each GPU of the claim asks capacity.requests.memory =
     // the size HAMi's gpumem would get (whole MiB: already a multiple of the
     // policy's 1Mi step); none asked takes the whole GPU (the default).

@@ -14,6 +14,13 @@
 //   HAMi               nvidia.com/gpu = ceil(gpus), nvidia.com/gpumem = the
 //                      size's MiB, nvidia.com/gpucores = ceil(100 x its SM
 //                      demand) (1..100)
+//   DRA                deviceclass.resource.kubernetes.io/<class> = ceil(gpus)
+//                      (cluster/dra/dra_gpu_devices.h); with consumable
+//                      shares, gpu.nvidia.com/memory = ceil(gpus) x the MiB
+//                      an imported claim asks (Pod::dra_claim_memory_mib > 0,
+//                      any mode), else in `memory` mode x the size (an
+//                      imported claim asking none writes none: it takes
+//                      the policy's default, the whole GPU)
 // The size is the pod's template request (Pod::template_request: its
 // class's percentile, the same for every pod of a generated class), or the
 // pod's own footprint and SM demand when it has none (trace pods); a pod

@@ -253,13 +253,74 @@ TEST_F(DraSharedGpusTest, UnlimitedSharesWithoutLimitButNotUnhealthyGpus) {
   d.CheckInvariants();
 }
 
+// issue 52: an L4 (23034 MiB) with 4 shares. Each notebook claim asks
+// capacity.requests.memory 6Gi and takes one share and 6144 MiB (KEP-5075:
+// experimental allocator, consumable_capacity.go: every capacity the request
+// names is consumed, others their policy default). Three fit gpu-0 (18432
+// MiB); the fourth would need 24576 > 23034 and goes to gpu-1 although
+// gpu-0 still has a share.
+TEST_F(DraSharedGpusTest, NSharesAlsoConsumeTheMemoryAClaimAsks) {
+  const GpuModel& l4 = *catalog_.Find("L4");
+  DraGpuDevices d("n", l4, 2, {}, registry_,
+                  Shares(DraConsumableShares::kCount, 4));
+  const ResourceId memory = registry_.Intern(kDraMemoryResource);
+  EXPECT_EQ(d.Allocatable().Get(memory), 2 * 23034);
+  ResourceClaim claim;
+  ASSERT_TRUE(d.DraClaimFor(Ask(1, 6144), &claim));
+  ASSERT_EQ(claim.spec.requests[0].exactly.capacity_requests.size(), 1u);
+  EXPECT_EQ(claim.spec.requests[0].exactly.capacity_requests[0].value,
+            6 * kCsGi);
+  std::vector<DeviceAllocation> held;
+  for (int i = 0; i < 3; ++i) {
+    held.push_back(d.Allocate(Ask(1, 6144)));
+    EXPECT_EQ(Gpus(held.back()), std::vector<int>{0}) << i;
+    EXPECT_EQ(held.back().grants[0].claim_memory_mib, 6144);
+  }
+  EXPECT_EQ(d.DeviceUse()[0].shares, 3);
+  EXPECT_EQ(d.DeviceUse()[0].memory_mib, 18432);
+  ASSERT_TRUE(d.Fits(Ask(1, 6144), nullptr));
+  EXPECT_EQ(Gpus(d.Allocate(Ask(1, 6144))), std::vector<int>{1});
+  // gpu-0's fourth share still serves a claim asking no memory (default 0)
+  // or one asking what is left (4602 MiB), not one asking 4603.
+  EXPECT_TRUE(d.Fits(Ask(1, 4602), nullptr));
+  EXPECT_EQ(Gpus(d.FirstFitGrants(Ask(1, 4602))), std::vector<int>{0});
+  EXPECT_EQ(Gpus(d.FirstFitGrants(Ask(1, 4603))), std::vector<int>{1});
+  EXPECT_EQ(Gpus(d.Allocate(Ask(1))), std::vector<int>{0});
+  EXPECT_EQ(d.DeviceUse()[0].memory_mib, 18432);
+  // gpu-0 is out of shares; gpu-1 holds 16890 MiB: two more 6 GiB claims
+  // fit there, a third does not (shares would allow it).
+  EXPECT_EQ(Gpus(d.Allocate(Ask(2, 6144))), (std::vector<int>{1, 1}));
+  std::string_view reason;
+  EXPECT_FALSE(d.Fits(Ask(1, 6144), &reason));
+  EXPECT_EQ(reason, kDraCannotAllocateAllClaims);
+  EXPECT_TRUE(d.Fits(Ask(1, 4602), nullptr));
+  d.CheckInvariants();
+  d.Release(held[0]);
+  EXPECT_EQ(d.DeviceUse()[0].memory_mib, 12288);
+  EXPECT_EQ(Gpus(d.Allocate(Ask(1, 6144))), std::vector<int>{0});
+  d.CheckInvariants();
+}
+
+TEST_F(DraSharedGpusTest, UnlimitedSharesStopAtTheMemoryClaimsAsk) {
+  DraGpuDevices d("n", A100(), 1, {}, registry_,
+                  Shares(DraConsumableShares::kUnlimited));
+  // 81920 MiB: four claims of 20 GiB, then no fifth; claims asking nothing
+  // still fit (default 0).
+  for (int i = 0; i < 4; ++i) d.Allocate(Ask(1, 20480));
+  EXPECT_FALSE(d.Fits(Ask(1, 1), nullptr));
+  EXPECT_TRUE(d.Fits(Ask(1), nullptr));
+  EXPECT_FALSE(d.Fits(Ask(1, 81921), nullptr));
+  d.CheckInvariants();
+}
+
 // The contract's proof, checked: after random claims and releases, Fits()
 // answers what DraAllocator answers for the same claim on the same slice
 // with what the node's devices hold.
 TEST_F(DraSharedGpusTest, FitsAgreesWithTheAllocator) {
   for (const DraPoolSettings& mode :
        {Shares(DraConsumableShares::kCount, 3),
-        Shares(DraConsumableShares::kMemoryShares)}) {
+        Shares(DraConsumableShares::kMemoryShares),
+        Shares(DraConsumableShares::kUnlimited)}) {
     DraGpuDevices d("n", A100(), 3, {}, registry_, mode);
     std::mt19937 rng(39);
     std::vector<DeviceAllocation> held;
@@ -273,8 +334,11 @@ TEST_F(DraSharedGpusTest, FitsAgreesWithTheAllocator) {
         continue;
       }
       const int64_t count = 1 + static_cast<int64_t>(rng() % 3);
+      // Every mode consumes the memory a claim asks (a third of them ask
+      // none outside memory mode).
       const int64_t memory =
-          mode.consumable_shares == DraConsumableShares::kMemoryShares
+          mode.consumable_shares == DraConsumableShares::kMemoryShares ||
+                  rng() % 3 != 0
               ? 10240 * (1 + static_cast<int64_t>(rng() % 5))
               : 0;
       const ResourceList ask = Ask(count, memory);

@@ -28,7 +28,8 @@ DraPoolSettings FirstFitShares(DraConsumableShares mode, int n = 0) {
 class DraFirstFitTest : public ::testing::Test {
  protected:
   // Runs `steps` random claims (one to `max_count` devices of one or two of
-  // `classes`; in memory mode with or without a memory ask), releases and
+  // `classes`; with consumable shares with or without a memory ask),
+  // releases and
   // health changes on `d`, comparing both grants at each claim that fits.
   // Returns how many claims were allocated.
   int RandomRun(DraGpuDevices& d, const std::vector<std::string>& classes,
@@ -99,8 +100,10 @@ TEST_F(DraFirstFitTest, WholeGpusUnderEverySharesMode) {
         FirstFitShares(DraConsumableShares::kUnlimited)}) {
     for (uint32_t seed = 1; seed <= 8; ++seed) {
       DraGpuDevices d("n", a100, 4, {}, registry_, mode);
+      // Claims ask memory under every consumable-shares mode (KEP-5075:
+      // N and unlimited consume it too).
       const bool memory =
-          mode.consumable_shares == DraConsumableShares::kMemoryShares;
+          mode.consumable_shares != DraConsumableShares::kDisabled;
       EXPECT_GT(RandomRun(d, {"gpu.nvidia.com"}, 3, memory, 4, seed, 150), 20)
           << "mode " << static_cast<int>(mode.consumable_shares);
     }

@@ -28,9 +28,9 @@ DraGpuDevices::DraGpuDevices(std::string node_name, const GpuModel& model,
       gpus_(gpus),
       layouts_(std::move(layouts)),
       consumable_(consumable) {
-  if (consumable_.consumable_shares == DraConsumableShares::kMemoryShares) {
-    memory_resource_ = registry.Intern(kDraMemoryResource);
-  }
+  // Every consumable-shares mode publishes a `memory` capacity that claims
+  // asking capacity.requests.memory consume (KEP-5075).
+  if (Shared()) memory_resource_ = registry.Intern(kDraMemoryResource);
   for (const MigLayout& layout : layouts_) {
     for (const MigInstance& in : layout) profiles_.push_back(in.profile);
   }
@@ -116,29 +116,38 @@ int64_t DraGpuDevices::UnitsPerDevice(const Slot& slot) const {
   return 1;
 }
 
-int64_t DraGpuDevices::PicksLeft(const Slot& slot, int64_t memory_mib) const {
+int64_t DraGpuDevices::PicksLeft(const Slot& slot, int64_t per_pick) const {
   if (!slot.healthy) return 0;
+  if (!Shared()) return slot.held ? 0 : 1;
+  // What each pick takes of the `memory` capacity (the policy's default
+  // when none is asked); over the capacity (the policy's max) never fits.
+  const int64_t memory = ClaimMemoryMib(slot, per_pick);
+  if (memory > slot.memory_mib) return 0;
+  const int64_t by_memory =
+      memory > 0 ? (slot.memory_mib - slot.memory_used_mib) / memory
+                 : kDraUnlimitedPicksPerDevice;
   switch (consumable_.consumable_shares) {
-    case DraConsumableShares::kDisabled: return slot.held ? 0 : 1;
     case DraConsumableShares::kCount:
-      return consumable_.shares - slot.shares_used;
+      return std::min(by_memory, consumable_.shares - slot.shares_used);
     case DraConsumableShares::kMemoryShares:
-      if (memory_mib <= 0 || memory_mib > slot.memory_mib) return 0;
-      return (slot.memory_mib - slot.memory_used_mib) / memory_mib;
-    case DraConsumableShares::kUnlimited: return kDraUnlimitedPicksPerDevice;
+    case DraConsumableShares::kUnlimited:
+      return by_memory;
+    case DraConsumableShares::kDisabled: break;
   }
   return 0;
 }
 
 int64_t DraGpuDevices::ClaimMemoryMib(const Slot& slot,
                                       int64_t per_pick) const {
-  // The `memory` capacity's policy (ApplyNvidiaConsumableShares): in memory
-  // mode a request takes what it asks (whole MiB, at least 1) and the whole
-  // device by default; otherwise nothing is asked and the default is 0.
-  if (consumable_.consumable_shares != DraConsumableShares::kMemoryShares) {
-    return 0;
+  // The `memory` capacity's policy (ApplyNvidiaConsumableShares): a request
+  // takes what it asks (whole MiB: the step is 1Mi); one asking none takes
+  // the default, the whole device in memory mode and 0 otherwise; memory
+  // mode's min is 1Mi.
+  if (!Shared()) return 0;
+  if (consumable_.consumable_shares == DraConsumableShares::kMemoryShares) {
+    return per_pick < 0 ? slot.memory_mib : std::max<int64_t>(per_pick, 1);
   }
-  return per_pick < 0 ? slot.memory_mib : per_pick;
+  return std::max<int64_t>(per_pick, 0);
 }
 
 void DraGpuDevices::Recount() {
@@ -255,14 +264,14 @@ bool DraGpuDevices::Fits(const ResourceList& requests,
   for (const auto& [id, quantity] : requests.items()) {
     if (id <= ResourceRegistry::kMemoryId || id == memory_resource_) continue;
     const int c = ClassOfResource(id);
-    // Memory mode: each pick asks memory / count MiB; a claim that asks
-    // none takes the policy's default, the whole device.
+    // Each pick asks memory / count MiB; a claim that asks none takes the
+    // policy's default (ClaimMemoryMib).
     const int64_t per_pick = memory > 0 ? memory / quantity : -1;
     int64_t free = 0;
     for (size_t i = 0; c >= 0 && i < slots_.size() && free < quantity; ++i) {
       const Slot& s = slots_[i];
       if (s.class_index != c) continue;
-      free += PicksLeft(s, per_pick < 0 ? s.memory_mib : per_pick);
+      free += PicksLeft(s, per_pick);
     }
     if (free < quantity) {
       if (reason != nullptr) *reason = kDraCannotAllocateAllClaims;
@@ -291,8 +300,7 @@ DeviceAllocation DraGpuDevices::FirstFitGrants(
     for (size_t i = 0; i < slots_.size() && left > 0; ++i) {
       const Slot& s = slots_[i];
       if (s.class_index != c) continue;
-      const int64_t picks = std::min(
-          left, PicksLeft(s, per_pick < 0 ? s.memory_mib : per_pick));
+      const int64_t picks = std::min(left, PicksLeft(s, per_pick));
       DeviceGrant grant;
       grant.gpu = s.gpu;
       grant.instance = s.instance;

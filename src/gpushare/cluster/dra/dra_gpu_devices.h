@@ -11,8 +11,10 @@
 // it needs; in the simulator's resource accounting that claim is written as
 // the class's implicit extended resource name of KEP-5004,
 // `deviceclass.resource.kubernetes.io/<class>` = count (DraClassResourceName),
-// and, under consumable shares in `memory` mode, `gpu.nvidia.com/memory` =
-// count x the MiB each device of the claim asks (kDraMemoryResource). These
+// and, under consumable shares, `gpu.nvidia.com/memory` = count x the MiB
+// each device of the claim asks of its `memory` capacity
+// (kDraMemoryResource; always written in `memory` mode, in N and
+// `unlimited` mode only by a claim that asks memory). These
 // names are bookkeeping only: the node does not advertise them as a device
 // plugin would. The node counts them (Capacity; Allocatable: the healthy
 // devices) so that count arithmetic is a NECESSARY condition of a fit:
@@ -21,7 +23,9 @@
 //   - memory: the device's MiB for both names (each pick takes at least
 //     1 MiB, and exactly the MiB it asks);
 //   - unlimited: kDraUnlimitedPicksPerDevice per device (picks take
-//     nothing; the number only keeps the arithmetic finite).
+//     nothing; the number only keeps the arithmetic finite);
+//   - with any consumable shares, the device's MiB under
+//     gpu.nvidia.com/memory (a pick takes exactly the MiB it asks).
 // Fits() is the DynamicResources Filter for the pod's claim (DraClaimFor) on
 // the node's slice with what other pods hold (unhealthy devices are not
 // published): the allocator's first full solution in device-name order,
@@ -35,7 +39,11 @@
 // one pick; with N shares a device holds its free shares; with memory a
 // device holds floor(free MiB / m) picks of m MiB (m above the device's
 // memory never fits: the policy's max); unlimited, a healthy device holds
-// any number. Allocate() is Reserve: the allocator's first full solution
+// any number; and a claim asking m MiB of memory in N or unlimited mode
+// takes them too (KEP-5075: every capacity a request names is consumed,
+// the others take their policy's default, 0 there), so a device then
+// holds at most floor(free MiB / m) picks as well (with N, the lesser of
+// that and its free shares). Allocate() is Reserve: the allocator's first full solution
 // (FirstFitGrants: by the same proof, each request's picks are the first
 // devices of its class with room, in slice order, a device picked while it
 // has room; the classes' devices are disjoint, so requests do not
@@ -49,8 +57,9 @@
 // random claims, releases and health changes that both give the same
 // grants. A grant's memory_mib is the device's memory (the driver isolates
 // nothing), claim_memory_mib what the pick took of the `memory` capacity
-// (the MiB asked; the policy's default, the whole device, when none is
-// asked; 0 without memory mode); on a "DRA MPS" pool (scheme mps) a grant
+// (the MiB asked; when none is asked the policy's default: the whole
+// device in memory mode, 0 in N and unlimited mode; 0 without consumable
+// shares); on a "DRA MPS" pool (scheme mps) a grant
 // carries the claim's MPS limits, as the device plugin's MPS grants do:
 // cores_percent = defaultActiveThreadPercentage and memory_mib =
 // defaultPinnedDeviceMemoryLimit (the device's when unset).
@@ -164,8 +173,9 @@ class DraGpuDevices : public DevicePlugin {
   }
   // Bookkeeping units one healthy device of the slot adds to its class.
   int64_t UnitsPerDevice(const Slot& slot) const;
-  // The picks a slot still holds for picks of `memory_mib` each.
-  int64_t PicksLeft(const Slot& slot, int64_t memory_mib) const;
+  // The picks a slot still holds for picks asking `per_pick` MiB of the
+  // `memory` capacity each (-1: none asked).
+  int64_t PicksLeft(const Slot& slot, int64_t per_pick) const;
   AllocatedDevices InUse() const;
   // The MiB a pick of `slot` takes of the `memory` capacity when each pick
   // asks `per_pick` MiB (-1: none asked).
