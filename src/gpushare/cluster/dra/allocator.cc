@@ -68,8 +68,10 @@ class AllocSearch {
   bool TryAllocate(size_t rd, size_t cand, bool must);
   void Deallocate(size_t rd);
   // Whether `cand` has room for `rd`; fills consumed_scratch_ for a
-  // shareable device.
-  bool CapacityFits(const AllocRequestData& rd, size_t cand);
+  // shareable device. `count_used`: false to check against the whole
+  // device, as if nothing of it were consumed.
+  bool CapacityFits(const AllocRequestData& rd, size_t cand,
+                    bool count_used = true);
   // Whether the counters `cand` consumes are left (KEP-4815).
   bool CountersFit(size_t cand) const;
   // Adds (sign 1) or gives back (-1) what `cand` consumes.
@@ -89,6 +91,7 @@ class AllocSearch {
   std::vector<uint8_t> in_use_;
   std::vector<int64_t> allocating_;        // per candidate capacity
   std::vector<int64_t> counters_allocating_;  // per counter
+  std::vector<int> share_count_;  // per candidate: picks of a shareable one
   std::vector<size_t> constraint_offset_;  // per claim
   std::vector<AllocConstraintState> constraints_;
   std::vector<std::vector<AllocPick>> picks_;  // per claim
@@ -107,6 +110,65 @@ DraAllocator::DraAllocator(const std::vector<const ResourceSlice*>& slices,
                            const std::vector<DeviceClass>* classes,
                            const AllocatedDevices& allocated, int64_t max_steps)
     : classes_(classes), max_steps_(max_steps) {
+  Build(nullptr, slices, allocated);
+}
+
+DraAllocator::DraAllocator(const std::string& node_name,
+                           const std::vector<const ResourceSlice*>& slices,
+                           const std::vector<DeviceClass>* classes,
+                           const AllocatedDevices& allocated, int64_t max_steps)
+    : classes_(classes), max_steps_(max_steps) {
+  Build(&node_name, slices, allocated);
+}
+
+namespace {
+
+// Why the pool of `pool_slices` is invalid, or "" (upstream's pool
+// validation: device names unique in the pool, CounterSets published once,
+// every consumed counter set and counter present).
+std::string FindPoolProblem(
+    const std::vector<const ResourceSlice*>& pool_slices) {
+  std::unordered_map<std::string_view, const CounterSet*> sets;
+  for (const ResourceSlice* slice : pool_slices) {
+    for (const CounterSet& set : slice->shared_counters) {
+      if (!sets.emplace(set.name, &set).second) {
+        return "counter set " + set.name + " is published twice";
+      }
+    }
+  }
+  std::unordered_map<std::string_view, int> names;
+  for (const ResourceSlice* slice : pool_slices) {
+    for (const Device& device : slice->devices) {
+      if (++names[device.name] == 2) {
+        return "device " + device.name + " is listed twice";
+      }
+      for (const DeviceCounterConsumption& use : device.consumes_counters) {
+        const auto it = sets.find(use.counter_set);
+        if (it == sets.end()) {
+          return "device " + device.name + " consumes unknown counter set " +
+                 use.counter_set;
+        }
+        for (const DeviceCounter& counter : use.counters) {
+          bool known = false;
+          for (const DeviceCounter& c : it->second->counters) {
+            known = known || c.name == counter.name;
+          }
+          if (!known) {
+            return "device " + device.name + " consumes unknown counter " +
+                   counter.name + " of counter set " + use.counter_set;
+          }
+        }
+      }
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+void DraAllocator::Build(const std::string* node,
+                         const std::vector<const ResourceSlice*>& slices,
+                         const AllocatedDevices& allocated) {
   std::vector<const ResourceSlice*> sorted = slices;
   std::sort(sorted.begin(), sorted.end(),
             [](const ResourceSlice* a, const ResourceSlice* b) {
@@ -116,6 +178,9 @@ DraAllocator::DraAllocator(const std::vector<const ResourceSlice*>& slices,
               }
               return a->name < b->name;
             });
+  const auto on_node = [node](const ResourceSlice* slice) {
+    return node == nullptr || slice->node_name == *node;
+  };
   // The devices other claims hold, by device name (a node's devices are
   // many and a Reserve runs this per pod: no scan of the list per device).
   std::unordered_multimap<std::string_view, const DeviceId*> exclusive_by_name;
@@ -127,48 +192,79 @@ DraAllocator::DraAllocator(const std::vector<const ResourceSlice*>& slices,
   for (const DeviceConsumedCapacity& s : allocated.shared) {
     shared_by_name.emplace(s.device.device, &s);
   }
+  const auto held_exclusive = [&](const ResourceSlice* slice,
+                                  const Device& device) {
+    const auto [lo, hi] = exclusive_by_name.equal_range(device.name);
+    for (auto it = lo; it != hi; ++it) {
+      if (it->second->pool == slice->pool_name &&
+          it->second->driver == slice->driver) {
+        return true;
+      }
+    }
+    return false;
+  };
+  const auto held_shared = [&](const ResourceSlice* slice,
+                               const Device& device) {
+    const auto [lo, hi] = shared_by_name.equal_range(device.name);
+    for (auto it = lo; it != hi; ++it) {
+      if (it->second->device.pool == slice->pool_name &&
+          it->second->device.driver == slice->driver) {
+        return true;
+      }
+    }
+    return false;
+  };
   size_t begin = 0;
   while (begin < sorted.size()) {
     size_t end = begin;
-    int64_t generation = sorted[begin]->pool_generation;
+    bool any_on_node = false;
+    int64_t generation = 0;
     while (end < sorted.size() &&
            sorted[end]->driver == sorted[begin]->driver &&
            sorted[end]->pool_name == sorted[begin]->pool_name) {
-      generation = std::max(generation, sorted[end]->pool_generation);
+      if (on_node(sorted[end]) &&
+          (!any_on_node || sorted[end]->pool_generation > generation)) {
+        generation = sorted[end]->pool_generation;
+        any_on_node = true;
+      }
       ++end;
     }
-    int64_t count = 0;
-    int64_t wanted = 0;
-    for (size_t i = begin; i < end; ++i) {
-      if (sorted[i]->pool_generation != generation) continue;
-      ++count;
-      wanted = sorted[i]->resource_slice_count;
+    const std::string pool_id =
+        sorted[begin]->driver + "/" + sorted[begin]->pool_name;
+    std::vector<const ResourceSlice*> pool_slices;
+    for (size_t i = begin; i < end && any_on_node; ++i) {
+      if (sorted[i]->pool_generation == generation) {
+        pool_slices.push_back(sorted[i]);
+      }
     }
-    if (count != wanted) {
-      incomplete_pools_.push_back(sorted[begin]->driver + "/" +
-                                  sorted[begin]->pool_name);
-      begin = end;
+    begin = end;
+    if (!any_on_node) continue;
+    if (static_cast<int64_t>(pool_slices.size()) !=
+        pool_slices.back()->resource_slice_count) {
+      incomplete_pools_.push_back(pool_id);
+      continue;
+    }
+    const std::string problem = FindPoolProblem(pool_slices);
+    if (!problem.empty()) {
+      invalid_pools_.push_back(pool_id + ": " + problem);
       continue;
     }
     const size_t pool_first = candidates_.size();
-    std::vector<const ResourceSlice*> pool_slices;
-    for (size_t i = begin; i < end; ++i) {
-      const ResourceSlice* slice = sorted[i];
-      if (slice->pool_generation != generation) continue;
-      pool_slices.push_back(slice);
+    std::vector<uint8_t> held;
+    for (const ResourceSlice* slice : pool_slices) {
       for (const Device& device : slice->devices) {
+        const bool exclusive = held_exclusive(slice, device);
+        const bool shared = held_shared(slice, device);
+        held.push_back(exclusive || shared ? 1 : 0);
+        if (!on_node(slice)) continue;
         Candidate c;
         c.slice = slice;
         c.device = &device;
+        c.allocated =
+            exclusive || (shared && !device.allow_multiple_allocations);
+        c.shared_before = shared && device.allow_multiple_allocations;
         c.capacity_base = consumed_.size();
         consumed_.resize(consumed_.size() + device.capacities.size(), 0);
-        const auto [ex_lo, ex_hi] = exclusive_by_name.equal_range(device.name);
-        for (auto it = ex_lo; it != ex_hi; ++it) {
-          const DeviceId& id = *it->second;
-          if (id.pool == slice->pool_name && id.driver == slice->driver) {
-            c.allocated = !device.allow_multiple_allocations;
-          }
-        }
         const auto [sh_lo, sh_hi] = shared_by_name.equal_range(device.name);
         for (auto it = sh_lo; it != sh_hi; ++it) {
           const DeviceConsumedCapacity& s = *it->second;
@@ -188,13 +284,13 @@ DraAllocator::DraAllocator(const std::vector<const ResourceSlice*>& slices,
         candidates_.push_back(c);
       }
     }
-    ResolveCounters(pool_slices, pool_first);
-    begin = end;
+    ResolveCounters(pool_slices, held, pool_first);
   }
 }
 
 void DraAllocator::ResolveCounters(
-    const std::vector<const ResourceSlice*>& pool_slices, size_t first) {
+    const std::vector<const ResourceSlice*>& pool_slices,
+    const std::vector<uint8_t>& held, size_t first) {
   bool any = false;
   for (const ResourceSlice* slice : pool_slices) {
     any = any || !slice->shared_counters.empty();
@@ -211,16 +307,28 @@ void DraAllocator::ResolveCounters(
       }
     }
   }
+  // What the held devices of the pool (on any node) consume.
+  size_t d = 0;
+  for (const ResourceSlice* slice : pool_slices) {
+    for (const Device& device : slice->devices) {
+      if (held[d++] == 0) continue;
+      for (const DeviceCounterConsumption& use : device.consumes_counters) {
+        for (const DeviceCounter& counter : use.counters) {
+          const auto it = index.find(use.counter_set + "/" + counter.name);
+          if (it != index.end()) counters_available_[it->second] -= counter.value;
+        }
+      }
+    }
+  }
   for (size_t k = first; k < candidates_.size(); ++k) {
     Candidate& c = candidates_[k];
     c.counter_begin = counter_uses_.size();
     for (const DeviceCounterConsumption& use : c.device->consumes_counters) {
       for (const DeviceCounter& counter : use.counters) {
+        // The pool was validated: every consumed counter exists.
         const auto it = index.find(use.counter_set + "/" + counter.name);
-        // API validation makes every consumed counter exist.
         if (it == index.end()) continue;
         counter_uses_.push_back({it->second, counter.value});
-        if (c.allocated) counters_available_[it->second] -= counter.value;
       }
     }
     c.counter_count = counter_uses_.size() - c.counter_begin;
@@ -292,6 +400,7 @@ bool AllocSearch::Prepare(AllocationOutcome* out) {
   selected_.assign(pair_first_.size(), -1);
   match_.assign(requests_.size() * num_candidates, -1);
   in_use_.assign(num_candidates, 0);
+  share_count_.assign(num_candidates, 0);
   allocating_.assign(alloc_.consumed_.size(), 0);
   counters_allocating_.assign(alloc_.counters_available_.size(), 0);
   picks_.resize(claims_.size());
@@ -316,12 +425,28 @@ bool AllocSearch::Prepare(AllocationOutcome* out) {
                            " is currently being updated";
             return false;
           }
+          if (!alloc_.invalid_pools_.empty()) {
+            const std::string& pool = alloc_.invalid_pools_.front();
+            out->status = AllocationOutcome::Status::kError;
+            out->message = "claim " + claims_[ci]->name + ", request " +
+                           rd.name +
+                           ": asks for all devices, but resource pool " +
+                           pool.substr(0, pool.find(':')) +
+                           " is currently invalid";
+            return false;
+          }
           for (size_t cand = 0; cand < num_candidates; ++cand) {
-            const std::optional<bool> ok = Selectable(r, cand);
+            std::optional<bool> ok = Selectable(r, cand);
             if (!ok.has_value()) {
               out->status = AllocationOutcome::Status::kError;
               out->message = error_;
               return false;
+            }
+            // A shareable device that could not give the request even
+            // unused is not one of "all" (allocator_experimental.go).
+            if (*ok && alloc_.candidates_[cand].device
+                           ->allow_multiple_allocations) {
+              *ok = CapacityFits(rd, cand, /*count_used=*/false);
             }
             if (*ok) rd.all_devices.push_back(cand);
           }
@@ -364,6 +489,16 @@ AllocationOutcome AllocSearch::Run(const std::string& node_name) {
     return out;
   }
   if (step == AllocStep::kNotFound) {
+    if (!alloc_.invalid_pools_.empty()) {
+      // Upstream: a failure that skipped invalid pools is an error, not
+      // "no fit", because the pools may have held the solution.
+      out.status = AllocationOutcome::Status::kError;
+      out.message = "invalid resource pools were encountered: ";
+      for (size_t i = 0; i < alloc_.invalid_pools_.size(); ++i) {
+        out.message += (i == 0 ? "" : "; ") + alloc_.invalid_pools_[i];
+      }
+      return out;
+    }
     out.status = AllocationOutcome::Status::kUnschedulable;
     out.message = kDraCannotAllocateAllClaims;
     return out;
@@ -444,8 +579,8 @@ AllocStep AllocSearch::Step(int claim, int request, int sub, size_t device,
   const std::vector<Candidate>& candidates = alloc_.candidates_;
   for (size_t cand = 0; cand < candidates.size(); ++cand) {
     const Candidate& c = candidates[cand];
-    if (!c.device->allow_multiple_allocations &&
-        (c.allocated || in_use_[cand] != 0)) {
+    if (c.allocated ||
+        (!c.device->allow_multiple_allocations && in_use_[cand] != 0)) {
       continue;
     }
     const std::optional<bool> selectable = Selectable(r, cand);
@@ -497,7 +632,8 @@ std::optional<bool> AllocSearch::Selectable(size_t r, size_t cand) {
   return true;
 }
 
-bool AllocSearch::CapacityFits(const AllocRequestData& rd, size_t cand) {
+bool AllocSearch::CapacityFits(const AllocRequestData& rd, size_t cand,
+                               bool count_used) {
   const Candidate& c = alloc_.candidates_[cand];
   const Device& device = *c.device;
   const std::vector<CapacityRequest>& asked = rd.selection->capacity_requests;
@@ -523,7 +659,7 @@ bool AllocSearch::CapacityFits(const AllocRequestData& rd, size_t cand) {
     if (!consumed.has_value() || *consumed < 0) return false;
     if (ViolatesCapacityRequestPolicy(*consumed, policy)) return false;
     int64_t used = 0;
-    if (device.allow_multiple_allocations) {
+    if (device.allow_multiple_allocations && count_used) {
       used = alloc_.consumed_[c.capacity_base + k] +
              allocating_[c.capacity_base + k];
     }
@@ -538,9 +674,12 @@ bool AllocSearch::TryAllocate(size_t r, size_t cand, bool must) {
   const AllocRequestData& rd = requests_[r];
   const Candidate& c = alloc_.candidates_[cand];
   const bool shareable = c.device->allow_multiple_allocations;
-  if (!shareable && (c.allocated || in_use_[cand] != 0)) return false;
+  if (c.allocated || (!shareable && in_use_[cand] != 0)) return false;
   if (!CapacityFits(rd, cand)) return false;
-  if (!shareable && !CountersFit(cand)) return false;
+  // A shareable device takes its counters with its first share only.
+  const bool takes_counters =
+      !shareable || (!c.shared_before && share_count_[cand] == 0);
+  if (takes_counters && !CountersFit(cand)) return false;
   const size_t first = constraint_offset_[rd.claim];
   const size_t count = rd.constraint_applies.size();
   for (size_t k = 0; k < count; ++k) {
@@ -571,10 +710,11 @@ bool AllocSearch::TryAllocate(size_t r, size_t cand, bool must) {
       pick_consumed_.push_back(consumed_scratch_[k]);
       allocating_[c.capacity_base + k] += consumed_scratch_[k];
     }
+    ++share_count_[cand];
   } else {
     in_use_[cand] = 1;
-    AddCounters(cand, 1);
   }
+  if (takes_counters) AddCounters(cand, 1);
   picks_[rd.claim].push_back(pick);
   return true;
 }
@@ -599,6 +739,9 @@ void AllocSearch::Deallocate(size_t r) {
           pick_consumed_[pick.consumed_offset + k];
     }
     pick_consumed_.resize(pick.consumed_offset);
+    if (--share_count_[pick.candidate] == 0 && !c.shared_before) {
+      AddCounters(pick.candidate, -1);
+    }
   } else {
     in_use_[pick.candidate] = 0;
     AddCounters(pick.candidate, -1);

@@ -8,10 +8,16 @@
 // consumable_capacity.go, KEP-5075):
 //   - Devices are walked pool by pool (by driver, then pool name), slice by
 //     slice (by name), and in slice order (allocatortesting/
-//     lexicographical_testing.go). Of a pool only the slices of its newest
-//     generation count; a pool that lacks some of its resourceSliceCount
-//     slices is incomplete and skipped (and an All request on it fails
-//     with an error).
+//     lexicographical_testing.go). A pool counts on the node when one of
+//     its slices is the node's; of its slices (on every node) only those of
+//     the newest generation among the node's slices count, and a pool with
+//     fewer of them than resourceSliceCount is incomplete and skipped (an
+//     All request then fails with an error). A pool whose slices list a
+//     device name twice, publish a CounterSet twice, or consume a counter
+//     set or counter the pool lacks is invalid and skipped (pools_experimental
+//     .go validatePool); when no solution is found without it, the outcome
+//     is the error "invalid resource pools were encountered", and an All
+//     request fails at once.
 //   - The search is exhaustive backtracking that keeps the FIRST full
 //     solution: claim after claim, request after request, device after
 //     device, trying each candidate in walk order that is not in use,
@@ -26,15 +32,21 @@
 //     the whole search finish wins and its index is recorded
 //     (AllocationResult::selected_subrequest, for prioritized_list_score.h).
 //   - allocationMode All: every device of the node's complete pools that
-//     passes the selectors (allocated or not) is needed; at least one must
-//     exist and none may be in use, else there is no solution.
+//     passes the selectors (allocated or not) is needed, except a shareable
+//     device whose capacities cannot give the request even when unused
+//     (allocator_experimental.go: only such devices are left out); at least
+//     one must exist and none may be in use or short of capacity now, else
+//     there is no solution.
 //   - matchAttribute: the devices of the requests a constraint names (all
 //     requests when it names none; "req" covers every subrequest of req,
 //     "req/sub" only that one) must share the attribute's value; a device
 //     without the attribute fails the constraint.
-//   - Exclusive devices: those in AllocatedDevices::exclusive, or already
-//     chosen in this search, are in use. A device with
-//     allow_multiple_allocations is never in use: each request consumes of
+//   - Exclusive devices: those in AllocatedDevices::exclusive or with an
+//     entry in AllocatedDevices::shared (a device that was shareable when
+//     allocated), or already chosen in this search, are in use. A device
+//     with allow_multiple_allocations listed in AllocatedDevices::exclusive
+//     (held whole before it became shareable) is in use too; otherwise it
+//     is never in use: each request consumes of
 //     every capacity of it what capacity_request_policy.h computes
 //     (ConsumedCapacity; a request naming a capacity the device lacks does
 //     not fit; a policy violation does not fit), and the sum with what
@@ -53,10 +65,10 @@
 //     counter of the pool after adding the device, so an already overdrawn
 //     counter would block all of the pool's counter devices; here only the
 //     device's own counters are checked (the same as long as nothing is
-//     overdrawn, which the simulator never does). Counters are checked for
-//     exclusive devices only: a device with allow_multiple_allocations and
-//     consumes_counters is not modelled (the NVIDIA driver's dynamic MIG
-//     takes no consumable shares here; dra_pool_settings.h).
+//     overdrawn, which the simulator never does). A shareable device
+//     consumes its counters once, with its first share: not again while it
+//     has an entry in AllocatedDevices::shared or an earlier pick in this
+//     search, and a dead end gives them back with its last share.
 //   - At most kMaxAllocationResults devices per claim.
 // Outcomes (filter_messages.h has the words): kAllocated with one
 // AllocationResult per claim; kUnschedulable with kDraCannotAllocateAllClaims
@@ -66,7 +78,8 @@
 // on every node and is retried later) for a CEL runtime error in a class's or
 // request's selector met during the search, an All request whose devices
 // break a constraint, a claim needing more than kMaxAllocationResults
-// devices, and an All request on an incomplete pool.
+// devices, an All request on an incomplete or invalid pool, and no solution
+// while invalid pools were skipped.
 //
 // Step cap: upstream bounds Filter by wall time (DRASchedulerFilterTimeout,
 // 10 s by default, then "timed out trying to allocate devices"). A
@@ -140,6 +153,15 @@ class DraAllocator {
                const std::vector<DeviceClass>* classes,
                const AllocatedDevices& allocated,
                int64_t max_steps = kDefaultMaxAllocationSteps);
+  // The same for node `node_name` when `slices` may include slices of other
+  // nodes: those only complete and validate their pools, lend their
+  // CounterSets and, when allocated, consume counters; only devices of
+  // slices whose node_name is `node_name` are allocated.
+  DraAllocator(const std::string& node_name,
+               const std::vector<const ResourceSlice*>& slices,
+               const std::vector<DeviceClass>* classes,
+               const AllocatedDevices& allocated,
+               int64_t max_steps = kDefaultMaxAllocationSteps);
 
   // Allocates `claims` (validated, unallocated; all of one pod) together
   // on node `node_name`.
@@ -151,7 +173,12 @@ class DraAllocator {
   struct Candidate {
     const ResourceSlice* slice = nullptr;
     const Device* device = nullptr;
-    bool allocated = false;    // exclusive and held by another claim
+    // Held by another claim: listed in AllocatedDevices::exclusive (even a
+    // shareable device), or an exclusive device with a shared entry.
+    bool allocated = false;
+    // Shareable and already shared (a shared entry): its counters are
+    // consumed already and are not charged again.
+    bool shared_before = false;
     size_t capacity_base = 0;  // into consumed_ (one entry per capacity)
     // Into counter_uses_: the counters it consumes (KEP-4815).
     size_t counter_begin = 0;
@@ -166,6 +193,11 @@ class DraAllocator {
  private:
   friend class AllocSearch;
 
+  // Builds the candidates; `node` null: every slice is the node's.
+  void Build(const std::string* node,
+             const std::vector<const ResourceSlice*>& slices,
+             const AllocatedDevices& allocated);
+
   const std::vector<DeviceClass>* classes_;
   int64_t max_steps_;
   std::vector<Candidate> candidates_;
@@ -176,12 +208,15 @@ class DraAllocator {
   std::vector<int64_t> counters_available_;
   std::vector<CounterUse> counter_uses_;
   // Resolves the counter uses of candidates [first, candidates_.size())
-  // against the counter sets of `pool_slices` and subtracts what the
-  // allocated ones consume.
+  // against the counter sets of `pool_slices` (the pool's slices on every
+  // node) and subtracts what the held devices among them consume (`held`:
+  // per device of `pool_slices` in order, whether it is held).
   void ResolveCounters(const std::vector<const ResourceSlice*>& pool_slices,
-                       size_t first);
+                       const std::vector<uint8_t>& held, size_t first);
   // Pools skipped as incomplete ("driver/pool").
   std::vector<std::string> incomplete_pools_;
+  // Pools skipped as invalid ("driver/pool: why").
+  std::vector<std::string> invalid_pools_;
 };
 
 }  // namespace gpushare

@@ -26,6 +26,7 @@ enum class CelOp {
   kSemver,         // semver("1.2.3"), parsed: semver
   kList,           // [a, b, ...]: items
   kDriver,         // device.driver
+  kAllowMultiple,  // device.allowMultipleAllocations (KEP-5075)
   kAttribute,      // device.attributes[domain].text
   kCapacity,       // device.capacity[domain].text
   kAttributeMap,   // device.attributes[domain] (only as `in`'s right side)

@@ -526,10 +526,16 @@ class CelParser {
       n.type = CelType::kString;
       return Add(std::move(n));
     }
+    if (field.text == "allowMultipleAllocations") {
+      n.op = CelOp::kAllowMultiple;
+      n.type = CelType::kBool;
+      return Add(std::move(n));
+    }
     const bool attributes = field.text == "attributes";
     if (!attributes && field.text != "capacity") {
       CelFail(field.column, "device has no field " + QuoteValue(field.text) +
-                                " (it has driver, attributes and capacity)");
+                                " (it has driver, allowMultipleAllocations, "
+                                "attributes and capacity)");
     }
     if (Peek().kind != CelTokenKind::kLBracket) {
       CelFailUnsupported(

@@ -147,6 +147,10 @@ class CelEvaluator {
         v.kind = CelValue::Kind::kString;
         v.s = driver_;
         return v;
+      case CelOp::kAllowMultiple:
+        v.kind = CelValue::Kind::kBool;
+        v.b = device_.allow_multiple_allocations;
+        return v;
       case CelOp::kAttribute:
         return Attribute(n);
       case CelOp::kCapacity: {

@@ -2,7 +2,8 @@
 // compiled once and evaluated against many devices.
 //
 // Contract. The subset (docs/model.md, "DRA objects"): the variable
-// `device` with device.driver (string), device.attributes["DOMAIN"].NAME or
+// `device` with device.driver (string), device.allowMultipleAllocations
+// (bool, KEP-5075; false for a device without it), device.attributes["DOMAIN"].NAME or
 // device.attributes["DOMAIN"]["NAME"] (the attribute's own type: int, bool,
 // string or semver), device.capacity["DOMAIN"].NAME (a quantity), and the
 // presence test "NAME" in device.attributes["DOMAIN"] (or device.capacity);

@@ -157,6 +157,20 @@ TEST_F(CelSelectorTest, DriverAttributesAndLiterals) {
   EXPECT_EQ(Outcome("true // a comment"), 'T');
 }
 
+// KEP-5075: device.allowMultipleAllocations is a bool, false unless the
+// device sets it (upstream's classWithAllowMultipleAllocations selects on it).
+TEST_F(CelSelectorTest, AllowMultipleAllocationsIsABool) {
+  EXPECT_EQ(Outcome("device.allowMultipleAllocations"), 'F');
+  EXPECT_EQ(Outcome("device.allowMultipleAllocations == false"), 'T');
+  device_.allow_multiple_allocations = true;
+  EXPECT_EQ(Outcome("device.driver == 'gpu.nvidia.com' && "
+                    "device.allowMultipleAllocations == true"),
+            'T');
+  EXPECT_EQ(Outcome("!device.allowMultipleAllocations"), 'F');
+  ExpectCelRefused("device.allowMultipleAllocations == 1", 33,
+                   "no matching overload for '==' applied to (bool, int)");
+}
+
 TEST_F(CelSelectorTest, Int64RangeLiteralsAndMultiLineExpressions) {
   // CEL's smallest int64 is a literal of its own (cel-go's grammar reads the
   // sign with the digits); 2^63 alone is out of range.
