@@ -8,6 +8,7 @@
 
 #include "gpushare/io/input_error.h"
 #include "gpushare/io/quote.h"
+#include "gpushare/io/rfc3339.h"
 
 namespace gpushare {
 namespace {
@@ -18,99 +19,29 @@ constexpr std::string_view kTimeForms =
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
-// Days from 1970-01-01 to y-m-d of the proleptic Gregorian calendar
-// (H. Hinnant's days_from_civil).
-int64_t DaysFromCivil(int64_t y, int64_t m, int64_t d) {
-  y -= m <= 2 ? 1 : 0;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const int64_t yoe = y - era * 400;
-  const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468;
-}
-
-int DaysInMonth(int64_t y, int64_t m) {
-  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30,
-                                  31, 31, 30, 31, 30, 31};
-  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-  return m == 2 && leap ? 29 : kDays[m - 1];
-}
-
-// Reads `n` digits of `text` at `*pos` into `*value`.
-bool Digits(std::string_view text, size_t* pos, size_t n, int64_t* value) {
-  if (*pos + n > text.size()) return false;
-  int64_t v = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const char c = text[*pos + i];
-    if (!IsDigit(c)) return false;
-    v = v * 10 + (c - '0');
-  }
-  *pos += n;
-  *value = v;
-  return true;
-}
-
-bool Literal(std::string_view text, size_t* pos, char c) {
-  if (*pos >= text.size() || text[*pos] != c) return false;
-  ++*pos;
-  return true;
-}
-
 [[noreturn]] void BadTime(const std::string& flag, const std::string& text,
                           std::string_view why) {
   throw InputError(fmt::format("{} {}: {}", flag, QuoteValue(text), why));
 }
 
-// An RFC 3339 time (YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM)) in Unix
-// milliseconds; false when `text` is not of that form.
-bool ParseRfc3339(const std::string& flag, const std::string& text,
-                  int64_t* ms) {
-  size_t p = 0;
-  int64_t year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
-  if (!Digits(text, &p, 4, &year) || !Literal(text, &p, '-') ||
-      !Digits(text, &p, 2, &month) || !Literal(text, &p, '-') ||
-      !Digits(text, &p, 2, &day) || !Literal(text, &p, 'T') ||
-      !Digits(text, &p, 2, &hour) || !Literal(text, &p, ':') ||
-      !Digits(text, &p, 2, &minute) || !Literal(text, &p, ':') ||
-      !Digits(text, &p, 2, &second)) {
-    return false;
-  }
-  int64_t fraction_ms = 0;
-  if (Literal(text, &p, '.')) {
-    const size_t begin = p;
-    while (p < text.size() && IsDigit(text[p])) ++p;
-    if (p == begin || p - begin > 9) return false;
-    for (size_t i = 0; i < 3; ++i) {
-      fraction_ms =
-          fraction_ms * 10 + (begin + i < p ? text[begin + i] - '0' : 0);
-    }
-  }
-  int64_t offset_s = 0;
-  if (Literal(text, &p, 'Z')) {
-  } else if (p < text.size() && (text[p] == '+' || text[p] == '-')) {
-    const int sign = text[p] == '-' ? -1 : 1;
-    ++p;
-    int64_t oh = 0, om = 0;
-    if (!Digits(text, &p, 2, &oh) || !Literal(text, &p, ':') ||
-        !Digits(text, &p, 2, &om)) {
+// An RFC 3339 time (io/rfc3339.h) in Unix milliseconds; false when `text`
+// is not of that form, an error when it is but names no time.
+bool ParseRfc3339Ms(const std::string& flag, const std::string& text,
+                    int64_t* ms) {
+  int64_t seconds = 0;
+  int64_t nanos = 0;
+  switch (ParseRfc3339(text, &seconds, &nanos)) {
+    case Rfc3339::kOk:
+      *ms = seconds * 1000 + nanos / 1000000;
+      return true;
+    case Rfc3339::kNotRfc3339:
       return false;
-    }
-    if (oh > 23 || om > 59) {
+    case Rfc3339::kBadOffset:
       BadTime(flag, text, "the offset from UTC must be at most 23:59");
-    }
-    offset_s = sign * (oh * 3600 + om * 60);
-  } else {
-    return false;
+    case Rfc3339::kNoSuchTime:
+      BadTime(flag, text, "no such date or time of day");
   }
-  if (p != text.size()) return false;
-  if (month < 1 || month > 12 || day < 1 || day > DaysInMonth(year, month) ||
-      hour > 23 || minute > 59 || second > 59) {
-    BadTime(flag, text, "no such date or time of day");
-  }
-  const int64_t seconds = DaysFromCivil(year, month, day) * 86400 +
-                          hour * 3600 + minute * 60 + second - offset_s;
-  *ms = seconds * 1000 + fraction_ms;
-  return true;
+  return false;
 }
 
 // Unix seconds as Prometheus reads them (a float), in milliseconds; false
@@ -150,7 +81,7 @@ int64_t ParsePrometheusTime(const std::string& flag, const std::string& text) {
   int64_t ms = 0;
   bool in_range = true;
   if (!ParseUnixSeconds(text, &ms, &in_range) &&
-      !ParseRfc3339(flag, text, &ms)) {
+      !ParseRfc3339Ms(flag, text, &ms)) {
     BadTime(flag, text, kTimeForms);
   }
   if (!in_range || ms < 0 || ms > kMaxPrometheusTimeMs) {

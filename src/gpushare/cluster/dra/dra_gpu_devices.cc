@@ -301,19 +301,24 @@ DeviceAllocation DraGpuDevices::FirstFitGrants(
       const Slot& s = slots_[i];
       if (s.class_index != c) continue;
       const int64_t picks = std::min(left, PicksLeft(s, per_pick));
-      DeviceGrant grant;
-      grant.gpu = s.gpu;
-      grant.instance = s.instance;
-      grant.resource = s.resource;
-      grant.memory_mib = s.memory_mib;
-      grant.claim_memory_mib = ClaimMemoryMib(s, per_pick);
-      ApplyMpsLimits(&grant);
+      const DeviceGrant grant = GrantOf(s, per_pick);
       for (int64_t k = 0; k < picks; ++k) allocation.grants.push_back(grant);
       left -= picks;
     }
     GS_CHECK(left <= 0, "Allocate called without a fit");
   }
   return allocation;
+}
+
+DeviceGrant DraGpuDevices::GrantOf(const Slot& slot, int64_t per_pick) const {
+  DeviceGrant grant;
+  grant.gpu = slot.gpu;
+  grant.instance = slot.instance;
+  grant.resource = slot.resource;
+  grant.memory_mib = slot.memory_mib;
+  grant.claim_memory_mib = ClaimMemoryMib(slot, per_pick);
+  ApplyMpsLimits(&grant);
+  return grant;
 }
 
 void DraGpuDevices::ApplyMpsLimits(DeviceGrant* grant) const {
@@ -410,19 +415,9 @@ DeviceAllocation DraGpuDevices::AllocateRecorded(
       if (left == 0) break;
       const Slot& s = slots_[i];
       if (s.class_index != c) continue;
-      if (PicksLeft(s, per_pick < 0 ? s.memory_mib : per_pick) - taken[i] <
-          1) {
-        continue;
-      }
+      if (PicksLeft(s, per_pick) - taken[i] < 1) continue;
       ++taken[i];
-      DeviceGrant grant;
-      grant.gpu = s.gpu;
-      grant.instance = s.instance;
-      grant.resource = s.resource;
-      grant.memory_mib = s.memory_mib;
-      grant.claim_memory_mib = ClaimMemoryMib(s, per_pick);
-      ApplyMpsLimits(&grant);
-      allocation.grants.push_back(grant);
+      allocation.grants.push_back(GrantOf(s, per_pick));
       --left;
     }
     if (left > 0) return Allocate(requests);

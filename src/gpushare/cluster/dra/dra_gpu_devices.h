@@ -182,6 +182,8 @@ class DraGpuDevices : public DevicePlugin {
   int64_t ClaimMemoryMib(const Slot& slot, int64_t per_pick) const;
   // On a "DRA MPS" pool: the claim's MPS limits on `grant`.
   void ApplyMpsLimits(DeviceGrant* grant) const;
+  // The grant of one pick of `slot` asking `per_pick` MiB (-1: none).
+  DeviceGrant GrantOf(const Slot& slot, int64_t per_pick) const;
   int SlotOf(int gpu, int instance) const;
   int ClassOfResource(ResourceId id) const;
   void Recount();
