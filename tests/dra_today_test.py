@@ -27,16 +27,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCENARIO = os.path.join(ROOT, "examples", "dra-today.yaml")
 DUMP = os.path.join(ROOT, "examples", "kubectl", "dra-today.json")
 
-# Bug A (simulator): a node on which one allocated claim asks MPS (GpuConfig
-# sharing.strategy MPS) is imported as a DRA MPS pool, and every other claim
-# on it "runs under its MPS settings" (the import's note). So
+# A claim's GpuConfig applies to that claim's devices only (the driver):
 # ml/finetune-llama-m8k2d, whose own claim holds gpu-2 and gpu-3 of a100-0
-# whole, with no config and capacity.requests.memory 60Gi, is made an MPS
-# client limited to triton-mps's defaultPinnedDeviceMemoryLimit (20Gi) and
-# OOM-killed at start ("footprint 61440 MiB over its limit of 20480 MiB").
-# The driver applies a claim's GpuConfig to that claim's devices only; the
-# Job runs healthy in the cluster.
-BUG_A = "bug A: claims without config on an MPS node get its pinned limit"
+# whole, with no config and capacity.requests.memory 60Gi, runs beside the
+# MPS claim triton-mps on gpu-1 without its 20Gi pinned limit (it was
+# OOM-killed at start when the whole node took the MPS limits).
 
 # Bug B (simulator): a request's own selectors that pick a GPU product
 # (productName == 'NVIDIA A100-SXM4-80GB') are dropped on import ("request(s)
@@ -129,7 +124,6 @@ class DraTodayTest(unittest.TestCase):
                              if i["kind"] == "ResourceClaim"
                              and "status" in i), 18)
 
-    @unittest.expectedFailure  # BUG_A
     def test_every_running_pod_runs_as_in_the_cluster(self):
         self.assertEqual(self.doc["replay_check"],
                          {"running_pods": 34, "window_s": 600.0,
@@ -152,8 +146,6 @@ class DraTodayTest(unittest.TestCase):
             r = self.records[name]
             self.assertEqual((name, r["node"], r["start_s"], r["wait_s"]),
                              (name, nodes[name], 0.0, 0.0))
-            if name == "ml/finetune-llama-m8k2d":  # BUG_A
-                continue
             self.assertEqual((name, r["oom_kills"], r["outcome"], r["run_s"]),
                              (name, 0, "Deleted", 3600.0))
         self.assertEqual(
@@ -206,7 +198,6 @@ class DraTodayTest(unittest.TestCase):
         self.assertIn("2 pod(s) sharing a ResourceClaim with other pods",
                       self.stdout)
 
-    @unittest.expectedFailure  # BUG_A
     def test_the_fine_tuning_job_keeps_its_whole_gpus(self):
         r = self.records["ml/finetune-llama-m8k2d"]
         self.assertEqual(self.where(r), [("a100-0", 2, ""), ("a100-0", 3, "")])
@@ -238,7 +229,6 @@ class DraTodayTest(unittest.TestCase):
         self.assertEqual(classes["system"]["recommendation"],
                          "no GPU (no scheme)")
 
-    @unittest.expectedFailure  # BUG_A
     def test_compare_is_not_driven_by_replay_artefacts(self):
         stdout, doc = self.compare()
         self.assertEqual(doc["replay_check"],

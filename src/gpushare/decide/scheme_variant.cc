@@ -81,6 +81,7 @@ std::string UseDevicePluginWhereDraCannot(NodePoolSpec& pool) {
   if (pool.sharing.scheme() != SharingScheme::kMps) {
     pool.dra.mps_active_thread_percentage = 0;
     pool.dra.mps_pinned_memory_limit_mib = 0;
+    pool.dra.mps_gpus.clear();
   }
   // "DRA MPS" shares a GPU only among pods that share a claim, which a
   // variant's classes do not: MPS variants run through the device plugin.

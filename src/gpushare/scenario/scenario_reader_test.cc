@@ -80,11 +80,9 @@ TEST(ScenarioReaderTest, EveryExampleParsesBuildsAndIsSmall) {
     const std::vector<Pod> pods = BuildWorkload(s.workload, s.seed);
     // Sizes: compare's default takes seconds; the others are starting points.
     const bool is_default = s.name == "default";
-    // Replays of a dump as it is: its pods and no more.
-    const size_t least =
-        s.name == "kubectl-metrics" || s.name == "dra-today" ? 5u : 100u;
+    const bool replay = s.name == "kubectl-metrics" || s.name == "dra-today";
     EXPECT_LE(cluster.nodes().size(), is_default ? 30u : 10u);
-    EXPECT_GE(pods.size(), is_default ? 3000u : least);
+    EXPECT_GE(pods.size(), is_default ? 3000u : replay ? 5u : 100u);
     EXPECT_LE(pods.size(), is_default ? 20000u : 500u);
   }
   std::sort(names.begin(), names.end());

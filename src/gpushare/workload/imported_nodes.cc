@@ -35,6 +35,7 @@ std::string ImportShapeKey(const ImportedNode& n) {
                        n.dra.extended_resource,
                        n.dra.mps_active_thread_percentage,
                        n.dra.mps_pinned_memory_limit_mib);
+    for (const int gpu : n.dra.mps_gpus) key += fmt::format(":{}", gpu);
   }
   return key;
 }

@@ -6,8 +6,10 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <optional>
 #include <vector>
 
+#include "gpushare/cluster/dra/nvidia_device_name.h"
 #include "gpushare/cluster/dra/quantity.h"
 
 namespace gpushare {
@@ -196,6 +198,7 @@ void ApplyClaimSharingToNodes(const KubectlDraItems& items,
         claim.Get("metadata").Get("name").String();
     const JsonValue spec = claim.Get("spec");
     std::map<std::string, std::string> requests;  // request -> node
+    std::map<std::string, std::vector<int>> request_gpus;  // request -> GPUs
     for (const JsonValue& r : claim.Get("status")
                                   .Get("allocation")
                                   .Get("devices")
@@ -203,6 +206,10 @@ void ApplyClaimSharingToNodes(const KubectlDraItems& items,
                                   .Items()) {
       if (r.Get("driver").String() != "gpu.nvidia.com") continue;
       requests.emplace(r.Get("request").String(), r.Get("pool").String());
+      if (const std::optional<NvidiaDeviceName> device =
+              ParseNvidiaDeviceName(r.Get("device").String())) {
+        request_gpus[r.Get("request").String()].push_back(device->gpu);
+      }
     }
     for (const auto& [request, node_name] : requests) {
       auto found = class_config.find(RequestClass(spec, request));
@@ -231,6 +238,13 @@ void ApplyClaimSharingToNodes(const KubectlDraItems& items,
                    "of the claim holds the MIG device alone)"];
           continue;
         }
+        // The driver applies the claim's config to its own devices.
+        const std::vector<int>& gpus = request_gpus[request];
+        std::vector<int>& mps_gpus = node.dra.mps_gpus;
+        mps_gpus.insert(mps_gpus.end(), gpus.begin(), gpus.end());
+        std::sort(mps_gpus.begin(), mps_gpus.end());
+        mps_gpus.erase(std::unique(mps_gpus.begin(), mps_gpus.end()),
+                       mps_gpus.end());
         if (node.sharing.scheme() == SharingScheme::kMps) {
           if (node.dra.mps_active_thread_percentage !=
                   sharing.active_thread_percentage ||
@@ -272,7 +286,9 @@ void ApplyClaimSharingToNodes(const KubectlDraItems& items,
     auto plain = plain_claims.find(node);
     if (plain != plain_claims.end()) {
       counts["claim(s) without sharing config on a node whose claims ask "
-             "MPS: they run under its MPS settings"] += plain->second;
+             "MPS: they run without MPS limits on their own GPUs (the "
+             "driver applies a claim's GpuConfig to its devices only)"] +=
+          plain->second;
     }
   }
   if (notes == nullptr) return;

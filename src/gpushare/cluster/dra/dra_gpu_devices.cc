@@ -322,7 +322,13 @@ DeviceGrant DraGpuDevices::GrantOf(const Slot& slot, int64_t per_pick) const {
 }
 
 void DraGpuDevices::ApplyMpsLimits(DeviceGrant* grant) const {
-  // "DRA MPS": the claim's MPS daemon limits each client process.
+  // "DRA MPS": the claim's MPS daemon limits each client process — on the
+  // GPUs of MPS claims only, where the pool names them.
+  const std::vector<int>& gpus = consumable_.mps_gpus;
+  if (!gpus.empty() &&
+      !std::binary_search(gpus.begin(), gpus.end(), grant->gpu)) {
+    return;
+  }
   if (consumable_.mps_active_thread_percentage > 0) {
     grant->cores_percent = consumable_.mps_active_thread_percentage;
   }

@@ -112,6 +112,7 @@ DraPoolSettings EffectiveDraPoolSettings(const DraPoolSettings& settings,
   if (sharing.scheme() == SharingScheme::kMps) {
     out.mps_active_thread_percentage = settings.mps_active_thread_percentage;
     out.mps_pinned_memory_limit_mib = settings.mps_pinned_memory_limit_mib;
+    out.mps_gpus = settings.mps_gpus;
   }
   if (sharing.scheme() != SharingScheme::kTimeSlicing) return out;
   out.time_slice_interval = settings.time_slice_interval;

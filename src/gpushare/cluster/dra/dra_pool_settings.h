@@ -32,6 +32,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "gpushare/cluster/sharing_config.h"
 
@@ -57,6 +58,11 @@ struct DraPoolSettings {
   // MPSSupport, alpha).
   int mps_active_thread_percentage = 0;
   int64_t mps_pinned_memory_limit_mib = 0;
+  // The GPUs (indexes, ascending) whose claims run under those MPS settings:
+  // an imported node's allocated MPS claims' GPUs, since the driver applies a
+  // claim's GpuConfig to that claim's devices only; empty: every GPU of the
+  // pool (a written DRA MPS pool).
+  std::vector<int> mps_gpus;
 
   bool operator==(const DraPoolSettings&) const = default;
 };
