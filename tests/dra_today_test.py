@@ -33,13 +33,10 @@ DUMP = os.path.join(ROOT, "examples", "kubectl", "dra-today.json")
 # MPS claim triton-mps on gpu-1 without its 20Gi pinned limit (it was
 # OOM-killed at start when the whole node took the MPS limits).
 
-# Bug B (simulator): a request's own selectors that pick a GPU product
-# (productName == 'NVIDIA A100-SXM4-80GB') are dropped on import ("request(s)
-# of classes that select only some GPU models imported as any GPU"), so a
-# Pending pod's claim goes to any GPU: ml/eval-nightly-29186400-b7x4q, whose
-# template selects the A100, runs on an L4 (and compare routes Pending
-# notebooks and the Job to the H100 MIG pool).
-BUG_B = "bug B: a claim's productName selector is not honoured"
+# A request's own selectors that pick a GPU product (productName ==
+# 'NVIDIA A100-SXM4-80GB') hold its pod to pools of that model: the Pending
+# ml/eval-nightly-29186400-b7x4q, whose template selects the A100, gets
+# a100-0's free gpu-0 (it was imported as "any GPU" and sent to an L4).
 
 
 def load_dump():
@@ -204,7 +201,6 @@ class DraTodayTest(unittest.TestCase):
         self.assertEqual((r["oom_kills"], r["outcome"], r["message"]),
                          (0, "Deleted", ""))
 
-    @unittest.expectedFailure  # BUG_B
     def test_the_pending_job_gets_the_a100_its_claim_selects(self):
         r = self.records["ml/eval-nightly-29186400-b7x4q"]
         self.assertEqual(self.where(r), [("a100-0", 0, "")])

@@ -64,6 +64,15 @@ Simulation::Simulation(const Scenario& scenario, const Catalog& catalog)
     if (bound_to == node_index_.end()) {
       PinToTargetPool(pod, pool, *cluster_, cluster_->resources(),
                       scenario_.translation);
+      if (!pod.dra_gpu_models.empty()) {
+        // Its claims select some GPU models: nodes of other models fail
+        // their DynamicResources Filter.
+        std::vector<std::string> allowed;
+        for (const NodePool& p : cluster_->pools()) {
+          if (PoolHasAllowedModel(pod, p)) allowed.push_back(p.spec.name);
+        }
+        RequireNodePools(allowed, &pod.required_affinity);
+      }
     }
     if (!pod.dra_claim.empty()) NoteSharedClaim(pod, pool);
   }

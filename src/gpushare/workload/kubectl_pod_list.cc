@@ -445,6 +445,7 @@ std::vector<Pod> ParseKubectlPods(const std::string& file,
     pod.running_in_dump = phase == "Running";
     // A pending pod whose claim is allocated goes to the claim's node.
     if (pod.node_name.empty()) pod.node_name = demand.allocated_node;
+    pod.dra_gpu_models = demand.gpu_models;
     // It keeps the devices its claims hold (docs/scenario.md).
     if (!pod.node_name.empty() && pod.node_name == demand.allocated_node) {
       pod.recorded_devices = demand.allocated_devices;

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <iterator>
 #include <string_view>
 #include <utility>
 
@@ -57,8 +58,8 @@ constexpr const char* kNoteMixed =
 constexpr const char* kNoteProfiles =
     "pod(s) asking MIG devices of several profiles imported with the largest";
 constexpr const char* kNoteSomeModels =
-    "request(s) of classes that select only some GPU models imported as "
-    "any GPU";
+    "request(s) of classes that select only some GPU models: their pods are "
+    "held to the pools of those models";
 constexpr const char* kNoteSomeProfiles =
     "request(s) of classes that select MIG devices of several profiles "
     "imported as the profile of least memory";
@@ -133,6 +134,7 @@ struct KubectlDraClaims::Mapping {
   std::optional<JsonValue> error_at;  // its selector (or class name)
   std::string profile;                // kMig
   std::vector<std::string> profiles;  // kMig: every profile selected
+  std::vector<std::string> models;    // kGpu: the models, when only some
   const char* approximation = nullptr;  // a note, or null
 };
 
@@ -349,6 +351,7 @@ KubectlDraClaims::Mapping KubectlDraClaims::Map(
       m.approximation = kNoteGpuAndMig;
     } else if (whole_models.size() < all_models.size()) {
       m.approximation = kNoteSomeModels;
+      m.models.assign(whole_models.begin(), whole_models.end());
     }
     return m;
   }
@@ -476,6 +479,18 @@ void KubectlDraClaims::AddRequest(const JsonValue& request,
   }
   if (m.kind == Mapping::Kind::kGpu) {
     demand->whole_gpus += count;
+    if (!m.models.empty()) {
+      // Every request must be met on the pod's node: the models all allow.
+      if (demand->gpu_models.empty()) {
+        demand->gpu_models = m.models;
+      } else {
+        std::vector<std::string> both;
+        std::set_intersection(demand->gpu_models.begin(),
+                              demand->gpu_models.end(), m.models.begin(),
+                              m.models.end(), std::back_inserter(both));
+        demand->gpu_models = both.empty() ? m.models : both;
+      }
+    }
     return;
   }
   std::string profile = m.profile;

@@ -51,7 +51,8 @@
 // pod in the list holds the devices, the others get none), a
 // pod asking whole GPUs and MIG devices (the whole GPUs), or MIG devices of
 // several profiles (the largest), classes that select only some GPU models
-// or some MIG profiles (any GPU; the least), and an allocation on another
+// (DraPodDemand::gpu_models: the pod is held to pools of those models) or
+// some MIG profiles (the least), and an allocation on another
 // node than the pod's spec.nodeName (spec.nodeName wins). Deterministic:
 // notes in a fixed order.
 
@@ -87,6 +88,9 @@ struct DraPodDemand {
   // The ResourceClaim ("ns/name") it shares with other pods by
   // resourceClaimName ("" none): Pod::dra_claim.
   std::string shared_claim;
+  // The catalog models whole-GPU requests select when they select only some
+  // (a productName selector), sorted; empty: any model.
+  std::vector<std::string> gpu_models;
   // A request no device can satisfy: the allocator's reason
   // (filter_messages.h kDraCannotAllocateAllClaims), "" when none.
   std::string unallocatable;

@@ -174,6 +174,10 @@ struct Pod {
   // "gpu.nvidia.com" or a per-profile MIG class); "" for other pods.
   // TargetPool prefers a DRA pool that serves it (request_translator.h).
   std::string dra_device_class;
+  // The catalog GPU models its claims' selectors allow (a productName
+  // selector; kubectl import), sorted; empty: any. TargetPool and the
+  // simulation hold the pod to pools of those models.
+  std::vector<std::string> dra_gpu_models;
   // What its imported claim asks of each device's `memory` capacity
   // (capacity.requests.memory, in MiB rounded up as the driver's 1Mi
   // requestPolicy step rounds it); 0: the claim names no memory (the

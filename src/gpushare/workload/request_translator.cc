@@ -315,17 +315,26 @@ bool PoolServesDraClass(const NodePool& pool,
 
 }  // namespace
 
+bool PoolHasAllowedModel(const Pod& pod, const NodePool& pool) {
+  if (pod.dra_gpu_models.empty()) return true;
+  return pool.model != nullptr &&
+         std::binary_search(pod.dra_gpu_models.begin(),
+                            pod.dra_gpu_models.end(), pool.model->name);
+}
+
 int TargetPool(const Pod& pod, const Cluster& cluster) {
   if (!pod.dra_device_class.empty()) {
     for (size_t i = 0; i < cluster.pools().size(); ++i) {
       if (PoolServesDraClass(cluster.pools()[i], pod.dra_device_class) &&
+          PoolHasAllowedModel(pod, cluster.pools()[i]) &&
           PoolAdmits(pod, cluster, static_cast<int>(i))) {
         return static_cast<int>(i);
       }
     }
   }
   for (size_t i = 0; i < cluster.pools().size(); ++i) {
-    if (PoolAdmits(pod, cluster, static_cast<int>(i))) {
+    if (PoolHasAllowedModel(pod, cluster.pools()[i]) &&
+        PoolAdmits(pod, cluster, static_cast<int>(i))) {
       return static_cast<int>(i);
     }
   }

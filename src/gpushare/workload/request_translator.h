@@ -61,7 +61,13 @@ std::string TranslateRequests(Pod& pod, const NodePool& pool,
 // GPUs for gpu.nvidia.com, a MIG layout holding the profile for its
 // per-profile class) when there is one — the claim, not a label, chooses
 // the nodes in a DRA cluster — else as any pod.
+// Pods whose claims allow only some GPU models (Pod::dra_gpu_models) go
+// only to pools of those models.
 int TargetPool(const Pod& pod, const Cluster& cluster);
+
+// Whether `pool`'s GPU model is one `pod`'s claims allow (always, when they
+// name none).
+bool PoolHasAllowedModel(const Pod& pod, const NodePool& pool);
 
 // Whether pool `pool` may hold the pod (TargetPool's test for one pool).
 bool PoolAdmits(const Pod& pod, const Cluster& cluster, int pool);
