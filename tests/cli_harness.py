@@ -66,6 +66,22 @@ class TempDirTestCase(unittest.TestCase):
         return path
 
 
+def kubectl_dump_scenario(name, path):
+    """A scenario replaying one kubectl List (`path`) as both its cluster
+    import and its pod trace, for an hour."""
+    return f"""name: {name}
+seed: 1
+horizon_s: 3600
+cluster:
+  import: {{format: kubectl, file: {path}}}
+workload:
+  trace:
+    format: kubectl
+    file: {path}
+    defaults: {{lifetime_s: 1800}}
+"""
+
+
 def check_bad_scenarios(test, cases):
     """Runs `run s.yaml --json out` on each (text, where, phrase) of
     `cases`: exit 2, `where` and `phrase` in stderr, no output left."""

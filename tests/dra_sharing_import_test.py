@@ -14,24 +14,14 @@ Run as: python3 tests/dra_sharing_import_test.py --binary /path/to/gpushare-sim
 import json
 import os
 
-from cli_harness import (DATA_DIR, TempDirTestCase, check_bad_scenarios, main,
-                         run_raw, table_rows)
+from cli_harness import (DATA_DIR, TempDirTestCase, check_bad_scenarios,
+                         kubectl_dump_scenario, main, run_raw, table_rows)
 
 CLUSTER = os.path.join(DATA_DIR, "kubectl", "dra-sharing.json")
 
 
 def scenario(path):
-    return f"""name: dra-sharing
-seed: 1
-horizon_s: 3600
-cluster:
-  import: {{format: kubectl, file: {path}}}
-workload:
-  trace:
-    format: kubectl
-    file: {path}
-    defaults: {{lifetime_s: 1800}}
-"""
+    return kubectl_dump_scenario("dra-sharing", path)
 
 
 class DraSharingImportTest(TempDirTestCase):

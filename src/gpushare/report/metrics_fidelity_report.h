@@ -5,11 +5,13 @@
 // Contract: MetricsFidelityText() is a table with, per pool, one row per
 // field (GPU util, SM active, FB used): recorded and simulated means, mean
 // and p95 absolute error and the points compared, then the unmatched
-// devices and the import's counts of pods per outcome (devices are in the
-// JSON and HTML only). MetricsFidelityJson() is the `metrics_fidelity`
-// object of `run --json` (keys sorted; pools, devices, unmatched devices,
-// pods with the needs they ran with). MetricsFidelityHtml() is the same
-// tables as an HTML fragment. Deterministic.
+// devices, the import's counts of pods per outcome (devices are in the
+// JSON and HTML only) and the pools' warnings (fidelity_warnings.h; the
+// recording's own warnings are the run's notes). MetricsFidelityJson() is
+// the `metrics_fidelity` object of `run --json`, `compare --json` and `plan
+// --json` (keys sorted; pools, devices, unmatched devices, pods with the
+// needs they ran with, recording_warnings, warnings). MetricsFidelityHtml()
+// is the same tables and both warnings as an HTML fragment. Deterministic.
 
 #ifndef GPUSHARE_REPORT_METRICS_FIDELITY_REPORT_H_
 #define GPUSHARE_REPORT_METRICS_FIDELITY_REPORT_H_
