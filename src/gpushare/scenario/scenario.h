@@ -5,7 +5,8 @@
 // GPU model, count and sharing configuration), the workload a generator
 // spec, the scheduler a profile, the model its parameters; faults are
 // injected at fixed times or at a rate, device-plugin stalls at fixed times;
-// `patrol` holds the thresholds of the patrol alerts; the run stops at `horizon_s` of
+// `patrol` holds the thresholds of the patrol alerts; `platform` the
+// software the emitted files are written for; the run stops at `horizon_s` of
 // simulated time (0: when every pod has finished) and samples device
 // metrics every `sample_interval_s`.
 
@@ -18,6 +19,7 @@
 
 #include "gpushare/cluster/cluster.h"
 #include "gpushare/exec/model_params.h"
+#include "gpushare/scenario/platform.h"
 #include "gpushare/sched/kai/kai_config.h"
 #include "gpushare/sched/kueue/kueue_config.h"
 #include "gpushare/sched/profile.h"
@@ -81,6 +83,8 @@ struct Scenario {
   std::vector<FaultSpec> faults;
   std::vector<DevicePluginStallSpec> device_plugin_stalls;
   PatrolRules patrol;
+  // The cluster's Kubernetes version and Helm releases (emitters only).
+  PlatformSpec platform;
   uint64_t seed = 1;
   double horizon_s = 0;           // 0: run until all pods finish
   double sample_interval_s = 60;  // DCGM sampling period

@@ -18,6 +18,7 @@
 #include "gpushare/scenario/kai_queue_reader.h"
 #include "gpushare/scenario/model_reader.h"
 #include "gpushare/scenario/patrol_reader.h"
+#include "gpushare/scenario/platform_reader.h"
 #include "gpushare/scenario/priority_class_reader.h"
 #include "gpushare/scenario/queue_reader.h"
 #include "gpushare/scenario/scenario_fields.h"
@@ -73,7 +74,7 @@ Scenario ReadScenarioNode(const YAML::Node& root, const std::string& file,
   top.AllowOnly({"name", "seed", "horizon_s", "sample_interval_s", "cluster",
                  "workload", "scheduler", "model", "translation", "faults",
                  "device_plugin_stalls", "patrol", "priority_classes", "queues",
-                 "kai_queues",
+                 "kai_queues", "platform",
                  // Read by `compare` (decide/comparison_spec_reader.h)
                  // and `plan` (decide/plan_spec_reader.h).
                  "compare", "selection", "plan"});
@@ -127,6 +128,7 @@ Scenario ReadScenarioNode(const YAML::Node& root, const std::string& file,
   scenario.faults = ReadFaults(top, scenario.pools);
   scenario.device_plugin_stalls = ReadDevicePluginStalls(top, scenario.pools);
   scenario.patrol = ReadPatrolRules(top);
+  scenario.platform = ReadPlatform(top);
   return scenario;
 }
 

@@ -1,0 +1,56 @@
+// The cluster's software as far as the emitted configuration depends on it:
+// the Kubernetes version and feature gates, and the Helm releases that
+// `emit k8s` and `plan --out` install or change (docs/scenario.md,
+// "platform"; docs/emit.md says what each file needs).
+//
+// Contract: plain values; an empty string is "not said" and each emitter
+// then uses its documented default (the chart version it is written for,
+// the release and namespace of the upstream install guide). A version is
+// the exact chart version `helm upgrade --version` pins. An unset
+// `optional` list is "today's list unknown": the emitter starts from the
+// chart's default. A kubectl import fills what the dump shows (the nodes'
+// kubelet version, the DRA driver's release and namespace, the GPU
+// Operator's DaemonSet tolerations) where the scenario does not say it.
+
+#ifndef GPUSHARE_SCENARIO_PLATFORM_H_
+#define GPUSHARE_SCENARIO_PLATFORM_H_
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpushare/workload/pod.h"
+
+namespace gpushare {
+
+// A Helm release the emitted files install, upgrade or uninstall.
+struct HelmReleaseSpec {
+  std::string release;        // "": the emitter's default release name
+  std::string namespace_name;  // "": the emitter's default namespace
+  std::string chart_version;  // "": the version the emitter writes for
+};
+
+struct PlatformSpec {
+  // "MAJOR.MINOR" of the API server the files are applied to ("": unknown).
+  std::string kubernetes_version;
+  // Feature gates set explicitly on the cluster's components (name → on);
+  // a gate not listed has its default in `kubernetes_version`.
+  std::map<std::string, bool> feature_gates;
+
+  HelmReleaseSpec gpu_operator;
+  // The GPU Operator chart's `daemonsets.tolerations` and
+  // `node-feature-discovery.worker.tolerations` as installed today.
+  std::optional<std::vector<Toleration>> gpu_operator_daemonset_tolerations;
+  std::optional<std::vector<Toleration>> nfd_worker_tolerations;
+
+  HelmReleaseSpec hami;
+  HelmReleaseSpec dra_driver;
+  // Kueue's version ("MAJOR.MINOR.PATCH"; "": unknown), which decides the
+  // API version of the emitted Kueue objects.
+  std::string kueue_version;
+};
+
+}  // namespace gpushare
+
+#endif  // GPUSHARE_SCENARIO_PLATFORM_H_
