@@ -21,6 +21,11 @@ import re
 import yaml
 
 from cli_harness import TempDirTestCase, main, run_raw
+from strategic_merge import apply, normalize
+
+# A workload the pod patches apply to: one container `main`, no resources.
+PLAIN_WORKLOAD = {"spec": {"template": {"spec": {"containers": [
+    {"name": "main", "image": "registry.example/app:1"}]}}}}
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLE = os.path.join(ROOT, "examples", "dra.yaml")
@@ -351,6 +356,9 @@ class DraEmitTest(TempDirTestCase):
             doc = yaml.safe_load(chunk)
             if m is None or not isinstance(doc, dict):
                 continue
+            # As the patch leaves a workload (its nulls and $patch
+            # directives delete what other schemes set).
+            doc = normalize(apply(PLAIN_WORKLOAD, doc))
             spec = doc["spec"]["template"]["spec"]
             claims = spec.get("resourceClaims", [])
             pod_claims = set()

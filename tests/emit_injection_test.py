@@ -268,8 +268,11 @@ class EmitInjectionTest(TempDirTestCase):
                      if p["spec"]["template"]["spec"].get("tolerations")]
         self.assertTrue(tolerated)
         for t in tolerated:
+            # The scenario has a HAMi pool: pods of the others opt out of
+            # its webhook.
             self.assertEqual(t["metadata"]["labels"],
-                             {"kueue.x-k8s.io/queue-name": "y"})
+                             {"kueue.x-k8s.io/queue-name": "y",
+                              "hami.io/webhook": "ignore"})
             self.assertEqual(t["spec"]["nodeSelector"]["team"], "yes")
             self.assertEqual(t["spec"]["tolerations"],
                              [{"key": "dedicated", "operator": "Equal",

@@ -123,6 +123,7 @@ TEST(DraObjectsTest, MemorySharesAskTheClassSizeAndPatchesNameIt) {
   EXPECT_NE(patches.find("      resourceClaims:\n        - name: gpu\n"
                          "          resourceClaimTemplateName: "
                          "jobs-whole-gpu-x2-20000mi\n"
+                         "          resourceClaimName: null\n"
                          "      containers:\n        - name: main\n"
                          "          resources:\n            claims:\n"
                          "              - name: gpu\n"),
@@ -153,7 +154,12 @@ TEST(DraObjectsTest, ExtendedResourcePoolsAskTheClassResourceNoTemplate) {
       << patches;
   EXPECT_NE(patches.find("              nvidia.com/mig-2g.20gb: 1\n"),
             std::string::npos);
-  EXPECT_EQ(patches.find("resourceClaims"), std::string::npos);
+  // No claim: the pod asks the extended resource (a claim an earlier
+  // patch named is deleted).
+  EXPECT_EQ(patches.find("resourceClaimTemplateName"), std::string::npos);
+  EXPECT_NE(patches.find("      resourceClaims:\n        - name: gpu\n"
+                         "          $patch: delete\n"),
+            std::string::npos);
   EXPECT_EQ(patches.find("\"gpushare.io/node-pool\": \"whole\""),
             std::string::npos)
       << patches;

@@ -257,7 +257,8 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
         "schedulerName kai-scheduler, which the pod patches set",
         "kubectl apply -f kai-queues.yaml");
   }
-  add("pod-patches.yaml", PodTemplatePatchesYaml(scenario, catalog),
+  add("pod-patches.yaml",
+      PodTemplatePatchesYaml(scenario, catalog, kPodPatchesPerClass, today),
       "per tenant class, what its workloads' pod templates request; patch "
       "each workload with the document of its class",
       "kubectl patch deployment NAME --type strategic --patch-file PATCH.yaml");

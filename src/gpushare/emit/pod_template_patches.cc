@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 #include <tuple>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "gpushare/cluster/dra/device_class.h"
 #include "gpushare/decide/tenant_classes.h"
 #include "gpushare/emit/dra_claim.h"
+#include "gpushare/emit/pod_patch_removals.h"
 #include "gpushare/emit/quoting.h"
 #include "gpushare/sched/kai/kai_config.h"
 #include "gpushare/sched/kueue/kueue_config.h"
@@ -187,10 +189,41 @@ std::string EngineCapComment(const EngineCap& cap) {
   return out;
 }
 
+// What every patch of a run writes besides its class's own: the GPU
+// resource names of the cluster (today and after the plan), whether HAMi or
+// DRA runs in it, and the scheduler of the pods no other scheduler takes.
+struct PatchContext {
+  ClusterGpuSchemes schemes;
+  std::string scheduler;  // the scenario's scheduler profile's name
+  bool kai = false;       // the scenario has KAI queues
+};
+
+// `names` as the entries of a ResourceList patch at `indent`: the quantities
+// the class asks, then `null` for every other GPU resource of the cluster
+// (a strategic merge deletes a key set to null).
+std::string ResourceListPatch(
+    const std::vector<std::pair<std::string, int64_t>>& asked,
+    const std::set<std::string>& cluster_names, const char* indent) {
+  std::string out;
+  std::set<std::string> asked_names;
+  for (const auto& [name, quantity] : asked) {
+    out += fmt::format("{}{}: {}\n", indent, YamlScalar(name), quantity);
+    asked_names.insert(name);
+  }
+  for (const std::string& name : cluster_names) {
+    if (asked_names.count(name) == 0) {
+      out += fmt::format("{}{}: null\n", indent, YamlScalar(name));
+    }
+  }
+  return out;
+}
+
 std::string Patch(const Pod& pod, const Labels& node_selector,
                   const std::vector<NodeSelectorTerm>& required_affinity,
-                  const NodePool& pool, const RequestKey& key, bool kai,
-                  const EngineCap& cap) {
+                  const NodePool& pool, const RequestKey& key,
+                  const EngineCap& cap, const PatchContext& ctx) {
+  const bool kai = ctx.kai;
+  const bool hami_pool = pool.spec.sharing.sharing == DeviceSharing::kHami;
   std::string out;
   if (!pod.queue_name.empty() && !kai) {
     // Kueue's Job, Deployment and StatefulSet integrations read the queue
@@ -200,28 +233,44 @@ std::string Patch(const Pod& pod, const Labels& node_selector,
                        YamlQuoted(pod.queue_name));
   }
   out += "spec:\n  template:\n";
+  std::string pod_labels;
   if (!pod.queue_name.empty()) {
     // Kueue's pod integration reads the label on the pod (it leaves a pod
     // whose Job Kueue manages to the Job); KAI-Scheduler reads its queue
     // label on the pod or its PodGroup.
-    out += fmt::format("    metadata:\n      labels:\n        {}: {}\n",
-                       YamlQuoted(kai ? std::string(kKaiQueueLabel)
-                                      : std::string(kKueueQueueNameLabel)),
-                       YamlQuoted(pod.queue_name));
+    pod_labels += fmt::format("        {}: {}\n",
+                              YamlQuoted(kai ? std::string(kKaiQueueLabel)
+                                             : std::string(kKueueQueueNameLabel)),
+                              YamlQuoted(pod.queue_name));
+  }
+  if (ctx.schemes.hami) {
+    // HAMi's webhook skips pods with this label (its objectSelector); a
+    // class on a HAMi pool needs the webhook, so it deletes the label.
+    pod_labels += fmt::format(
+        "        {}: {}\n", YamlQuoted(std::string(kHamiWebhookLabel)),
+        hami_pool ? std::string("null")
+                  : YamlQuoted(std::string(kHamiWebhookIgnore)));
+  }
+  if (!pod_labels.empty()) {
+    out += "    metadata:\n      labels:\n" + pod_labels;
   }
   out += "    spec:\n";
-  if (pool.spec.sharing.sharing == DeviceSharing::kHami) {
-    out += "      schedulerName: hami-scheduler\n";
-  } else if (kai && !pod.queue_name.empty()) {
-    out += "      schedulerName: kai-scheduler\n";
-  }
+  // Always set: a strategic merge keeps the old schedulerName otherwise.
+  const std::string scheduler =
+      hami_pool                          ? std::string(kHamiSchedulerName)
+      : kai && !pod.queue_name.empty() ? std::string(kKaiSchedulerName)
+                                         : ctx.scheduler;
+  out += fmt::format("      schedulerName: {}\n", YamlScalar(scheduler));
   Labels selector = node_selector;
   if (key.pin.size() == 1) selector[kNodePoolLabel] = key.pin.front();
-  if (!selector.empty()) {
-    out += "      nodeSelector:\n";
-    for (const auto& [k, v] : selector) {
-      out += fmt::format("        {}: {}\n", YamlQuoted(k), YamlQuoted(v));
-    }
+  out += "      nodeSelector:\n";
+  for (const auto& [k, v] : selector) {
+    out += fmt::format("        {}: {}\n", YamlQuoted(k), YamlQuoted(v));
+  }
+  if (selector.count(kNodePoolLabel) == 0) {
+    // A pin an earlier patch set.
+    out += fmt::format("        {}: null\n",
+                       YamlQuoted(std::string(kNodePoolLabel)));
   }
   if (key.pin.size() > 1) {
     std::vector<NodeSelectorTerm> terms = required_affinity;
@@ -242,16 +291,24 @@ std::string Patch(const Pod& pod, const Labels& node_selector,
       }
     }
   }
-  if (!key.dra_template.empty()) {
+  const bool claim = !key.dra_template.empty();
+  if (claim) {
     // The pod's claim from its template, or the shared claim its pods name
-    // (resource.k8s.io/v1; core/v1 PodResourceClaim), consumed by the GPU
-    // container.
+    // (resource.k8s.io/v1; core/v1 PodResourceClaim, which names exactly
+    // one), consumed by the GPU container. resourceClaims merge by name.
     out += fmt::format(
         "      resourceClaims:\n        - name: {}\n"
-        "          {}: {}\n",
+        "          {}: {}\n          {}: null\n",
         kDraClaimName,
         key.dra_shared ? "resourceClaimName" : "resourceClaimTemplateName",
-        YamlScalar(key.dra_template));
+        YamlScalar(key.dra_template),
+        key.dra_shared ? "resourceClaimTemplateName" : "resourceClaimName");
+  } else if (ctx.schemes.dra) {
+    // The claim an earlier DRA patch gave the pod.
+    out += fmt::format(
+        "      resourceClaims:\n        - name: {}\n"
+        "          $patch: delete\n",
+        kDraClaimName);
   }
   out += "      containers:\n        - name: main\n";
   if (cap.set) {
@@ -262,17 +319,24 @@ std::string Patch(const Pod& pod, const Labels& node_selector,
         "\"{}\"\n",
         cap.EnvName(), cap.Fraction());
   }
-  if (!key.dra_template.empty()) {
-    out += fmt::format(
-        "          resources:\n            claims:\n              - name: "
-        "{}\n",
-        kDraClaimName);
-    return out;
+  const bool lists =
+      !key.resources.empty() || !ctx.schemes.resource_names.empty();
+  if (!lists && !claim && !ctx.schemes.dra) return out;
+  out += "          resources:\n";
+  if (lists) {
+    // Extended resources: requests equal to limits (or left to default to
+    // them), so both are written.
+    const std::string entries = ResourceListPatch(
+        key.resources, ctx.schemes.resource_names, "              ");
+    out += "            limits:\n" + entries + "            requests:\n" +
+           entries;
   }
-  if (key.resources.empty()) return out;
-  out += "          resources:\n            limits:\n";
-  for (const auto& [name, quantity] : key.resources) {
-    out += fmt::format("              {}: {}\n", YamlScalar(name), quantity);
+  if (claim) {
+    // resources.claims has no patch strategy: the list is replaced whole.
+    out += fmt::format(
+        "            claims:\n              - name: {}\n", kDraClaimName);
+  } else if (ctx.schemes.dra) {
+    out += "            claims: null\n";
   }
   return out;
 }
@@ -331,10 +395,25 @@ std::string AboveRequestComment(const RequestGroupPods& g, const NodePool& pool)
       SharingSchemeDisplayName(pool.spec.sharing.scheme()));
 }
 
+// The comment over a patch that opts its pods out of HAMi's webhook.
+std::string WebhookComment(const PatchContext& ctx, const NodePool& pool) {
+  if (!ctx.schemes.hami || pool.spec.sharing.sharing == DeviceSharing::kHami) {
+    return "";
+  }
+  return "# hami.io/webhook: ignore keeps HAMi's admission webhook from "
+         "sending these pods\n# to hami-scheduler (HAMi chart templates/"
+         "scheduler/webhook.yaml objectSelector).\n";
+}
+
 }  // namespace
 
 std::string PodTemplatePatchesYaml(const Scenario& scenario,
-                                   const Catalog& catalog, int max_per_class) {
+                                   const Catalog& catalog, int max_per_class,
+                                   const Scenario* today) {
+  PatchContext ctx;
+  ctx.schemes = ClusterGpuSchemesOf(scenario, today, catalog);
+  ctx.scheduler = scenario.scheduler.scheduler_name;
+  ctx.kai = scenario.kai_queues.enabled();
   Cluster cluster(catalog);
   for (const NodePoolSpec& pool : scenario.pools) cluster.AddPool(pool);
   std::vector<Pod> pods = BuildWorkload(scenario.workload, scenario.seed);
@@ -410,8 +489,29 @@ std::string PodTemplatePatchesYaml(const Scenario& scenario,
       "memory footprint and SM\n# demand (HAMi gpumem and gpucores, the "
       "smallest MIG profile holding it). Pods\n# above it are OOM-killed "
       "where memory is isolated (HAMi, MIG), as the simulation\n# shows; "
-      "pods read from a trace keep their own requests.\n",
+      "pods read from a trace keep their own requests.\n"
+      "# Each patch replaces what the workload asked before: it sets "
+      "schedulerName, and\n# sets to null (a strategic merge deletes the "
+      "key) every GPU resource of the\n# cluster's schemes, today's and "
+      "planned, that its class does not ask now.\n",
       CommentText(scenario.name));
+  if (ctx.schemes.hami) {
+    out +=
+        "# HAMi runs in the cluster: its admission webhook sends every pod "
+        "that asks\n# nvidia.com/gpu to hami-scheduler, which cannot place "
+        "pods on other pools'\n# nodes. Pods of the other pools carry the "
+        "label hami.io/webhook: ignore,\n# which the webhook's "
+        "objectSelector skips (HAMi chart templates/scheduler/\n# "
+        "webhook.yaml; pkg/scheduler/webhook.go Handle); HAMi pools' pods "
+        "drop it.\n";
+  }
+  if (ctx.schemes.dra) {
+    out += fmt::format(
+        "# DRA runs in the cluster: a class that gets no claim drops its "
+        "container's\n# resources.claims and the pod's claim named {} "
+        "($patch: delete); delete a\n# GPU claim of another name by hand.\n",
+        kDraClaimName);
+  }
   if (std::any_of(scenario.pools.begin(), scenario.pools.end(),
                   [](const NodePoolSpec& p) {
                     return p.devices == PoolDevices::kDra;
@@ -456,9 +556,10 @@ std::string PodTemplatePatchesYaml(const Scenario& scenario,
           SharingSchemeDisplayName(pool.spec.sharing.scheme()),
           pool.spec.devices == PoolDevices::kDra ? ", DRA" : "",
           groups[g].second.pods, c.pods, 100.0 * groups[g].second.pods / c.pods,
-          AboveRequestComment(groups[g].second, pool) + EngineCapComment(cap),
+          AboveRequestComment(groups[g].second, pool) +
+              EngineCapComment(cap) + WebhookComment(ctx, pool),
           Patch(*c.example, c.node_selector, c.required_affinity, pool,
-                groups[g].first, scenario.kai_queues.enabled(), cap));
+                groups[g].first, cap, ctx));
     }
     if (static_cast<int>(groups.size()) > shown) {
       int64_t rest = 0;

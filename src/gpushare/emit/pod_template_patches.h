@@ -11,9 +11,23 @@
 // most pods first (ties: by request text), is one YAML document: a strategic
 // merge patch of a workload's pod template (`spec.template`) with the
 // `kueue.x-k8s.io/queue-name` label when the class names a LocalQueue,
-// `nodeSelector` and `tolerations` (the class's), `schedulerName:
-// hami-scheduler` for HAMi pools, and the requests as container `limits`
-// of a container named `main` (device-plugin resources are set as limits).
+// `nodeSelector` and `tolerations` (the class's), `schedulerName` (always:
+// hami-scheduler for HAMi pools, else kai-scheduler for a class in a KAI
+// queue, else the scenario's scheduler profile, default-scheduler), and
+// the requests as container `limits` and `requests` of a container named
+// `main`. A patch replaces whatever the workload asked under the scheme it
+// leaves (pod_patch_removals.h, with `today` — the scenario the cluster
+// runs now, may be null — and the scenario): every GPU resource name of
+// the cluster the class does not ask now is `null` in both maps (a
+// strategic merge deletes the key); where DRA runs, a class that gets no
+// claim deletes the container's `resources.claims` and the pod's claim
+// named kDraClaimName (`$patch: delete`), and one that gets a claim sets
+// the other of resourceClaimName / resourceClaimTemplateName to null;
+// `nodeSelector` deletes gpushare.io/node-pool when the patch pins none.
+// Where HAMi runs (a HAMi pool in either scenario), a class on any other
+// pool carries the pod label `hami.io/webhook: ignore`, which HAMi's
+// admission webhook skips (else it sends the pod to hami-scheduler), and a
+// class on a HAMi pool deletes it.
 // A comment before it names the class, pool, scheme and its share of the
 // class's pods, and how many of them need more memory than the request
 // grants (HAMi's gpumem, the MIG instance: OOM-killed when they start).
@@ -39,9 +53,12 @@
 
 namespace gpushare {
 
+inline constexpr int kPodPatchesPerClass = 5;
+
 std::string PodTemplatePatchesYaml(const Scenario& scenario,
                                    const Catalog& catalog,
-                                   int max_per_class = 5);
+                                   int max_per_class = kPodPatchesPerClass,
+                                   const Scenario* today = nullptr);
 
 }  // namespace gpushare
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,24 @@ namespace {
 const Catalog& TestCatalog() {
   static const Catalog catalog = Catalog::Builtin();
   return catalog;
+}
+
+// The quantities a patch's ResourceList asks (its non-null entries).
+std::map<std::string, int> Asked(const YAML::Node& list) {
+  std::map<std::string, int> out;
+  for (const auto& kv : list) {
+    if (!kv.second.IsNull()) out[kv.first.as<std::string>()] = kv.second.as<int>();
+  }
+  return out;
+}
+
+// The names a patch's ResourceList deletes (its null entries).
+std::vector<std::string> Deleted(const YAML::Node& list) {
+  std::vector<std::string> out;
+  for (const auto& kv : list) {
+    if (kv.second.IsNull()) out.push_back(kv.first.as<std::string>());
+  }
+  return out;
 }
 
 // Two pools: MIG (tainted) and HAMi. `svc` pods need 6 or 30 GB, `jobs` a
@@ -78,10 +97,10 @@ TEST(PodTemplatePatchesTest, OnePatchPerClassAndPool) {
   EXPECT_EQ(svc["nodeSelector"]["gpushare.io/node-pool"].as<std::string>(),
             "mig");
   EXPECT_EQ(svc["tolerations"][0]["effect"].as<std::string>(), "NoSchedule");
-  EXPECT_FALSE(svc["schedulerName"].IsDefined());
+  EXPECT_EQ(svc["schedulerName"].as<std::string>(), "default-scheduler");
   const YAML::Node svc_limits = svc["containers"][0]["resources"]["limits"];
-  ASSERT_EQ(svc_limits.size(), 1u);
-  EXPECT_EQ(svc_limits["nvidia.com/mig-3g.40gb"].as<int>(), 1);
+  EXPECT_EQ(Asked(svc_limits),
+            (std::map<std::string, int>{{"nvidia.com/mig-3g.40gb", 1}}));
   const YAML::Node jobs = docs[1]["spec"]["template"]["spec"];
   EXPECT_EQ(jobs["schedulerName"].as<std::string>(), "hami-scheduler");
   const YAML::Node l = jobs["containers"][0]["resources"]["limits"];
@@ -261,7 +280,7 @@ TEST(PodTemplatePatchesTest, PinsRequestsThatMeanSomethingElseElsewhere) {
       YAML::LoadAll(PodTemplatePatchesYaml(two, TestCatalog(), 3));
   ASSERT_EQ(both.size(), 1u);
   const YAML::Node s2 = both[0]["spec"]["template"]["spec"];
-  EXPECT_FALSE(s2["nodeSelector"]["gpushare.io/node-pool"].IsDefined());
+  EXPECT_TRUE(s2["nodeSelector"]["gpushare.io/node-pool"].IsNull());
   EXPECT_EQ(s2["nodeSelector"]["zone"].as<std::string>(), "a");
   const YAML::Node in = s2["affinity"]["nodeAffinity"]
                           ["requiredDuringSchedulingIgnoredDuringExecution"]
@@ -314,6 +333,181 @@ TEST(PodTemplatePatchesTest, PinsRequestsThatMeanSomethingElseElsewhere) {
     EXPECT_EQ(pin["values"].as<std::vector<std::string>>(),
               (std::vector<std::string>{"whole", "h100"}));
   }
+}
+
+// Five pools, `a`..`e`, each given `sharing` (and `devices`) by the caller,
+// and one class per pool of 8 GB, a third of the SMs, selecting its pool.
+Scenario FivePools(const std::string& name, const std::string& a,
+                   const std::string& b, const std::string& c,
+                   const std::string& d, const std::string& e) {
+  std::string yaml = "name: " + name + "\ncluster:\n  pools:\n";
+  const std::pair<const char*, std::string> pools[] = {
+      {"a", a}, {"b", b}, {"c", c}, {"d", d}, {"e", e}};
+  for (const auto& [pool, spec] : pools) {
+    yaml += std::string("    - {name: ") + pool +
+            ", gpu: A100-80GB, nodes: 1, " + spec + "}\n";
+  }
+  yaml += "workload:\n  classes:\n";
+  for (const auto& [pool, spec] : pools) {
+    yaml += std::string("    - {name: ") + pool +
+            "-jobs, class: batch, count: 4, gpus: 0.25, gpu_memory_mib: "
+            "8000,\n       sm_demand: 0.3, node_selector: "
+            "{gpushare.io/node-pool: " +
+            pool + "}}\n";
+  }
+  return ReadScenarioYaml(yaml, name + ".yaml", TestCatalog());
+}
+
+const char kHami[] = "sharing: {scheme: hami}";
+const char kMig1g[] =
+    "sharing: {scheme: mig, mig_strategy: mixed, mig_config: all-1g.10gb}";
+const char kExclusive[] = "sharing: {scheme: exclusive}";
+const char kRenamed[] =
+    "sharing: {scheme: time-slicing, replicas: 4, rename_by_default: true}";
+const char kDra[] = "devices: dra, sharing: {scheme: exclusive}";
+
+// The patch document of class `name` in `text`.
+YAML::Node PatchOf(const std::string& text, const std::string& name) {
+  const std::string marker = "# class " + name + " (";
+  size_t at = text.find(marker);
+  if (at == std::string::npos) return YAML::Node();
+  size_t end = text.find("\n---\n", at);
+  return YAML::Load(text.substr(at, end == std::string::npos
+                                        ? std::string::npos
+                                        : end - at));
+}
+
+// Patches only add (issue 53): a strategic merge merges resources.limits
+// key by key. So each patch sets to null every GPU resource name of the
+// cluster — today's pools and the plan's — its class does not ask now, in
+// limits and requests alike: HAMi's four names and nvidia.com/gpu for a
+// class moved to MIG, the MIG profile and the renamed time-slicing
+// resource for one that stays on HAMi.
+TEST(PodTemplatePatchesTest, PatchesDeleteTheKeysOfTheSchemesTheyLeave) {
+  const Scenario today =
+      FivePools("today", kHami, kHami, kMig1g, kDra, kRenamed);
+  const Scenario plan =
+      FivePools("plan", kMig1g, kRenamed, kExclusive, kExclusive, kHami);
+  const std::string text =
+      PodTemplatePatchesYaml(plan, TestCatalog(), 3, &today);
+  const YAML::Node a = PatchOf(text, "a-jobs")["spec"]["template"]["spec"];
+  ASSERT_TRUE(a.IsMap()) << text;
+  const YAML::Node res = a["containers"][0]["resources"];
+  EXPECT_EQ(Asked(res["limits"]),
+            (std::map<std::string, int>{{"nvidia.com/mig-1g.10gb", 1}}));
+  EXPECT_EQ(Deleted(res["limits"]),
+            (std::vector<std::string>{
+                "nvidia.com/gpu", "nvidia.com/gpu.shared", "nvidia.com/gpucores",
+                "nvidia.com/gpumem", "nvidia.com/gpumem-percentage",
+                "nvidia.com/priority"}))
+      << text;
+  // Requests equal limits for extended resources: the same entries.
+  EXPECT_EQ(YAML::Dump(res["requests"]), YAML::Dump(res["limits"]));
+  // b: HAMi → renamed time-slicing.
+  const YAML::Node b = PatchOf(text, "b-jobs")["spec"]["template"]["spec"]
+                           ["containers"][0]["resources"]["limits"];
+  EXPECT_EQ(Asked(b),
+            (std::map<std::string, int>{{"nvidia.com/gpu.shared", 1}}));
+  EXPECT_TRUE(b["nvidia.com/gpu"].IsNull());
+  EXPECT_TRUE(b["nvidia.com/mig-1g.10gb"].IsNull());
+  EXPECT_TRUE(b["nvidia.com/gpumem"].IsNull());
+  // e: renamed time-slicing → HAMi keeps nvidia.com/gpu and adds gpumem
+  // and gpucores; the renamed name goes.
+  const YAML::Node e = PatchOf(text, "e-jobs")["spec"]["template"]["spec"]
+                           ["containers"][0]["resources"]["limits"];
+  EXPECT_EQ(Asked(e), (std::map<std::string, int>{{"nvidia.com/gpu", 1},
+                                                  {"nvidia.com/gpucores", 30},
+                                                  {"nvidia.com/gpumem", 8000}}));
+  EXPECT_EQ(Deleted(e), (std::vector<std::string>{
+                            "nvidia.com/gpu.shared", "nvidia.com/gpumem-percentage",
+                            "nvidia.com/mig-1g.10gb", "nvidia.com/priority"}));
+  // Without `today` the plan's own pools give the names: the DRA pool is
+  // gone, so no claim is deleted.
+  const std::string alone = PodTemplatePatchesYaml(plan, TestCatalog(), 3);
+  EXPECT_EQ(alone.find("$patch"), std::string::npos) << alone;
+  EXPECT_EQ(alone.find("claims"), std::string::npos) << alone;
+}
+
+// A class leaving DRA deletes the pod's claim by name ($patch: delete, in
+// resourceClaims, which merges by name) and its container's claims (no
+// patch strategy: null deletes the list); a class getting a claim sets the
+// other of resourceClaimName / resourceClaimTemplateName to null, and no
+// GPU extended resource.
+TEST(PodTemplatePatchesTest, ClaimsAreDeletedWhereAClassLeavesDra) {
+  const Scenario today =
+      FivePools("today", kDra, kExclusive, kExclusive, kExclusive, kExclusive);
+  const Scenario plan =
+      FivePools("plan", kExclusive, kDra, kExclusive, kExclusive, kExclusive);
+  const std::string text =
+      PodTemplatePatchesYaml(plan, TestCatalog(), 3, &today);
+  const YAML::Node a = PatchOf(text, "a-jobs")["spec"]["template"]["spec"];
+  ASSERT_TRUE(a["resourceClaims"].IsSequence()) << text;
+  EXPECT_EQ(a["resourceClaims"][0]["name"].as<std::string>(), "gpu");
+  EXPECT_EQ(a["resourceClaims"][0]["$patch"].as<std::string>(), "delete");
+  EXPECT_EQ(a["resourceClaims"][0].size(), 2u);
+  EXPECT_TRUE(a["containers"][0]["resources"]["claims"].IsNull());
+  EXPECT_EQ(Asked(a["containers"][0]["resources"]["limits"]),
+            (std::map<std::string, int>{{"nvidia.com/gpu", 1}}));
+  const YAML::Node b = PatchOf(text, "b-jobs")["spec"]["template"]["spec"];
+  EXPECT_EQ(b["resourceClaims"][0]["resourceClaimTemplateName"]
+                .as<std::string>(),
+            "b-jobs-b-gpu");
+  EXPECT_TRUE(b["resourceClaims"][0]["resourceClaimName"].IsNull());
+  EXPECT_EQ(b["containers"][0]["resources"]["claims"][0]["name"]
+                .as<std::string>(),
+            "gpu");
+  EXPECT_TRUE(Asked(b["containers"][0]["resources"]["limits"]).empty());
+  EXPECT_TRUE(b["containers"][0]["resources"]["limits"]["nvidia.com/gpu"]
+                  .IsNull());
+  EXPECT_NE(text.find("# DRA runs in the cluster"), std::string::npos);
+}
+
+// HAMi's webhook sends every pod asking nvidia.com/gpu to hami-scheduler
+// (forceOverwriteDefaultScheduler), which fails on nodes HAMi did not
+// register. Where HAMi runs — a HAMi pool today or in the plan — pods of
+// the other pools carry hami.io/webhook: ignore (the webhook's
+// objectSelector) and schedulerName default-scheduler; HAMi pools' pods
+// delete the label and name hami-scheduler. Without HAMi, no label.
+TEST(PodTemplatePatchesTest, OtherPoolsOptOutOfHamisWebhook) {
+  const Scenario today =
+      FivePools("today", kHami, kExclusive, kExclusive, kExclusive, kExclusive);
+  const Scenario plan = FivePools("plan", kMig1g, kHami, kRenamed, kExclusive,
+                                  kDra);
+  const std::string text =
+      PodTemplatePatchesYaml(plan, TestCatalog(), 3, &today);
+  for (const char* name : {"a-jobs", "c-jobs", "d-jobs", "e-jobs"}) {
+    const YAML::Node t = PatchOf(text, name)["spec"]["template"];
+    ASSERT_TRUE(t.IsMap()) << name << "\n" << text;
+    EXPECT_EQ(t["metadata"]["labels"]["hami.io/webhook"].as<std::string>(),
+              "ignore")
+        << name;
+    EXPECT_EQ(t["spec"]["schedulerName"].as<std::string>(),
+              "default-scheduler")
+        << name;
+  }
+  const YAML::Node b = PatchOf(text, "b-jobs")["spec"]["template"];
+  EXPECT_TRUE(b["metadata"]["labels"]["hami.io/webhook"].IsNull());
+  EXPECT_EQ(b["spec"]["schedulerName"].as<std::string>(), "hami-scheduler");
+  EXPECT_NE(text.find("hami.io/webhook: ignore,\n# which the webhook's "
+                      "objectSelector skips"),
+            std::string::npos)
+      << text;
+  // HAMi only today: the plan leaves it, its release may still run.
+  const Scenario off = FivePools("off", kMig1g, kExclusive, kExclusive,
+                                 kExclusive, kExclusive);
+  const std::string leaving =
+      PodTemplatePatchesYaml(off, TestCatalog(), 3, &today);
+  EXPECT_EQ(PatchOf(leaving, "a-jobs")["spec"]["template"]["metadata"]
+                   ["labels"]["hami.io/webhook"]
+                       .as<std::string>(),
+            "ignore");
+  // No HAMi anywhere: no label, the scheduler still set.
+  const std::string none = PodTemplatePatchesYaml(off, TestCatalog(), 3);
+  EXPECT_EQ(none.find("hami.io/webhook"), std::string::npos) << none;
+  EXPECT_EQ(PatchOf(none, "a-jobs")["spec"]["template"]["spec"]
+                   ["schedulerName"]
+                       .as<std::string>(),
+            "default-scheduler");
 }
 
 }  // namespace
