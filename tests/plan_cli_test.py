@@ -488,8 +488,9 @@ class PlanSeedsAndQuotasTest(unittest.TestCase):
         text = " ".join(stdout.split())
         self.assertIn("WAIT ADMIT SCHED", text)
         self.assertIn("warning: ClusterQueue notebooks sat at its nominal "
-                      "quota with workloads waiting while GPUs of its "
-                      "flavors' nodes were idle in", text)
+                      "quota with workloads waiting while its flavors' nodes "
+                      "had room for them in", text)
+        self.assertIn("free nvidia.com/gpu on average then", text)
         queue = doc["queues"][0]
         self.assertGreater(queue["idle_at_quota_samples"], 0)
         self.assertEqual(queue["samples"],

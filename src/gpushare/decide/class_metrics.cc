@@ -198,10 +198,13 @@ ClassMetrics Compute(const SimulationResult& result, Selected selected) {
         std::find(queues.begin(), queues.end(), q.name) == queues.end()) {
       continue;
     }
-    m.queue_idle_at_quota_share =
-        std::max(m.queue_idle_at_quota_share,
-                 static_cast<double>(q.idle_at_quota_samples) /
-                     static_cast<double>(q.samples));
+    const double share = static_cast<double>(q.idle_at_quota_samples) /
+                         static_cast<double>(q.samples);
+    if (share > m.queue_idle_at_quota_share) {
+      m.queue_idle_at_quota_share = share;
+      m.queue_free_at_quota = q.mean_free_at_quota;
+      m.queue_free_resource = q.free_at_quota_resource;
+    }
   }
   m.mean_slowdown = slowdowns > 0 ? slowdown_sum / slowdowns : -1;
   if (latency_pods > 0) {
@@ -323,6 +326,12 @@ ClassMetrics MeanClassMetrics(const std::vector<ClassMetrics>& runs) {
   m.mean_scheduling_wait_s = mean_wait(&ClassMetrics::mean_scheduling_wait_s);
   m.cluster_queue = runs.front().cluster_queue;
   m.queue_idle_at_quota_share = mean(&ClassMetrics::queue_idle_at_quota_share);
+  m.queue_free_at_quota = mean(&ClassMetrics::queue_free_at_quota);
+  for (const ClassMetrics& r : runs) {
+    if (r.queue_free_resource.empty()) continue;
+    m.queue_free_resource = r.queue_free_resource;
+    break;
+  }
   m.mean_slowdown = mean_present(&ClassMetrics::mean_slowdown);
   m.mean_p99_ms = mean_present(&ClassMetrics::mean_p99_ms);
   m.mean_slo_p99_ms = mean_present(&ClassMetrics::mean_slo_p99_ms);

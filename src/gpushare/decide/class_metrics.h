@@ -40,7 +40,10 @@
 // `mean_scheduling_wait_s` = `mean_wait_s`, over the pods that started.
 // `queue_idle_at_quota_share` is the largest, over the queues of the
 // class's pods, share of samples at which the queue was held at its quota
-// while GPUs of its flavor were idle (QueueSummary::idle_at_quota_samples).
+// while its flavor's nodes had room for its pods
+// (QueueSummary::idle_at_quota_samples); `queue_free_at_quota` and
+// `queue_free_resource` are that queue's mean free units then and their
+// resource.
 
 #ifndef GPUSHARE_DECIDE_CLASS_METRICS_H_
 #define GPUSHARE_DECIDE_CLASS_METRICS_H_
@@ -83,6 +86,10 @@ struct ClassMetrics {
   double mean_scheduling_wait_s = 0;
   std::string cluster_queue;  // of its first queued pod ("" none)
   double queue_idle_at_quota_share = 0;
+  // Of that queue: the free units it had room for then (mean), and their
+  // resource (QueueSummary::mean_free_at_quota, free_at_quota_resource).
+  double queue_free_at_quota = 0;
+  std::string queue_free_resource;
   double mean_slowdown = 0;   // over completed jobs (-1: none)
   // Inference pods with latency samples: mean of their worst-interval p99,
   // mean SLO, and the share of samples meeting the SLO (-1: none).
@@ -127,8 +134,9 @@ ClassMetrics ComputePoolMetrics(const SimulationResult& result,
                                 const std::string& pool);
 
 // Quota-bound: more than half its mean wait is admission wait, and its
-// queue was held at its quota while GPUs of its flavor were idle at some
-// sample (docs/model.md §9.2): more nodes would not shorten its wait.
+// queue was held at its quota while its flavor's nodes had room for its
+// pods at some sample (docs/model.md §9.2): more nodes would not shorten
+// its wait.
 bool IsQuotaBound(const ClassMetrics& metrics);
 
 // The performance of one pod (see above); < 0 when it does not count.

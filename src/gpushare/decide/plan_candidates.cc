@@ -103,6 +103,11 @@ std::vector<PoolCandidate> PoolCandidates(const NodePoolSpec& pool,
       SharingConfig s = current == SharingScheme::kTimeSlicing
                             ? written
                             : TimeSlicingSharing(r);
+      // A new time-sliced setting fails requests of several replicas, as
+      // NVIDIA recommends (docs/emit.md); today's keeps its own.
+      if (current != SharingScheme::kTimeSlicing) {
+        s.replicas.fail_requests_greater_than_one = true;
+      }
       s.replicas.replicas = r;
       list.Add(s, 0);
     }

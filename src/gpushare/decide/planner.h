@@ -124,7 +124,8 @@ struct PoolPlan {
 };
 
 // A tenant class whose wait is mostly admission wait while its queue sat at
-// its quota with GPUs of its flavor idle (docs/model.md §10, "Quotas"):
+// its quota with room for its pods on its flavor's nodes — free replicas,
+// MIG instances, HAMi slots or whole GPUs (docs/model.md §10, "Quotas"):
 // more nodes do not shorten it.
 struct QuotaBoundClass {
   std::string tenant_class;
@@ -132,6 +133,10 @@ struct QuotaBoundClass {
   double mean_wait_s = 0;
   double mean_admission_wait_s = 0;
   double idle_at_quota_share = 0;  // of the samples
+  // The mean free units of its flavor's nodes then, and their resource
+  // ("nvidia.com/gpu", "nvidia.com/mig-3g.40gb", "whole GPUs").
+  double free_at_quota = 0;
+  std::string free_resource;
   bool pinned = false;             // listed in plan.pinned_quotas
 };
 

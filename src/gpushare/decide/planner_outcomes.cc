@@ -89,6 +89,8 @@ PlanOutcome Planner::Evaluate(
       q.mean_wait_s = m.mean_wait_s;
       q.mean_admission_wait_s = m.mean_admission_wait_s;
       q.idle_at_quota_share = m.queue_idle_at_quota_share;
+      q.free_at_quota = m.queue_free_at_quota;
+      q.free_resource = m.queue_free_resource;
       q.pinned = std::find(plan_spec_.pinned_quotas.begin(),
                            plan_spec_.pinned_quotas.end(),
                            m.cluster_queue) != plan_spec_.pinned_quotas.end();

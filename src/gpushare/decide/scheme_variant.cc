@@ -28,6 +28,10 @@ std::string Convert(NodePoolSpec& pool, const GpuModel& model,
       break;
     case SharingScheme::kTimeSlicing:
       next = TimeSlicingSharing(spec.time_slicing_replicas);
+      // NVIDIA's recommended setting (README, "With CUDA Time-Slicing"):
+      // a pod asking several replicas fails admission rather than get
+      // replicas of one GPU (docs/emit.md).
+      next.replicas.fail_requests_greater_than_one = true;
       break;
     case SharingScheme::kMps:
       next = MpsSharing(spec.mps_replicas);

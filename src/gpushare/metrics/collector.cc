@@ -222,6 +222,9 @@ void Collector::OnFailure(double /*t*/, PodIndex pod, PodFailure why,
   if (why == PodFailure::kOutOfMemory) {
     ++r.oom_kills;
     ++result_.oom_kills;
+  } else if (why == PodFailure::kStartError) {
+    // Neither an OOM kill nor a fault: the pod's own start failed (it
+    // ends Failed after its restarts, with this message).
   } else {
     ++r.fault_kills;
     ++result_.fault_kills;

@@ -166,7 +166,9 @@ nlohmann::json ResultToJson(const SimulationResult& r) {
                       {"pending_inadmissible", q.pending_inadmissible},
                       {"samples", q.samples},
                       {"idle_at_quota_samples", q.idle_at_quota_samples},
-                      {"mean_idle_gpus_at_quota", q.mean_idle_gpus_at_quota}});
+                      {"mean_idle_gpus_at_quota", q.mean_idle_gpus_at_quota},
+                      {"mean_free_at_quota", q.mean_free_at_quota},
+                      {"free_at_quota_resource", q.free_at_quota_resource}});
   }
   out["queue_system"] = r.queue_system;
   out["queues"] = queues;

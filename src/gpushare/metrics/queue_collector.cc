@@ -21,6 +21,7 @@ void QueueCollector::Start(const QueueAdmission* queues,
                            const std::vector<Pod>& pods,
                            const Cluster& cluster) {
   queues_in_ = queues;
+  cluster_ = &cluster;
   if (queues_in_ == nullptr) return;
   // The pools some node of which a flavor's labels select (KAI: every pool
   // with GPUs).
@@ -39,6 +40,12 @@ void QueueCollector::Start(const QueueAdmission* queues,
     }
     return out;
   };
+  std::vector<int> queue_of(pods.size(), -1);
+  for (size_t i = 0; i < pods.size(); ++i) {
+    if (pods[i].queue_name.empty()) continue;
+    queue_of[i] = queues_in_->QueueOf(pods[i].namespace_name,
+                                      pods[i].queue_name);
+  }
   for (int q = 0; q < queues_in_->queue_count(); ++q) {
     QueueSummary s;
     s.name = queues_in_->queue_name(q);
@@ -77,12 +84,32 @@ void QueueCollector::Start(const QueueAdmission* queues,
       scales.push_back(scale);
       caps.push_back(cap < 0 ? -1 : cap * scale);
     }
+    // The unit a quota's free capacity is counted in: the resource as the
+    // nodes advertise it, per the least any pod of the queue asks of it.
+    std::vector<ResourceId> ids;
+    std::vector<int64_t> units;
+    for (size_t k = 0; k < gpu_pools.size(); ++k) {
+      const ResourceId id = gpu_pools[k].empty()
+                                ? -1
+                                : cluster.resources().Find(s.quotas[k].resource);
+      int64_t unit = 0;
+      for (size_t i = 0; id >= 0 && i < pods.size(); ++i) {
+        if (queue_of[i] != q) continue;
+        const int64_t asked = pods[i].requests.Get(id);
+        if (asked > 0 && (unit == 0 || asked < unit)) unit = asked;
+      }
+      ids.push_back(unit > 0 ? id : -1);
+      units.push_back(unit);
+    }
+    quota_resources_.push_back(std::move(ids));
+    quota_units_.push_back(std::move(units));
     scale_.push_back(std::move(scales));
     gpu_quota_pools_.push_back(std::move(gpu_pools));
     quota_caps_.push_back(std::move(caps));
     queues_.push_back(std::move(s));
   }
   idle_gpus_sum_.assign(queues_.size(), 0);
+  free_sum_.assign(queues_.size(), 0);
   waits_.assign(queues_.size(), {});
   admitted_once_.assign(pods.size(), false);
   arrival_s_.resize(pods.size());
@@ -117,13 +144,30 @@ void QueueCollector::Evicted(double t, int queue, int preemptor_queue,
   }
 }
 
+int64_t QueueCollector::FreeUnits(int q, int k, int idle_gpus) const {
+  const ResourceId id = quota_resources_[q][k];
+  if (id < 0) return idle_gpus;  // KAI's GPU units, or nobody asks it
+  int64_t free = 0;
+  for (int p : gpu_quota_pools_[q][k]) {
+    const NodePool& pool = cluster_->pools()[p];
+    for (int n = pool.first_node; n < pool.first_node + pool.node_count; ++n) {
+      const Node& node = cluster_->nodes()[n];
+      free += std::max<int64_t>(0, node.Allocatable(id) - node.Requested(id));
+    }
+  }
+  return free / quota_units_[q][k];
+}
+
 void QueueCollector::Sample(const std::vector<int>& idle_gpus) {
   if (queues_in_ == nullptr) return;
   for (size_t q = 0; q < queues_.size(); ++q) {
     QueueSummary& s = queues_[q];
     const int qi = static_cast<int>(q);
-    // The most idle GPUs among the flavors where it is at its quota.
+    // The most idle GPUs, and the most free units of the quota's resource
+    // (Start), among the flavors where it is at its quota.
     int idle_at_quota = 0;
+    int64_t free_at_quota = 0;
+    std::string free_resource;
     for (size_t k = 0; k < s.quotas.size(); ++k) {
       const int ki = static_cast<int>(k);
       const double used =
@@ -138,14 +182,25 @@ void QueueCollector::Sample(const std::vector<int>& idle_gpus) {
       int idle = 0;
       for (int p : gpu_quota_pools_[q][k]) idle += idle_gpus[p];
       idle_at_quota = std::max(idle_at_quota, idle);
+      const int64_t free = FreeUnits(qi, ki, idle);
+      if (free > free_at_quota) {
+        free_at_quota = free;
+        free_resource = quota_resources_[q][k] >= 0
+                            ? s.quotas[k].resource
+                            : std::string("whole GPUs");
+      }
     }
     s.pending_active.push_back(queues_in_->PendingActive(qi));
     s.pending_inadmissible.push_back(queues_in_->PendingInadmissible(qi));
     ++s.samples;
-    if (idle_at_quota > 0 &&
+    if (free_at_quota > 0 &&
         s.pending_active.back() + s.pending_inadmissible.back() > 0) {
       ++s.idle_at_quota_samples;
       idle_gpus_sum_[q] += idle_at_quota;
+      free_sum_[q] += static_cast<double>(free_at_quota);
+      if (s.free_at_quota_resource.empty()) {
+        s.free_at_quota_resource = free_resource;
+      }
     }
   }
 }
@@ -193,6 +248,8 @@ void QueueCollector::Finish(const std::vector<PodRecord>& pods,
     if (s.idle_at_quota_samples > 0) {
       s.mean_idle_gpus_at_quota =
           idle_gpus_sum_[q] / static_cast<double>(s.idle_at_quota_samples);
+      s.mean_free_at_quota =
+          free_sum_[q] / static_cast<double>(s.idle_at_quota_samples);
     }
     if (!waits_[q].empty()) {
       s.mean_admission_wait_s = Mean(waits_[q]);

@@ -6,8 +6,13 @@
 // collected); then Admitted/Evicted as the simulation reports them and
 // Sample() at each sample time, which reads every queue's quota usage, fair
 // share and pending workloads, and counts the samples at which a queue is
-// held at its quota while GPUs of its flavor are idle (given the idle GPUs
-// per pool; results.h QueueSummary); Finish() computes the means, peaks,
+// held at its quota while its flavor's nodes have room for one of its pods:
+// free units of the resource the quota limits, counted as the nodes
+// advertise it (time-sliced replicas, MIG instances, HAMi slots or MiB,
+// whole GPUs) per the least any pod of the queue asks of it (KAI's GPU
+// units, and a resource no pod of the queue asks: GPUs with no pod on any
+// device, given per pool; results.h QueueSummary). The cluster given to
+// Start() is read at each Sample(). Finish() computes the means, peaks,
 // fair-share deviations and admission waits and the per-queue pod
 // evictions and lost work from `pods`.
 
@@ -47,7 +52,17 @@ class QueueCollector {
   std::vector<std::vector<std::vector<int>>> gpu_quota_pools_;
   // Per queue, quota: the usage at which it is held (-1: never).
   std::vector<std::vector<double>> quota_caps_;
+  // Free units of quota k of queue q on its flavor's nodes (`idle_gpus`
+  // where its resource is KAI's GPU units or no pod of the queue asks it).
+  int64_t FreeUnits(int q, int k, int idle_gpus) const;
+
+  const Cluster* cluster_ = nullptr;
+  // Per queue, quota: the resource the nodes advertise for it (-1: count
+  // idle GPUs), and the least a pod of the queue asks of it.
+  std::vector<std::vector<ResourceId>> quota_resources_;
+  std::vector<std::vector<int64_t>> quota_units_;
   std::vector<double> idle_gpus_sum_;       // per queue, at quota
+  std::vector<double> free_sum_;            // per queue, at quota
   std::vector<std::vector<double>> waits_;  // per queue
   std::vector<bool> admitted_once_;         // per pod (first of a workload)
   std::vector<double> arrival_s_;           // per pod

@@ -287,16 +287,22 @@ struct QueueSummary {
   // quota is released (inadmissible), as kueue_pending_workloads' status.
   std::vector<int64_t> pending_active;
   std::vector<int64_t> pending_inadmissible;
-  // Samples taken, and those at which it was held at its quota while GPUs
-  // of its flavor were idle: it had workloads waiting for admission, its
-  // usage of a GPU resource of a flavor was at or above its quota there
-  // (Kueue's nominal quota; KAI's limit, none without one), and at least
-  // one GPU of the flavor's nodes (KAI: of the cluster) had no pod on any
-  // of its devices (docs/model.md §4.3). `mean_idle_gpus_at_quota`: those GPUs,
-  // mean over such samples.
+  // Samples taken, and those at which it was held at its quota with room
+  // for its pods on its flavor's nodes: it had workloads waiting for
+  // admission, its usage of a GPU resource of a flavor was at or above its
+  // quota there (Kueue's nominal quota; KAI's limit, none without one), and
+  // the flavor's nodes had free units of that resource — as much as the
+  // least one of its pods asks: a time-sliced replica, a MIG instance, a
+  // HAMi slot, a whole GPU (KAI: a GPU of the cluster with no pod on any of
+  // its devices; docs/model.md §4.3). `mean_free_at_quota`: those free
+  // units, mean over such samples, of `free_at_quota_resource` (the
+  // resource's name, or "whole GPUs"); `mean_idle_gpus_at_quota`: the GPUs
+  // with no pod on any device then.
   int64_t samples = 0;
   int64_t idle_at_quota_samples = 0;
   double mean_idle_gpus_at_quota = 0;
+  double mean_free_at_quota = 0;
+  std::string free_at_quota_resource;
   // When its workloads were admitted and evicted (for the counters).
   std::vector<double> admitted_at;
   std::vector<double> evicted_at;

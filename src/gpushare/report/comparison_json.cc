@@ -41,6 +41,8 @@ json MetricsJsonWithoutEngines(const ClassMetrics& m) {
           {"mean_admission_wait_s", m.mean_admission_wait_s},
           {"mean_scheduling_wait_s", m.mean_scheduling_wait_s},
           {"queue_idle_at_quota_share", m.queue_idle_at_quota_share},
+          {"queue_free_at_quota", m.queue_free_at_quota},
+          {"queue_free_resource", m.queue_free_resource},
           {"quota_bound", IsQuotaBound(m)},
           {"mean_slowdown", m.mean_slowdown},
           {"mean_p99_ms", m.mean_p99_ms},

@@ -181,8 +181,9 @@ std::string ClassTable(const Comparison& c, size_t k) {
     out += WrapText(
         fmt::format("  warning: quota-bound under {}: most of its wait is "
                     "admission wait while its queue sat at its quota with "
-                    "GPUs of its flavor idle; more nodes would not shorten "
-                    "it, a larger quota would.",
+                    "room for its pods on its flavor's nodes (free "
+                    "replicas, MIG instances, HAMi slots or GPUs); more "
+                    "nodes would not shorten it, a larger quota would.",
                     bound),
         kReportWidth, 4);
   }

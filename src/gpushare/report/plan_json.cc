@@ -39,6 +39,8 @@ json QuotaBoundJson(const std::vector<QuotaBoundClass>& classes) {
                    {"mean_wait_s", q.mean_wait_s},
                    {"mean_admission_wait_s", q.mean_admission_wait_s},
                    {"idle_at_quota_share", q.idle_at_quota_share},
+                   {"free_at_quota", q.free_at_quota},
+                   {"free_resource", q.free_resource},
                    {"pinned", q.pinned}});
   }
   return out;

@@ -340,12 +340,14 @@ std::string RejectedPlanText(const RejectedPlan& x) {
 std::string QuotaBoundText(const QuotaBoundClass& q) {
   return fmt::format(
       "{} is quota-bound: {} of its {} mean wait is admission wait{}, "
-      "which sat at its quota while GPUs of its flavor were idle ({} of "
-      "samples): more nodes do not shorten it{}.",
+      "which sat at its quota while its flavor's nodes had room for its "
+      "pods ({} of samples, {:.1f} free {} on average then): more nodes do "
+      "not shorten it{}.",
       q.tenant_class, FormatSeconds(q.mean_admission_wait_s),
       FormatSeconds(q.mean_wait_s),
       q.queue.empty() ? " in its queue" : " in queue " + q.queue,
-      FormatPercent(q.idle_at_quota_share),
+      FormatPercent(q.idle_at_quota_share), q.free_at_quota,
+      q.free_resource.empty() ? std::string("whole GPUs") : q.free_resource,
       q.pinned ? " while plan.pinned_quotas keeps its quota"
                : "; a larger quota does");
 }

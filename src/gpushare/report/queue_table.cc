@@ -94,14 +94,16 @@ std::string QueueQuotaWarnings(const std::vector<QueueSummary>& queues,
     if (q.idle_at_quota_samples == 0) continue;
     out += WrapText(
         fmt::format("warning: {} {} sat at its {} with workloads waiting "
-                    "while GPUs of its {} were idle in {} of {} samples "
-                    "({:.1f} idle GPUs on average then): its quota, not the "
+                    "while its {} had room for them in {} of {} samples "
+                    "({:.1f} free {} on average then): its quota, not the "
                     "nodes, kept them waiting.",
                     kai ? "KAI queue" : "ClusterQueue", q.name,
                     kai ? "limit" : "nominal quota",
                     kai ? "cluster" : "flavors' nodes",
-                    q.idle_at_quota_samples, q.samples,
-                    q.mean_idle_gpus_at_quota),
+                    q.idle_at_quota_samples, q.samples, q.mean_free_at_quota,
+                    q.free_at_quota_resource.empty()
+                        ? std::string("whole GPUs")
+                        : q.free_at_quota_resource),
         kReportWidth, 2);
   }
   return out;

@@ -25,9 +25,11 @@ namespace gpushare {
 std::string QueueTable(const std::vector<QueueSummary>& queues,
                        const std::string& system);
 
-// One warning line per queue that was held at its quota while GPUs of its
-// flavor sat idle (QueueSummary::idle_at_quota_samples > 0): its quota, not
-// the nodes, kept its workloads waiting. "" when none was.
+// One warning line per queue that was held at its quota while its flavor's
+// nodes had room for its pods (QueueSummary::idle_at_quota_samples > 0:
+// free replicas, MIG instances, HAMi slots or whole GPUs, as its quota's
+// resource counts them, with the mean free then): its quota, not the nodes,
+// kept its workloads waiting. "" when none was.
 std::string QueueQuotaWarnings(const std::vector<QueueSummary>& queues,
                                const std::string& system);
 

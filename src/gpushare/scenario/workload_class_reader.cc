@@ -122,6 +122,7 @@ WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
                "queue",
                "request_percentile",
                "request_sizing",
+               "multi_process",
                "engine",
                "dra_claim"});
   WorkloadClassSpec spec;
@@ -226,6 +227,11 @@ WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
                  "class; with request_sizing: per_pod each pod asks its own "
                  "footprint, so give one or the other");
     }
+  }
+  if (c.Has("multi_process")) {
+    // One process per device: it may run on several MIG instances
+    // (docs/model.md §3).
+    spec.multi_process = c.Bool("multi_process");
   }
   if (c.Has("engine")) {
     // Its LLM serving engine (docs/emit.md, pod patches; docs/model.md

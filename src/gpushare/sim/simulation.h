@@ -262,6 +262,14 @@ class Simulation {
   // 1, or 1 / (1 + c (k − 1)) for a pod on two or more MIG instances
   // (ModelParams::multi_gpu_comm_share, mig_comm_slowdown).
   double MigCommFactor(const std::vector<int>& domains) const;
+  // "" or why pod p's ranks cannot start: it holds two grants on one
+  // device (time-slicing or MPS replicas of one GPU, handed to one pod
+  // with failRequestsGreaterThanOne false). The device plugin gives the
+  // container each device once (uniqueDeviceIDsFromAnnotatedDeviceIDs), so
+  // its ranks meet on one GPU and NCCL's init refuses them ("Duplicate GPU
+  // detected", ncclInvalidUsage): the container exits, and restarts in place
+  // on the same devices. A pod running in an imported dump is exempt.
+  std::string RankCollision(PodIndex p) const;
   void Recompute(double now, int domain);
   void Advance(double now, PodIndex p);
   void Reschedule(double now, PodIndex p);

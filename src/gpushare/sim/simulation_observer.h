@@ -55,7 +55,10 @@ enum class PodEnd {
   kUnschedulable,   // never fits its pool (translation said so)
 };
 
-enum class PodFailure { kOutOfMemory, kGpuFault };
+// Why a running pod failed: CUDA out of memory, a GPU fault, or its
+// container exiting with an error as it starts (its ranks collide on one
+// device: Simulation::RankCollision).
+enum class PodFailure { kOutOfMemory, kGpuFault, kStartError };
 
 class SimulationObserver {
  public:

@@ -69,10 +69,15 @@ void Simulation::StartOrFail(double now, PodIndex p) {
     events_.Push(ready, EventKind::kRestart, p, -1, ++run.version);
     return;
   }
+  const std::string collision = RankCollision(p);
+  if (!collision.empty()) {
+    Fail(now, p, PodFailure::kStartError, collision);
+    return;
+  }
   // Memory: the grant's limit, then what is left on the device (time-slicing
   // has no isolation: the pod that allocates last fails). Two replicas of
-  // one GPU (the device plugin may hand out both) are one device to the
-  // pod's process: its memory and its context are there once.
+  // one GPU held by a pod the cluster already runs (exempt above) are one
+  // device to its process: its memory and its context are there once.
   const auto& grants = scheduler_->AllocationOf(p).grants;
   auto limit_of = [&](size_t k) {
     return k < grants.size() ? grants[k].memory_mib
@@ -302,6 +307,30 @@ void Simulation::Reschedule(double now, PodIndex p) {
   ++run.version;
   events_.Push(now + run.remaining / run.rate, EventKind::kCompletion, p, -1,
                run.version);
+}
+
+std::string Simulation::RankCollision(PodIndex p) const {
+  const PodRun& run = runs_[p];
+  const Pod& pod = pods_[p];
+  if (pod.running_in_dump) return "";
+  for (size_t k = 1; k < run.domains.size(); ++k) {
+    if (FirstOccurrence(run.domains, k)) continue;
+    const size_t first = static_cast<size_t>(
+        std::find(run.domains.begin(), run.domains.end(), run.domains[k]) -
+        run.domains.begin());
+    const DomainInfo& info = domains_[run.domains[k]].info;
+    const std::string device =
+        info.mig_instance >= 0
+            ? fmt::format("MIG instance {} of GPU {}", info.profile, info.gpu)
+            : fmt::format("GPU {}", info.gpu);
+    return fmt::format(
+        "NCCL error: Duplicate GPU detected : rank {} and rank {} both on {} "
+        "of {} (the device plugin gave the pod {} replicas of it; its "
+        "container sees the device once)",
+        k, first, device, cluster_->nodes()[info.node].name(),
+        std::count(run.domains.begin(), run.domains.end(), run.domains[k]));
+  }
+  return "";
 }
 
 double Simulation::MigCommFactor(const std::vector<int>& domains) const {

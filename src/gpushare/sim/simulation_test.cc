@@ -96,11 +96,13 @@ TEST(SimulationTest, JobOnSeveralMigInstancesPaysForCommunication) {
   // Two 3g.20gb instances for a 2-GPU job (d = 0: no SM effect): its
   // communication share c = 0.1 goes through host memory k = 10 times
   // slower: 100 s x (1 + 0.1 x 9) = 190 s. Whole GPUs, or one instance,
-  // pay nothing.
+  // pay nothing. Its class runs one process per instance (without that it
+  // cannot run: multi_gpu_sharing_test.cc).
   Scenario s =
       OnePool("A100-40GB", 1, MigSharing(MigStrategy::kMixed, "all-3g.20gb"));
   WorkloadClassSpec c = Jobs("j", 1, 2, 15000, 100);
   c.sm_demand = Distribution::Constant(0);
+  c.multi_process = true;
   s.workload.classes.push_back(c);
   SimulationResult r = RunIt(s);
   ASSERT_EQ(r.succeeded, 1);

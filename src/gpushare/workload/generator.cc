@@ -273,6 +273,7 @@ std::vector<Pod> GenerateClass(const WorkloadClassSpec& c,
     if (!c.request_per_pod) pod.template_request = template_request;
     pod.llm_engine = c.llm_engine;
     pod.restart_policy = c.restart_policy;
+    pod.multi_process = c.multi_process;
     if (c.pods_per_claim > 1) {
       pod.dra_claim =
           c.name + "-claim-" + std::to_string(n / c.pods_per_claim);

@@ -67,6 +67,8 @@ struct WorkloadClassSpec {
   int gang_min_member = 0;                // 0: gang_size
   double gang_timeout_s = 60;             // Coscheduling's default
   RestartPolicy restart_policy = RestartPolicy::kOnFailure;
+  // `multi_process: true`: one process per device (Pod::multi_process).
+  bool multi_process = false;
   double arrival_rate_per_s = 0;        // Poisson rate
   // > 0: exactly this many pods (jobs of a gang), arriving within
   // [0, horizon_s) — within [0, count / arrival_rate_per_s) when a rate is

@@ -153,6 +153,13 @@ struct Pod {
   double dump_time_unix_s = -1;
   double arrival_s = 0;
   RestartPolicy restart_policy = RestartPolicy::kOnFailure;
+  // Its work runs one process per device it is given, each process choosing
+  // its own device (its class's `multi_process: true`): it can use several
+  // MIG instances, which one CUDA process cannot (a process enumerates one
+  // MIG device; docs/model.md §3). false: one process — or ranks launched
+  // per visible GPU, as torchrun does — so a pod given several MIG
+  // instances cannot run (request_translator.h).
+  bool multi_process = false;
   PodNeeds needs;
   int64_t cpu_milli = 0;
   int64_t memory_mib = 0;

@@ -91,6 +91,24 @@ int ChooseMigProfile(const AskedSize& size, const NodePool& pool,
   return offered.back();
 }
 
+// Why a pod given `instances` MIG devices (`resource`) cannot run, or "":
+// a CUDA process enumerates one MIG device, and MIG instances have no peer
+// path between them (NVIDIA MIG User Guide, "CUDA Device Enumeration" and
+// "Application Considerations"), so a pod that runs one process — or
+// ranks that each pick a visible device by local rank — cannot use more
+// than one. A pod whose class says it runs one process per instance
+// (Pod::multi_process), and a pod the cluster already runs, are taken to.
+std::string SeveralMigInstancesWhy(const Pod& pod, int64_t instances,
+                                   std::string_view resource) {
+  if (instances <= 1 || pod.multi_process || pod.running_in_dump) return "";
+  return fmt::format(
+      "it asks for {} MIG instances ({}) in one pod: a CUDA process sees "
+      "only one MIG instance and instances have no peer-to-peer path, so "
+      "its ranks cannot run together (a class whose pods run one process "
+      "per instance says multi_process: true)",
+      instances, resource);
+}
+
 // A DRA pool: one ResourceClaim from a template per pod, one `exactly`
 // request of `n` devices of the class — gpu.nvidia.com for whole GPUs, the
 // per-profile class of the profile ChooseMigProfile picks — accounted under
@@ -108,11 +126,11 @@ std::string TranslateDraRequests(Pod& pod, const NodePool& pool, int64_t n,
     const int profile = ChooseMigProfile(AskedSizeOf(pod), pool, options, &why);
     if (profile < 0) return why;
     const std::string& name = model.mig->profiles[profile].name;
-    pod.requests.Set(
-        registry.Intern(extended ? MigResourceName(name)
-                                 : DraClassResourceName(
-                                       NvidiaMigProfileClassName(name))),
-        n);
+    const std::string resource =
+        extended ? MigResourceName(name)
+                 : DraClassResourceName(NvidiaMigProfileClassName(name));
+    pod.requests.Set(registry.Intern(resource), n);
+    if (why.empty()) why = SeveralMigInstancesWhy(pod, n, resource);
     return why;
   }
   pod.requests.Set(
@@ -165,10 +183,21 @@ std::string TranslateRequests(Pod& pod, const NodePool& pool,
   r.Set(ResourceRegistry::kCpuId, pod.cpu_milli);
   r.Set(ResourceRegistry::kMemoryId, pod.memory_mib);
   if (!pod.explicit_requests.empty()) {
+    // On a MIG pool its nvidia.com/gpu (single strategy) or
+    // nvidia.com/mig-* requests are MIG instances.
+    const bool mig = pool.model != nullptr &&
+                     pool.spec.sharing.scheme() == SharingScheme::kMig;
+    int64_t instances = 0;
+    std::string names;
     for (const auto& [name, quantity] : pod.explicit_requests) {
       r.Set(registry.Intern(name), quantity);
+      if (mig && (name.starts_with("nvidia.com/mig-") || name == kNvidiaGpu ||
+                  name == std::string(kNvidiaGpu) + ".shared")) {
+        instances += quantity;
+        names += (names.empty() ? "" : ", ") + name;
+      }
     }
-    return "";
+    return SeveralMigInstancesWhy(pod, instances, names);
   }
   const int64_t n = WholeGpus(pod.needs.gpus);
   if (n == 0) return "";
@@ -216,13 +245,13 @@ std::string TranslateRequests(Pod& pod, const NodePool& pool,
       const int profile =
           ChooseMigProfile(AskedSizeOf(pod), pool, options, &why);
       if (profile < 0) return why;
-      if (sharing.mig.strategy == MigStrategy::kSingle) {
-        r.Set(registry.Intern(std::string(kNvidiaGpu) + suffix), n);
-      } else {
-        r.Set(registry.Intern(model.mig->profiles[profile].ResourceName() +
-                              suffix),
-              n);
-      }
+      const std::string resource =
+          (sharing.mig.strategy == MigStrategy::kSingle
+               ? std::string(kNvidiaGpu)
+               : model.mig->profiles[profile].ResourceName()) +
+          suffix;
+      r.Set(registry.Intern(resource), n);
+      if (why.empty()) why = SeveralMigInstancesWhy(pod, n, resource);
       return why;
     }
     case SharingScheme::kHami: {

@@ -29,8 +29,14 @@
 // Returns "" or why the pod can never run in that pool (then `requests`
 // still holds a best effort): no MIG profile or GPU holds the size, the
 // pod's own footprint exceeds its GPU (exclusive, time-slicing) or the MPS
-// per-replica limit (GPU memory / replicas), or it needs several MPS
-// replicas where failRequestsGreaterThanOne rejects them.
+// per-replica limit (GPU memory / replicas), it needs several MPS
+// replicas where failRequestsGreaterThanOne rejects them, or it is given
+// several MIG instances (ceil(gpus) > 1 on a MIG pool, static or dynamic;
+// explicit nvidia.com/mig-* or, on a MIG pool, nvidia.com/gpu requests
+// adding up to more than one) and is not Pod::multi_process: a CUDA
+// process sees one MIG instance and instances have no peer path between
+// them (docs/model.md §3). A pod running in an imported dump is exempt:
+// the cluster runs it.
 
 #ifndef GPUSHARE_WORKLOAD_REQUEST_TRANSLATOR_H_
 #define GPUSHARE_WORKLOAD_REQUEST_TRANSLATOR_H_
