@@ -165,7 +165,10 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
         "kubectl apply -f device-plugin-config.yaml");
   }
   if (mig) {
-    add("mig-parted-config.yaml", MigPartedConfigMap(scenario, catalog),
+    MigPartedConfigMapOptions mig_options;
+    mig_options.today = today;
+    add("mig-parted-config.yaml",
+        MigPartedConfigMap(scenario, catalog, mig_options),
         "the MIG layouts for the MIG manager, which the GPU Operator's values "
         "below name",
         "kubectl apply -f mig-parted-config.yaml");
