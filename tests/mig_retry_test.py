@@ -167,6 +167,12 @@ class MigChangeTest(TempDirTestCase):
         self.assertEqual(self.ok(cluster, "node-setup.sh"), [])
 
     def test_same_layout_under_another_name_is_not_drained(self):
+        # The plan's ConfigMap keeps today's all-1g.10gb: a MIG manager that
+        # restarts on the new ConfigMap finds the node's config there.
+        with open(self.path("plan/mig-parted-config.yaml"),
+                  encoding="utf-8") as f:
+            configmap = f.read()
+        self.assertIn("\n      all-1g.10gb:\n", configmap)
         cluster = self.cluster()
         self.assertEqual(self.ok(cluster, "node-setup.sh", "--dry-run"), [])
         mutations = self.ok(cluster, "node-setup.sh")

@@ -156,6 +156,44 @@ std::vector<PoolConfig> PoolConfigsOf(const Scenario& scenario,
   return configs;
 }
 
+// The configs nodes carry today that `configs` (the scenario's) do not
+// define, name → entries: today's pools' configs and the catalog's named
+// configs that today's imported nodes carry; a name given two layouts is
+// left out, and so is all-disabled (always written).
+std::map<std::string, std::string> KeptConfigs(
+    const std::vector<PoolConfig>& configs, const Scenario* today,
+    const Catalog& catalog) {
+  std::map<std::string, std::string> kept;
+  if (today == nullptr) return kept;
+  std::set<std::string> clash;
+  const auto add = [&](const std::string& name, const std::string& entries) {
+    auto [it, added] = kept.emplace(name, entries);
+    if (!added && it->second != entries) clash.insert(name);
+  };
+  if (HasMigPool(*today)) {
+    for (const PoolConfig& c : PoolConfigsOf(*today, catalog, nullptr)) {
+      add(c.name, c.entries);
+    }
+  }
+  for (const NodePoolSpec& pool : today->pools) {
+    const GpuModel& model = catalog.Get(pool.gpu_model);
+    if (pool.gpus_per_node == 0 || !model.mig_capable()) continue;
+    for (const NodeIdentity& member : pool.members) {
+      const auto label = member.labels.find("nvidia.com/mig.config");
+      if (label == member.labels.end()) continue;
+      for (const NamedMigConfig& n : NamedMigConfigs(model)) {
+        if (n.name == label->second && n.mig_enabled) {
+          add(n.name, Entry(model, "all", n.counts));
+        }
+      }
+    }
+  }
+  for (const std::string& name : clash) kept.erase(name);
+  for (const PoolConfig& c : configs) kept.erase(c.name);
+  kept.erase("all-disabled");
+  return kept;
+}
+
 }  // namespace
 
 std::vector<PoolMigConfig> PoolMigConfigs(const Scenario& scenario,
@@ -174,11 +212,23 @@ std::string MigPartedConfigYaml(const Scenario& scenario,
       "version: v1\nmig-configs:\n  all-disabled:\n"
       "    - devices: all\n      mig-enabled: false\n";
   std::map<std::string, bool> written;
-  for (const PoolConfig& c : PoolConfigsOf(scenario, catalog, today)) {
+  const std::vector<PoolConfig> configs =
+      PoolConfigsOf(scenario, catalog, today);
+  for (const PoolConfig& c : configs) {
     if (written[c.name]) continue;
     written[c.name] = true;
     out += fmt::format("  {}:\n{}", YamlScalar(c.name),
                        IndentLines(c.entries, "  "));
+  }
+  const auto kept = KeptConfigs(configs, today, catalog);
+  if (!kept.empty()) {
+    out +=
+        "  # Today's, kept: nodes carry these names until node-setup.sh "
+        "relabels them.\n";
+  }
+  for (const auto& [name, entries] : kept) {
+    out += fmt::format("  {}:\n{}", YamlScalar(name),
+                       IndentLines(entries, "  "));
   }
   return out;
 }

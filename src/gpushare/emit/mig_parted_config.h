@@ -16,7 +16,13 @@
 // the next number free in both): its nodes carry the name already, and the
 // MIG manager acts only when the label's value changes, so the same name
 // would leave the old layout in place (and a restarted MIG manager would
-// apply the new one without a drain). The
+// apply the new one without a drain). With `today` the file also keeps, after
+// the scenario's configs, the configs nodes carry today that it does not
+// define (today's pools' configs, and the catalog's named configs today's
+// imported nodes are labelled with; none given two layouts): the MIG manager
+// restarts when its ConfigMap's name changes and applies each node's label
+// again, and a name missing from the file would mark the node failed (so
+// node-setup.sh would drain a node whose layout does not change). The
 // layouts are the ones the simulation runs (SharingConfig::Validate);
 // mig-parted keeps counts, not start positions, so MIG manager places the
 // instances itself. MigPartedConfigMap() wraps the file as the ConfigMap the

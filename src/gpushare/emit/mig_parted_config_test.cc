@@ -298,7 +298,19 @@ TEST(MigPartedConfigTest, KnownConfigsAndSameLayouts) {
             "y-custom");
   const std::string file = MigPartedConfigYaml(plan, TestCatalog(), &today);
   EXPECT_NE(file.find("\n  x-custom-2:\n"), std::string::npos) << file;
-  EXPECT_EQ(file.find("\n  x-custom:\n"), std::string::npos);
+  // Today's x-custom is kept after the plan's configs, for the nodes that
+  // carry it until they are relabelled.
+  EXPECT_NE(file.find("  # Today's, kept: nodes carry these names until "
+                      "node-setup.sh relabels them.\n"
+                      "  x-custom:\n    - devices: all\n"
+                      "      mig-enabled: true\n      mig-devices:\n"
+                      "        \"2g.20gb\": 3\n"),
+            std::string::npos)
+      << file;
+  // all-disabled, x-custom-2, y-custom, z-custom, all-1g.6gb, x-custom.
+  EXPECT_EQ(YAML::Load(file)["mig-configs"].size(), 6u);
+  EXPECT_EQ(MigPartedConfigYaml(plan, TestCatalog()).find("kept"),
+            std::string::npos);
   MigPartedConfigMapOptions options;
   options.today = &today;
   EXPECT_NE(MigPartedConfigMap(plan, TestCatalog(), options)
