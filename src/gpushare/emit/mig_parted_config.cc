@@ -176,8 +176,9 @@ std::map<std::string, std::string> KeptConfigs(
     }
   }
   for (const NodePoolSpec& pool : today->pools) {
+    if (pool.gpus_per_node == 0) continue;
     const GpuModel& model = catalog.Get(pool.gpu_model);
-    if (pool.gpus_per_node == 0 || !model.mig_capable()) continue;
+    if (!model.mig_capable()) continue;
     for (const NodeIdentity& member : pool.members) {
       const auto label = member.labels.find("nvidia.com/mig.config");
       if (label == member.labels.end()) continue;
