@@ -16,13 +16,24 @@ state file and answers the commands the scripts use, as kubectl does
       removing a missing key: "label not found." and exit 0)
   taint node NAME K=V:E [--overwrite] | K:E-   (removing a missing taint:
       error, exit 1)
-  cordon, uncordon, drain NAME (drain cordons)
+  cordon, uncordon NAME
+  drain NAME [--force]   (cordons; a pod of the node's `pods` without a
+      controller makes it fail as kubectl pkg/drain does, dry run or not,
+      unless --force; otherwise the node's pods are gone)
   wait node NAME --for=jsonpath={...}=VALUE   (exit 1 unless it holds)
+  delete pod -n NS -l app=nvidia-mig-manager --field-selector=spec.nodeName=N
+      (the node's MIG manager pod restarts and applies the node's label)
   apply, rollout, and anything else: logged only.
 Every command with --dry-run=server changes nothing. A command that changes
-state is logged in `mutations`. The MIG manager is modelled: when a node's
-nvidia.com/mig.config changes it sets nvidia.com/mig.config.state=success,
-and records a violation when the node was schedulable (not cordoned) then.
+state is logged in `mutations`. The MIG manager is modelled (NVIDIA/mig-parted
+cmd/nvidia-mig-manager/main.go, pkg/mig/reconfigure/reconfigure.go): it acts
+when a node's nvidia.com/mig.config changes value and when its pod starts;
+when the GPUs already hold the config's layout (`mig_layouts` maps a config
+name to a layout; a name not there is its own layout) it only sets
+nvidia.com/mig.config.state=success; else it reconfigures, recording a
+violation when the node is schedulable (not cordoned) or has pods then, and
+sets success, or `failed` once for a node in `mig_fail` (fail_next_mig), or
+leaves `pending` for a node in `mig_hang`.
 """
 
 import json
@@ -85,14 +96,32 @@ def mutate(what):
     if not dry:
         state["mutations"].append(what)
 
+def mig_manager(name):
+    node = nodes[name]
+    labels = node["labels"]
+    if "nvidia.com/mig.config" not in labels:
+        return
+    config = labels["nvidia.com/mig.config"]
+    layout = state["mig_layouts"].get(config, config)
+    if node.get("mig_applied") == layout:  # mig-parted assert holds
+        labels["nvidia.com/mig.config.state"] = "success"
+        return
+    if not node["unschedulable"] or node.get("pods"):
+        state["violations"].append(
+            "MIG config of %s changed while schedulable or with pods" % name)
+    if name in state["mig_hang"]:
+        labels["nvidia.com/mig.config.state"] = "pending"
+    elif name in state["mig_fail"]:
+        state["mig_fail"].remove(name)
+        labels["nvidia.com/mig.config.state"] = "failed"
+    else:
+        node["mig_applied"] = layout
+        labels["nvidia.com/mig.config.state"] = "success"
+
 def set_mig_state(name, before):
     labels = nodes[name]["labels"]
     if labels.get("nvidia.com/mig.config") != before and not dry:
-        if not nodes[name]["unschedulable"]:
-            state["violations"].append(
-                "MIG config of %s changed while schedulable" % name)
-        if "nvidia.com/mig.config" in labels:
-            labels["nvidia.com/mig.config.state"] = "success"
+        mig_manager(name)
 
 def jsonpath(node, expr):
     if expr == "{.metadata.labels}":
@@ -180,7 +209,23 @@ elif verb in ("cordon", "uncordon", "drain"):
         if not dry:
             nodes[name]["unschedulable"] = value
     if verb == "drain":
-        mutate(["drain", name])
+        pods = nodes[name].get("pods", [])
+        bare = [p["name"] for p in pods if not p["controller"]]
+        if bare and "--force" not in flags:
+            error = ("cannot delete Pods that declare no controller (use "
+                     "--force to override): " + ", ".join(bare))
+            fail('error: unable to drain node "%s" due to error: %s, '
+                 'continuing command...\nThere are pending nodes to be '
+                 'drained:\n %s\nerror: %s' % (name, error, name, error))
+        mutate(["drain", name] + (["--force"] if bare else []))
+        if not dry and pods:
+            nodes[name]["pods"] = []
+elif verb == "delete" and flags.get("-l") == "app=nvidia-mig-manager":
+    name = flags.get("--field-selector", "").partition("spec.nodeName=")[2]
+    targets([name])
+    mutate(["restart-mig-manager", name])
+    if not dry:
+        mig_manager(name)
 elif verb == "wait":
     name = args[1].split("/")[-1] if "/" in args[1] else args[2]
     targets([name])
@@ -195,9 +240,11 @@ save()
 class FakeCluster:
     """Nodes in a JSON file and a kubectl that reads and changes them."""
 
-    def __init__(self, folder, nodes):
+    def __init__(self, folder, nodes, mig_layouts=None):
         """`nodes`: name → {"labels": {...}, "taints": [{key, value,
-        effect}]}."""
+        effect}], "pods": [{name: "ns/pod", controller: bool}] (optional)};
+        `mig_layouts`: config name → layout, for the MIG manager's model
+        (a node's GPUs start with its nvidia.com/mig.config's layout)."""
         self.bin = os.path.join(folder, "fake-bin")
         os.makedirs(self.bin, exist_ok=True)
         kubectl = os.path.join(self.bin, "kubectl")
@@ -206,12 +253,21 @@ class FakeCluster:
         os.chmod(kubectl, os.stat(kubectl).st_mode | stat.S_IEXEC)
         self.state_file = os.path.join(folder, "fake-cluster.json")
         state = {"nodes": {}, "calls": [], "mutations": [], "violations": []}
+        # The MIG manager's model: see the module's doc.
+        state.update(mig_layouts=dict(mig_layouts or {}), mig_fail=[],
+                     mig_hang=[])
         for name, node in nodes.items():
             state["nodes"][name] = {
                 "labels": dict(node.get("labels", {})),
                 "taints": [dict({"value": ""}, **t)
                            for t in node.get("taints", [])],
                 "unschedulable": False}
+            config = node.get("labels", {}).get("nvidia.com/mig.config")
+            if config is not None:
+                state["nodes"][name]["mig_applied"] = (
+                    state["mig_layouts"].get(config, config))
+            if node.get("pods"):
+                state["nodes"][name]["pods"] = [dict(p) for p in node["pods"]]
         self._write(state)
 
     def _write(self, state):
@@ -224,6 +280,13 @@ class FakeCluster:
 
     def nodes(self):
         return self.state()["nodes"]
+
+    def fail_next_mig(self, name, hang=False):
+        """Makes node `name`'s next MIG reconfiguration fail (with `hang`:
+        never end, the state left pending)."""
+        state = self.state()
+        state["mig_hang" if hang else "mig_fail"].append(name)
+        self._write(state)
 
     def reset_log(self):
         state = self.state()

@@ -17,13 +17,23 @@
 //     differs from `mig_config` (or a layout on a node that must leave MIG)
 //     is changed by cordoning the node, draining it (kubectl drain
 //     --ignore-daemonsets --delete-emptydir-data, DRAIN_TIMEOUT, default
-//     10m), setting nvidia.com/mig.config while removing
-//     nvidia.com/mig.config.state in one command, waiting for the MIG
-//     manager to set the state to success (MIG_TIMEOUT, default 20m; on
-//     failure or timeout the script stops with the node cordoned) and
-//     uncordoning it; a node whose layout already is the target with state
-//     success is not touched. Then the labels are set with --overwrite, the
-//     removals applied where the node has the label, the taints set with
+//     10m; without --force unless DRAIN_FORCE=1, so a pod without a
+//     controller stops the script with its name, the node cordoned),
+//     setting nvidia.com/mig.config while removing
+//     nvidia.com/mig.config.state in one command, polling the state every
+//     MIG_POLL seconds (default 10) until the MIG manager sets success and
+//     uncordoning it; state failed stops the script at once, anything else
+//     after MIG_TIMEOUT (default 20m), the node cordoned, with a message
+//     naming the node, the config and how to retry. A node whose label
+//     already is `mig_config` is not touched with state success; with state
+//     failed it is cordoned and drained, the state label removed and its
+//     nvidia-mig-manager pod (namespace GPU_OPERATOR_NAMESPACE, default
+//     gpu-operator) deleted, so that the new pod applies the label at
+//     start-up, then waited for; with another state it is cordoned, drained
+//     and waited for. A node labelled with one of `mig_alike` and state
+//     success is relabelled to `mig_config` without cordon or drain, then
+//     waited for. Then the labels are set with --overwrite, the removals
+//     applied where the node has the label, the taints set with
 //     --overwrite and the stale ones removed where present.
 // Running it twice changes nothing the second time. Every name, label and
 // taint is a single-quoted shell word (emit/quoting.h ShellWord); `title`
@@ -44,6 +54,9 @@ struct NodeChange {
   std::string title;  // a comment line: which pool, from what to what
   PoolNodeSet nodes;  // named nodes or a selector
   NodeTarget target;
+  // Other mig-parted configs whose layout on these nodes' GPUs is
+  // target.mig_config's (emit/mig_parted_config.h SameLayoutMigConfigs).
+  std::vector<std::string> mig_alike;
 };
 
 // `script_name` is the file's name in the usage line; `header` comment

@@ -67,5 +67,39 @@ TEST(ChangeScriptTest, SelectorsMustMatchAndCountsAreReported) {
   EXPECT_NE(s.find("  ensure_mig \"$1\" all-balanced\n"), std::string::npos);
 }
 
+// The configs of the same layout follow the target, each one shell word.
+TEST(ChangeScriptTest, MigConfigsOfTheSameLayoutAreArguments) {
+  NodeChange c = Named({"n1"});
+  c.target.mig_config = "infer-custom";
+  c.mig_alike = {"all-1g.10gb", "x'; reboot; '"};
+  const std::string s = ChangeScript("x.sh", {}, {c});
+  EXPECT_NE(s.find("  ensure_mig \"$1\" infer-custom all-1g.10gb "
+                   "'x'\\''; reboot; '\\'''\n"),
+            std::string::npos)
+      << s;
+}
+
+// The MIG manager's state is polled (failed stops at once), a retry restarts
+// the node's MIG manager pod, and drain deletes pods without a controller
+// only with DRAIN_FORCE=1.
+TEST(ChangeScriptTest, MigStateIsPolledAndRetriedByARestart) {
+  NodeChange c = Named({"n1"});
+  c.target.mig_config = "all-balanced";
+  const std::string s = ChangeScript("x.sh", {}, {c});
+  EXPECT_EQ(s.find("kubectl wait"), std::string::npos) << s;
+  EXPECT_NE(s.find("me='x.sh'\n"), std::string::npos);
+  EXPECT_NE(s.find("    if [ \"$state\" = failed ] || [ \"$waited\" -ge "
+                   "\"$mig_limit\" ]; then\n"),
+            std::string::npos);
+  EXPECT_NE(s.find("      change delete pod -n \"$GPU_OPERATOR_NAMESPACE\" -l "
+                   "app=nvidia-mig-manager "
+                   "--field-selector=\"spec.nodeName=$mig_node\"\n"),
+            std::string::npos);
+  EXPECT_NE(s.find("  if [ \"$DRAIN_FORCE\" = 1 ]; then force=--force; else "
+                   "force=; fi\n"),
+            std::string::npos);
+  EXPECT_EQ(s.find("drain \"$1\" --force"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gpushare

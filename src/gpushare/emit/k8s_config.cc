@@ -119,8 +119,9 @@ std::string NodeCountChanges(const Scenario& scenario,
       }
       out += fmt::format(
           "- Pool `{}`: take {} node{} out{}: `kubectl drain NODE "
-          "--ignore-daemonsets --delete-emptydir-data`, then remove it from "
-          "its node group.\n",
+          "--ignore-daemonsets --delete-emptydir-data` (it refuses pods "
+          "without a controller; `--force` deletes them for good), then "
+          "remove it from its node group.\n",
           CommentText(pool->name), remove, remove == 1 ? "" : "s",
           which.empty() ? " (any of the pool's)" : ":" + which);
     }
@@ -165,7 +166,10 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
         "kubectl apply -f device-plugin-config.yaml");
   }
   if (mig) {
-    add("mig-parted-config.yaml", MigPartedConfigMap(scenario, catalog),
+    MigPartedConfigMapOptions mig_options;
+    mig_options.today = today;
+    add("mig-parted-config.yaml",
+        MigPartedConfigMap(scenario, catalog, mig_options),
         "the MIG layouts for the MIG manager, which the GPU Operator's values "
         "below name",
         "kubectl apply -f mig-parted-config.yaml");
@@ -211,7 +215,9 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
                : "") +
           "; a node whose MIG layout "
       "changes is cordoned and drained first and uncordoned once the MIG "
-      "manager reports success. Check it with --dry-run first",
+      "manager reports success (pods without a controller stop it, named; "
+      "DRAIN_FORCE=1 deletes them; a failed MIG change stops it, the node "
+      "cordoned, and a second run retries). Check it with --dry-run first",
       "sh node-setup.sh --dry-run\n   sh node-setup.sh");
   if (dra) {
     add("dra-driver-values.yaml", DraDriverValuesYaml(scenario),

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <set>
 
+#include "gpushare/catalog/mig_config.h"
 #include "gpushare/catalog/mig_layout.h"
 #include "gpushare/emit/gpu_operator_values.h"
 #include "gpushare/emit/pool_node_set.h"
@@ -92,9 +94,24 @@ PoolConfig MigPartedConfigOf(const NodePoolSpec& pool, const GpuModel& model) {
   return c;
 }
 
+bool HasMigPool(const Scenario& scenario) {
+  for (const NodePoolSpec& p : scenario.pools) {
+    if (p.gpus_per_node > 0 && p.sharing.mig_enabled &&
+        !p.sharing.mig.dynamic) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // Every MIG pool's config, names made unique (see the header).
 std::vector<PoolConfig> PoolConfigsOf(const Scenario& scenario,
-                                      const Catalog& catalog) {
+                                      const Catalog& catalog,
+                                      const Scenario* today) {
+  std::vector<PoolConfig> before;  // today's, by pool
+  if (today != nullptr && HasMigPool(*today)) {
+    before = PoolConfigsOf(*today, catalog, nullptr);
+  }
   std::vector<PoolConfig> configs;
   std::map<std::string, std::string> entries_of;  // name → entries
   for (const NodePoolSpec& pool : scenario.pools) {
@@ -111,6 +128,22 @@ std::vector<PoolConfig> PoolConfigsOf(const Scenario& scenario,
     if (it != entries_of.end() && it->second != c.entries) {
       c.name = pool.name + "-" + c.name;
     }
+    // Today's pool of that name calls another layout so: its nodes carry
+    // the name, and the MIG manager would not act on it (see the header).
+    for (const PoolConfig& t : before) {
+      if (t.pool != c.pool || t.name != c.name || t.entries == c.entries) {
+        continue;
+      }
+      const std::string base = c.name;
+      for (int n = 2;; ++n) {
+        c.name = fmt::format("{}-{}", base, n);
+        const bool taken =
+            entries_of.count(c.name) > 0 ||
+            std::any_of(before.begin(), before.end(),
+                        [&](const PoolConfig& b) { return b.name == c.name; });
+        if (!taken) break;
+      }
+    }
     entries_of[c.name] = c.entries;
     configs.push_back(c);
   }
@@ -123,35 +156,88 @@ std::vector<PoolConfig> PoolConfigsOf(const Scenario& scenario,
   return configs;
 }
 
+// The configs nodes carry today that `configs` (the scenario's) do not
+// define, name → entries: today's pools' configs and the catalog's named
+// configs that today's imported nodes carry; a name given two layouts is
+// left out, and so is all-disabled (always written).
+std::map<std::string, std::string> KeptConfigs(
+    const std::vector<PoolConfig>& configs, const Scenario* today,
+    const Catalog& catalog) {
+  std::map<std::string, std::string> kept;
+  if (today == nullptr) return kept;
+  std::set<std::string> clash;
+  const auto add = [&](const std::string& name, const std::string& entries) {
+    auto [it, added] = kept.emplace(name, entries);
+    if (!added && it->second != entries) clash.insert(name);
+  };
+  if (HasMigPool(*today)) {
+    for (const PoolConfig& c : PoolConfigsOf(*today, catalog, nullptr)) {
+      add(c.name, c.entries);
+    }
+  }
+  for (const NodePoolSpec& pool : today->pools) {
+    if (pool.gpus_per_node == 0) continue;
+    const GpuModel& model = catalog.Get(pool.gpu_model);
+    if (!model.mig_capable()) continue;
+    for (const NodeIdentity& member : pool.members) {
+      const auto label = member.labels.find("nvidia.com/mig.config");
+      if (label == member.labels.end()) continue;
+      for (const NamedMigConfig& n : NamedMigConfigs(model)) {
+        if (n.name == label->second && n.mig_enabled) {
+          add(n.name, Entry(model, "all", n.counts));
+        }
+      }
+    }
+  }
+  for (const std::string& name : clash) kept.erase(name);
+  for (const PoolConfig& c : configs) kept.erase(c.name);
+  kept.erase("all-disabled");
+  return kept;
+}
+
 }  // namespace
 
 std::vector<PoolMigConfig> PoolMigConfigs(const Scenario& scenario,
-                                          const Catalog& catalog) {
+                                          const Catalog& catalog,
+                                          const Scenario* today) {
   std::vector<PoolMigConfig> out;
-  for (const PoolConfig& c : PoolConfigsOf(scenario, catalog)) {
+  for (const PoolConfig& c : PoolConfigsOf(scenario, catalog, today)) {
     out.push_back({c.pool, c.name, c.mixed});
   }
   return out;
 }
 
 std::string MigPartedConfigYaml(const Scenario& scenario,
-                                const Catalog& catalog) {
+                                const Catalog& catalog, const Scenario* today) {
   std::string out =
       "version: v1\nmig-configs:\n  all-disabled:\n"
       "    - devices: all\n      mig-enabled: false\n";
   std::map<std::string, bool> written;
-  for (const PoolConfig& c : PoolConfigsOf(scenario, catalog)) {
+  const std::vector<PoolConfig> configs =
+      PoolConfigsOf(scenario, catalog, today);
+  for (const PoolConfig& c : configs) {
     if (written[c.name]) continue;
     written[c.name] = true;
     out += fmt::format("  {}:\n{}", YamlScalar(c.name),
                        IndentLines(c.entries, "  "));
+  }
+  const auto kept = KeptConfigs(configs, today, catalog);
+  if (!kept.empty()) {
+    out +=
+        "  # Today's, kept: nodes carry these names until node-setup.sh "
+        "relabels them.\n";
+  }
+  for (const auto& [name, entries] : kept) {
+    out += fmt::format("  {}:\n{}", YamlScalar(name),
+                       IndentLines(entries, "  "));
   }
   return out;
 }
 
 std::string MigPartedConfigMap(const Scenario& scenario, const Catalog& catalog,
                                const MigPartedConfigMapOptions& options) {
-  const std::vector<PoolConfig> configs = PoolConfigsOf(scenario, catalog);
+  const std::vector<PoolConfig> configs =
+      PoolConfigsOf(scenario, catalog, options.today);
   // The operator sets MIG_STRATEGY on every node's device plugin from
   // spec.mig.strategy, and the plugin takes it over its config file's
   // flags.migStrategy (docs/emit.md): see gpu_operator_values.h.
@@ -195,8 +281,65 @@ std::string MigPartedConfigMap(const Scenario& scenario, const Catalog& catalog,
       "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {}\n"
       "  namespace: {}\ndata:\n  config.yaml: |\n{}",
       YamlScalar(options.name), YamlScalar(options.namespace_name),
-      IndentLines(MigPartedConfigYaml(scenario, catalog), "    "));
+      IndentLines(MigPartedConfigYaml(scenario, catalog, options.today),
+                  "    "));
   return out;
+}
+
+MigNodeCounts PoolMigCounts(const NodePoolSpec& pool, const GpuModel& model) {
+  MigNodeCounts counts;
+  for (const MigLayout& layout :
+       pool.sharing.Validate(model, pool.gpus_per_node)) {
+    counts.push_back(MigProfileCounts(model, layout));
+  }
+  return counts;
+}
+
+std::map<std::string, MigNodeCounts> KnownMigConfigs(
+    const GpuModel& model, int gpus, const Scenario* scenario,
+    const Scenario* today, const Catalog& catalog) {
+  std::map<std::string, MigNodeCounts> known;
+  std::set<std::string> ambiguous;
+  const auto add = [&](const std::string& name, const MigNodeCounts& c) {
+    auto [it, added] = known.emplace(name, c);
+    if (!added && it->second != c) ambiguous.insert(name);
+  };
+  for (const NamedMigConfig& c : NamedMigConfigs(model)) {
+    add(c.name, MigNodeCounts(gpus, c.mig_enabled ? c.counts
+                                                  : std::vector<int>()));
+  }
+  for (const Scenario* s : {scenario, today}) {
+    if (s == nullptr || !HasMigPool(*s)) continue;
+    for (const PoolMigConfig& c :
+         PoolMigConfigs(*s, catalog, s == scenario ? today : nullptr)) {
+      for (const NodePoolSpec& p : s->pools) {
+        if (p.name != c.pool || catalog.Get(p.gpu_model).name != model.name) {
+          continue;
+        }
+        MigNodeCounts counts = PoolMigCounts(p, model);
+        const bool alike = std::all_of(
+            counts.begin(), counts.end(),
+            [&](const std::vector<int>& g) { return g == counts[0]; });
+        if (static_cast<int>(counts.size()) != gpus) {
+          if (!alike || counts.empty()) continue;
+          counts = MigNodeCounts(gpus, counts[0]);
+        }
+        add(c.config, counts);
+      }
+    }
+  }
+  for (const std::string& name : ambiguous) known.erase(name);
+  return known;
+}
+
+std::vector<std::string> SameLayoutMigConfigs(
+    const std::string& config, const MigNodeCounts& counts,
+    const std::map<std::string, MigNodeCounts>& known) {
+  std::vector<std::string> names;
+  for (const auto& [name, c] : known) {
+    if (name != config && c == counts) names.push_back(name);
+  }
+  return names;
 }
 
 }  // namespace gpushare

@@ -248,6 +248,81 @@ TEST(MigPartedConfigTest, NoMigPoolIsAnError) {
   }
 }
 
+// Layouts by content: the catalog's names and the scenarios' configs of the
+// same GPU model, each once; a name meaning two layouts is left out.
+TEST(MigPartedConfigTest, KnownConfigsAndSameLayouts) {
+  const GpuModel& a100 = TestCatalog().Get("A100-80GB");
+  const Scenario plan = Read(
+      "    - {name: x, gpu: A100-80GB, nodes: 1, gpus_per_node: 2,\n"
+      "       sharing: {scheme: mig, mig_strategy: mixed,\n"
+      "                 mig_layouts: [\"1g.10gb:7\"]}}\n"
+      "    - {name: y, gpu: A100-80GB, nodes: 1, gpus_per_node: 4,\n"
+      "       sharing: {scheme: mig, mig_strategy: mixed,\n"
+      "                 mig_layouts: [\"3g.40gb:2\"]}}\n"
+      "    - {name: z, gpu: A100-80GB, nodes: 1, gpus_per_node: 2,\n"
+      "       sharing: {scheme: mig, mig_strategy: mixed,\n"
+      "                 mig_layouts: [[\"7g.80gb\"], [\"3g.40gb:2\"]]}}\n"
+      "    - {name: w, gpu: A30, nodes: 1, gpus_per_node: 2,\n"
+      "       sharing: {scheme: mig, mig_config: all-1g.6gb}}\n");
+  const MigNodeCounts x = PoolMigCounts(plan.pools[0], a100);
+  ASSERT_EQ(x.size(), 2u);
+  EXPECT_EQ(x[0], x[1]);
+  const auto known = KnownMigConfigs(a100, 2, &plan, nullptr, TestCatalog());
+  EXPECT_EQ(known.at("x-custom"), x);
+  EXPECT_EQ(known.at("all-1g.10gb"), x);
+  EXPECT_EQ(known.at("all-disabled"), MigNodeCounts(2));
+  // y's GPUs are all alike: its config fits a 2-GPU node too; z's differ
+  // per GPU and is only known on 2-GPU nodes.
+  EXPECT_EQ(known.at("y-custom"), known.at("all-3g.40gb"));
+  EXPECT_EQ(known.count("z-custom"), 1u);
+  EXPECT_EQ(KnownMigConfigs(a100, 4, &plan, nullptr, TestCatalog()).count("z-custom"),
+            0u);
+  EXPECT_EQ(known.count("all-1g.6gb"), 0u);  // the A30's
+  EXPECT_EQ(SameLayoutMigConfigs("x-custom", x, known),
+            std::vector<std::string>{"all-1g.10gb"});
+  EXPECT_EQ(SameLayoutMigConfigs("all-3g.40gb", known.at("y-custom"), known),
+            std::vector<std::string>{"y-custom"});
+  EXPECT_TRUE(
+      SameLayoutMigConfigs("all-balanced", known.at("all-balanced"), known)
+          .empty());
+
+  // Today's pool x calls another layout x-custom: the plan's is renamed, in
+  // the file and in what is known.
+  const Scenario today = Read(
+      "    - {name: x, gpu: A100-80GB, nodes: 1, gpus_per_node: 2,\n"
+      "       sharing: {scheme: mig, mig_strategy: mixed,\n"
+      "                 mig_layouts: [\"2g.20gb:3\"]}}\n");
+  EXPECT_EQ(PoolMigConfigs(plan, TestCatalog(), &today)[0].config,
+            "x-custom-2");
+  EXPECT_EQ(PoolMigConfigs(plan, TestCatalog(), &today)[1].config,
+            "y-custom");
+  const std::string file = MigPartedConfigYaml(plan, TestCatalog(), &today);
+  EXPECT_NE(file.find("\n  x-custom-2:\n"), std::string::npos) << file;
+  // Today's x-custom is kept after the plan's configs, for the nodes that
+  // carry it until they are relabelled.
+  EXPECT_NE(file.find("  # Today's, kept: nodes carry these names until "
+                      "node-setup.sh relabels them.\n"
+                      "  x-custom:\n    - devices: all\n"
+                      "      mig-enabled: true\n      mig-devices:\n"
+                      "        \"2g.20gb\": 3\n"),
+            std::string::npos)
+      << file;
+  // all-disabled, x-custom-2, y-custom, z-custom, all-1g.6gb, x-custom.
+  EXPECT_EQ(YAML::Load(file)["mig-configs"].size(), 6u);
+  EXPECT_EQ(MigPartedConfigYaml(plan, TestCatalog()).find("kept"),
+            std::string::npos);
+  MigPartedConfigMapOptions options;
+  options.today = &today;
+  EXPECT_NE(MigPartedConfigMap(plan, TestCatalog(), options)
+                .find("nvidia.com/mig.config=x-custom-2 --overwrite"),
+            std::string::npos);
+  const auto both = KnownMigConfigs(a100, 2, &plan, &today, TestCatalog());
+  EXPECT_EQ(both.at("x-custom-2"), x);
+  EXPECT_EQ(both.at("x-custom"), known.at("all-2g.20gb"));
+  // A today without that pool's name, or the same layout: no rename.
+  EXPECT_EQ(PoolMigConfigs(plan, TestCatalog(), &plan)[0].config, "x-custom");
+}
+
 }  // namespace
 }  // namespace mig_parted_config_test
 }  // namespace gpushare

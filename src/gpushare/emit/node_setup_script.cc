@@ -11,7 +11,8 @@ namespace {
 
 // Pool → its nvidia.com/mig.config value, for the MIG pools of `scenario`.
 std::map<std::string, std::string> MigConfigsByPool(const Scenario& scenario,
-                                                    const Catalog& catalog) {
+                                                    const Catalog& catalog,
+                                                    const Scenario* today) {
   std::map<std::string, std::string> configs;
   bool has_mig = false;
   for (const NodePoolSpec& p : scenario.pools) {
@@ -19,7 +20,7 @@ std::map<std::string, std::string> MigConfigsByPool(const Scenario& scenario,
                           !p.sharing.mig.dynamic);
   }
   if (!has_mig) return configs;
-  for (const PoolMigConfig& c : PoolMigConfigs(scenario, catalog)) {
+  for (const PoolMigConfig& c : PoolMigConfigs(scenario, catalog, today)) {
     configs[c.pool] = c.config;
   }
   return configs;
@@ -39,6 +40,29 @@ NodeTarget TargetOf(const NodePoolSpec& pool,
                         catalog.Get(pool.gpu_model).mig_capable(), before);
 }
 
+// The other names of `target`'s MIG layout on `pool`'s nodes (NodeChange::
+// mig_alike): among the catalog's configs of the pool's GPU model and the
+// configs of `scenario` and `today` (KnownMigConfigs); `counts` is the
+// layout, null when unknown (then taken from the known configs by name).
+std::vector<std::string> MigAlike(const NodePoolSpec& pool,
+                                  const NodeTarget& target,
+                                  const MigNodeCounts* counts,
+                                  const Scenario& scenario,
+                                  const Scenario* today,
+                                  const Catalog& catalog) {
+  if (target.mig_config.empty()) return {};
+  const GpuModel& model = catalog.Get(pool.gpu_model);
+  if (!model.mig_capable()) return {};
+  const auto known =
+      KnownMigConfigs(model, pool.gpus_per_node, &scenario, today, catalog);
+  if (counts != nullptr) {
+    return SameLayoutMigConfigs(target.mig_config, *counts, known);
+  }
+  const auto it = known.find(target.mig_config);
+  if (it == known.end()) return {};
+  return SameLayoutMigConfigs(target.mig_config, it->second, known);
+}
+
 }  // namespace
 
 const NodePoolSpec* FindPoolSpec(const Scenario* scenario,
@@ -53,7 +77,7 @@ const NodePoolSpec* FindPoolSpec(const Scenario* scenario,
 std::vector<NodeChange> NodeChanges(const Scenario& scenario,
                                     const Catalog& catalog,
                                     const Scenario* today) {
-  const auto mig = MigConfigsByPool(scenario, catalog);
+  const auto mig = MigConfigsByPool(scenario, catalog, today);
   std::vector<NodeChange> changes;
   for (const NodePoolSpec& pool : scenario.pools) {
     if (pool.gpus_per_node == 0) continue;
@@ -65,6 +89,12 @@ std::vector<NodeChange> NodeChanges(const Scenario& scenario,
     }
     c.nodes = PoolNodeSetOf(pool);
     c.target = TargetOf(pool, mig, catalog, before);
+    if (!c.target.mig_config.empty()) {
+      const MigNodeCounts counts =
+          PoolMigCounts(pool, catalog.Get(pool.gpu_model));
+      c.mig_alike =
+          MigAlike(pool, c.target, &counts, scenario, today, catalog);
+    }
     changes.push_back(std::move(c));
   }
   return changes;
@@ -86,9 +116,9 @@ std::string NodeSetupScript(const Scenario& scenario, const Catalog& catalog,
 
 std::optional<std::vector<NodeChange>> RollbackChanges(
     const Scenario& scenario, const Catalog& catalog, const Scenario* today) {
-  const auto mig = MigConfigsByPool(scenario, catalog);
+  const auto mig = MigConfigsByPool(scenario, catalog, today);
   std::map<std::string, std::string> mig_today;
-  if (today != nullptr) mig_today = MigConfigsByPool(*today, catalog);
+  if (today != nullptr) mig_today = MigConfigsByPool(*today, catalog, nullptr);
   std::vector<NodeChange> changes;
   for (const NodePoolSpec& pool : scenario.pools) {
     if (pool.gpus_per_node == 0) continue;
@@ -107,7 +137,7 @@ std::optional<std::vector<NodeChange>> RollbackChanges(
         if (group == nullptr) {
           groups.push_back({"pool " + pool.name +
                                 ": back to the nodes' own labels and taints",
-                            {}, back});
+                            {}, back, {}});
           group = &groups.back();
           group->nodes.pool = pool.name;
         }
@@ -115,6 +145,8 @@ std::optional<std::vector<NodeChange>> RollbackChanges(
       }
       for (NodeChange& g : groups) {
         g.nodes.nodes = static_cast<int>(g.nodes.names.size());
+        g.mig_alike =
+            MigAlike(pool, g.target, nullptr, scenario, today, catalog);
         changes.push_back(std::move(g));
       }
       continue;
@@ -125,6 +157,12 @@ std::optional<std::vector<NodeChange>> RollbackChanges(
               PoolSummary(*before, catalog);
     c.nodes = set;
     c.target = TargetOf(*before, mig_today, catalog, &pool);
+    if (!c.target.mig_config.empty()) {
+      const MigNodeCounts counts =
+          PoolMigCounts(*before, catalog.Get(before->gpu_model));
+      c.mig_alike =
+          MigAlike(*before, c.target, &counts, scenario, today, catalog);
+    }
     changes.push_back(std::move(c));
   }
   return changes;

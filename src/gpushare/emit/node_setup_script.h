@@ -9,13 +9,17 @@
 // pool needs (emit/node_target.h PoolNodeTarget with the pool's MIG config
 // from emit/mig_parted_config.h), removing what today's pool of the same
 // name in `today` sets and the scenario does not (null `today`: only the
-// labels of other schemes are removed). NodeSetupScript() is the
+// labels of other schemes are removed), with `mig_alike` the configs known
+// from the catalog, `scenario` and `today` whose layout on the pool's GPUs
+// is the target's (emit/mig_parted_config.h KnownMigConfigs). NodeSetupScript() is the
 // ChangeScript of NodeChanges(). RollbackChanges() is the way back: an
 // imported pool's nodes each to their own labels and taints
 // (RestoreNodeTarget; nodes alike share one change), a written pool to
 // today's pool of the same name (PoolNodeTarget of it, removing what the
 // scenario set); nullopt when a written pool with GPUs has no pool in
 // `today` (null `today` included): then today's configuration is unknown.
+// Their `mig_alike` is found the same way (for an imported node's own
+// config, by its name among the known configs; none when it is unknown).
 // RollbackScript() is its ChangeScript. FindPoolSpec() is the pool named
 // `name` in `scenario` (null when either is missing). Throws InputError as
 // PoolMigConfigs and the catalog do. Deterministic.
