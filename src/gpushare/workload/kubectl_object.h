@@ -16,6 +16,7 @@
 #include "gpushare/cluster/labels.h"
 #include "gpushare/cluster/quantity.h"
 #include "gpushare/io/json_value.h"
+#include "gpushare/workload/pod.h"
 
 namespace gpushare {
 
@@ -52,6 +53,10 @@ Quantity ReadQuantity(const JsonValue& value);
 int64_t ReadResourceAmount(const JsonValue& value, const std::string& resource);
 
 TaintEffect ReadTaintEffect(const JsonValue& value);
+
+// A v1.Toleration: key, operator (Equal when absent; Equal or Exists),
+// value and effect (none: every effect). tolerationSeconds is not read.
+Toleration ReadKubectlToleration(const JsonValue& t);
 
 }  // namespace gpushare
 
