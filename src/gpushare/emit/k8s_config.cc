@@ -245,9 +245,10 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
   }
   if (scenario.queues.enabled()) {
     add("kueue-queues.yaml", KueueManifestsYaml(scenario),
-        "Kueue's ResourceFlavors, ClusterQueues and LocalQueues (install "
-        "Kueue first); pods name their LocalQueue with the "
-        "kueue.x-k8s.io/queue-name label the pod patches set",
+        "Kueue's ResourceFlavors, ClusterQueues and LocalQueues (" +
+            CommentText(KueueManifestsNeed(scenario)) +
+            "; install Kueue first); pods name their LocalQueue with the "
+            "kueue.x-k8s.io/queue-name label the pod patches set",
         "kubectl apply --server-side -f kueue-queues.yaml");
   }
   if (scenario.kai_queues.enabled()) {
