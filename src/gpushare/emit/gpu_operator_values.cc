@@ -211,7 +211,19 @@ std::string GpuOperatorValuesYaml(const Scenario& scenario,
     nvidia = nvidia || (p.sharing.sharing != DeviceSharing::kHami &&
                         p.devices != PoolDevices::kDra);
     mig = mig || (p.sharing.mig_enabled && !p.sharing.mig.dynamic);
-    for (const Taint& t : p.taints) AddTaintOnce(&taints, t);
+    // A written pool's taints; an imported pool's are its nodes' own and
+    // those a new node gets. The node lifecycle's node.kubernetes.io/*
+    // taints are the DaemonSet controller's to tolerate.
+    std::vector<Taint> pool_taints = p.taints;
+    for (const NodeIdentity& m : p.members) {
+      pool_taints.insert(pool_taints.end(), m.taints.begin(), m.taints.end());
+    }
+    pool_taints.insert(pool_taints.end(), p.new_node_taints.begin(),
+                       p.new_node_taints.end());
+    for (const Taint& t : pool_taints) {
+      if (t.key.rfind("node.kubernetes.io/", 0) == 0) continue;
+      AddTaintOnce(&taints, t);
+    }
   }
   const PlatformSpec& platform = scenario.platform;
   const std::string chart = platform.gpu_operator.chart_version.empty()

@@ -22,7 +22,10 @@
 // above; `daemonsets.tolerations` and
 // `node-feature-discovery.worker.tolerations` when a taint of the GPU pools
 // (every GPU pool: the driver, toolkit and validator run on HAMi's and DRA's
-// nodes too, and NFD labels them all) is not tolerated by the list today —
+// nodes too, and NFD labels them all; a written pool's `taints`, an imported
+// pool's members' own and its new_node_taints, never node.kubernetes.io/*,
+// which the DaemonSet controller tolerates) is not tolerated by the list
+// today —
 // `scenario.platform`'s, said or imported from a kubectl dump, else the
 // chart's default (GpuOperatorDaemonsetTolerationsDefault,
 // NfdWorkerTolerationsDefault) — and then that list, in its order, followed
