@@ -6,8 +6,8 @@ pool needs it; kueue-queues.yaml is written for the Kueue installed.
 
 Helm's --reuse-values merges the release's values with the file's: a map
 merges key by key, anything else — a list among them — is replaced whole
-(helm/helm pkg/chart/common/util/coalesce.go coalesceTablesFullKey; the
-file's values win).
+(helm/helm CoalesceTables, pkg/chartutil/coalesce.go in Helm 3 and
+pkg/chart/common/util/coalesce.go in Helm 4; the file's values win).
 """
 
 import copy
