@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <string>
+
+#include <unistd.h>
 
 #include "gpushare/decide/plan_candidates.h"
 #include "gpushare/decide/queue_quota_conversion.h"
@@ -347,7 +350,8 @@ TEST(PlanScenarioYamlTest, PathForFolderNamesTheSameFile) {
 // folder moved with its inputs still reads them.
 TEST(PlanScenarioYamlTest, PathsAreRelativeToThePlansFolder) {
   namespace fs = std::filesystem;
-  const fs::path root = fs::path(testing::TempDir()) / "plan-paths";
+  const fs::path root = fs::path(testing::TempDir()) /
+                        ("plan-paths-" + std::to_string(getpid()));
   fs::remove_all(root);
   const fs::path tree = root / "a";
   fs::create_directories(tree / "in" / "kubectl");

@@ -7,6 +7,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
+
+#include <unistd.h>
 
 #include "gpushare/scenario/scenario_reader.h"
 
@@ -48,7 +51,11 @@ constexpr const char* kDump = R"({"apiVersion": "v1", "kind": "List", "items": [
 class PlatformImportTest : public testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::path(testing::TempDir()) / "platform-import";
+    // One folder per test: ctest runs the tests of a suite in parallel.
+    dir_ = std::filesystem::path(testing::TempDir()) /
+           (std::string("platform-import-") +
+            testing::UnitTest::GetInstance()->current_test_info()->name() +
+            "-" + std::to_string(getpid()));
     std::filesystem::create_directories(dir_);
     std::ofstream(dir_ / "dump.json") << kDump;
   }
