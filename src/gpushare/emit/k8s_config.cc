@@ -173,7 +173,9 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
   if (gpus) {
     add("gpu-operator-values.yaml", GpuOperatorValuesYaml(scenario, catalog),
         "the GPU Operator's Helm values: the ConfigMaps above, the MIG "
-        "strategy and its DaemonSets' tolerations of the pools' taints",
+        "strategy and its DaemonSets' and NFD worker's tolerations of the "
+        "pools' taints, each only where the plan needs it (the file's header "
+        "says what it leaves to the release)",
         "helm upgrade gpu-operator nvidia/gpu-operator -n gpu-operator "
         "--reuse-values -f gpu-operator-values.yaml");
   }
