@@ -1,6 +1,7 @@
 // Helpers shared by the kubectl readers (kubectl_node_list.h,
-// kubectl_pod_list.h): the List envelope, string maps, quantities and taint
-// effects, each failing with an InputError at FILE:LINE:COL and JSON path.
+// kubectl_pod_list.h): the List envelope, string maps, quantities, taint
+// effects and tolerations, each failing with an InputError at FILE:LINE:COL
+// and JSON path.
 // The text is checked as JSON with the API's DRA list limits
 // (kubectl_claim_validation.h KubectlDraArrayLimits) before it is parsed.
 
