@@ -21,6 +21,7 @@
 #include "gpushare/decide/planner.h"
 #include "gpushare/emit/k8s_config.h"
 #include "gpushare/emit/plan_scenario_yaml.h"
+#include "gpushare/emit/quoting.h"
 #include "gpushare/io/output_file.h"
 #include "gpushare/io/yaml_input.h"
 #include "gpushare/report/comparison_report.h"
@@ -52,8 +53,11 @@ struct PlanArgs {
   ModelOptions model;
 };
 
+// `calibration` and `catalog` are paths as given on the command line; the
+// replay command names them as seen from `folder`, where scenario.yaml is.
 std::string Header(const PlanResult& r, const std::string& file,
-                   const std::string& calibration) {
+                   const std::string& calibration, const std::string& catalog,
+                   const std::string& folder) {
   std::string h = "The plan `gpushare-sim plan " + file + "` chose (" +
                   r.chosen_from + "):\n";
   for (const std::string& p : r.chosen.pools) h += "  " + p + "\n";
@@ -61,9 +65,16 @@ std::string Header(const PlanResult& r, const std::string& file,
     h += "It misses constraints (written with --force): " +
          DescribeChecks(Missed(r.chosen.checks)) + "\n";
   }
-  h += "Replay it with: gpushare-sim run scenario.yaml" +
-       (calibration.empty() ? std::string()
-                            : " --calibration " + calibration) +
+  h += "Replay it from this folder with: gpushare-sim " +
+       (catalog.empty()
+            ? std::string()
+            : "--catalog " + ShellWord(PathForFolder(catalog, "", folder)) +
+                  " ") +
+       "run scenario.yaml" +
+       (calibration.empty()
+            ? std::string()
+            : " --calibration " +
+                  ShellWord(PathForFolder(calibration, "", folder))) +
        "\n";
   return h;
 }
@@ -121,7 +132,9 @@ void Plan(const PlanArgs& args, GlobalOptions& options) {
     outputs.ReplaceFolderContents(args.out_dir);
     const std::string yaml =
         PlanScenarioYaml(text, file, result.plan,
-                         Header(result, file, args.model.calibration));
+                         Header(result, file, args.model.calibration,
+                                options.catalog_file, args.out_dir),
+                         args.out_dir);
     outputs.Add(args.out_dir + "/scenario.yaml", yaml);
     written.push_back(args.out_dir + "/scenario.yaml");
     for (const EmittedFile& f : K8sConfigFiles(result.plan, catalog, &scenario)) {

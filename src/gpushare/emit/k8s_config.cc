@@ -177,7 +177,9 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
   if (gpus) {
     add("gpu-operator-values.yaml", GpuOperatorValuesYaml(scenario, catalog),
         "the GPU Operator's Helm values: the ConfigMaps above, the MIG "
-        "strategy and its DaemonSets' tolerations of the pools' taints",
+        "strategy and its DaemonSets' and NFD worker's tolerations of the "
+        "pools' taints, each only where the plan needs it (the file's header "
+        "says what it leaves to the release)",
         "helm upgrade gpu-operator nvidia/gpu-operator -n gpu-operator "
         "--reuse-values -f gpu-operator-values.yaml");
   }
@@ -251,9 +253,10 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
   }
   if (scenario.queues.enabled()) {
     add("kueue-queues.yaml", KueueManifestsYaml(scenario),
-        "Kueue's ResourceFlavors, ClusterQueues and LocalQueues (install "
-        "Kueue first); pods name their LocalQueue with the "
-        "kueue.x-k8s.io/queue-name label the pod patches set",
+        "Kueue's ResourceFlavors, ClusterQueues and LocalQueues (" +
+            CommentText(KueueManifestsNeed(scenario)) +
+            "; install Kueue first); pods name their LocalQueue with the "
+            "kueue.x-k8s.io/queue-name label the pod patches set",
         "kubectl apply --server-side -f kueue-queues.yaml");
   }
   if (scenario.kai_queues.enabled()) {

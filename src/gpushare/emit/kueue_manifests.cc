@@ -3,19 +3,28 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <regex>
 
 #include "gpushare/emit/quoting.h"
+#include "gpushare/emit/yaml_text.h"
 #include "gpushare/io/input_error.h"
 
 namespace gpushare {
 namespace {
 
-constexpr const char* kApiVersion = "kueue.x-k8s.io/v1beta2";
+// (minor, patch) of a Kueue 0.x release; MAJOR >= 1 reads as minor 1000.
+std::pair<int, int> KueueMinor(const std::string& version) {
+  static const std::regex kVersion(R"(v?([0-9]+)\.([0-9]+)\.([0-9]+))");
+  std::smatch m;
+  if (!std::regex_match(version, m, kVersion)) return {1000, 0};
+  if (std::stoi(m[1].str()) > 0) return {1000, 0};
+  return {std::stoi(m[2].str()), std::stoi(m[3].str())};
+}
 
-std::string Flavor(const ResourceFlavorSpec& f) {
+std::string Flavor(const ResourceFlavorSpec& f, const KueueApi& api) {
   std::string out = fmt::format(
       "apiVersion: {}\nkind: ResourceFlavor\nmetadata:\n  name: {}\n",
-      kApiVersion, YamlScalar(f.name));
+      api.api_version, YamlScalar(f.name));
   if (!f.node_labels.empty()) {
     out += "spec:\n  nodeLabels:\n";
     for (const auto& [key, value] : f.node_labels) {
@@ -25,13 +34,13 @@ std::string Flavor(const ResourceFlavorSpec& f) {
   return out;
 }
 
-std::string ClusterQueue(const ClusterQueueSpec& q) {
+std::string ClusterQueue(const ClusterQueueSpec& q, const KueueApi& api) {
   std::string out = fmt::format(
       "apiVersion: {}\nkind: ClusterQueue\nmetadata:\n  name: {}\nspec:\n"
       "  namespaceSelector: {{}}\n",
-      kApiVersion, YamlScalar(q.name));
+      api.api_version, YamlScalar(q.name));
   if (!q.cohort.empty()) {
-    out += fmt::format("  cohortName: {}\n", YamlScalar(q.cohort));
+    out += fmt::format("  {}: {}\n", api.cohort_field, YamlScalar(q.cohort));
   }
   out += fmt::format("  queueingStrategy: {}\n",
                      QueueingStrategyName(q.queueing_strategy));
@@ -76,15 +85,76 @@ std::string ClusterQueue(const ClusterQueueSpec& q) {
   return out;
 }
 
-std::string LocalQueue(const LocalQueueSpec& l) {
+std::string LocalQueue(const LocalQueueSpec& l, const KueueApi& api) {
   return fmt::format(
       "apiVersion: {}\nkind: LocalQueue\nmetadata:\n  name: {}\n  namespace: "
       "{}\nspec:\n  clusterQueue: {}\n",
-      kApiVersion, YamlScalar(l.name), YamlScalar(l.namespace_name),
+      api.api_version, YamlScalar(l.name), YamlScalar(l.namespace_name),
       YamlScalar(l.cluster_queue));
 }
 
+[[noreturn]] void Refuse(const Scenario& scenario, const std::string& message) {
+  throw InputError(scenario.file, 0, 0,
+                   fmt::format("platform.kueue.version {}: {}",
+                               scenario.platform.kueue_version, message));
+}
+
 }  // namespace
+
+KueueApi KueueApiOf(const Scenario& scenario) {
+  KueueApi api;
+  const std::string& version = scenario.platform.kueue_version;
+  if (version.empty()) return api;
+  const auto [minor, patch] = KueueMinor(version);
+  (void)patch;
+  api.installed = "Kueue " + version + " as installed";
+  if (minor >= kKueueV1beta2Minor) return api;
+  if (minor < 6) {
+    Refuse(scenario,
+           "kueue-queues.yaml needs Kueue 0.6 or later (its ClusterQueues "
+           "set preemption.borrowWithinCohort, which Kueue serves from "
+           "0.6); upgrade Kueue");
+  }
+  const KueueConfig& c = scenario.queues;
+  if (minor < 9) {
+    for (const ClusterQueueSpec& q : c.cluster_queues) {
+      for (const ResourceGroupSpec& g : q.resource_groups) {
+        for (const FlavorQuotasSpec& f : g.flavors) {
+          for (const ResourceQuotaSpec& r : f.resources) {
+            if (!r.lending_limit) continue;
+            Refuse(scenario,
+                   fmt::format(
+                       "ClusterQueue '{}' sets a lending_limit (queues."
+                       "cluster_queues), which Kueue honours from 0.9 (its "
+                       "LendingLimit gate is alpha and off before); upgrade "
+                       "Kueue or drop the key",
+                       q.name));
+          }
+        }
+      }
+    }
+  }
+  if (minor < 14 && !c.device_class_mappings.empty()) {
+    Refuse(scenario,
+           "queues.device_class_mappings needs Kueue 0.14 or later (the "
+           "first with DRA quotas, gate DynamicResourceAllocation); upgrade "
+           "Kueue or drop the key");
+  }
+  api.api_version = "kueue.x-k8s.io/v1beta1";
+  api.cohort_field = "cohort";
+  api.config_api_version = "config.kueue.x-k8s.io/v1beta1";
+  return api;
+}
+
+std::string KueueManifestsNeed(const Scenario& scenario) {
+  const KueueApi api = KueueApiOf(scenario);
+  if (api.installed.empty()) {
+    return "Kueue 0.15 or later, the first release that serves "
+           "kueue.x-k8s.io/v1beta2 (say platform.kueue.version for an older "
+           "one)";
+  }
+  return api.installed;
+}
 
 std::string KueueManifestsYaml(const Scenario& scenario) {
   const KueueConfig& c = scenario.queues;
@@ -93,15 +163,18 @@ std::string KueueManifestsYaml(const Scenario& scenario) {
         "scenario '" + scenario.name +
         "' has no queues section: there are no Kueue objects to write");
   }
+  const KueueApi api = KueueApiOf(scenario);
   std::string out = fmt::format(
-      "# Kueue objects of scenario '{}' (Kueue v1beta2), written by "
-      "gpushare-sim.\n"
+      "# Kueue objects of scenario '{}' ({}), written by gpushare-sim.\n"
+      "{}"
       "# Install Kueue first, then:\n"
       "#   kubectl apply --server-side -f kueue-queues.yaml\n"
       "# Pods (or their Jobs) name their LocalQueue with the label\n"
       "#   {}: <LocalQueue>\n"
       "# (emit pod-patches adds it per tenant class).\n",
-      CommentText(scenario.name), kKueueQueueNameLabel);
+      CommentText(scenario.name), api.api_version,
+      CommentLines("They need " + KueueManifestsNeed(scenario) + "."),
+      kKueueQueueNameLabel);
   bool hami = false;
   for (const ClusterQueueSpec& q : c.cluster_queues) {
     for (const ResourceGroupSpec& g : q.resource_groups) {
@@ -122,14 +195,20 @@ std::string KueueManifestsYaml(const Scenario& scenario) {
   if (!c.device_class_mappings.empty()) {
     // Names and classes are qualified names (queue_reader.cc), safe in a
     // comment and as plain YAML scalars.
-    out +=
-        "# DRA pods claim their GPUs through ResourceClaimTemplates; Kueue "
-        "counts the\n# devices per DeviceClass through its Configuration "
-        "(gate KueueDRAIntegration,\n# on since Kueue 0.18). Merge into the "
-        "controller manager's configuration\n# (Helm value "
-        "managerConfig.controllerManagerConfigYaml,\n# "
-        "config.kueue.x-k8s.io/v1beta2 Configuration):\n"
-        "#   resources:\n#     deviceClassMappings:\n";
+    const int minor = KueueMinor(scenario.platform.kueue_version).first;
+    out += CommentLines(fmt::format(
+        "DRA pods claim their GPUs through ResourceClaimTemplates; Kueue "
+        "counts the devices per DeviceClass through its Configuration, {}. "
+        "Merge into the controller manager's configuration (Helm value "
+        "managerConfig.controllerManagerConfigYaml, {} Configuration):",
+        scenario.platform.kueue_version.empty()
+            ? "with the gate KueueDRAIntegration (on from Kueue 0.18; in 0.14 "
+              "to 0.17 turn on the alpha gate DynamicResourceAllocation)"
+        : minor >= 18 ? "with the gate KueueDRAIntegration (on from Kueue 0.18)"
+                      : "once its alpha gate DynamicResourceAllocation is "
+                        "turned on (Kueue 0.14 to 0.17)",
+        api.config_api_version));
+    out += "#   resources:\n#     deviceClassMappings:\n";
     for (const DeviceClassMappingSpec& m : c.device_class_mappings) {
       out += fmt::format("#     - name: {}\n#       deviceClassNames:\n",
                          m.name);
@@ -139,13 +218,13 @@ std::string KueueManifestsYaml(const Scenario& scenario) {
     }
   }
   for (const ResourceFlavorSpec& f : c.resource_flavors) {
-    out += "---\n" + Flavor(f);
+    out += "---\n" + Flavor(f, api);
   }
   for (const ClusterQueueSpec& q : c.cluster_queues) {
-    out += "---\n" + ClusterQueue(q);
+    out += "---\n" + ClusterQueue(q, api);
   }
   for (const LocalQueueSpec& l : c.local_queues) {
-    out += "---\n" + LocalQueue(l);
+    out += "---\n" + LocalQueue(l, api);
   }
   return out;
 }

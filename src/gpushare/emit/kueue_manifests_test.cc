@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "gpushare/emit/emit_test_scenarios.h"
 #include "gpushare/io/input_error.h"
 #include "gpushare/scenario/queue_reader.h"
@@ -164,8 +167,7 @@ workload:
 )",
                                       "s.yaml", TestCatalog());
   const std::string yaml = KueueManifestsYaml(s);
-  EXPECT_NE(yaml.find("# (Helm value managerConfig.controllerManagerConfigYaml"
-                      ",\n# config.kueue.x-k8s.io/v1beta2 Configuration):\n"
+  EXPECT_NE(yaml.find("config.kueue.x-k8s.io/v1beta2 Configuration):\n"
                       "#   resources:\n"
                       "#     deviceClassMappings:\n"
                       "#     - name: example.com/gpus\n"
@@ -177,6 +179,32 @@ workload:
                       "\"4\""),
             std::string::npos)
       << yaml;
+  // An older Kueue: its Configuration's API and its alpha gate; before 0.14
+  // there are no DRA quotas.
+  Scenario old = s;
+  old.platform.kueue_version = "0.14.2";
+  std::string v014 = KueueManifestsYaml(old);
+  for (size_t at; (at = v014.find("\n# ")) != std::string::npos;) {
+    v014.replace(at, 3, " ");  // the comment lines, unwrapped
+  }
+  EXPECT_NE(v014.find("once its alpha gate DynamicResourceAllocation is "
+                      "turned on (Kueue 0.14 to"),
+            std::string::npos)
+      << v014;
+  EXPECT_NE(v014.find("config.kueue.x-k8s.io/v1beta1 Configuration):"),
+            std::string::npos)
+      << v014;
+  old.platform.kueue_version = "0.13.0";
+  try {
+    KueueManifestsYaml(old);
+    ADD_FAILURE() << "0.13.0 has no DRA quotas";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "platform.kueue.version 0.13.0: queues.device_class_mappings "
+                  "needs Kueue 0.14 or later"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(KueueManifestsTest, NoQueuesIsAnError) {
@@ -185,6 +213,127 @@ TEST(KueueManifestsTest, NoQueuesIsAnError) {
       "workload: {classes: [{name: c, class: batch, count: 1}]}\n",
       "s.yaml", TestCatalog());
   EXPECT_THROW(KueueManifestsYaml(s), InputError);
+}
+
+// The scenario of the first test with `platform` and a ClusterQueue option.
+Scenario VersionedScenario(const std::string& platform,
+                           const std::string& quota_extra = "") {
+  return ReadScenarioYaml(R"(name: t
+cluster:
+  pools:
+    - {name: a, gpu: A100-80GB, nodes: 1}
+queues:
+  cluster_queues:
+    - name: team
+      cohort: org
+      resource_groups:
+        - flavors:
+            - name: a
+              resources:
+                - {name: nvidia.com/gpu, nominal_quota: 4)" +
+                              quota_extra + R"(}
+  local_queues:
+    - {name: lq, namespace: ml, cluster_queue: team}
+workload:
+  classes:
+    - {name: c, class: batch, count: 1, tenants: [ml], queue: lq}
+)" + platform,
+                          "s.yaml", TestCatalog());
+}
+
+// Every kueue.x-k8s.io apiVersion line of `yaml`.
+std::vector<std::string> ApiVersions(const std::string& yaml) {
+  std::vector<std::string> out;
+  size_t at = 0;
+  while ((at = yaml.find("\napiVersion: ", at)) != std::string::npos) {
+    at += 13;
+    out.push_back(yaml.substr(at, yaml.find('\n', at) - at));
+  }
+  return out;
+}
+
+// Kueue serves v1beta2 from 0.15.0: the header says so when the version is
+// not known, and a known 0.15 or later gets v1beta2.
+TEST(KueueManifestsTest, V1beta2NeedsKueue015) {
+  for (const std::string& platform :
+       {std::string(), std::string("platform: {kueue: {version: 0.15.0}}\n"),
+        std::string("platform: {kueue: {version: v0.19.2}}\n")}) {
+    const std::string yaml = KueueManifestsYaml(VersionedScenario(platform));
+    EXPECT_EQ(ApiVersions(yaml),
+              std::vector<std::string>(3, "kueue.x-k8s.io/v1beta2"))
+        << yaml;
+    EXPECT_NE(yaml.find("  cohortName: org\n"), std::string::npos) << yaml;
+    EXPECT_EQ(yaml.find("  cohort: org\n"), std::string::npos) << yaml;
+  }
+  const std::string unknown = KueueManifestsYaml(VersionedScenario(""));
+  EXPECT_NE(unknown.find("# They need Kueue 0.15 or later, the first release "
+                         "that serves\n# kueue.x-k8s.io/v1beta2"),
+            std::string::npos)
+      << unknown;
+  EXPECT_EQ(KueueManifestsNeed(VersionedScenario("")).rfind("Kueue 0.15 or "
+                                                            "later", 0),
+            0u);
+}
+
+// An older Kueue (0.6 to 0.14) gets the same objects as v1beta1, whose
+// ClusterQueue names its cohort `cohort`.
+TEST(KueueManifestsTest, AnOlderKueueGetsV1beta1) {
+  const Scenario s = VersionedScenario(
+      "platform: {kueue: {version: 0.14.2}}\n", ", lending_limit: 1");
+  const std::string yaml = KueueManifestsYaml(s);
+  EXPECT_EQ(ApiVersions(yaml),
+            std::vector<std::string>(3, "kueue.x-k8s.io/v1beta1"))
+      << yaml;
+  EXPECT_NE(yaml.find("  namespaceSelector: {}\n  cohort: org\n"
+                      "  queueingStrategy: BestEffortFIFO\n"),
+            std::string::npos)
+      << yaml;
+  EXPECT_EQ(yaml.find("cohortName"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("        lendingLimit: \"1\"\n"), std::string::npos);
+  EXPECT_NE(yaml.find("# They need Kueue 0.14.2 as installed."),
+            std::string::npos)
+      << yaml;
+  // Otherwise the same bytes as the v1beta2 file.
+  std::string v1beta2 = KueueManifestsYaml(VersionedScenario(
+      "platform: {kueue: {version: 0.15.0}}\n", ", lending_limit: 1"));
+  std::string v1beta1 = yaml;
+  for (std::string* t : {&v1beta2, &v1beta1}) {
+    *t = t->substr(t->find("---\n"));
+  }
+  for (size_t at; (at = v1beta2.find("v1beta2")) != std::string::npos;) {
+    v1beta2.replace(at, 7, "v1beta1");
+  }
+  v1beta2.replace(v1beta2.find("cohortName:"), 11, "cohort:");
+  EXPECT_EQ(v1beta1, v1beta2);
+}
+
+// What an older Kueue lacks is refused, naming the version and the key.
+TEST(KueueManifestsTest, WhatAnOlderKueueLacksIsRefused) {
+  struct Case {
+    std::string platform;
+    std::string extra;
+    std::string message;
+  };
+  const Case cases[] = {
+      {"platform: {kueue: {version: 0.5.3}}\n", "",
+       "s.yaml: platform.kueue.version 0.5.3: kueue-queues.yaml needs Kueue "
+       "0.6 or later (its ClusterQueues set preemption.borrowWithinCohort"},
+      {"platform: {kueue: {version: 0.8.1}}\n", ", lending_limit: 1",
+       "s.yaml: platform.kueue.version 0.8.1: ClusterQueue 'team' sets a "
+       "lending_limit (queues.cluster_queues), which Kueue honours from 0.9"},
+  };
+  for (const Case& c : cases) {
+    const Scenario s = VersionedScenario(c.platform, c.extra);
+    try {
+      KueueManifestsYaml(s);
+      ADD_FAILURE() << c.platform;
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind(c.message, 0), 0u) << e.what();
+    }
+  }
+  // 0.8.1 without a lending limit is fine.
+  EXPECT_NO_THROW(KueueManifestsYaml(
+      VersionedScenario("platform: {kueue: {version: 0.8.1}}\n")));
 }
 
 }  // namespace

@@ -277,15 +277,21 @@ YAML::Node QueuesNode(const KueueConfig& config) {
   return node;
 }
 
-void MakeAbsolute(YAML::Node parent, const std::string& key,
-                  const std::filesystem::path& dir) {
-  if (!parent.IsMap() || !parent[key] || !parent[key].IsScalar()) return;
-  const std::filesystem::path p(parent[key].Scalar());
-  if (p.is_absolute()) return;
-  parent[key] = PlanString(
-      (std::filesystem::absolute(dir / p)).lexically_normal().string());
+// Rewrites the path at `parent[key]` (a scalar, or a list of them), written
+// relative to `dir`, as PathForFolder() gives it for `folder`.
+void RebasePath(YAML::Node parent, const std::string& key,
+                const std::string& dir, const std::string& folder) {
+  if (!parent.IsMap() || !parent[key]) return;
+  YAML::Node value = parent[key];
+  if (value.IsScalar()) {
+    parent[key] = PlanString(PathForFolder(value.Scalar(), dir, folder));
+  } else if (value.IsSequence()) {
+    for (size_t i = 0; i < value.size(); ++i) {
+      if (!value[i].IsScalar()) continue;
+      value[i] = PlanString(PathForFolder(value[i].Scalar(), dir, folder));
+    }
+  }
 }
-
 
 // Whether the class's pods keep shared claims under the plan: the first pool
 // they may land on (their gpushare.io/node-pool selector, the taints they
@@ -315,8 +321,22 @@ bool PlanKeepsSharedClaims(const WorkloadClassSpec& c,
 }
 }  // namespace
 
+std::string PathForFolder(const std::string& path, const std::string& dir,
+                          const std::string& folder) {
+  namespace fs = std::filesystem;
+  const fs::path p(path);
+  if (p.empty() || p.is_absolute()) return path;
+  const fs::path target =
+      fs::absolute(fs::path(dir.empty() ? "." : dir) / p).lexically_normal();
+  if (folder.empty()) return target.string();
+  const fs::path from = fs::absolute(fs::path(folder)).lexically_normal();
+  const fs::path relative = target.lexically_relative(from);
+  return relative.empty() ? target.string() : relative.string();
+}
+
 std::string PlanScenarioYaml(const std::string& text, const std::string& file,
-                             const Scenario& plan, const std::string& header) {
+                             const Scenario& plan, const std::string& header,
+                             const std::string& folder) {
   YAML::Node root = YAML::Clone(ParseYaml(text, file));
   YAML::Node cluster = root["cluster"];
   YAML::Node pools = cluster.IsMap() ? cluster["pools"] : YAML::Node();
@@ -427,12 +447,21 @@ std::string PlanScenarioYaml(const std::string& text, const std::string& file,
   if (plan.kai_queues.enabled()) {
     root["kai_queues"] = KaiQueuesNode(plan.kai_queues);
   }
-  const std::filesystem::path dir =
-      std::filesystem::path(file).parent_path().empty()
-          ? std::filesystem::path(".")
-          : std::filesystem::path(file).parent_path();
-  if (root["workload"]) MakeAbsolute(root["workload"]["trace"], "file", dir);
-  if (root["cluster"]) MakeAbsolute(root["cluster"]["import"], "file", dir);
+  // The scenario's paths are relative to its own folder; the result's to
+  // `folder`, where it is written.
+  const std::string dir = std::filesystem::path(file).parent_path().string();
+  if (root["workload"] && root["workload"]["trace"]) {
+    RebasePath(root["workload"]["trace"], "file", dir, folder);
+    RebasePath(root["workload"]["trace"], "metrics", dir, folder);
+  }
+  if (root["cluster"]) RebasePath(root["cluster"]["import"], "file", dir, folder);
+  if (root["queues"] && root["queues"]["import"]) {
+    for (const char* key :
+         {"resource_flavors", "cluster_queues", "local_queues"}) {
+      RebasePath(root["queues"]["import"], key, dir, folder);
+    }
+  }
+  if (root["kai_queues"]) RebasePath(root["kai_queues"], "import", dir, folder);
   YAML::Emitter out;
   out.SetIndent(2);
   EmitPlanNode(root, out, PlanNodeRole::kOther);

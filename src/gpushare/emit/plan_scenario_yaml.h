@@ -13,8 +13,14 @@
 // classes lose `requests:` the plan dropped (their pods are translated from
 // their needs, as the planner ran them); a `queues` section is written
 // whole from `plan`'s Kueue objects (quotas converted to the plan's
-// schemes, imports written out); relative trace and import paths
-// become absolute so the file works from any directory. Every other section
+// schemes, imports written out); every input path the scenario gives
+// relative to its own folder (`workload.trace.file` and `metrics`,
+// `cluster.import.file`, any `queues.import` or `kai_queues.import` left)
+// is rewritten relative to `folder`, where the result is written
+// (PathForFolder), so that the result reads the same files wherever it is
+// read from, and still does when `folder` is moved together with those
+// files (a repository cloned elsewhere); an absolute path stays as
+// written. Every other section
 // (including `plan:`) is kept; comments are not. Reading the result back
 // gives `plan`'s pools exactly. `header` becomes comment lines (each line
 // through emit/quoting.h CommentText). Strings read back as strings: one
@@ -35,8 +41,18 @@
 
 namespace gpushare {
 
+// `folder` "": the paths become absolute instead.
 std::string PlanScenarioYaml(const std::string& text, const std::string& file,
-                             const Scenario& plan, const std::string& header);
+                             const Scenario& plan, const std::string& header,
+                             const std::string& folder = "");
+
+// `path`, written relative to `dir` ("": the working directory) or
+// absolute, as a path relative to `folder` ("": absolute) that names the
+// same file: absolute paths are kept; the others are made absolute from the
+// working directory, lexically normalised and made relative to `folder`
+// (absolute when no relative path exists). Symbolic links are not followed.
+std::string PathForFolder(const std::string& path, const std::string& dir,
+                          const std::string& folder);
 
 }  // namespace gpushare
 

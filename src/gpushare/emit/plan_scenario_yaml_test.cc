@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <string>
+
+#include <unistd.h>
+
 #include "gpushare/decide/plan_candidates.h"
 #include "gpushare/decide/queue_quota_conversion.h"
 #include "gpushare/emit/emit_test_scenarios.h"
@@ -320,6 +325,70 @@ workload:
   }
   EXPECT_EQ(back.pools[1].members.size(), 2u);
   EXPECT_EQ(back.pools[3].nodes, 1);  // cpu: the plan's count again
+}
+
+TEST(PlanScenarioYamlTest, PathForFolderNamesTheSameFile) {
+  const std::string cwd = std::filesystem::current_path().string();
+  // Relative to the scenario's folder, as seen from the plan's folder.
+  EXPECT_EQ(PathForFolder("kubectl/pods.json", "/w/ex", "/w/plans/p1"),
+            "../../ex/kubectl/pods.json");
+  EXPECT_EQ(PathForFolder("../d/x.json", "/w/ex", "/w/ex/out"), "../../d/x.json");
+  EXPECT_EQ(PathForFolder("x.json", "/w/ex", "/w/ex"), "x.json");
+  // The scenario and the folder given relative to the working directory.
+  EXPECT_EQ(PathForFolder("kubectl/pods.json", "ex", "out/p"),
+            "../../ex/kubectl/pods.json");
+  EXPECT_EQ(PathForFolder("pods.json", "", "out"), "../pods.json");
+  // Absolute paths stay; no folder: absolute.
+  EXPECT_EQ(PathForFolder("/data/pods.json", "/w/ex", "/w/p"),
+            "/data/pods.json");
+  EXPECT_EQ(PathForFolder("kubectl/pods.json", "ex", ""),
+            cwd + "/ex/kubectl/pods.json");
+}
+
+// With the plan's folder given, the import, trace and metrics paths are
+// relative to it: read back from there, the same files are read, and the
+// folder moved with its inputs still reads them.
+TEST(PlanScenarioYamlTest, PathsAreRelativeToThePlansFolder) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::path(testing::TempDir()) /
+                        ("plan-paths-" + std::to_string(getpid()));
+  fs::remove_all(root);
+  const fs::path tree = root / "a";
+  fs::create_directories(tree / "in" / "kubectl");
+  for (const char* f : {"nodes.json", "pods.json"}) {
+    fs::copy_file(fs::path(GS_TESTDATA_DIR) / "kubectl" / f,
+                  tree / "in" / "kubectl" / f);
+  }
+  const char* text = R"(cluster:
+  import: {format: kubectl, file: kubectl/nodes.json}
+workload:
+  trace: {format: kubectl, file: kubectl/pods.json}
+)";
+  const std::string file = (tree / "in" / "s.yaml").string();
+  const Scenario plan = ReadScenarioYaml(text, file, TestCatalog());
+  const std::string yaml = PlanScenarioYaml(
+      text, file, plan, "h", (tree / "plans" / "p").string());
+  EXPECT_NE(yaml.find("file: ../../in/kubectl/nodes.json"), std::string::npos)
+      << yaml;
+  EXPECT_NE(yaml.find("file: ../../in/kubectl/pods.json"), std::string::npos)
+      << yaml;
+  EXPECT_EQ(yaml.find(root.string()), std::string::npos) << yaml;
+  // The tree moved elsewhere: read from the plan's folder there, the same
+  // pools and pods.
+  const fs::path moved = root / "b";
+  fs::rename(tree, moved);
+  const Scenario back = ReadScenarioYaml(
+      yaml, (moved / "plans" / "p" / "scenario.yaml").string(), TestCatalog());
+  ASSERT_EQ(back.pools.size(), plan.pools.size());
+  for (size_t i = 0; i < plan.pools.size(); ++i) {
+    EXPECT_EQ(back.pools[i].name, plan.pools[i].name);
+    EXPECT_EQ(back.pools[i].members.size(), plan.pools[i].members.size());
+  }
+  ASSERT_NE(back.workload.trace.pods, nullptr);
+  EXPECT_EQ(back.workload.trace.pods->size(), plan.workload.trace.pods->size());
+  EXPECT_EQ(back.workload.trace.spec.file,
+            (moved / "in" / "kubectl" / "pods.json").string());
+  fs::remove_all(root);
 }
 
 TEST(PlanScenarioYamlTest, APlanPoolNeitherWrittenNorImportedIsRefused) {

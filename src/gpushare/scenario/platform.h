@@ -43,6 +43,10 @@ struct PlatformSpec {
   // `node-feature-discovery.worker.tolerations` as installed today.
   std::optional<std::vector<Toleration>> gpu_operator_daemonset_tolerations;
   std::optional<std::vector<Toleration>> nfd_worker_tolerations;
+  // Where a kubectl import read each of the two lists ("": the scenario
+  // says it, or it is unknown); the emitted values' header names it.
+  std::string gpu_operator_daemonset_tolerations_from;
+  std::string nfd_worker_tolerations_from;
 
   HelmReleaseSpec hami;
   HelmReleaseSpec dra_driver;

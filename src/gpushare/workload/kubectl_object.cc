@@ -110,4 +110,23 @@ TaintEffect ReadTaintEffect(const JsonValue& value) {
   return effect;
 }
 
+Toleration ReadKubectlToleration(const JsonValue& t) {
+  Toleration tol;
+  tol.key = t.Get("key").String();
+  const std::string op = t.Get("operator").String("Equal");
+  if (op == "Exists") {
+    tol.op = Toleration::Operator::kExists;
+  } else if (op == "Equal") {
+    tol.op = Toleration::Operator::kEqual;
+  } else {
+    t.Get("operator").Fail("expected Equal or Exists, got '" + op + "'");
+  }
+  tol.value = t.Get("value").String();
+  if (!t.Get("effect").Missing() && !t.Get("effect").String().empty()) {
+    tol.any_effect = false;
+    tol.effect = ReadTaintEffect(t.Get("effect"));
+  }
+  return tol;
+}
+
 }  // namespace gpushare

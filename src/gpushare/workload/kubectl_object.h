@@ -1,6 +1,7 @@
 // Helpers shared by the kubectl readers (kubectl_node_list.h,
-// kubectl_pod_list.h): the List envelope, string maps, quantities and taint
-// effects, each failing with an InputError at FILE:LINE:COL and JSON path.
+// kubectl_pod_list.h): the List envelope, string maps, quantities, taint
+// effects and tolerations, each failing with an InputError at FILE:LINE:COL
+// and JSON path.
 // The text is checked as JSON with the API's DRA list limits
 // (kubectl_claim_validation.h KubectlDraArrayLimits) before it is parsed.
 
@@ -16,6 +17,7 @@
 #include "gpushare/cluster/labels.h"
 #include "gpushare/cluster/quantity.h"
 #include "gpushare/io/json_value.h"
+#include "gpushare/workload/pod.h"
 
 namespace gpushare {
 
@@ -52,6 +54,10 @@ Quantity ReadQuantity(const JsonValue& value);
 int64_t ReadResourceAmount(const JsonValue& value, const std::string& resource);
 
 TaintEffect ReadTaintEffect(const JsonValue& value);
+
+// A v1.Toleration: key, operator (Equal when absent; Equal or Exists),
+// value and effect (none: every effect). tolerationSeconds is not read.
+Toleration ReadKubectlToleration(const JsonValue& t);
 
 }  // namespace gpushare
 

@@ -121,25 +121,6 @@ NodeSelectorTerm ReadTerm(const JsonValue& t) {
   return term;
 }
 
-Toleration ReadToleration(const JsonValue& t) {
-  Toleration tol;
-  tol.key = t.Get("key").String();
-  const std::string op = t.Get("operator").String("Equal");
-  if (op == "Exists") {
-    tol.op = Toleration::Operator::kExists;
-  } else if (op == "Equal") {
-    tol.op = Toleration::Operator::kEqual;
-  } else {
-    t.Get("operator").Fail("expected Equal or Exists, got '" + op + "'");
-  }
-  tol.value = t.Get("value").String();
-  if (!t.Get("effect").Missing() && !t.Get("effect").String().empty()) {
-    tol.any_effect = false;
-    tol.effect = ReadTaintEffect(t.Get("effect"));
-  }
-  return tol;
-}
-
 // The smallest memory and the GPU fraction of a MIG profile advertised as
 // nvidia.com/mig-<name>, over the catalog; false when no model has it.
 bool MigProfileNeeds(const Catalog& catalog, const std::string& resource,
@@ -436,7 +417,7 @@ std::vector<Pod> ParseKubectlPods(const std::string& file,
       pod.preferred_affinity.push_back(term);
     }
     for (const JsonValue& t : spec.Get("tolerations").Items()) {
-      pod.tolerations.push_back(ReadToleration(t));
+      pod.tolerations.push_back(ReadKubectlToleration(t));
     }
     pod.node_name = spec.Get("nodeName").String();
     if (phase == "Running" && pod.node_name.empty()) {
