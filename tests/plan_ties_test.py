@@ -236,6 +236,13 @@ class PlanTiesTest(TempDirTestCase):
                       "pod (1.8 GPU-hours of work lost); with 2 its classes "
                       "lose no work, so the margin on lost work is one node",
                       text)
+        # The HTML report says it too.
+        html = self.path("p.html")
+        code, _, stderr = run("plan", "--quiet", self.path("s.yaml"),
+                              "--html", html)
+        self.assertEqual(code, 0, stderr)
+        with open(html) as f:
+            self.assertIn("dev: knife edge: at 1 node 7 OOM kills", f.read())
         # The answer itself loses nothing: its replay has no OOM kill.
         self.assertEqual([c for c in plan["chosen"]["checks"]
                           if not c["met"]], [])
