@@ -30,6 +30,9 @@ void ReadClassConstraintKeys(const YamlMap& m, ClassConstraints* c) {
   if (m.Has("max_mean_slowdown")) {
     c->max_mean_slowdown = m.Double("max_mean_slowdown", 1, 1e6);
   }
+  if (m.Has("needs_memory_isolation")) {
+    c->needs_memory_isolation = m.Bool("needs_memory_isolation");
+  }
 }
 
 }  // namespace gpushare

@@ -10,6 +10,7 @@
 //   min_slo_attainment 0..1         max_mean_wait_s, max_p99_wait_s 0..1e9
 //   max_oom_kills, max_failed, max_cannot_run, max_pending,
 //   max_preemptions 0..1e12         max_mean_slowdown 1..1e6
+//   needs_memory_isolation true|false
 
 #ifndef GPUSHARE_DECIDE_CLASS_CONSTRAINTS_READER_H_
 #define GPUSHARE_DECIDE_CLASS_CONSTRAINTS_READER_H_

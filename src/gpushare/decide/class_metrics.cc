@@ -42,6 +42,36 @@ double PodPerformance(const PodRecord& pod, double end_s) {
   return availability * slo;
 }
 
+double PodLostGpuHours(const PodRecord& pod, double end_s) {
+  if (pod.outcome == PodOutcome::kUnschedulable ||
+      pod.outcome == PodOutcome::kNotArrived) {
+    return 0;
+  }
+  const bool never_started = pod.start_s < 0;
+  const bool failed = pod.outcome == PodOutcome::kFailed ||
+                      pod.outcome == PodOutcome::kAdmissionFailed;
+  const double available = std::max(0.0, end_s - pod.arrival_s);
+  double hours_s = 0;  // seconds of work lost, per GPU
+  if (pod.work_s > 0) {
+    hours_s = std::max(0.0, pod.lost_work_s);
+    if (never_started || failed) hours_s += std::min(pod.work_s, available);
+  } else {
+    if (pod.workload_class != WorkloadClassName(WorkloadClass::kInference)) {
+      hours_s = std::max(0.0, pod.lost_session_s);
+    }
+    const double life =
+        pod.lifetime_s > 0 ? std::min(pod.lifetime_s, available) : available;
+    if (never_started) {
+      hours_s += life;
+    } else if (failed) {
+      const double up =
+          pod.end_s >= pod.start_s ? pod.end_s - pod.start_s : 0.0;
+      hours_s += std::max(0.0, life - up);
+    }
+  }
+  return std::max(1.0, pod.gpus) * hours_s / 3600.0;
+}
+
 namespace {
 
 // What one GPU-hour held in each pool costs once the pool's bill (idle
@@ -67,6 +97,10 @@ template <typename Selected>
 ClassMetrics Compute(const SimulationResult& result, Selected selected) {
   const std::unordered_map<std::string, double> rates =
       ApportionedRates(result);
+  std::unordered_map<std::string, bool> isolated;  // pool -> memory isolated
+  for (const PoolSummary& pool : result.pools) {
+    isolated[pool.name] = pool.memory_isolated;
+  }
   ClassMetrics m;
   std::vector<double> waits;
   double admission_wait_sum = 0;
@@ -137,6 +171,11 @@ ClassMetrics Compute(const SimulationResult& result, Selected selected) {
         std::max<int64_t>(m.max_pod_preemptions, p.preemptions);
     if (p.oom_kills + p.fault_kills + p.preemptions > 0) ++m.disrupted;
     m.lost_work_s += p.lost_work_s;
+    m.lost_gpu_hours += PodLostGpuHours(p, result.end_s);
+    if (p.gpus > 0 || !p.devices.empty()) {
+      const auto pool = isolated.find(p.pool.empty() ? p.target_pool : p.pool);
+      if (pool != isolated.end() && !pool->second) ++m.memory_unprotected;
+    }
     m.eviction_down_s += p.eviction_down_s;
     if (p.wait_s >= 0) {
       waits.push_back(p.wait_s);
@@ -306,6 +345,8 @@ ClassMetrics MeanClassMetrics(const std::vector<ClassMetrics>& runs) {
         std::max(m.max_pod_preemptions, r.max_pod_preemptions);
   }
   m.lost_work_s = mean(&ClassMetrics::lost_work_s);
+  m.lost_gpu_hours = mean(&ClassMetrics::lost_gpu_hours);
+  m.memory_unprotected = count(&ClassMetrics::memory_unprotected);
   m.eviction_down_s = mean(&ClassMetrics::eviction_down_s);
   m.started = count(&ClassMetrics::started);
   // Over the runs where a pod started; 0 when none did.

@@ -38,6 +38,11 @@
 // (PodRecord::admission_wait_s; 0 for pods outside a queue, never more than
 // its wait), and its scheduling wait, the rest. `mean_admission_wait_s` +
 // `mean_scheduling_wait_s` = `mean_wait_s`, over the pods that started.
+// `lost_gpu_hours` is the work the class lost, in GPU-hours
+// (PodLostGpuHours below); `memory_unprotected` counts its GPU pods that
+// ran, or would be placed (their target pool, when never bound), on a pool
+// where another pod can take their memory (PoolSummary::memory_isolated).
+//
 // `queue_idle_at_quota_share` is the largest, over the queues of the
 // class's pods, share of samples at which the queue was held at its quota
 // while its flavor's nodes had room for its pods
@@ -77,6 +82,8 @@ struct ClassMetrics {
   // harm the isolation score counts.
   int64_t disrupted = 0;
   double lost_work_s = 0;     // work lost by failures and evictions
+  double lost_gpu_hours = 0;  // Σ PodLostGpuHours
+  int64_t memory_unprotected = 0;  // pods whose memory a neighbour can take
   double eviction_down_s = 0; // up time its pods' evictions cost them
   double mean_wait_s = 0;     // over pods that started (0 when none did)
   double p99_wait_s = 0;
@@ -141,6 +148,23 @@ bool IsQuotaBound(const ClassMetrics& metrics);
 
 // The performance of one pod (see above); < 0 when it does not count.
 double PodPerformance(const PodRecord& pod, double end_s);
+
+// The work one pod lost in a run that ended at `end_s`, in GPU-hours: the
+// hours below times its whole GPUs (at least 1; docs/model.md §10, "Lost
+// work"). A pod that cannot run (Unschedulable) counts 0: it is stranded,
+// counted apart.
+//   job (work_s > 0)     the work its OOM and fault kills and evictions
+//                        threw away past its last checkpoint (lost_work_s),
+//                        plus, when it never started or failed, its
+//                        requested work (work_s), at most the time from its
+//                        arrival to the end of the run;
+//   service (work_s 0)   the up time of the sessions a kill or eviction
+//                        ended (lost_session_s) — not for kind inference,
+//                        whose replica holds no state a restart does not
+//                        rebuild — plus, when it never started or failed,
+//                        its life (lifetime_s, 0: to the end of the run) in
+//                        the run that it was not up.
+double PodLostGpuHours(const PodRecord& pod, double end_s);
 
 }  // namespace gpushare
 

@@ -108,6 +108,96 @@ TEST(ClassMetricsTest, ClassAggregates) {
   EXPECT_EQ(all.workload_class, "");  // mixed kinds
 }
 
+// PodLostGpuHours by hand, in a run that ended at 10 h (36,000 s).
+TEST(ClassMetricsTest, LostWorkInGpuHoursByKind) {
+  constexpr double kEnd = 36000;
+  // A 2-GPU job OOM-killed once 1,800 s past its last checkpoint, then done:
+  // 0.5 h x 2 GPUs.
+  PodRecord job = Job(0, 0, 9000, 5400);
+  job.gpus = 2;
+  job.lost_work_s = 1800;
+  job.oom_kills = 1;
+  EXPECT_DOUBLE_EQ(PodLostGpuHours(job, kEnd), 1.0);
+  // A 3-day 8-GPU training job that never started, arrived 2 h before the
+  // end: the run could have given it 2 h, so 2 h x 8 GPUs.
+  PodRecord waiting;
+  waiting.workload_class = "training";
+  waiting.gpus = 8;
+  waiting.work_s = 3 * 86400;
+  waiting.arrival_s = kEnd - 7200;
+  waiting.outcome = PodOutcome::kPending;
+  EXPECT_DOUBLE_EQ(PodLostGpuHours(waiting, kEnd), 16.0);
+  // A job that failed (restarts exhausted) after losing 600 s four times:
+  // the 2,400 s thrown away and its 3,600 s of work still to do.
+  PodRecord failed = Job(0, 0, 3000, 3600);
+  failed.outcome = PodOutcome::kFailed;
+  failed.gpus = 1;
+  failed.lost_work_s = 2400;
+  EXPECT_DOUBLE_EQ(PodLostGpuHours(failed, kEnd), 6000.0 / 3600);
+  // A 1-hour notebook (dev service) that never started: its hour.
+  PodRecord notebook;
+  notebook.workload_class = "dev";
+  notebook.gpus = 1;
+  notebook.lifetime_s = 3600;
+  notebook.arrival_s = 0;
+  notebook.outcome = PodOutcome::kPending;
+  EXPECT_DOUBLE_EQ(PodLostGpuHours(notebook, kEnd), 1.0);
+  // Started, OOM-killed after a 30-minute session, restarted and deleted at
+  // the end of its life: the session.
+  notebook.start_s = 0;
+  notebook.end_s = 3600;
+  notebook.outcome = PodOutcome::kDeleted;
+  notebook.oom_kills = 1;
+  notebook.lost_session_s = 1800;
+  EXPECT_DOUBLE_EQ(PodLostGpuHours(notebook, kEnd), 0.5);
+  // An inference replica's kill loses no work (its outage is its wait and
+  // SLO's); one that failed for good 1,000 s in lost the rest of its life.
+  PodRecord replica = Service(0, 0, 1000, 0, 0);
+  replica.lifetime_s = 4000;
+  replica.lost_session_s = 1000;
+  replica.oom_kills = 7;
+  EXPECT_DOUBLE_EQ(PodLostGpuHours(replica, kEnd), 0);
+  replica.outcome = PodOutcome::kFailed;
+  EXPECT_DOUBLE_EQ(PodLostGpuHours(replica, kEnd), 3000.0 / 3600);
+  // A pod that cannot run is stranded, counted apart.
+  PodRecord stuck = waiting;
+  stuck.outcome = PodOutcome::kUnschedulable;
+  EXPECT_DOUBLE_EQ(PodLostGpuHours(stuck, kEnd), 0);
+  // Summed over a class.
+  SimulationResult r;
+  r.end_s = kEnd;
+  waiting.tenant_class = job.tenant_class;
+  r.pod_records = {job, waiting, stuck};
+  r.pod_records[2].tenant_class = job.tenant_class;
+  EXPECT_DOUBLE_EQ(ComputeClassMetrics(r, job.tenant_class).lost_gpu_hours,
+                   17.0);
+}
+
+TEST(ClassMetricsTest, PodsWhoseMemoryANeighbourCanTake) {
+  SimulationResult r;
+  r.end_s = 1000;
+  PoolSummary sliced;
+  sliced.name = "ts";
+  sliced.memory_isolated = false;
+  PoolSummary mig;
+  mig.name = "mig";
+  r.pools = {sliced, mig};
+  PodRecord ran = Job(0, 0, 100, 100);
+  ran.gpus = 1;
+  ran.pool = "ts";
+  PodRecord routed = ran;  // never bound: its target pool counts
+  routed.pool.clear();
+  routed.target_pool = "ts";
+  routed.start_s = -1;
+  routed.outcome = PodOutcome::kPending;
+  PodRecord isolated = ran;
+  isolated.pool = "mig";
+  PodRecord cpu_only = ran;  // asks no GPU
+  cpu_only.gpus = 0;
+  r.pod_records = {ran, routed, isolated, cpu_only};
+  EXPECT_EQ(ComputeClassMetrics(r, "jobs").memory_unprotected, 2);
+}
+
 PoolSummary Pool(const std::string& name, double cost) {
   PoolSummary p;
   p.name = name;

@@ -278,7 +278,8 @@ SelectionSpec ReadSelection(const YamlMap& top, const Scenario& scenario) {
                            "profile", "min_slo_attainment", "max_mean_wait_s",
                            "max_p99_wait_s", "max_oom_kills", "max_failed",
                            "max_cannot_run", "max_pending", "max_preemptions",
-                           "max_mean_slowdown"});
+                           "max_mean_slowdown",
+               "needs_memory_isolation"});
           if (entry.Has("min_slo_attainment")) {
             c.min_slo_attainment = entry.Double("min_slo_attainment", 0, 1);
           }

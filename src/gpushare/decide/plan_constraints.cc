@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace gpushare {
@@ -10,7 +11,7 @@ namespace {
 void AddMax(const std::string& tenant_class, const char* name, double value,
             double limit, std::vector<ConstraintCheck>* out) {
   if (limit < 0) return;
-  out->push_back({tenant_class, name, value, limit, limit - value});
+  out->push_back({tenant_class, name, value, limit, limit - value, 0});
 }
 
 bool IsMinimum(const std::string& constraint) {
@@ -18,6 +19,11 @@ bool IsMinimum(const std::string& constraint) {
 }
 
 }  // namespace
+
+bool IsLostWorkConstraint(const std::string& constraint) {
+  return constraint == "max_oom_kills" || constraint == "max_failed" ||
+         constraint == "max_preemptions" || constraint == "max_pending";
+}
 
 std::vector<ConstraintCheck> CheckClassConstraints(const ClassConstraints& c,
                                                    const ClassMetrics& m) {
@@ -44,6 +50,15 @@ std::vector<ConstraintCheck> CheckClassConstraints(const ClassConstraints& c,
   if (m.mean_slowdown > 0) {  // -1 (or unset): no job completed
     AddMax(name, "max_mean_slowdown", m.mean_slowdown, c.max_mean_slowdown,
            &out);
+  }
+  if (c.needs_memory_isolation) {
+    AddMax(name, "needs_memory_isolation",
+           static_cast<double>(m.memory_unprotected), 0, &out);
+  }
+  for (ConstraintCheck& check : out) {
+    if (IsLostWorkConstraint(check.constraint)) {
+      check.lost_gpu_hours = m.lost_gpu_hours;
+    }
   }
   return out;
 }
@@ -75,14 +90,18 @@ std::vector<ConstraintCheck> Missed(
 
 MissSeverity SeverityOf(const std::vector<ConstraintCheck>& checks) {
   MissSeverity out;
+  std::vector<std::string> losing;  // classes whose lost work is counted
   for (const ConstraintCheck& c : checks) {
     if (c.met()) continue;
     if (c.constraint == "max_cannot_run") {
       out.stranded_pods += -c.margin;
-    } else if (c.constraint == "max_oom_kills" ||
-               c.constraint == "max_failed" ||
-               c.constraint == "max_preemptions") {
-      out.lost_work += -c.margin;
+    } else if (IsLostWorkConstraint(c.constraint)) {
+      out.lost_pods += -c.margin;
+      if (std::find(losing.begin(), losing.end(), c.tenant_class) ==
+          losing.end()) {
+        losing.push_back(c.tenant_class);
+        out.lost_gpu_hours += c.lost_gpu_hours;
+      }
     } else {
       out.relative += -c.margin / std::max(std::abs(c.limit), 1.0);
     }
@@ -94,7 +113,10 @@ bool MissesLess(const MissSeverity& a, const MissSeverity& b) {
   if (a.stranded_pods != b.stranded_pods) {
     return a.stranded_pods < b.stranded_pods;
   }
-  if (a.lost_work != b.lost_work) return a.lost_work < b.lost_work;
+  if (std::abs(a.lost_gpu_hours - b.lost_gpu_hours) > kLostGpuHoursEpsilon) {
+    return a.lost_gpu_hours < b.lost_gpu_hours;
+  }
+  if (a.lost_pods != b.lost_pods) return a.lost_pods < b.lost_pods;
   return a.relative < b.relative;
 }
 
@@ -129,6 +151,12 @@ std::string DescribeInWords(const ConstraintCheck& c) {
   if (c.constraint == "max_cannot_run") return count("pods it cannot run");
   if (c.constraint == "max_pending") return count("pods never started");
   if (c.constraint == "max_preemptions") return count("evictions");
+  if (c.constraint == "needs_memory_isolation") {
+    return fmt::format(
+        "{:.0f} pods placed where another pod can take their GPU memory (it "
+        "needs memory isolation)",
+        c.value);
+  }
   return fmt::format("{} {:.4g} (limit {})", c.constraint, c.value, limit);
 }
 
@@ -164,6 +192,9 @@ std::string DescribeLimits(const ClassConstraints& c, bool with_slo) {
   }
   if (c.max_mean_slowdown >= 0) {
     parts.push_back(fmt::format("slowdown <= {:.4g}x", c.max_mean_slowdown));
+  }
+  if (c.needs_memory_isolation) {
+    parts.push_back("memory isolated from other pods");
   }
   if (with_slo && c.min_slo_attainment >= 0) {
     parts.push_back(fmt::format("SLO met in >= {:.4g}% of latency samples",

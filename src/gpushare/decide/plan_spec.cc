@@ -18,6 +18,7 @@ ClassConstraints DefaultClassConstraints(WorkloadClass workload_class) {
     case WorkloadClass::kTraining:
       c.max_mean_wait_s = 3600;
       c.max_mean_slowdown = 3;
+      c.needs_memory_isolation = true;
       break;
   }
   return c;

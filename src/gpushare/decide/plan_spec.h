@@ -61,12 +61,17 @@ struct ClassConstraints {
   // Mean slowdown of its completed jobs (run time / time alone on a whole
   // GPU; checked only when some job completed).
   double max_mean_slowdown = -1;
+  // Its pods must not be placed where another pod can take their GPU
+  // memory (cluster/memory_isolation.h: time-slicing, DRA consumable
+  // shares): checked as `needs_memory_isolation`, a limit of 0 such pods.
+  bool needs_memory_isolation = false;
 };
 
 // The defaults of a workload class for `plan`: no OOM kills, failed,
 // unrunnable or never-started pods, a mean queue wait of at most 60 s
-// (inference), 300 s (dev), 1800 s (batch) or 3600 s (training), and a mean
-// slowdown of at most 3x (training) or 4x (batch).
+// (inference), 300 s (dev), 1800 s (batch) or 3600 s (training), a mean
+// slowdown of at most 3x (training) or 4x (batch), and memory isolation for
+// training.
 ClassConstraints DefaultClassConstraints(WorkloadClass workload_class);
 
 // A class's "served well" contract in `compare`'s selection by default

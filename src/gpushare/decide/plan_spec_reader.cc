@@ -188,7 +188,8 @@ std::vector<PlanPoolSpec> ReadPools(const YamlMap& plan,
 void ReadClassEntry(const YamlMap& m, ClassConstraints* c) {
   m.AllowOnly({"min_slo_attainment", "max_mean_wait_s", "max_p99_wait_s",
                "max_oom_kills", "max_failed", "max_cannot_run", "max_pending",
-               "max_preemptions", "max_mean_slowdown"});
+               "max_preemptions", "max_mean_slowdown",
+               "needs_memory_isolation"});
   ReadClassConstraintKeys(m, c);
 }
 

@@ -27,6 +27,51 @@
 
 namespace gpushare {
 namespace planner_internal {
+namespace {
+
+// Per pool, the settings whose probes placed a class that needs memory
+// isolation where another pod can take its memory: "pool gpu: time-slicing
+// x2, time-slicing x4 do not meet training, which needs memory isolation
+// (...)".
+std::vector<std::string> MemoryIsolationNotes(
+    const std::vector<PlanProbe>& log) {
+  // (pool, class) -> settings, in order of first probe.
+  std::vector<std::pair<std::pair<std::string, std::string>,
+                        std::vector<std::string>>>
+      found;
+  for (const PlanProbe& p : log) {
+    for (const ConstraintCheck& c : p.missed) {
+      if (c.constraint != "needs_memory_isolation") continue;
+      const auto key = std::make_pair(p.pool, c.tenant_class);
+      auto it = std::find_if(found.begin(), found.end(),
+                             [&](const auto& f) { return f.first == key; });
+      if (it == found.end()) {
+        found.push_back({key, {}});
+        it = found.end() - 1;
+      }
+      if (std::find(it->second.begin(), it->second.end(), p.candidate) ==
+          it->second.end()) {
+        it->second.push_back(p.candidate);
+      }
+    }
+  }
+  std::vector<std::string> notes;
+  for (const auto& [key, settings] : found) {
+    std::string list;
+    for (const std::string& x : settings) {
+      list += (list.empty() ? "" : ", ") + x;
+    }
+    notes.push_back(fmt::format(
+        "pool {}: {} {} not meet {}, which needs memory isolation (another "
+        "pod can take its pods' GPU memory there; plan.constraints.classes."
+        "{}.needs_memory_isolation)",
+        key.first, list, settings.size() == 1 ? "does" : "do", key.second,
+        key.second));
+  }
+  return notes;
+}
+
+}  // namespace
 
 void Planner::FindRouting(const SimulationResult& today) {
   std::map<std::string, int> index;
@@ -67,6 +112,10 @@ void Planner::MakePools() {
           "plan.pools.{}: no allowed scheme can run on {} (its schemes: "
           "see the notes above)",
           p.pool, s.model->name));
+    }
+    const std::string written = PoolSharingLabel(*it, s.model);
+    for (size_t c = 0; c < s.candidates.size(); ++c) {
+      if (s.candidates[c].label == written) s.written = static_cast<int>(c);
     }
     for (size_t k = 0; k < classes_.size(); ++k) {
       const std::set<std::string>& t = class_targets_[k];
@@ -172,9 +221,13 @@ PlanResult Planner::Run() {
   for (size_t i = 0; i < result_.references.size(); ++i) {
     const PlanOutcome& r = result_.references[i];
     if (!r.in_space) continue;
+    // Ties keep today's setting: today's plan, feasible at the cost of a
+    // searched plan that differs from it, is the answer.
     const bool better =
         r.feasible &&
-        (!best.feasible || r.cost_per_hour < best.cost_per_hour - kCostEpsilon);
+        (!best.feasible || r.cost_per_hour < best.cost_per_hour - kCostEpsilon ||
+         (r.name == "today" && r.pools != best.pools &&
+          r.cost_per_hour <= best.cost_per_hour + kCostEpsilon));
     const bool closer =
         !r.feasible && !best.feasible &&
         MissesLess(SeverityOf(r.checks), SeverityOf(best.checks));
@@ -202,6 +255,10 @@ PlanResult Planner::Run() {
          ConvertKaiQuotas(scenario_, &converted, catalog_, Scaling())) {
       result_.notes.push_back(n);
     }
+  }
+  // Settings ruled out for a class that needs memory isolation.
+  for (std::string& n : MemoryIsolationNotes(result_.log)) {
+    result_.notes.push_back(std::move(n));
   }
   // Dynamic MIG against the best static layout, where both were tried.
   for (std::string& n : DynamicMigVerdicts(result_)) {

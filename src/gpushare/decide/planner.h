@@ -22,16 +22,20 @@
 //      Every probe on the whole workload runs on each seed of
 //      CompareSpec::seeds and is judged on the classes' mean metrics, as
 //      the answer is (the pilot runs on the first seed only).
-//   4. Choice: per pool the cheapest confirmed candidate (ties: the higher
-//      weighted selection score of its classes, then candidate order), the
-//      combination the cheapest under the cluster-wide limits; the plan is
-//      run once more whole and checked against every constraint.
+//   4. Choice: per pool the cheapest confirmed candidate (ties: the pool's
+//      setting as written, else the higher weighted selection score of its
+//      classes, then candidate order), the combination the cheapest under
+//      the cluster-wide limits; the plan is run once more whole and checked
+//      against every constraint.
 //   5. The answer is the cheapest plan that meets every constraint among
 //      the searched plan and the reference plans that lie in the plan's
 //      space (each changed pool listed in `pools` with that scheme, its
 //      written node count within the range), so it never costs more than a
-//      feasible single-scheme variant. When none meets them, the plan that
-//      misses least is returned with what it misses.
+//      feasible single-scheme variant; today's plan at equal cost is kept.
+//      When none meets them, the plan that misses least
+//      (plan_constraints.h MissesLess) is returned with what it misses.
+//   Each planned pool's row says what its change from today's setting buys
+//   and whether it is a knife edge (PoolPlan).
 // Simulations run on `threads` threads; the result does not depend on the
 // thread count. When `budget_s` > 0 no new batch of simulations starts
 // after that much wall time (the comparison always runs): unfinished
@@ -121,6 +125,19 @@ struct PoolPlan {
   int binding_seeds = 1;
   std::vector<SeedMisses> binding_seed_misses;
   bool at_minimum = false;
+  // Knife edge (docs/model.md §10): its classes lost no work in the answer
+  // (no OOM kills, failed pods or evictions) but do with one node fewer:
+  // what they lose there (mean over the seeds).
+  bool knife_edge = false;
+  int64_t edge_oom_kills = 0;
+  int64_t edge_failed = 0;
+  int64_t edge_evictions = 0;
+  double edge_lost_gpu_hours = 0;
+  // What the answer's change of the pool from today's setting and nodes
+  // buys ("cheaper by $12.00/h than ..."); "" when it keeps them. When it
+  // kept today's setting at equal cost: the settings it was tied with.
+  std::string change_buys;
+  std::vector<std::string> kept_over;
 };
 
 // A tenant class whose wait is mostly admission wait while its queue sat at
@@ -154,6 +171,9 @@ struct PlanOutcome {
   int seeds_feasible = 0;  // seeds on which every constraint is met
   std::vector<std::string> pools;       // "prod H100-80GB x6 MIG all-balanced"
   std::vector<QuotaBoundClass> quota_bound;
+  // Every tenant class's mean metrics over the seeds, in class order (not
+  // reported; the knife-edge flag reads them).
+  std::vector<ClassMetrics> class_metrics;
 };
 
 struct PlanResult {

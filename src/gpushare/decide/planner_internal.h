@@ -58,6 +58,18 @@ struct PoolOption {
   std::map<int, ProbeRecord> records;
 };
 
+// What the search knew of a pool's setting as written: on the whole
+// workload, else on the pilot; its fewest nodes that met every constraint
+// and their cost, or what it missed at the most nodes tried.
+struct WrittenSettingResult {
+  bool known = false;
+  bool pilot = false;
+  bool feasible = false;
+  int nodes = 0;
+  double cost_per_hour = 0;
+  std::vector<ConstraintCheck> missed;
+};
+
 // A planned pool.
 struct PoolState {
   int index = 0;  // in the scenario's pools
@@ -67,6 +79,12 @@ struct PoolState {
   std::vector<int> classes;  // tenant classes judged with it
   int chosen = -1;           // candidate; -1: as written
   int chosen_nodes = 0;
+  // The candidate that is the pool's setting as written (-1: its scheme is
+  // not allowed), what the search knew of it, and the other settings that
+  // tied with it when it was kept (ties keep today's setting).
+  int written = -1;
+  WrittenSettingResult written_result;
+  std::vector<std::string> kept_over;
   // The confirmed feasible settings of the last pass, the chosen one
   // first.
   std::vector<PoolOption> options;
@@ -126,6 +144,10 @@ class Planner {
   void RunTracks(std::vector<Track>& tracks, const Scenario& base, bool pilot,
                  bool lockstep);
   void SearchPools(const std::vector<int>& group, bool lockstep);
+  // What the search's tracks (`confirmed` on the whole workload, else
+  // `pilot`, when given) knew of the pool's written setting.
+  void NoteWrittenSetting(int pool_index, const std::vector<Track>& confirmed,
+                          const std::vector<Track>* pilot);
   void ChooseCombination();
   double TieScore(const PoolState& pool, int candidate,
                   const std::vector<ClassMetrics>& metrics,
@@ -146,6 +168,14 @@ class Planner {
   // The answer with one node fewer in each planned pool whose line is not
   // known from the search, run on every seed.
   void FillBindings(const Scenario& plan);
+  // `row`'s knife-edge flag from its pool's classes with one node fewer
+  // (`fewer`, in `pool.classes` order) against the answer's.
+  void SetKnifeEdge(const PoolState& pool,
+                    const std::vector<ClassMetrics>& fewer,
+                    PoolPlan* row) const;
+  // What the answer's change of `pool` from its written setting buys (""
+  // when it keeps it).
+  std::string ChangeBuys(const PoolState& pool, const PoolPlan& row) const;
   // Cheaper settings of the search log rejected on the seeds.
   void CollectRejected();
 

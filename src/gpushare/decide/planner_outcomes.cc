@@ -81,6 +81,7 @@ PlanOutcome Planner::Evaluate(
   }
   out.checks = checks_of(mean);
   out.feasible = AllMet(out.checks);
+  out.class_metrics = mean;
   for (const ClassMetrics& m : mean) {
     if (IsQuotaBound(m)) {
       QuotaBoundClass q;
@@ -224,6 +225,10 @@ void Planner::FillPools(const Scenario& plan, bool searched) {
       if (s.index != static_cast<int>(i)) continue;
       out.candidates = static_cast<int>(s.candidates.size());
       out.at_minimum = p.nodes <= s.spec->min_nodes;
+      out.change_buys = ChangeBuys(s, out);
+      if (out.setting == out.written && p.nodes == s.chosen_nodes) {
+        out.kept_over = s.kept_over;
+      }
       if (!searched) break;
       const auto it = s.chosen_records.find(p.nodes - 1);
       if (it != s.chosen_records.end()) {
@@ -231,6 +236,7 @@ void Planner::FillPools(const Scenario& plan, bool searched) {
         out.binding = Missed(it->second.checks);
         out.binding_seeds = it->second.seeds;
         out.binding_seed_misses = it->second.seed_misses;
+        SetKnifeEdge(s, it->second.metrics, &out);
       }
     }
     result_.pools.push_back(out);
@@ -277,7 +283,119 @@ void Planner::FillBindings(const Scenario& plan) {
     row.binding = Missed(r.checks);
     row.binding_seeds = r.seeds;
     row.binding_seed_misses = r.seed_misses;
+    SetKnifeEdge(pool, r.metrics, &row);
   }
+}
+
+void Planner::SetKnifeEdge(const PoolState& pool,
+                           const std::vector<ClassMetrics>& fewer,
+                           PoolPlan* row) const {
+  row->knife_edge = false;
+  const std::vector<ClassMetrics>& answer = result_.chosen.class_metrics;
+  int64_t events_now = 0;
+  int64_t oom = 0, failed = 0, evictions = 0;
+  double lost = 0;
+  for (size_t i = 0; i < pool.classes.size() && i < fewer.size(); ++i) {
+    const size_t k = static_cast<size_t>(pool.classes[i]);
+    if (k < answer.size()) {
+      events_now +=
+          answer[k].oom_kills + answer[k].failed + answer[k].preemptions;
+    }
+    oom += fewer[i].oom_kills;
+    failed += fewer[i].failed;
+    evictions += fewer[i].preemptions;
+    lost += fewer[i].lost_gpu_hours;
+  }
+  if (events_now > 0 || oom + failed + evictions == 0) return;
+  row->knife_edge = true;
+  row->edge_oom_kills = oom;
+  row->edge_failed = failed;
+  row->edge_evictions = evictions;
+  row->edge_lost_gpu_hours = lost;
+}
+
+namespace {
+
+// "notebooks: mean wait 2399 s (limit 300 s), 6 pods never started (limit
+// 0); big-notebook: mean wait 7198 s (limit 300 s)": the missed checks in
+// words, by class in order of first appearance.
+std::string MissesByClass(const std::vector<ConstraintCheck>& missed) {
+  std::vector<std::pair<std::string, std::vector<ConstraintCheck>>> classes;
+  for (const ConstraintCheck& c : missed) {
+    const std::string who =
+        c.tenant_class.empty() ? "cluster" : c.tenant_class;
+    auto it = std::find_if(classes.begin(), classes.end(),
+                           [&](const auto& k) { return k.first == who; });
+    if (it == classes.end()) {
+      classes.push_back({who, {}});
+      it = classes.end() - 1;
+    }
+    it->second.push_back(c);
+  }
+  std::string out;
+  for (const auto& [who, checks] : classes) {
+    out += fmt::format("{}{}: {}", out.empty() ? "" : "; ", who,
+                       DescribeInWords(checks));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string Planner::ChangeBuys(const PoolState& pool,
+                                const PoolPlan& row) const {
+  const bool same_setting = row.setting == row.written;
+  if (same_setting && row.nodes == row.written_nodes) return "";
+  const double written_cost =
+      WrittenPoolCostPerHour(scenario_.pools[pool.index], catalog_);
+  const auto cheaper = [](double by) {
+    return fmt::format("cheaper by ${:.2f}/h", by);
+  };
+  if (same_setting) {
+    if (row.nodes < row.written_nodes) {
+      return fmt::format("{}: {} node{} every constraint of its classes",
+                         cheaper(written_cost - row.cost_per_hour), row.nodes,
+                         row.nodes == 1 ? " meets" : "s meet");
+    }
+    // The search's records, when they are of this setting.
+    const bool records = pool.chosen >= 0 &&
+                         pool.candidates[pool.chosen].label == row.setting;
+    const auto it = pool.chosen_records.find(row.written_nodes);
+    if (records && it != pool.chosen_records.end() && !it->second.feasible) {
+      return fmt::format("the constraints today's {} node{} miss ({})",
+                         row.written_nodes, row.written_nodes == 1 ? "" : "s",
+                         MissesByClass(Missed(it->second.checks)));
+    }
+    return fmt::format("its classes' constraints: {} nodes are the fewest "
+                       "that meet them",
+                       row.nodes);
+  }
+  if (pool.written < 0) {
+    return fmt::format("a setting plan.pools.{}.schemes allows (today's, {}, "
+                       "is not among them)",
+                       row.pool, row.written);
+  }
+  const WrittenSettingResult& w = pool.written_result;
+  if (!w.known) return "";
+  const std::string where = w.pilot ? " on the pilot" : "";
+  if (!w.feasible) {
+    return fmt::format("the constraints today's setting misses at {} node{}{} "
+                       "({})",
+                       w.nodes, w.nodes == 1 ? "" : "s", where,
+                       MissesByClass(w.missed));
+  }
+  if (row.cost_per_hour < w.cost_per_hour - kCostEpsilon) {
+    return fmt::format("{} than today's setting at its fewest nodes that meet "
+                       "every constraint ({}, ${:.2f}/h{})",
+                       cheaper(w.cost_per_hour - row.cost_per_hour), w.nodes,
+                       w.cost_per_hour, where);
+  }
+  // Not cheaper in this pool: the cluster-wide limits or a reference plan
+  // chose it.
+  return fmt::format("no saving in this pool (today's setting meets every "
+                     "constraint at {} node{}, ${:.2f}/h{}): chosen with the "
+                     "other pools",
+                     w.nodes, w.nodes == 1 ? "" : "s", w.cost_per_hour, where);
 }
 
 void Planner::CollectRejected() {

@@ -291,8 +291,11 @@ void Planner::SearchPools(const std::vector<int>& group, bool lockstep) {
     PoolState& pool = pools_[pool_index];
     const std::vector<const Track*> order = ranked(confirmed, pool_index);
     pool.options.clear();
+    pool.kept_over.clear();
+    NoteWrittenSetting(pool_index, confirmed, has_pilot_ ? &first : nullptr);
     if (order.empty()) continue;
-    // Cheapest feasible; ties by the weighted selection score.
+    // Cheapest feasible; ties keep the setting as written, else go to the
+    // weighted selection score.
     const Track* best = order.front();
     if (best->search.feasible()) {
       std::vector<const Track*> tied;
@@ -305,7 +308,17 @@ void Planner::SearchPools(const std::vector<int>& group, bool lockstep) {
           tied.push_back(t);
         }
       }
-      if (tied.size() > 1) {
+      const auto today = std::find_if(
+          tied.begin(), tied.end(),
+          [&](const Track* t) { return t->candidate == pool.written; });
+      if (today != tied.end()) {
+        best = *today;
+        for (const Track* t : tied) {
+          if (t != best) {
+            pool.kept_over.push_back(pool.candidates[t->candidate].label);
+          }
+        }
+      } else if (tied.size() > 1) {
         std::vector<double> lowest(pool.classes.size(), 0);
         for (const Track* t : tied) {
           const ProbeRecord& r = t->records.at(t->search.nodes());
@@ -343,6 +356,31 @@ void Planner::SearchPools(const std::vector<int>& group, bool lockstep) {
     }
     pool.chosen_records = best->records;
   }
+}
+
+void Planner::NoteWrittenSetting(int pool_index,
+                                 const std::vector<Track>& confirmed,
+                                 const std::vector<Track>* pilot) {
+  PoolState& pool = pools_[pool_index];
+  pool.written_result = {};
+  if (pool.written < 0) return;
+  const auto find = [&](const std::vector<Track>& tracks) -> const Track* {
+    for (const Track& t : tracks) {
+      if (t.pool == pool_index && t.candidate == pool.written) return &t;
+    }
+    return nullptr;
+  };
+  const Track* t = find(confirmed);
+  const bool on_pilot = t == nullptr && pilot != nullptr;
+  if (on_pilot) t = find(*pilot);
+  if (t == nullptr || t->records.empty()) return;
+  WrittenSettingResult& w = pool.written_result;
+  w.known = true;
+  w.pilot = on_pilot;
+  w.feasible = t->search.feasible();
+  w.nodes = w.feasible ? t->search.nodes() : t->records.rbegin()->first;
+  w.cost_per_hour = CostOf(pool, pool.written, w.nodes);
+  if (!w.feasible) w.missed = Missed(t->records.rbegin()->second.checks);
 }
 
 void Planner::ChooseCombination() {

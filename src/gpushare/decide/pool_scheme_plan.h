@@ -50,6 +50,18 @@ struct PoolSchemeChoice {
   int64_t pods_ok = 0;
   int64_t pods = 0;
   double score = 0;
+  // The pod-weighted mean of the classes' measured totals under it (the
+  // rating priors left out; SchemeScore::measured_by_seed, mean over the
+  // seeds; 0 where not ranked).
+  double measured = 0;
+  // When the variant is not the written scheme: what the change buys over
+  // it ("3 more routed pods in classes it serves well", "a measured score
+  // of 7.4 vs 6.9 (pod-weighted, ratings left out)"); "" otherwise.
+  std::string buys;
+  // When the written scheme was kept at a tie: the variant that scored
+  // higher on its ratings alone ("" otherwise), and its measured score.
+  std::string kept_over;
+  double kept_over_measured = 0;
 };
 
 struct PoolSchemePlan {

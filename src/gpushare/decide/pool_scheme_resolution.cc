@@ -1,10 +1,13 @@
 #include "gpushare/decide/pool_scheme_resolution.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <iterator>
 #include <optional>
 #include <set>
 #include <tuple>
+#include <vector>
 
 #include "gpushare/decide/scheme_variant.h"
 
@@ -36,6 +39,7 @@ PoolSchemeChoice JudgePool(const Comparison& comparison,
   out.pool = comparison.pools[pool];
   out.variant = variant;
   double weighted = 0;
+  double measured = 0;
   for (size_t c = 0; c < selection.classes.size(); ++c) {
     const int64_t pods = c < first.class_routed_pods.size()
                              ? first.class_routed_pods[c][pool]
@@ -53,6 +57,12 @@ PoolSchemeChoice JudgePool(const Comparison& comparison,
     if (const SchemeScore* s = RankedScore(choice, variant)) {
       k.ok = s->serves && s->served_well;
       k.total = s->total;
+      if (!s->measured_by_seed.empty()) {
+        double sum = 0;
+        for (double m : s->measured_by_seed) sum += m;
+        measured += static_cast<double>(pods) * sum /
+                    static_cast<double>(s->measured_by_seed.size());
+      }
       int64_t stranded = s->serves ? 0 : pods;
       bool loses_work = false;
       for (const ConstraintCheck& m : s->missed) {
@@ -70,7 +80,10 @@ PoolSchemeChoice JudgePool(const Comparison& comparison,
     weighted += static_cast<double>(pods) * k.total;
     out.classes.push_back(std::move(k));
   }
-  if (out.pods > 0) out.score = weighted / static_cast<double>(out.pods);
+  if (out.pods > 0) {
+    out.score = weighted / static_cast<double>(out.pods);
+    out.measured = measured / static_cast<double>(out.pods);
+  }
   // Conflict: no variant acceptable to every class that has a winner.
   std::optional<std::set<std::string>> common;
   for (const PoolRoutedClass& k : out.classes) {
@@ -90,6 +103,36 @@ PoolSchemeChoice JudgePool(const Comparison& comparison,
   return out;
 }
 
+// What `chosen` buys over `written` (PoolSchemeChoice::buys).
+std::string Buys(const PoolSchemeChoice& chosen,
+                 const PoolSchemeChoice& written) {
+  const auto pods = [](int64_t n) {
+    return fmt::format("{} routed pod{}", n, n == 1 ? "" : "s");
+  };
+  if (chosen.pods_stranded < written.pods_stranded) {
+    return fmt::format("it runs {} that {} cannot run at all",
+                       pods(written.pods_stranded - chosen.pods_stranded),
+                       VariantDisplayName(written.variant));
+  }
+  if (chosen.pods_losing_work < written.pods_losing_work) {
+    return fmt::format(
+        "{} fewer {} in classes losing work to OOM kills or failures",
+        written.pods_losing_work - chosen.pods_losing_work,
+        written.pods_losing_work - chosen.pods_losing_work == 1
+            ? "routed pod"
+            : "routed pods");
+  }
+  if (chosen.pods_ok > written.pods_ok) {
+    return fmt::format("{} more {} in classes it serves well",
+                       chosen.pods_ok - written.pods_ok,
+                       chosen.pods_ok - written.pods_ok == 1 ? "routed pod"
+                                                             : "routed pods");
+  }
+  return fmt::format("a measured score of {:.1f} vs {:.1f} (pod-weighted, "
+                     "ratings left out)",
+                     chosen.measured, written.measured);
+}
+
 }  // namespace
 
 PoolSchemePlan ResolvePoolSchemes(const Comparison& comparison,
@@ -103,27 +146,59 @@ PoolSchemePlan ResolvePoolSchemes(const Comparison& comparison,
         comparison.pool_schemes[p].empty()) {
       continue;  // no GPUs
     }
-    std::optional<PoolSchemeChoice> best;
+    const std::string& written = comparison.pool_schemes[p];
+    std::vector<PoolSchemeChoice> candidates;
     for (const VariantOutcome& v : comparison.variants) {
       if (v.plan || v.pool_plan) continue;
       if (SchemeRunOnPool(v, name) != SharingSchemeName(v.scheme)) continue;
-      PoolSchemeChoice c = JudgePool(comparison, selection, p, v.name);
-      // Stranded pods first (work that can never run, whatever the wait),
-      // then pods of classes that lose work (OOM kills, failures), then
-      // pods of classes served well, then the pod-weighted score — the
-      // order of plan_constraints.h's MissSeverity.
-      const auto key = [](const PoolSchemeChoice& x) {
-        return std::make_tuple(x.pods_stranded, x.pods_losing_work,
-                               -x.pods_ok);
-      };
+      candidates.push_back(JudgePool(comparison, selection, p, v.name));
+    }
+    // Stranded pods first (work that can never run, whatever the wait),
+    // then pods of classes that lose work (OOM kills, failures), then
+    // pods of classes served well, then the pod-weighted score — the
+    // order of plan_constraints.h's MissSeverity.
+    const auto key = [](const PoolSchemeChoice& x) {
+      return std::make_tuple(x.pods_stranded, x.pods_losing_work, -x.pods_ok);
+    };
+    std::optional<PoolSchemeChoice> best;
+    for (const PoolSchemeChoice& c : candidates) {
       if (!best || key(c) < key(*best) ||
           (key(c) == key(*best) && c.score > best->score + 1e-12)) {
-        best = std::move(c);
+        best = c;
       }
     }
     if (!best) continue;  // no compared scheme can run on it
+    // Ties keep the written scheme: among those tied with it on the key, a
+    // change needs a measured score better by more than the margin.
+    const auto today = std::find_if(
+        candidates.begin(), candidates.end(),
+        [&](const PoolSchemeChoice& c) { return c.variant == written; });
+    if (best->pods > 0 && today != candidates.end() &&
+        best->variant != written && key(*today) == key(*best)) {
+      const PoolSchemeChoice* better = nullptr;
+      for (const PoolSchemeChoice& c : candidates) {
+        if (key(c) != key(*today) ||
+            c.measured <= today->measured + selection.decisive_margin) {
+          continue;
+        }
+        if (better == nullptr || c.score > better->score + 1e-12) better = &c;
+      }
+      if (better == nullptr) {
+        const std::string over = best->variant;
+        const double over_measured = best->measured;
+        best = *today;
+        best->kept_over = over;
+        best->kept_over_measured = over_measured;
+      } else {
+        best = *better;
+      }
+    }
+    if (best->pods > 0 && today != candidates.end() &&
+        best->variant != written) {
+      best->buys = Buys(*best, *today);
+    }
     if (best->pods == 0) best->variant.clear();
-    best->written = comparison.pool_schemes[p];
+    best->written = written;
     if (!best->variant.empty()) chosen.insert(best->variant);
     plan.conflict = plan.conflict || best->conflict;
     plan.pools.push_back(std::move(*best));

@@ -11,7 +11,13 @@
 // serves none of, and those it cannot run of the others), then has the
 // fewest routed pods in classes whose work it throws away (OOM kills or
 // failed pods over their limits), then the most routed pods of ok classes, then the highest pod-weighted mean of the
-// classes' totals (0 where not ranked), then compare order; when the classes agree on a winner that is it. A
+// classes' totals (0 where not ranked), then compare order; when the classes agree on a winner that is it.
+// Ties keep the written scheme: among the candidates that tie with it on
+// the first three, another is chosen only when its pod-weighted measured
+// score (PoolSchemeChoice::measured, ratings left out) beats the written
+// scheme's by more than Selection::decisive_margin — ratings alone are no
+// reason to change a pool; then PoolSchemeChoice::buys says what the change
+// buys. A
 // class's score is class-wide (its run had every pool under the scheme).
 // A pool with no routed pods keeps its written scheme and is left out when
 // deciding whether the plan is one scheme's run (`same_as`). The plan

@@ -56,6 +56,7 @@ SchemeScore Score(const std::string& variant, double total,
   s.meets_slo = meets_slo;
   s.serves = serves;
   s.served_well = meets_slo;  // the SLO is part of the contract
+  s.measured_by_seed = {total};  // no rating in it unless a test says so
   return s;
 }
 
@@ -234,6 +235,77 @@ TEST(ResolvePoolSchemesTest, ClassesOfferedNoSchemeDoNotCount) {
   EXPECT_EQ(a.pods, 40);
   ASSERT_EQ(a.classes.size(), 2u);
   EXPECT_EQ(a.classes[1].tenant_class, "train");
+}
+
+// Issue 54: an A30-like pool written MIG whose classes measure the same
+// under MIG and time-slicing; time-slicing scores higher on its ratings
+// alone. Ties keep the written scheme: the pool stays MIG and says so.
+Comparison WithTimeSlicing() {
+  Comparison c = ThreePools();
+  c.variants.push_back(Variant(SharingScheme::kTimeSlicing));
+  return c;
+}
+
+SchemeScore Measured(const std::string& variant, double total,
+                     double measured) {
+  SchemeScore s = Score(variant, total);
+  s.measured_by_seed = {measured};
+  return s;
+}
+
+TEST(ResolvePoolSchemesTest, IdenticalMeasurementsKeepTheWrittenScheme) {
+  Selection s;
+  s.decisive_margin = 0.05;
+  s.classes = {
+      Choice("inf", {Measured("time-slicing", 8.0, 7.0),
+                     Measured("mig", 7.6, 7.0)}),
+      Choice("train", {Measured("time-slicing", 7.9, 6.0),
+                       Measured("mig", 7.5, 6.04)}),
+      Choice("dev", {Score("hami", 9)})};
+  // Without the tie rule time-slicing would win a on its pod-weighted score
+  // (7.975 vs 7.575), its ratings' doing: measured 6.75 vs 6.76.
+  const PoolSchemePlan plan = ResolvePoolSchemes(WithTimeSlicing(), s);
+  const PoolSchemeChoice& a = Pool(plan, "a");
+  EXPECT_EQ(a.variant, "mig");
+  EXPECT_EQ(a.written, "mig");
+  EXPECT_EQ(a.kept_over, "time-slicing");
+  EXPECT_DOUBLE_EQ(a.kept_over_measured, (30 * 7.0 + 10 * 6.0) / 40);
+  EXPECT_EQ(a.buys, "");
+  EXPECT_DOUBLE_EQ(a.measured, (30 * 7.0 + 10 * 6.04) / 40);
+  EXPECT_DOUBLE_EQ(a.score, (30 * 7.6 + 10 * 7.5) / 40);
+  // Measured better by more than the margin: the change is made and says
+  // what it buys.
+  s.classes[1].ranking[0].measured_by_seed = {6.5};
+  const PoolSchemePlan changed = ResolvePoolSchemes(WithTimeSlicing(), s);
+  const PoolSchemeChoice& b = Pool(changed, "a");
+  EXPECT_EQ(b.variant, "time-slicing");
+  EXPECT_EQ(b.kept_over, "");
+  EXPECT_EQ(b.buys,
+            "a measured score of 6.9 vs 6.8 (pod-weighted, ratings left out)");
+}
+
+TEST(ResolvePoolSchemesTest, AChangeSaysWhatItBuys) {
+  // MIG, as written, does not serve train well; time-slicing serves all 40.
+  SchemeScore poorly = Measured("mig", 7.5, 7.5);
+  poorly.served_well = false;
+  Selection s;
+  s.classes = {Choice("inf", {Measured("time-slicing", 8.0, 7.0),
+                              Measured("mig", 7.6, 7.0)}),
+               Choice("train", {Measured("time-slicing", 7.9, 6.0), poorly}),
+               Choice("dev", {Score("hami", 9)})};
+  const PoolSchemePlan plan = ResolvePoolSchemes(WithTimeSlicing(), s);
+  const PoolSchemeChoice& a = Pool(plan, "a");
+  EXPECT_EQ(a.variant, "time-slicing");
+  EXPECT_EQ(a.buys, "10 more routed pods in classes it serves well");
+  // b, written time-slicing, goes to dev's winner: HAMi serves its 20 pods
+  // well.
+  EXPECT_EQ(Pool(plan, "b").variant, "hami");
+  EXPECT_EQ(Pool(plan, "b").buys,
+            "20 more routed pods in classes it serves well");
+  // The written scheme kept: nothing bought.
+  const PoolSchemePlan kept = ResolvePoolSchemes(ThreePools(), s);
+  EXPECT_EQ(Pool(kept, "a").variant, "mig");
+  EXPECT_EQ(Pool(kept, "a").buys, "");
 }
 
 }  // namespace

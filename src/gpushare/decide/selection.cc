@@ -254,9 +254,13 @@ std::string ClassChoice::Recommendation() const {
   if (!no_scheme.empty()) return "no GPU (no scheme)";
   if (!has_winner()) return NoWinnerReason();
   if (decisive) return VariantDisplayName(ranking.front().variant);
-  return fmt::format("{} or {} (too close to call)",
-                     VariantDisplayName(ranking.front().variant),
-                     VariantDisplayName(contender));
+  return fmt::format(
+      "{} or {} (too close to call{})",
+      VariantDisplayName(ranking.front().variant),
+      VariantDisplayName(contender),
+      ratings_decide ? "; ratings prefer " +
+                           VariantDisplayName(ranking.front().variant)
+                     : "");
 }
 
 std::string ClassChoice::NoWinnerReason() const {
@@ -307,6 +311,21 @@ double WeightedTotal(const DimensionScores& scores,
   double total = 0;
   for (int d = 0; d < 4; ++d) total += w[d] * s[d];
   return 10 * total / weights.Sum();
+}
+
+bool MeasuredTheSame(const SchemeScore& a, const SchemeScore& b,
+                     double margin) {
+  if (a.measured_by_seed.empty() ||
+      a.measured_by_seed.size() != b.measured_by_seed.size()) {
+    return false;
+  }
+  for (size_t k = 0; k < a.measured_by_seed.size(); ++k) {
+    if (std::abs(a.measured_by_seed[k] - b.measured_by_seed[k]) >
+        margin + 1e-12) {
+      return false;
+    }
+  }
+  return true;
 }
 
 namespace {
@@ -370,6 +389,18 @@ void JudgeWin(const std::vector<Candidate>& ranked, double margin,
       return;
     }
   }
+  // Ahead on every seed, but measured the same: the ratings alone decide.
+  for (size_t r = 1; r < ranked.size(); ++r) {
+    const SchemeScore& o = ranked[r].score;
+    if (!o.serves || !o.served_well) continue;
+    if (MeasuredTheSame(w, o, margin)) {
+      choice->decisive = false;
+      choice->ratings_decide = true;
+      choice->contender = o.variant;
+      choice->contender_seeds = static_cast<int>(w.measured_by_seed.size());
+      return;
+    }
+  }
 }
 
 // "vGPU (HAMi) 8.5 (8.3-8.7)" over several seeds, "vGPU (HAMi) 8.5" over one.
@@ -392,6 +423,16 @@ std::string ExplainTooClose(const ClassChoice& choice,
     if (c.score.variant == choice.contender) o = &c.score;
   }
   const size_t seeds = w.totals_by_seed.size();
+  if (choice.ratings_decide) {
+    return fmt::format(
+               "{}: too close to call between {} and {}{}: measured the same "
+               "(within {:g} points on every seed with the ratings left "
+               "out); only the ratings set them apart (ratings prefer {}).",
+               choice.tenant_class, ScoreWithRange(w), ScoreWithRange(*o),
+               seeds > 1 ? fmt::format(" over {} seeds", seeds) : "", margin,
+               VariantDisplayName(w.variant)) +
+           MissedContract(ranked);
+  }
   return fmt::format(
       "{}: too close to call between {} and {}{}: {} is ahead or within "
       "{:g} points on {} of {} seed{}; {} leads on the mean.",
@@ -491,6 +532,9 @@ Selection Select(const Comparison& comparison, const SelectionSpec& spec) {
         cand.score.scores.compatibility += d.compatibility / seeds;
         cand.score.scores.cost += d.cost / seeds;
         cand.score.totals_by_seed.push_back(WeightedTotal(d, choice.weights));
+        cand.score.measured_by_seed.push_back(WeightedTotal(
+            ScoreDimensions(m, cand.ratings, lowest[k], 0, 0),
+            choice.weights));
         if (m.served > 0) cand.score.serves = true;
       }
       const auto& totals = cand.score.totals_by_seed;

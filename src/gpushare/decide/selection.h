@@ -47,7 +47,14 @@
 // leader's win is decisive only when, on every seed, its total beats that of
 // every other scheme that serves the class and meets its SLO by more than
 // SelectionSpec::decisive_margin; otherwise the class is too close to call
-// and the first such scheme in ranking order is its contender. Each class
+// and the first such scheme in ranking order is its contender. Ratings alone
+// are not a win either: when the leader and another scheme that serves the
+// class well are *measured the same* — their totals with the rating priors
+// left out (SchemeScore::measured_by_seed: isolation and compatibility on
+// their measured parts alone) within SelectionSpec::decisive_margin on
+// every seed — the class is too close to call with that scheme as its
+// contender, and ClassChoice::ratings_decide says only the ratings prefer
+// the leader. Each class
 // gets one sentence: the winner's main advantage over the runner-up in
 // weighted points, what it gives up, and what it costs; or between which
 // schemes it is too close to call.
@@ -78,6 +85,9 @@ struct SchemeScore {
   DimensionScores scores;  // means over the seeds
   double total = 0;        // 0..10, the mean over the seeds
   std::vector<double> totals_by_seed;
+  // Per seed, the total with the rating priors left out (prior weights 0):
+  // what the run measured alone.
+  std::vector<double> measured_by_seed;
   double total_min = 0;
   double total_max = 0;
   // The class's SLO attainment under the scheme (-1: its pods have no SLO
@@ -124,6 +134,9 @@ struct ClassChoice {
   bool decisive = true;
   std::string contender;  // a variant name
   int contender_seeds = 0;
+  // Not decisive only because the leader and the contender are measured
+  // the same: the ratings alone prefer the leader.
+  bool ratings_decide = false;
   // Why the answer rests on thin evidence, each a sentence ("3 pods: too few
   // to decide ..."; empty when none): the class's pods under its leading
   // scheme are fewer than SelectionSpec::min_pods_to_decide, or more than
@@ -141,7 +154,8 @@ struct ClassChoice {
   // scheme serves it (<unserved_cause>)" or "none meets its SLO".
   std::string NoWinnerReason() const;
   // The Recommended line's answer: the winner's display name, "X or Y (too
-  // close to call)", why no scheme wins, or "no GPU (no scheme)".
+  // close to call)" ("X or Y (too close to call; ratings prefer X)" when
+  // measured the same), why no scheme wins, or "no GPU (no scheme)".
   std::string Recommendation() const;
 };
 
@@ -164,6 +178,12 @@ DimensionScores ScoreDimensions(const ClassMetrics& metrics,
 
 double WeightedTotal(const DimensionScores& scores,
                      const SelectionWeights& weights);
+
+// Whether two schemes' measured totals (SchemeScore::measured_by_seed) are
+// within `margin` points of each other on every seed: then only their
+// ratings set them apart.
+bool MeasuredTheSame(const SchemeScore& a, const SchemeScore& b,
+                     double margin);
 
 Selection Select(const Comparison& comparison, const SelectionSpec& spec);
 

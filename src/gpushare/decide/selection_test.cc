@@ -568,16 +568,58 @@ TEST(SelectionTest, LostWorkIsFurtherFromServedWellThanWaiting) {
       << k.explanation;
 }
 
-TEST(SelectionTest, RatingsThatDecideAreNamed) {
-  // Equal measurements; exclusive wins on its isolation rating alone.
+// Ratings alone are not a win: with equal measurements exclusive leads on
+// its isolation rating alone (10 x (0.3 + 0.7) = 10 against 10 x (0.3 x 0.1
+// + 0.7) = 7.3), but both measure 7.0 with the priors left out: too close
+// to call, the ratings named as what prefers exclusive.
+TEST(SelectionTest, MeasuredTheSameIsTooCloseToCall) {
   const Comparison c = OneClass(
       {Variant(SharingScheme::kExclusive, Metrics(10, 10, 0, 0, 0.9, 1.0)),
        Variant(SharingScheme::kTimeSlicing, Metrics(10, 10, 0, 0, 0.9, 1.0))});
   const ClassChoice k = Select(c, WithWeights({1, 0, 0, 0})).classes[0];
   EXPECT_EQ(k.ranking[0].variant, "exclusive");
-  EXPECT_NE(k.explanation.find("measured the same: the ratings decided it"),
+  EXPECT_DOUBLE_EQ(k.ranking[0].total, 10);
+  EXPECT_NEAR(k.ranking[1].total, 7.3, 1e-9);
+  ASSERT_EQ(k.ranking[0].measured_by_seed.size(), 1u);
+  EXPECT_DOUBLE_EQ(k.ranking[0].measured_by_seed[0], 10);
+  EXPECT_DOUBLE_EQ(k.ranking[1].measured_by_seed[0], 10);
+  EXPECT_TRUE(MeasuredTheSame(k.ranking[0], k.ranking[1], 0.05));
+  EXPECT_TRUE(k.has_winner());
+  EXPECT_FALSE(k.decisive);
+  EXPECT_TRUE(k.ratings_decide);
+  EXPECT_EQ(k.contender, "time-slicing");
+  EXPECT_EQ(k.Recommendation(),
+            "exclusive or time-slicing (too close to call; ratings prefer "
+            "exclusive)");
+  EXPECT_NE(k.explanation.find(
+                "svc: too close to call between exclusive 10.0 and "
+                "time-slicing 7.3: measured the same (within 0.05 points on "
+                "every seed with the ratings left out); only the ratings set "
+                "them apart (ratings prefer exclusive)."),
             std::string::npos)
       << k.explanation;
+  // One pod of ten killed under time-slicing: measured 10 vs 9, a win
+  // measured in the run, the ratings named where they decided a dimension.
+  const Comparison harmed = OneClass(
+      {Variant(SharingScheme::kExclusive, Metrics(10, 10, 0, 0, 0.9, 1.0)),
+       Variant(SharingScheme::kTimeSlicing, Metrics(10, 10, 1, 0, 0.9, 1.0))});
+  const ClassChoice h = Select(harmed, WithWeights({1, 0, 0, 0})).classes[0];
+  EXPECT_TRUE(h.decisive);
+  EXPECT_FALSE(h.ratings_decide);
+  EXPECT_EQ(h.Recommendation(), "exclusive");
+  EXPECT_NE(h.explanation.find("exclusive wins"), std::string::npos)
+      << h.explanation;
+  // Compatibility measured the same but cost measured apart by more than
+  // the margin: the win is measured, and the sentence still says which
+  // dimension the ratings decided.
+  const Comparison cheaper = OneClass(
+      {Variant(SharingScheme::kExclusive, Metrics(10, 10, 0, 0, 0.9, 1.0)),
+       Variant(SharingScheme::kMig, Metrics(10, 10, 0, 0, 0.9, 1.1))});
+  const ClassChoice d = Select(cheaper, WithWeights({0, 0, 1, 1})).classes[0];
+  EXPECT_TRUE(d.decisive);
+  EXPECT_NE(d.explanation.find("measured the same: the ratings decided it"),
+            std::string::npos)
+      << d.explanation;
 }
 
 TEST(SelectionTest, CompatibilityIsMeasuredReachWithTheRatingAsPrior) {

@@ -7,6 +7,7 @@
 
 #include "gpushare/base/statistics.h"
 #include "gpushare/cluster/gpu_share.h"
+#include "gpushare/cluster/memory_isolation.h"
 
 namespace gpushare {
 
@@ -57,6 +58,7 @@ void Collector::OnRunStart(const Cluster& cluster,
   hold_start_.assign(pods.size(), -1);
   held_s_.assign(pods.size(), 0);
   evicted_at_.assign(pods.size(), -1);
+  session_start_.assign(pods.size(), -1);
   pod_pool_.assign(pods.size(), -1);
   claim_pods_.clear();
   for (const Pod& pod : pods) {
@@ -80,6 +82,8 @@ void Collector::OnRunStart(const Cluster& cluster,
     if (target >= 0) r.target_pool = cluster.pools()[target].spec.name;
     r.arrival_s = pod.arrival_s;
     r.work_s = pod.needs.work_s;
+    r.gpus = pod.needs.gpus;
+    r.lifetime_s = pod.needs.lifetime_s;
     r.slo_p99_ms = pod.needs.slo_p99_ms;
     r.slo_ttft_p99_ms = pod.needs.slo_ttft_p99_ms;
     r.slo_tpot_p99_ms = pod.needs.slo_tpot_p99_ms;
@@ -97,6 +101,7 @@ void Collector::OnRunStart(const Cluster& cluster,
     s.model = pool.model ? pool.model->name : "";
     s.nodes = pool.node_count;
     s.gpus = pool.node_count * pool.spec.gpus_per_node;
+    s.memory_isolated = PoolIsolatesMemory(pool.spec);
     result_.pools.push_back(s);
   }
   // Devices are the domains, in order: node → GPU → its first device (a MIG
@@ -197,6 +202,7 @@ void Collector::OnStart(double t, PodIndex pod, int node, double alone_s) {
   r.outcome = PodOutcome::kRunning;
   r.message.clear();
   attempt_start_[pod] = t;
+  if (r.work_s <= 0) session_start_[pod] = t;
   if (record_devices_ && first_holding_[pod] < 0) {
     first_holding_[pod] = static_cast<int>(result_.device_holdings.size());
     for (const DeviceGrant& g : simulation_.allocation(pod).grants) {
@@ -214,11 +220,12 @@ void Collector::OnEngineStart(double /*t*/, PodIndex pod, int64_t kv_tokens,
   r.max_concurrent_seqs = max_seqs;
 }
 
-void Collector::OnFailure(double /*t*/, PodIndex pod, PodFailure why,
+void Collector::OnFailure(double t, PodIndex pod, PodFailure why,
                           const std::string& message, double lost_work_s) {
   PodRecord& r = result_.pod_records[pod];
   result_.lost_work_s += lost_work_s;
   r.lost_work_s += lost_work_s;
+  EndSession(t, pod);
   if (why == PodFailure::kOutOfMemory) {
     ++r.oom_kills;
     ++result_.oom_kills;
@@ -235,6 +242,13 @@ void Collector::OnFailure(double /*t*/, PodIndex pod, PodFailure why,
 void Collector::OnRestart(double t, PodIndex pod) {
   ++result_.pod_records[pod].restarts;
   attempt_start_[pod] = t;
+  if (result_.pod_records[pod].work_s <= 0) session_start_[pod] = t;
+}
+
+void Collector::EndSession(double t, PodIndex pod) {
+  if (session_start_[pod] < 0) return;
+  result_.pod_records[pod].lost_session_s += t - session_start_[pod];
+  session_start_[pod] = -1;
 }
 
 void Collector::OnPreempted(double t, PodIndex pod, PodIndex preemptor,
@@ -245,6 +259,7 @@ void Collector::OnPreempted(double t, PodIndex pod, PodIndex preemptor,
   ++result_.preemptions;
   r.lost_work_s += lost_work_s;
   result_.lost_work_s += lost_work_s;
+  EndSession(t, pod);
   r.message = "preempted by " + result_.pod_records[preemptor].name;
   // Up time lost from now until it starts again (not for a gang member
   // evicted while held at Permit before it ever ran).

@@ -76,6 +76,9 @@ class Collector : public SimulationObserver {
   // With record_devices: the nodes and their
   // extended resources.
   void RecordLayout(const Cluster& cluster);
+  // A service's attempt ended by a kill or an eviction: its up time since
+  // session_start_ is lost (PodRecord::lost_session_s).
+  void EndSession(double t, PodIndex pod);
 
   const Simulation& simulation_;
   bool record_devices_;
@@ -89,6 +92,9 @@ class Collector : public SimulationObserver {
   // Per pod: when it was last evicted and has not started since (-1: not
   // evicted).
   std::vector<double> evicted_at_;
+  // Per service: when its current attempt started running (-1: not
+  // running), for PodRecord::lost_session_s.
+  std::vector<double> session_start_;
   QueueCollector queues_;
   std::vector<int> pod_pool_;          // per pod: pool of its node, or -1
   // Per shared ResourceClaim (Pod::dra_claim): the pods that name it.

@@ -53,6 +53,10 @@ struct PodRecord {
   // first admission − arrival (-1: outside a queue, or never admitted).
   double admission_wait_s = -1;
   double work_s = 0;      // requested work (reference-GPU seconds)
+  // What it asks: whole GPUs (or a fraction, PodNeeds::gpus) and, for a
+  // service, its life (PodNeeds::lifetime_s; 0: until the end of the run).
+  double gpus = 0;
+  double lifetime_s = 0;
   double run_s = 0;       // wall seconds spent running (last attempt)
   double alone_s = 0;     // wall seconds alone on a whole GPU of its node
   double slowdown = -1;   // run_s / alone_s
@@ -101,6 +105,10 @@ struct PodRecord {
   // checkpoint.
   int preemptions = 0;
   double lost_work_s = 0;
+  // A service (work_s 0): the up time of its attempts that an OOM or fault
+  // kill or an eviction ended (the session whose in-memory state went with
+  // it; docs/model.md §10, "Lost work").
+  double lost_session_s = 0;
   // Up time its evictions cost it: from each eviction to its next start
   // (its grace period, then the wait to be scheduled or admitted again), or
   // to its end or the end of the run.
@@ -217,6 +225,9 @@ struct PoolSummary {
   std::string model;
   int nodes = 0;
   int gpus = 0;
+  // Whether a pod's GPU memory there is its own: no other pod can take it
+  // (cluster/memory_isolation.h; false under time-slicing).
+  bool memory_isolated = true;
   double gpu_hours = 0;
   double cost = 0;         // gpu_hours × price_per_hour
   double mean_gpu_util = 0;

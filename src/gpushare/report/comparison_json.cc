@@ -34,6 +34,8 @@ json MetricsJsonWithoutEngines(const ClassMetrics& m) {
           {"max_pod_preemptions", m.max_pod_preemptions},
           {"disrupted", m.disrupted},
           {"lost_work_s", m.lost_work_s},
+          {"lost_gpu_hours", m.lost_gpu_hours},
+          {"memory_unprotected", m.memory_unprotected},
           {"eviction_down_s", m.eviction_down_s},
           {"mean_wait_s", m.mean_wait_s},
           {"p99_wait_s", m.p99_wait_s},
@@ -87,7 +89,8 @@ json ServedWellJson(const ClassConstraints& c) {
           {"max_cannot_run", limit(static_cast<double>(c.max_cannot_run))},
           {"max_pending", limit(static_cast<double>(c.max_pending))},
           {"max_preemptions", limit(static_cast<double>(c.max_preemptions))},
-          {"max_mean_slowdown", limit(c.max_mean_slowdown)}};
+          {"max_mean_slowdown", limit(c.max_mean_slowdown)},
+          {"needs_memory_isolation", c.needs_memory_isolation}};
 }
 
 json SchemeScoreJson(const SchemeScore& s) {
@@ -99,6 +102,7 @@ json SchemeScoreJson(const SchemeScore& s) {
           {"total_min", s.total_min},
           {"total_max", s.total_max},
           {"totals_by_seed", s.totals_by_seed},
+          {"measured_by_seed", s.measured_by_seed},
           {"slo_attainment",
            s.slo_attainment >= 0 ? json(s.slo_attainment) : json(nullptr)},
           {"meets_slo", s.meets_slo},
@@ -133,7 +137,14 @@ json PoolSchemePlanJson(const PoolSchemePlan& plan) {
          {"pods_stranded", p.pods_stranded},
          {"pods_losing_work", p.pods_losing_work},
          {"pods_ok", p.pods_ok},
-         {"score", p.score}});
+         {"score", p.score},
+         {"measured", p.measured},
+         {"buys", p.buys.empty() ? json(nullptr) : json(p.buys)},
+         {"kept_over",
+          p.kept_over.empty() ? json(nullptr) : json(p.kept_over)},
+         {"kept_over_measured", p.kept_over.empty()
+                                    ? json(nullptr)
+                                    : json(p.kept_over_measured)}});
   }
   return {
       {"pools", pools},
@@ -234,6 +245,7 @@ json ComparisonToJson(const Comparison& c, const Selection& selection) {
         {"decisive", k.decisive},
         {"contender", k.decisive ? json(nullptr) : json(k.contender)},
         {"contender_seeds", k.contender_seeds},
+        {"ratings_decide", k.ratings_decide},
         {"recommendation", k.Recommendation()},
         {"explanation", k.explanation},
         {"caveats", k.caveats},

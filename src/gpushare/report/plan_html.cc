@@ -78,6 +78,15 @@ std::string PlanHtmlReport(const PlanResult& r,
   page.AddHtml(HtmlTable({"pool", "GPUs per node", "nodes", "setting", "$/h",
                           "today", "one node fewer"},
                          rows));
+  for (const PoolPlan& p : r.pools) {
+    if (p.knife_edge) page.AddParagraph(p.pool + ": " + KnifeEdgeText(p));
+    if (!p.change_buys.empty()) {
+      page.AddParagraph(fmt::format("{}: the change from today's {} x{} buys: "
+                                    "{}",
+                                    p.pool, p.written, p.written_nodes,
+                                    p.change_buys));
+    }
+  }
   for (const QuotaBoundClass& q : c.quota_bound) {
     page.AddParagraph(QuotaBoundText(q));
   }

@@ -14,7 +14,10 @@ json CheckJson(const ConstraintCheck& c) {
           {"value", c.value},
           {"limit", c.limit},
           {"margin", c.margin},
-          {"met", c.met()}};
+          {"met", c.met()},
+          {"lost_gpu_hours", IsLostWorkConstraint(c.constraint)
+                                 ? json(c.lost_gpu_hours)
+                                 : json(nullptr)}};
 }
 
 json ChecksJson(const std::vector<ConstraintCheck>& checks) {
@@ -85,7 +88,19 @@ json PoolJson(const PoolPlan& p) {
           {"binding_known", p.binding_known},
           {"binding", ChecksJson(p.binding)},
           {"binding_seeds", p.binding_seeds},
-          {"binding_seed_misses", SeedMissesJson(p.binding_seed_misses)}};
+          {"binding_seed_misses", SeedMissesJson(p.binding_seed_misses)},
+          {"knife_edge",
+           p.knife_edge
+               ? json{{"nodes", p.nodes - 1},
+                      {"oom_kills", p.edge_oom_kills},
+                      {"failed", p.edge_failed},
+                      {"evictions", p.edge_evictions},
+                      {"lost_gpu_hours", p.edge_lost_gpu_hours},
+                      {"text", KnifeEdgeText(p)}}
+               : json(nullptr)},
+          {"change_buys",
+           p.change_buys.empty() ? json(nullptr) : json(p.change_buys)},
+          {"kept_over", p.kept_over}};
 }
 
 json ProbeJson(const PlanProbe& p) {

@@ -93,8 +93,32 @@ std::string PoolLines(const PlanResult& r) {
     } else if (r.chosen_from != "search") {
       why = "as in " + PlanOutcomePhrase(r.chosen);
     }
-    if (why.empty()) continue;
-    out += WrapText(fmt::format("  {}: {}", p.pool, why), kReportWidth, 4);
+    if (!why.empty()) {
+      out += WrapText(fmt::format("  {}: {}", p.pool, why), kReportWidth, 4);
+    }
+    if (p.knife_edge) {
+      out += WrapText(fmt::format("  {}: {}", p.pool, KnifeEdgeText(p)),
+                      kReportWidth, 4);
+    }
+    if (!p.change_buys.empty()) {
+      out += WrapText(
+          fmt::format("  {}: the change from today's {} x{} buys: {}", p.pool,
+                      p.written, p.written_nodes, p.change_buys),
+          kReportWidth, 4);
+    }
+    if (!p.kept_over.empty()) {
+      std::string others;
+      for (const std::string& k : p.kept_over) {
+        others += (others.empty() ? "" : ", ") + k;
+      }
+      out += WrapText(
+          fmt::format("  {}: today's setting kept: {} cost{} the same and "
+                      "meet{} every constraint too; a change must buy "
+                      "something",
+                      p.pool, others, p.kept_over.size() == 1 ? "s" : "",
+                      p.kept_over.size() == 1 ? "s" : ""),
+          kReportWidth, 4);
+    }
   }
   return out;
 }
@@ -328,6 +352,28 @@ std::string BindingText(const PoolPlan& pool) {
   }
   return MissesOnSeeds(pool.binding, pool.binding_seeds,
                        pool.binding_seed_misses);
+}
+
+std::string KnifeEdgeText(const PoolPlan& pool) {
+  if (!pool.knife_edge) return "";
+  std::vector<std::string> parts;
+  const auto add = [&](int64_t n, const char* one, const char* many) {
+    if (n > 0) parts.push_back(fmt::format("{} {}", n, n == 1 ? one : many));
+  };
+  add(pool.edge_oom_kills, "OOM kill", "OOM kills");
+  add(pool.edge_failed, "failed pod", "failed pods");
+  add(pool.edge_evictions, "eviction", "evictions");
+  std::string events;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    events += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") +
+              parts[i];
+  }
+  const int fewer = pool.nodes - 1;
+  return fmt::format(
+      "knife edge: at {} node{} {} ({:.1f} GPU-hours of work lost); with {} "
+      "its classes lose no work, so the margin on lost work is one node",
+      fewer, fewer == 1 ? "" : "s", events, pool.edge_lost_gpu_hours,
+      pool.nodes);
 }
 
 std::string RejectedPlanText(const RejectedPlan& x) {

@@ -43,6 +43,10 @@ std::string DescribeSeedMisses(const std::vector<SeedMisses>& misses);
 // "services max_mean_wait_s 41.2 > 30 on the mean of 3 seeds (seed 12:
 // ...)".
 std::string BindingText(const PoolPlan& pool);
+// A knife-edge pool's flag (PoolPlan::knife_edge; "" when not): "knife
+// edge: at 3 nodes 7 OOM kills (12.5 GPU-hours of work lost); with 4 its
+// classes lose no work, so the margin on lost work is one node".
+std::string KnifeEdgeText(const PoolPlan& pool);
 // "serve MIG all-3g.40gb x3 ($240.00/h): ... on the mean of 3 seeds; met
 // on 1; seed 12: ..."
 std::string RejectedPlanText(const RejectedPlan& rejected);

@@ -42,7 +42,17 @@ std::string DescribePoolChoice(const PoolSchemeChoice& p) {
                              "failures",
                              p.pods_losing_work)
                : std::string()),
-      p.score);
+      p.score) +
+         (p.buys.empty() ? std::string()
+                         : fmt::format("; the change from {} buys: {}",
+                                       SchemeName(p.written), p.buys)) +
+         (p.kept_over.empty()
+              ? std::string()
+              : fmt::format("; kept as written: {} scores higher only on its "
+                            "ratings (measured {:.1f} vs {:.1f}, ratings left "
+                            "out)",
+                            SchemeName(p.kept_over), p.kept_over_measured,
+                            p.measured));
 }
 
 bool RoutedToGpuPools(const PoolSchemePlan& plan,
