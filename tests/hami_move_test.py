@@ -311,7 +311,12 @@ class HamiMoveTest(TempDirTestCase):
         the template it makes of a plain workload, without today's keys
         where the class's scheme changed, and only HAMi pools' pods reach
         hami-scheduler."""
-        today = self.write("today.yaml", scenario("today", 0))
+        # HAMi is not among the schemes the plan may choose, so the plan
+        # moves every HAMi pool off it (at a tie it keeps today's setting).
+        off_hami = "plan:\n  pools:\n" + "".join(
+            f"    {pool}: {{schemes: [exclusive, time-slicing, mig]}}\n"
+            for pool in POOLS)
+        today = self.write("today.yaml", scenario("today", 0) + off_hami)
         out = self.path("plan")
         code, _, err = run("plan", today, "--out", out, "--quiet", "--force",
                            "--seeds", "1")
