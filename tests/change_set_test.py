@@ -221,7 +221,7 @@ class ChangeSetTest(TempDirTestCase):
 
     def test_bad_argument_is_refused(self):
         plan = self.emit("plan.yaml", "plan")
-        self.assertNotIn("rollback.sh", os.listdir(plan))
+        self.assertNotIn("node-rollback.sh", os.listdir(plan))
         result = subprocess.run(
             ["sh", os.path.join(plan, "node-setup.sh"), "--force"],
             cwd=self.tmp.name, env=self.cluster.env(), capture_output=True,

@@ -16,7 +16,8 @@
 // today's pool of the same name (PoolNodeTarget of it, removing what the
 // scenario set); nullopt when a written pool with GPUs has no pool in
 // `today` (null `today` included): then today's configuration is unknown.
-// RollbackScript() is its ChangeScript. FindPoolSpec() is the pool named
+// RollbackScript() is its ChangeScript, `node-rollback.sh`, which
+// rollback.sh (emit/apply_script.h) runs after the cluster's objects. FindPoolSpec() is the pool named
 // `name` in `scenario` (null when either is missing). Throws InputError as
 // PoolMigConfigs and the catalog do. Deterministic.
 
