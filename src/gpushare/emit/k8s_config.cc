@@ -339,6 +339,10 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
                "schedulerName kai-scheduler, which the pod patches set",
                false, false);
   }
+  add("pod-patches.yaml", PodTemplatePatchesYaml(scenario, catalog),
+      "per tenant class, what its workloads' pod templates request; patch "
+      "each workload with the document of its class (not run by apply.sh)",
+      "kubectl patch deployment NAME --type strategic --patch-file PATCH.yaml");
   if (gpus && !hami) {
     uninstall(hami_release,
               "No pool runs HAMi: where HAMi is installed, uninstall it (its "
@@ -346,20 +350,17 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
               "which has no node left)",
               kHamiSchedulerName);
   }
-  add("pod-patches.yaml", PodTemplatePatchesYaml(scenario, catalog),
-      "per tenant class, what its workloads' pod templates request; patch "
-      "each workload with the document of its class (not run by apply.sh)",
-      "kubectl patch deployment NAME --type strategic --patch-file PATCH.yaml");
   files.push_back({"apply.sh", ApplyScript(change)});
   std::string releases;
   for (const ApplyStep& s : change.steps) {
     if (s.kind != ApplyStep::Kind::kHelmUpgrade) continue;
-    releases += fmt::format("{}{} (release `{}` in `{}`): chart `{}` {}",
-                            releases.empty() ? "" : "; ", s.release.what,
-                            CommentText(s.release.release),
-                            CommentText(s.release.namespace_name),
-                            CommentText(s.release.chart_name),
-                            CommentText(s.release.version));
+    releases += fmt::format(
+        "- {}: release `{}` in namespace `{}`, chart `{}` `{}` "
+        "(`platform.{}`)\n",
+        s.release.what, CommentText(s.release.release),
+        CommentText(s.release.namespace_name),
+        CommentText(s.release.chart_name), CommentText(s.release.version),
+        s.release.platform_key);
   }
   std::string readme = fmt::format(
       "# Kubernetes configuration of scenario '{}'\n\n"
@@ -369,12 +370,15 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
       "upstream source: docs/emit.md of gpushare-sim.\n\n"
       "## Apply\n\n```sh\nsh apply.sh --dry-run   # reads and checks "
       "everything, changes nothing\nsh apply.sh\n```\n\n"
-      "`apply.sh` runs the steps below in order. Before changing anything it "
-      "checks that `kubectl` and `helm` are there, that each Helm release it "
-      "upgrades is not installed or runs the chart version these files are "
-      "written for{} (else re-emit with `platform.<release>.chart_version`, "
-      "or upgrade the chart first), and that `node-setup.sh --dry-run` "
-      "passes. Its first run saves today's state into `before/`: per Helm "
+      "`apply.sh` runs the steps below in order (but those marked not run "
+      "by it). Before changing anything it checks that `kubectl` and `helm` "
+      "are there, that `node-setup.sh --dry-run` passes, and that each Helm "
+      "release it upgrades is not installed or runs the chart version these "
+      "files are written for, which every helm command pins:\n\n{}\n"
+      "A release at another version stops it: emit the files again with "
+      "`platform.<release>.chart_version` set to the version it runs "
+      "(docs/scenario.md, \"platform\"), or upgrade the chart first. Its "
+      "first run saves today's state into `before/`: per Helm "
       "release its revision, chart version and values; each object the "
       "files write, without the fields the API server sets, or that it did "
       "not exist. A later run keeps that copy, skips a Helm upgrade it has "
@@ -387,8 +391,7 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
       "without `metadata.resourceVersion`, `uid`, `creationTimestamp`, "
       "`managedFields` and `status` (a stale resourceVersion makes the "
       "restore fail).\n\n### The steps, in this order\n\n{}",
-      CommentText(scenario.name),
-      releases.empty() ? "" : " (" + releases + ")", steps);
+      CommentText(scenario.name), releases, steps);
   const std::string counts = NodeCountChanges(scenario, changes, today);
   if (!counts.empty()) {
     readme += "## Nodes to provision or take out\n\n" + counts + "\n";
