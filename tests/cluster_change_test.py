@@ -11,8 +11,8 @@ the change writes, with older data; unrelated ones); a pod of HAMi's
 scheduler. The chart repositories offer a newer chart than the pinned one,
 so an unpinned upgrade would move to it.
 
-Plans: A keeps the import as it runs and moves the written pools to MIG
-and HAMi; B moves every pool off HAMi; A on a cluster without HAMi installs
+Plans: A keeps the import as it runs, moves the written pools to MIG, HAMi
+and DRA (installing the DRA driver) and changes Kueue's queues; B moves every pool off HAMi; A on a cluster without HAMi installs
 it. Each runs `apply.sh --dry-run` (nothing changes), `apply.sh`, again
 (nothing changes, no new Helm revision), `rollback.sh` and again, checking
 the end states and the exact restore of node labels and taints, ConfigMaps
@@ -54,7 +54,9 @@ CHARTS = {
     "gpu-operator": {v: {"app_version": v, "values": OPERATOR_DEFAULTS}
                      for v in ("v25.10.1", "v26.7.0", "v26.9.0")},
     "hami": {v: {"app_version": v, "values": HAMI_DEFAULTS}
-             for v in ("2.9.0", "2.10.0", "2.11.0")}}
+             for v in ("2.9.0", "2.10.0", "2.11.0")},
+    "dra-driver-nvidia-gpu": {v: {"app_version": v, "values": {}}
+                              for v in ("25.12.0", "26.4.0")}}
 DEVICE_PLUGIN_DS = "gpu-operator/nvidia-device-plugin-daemonset"
 DP_MAP = "/configmap/gpu-operator/gpushare-device-plugin-config"
 MIG_MAP = "/configmap/gpu-operator/custom-mig-config"
@@ -79,6 +81,10 @@ cluster:
       nodes: 1
       match_labels: {cloud.google.com/gke-nodepool: dev-pool}
       sharing: {scheme: time-slicing, replicas: 4}
+    - name: infer
+      gpu: L4
+      nodes: 1
+      match_labels: {cloud.google.com/gke-nodepool: infer-pool}
 """ + CLASSES
 PLAN_A = """\
 name: plan-a
@@ -95,7 +101,23 @@ cluster:
       nodes: 1
       match_labels: {cloud.google.com/gke-nodepool: dev-pool}
       sharing: {scheme: hami}
-""" + CLASSES
+    - name: infer
+      gpu: L4
+      nodes: 1
+      match_labels: {cloud.google.com/gke-nodepool: infer-pool}
+      devices: dra
+""" + CLASSES + """\
+queues:
+  cluster_queues:
+    - name: research
+      resource_groups:
+        - flavors:
+            - name: dev
+              resources:
+                - {name: nvidia.com/gpu, nominal_quota: 4}
+  local_queues:
+    - {name: research, namespace: research, cluster_queue: research}
+"""
 PLAN_B = """\
 name: plan-b
 cluster:
@@ -114,7 +136,8 @@ cluster:
 """ + CLASSES
 WRITTEN = {"gke-train-pool-5f2a": "train-pool",
            "gke-train-pool-9c1d": "train-pool",
-           "gke-dev-pool-a7e3": "dev-pool"}
+           "gke-dev-pool-a7e3": "dev-pool",
+           "gke-infer-pool-3d6b": "infer-pool"}
 OPERATOR_TODAY = {"driver": {"enabled": False},
                   "devicePlugin": {"config": {"name": "time-slicing-config",
                                               "default": "any"}},
@@ -137,13 +160,14 @@ def coalesce(dst, src):
 
 
 def kept(obj):
-    """What a restore must bring back: data, binaryData, labels and the
-    annotations other than kubectl's last-applied one."""
+    """What a restore must bring back: data, binaryData, spec, labels and
+    the annotations other than kubectl's last-applied one."""
     meta = obj["metadata"]
     annotations = {k: v for k, v in (meta.get("annotations") or {}).items()
                    if k != "kubectl.kubernetes.io/last-applied-configuration"}
     return {"data": obj.get("data"), "binaryData": obj.get("binaryData"),
-            "labels": meta.get("labels"), "annotations": annotations or None}
+            "spec": obj.get("spec"), "labels": meta.get("labels"),
+            "annotations": annotations or None}
 
 
 class ClusterChangeTest(TempDirTestCase):
@@ -210,6 +234,22 @@ data:
     version: v1
 """)
         c.run("kubectl", "apply", "-f", self.path("maps.yaml"))
+        # Kueue's queue of the research team as it runs today.
+        self.write("queue.yaml", """\
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: ClusterQueue
+metadata: {name: research}
+spec:
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: [nvidia.com/gpu]
+    flavors:
+    - name: old-flavor
+      resources:
+      - {name: nvidia.com/gpu, nominalQuota: 2}
+""")
+        c.run("kubectl", "apply", "--server-side", "-f",
+              self.path("queue.yaml"))
         c.set_pods([
             {"namespace": "research", "name": "notebook-0",
              "schedulerName": "hami-scheduler", "phase": "Running"},
@@ -283,17 +323,19 @@ data:
             self.assertNotIn("kubectl.kubernetes.io/last-applied-"
                              "configuration", meta.get("annotations") or {})
 
-    def apply_and_roll_back(self, folder, check_applied):
+    def apply_and_roll_back(self, folder, check_applied, dry_runs=True):
         """The cycle every plan goes through; returns the state applied."""
         today = self.snapshot()
-        self.assert_nothing_changes(folder, "apply.sh", "--dry-run")
-        self.assertFalse(os.path.exists(os.path.join(folder, "before")))
+        if dry_runs:
+            self.assert_nothing_changes(folder, "apply.sh", "--dry-run")
+            self.assertFalse(os.path.exists(os.path.join(folder, "before")))
         mutations, err = self.run_changes(folder, "apply.sh")
         self.assertNotEqual(mutations, [], err)
         check_applied(today)
         applied = self.snapshot()
         self.assert_nothing_changes(folder, "apply.sh")
-        self.assert_nothing_changes(folder, "rollback.sh", "--dry-run")
+        if dry_runs:
+            self.assert_nothing_changes(folder, "rollback.sh", "--dry-run")
         mutations, err = self.run_changes(folder, "rollback.sh")
         self.assertNotEqual(mutations, [], err)
         self.check_restored(today)
@@ -353,6 +395,13 @@ data:
             self.assertEqual(nodes[name]["labels"]["nvidia.com/mig.config"],
                              "all-1g.10gb")
         self.assertEqual(nodes["gke-dev-pool-a7e3"]["labels"]["gpu"], "on")
+        dra = releases["dra-driver-nvidia-gpu/dra-driver-nvidia-gpu"]
+        self.assertEqual([(r["version"], r["status"]) for r in dra],
+                         [("25.12.0", "deployed")])
+        queue = objects["kueue.x-k8s.io/clusterqueue//research"]
+        self.assertEqual(queue["spec"]["resourceGroups"][0]["flavors"][0]
+                         ["name"], "dev")
+        self.assertIn("kueue.x-k8s.io/localqueue/research/research", objects)
         self.check_saved_copies(folder)
 
     def test_plan_a_applies_and_rolls_back(self):
@@ -371,7 +420,8 @@ data:
         plan = self.emit("plan-a.yaml", "plan-a", "--from",
                          self.path("today.yaml"))
         self.apply_and_roll_back(
-            plan, lambda today: self.check_plan_a(plan, today, 1))
+            plan, lambda today: self.check_plan_a(plan, today, 1),
+            dry_runs=False)
         self.assertNotIn("kube-system/hami", self.cluster.releases())
         calls = [c for c in self.cluster.state()["calls"]
                  if c[:2] == ["helm", "upgrade"]]
@@ -451,7 +501,7 @@ data:
         self.run_changes(plan, "apply.sh")
         applied = self.snapshot()
         mutations, err = self.run_changes(plan, "rollback.sh", status=1)
-        self.assertIn("today's configuration of pool(s) train, dev is not "
+        self.assertIn("today's configuration of pool(s) train, dev, infer is not "
                       "known", err)
         now = self.snapshot()
         self.assertEqual(now["nodes"], applied["nodes"])
