@@ -369,26 +369,24 @@ std::string ApplyScript(const ClusterChange& change) {
       case ApplyStep::Kind::kApplyFile:
         if (s.device_plugin_config && !s.objects.empty()) {
           const KubeObjectRef& map = s.objects.front();
-          out += fmt::format("mark_if_data_changes {} {} {} {}\n",
-                             ShellWord(KubectlResource(map)),
-                             ShellWord(map.name),
-                             ShellQuote(map.namespace_name), ShellWord(s.file));
+          out +=
+              fmt::format("mark_if_data_changes {} {} {} {}\n",
+                          ShellWord(KubectlResource(map)), ShellWord(map.name),
+                          ShellQuote(map.namespace_name), ShellWord(s.file));
         }
         out += fmt::format("kube apply{} -f {}\n",
                            s.server_side ? " --server-side" : "",
                            ShellWord(s.file));
         break;
       case ApplyStep::Kind::kHelmUpgrade:
-        out += fmt::format("helm_apply {} {} {}\n",
-                           ReleaseArguments(s.release), ShellWord(s.file),
-                           HelmChartArguments(s.release));
+        out += fmt::format("helm_apply {} {} {}\n", ReleaseArguments(s.release),
+                           ShellWord(s.file), HelmChartArguments(s.release));
         break;
       case ApplyStep::Kind::kHelmUninstall:
-        out += fmt::format("helm_remove {} {} {} {}\n",
-                           ShellWord(s.release.release),
-                           ShellWord(s.release.namespace_name),
-                           ShellQuote(s.wait_for_scheduler),
-                           ShellQuote(s.release.what));
+        out += fmt::format(
+            "helm_remove {} {} {} {}\n", ShellWord(s.release.release),
+            ShellWord(s.release.namespace_name),
+            ShellQuote(s.wait_for_scheduler), ShellQuote(s.release.what));
         break;
       case ApplyStep::Kind::kNodeSetup:
         out += "sh node-setup.sh $dry_run\n";
@@ -441,10 +439,10 @@ std::string RollbackAllScript(const ClusterChange& change,
       continue;
     }
     for (size_t j = s.objects.size(); j-- > 0;) {
-      out += "  restore_object " +
-             ObjectArguments(first_index[i] + static_cast<int>(j),
-                             s.objects[j]) +
-             "\n";
+      out +=
+          "  restore_object " +
+          ObjectArguments(first_index[i] + static_cast<int>(j), s.objects[j]) +
+          "\n";
       if (s.device_plugin_config && j == 0) {
         out += "  if [ -n \"$restored\" ]; then mark_restart; fi\n";
       }

@@ -83,7 +83,7 @@ struct ApplyStep {
   std::vector<KubeObjectRef> objects;  // kApplyFile: what the file writes
   bool device_plugin_config = false;   // kApplyFile: decides the restart
   HelmRelease release;  // helm steps; kRestartDevicePlugin: the operator's
-  std::string wait_for_scheduler;      // kHelmUninstall
+  std::string wait_for_scheduler;  // kHelmUninstall
 };
 
 struct ClusterChange {

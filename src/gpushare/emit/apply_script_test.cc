@@ -119,35 +119,40 @@ ClusterChange TwoStepChange() {
 TEST(ApplyScriptTest, ChecksSavesOnceThenAppliesInOrder) {
   const std::string s = ApplyScript(TwoStepChange());
   EXPECT_EQ(s.rfind("#!/bin/sh\n# Applies scenario 'it's' to", 0), 0u);
-  const size_t check = Find(
-      s, "check_release gpu-operator gpu-operator gpu-operator v26.7.0 'the "
-         "GPU Operator' gpu_operator upgrade\n");
+  const size_t check =
+      Find(s,
+           "check_release gpu-operator gpu-operator gpu-operator v26.7.0 'the "
+           "GPU Operator' gpu_operator upgrade\n");
   const size_t check_hami =
-      Find(s, "check_release hami kube-system hami 2.10.0 'HAMi' hami "
-              "uninstall\n");
+      Find(s,
+           "check_release hami kube-system hami 2.10.0 'HAMi' hami "
+           "uninstall\n");
   const size_t dry_nodes = Find(s, "out=$(sh node-setup.sh --dry-run 2>&1)");
   const size_t once = Find(s, "if [ -f before/saved ]; then");
   const size_t save_map =
       Find(s, "  save_object 01-configmap-dp configmap dp 'gpu-operator'\n");
-  const size_t save_class = Find(
-      s, "  save_object 02-deviceclass-x.nvidia.com "
-         "deviceclass.resource.k8s.io x.nvidia.com ''\n");
+  const size_t save_class =
+      Find(s,
+           "  save_object 02-deviceclass-x.nvidia.com "
+           "deviceclass.resource.k8s.io x.nvidia.com ''\n");
   const size_t save_release =
       Find(s, "  save_release gpu-operator gpu-operator gpu-operator\n");
   Find(s, "  save_release hami hami kube-system\n");
   const size_t saved = Find(s, "    : > before/saved\n");
   const size_t compare = Find(
-      s, "mark_if_data_changes configmap dp 'gpu-operator' "
-         "device-plugin-config.yaml\nkube apply -f device-plugin-config.yaml\n");
-  const size_t upgrade = Find(
-      s, "helm_apply gpu-operator gpu-operator gpu-operator "
-         "gpu-operator-values.yaml gpu-operator --repo "
-         "https://helm.ngc.nvidia.com/nvidia -n gpu-operator --version "
-         "v26.7.0\n");
+      s,
+      "mark_if_data_changes configmap dp 'gpu-operator' "
+      "device-plugin-config.yaml\nkube apply -f device-plugin-config.yaml\n");
+  const size_t upgrade =
+      Find(s,
+           "helm_apply gpu-operator gpu-operator gpu-operator "
+           "gpu-operator-values.yaml gpu-operator --repo "
+           "https://helm.ngc.nvidia.com/nvidia -n gpu-operator --version "
+           "v26.7.0\n");
   const size_t nodes = Find(s, "\nsh node-setup.sh $dry_run\n");
-  const size_t restart = Find(
-      s, "\nrestart_device_plugin gpu-operator "
-         "nvidia-device-plugin-daemonset\n");
+  const size_t restart = Find(s,
+                              "\nrestart_device_plugin gpu-operator "
+                              "nvidia-device-plugin-daemonset\n");
   const size_t remove =
       Find(s, "\nhelm_remove hami kube-system 'hami-scheduler' 'HAMi'\n");
   EXPECT_LT(check, check_hami);
@@ -164,10 +169,12 @@ TEST(ApplyScriptTest, ChecksSavesOnceThenAppliesInOrder) {
   EXPECT_LT(restart, remove);
   // The release is upgraded with the release's values kept, installed at
   // the pinned version where it is missing, uninstalled keeping history.
-  Find(s, "helm upgrade \"$rel\" \"$@\" --reuse-values -f \"$file\" "
-          "$helm_dry");
-  Find(s, "helm upgrade --install \"$rel\" \"$@\" --create-namespace -f "
-          "\"$file\" $helm_dry");
+  Find(s,
+       "helm upgrade \"$rel\" \"$@\" --reuse-values -f \"$file\" "
+       "$helm_dry");
+  Find(s,
+       "helm upgrade --install \"$rel\" \"$@\" --create-namespace -f "
+       "\"$file\" $helm_dry");
   Find(s, "helm uninstall \"$1\" -n \"$2\" --keep-history $helm_undo_dry");
   // No helm command in it without the pinned version.
   std::istringstream lines(s);
@@ -183,22 +190,26 @@ TEST(ApplyScriptTest, RollbackUndoesInReverseThenTheNodes) {
   const size_t hami = Find(s, "  restore_release hami hami kube-system\n");
   const size_t op =
       Find(s, "  restore_release gpu-operator gpu-operator gpu-operator\n");
-  const size_t device_class = Find(
-      s, "  restore_object 02-deviceclass-x.nvidia.com "
-         "deviceclass.resource.k8s.io x.nvidia.com ''\n");
-  const size_t map = Find(
-      s, "  restore_object 01-configmap-dp configmap dp 'gpu-operator'\n"
-         "  if [ -n \"$restored\" ]; then mark_restart; fi\n");
+  const size_t device_class =
+      Find(s,
+           "  restore_object 02-deviceclass-x.nvidia.com "
+           "deviceclass.resource.k8s.io x.nvidia.com ''\n");
+  const size_t map =
+      Find(s,
+           "  restore_object 01-configmap-dp configmap dp 'gpu-operator'\n"
+           "  if [ -n \"$restored\" ]; then mark_restart; fi\n");
   const size_t nodes = Find(s, "\nsh node-rollback.sh $dry_run\n");
-  const size_t restart = Find(s, "\nrestart_device_plugin gpu-operator "
-                                 "nvidia-device-plugin-daemonset\n");
+  const size_t restart = Find(s,
+                              "\nrestart_device_plugin gpu-operator "
+                              "nvidia-device-plugin-daemonset\n");
   EXPECT_LT(hami, op);
   EXPECT_LT(op, device_class);
   EXPECT_LT(device_class, map);
   EXPECT_LT(map, nodes);
   EXPECT_LT(nodes, restart);
-  Find(s, "helm rollback \"$2\" \"$saved_revision\" -n \"$3\" "
-          "$helm_undo_dry");
+  Find(s,
+       "helm rollback \"$2\" \"$saved_revision\" -n \"$3\" "
+       "$helm_undo_dry");
   Find(s, "kube replace -f \"$f.yaml\"");
   EXPECT_EQ(s.find("node-setup.sh"), std::string::npos);
   EXPECT_EQ(s.find("\nfail "), std::string::npos);
@@ -206,7 +217,8 @@ TEST(ApplyScriptTest, RollbackUndoesInReverseThenTheNodes) {
   const std::string unknown =
       RollbackAllScript(TwoStepChange(), "pool p's nodes are not known");
   EXPECT_EQ(unknown.find("sh node-rollback.sh"), std::string::npos);
-  const size_t end = Find(unknown, "\nfail 'pool p'\\''s nodes are not known'\n");
+  const size_t end =
+      Find(unknown, "\nfail 'pool p'\\''s nodes are not known'\n");
   EXPECT_LT(Find(unknown, "\nrestart_device_plugin "), end);
 }
 
@@ -245,20 +257,24 @@ TEST(ApplyScriptTest, TheFolderPinsWhatThePlatformSays) {
     }
   }
   EXPECT_EQ(helm, 4);
-  Find(readme, "helm upgrade gpu-operator gpu-operator --repo "
-               "https://helm.ngc.nvidia.com/nvidia -n nvidia --version "
-               "v25.10.1 --reuse-values -f gpu-operator-values.yaml");
-  Find(readme, "helm upgrade vgpu hami --repo https://project-hami.github.io/"
-               "HAMi/ -n kube-system --version 2.10.0 --reuse-values -f "
-               "hami-values.yaml");
-  Find(readme, "kubectl rollout restart -n nvidia "
-               "daemonset/nvidia-device-plugin-daemonset");
+  Find(readme,
+       "helm upgrade gpu-operator gpu-operator --repo "
+       "https://helm.ngc.nvidia.com/nvidia -n nvidia --version "
+       "v25.10.1 --reuse-values -f gpu-operator-values.yaml");
+  Find(readme,
+       "helm upgrade vgpu hami --repo https://project-hami.github.io/"
+       "HAMi/ -n kube-system --version 2.10.0 --reuse-values -f "
+       "hami-values.yaml");
+  Find(readme,
+       "kubectl rollout restart -n nvidia "
+       "daemonset/nvidia-device-plugin-daemonset");
   Find(FileOf(files, "device-plugin-config.yaml"), "  namespace: nvidia\n");
   Find(FileOf(files, "mig-parted-config.yaml"), "  namespace: nvidia\n");
   const std::string apply = FileOf(files, "apply.sh");
   Find(apply, "check_release gpu-operator nvidia gpu-operator v25.10.1 ");
-  Find(apply, "save_object 01-configmap-gpushare-device-plugin-config "
-              "configmap gpushare-device-plugin-config 'nvidia'\n");
+  Find(apply,
+       "save_object 01-configmap-gpushare-device-plugin-config "
+       "configmap gpushare-device-plugin-config 'nvidia'\n");
   // A HAMi pool: HAMi is upgraded, not uninstalled.
   EXPECT_EQ(apply.find("helm_remove vgpu"), std::string::npos);
   // No written pool of today: rollback.sh restores the rest and says so.
@@ -266,19 +282,21 @@ TEST(ApplyScriptTest, TheFolderPinsWhatThePlatformSays) {
   Find(FileOf(files, "rollback.sh"),
        "\nfail 'the nodes keep the labels and taints node-setup.sh gave "
        "them: today'\\''s configuration of pool(s) v, m is not known");
-  Find(readme, "The nodes are not rolled back: today's configuration of "
-               "pool(s) v, m is not known");
+  Find(readme,
+       "The nodes are not rolled back: today's configuration of "
+       "pool(s) v, m is not known");
 }
 
 TEST(ApplyScriptTest, NoHamiPoolUninstallsHamiOnceItsPodsAreGone) {
-  const Scenario plan = emit_test::PoolsScenario(
-      "p", "    - {name: t, gpu: L4, nodes: 1}\n");
+  const Scenario plan =
+      emit_test::PoolsScenario("p", "    - {name: t, gpu: L4, nodes: 1}\n");
   const std::vector<EmittedFile> files =
       K8sConfigFiles(plan, TestCatalog(), &plan);
   Find(FileOf(files, "apply.sh"),
        "\nhelm_remove hami kube-system 'hami-scheduler' 'HAMi'\n");
-  Find(FileOf(files, "rollback.sh"), "  restore_release hami hami "
-                                     "kube-system\n");
+  Find(FileOf(files, "rollback.sh"),
+       "  restore_release hami hami "
+       "kube-system\n");
   Find(FileOf(files, "README.md"),
        "helm uninstall hami -n kube-system --keep-history");
   EXPECT_NE(FileOf(files, "node-rollback.sh"), "");

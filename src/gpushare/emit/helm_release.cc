@@ -20,11 +20,18 @@ HelmRelease Resolve(HelmRelease defaults, const HelmReleaseSpec& spec) {
 }  // namespace
 
 HelmRelease GpuOperatorRelease(const PlatformSpec& platform) {
-  return Resolve({"gpu-operator", "the GPU Operator", "gpu_operator",
-                  kGpuOperatorRelease, kGpuOperatorNamespace,
-                  kGpuOperatorChart, kGpuOperatorChartRepo, kGpuOperatorChart,
-                  kGpuOperatorChartVersion},
-                 platform.gpu_operator);
+  return Resolve(
+      {"gpu-operator", "the GPU Operator", "gpu_operator", kGpuOperatorRelease,
+       kGpuOperatorNamespace, kGpuOperatorChart, kGpuOperatorChartRepo,
+       kGpuOperatorChart, kGpuOperatorChartVersion},
+      platform.gpu_operator);
+}
+
+HelmRelease GpuOperatorRelease(const PlatformSpec& platform,
+                               const std::string& namespace_name) {
+  HelmRelease r = GpuOperatorRelease(platform);
+  r.namespace_name = namespace_name;
+  return r;
 }
 
 HelmRelease HamiRelease(const PlatformSpec& platform) {
@@ -46,6 +53,10 @@ std::string HelmChartArguments(const HelmRelease& release) {
   if (!release.repo.empty()) out += " --repo " + ShellWord(release.repo);
   return out + " -n " + ShellWord(release.namespace_name) + " --version " +
          ShellWord(release.version);
+}
+
+std::string HelmReleaseArguments(const HelmRelease& release) {
+  return ShellWord(release.release) + " " + HelmChartArguments(release);
 }
 
 }  // namespace gpushare

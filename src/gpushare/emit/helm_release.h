@@ -12,11 +12,13 @@
 // emit/dra_driver_values.h). GpuOperatorRelease(), HamiRelease() and
 // DraDriverRelease() are those releases as a scenario's `platform` says
 // them (scenario/platform.h: each of release, namespace, chart_version
-// that is non-empty replaces the default). HelmChartArguments() is the part
+// that is non-empty replaces the default); GpuOperatorRelease() with a
+// namespace puts the release there (the namespace of the ConfigMaps an
+// emitter writes for it). HelmChartArguments() is the part
 // of a `helm upgrade`/`helm install` command after the release name: the
 // chart, `--repo URL` for a chart of a repository, `-n NAMESPACE` and
-// `--version VERSION`, each a shell word (emit/quoting.h ShellWord). Pure
-// functions.
+// `--version VERSION`, each a shell word (emit/quoting.h ShellWord);
+// HelmReleaseArguments() the release name before them. Pure functions.
 
 #ifndef GPUSHARE_EMIT_HELM_RELEASE_H_
 #define GPUSHARE_EMIT_HELM_RELEASE_H_
@@ -55,22 +57,25 @@ inline constexpr const char* kHamiChartVersion = "2.10.0";
 inline constexpr const char* kHamiSchedulerName = "hami-scheduler";
 
 struct HelmRelease {
-  std::string key;             // names its files under before/
-  std::string what;            // for messages: "the GPU Operator"
-  std::string platform_key;    // the scenario key: "gpu_operator"
+  std::string key;           // names its files under before/
+  std::string what;          // for messages: "the GPU Operator"
+  std::string platform_key;  // the scenario key: "gpu_operator"
   std::string release;
   std::string namespace_name;
-  std::string chart;           // a repository's chart name or an oci:// ref
-  std::string repo;            // the repository URL; "" for an oci:// ref
-  std::string chart_name;      // the chart's own name (Chart.yaml `name`)
-  std::string version;         // the pinned chart version
+  std::string chart;       // a repository's chart name or an oci:// ref
+  std::string repo;        // the repository URL; "" for an oci:// ref
+  std::string chart_name;  // the chart's own name (Chart.yaml `name`)
+  std::string version;     // the pinned chart version
 };
 
 HelmRelease GpuOperatorRelease(const PlatformSpec& platform);
+HelmRelease GpuOperatorRelease(const PlatformSpec& platform,
+                               const std::string& namespace_name);
 HelmRelease HamiRelease(const PlatformSpec& platform);
 HelmRelease DraDriverRelease(const PlatformSpec& platform);
 
 std::string HelmChartArguments(const HelmRelease& release);
+std::string HelmReleaseArguments(const HelmRelease& release);
 
 }  // namespace gpushare
 
