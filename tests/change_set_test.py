@@ -1,7 +1,7 @@
 """End-to-end: the change set `emit k8s --from TODAY` writes (node-setup.sh,
 rollback.sh) applied to a fake cluster (tests/fake_cluster.py: a stand-in
 kubectl that keeps node names, labels, taints and cordons in a file and
-models the MIG manager), docs/emit.md "node-setup.sh and rollback.sh".
+models the MIG manager), docs/emit.md "node-setup.sh and node-rollback.sh".
 
 The cluster: two imported nodes with real-looking names (an A100 in MIG
 mixed all-balanced, an L4 time-sliced x4 with a team taint) planned onto

@@ -16,6 +16,7 @@ a resourceVersion is refused, a replace without one overwrites (kubectl
 replace sends the stored version, cli-runtime pkg/resource/helper.go
 Replace). Commands (kubectl's messages and exit codes):
   apply [--server-side] -f FILE [--dry-run=server] [-o yaml]
+      (a file without objects: "no objects passed to apply", exit 1)
       a three-way merge of each document with the object and the file's
       last applied version (kubectl's last-applied annotation; with
       --server-side no annotation): keys the file drops are removed, keys
@@ -196,6 +197,8 @@ def _suffix():
 
 def _apply(opts):
     shown = []
+    if not _docs(opts["-f"]):
+        fail("error: no objects passed to apply")
     for doc in _docs(opts["-f"]):
         key = _object_key(doc, opts)
         if doc["kind"].lower() not in CLUSTER_SCOPED:

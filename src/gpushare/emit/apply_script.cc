@@ -374,6 +374,10 @@ std::string ApplyScript(const ClusterChange& change) {
                           ShellWord(KubectlResource(map)), ShellWord(map.name),
                           ShellQuote(map.namespace_name), ShellWord(s.file));
         }
+        if (s.objects.empty()) {  // kubectl: "no objects passed to apply"
+          out += "say " + ShellQuote(s.file + " holds no object") + "\n";
+          break;
+        }
         out += fmt::format("kube apply{} -f {}\n",
                            s.server_side ? " --server-side" : "",
                            ShellWord(s.file));

@@ -22,7 +22,8 @@
 //      before/objects/N.absent when it does not exist; under --dry-run the
 //      same reads go to a temporary folder;
 //   3. runs the steps in order: kApplyFile `kubectl apply [--server-side]
-//      -f FILE` (for the device plugin's ConfigMap, first comparing its data
+//      -f FILE` (nothing for a file without objects, which kubectl refuses;
+//      for the device plugin's ConfigMap, first comparing its data
 //      with what the apply would store: a change marks the plugin for a
 //      restart, before/restart-device-plugin); kHelmUpgrade `helm upgrade
 //      REL CHART [--repo URL] -n NS --version V --reuse-values -f FILE`

@@ -1,6 +1,6 @@
 // The change set that moves a cluster's nodes from today's configuration to
 // a scenario's (`node-setup.sh`) and back (`rollback.sh`), written by `emit
-// k8s` and `plan --out` (docs/emit.md, "node-setup.sh and rollback.sh").
+// k8s` and `plan --out` (docs/emit.md, "node-setup.sh and node-rollback.sh").
 //
 // Contract: NodeChanges() is one NodeChange (emit/change_script.h) per pool
 // with GPUs, in pool order: the pool's nodes as the real cluster has them
