@@ -4,29 +4,31 @@ docs/emit.md "apply.sh and rollback.sh") against a stateful stand-in cluster
 kubectl, Helm releases behind a fake helm, tests/fake_helm.py).
 
 The cluster: the nodes of examples/kubectl/nodes.json (an A100 in MIG, two
-time-sliced L4s, an A10 under HAMi, a control-plane node) and two written
+time-sliced L4s, an A10 under HAMi, a control-plane node) and three written
 pools found by a GKE node-pool label; the GPU Operator and HAMi installed by
 Helm with values of their own; ConfigMaps in the operator's namespace (one
-the change writes, with older data; unrelated ones); a pod of HAMi's
-scheduler. The chart repositories offer a newer chart than the pinned one,
-so an unpinned upgrade would move to it.
+the change writes, with older data; unrelated ones); a Kueue ClusterQueue; a
+pod of HAMi's scheduler. The chart repositories offer newer charts than the
+pinned ones, so an unpinned upgrade would move to them.
 
 Plans: A keeps the import as it runs, moves the written pools to MIG, HAMi
-and DRA (installing the DRA driver) and changes Kueue's queues; B moves every pool off HAMi; A on a cluster without HAMi installs
-it. Each runs `apply.sh --dry-run` (nothing changes), `apply.sh`, again
-(nothing changes, no new Helm revision), `rollback.sh` and again, checking
-the end states and the exact restore of node labels and taints, ConfigMaps
-(data and labels; an absent one deleted) and Helm values and chart versions.
-Also: a release at another chart version stops apply.sh before anything,
-HAMi is not uninstalled while a pod of its scheduler runs, the device plugin
-is not restarted when its ConfigMap's data is already the plan's, and a
-folder without today's node configuration rolls the rest back and exits 1.
+and DRA (installing the DRA driver) and changes Kueue's queues; B moves
+every pool off HAMi; A on a cluster without HAMi installs it. Each runs
+`apply.sh --dry-run` (nothing changes), `apply.sh`, again (nothing changes,
+no new Helm revision), `rollback.sh` and again, checking the end states and
+the exact restore of node labels and taints, objects (data, spec, labels,
+annotations; an absent one deleted, unrelated ones untouched) and Helm
+values and chart versions. Also: a release at another chart version stops
+apply.sh before anything, HAMi is not uninstalled while a pod of its
+scheduler runs, the device plugin is not restarted when its ConfigMap's
+data is already the plan's, a folder without today's node configuration
+rolls the rest back and exits 1, the stand-in refuses stale copies, and
+apply.sh's filter drops exactly the server's fields.
 
 Run as: python3 tests/cluster_change_test.py --binary /path/to/gpushare-sim
 """
 
 import copy
-import json
 import os
 import subprocess
 
@@ -423,9 +425,6 @@ spec:
             plan, lambda today: self.check_plan_a(plan, today, 1),
             dry_runs=False)
         self.assertNotIn("kube-system/hami", self.cluster.releases())
-        calls = [c for c in self.cluster.state()["calls"]
-                 if c[:2] == ["helm", "upgrade"]]
-        self.assertEqual(calls, [])  # (the log holds the last run only)
 
 
     def test_plan_b_uninstalls_hami_once_its_pods_are_gone(self):
@@ -501,8 +500,8 @@ spec:
         self.run_changes(plan, "apply.sh")
         applied = self.snapshot()
         mutations, err = self.run_changes(plan, "rollback.sh", status=1)
-        self.assertIn("today's configuration of pool(s) train, dev, infer is not "
-                      "known", err)
+        self.assertIn("today's configuration of pool(s) train, dev, infer is "
+                      "not known", err)
         now = self.snapshot()
         self.assertEqual(now["nodes"], applied["nodes"])
         for key, obj in today["objects"].items():
