@@ -1,7 +1,7 @@
 """End-to-end: the change set `emit k8s --from TODAY` writes (node-setup.sh,
 rollback.sh) applied to a fake cluster (tests/fake_cluster.py: a stand-in
 kubectl that keeps node names, labels, taints and cordons in a file and
-models the MIG manager), docs/emit.md "node-setup.sh and rollback.sh".
+models the MIG manager), docs/emit.md "node-setup.sh and node-rollback.sh".
 
 The cluster: two imported nodes with real-looking names (an A100 in MIG
 mixed all-balanced, an L4 time-sliced x4 with a team taint) planned onto
@@ -221,7 +221,7 @@ class ChangeSetTest(TempDirTestCase):
 
     def test_bad_argument_is_refused(self):
         plan = self.emit("plan.yaml", "plan")
-        self.assertNotIn("rollback.sh", os.listdir(plan))
+        self.assertNotIn("node-rollback.sh", os.listdir(plan))
         result = subprocess.run(
             ["sh", os.path.join(plan, "node-setup.sh"), "--force"],
             cwd=self.tmp.name, env=self.cluster.env(), capture_output=True,

@@ -320,7 +320,8 @@ class K8sBundleTest(unittest.TestCase):
             self.assertEqual(status, 0, err)
             names = ["README.md", "device-plugin-config.yaml",
                      "mig-parted-config.yaml", "gpu-operator-values.yaml",
-                     "hami-values.yaml", "node-setup.sh", "pod-patches.yaml"]
+                     "hami-values.yaml", "node-setup.sh", "pod-patches.yaml",
+                     "apply.sh", "rollback.sh"]
             self.assertEqual(sorted(os.listdir(out_dir)),
                              sorted(names + [".gpushare-sim-files"]))
             self.assertEqual(out.split(),

@@ -23,7 +23,10 @@ state file and answers the commands the scripts use, as kubectl does
   wait node NAME --for=jsonpath={...}=VALUE   (exit 1 unless it holds)
   delete pod -n NS -l app=nvidia-mig-manager --field-selector=spec.nodeName=N
       (the node's MIG manager pod restarts and applies the node's label)
-  apply, rollout, and anything else: logged only.
+  apply, create, replace, delete, get of other kinds, rollout restart: the
+      API objects, pods and DaemonSets of tests/fake_kube_objects.py.
+A `helm` beside it keeps Helm releases in the same state file
+(tests/fake_helm.py).
 Every command with --dry-run=server changes nothing. A command that changes
 state is logged in `mutations`. The MIG manager is modelled (NVIDIA/mig-parted
 cmd/nvidia-mig-manager/main.go, pkg/mig/reconfigure/reconfigure.go): it acts
@@ -40,6 +43,10 @@ import json
 import os
 import re
 import stat
+import subprocess
+
+from fake_helm import HELM
+from fake_kube_objects import KUBECTL_OBJECTS
 
 KUBECTL = r'''#!/usr/bin/env python3
 import json, os, re, sys
@@ -135,6 +142,7 @@ def jsonpath(node, expr):
         return node["labels"].get(m.group(1).replace("\\.", "."), "")
     fail("fake kubectl: unsupported jsonpath " + expr)
 
+#@objects
 if verb == "get":
     names = targets(args[2:])
     out = flags.get("-o", "")
@@ -240,19 +248,28 @@ save()
 class FakeCluster:
     """Nodes in a JSON file and a kubectl that reads and changes them."""
 
-    def __init__(self, folder, nodes, mig_layouts=None):
+    def __init__(self, folder, nodes, mig_layouts=None, charts=None,
+                 daemonsets=()):
         """`nodes`: name → {"labels": {...}, "taints": [{key, value,
         effect}], "pods": [{name: "ns/pod", controller: bool}] (optional)};
         `mig_layouts`: config name → layout, for the MIG manager's model
-        (a node's GPUs start with its nvidia.com/mig.config's layout)."""
+        (a node's GPUs start with its nvidia.com/mig.config's layout).
+        `charts`: chart name → version → {app_version, values} that the
+        fake helm's repositories offer (tests/fake_helm.py);
+        `daemonsets`: "NAMESPACE/NAME" of the DaemonSets that exist."""
         self.bin = os.path.join(folder, "fake-bin")
         os.makedirs(self.bin, exist_ok=True)
-        kubectl = os.path.join(self.bin, "kubectl")
-        with open(kubectl, "w", encoding="utf-8") as f:
-            f.write(KUBECTL)
-        os.chmod(kubectl, os.stat(kubectl).st_mode | stat.S_IEXEC)
+        for name, text in (("kubectl", KUBECTL.replace("#@objects\n",
+                                                       KUBECTL_OBJECTS)),
+                           ("helm", HELM)):
+            path = os.path.join(self.bin, name)
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+            os.chmod(path, os.stat(path).st_mode | stat.S_IEXEC)
         self.state_file = os.path.join(folder, "fake-cluster.json")
-        state = {"nodes": {}, "calls": [], "mutations": [], "violations": []}
+        state = {"nodes": {}, "calls": [], "mutations": [], "violations": [],
+                 "objects": {}, "pods": [], "daemonsets": list(daemonsets),
+                 "helm": {"releases": {}, "charts": charts or {}}}
         # The MIG manager's model: see the module's doc.
         state.update(mig_layouts=dict(mig_layouts or {}), mig_fail=[],
                      mig_hang=[])
@@ -292,6 +309,31 @@ class FakeCluster:
         state = self.state()
         state["calls"], state["mutations"] = [], []
         self._write(state)
+
+    def objects(self):
+        """GROUP/kind/NAMESPACE/NAME → the object as stored."""
+        return self.state()["objects"]
+
+    def releases(self):
+        """"NAMESPACE/NAME" → the release's revisions, oldest first."""
+        return self.state()["helm"]["releases"]
+
+    def set_pods(self, pods):
+        """Pods: [{namespace, name, schedulerName, phase}]."""
+        state = self.state()
+        state["pods"] = pods
+        self._write(state)
+
+    def run(self, *command, stdin=None):
+        """Runs the fake kubectl or helm (`command[0]`); returns its
+        CompletedProcess, failing on a non-zero exit."""
+        result = subprocess.run(
+            [os.path.join(self.bin, command[0]), *command[1:]],
+            env=self.env(), capture_output=True, text=True, input=stdin,
+            timeout=60, check=False)
+        if result.returncode != 0:
+            raise AssertionError(" ".join(command) + ": " + result.stderr)
+        return result
 
     def env(self, extra_path=""):
         return dict(os.environ, FAKE_CLUSTER=self.state_file,

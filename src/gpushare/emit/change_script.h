@@ -1,7 +1,7 @@
 // A POSIX shell script that brings sets of nodes to their NodeTargets:
-// `node-setup.sh` (today's configuration → the scenario's) and `rollback.sh`
-// (back), written by `emit k8s` and `plan --out` (docs/emit.md,
-// "node-setup.sh and rollback.sh").
+// `node-setup.sh` (today's configuration → the scenario's) and
+// `node-rollback.sh` (back), written by `emit k8s` and `plan --out`
+// (docs/emit.md, "node-setup.sh and node-rollback.sh").
 //
 // Contract: ChangeScript() writes `set -eu` shell that
 //   - takes one optional argument, --dry-run: every kubectl command that

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "gpushare/emit/helm_release.h"
 #include "gpushare/emit/pool_node_set.h"
 #include "gpushare/emit/quoting.h"
 #include "gpushare/emit/yaml_text.h"
@@ -105,13 +106,13 @@ std::string DevicePluginConfigMap(const Scenario& scenario,
       "# 2. Point the GPU Operator's device plugin at it (Helm values, which "
       "a later\n#    helm upgrade keeps; emit k8s writes them as "
       "gpu-operator-values.yaml):\n"
-      "#      helm upgrade gpu-operator nvidia/gpu-operator -n {} "
-      "--reuse-values \\\n"
+      "#      helm upgrade {} --reuse-values \\\n"
       "#        --set devicePlugin.config.name={} "
       "--set devicePlugin.config.default=default\n"
       "# 3. Select each pool's config on its nodes:\n",
       CommentText(scenario.name),
-      CommentText(ShellWord(options.namespace_name)),
+      CommentText(HelmReleaseArguments(
+          GpuOperatorRelease(scenario.platform, options.namespace_name))),
       CommentText(ShellWord(options.name)));
   for (const NamedDevicePluginConfig& c : configs) {
     if (c.pool.empty()) continue;  // `default`: unlabelled nodes

@@ -46,6 +46,10 @@ namespace gpushare {
 inline constexpr const char* kDraDriverRelease = "dra-driver-nvidia-gpu";
 inline constexpr const char* kDraDriverChart =
     "oci://registry.k8s.io/dra-driver-nvidia/charts/dra-driver-nvidia-gpu";
+// The chart version `helm` pins for the driver (emit/helm_release.h).
+// Placeholder until the released driver the values are written for is
+// chosen (issue 53, point 7): the newest release tag, v25.12.0.
+inline constexpr const char* kDraDriverChartVersion = "25.12.0";
 
 std::string DraDriverValuesYaml(const Scenario& scenario);
 

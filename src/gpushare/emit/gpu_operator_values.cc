@@ -5,6 +5,7 @@
 #include <regex>
 #include <vector>
 
+#include "gpushare/emit/helm_release.h"
 #include "gpushare/emit/mig_parted_config.h"
 #include "gpushare/emit/node_target.h"
 #include "gpushare/emit/quoting.h"
@@ -254,11 +255,13 @@ std::string GpuOperatorValuesYaml(const Scenario& scenario,
   std::string out = fmt::format(
       "# NVIDIA GPU Operator Helm values of scenario '{}' (written by "
       "gpushare-sim).\n# Apply on top of the values the release has:\n"
-      "#   helm upgrade gpu-operator nvidia/gpu-operator -n {} --reuse-values "
-      "-f THIS_FILE\n# (a later helm upgrade keeps them; kubectl patches of "
+      "#   helm upgrade {} --reuse-values -f THIS_FILE\n"
+      "# (a later helm upgrade keeps them; kubectl patches of "
       "the ClusterPolicy\n# would be overwritten by it). A key left out "
       "keeps the release's value.\n",
-      CommentText(scenario.name), CommentText(ShellWord(options.namespace_name)));
+      CommentText(scenario.name),
+      CommentText(HelmReleaseArguments(
+          GpuOperatorRelease(scenario.platform, options.namespace_name))));
   out += ListComment("daemonsets.tolerations",
                      "platform.gpu_operator.daemonsets.tolerations",
                      daemonsets,

@@ -6,6 +6,7 @@
 
 #include "gpushare/cluster/cluster.h"
 #include "gpushare/emit/gpu_operator_values.h"
+#include "gpushare/emit/helm_release.h"
 #include "gpushare/emit/node_target.h"
 #include "gpushare/emit/pool_node_set.h"
 #include "gpushare/emit/quoting.h"
@@ -99,15 +100,16 @@ std::string HamiValuesYaml(const Scenario& scenario, const Catalog& catalog) {
     }
   }
   std::string out = fmt::format(
-      "# HAMi Helm values of scenario '{}' (chart hami 2.10.0; written by\n"
+      "# HAMi Helm values of scenario '{}' (chart hami {}; written by\n"
       "# gpushare-sim emit hami).\n#\n"
-      "# 1. Install or upgrade HAMi:\n"
-      "#   helm repo add hami-charts https://project-hami.github.io/HAMi/\n"
-      "#   helm upgrade --install hami hami-charts/hami -n kube-system -f "
-      "THIS_FILE\n"
+      "# 1. Install or upgrade HAMi (with --reuse-values where installed):\n"
+      "#   helm upgrade --install {} -f THIS_FILE\n"
       "# 2. Let HAMi's device plugin serve the vGPU nodes, and the GPU "
       "Operator's not\n#    (node-setup.sh of emit k8s sets these labels):\n{}",
-      CommentText(scenario.name), labels);
+      CommentText(scenario.name),
+      CommentText(HamiRelease(scenario.platform).version),
+      CommentText(HelmReleaseArguments(HamiRelease(scenario.platform))),
+      labels);
   if (!annotations.empty()) {
     out +=
         "# 3. Pods of these pools ask for their pool's policies (pod "

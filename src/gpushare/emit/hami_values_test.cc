@@ -46,8 +46,9 @@ TEST(HamiValuesTest, OnePoolByHand) {
             std::string::npos)
       << text;
   EXPECT_EQ(text.find("cpu-0"), std::string::npos);
-  EXPECT_NE(text.find("helm upgrade --install hami hami-charts/hami -n "
-                      "kube-system"),
+  EXPECT_NE(text.find("helm upgrade --install hami hami --repo "
+                      "https://project-hami.github.io/HAMi/ -n kube-system "
+                      "--version 2.10.0 -f THIS_FILE"),
             std::string::npos);
 }
 

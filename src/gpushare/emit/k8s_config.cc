@@ -6,17 +6,21 @@
 #include <optional>
 #include <set>
 
+#include "gpushare/emit/apply_script.h"
 #include "gpushare/emit/device_plugin_config.h"
 #include "gpushare/emit/dra_driver_values.h"
 #include "gpushare/emit/dra_objects.h"
 #include "gpushare/emit/gpu_operator_values.h"
 #include "gpushare/emit/hami_values.h"
+#include "gpushare/emit/helm_release.h"
 #include "gpushare/emit/kai_queue_manifests.h"
+#include "gpushare/emit/kube_object_ref.h"
 #include "gpushare/emit/kube_scheduler_config.h"
 #include "gpushare/emit/kueue_manifests.h"
 #include "gpushare/emit/mig_parted_config.h"
 #include "gpushare/emit/node_setup_script.h"
 #include "gpushare/emit/pod_template_patches.h"
+#include "gpushare/emit/pool_node_set.h"
 #include "gpushare/emit/quoting.h"
 
 namespace gpushare {
@@ -150,45 +154,108 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
     // (Dynamic MIG needs no mig-parted layout: the DRA driver makes it.)
     mig = mig || (p.sharing.mig_enabled && !p.sharing.mig.dynamic);
   }
+  const HelmRelease gpu_operator = GpuOperatorRelease(scenario.platform);
+  const HelmRelease hami_release = HamiRelease(scenario.platform);
+  const HelmRelease dra_release = DraDriverRelease(scenario.platform);
   std::vector<EmittedFile> files;
   std::string steps;
   int step = 0;
+  // What apply.sh runs, in README order (emit/apply_script.h).
+  ClusterChange change;
+  change.scenario_name = scenario.name;
   auto add = [&](std::string path, std::string text, std::string what,
                  std::string command) {
     steps += fmt::format("{}. `{}` — {}\n\n   ```sh\n   {}\n   ```\n\n", ++step,
                          path, what, command);
     files.push_back({std::move(path), std::move(text)});
   };
+  auto apply_file = [&](std::string path, std::string text, std::string what,
+                        bool server_side, bool device_plugin_config) {
+    ApplyStep s;
+    s.title = "`" + path + "`: " + what;
+    s.file = path;
+    s.server_side = server_side;
+    s.objects = KubeObjectsOf(text, path);
+    s.device_plugin_config = device_plugin_config;
+    change.steps.push_back(std::move(s));
+    add(path, std::move(text), std::move(what),
+        std::string("kubectl apply ") + (server_side ? "--server-side " : "") +
+            "-f " + path);
+  };
+  auto helm_values = [&](std::string path, std::string text, std::string what,
+                         const HelmRelease& release) {
+    ApplyStep s;
+    s.kind = ApplyStep::Kind::kHelmUpgrade;
+    s.title = "`" + path + "`: " + what;
+    s.file = path;
+    s.release = release;
+    change.steps.push_back(std::move(s));
+    const std::string args = HelmChartArguments(release);
+    add(path, std::move(text), std::move(what),
+        fmt::format("helm upgrade {0} {1} --reuse-values -f {2}\n   # not "
+                    "installed yet:\n   helm upgrade --install {0} {1} "
+                    "--create-namespace -f {2}",
+                    ShellWord(release.release), args, path));
+  };
+  auto uninstall = [&](const HelmRelease& release, std::string why,
+                       std::string scheduler) {
+    ApplyStep s;
+    s.kind = ApplyStep::Kind::kHelmUninstall;
+    s.title = why;
+    s.release = release;
+    s.wait_for_scheduler = scheduler;
+    change.steps.push_back(std::move(s));
+    steps += fmt::format(
+        "{}. {}{}\n\n   ```sh\n   helm uninstall {} -n {} --keep-history\n"
+        "   ```\n\n",
+        ++step, CommentText(why),
+        scheduler.empty()
+            ? std::string()
+            : fmt::format(
+                  ", once no pod runs under `{0}` any more (patch their "
+                  "workloads with `pod-patches.yaml` first: apply.sh stops "
+                  "and names them while any is left; `kubectl get pods -A "
+                  "--field-selector=status.phase!=Succeeded,status.phase!="
+                  "Failed -o jsonpath='{{range .items[?(@.spec.schedulerName"
+                  "==\"{0}\")]}}{{.metadata.namespace}}/{{.metadata.name}}"
+                  "{{\"\\n\"}}{{end}}'`)",
+                  scheduler),
+        ShellWord(release.release), ShellWord(release.namespace_name));
+  };
   if (nvidia) {
-    add("device-plugin-config.yaml", DevicePluginConfigMap(scenario, catalog),
-        "the NVIDIA device plugin's configs per pool (time-slicing, MPS, MIG "
-        "strategy), which the GPU Operator's values below name",
-        "kubectl apply -f device-plugin-config.yaml");
+    DevicePluginConfigMapOptions options;
+    options.namespace_name = gpu_operator.namespace_name;
+    apply_file("device-plugin-config.yaml",
+               DevicePluginConfigMap(scenario, catalog, options),
+               "the NVIDIA device plugin's configs per pool (time-slicing, "
+               "MPS, MIG strategy), which the GPU Operator's values below "
+               "name",
+               false, true);
   }
   if (mig) {
-    MigPartedConfigMapOptions mig_options;
-    mig_options.today = today;
-    add("mig-parted-config.yaml",
-        MigPartedConfigMap(scenario, catalog, mig_options),
-        "the MIG layouts for the MIG manager, which the GPU Operator's values "
-        "below name",
-        "kubectl apply -f mig-parted-config.yaml");
+    MigPartedConfigMapOptions options;
+    options.namespace_name = gpu_operator.namespace_name;
+    options.today = today;
+    apply_file("mig-parted-config.yaml",
+               MigPartedConfigMap(scenario, catalog, options),
+               "the MIG layouts for the MIG manager, which the GPU Operator's "
+               "values below name",
+               false, false);
   }
   if (gpus) {
-    add("gpu-operator-values.yaml", GpuOperatorValuesYaml(scenario, catalog),
-        "the GPU Operator's Helm values: the ConfigMaps above, the MIG "
-        "strategy and its DaemonSets' and NFD worker's tolerations of the "
-        "pools' taints, each only where the plan needs it (the file's header "
-        "says what it leaves to the release)",
-        "helm upgrade gpu-operator nvidia/gpu-operator -n gpu-operator "
-        "--reuse-values -f gpu-operator-values.yaml");
+    GpuOperatorValuesOptions options;
+    options.namespace_name = gpu_operator.namespace_name;
+    helm_values("gpu-operator-values.yaml",
+                GpuOperatorValuesYaml(scenario, catalog, options),
+                "the GPU Operator's Helm values: the ConfigMaps above, the MIG "
+                "strategy and its DaemonSets' and NFD worker's tolerations of "
+                "the pools' taints, each only where the plan needs it (the "
+                "file's header says what it leaves to the release)",
+                gpu_operator);
   }
   if (hami) {
-    add("hami-values.yaml", HamiValuesYaml(scenario, catalog),
-        "HAMi's Helm values for the vGPU pools",
-        "helm repo add hami-charts https://project-hami.github.io/HAMi/\n   "
-        "helm upgrade --install hami hami-charts/hami -n kube-system -f "
-        "hami-values.yaml");
+    helm_values("hami-values.yaml", HamiValuesYaml(scenario, catalog),
+                "HAMi's Helm values for the vGPU pools", hami_release);
   }
   const std::vector<NodeChange> changes =
       NodeChanges(scenario, catalog, today);
@@ -202,11 +269,11 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
                            p.gpus_per_node > 0;
                   });
   if (dra_today && !dra) {
-    steps += fmt::format(
-        "{}. No pool hands out its GPUs through DRA any more: uninstall "
-        "NVIDIA's DRA driver before the device plugin returns to its "
-        "nodes\n\n   ```sh\n   helm uninstall {} -n {}\n   ```\n\n",
-        ++step, kDraDriverRelease, kDraDriverRelease);
+    uninstall(dra_release,
+              "No pool hands out its GPUs through DRA any more: uninstall "
+              "NVIDIA's DRA driver before the device plugin returns to its "
+              "nodes",
+              "");
   }
   add("node-setup.sh", NodeSetupScript(scenario, catalog, today),
       std::string("labels and taints each pool's nodes, which selects "
@@ -221,69 +288,87 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
       "DRAIN_FORCE=1 deletes them; a failed MIG change stops it, the node "
       "cordoned, and a second run retries). Check it with --dry-run first",
       "sh node-setup.sh --dry-run\n   sh node-setup.sh");
+  ApplyStep node_setup;
+  node_setup.kind = ApplyStep::Kind::kNodeSetup;
+  node_setup.title = "node-setup.sh: the nodes' labels, taints and MIG layouts";
+  change.steps.push_back(std::move(node_setup));
   if (dra) {
-    add("dra-driver-values.yaml", DraDriverValuesYaml(scenario),
-        "the Helm values of NVIDIA's DRA driver for the DRA pools: its "
-        "kubelet plugin on their nodes, the alpha feature gates they need "
-        "(see the file's comments). Needs Kubernetes 1.34+ (resource.k8s.io/"
-        "v1) and the GPU Operator's driver and toolkit on those nodes",
-        std::string("helm upgrade --install ") + kDraDriverRelease + " " +
-            kDraDriverChart + " --namespace " + kDraDriverRelease +
-            " --create-namespace -f dra-driver-values.yaml");
-    add("dra-objects.yaml", DraObjectsYaml(scenario, catalog),
-        "the DeviceClasses of the MIG profiles the DRA pools' pods ask and, "
-        "per tenant class and namespace, the ResourceClaimTemplates the pod "
-        "patches name",
-        "kubectl apply -f dra-objects.yaml");
+    helm_values("dra-driver-values.yaml", DraDriverValuesYaml(scenario),
+                "the Helm values of NVIDIA's DRA driver for the DRA pools: "
+                "its kubelet plugin on their nodes, the alpha feature gates "
+                "they need (see the file's comments). Needs Kubernetes 1.34+ "
+                "(resource.k8s.io/v1) and the GPU Operator's driver and "
+                "toolkit on those nodes",
+                dra_release);
+    apply_file("dra-objects.yaml", DraObjectsYaml(scenario, catalog),
+               "the DeviceClasses of the MIG profiles the DRA pools' pods ask "
+               "and, per tenant class and namespace, the "
+               "ResourceClaimTemplates the pod patches name",
+               false, false);
   }
   if (nvidia) {
+    ApplyStep restart;
+    restart.kind = ApplyStep::Kind::kRestartDevicePlugin;
+    restart.title =
+        "the device plugin's restart, when its ConfigMap's data changed";
+    restart.release = gpu_operator;
+    change.steps.push_back(std::move(restart));
     steps += fmt::format(
         "{}. The GPU Operator does not watch the device plugin's ConfigMap: "
-        "after a change to it, restart the plugin (running pods keep "
-        "running)\n\n   ```sh\n   kubectl rollout restart -n gpu-operator "
-        "daemonset/nvidia-device-plugin-daemonset\n   ```\n\n",
-        ++step);
+        "after a change to its data, restart the plugin (running pods keep "
+        "running). apply.sh does so only when `device-plugin-config.yaml` "
+        "changed the data (a plan that changes no pool's config restarts "
+        "nothing)\n\n   ```sh\n   kubectl rollout restart -n {} "
+        "daemonset/{}\n   ```\n\n",
+        ++step, ShellWord(gpu_operator.namespace_name),
+        kDevicePluginDaemonSet);
   }
   if (NeedsKubeSchedulerConfig(scenario.scheduler)) {
     add("kube-scheduler-config.yaml",
         KubeSchedulerConfigYaml(scenario.scheduler, hami),
-        "the scheduler profile's scoring (NodeResourcesFit scoringStrategy)",
+        "the scheduler profile's scoring (NodeResourcesFit scoringStrategy); "
+        "not run by apply.sh",
         "kube-scheduler --config kube-scheduler-config.yaml   # or your "
         "distribution's way to set it");
   }
   if (scenario.queues.enabled()) {
-    add("kueue-queues.yaml", KueueManifestsYaml(scenario),
-        "Kueue's ResourceFlavors, ClusterQueues and LocalQueues (" +
-            CommentText(KueueManifestsNeed(scenario)) +
-            "; install Kueue first); pods name their LocalQueue with the "
-            "kueue.x-k8s.io/queue-name label the pod patches set",
-        "kubectl apply --server-side -f kueue-queues.yaml");
+    apply_file("kueue-queues.yaml", KueueManifestsYaml(scenario),
+               "Kueue's ResourceFlavors, ClusterQueues and LocalQueues (" +
+                   CommentText(KueueManifestsNeed(scenario)) +
+                   "; install Kueue first); pods name their LocalQueue with "
+                   "the kueue.x-k8s.io/queue-name label the pod patches set",
+               true, false);
   }
   if (scenario.kai_queues.enabled()) {
-    add("kai-queues.yaml", KaiQueueManifestsYaml(scenario),
-        "KAI-Scheduler's Queues (install KAI-Scheduler first); pods name "
-        "their leaf queue with the kai.scheduler/queue label and "
-        "schedulerName kai-scheduler, which the pod patches set",
-        "kubectl apply -f kai-queues.yaml");
+    apply_file("kai-queues.yaml", KaiQueueManifestsYaml(scenario),
+               "KAI-Scheduler's Queues (install KAI-Scheduler first); pods "
+               "name their leaf queue with the kai.scheduler/queue label and "
+               "schedulerName kai-scheduler, which the pod patches set",
+               false, false);
   }
   add("pod-patches.yaml",
       PodTemplatePatchesYaml(scenario, catalog, kPodPatchesPerClass, today),
       "per tenant class, what its workloads' pod templates request; patch "
-      "each workload with the document of its class",
+      "each workload with the document of its class (not run by apply.sh)",
       "kubectl patch deployment NAME --type strategic --patch-file PATCH.yaml");
-  std::string save =
-      "kubectl get configmap -n gpu-operator -o yaml > "
-      "before-gpu-operator-configmaps.yaml\nhelm get values gpu-operator "
-      "-n gpu-operator -o yaml > before-gpu-operator-values.yaml";
-  if (hami) {
-    save += "\nhelm get values hami -n kube-system -o yaml > "
-            "before-hami-values.yaml   # if HAMi runs today";
+  if (gpus && !hami) {
+    uninstall(hami_release,
+              "No pool runs HAMi: where HAMi is installed, uninstall it (its "
+              "admission webhook would send every GPU pod to its scheduler, "
+              "which has no node left)",
+              kHamiSchedulerName);
   }
-  if (dra || dra_today) {
-    save += std::string("\nhelm get values ") + kDraDriverRelease +
-            " -n " + kDraDriverRelease +
-            " -o yaml > before-dra-driver-values.yaml   # if the DRA driver "
-            "runs today";
+  files.push_back({"apply.sh", ApplyScript(change)});
+  std::string releases;
+  for (const ApplyStep& s : change.steps) {
+    if (s.kind != ApplyStep::Kind::kHelmUpgrade) continue;
+    releases += fmt::format(
+        "- {}: release `{}` in namespace `{}`, chart `{}` `{}` "
+        "(`platform.{}`)\n",
+        s.release.what, CommentText(s.release.release),
+        CommentText(s.release.namespace_name),
+        CommentText(s.release.chart_name), CommentText(s.release.version),
+        s.release.platform_key);
   }
   std::string readme = fmt::format(
       "# Kubernetes configuration of scenario '{}'\n\n"
@@ -291,43 +376,77 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
       "for NVIDIA's GPU Operator (device plugin, MIG manager) and HAMi, as "
       "a change from the cluster's configuration today. Every field and its "
       "upstream source: docs/emit.md of gpushare-sim.\n\n"
-      "## Save today's configuration\n\n```sh\n{}\n```\n\n"
-      "## Apply, in this order\n\n{}",
-      CommentText(scenario.name), save, steps);
+      "## Apply\n\n```sh\nsh apply.sh --dry-run   # reads and checks "
+      "everything, changes nothing\nsh apply.sh\n```\n\n"
+      "`apply.sh` runs the steps below in order (but those marked not run "
+      "by it). Before changing anything it checks that `kubectl` and `helm` "
+      "are there, that `node-setup.sh --dry-run` passes, and that each Helm "
+      "release it upgrades is not installed or runs the chart version these "
+      "files are written for, which every helm command pins:\n\n{}\n"
+      "A release at another version stops it: emit the files again with "
+      "`platform.<release>.chart_version` set to the version it runs "
+      "(docs/scenario.md, \"platform\"), or upgrade the chart first. Its "
+      "first run saves today's state into `before/`: per Helm "
+      "release its revision, chart version and values; each object the "
+      "files write, without the fields the API server sets, or that it did "
+      "not exist. A later run keeps that copy, skips a Helm upgrade it has "
+      "made already and changes nothing. Keep `before/` until the change is "
+      "to stay (rollback.sh reads it; gpushare-sim will not write into a "
+      "folder that holds it).\n\n"
+      "By hand, save first: `helm history RELEASE -n NAMESPACE --max 1` and "
+      "`helm get values RELEASE -n NAMESPACE -o yaml` of each release, and "
+      "`kubectl get KIND NAME -n NAMESPACE -o yaml` of each object, "
+      "without `metadata.resourceVersion`, `uid`, `creationTimestamp`, "
+      "`managedFields` and `status` (a stale resourceVersion makes the "
+      "restore fail).\n\n### The steps, in this order\n\n{}",
+      CommentText(scenario.name), releases, steps);
   const std::string counts = NodeCountChanges(scenario, changes, today);
   if (!counts.empty()) {
     readme += "## Nodes to provision or take out\n\n" + counts + "\n";
   }
-  const std::optional<std::string> rollback =
+  const std::optional<std::string> node_rollback =
       RollbackScript(scenario, catalog, today);
-  readme += "## Roll back\n\n";
-  if (rollback) {
-    files.push_back({"rollback.sh", *rollback});
+  std::string unknown;
+  for (const NodePoolSpec& p : scenario.pools) {
+    if (p.gpus_per_node > 0 && !PoolNodeSetOf(p).by_name() &&
+        FindPoolSpec(today, p.name) == nullptr) {
+      unknown += (unknown.empty() ? "" : ", ") + p.name;
+    }
+  }
+  const std::string nodes_unknown =
+      node_rollback ? std::string()
+                    : "the nodes keep the labels and taints node-setup.sh "
+                      "gave them: today's configuration of pool(s) " +
+                          unknown +
+                          " is not known (emit k8s --from TODAY.yaml writes "
+                          "node-rollback.sh, which restores them)";
+  files.push_back({"rollback.sh", RollbackAllScript(change, nodes_unknown)});
+  if (node_rollback) files.push_back({"node-rollback.sh", *node_rollback});
+  readme +=
+      "## Roll back\n\n```sh\nsh rollback.sh --dry-run\nsh rollback.sh\n```\n\n"
+      "`rollback.sh` undoes the steps in reverse order from `before/`: each "
+      "object is put back as saved (`kubectl replace -f before/objects/...` "
+      "where it differs, `kubectl create` where it is missing, `kubectl "
+      "delete` where it did not exist before), each Helm release goes back "
+      "to its saved revision (`helm rollback RELEASE REVISION -n NAMESPACE`: "
+      "that revision's chart and values exactly, also for a release apply.sh "
+      "uninstalled with `--keep-history`; a release apply.sh installed is "
+      "uninstalled), and the device plugin restarts when its ConfigMap "
+      "changed back. ";
+  if (node_rollback) {
     readme +=
-        "Restore the saved ConfigMaps and Helm values, then the nodes' "
-        "labels, taints and MIG layouts (rollback.sh cordons, drains and "
-        "waits as node-setup.sh does):\n\n```sh\n"
-        "kubectl apply -f before-gpu-operator-configmaps.yaml\n"
-        "helm upgrade gpu-operator nvidia/gpu-operator -n gpu-operator "
-        "--reuse-values -f before-gpu-operator-values.yaml\n" +
-        std::string(hami ? "helm upgrade hami hami-charts/hami -n kube-system "
-                           "-f before-hami-values.yaml   # or helm uninstall "
-                           "hami -n kube-system\n"
-                         : "") +
-        (dra || dra_today
-             ? std::string("helm upgrade --install ") + kDraDriverRelease + " " +
-                   kDraDriverChart + " -n " + kDraDriverRelease +
-                   " --create-namespace -f before-dra-driver-values.yaml"
-                   "   # or helm uninstall " + kDraDriverRelease + " -n " +
-                   kDraDriverRelease + "\n"
-             : std::string()) +
-        "sh rollback.sh --dry-run\nsh rollback.sh\n```\n";
+        "Then `node-rollback.sh` gives the nodes back today's labels, "
+        "taints and MIG layouts (it cordons, drains and waits as "
+        "node-setup.sh does). A second run changes nothing. It does not "
+        "remove nodes a plan added.\n";
   } else {
-    readme +=
-        "No rollback.sh: today's configuration of a written pool is not "
-        "known. Pass the scenario of the cluster as it runs today (`emit k8s "
-        "--from TODAY.yaml`; `plan --out` uses the planned scenario) to get "
-        "one.\n";
+    readme += "The nodes are not rolled back: today's configuration of "
+              "pool(s) " +
+              CommentText(unknown) +
+              " is not known, so rollback.sh restores the rest and exits 1 "
+              "saying so. Pass the scenario of the cluster as it runs today "
+              "(`emit k8s --from TODAY.yaml`; `plan --out` uses the planned "
+              "scenario) to get node-rollback.sh.\n";
   }
   files.insert(files.begin(), {"README.md", readme});
   return files;

@@ -15,17 +15,24 @@
 // profile departs from the defaults (emit/kube_scheduler_config.h),
 // `kueue-queues.yaml` when the scenario has Kueue queues
 // (emit/kueue_manifests.h), `kai-queues.yaml` with KAI queues,
-// `pod-patches.yaml` (emit/pod_template_patches.h), `rollback.sh` when
-// today's configuration of every GPU pool is known (RollbackScript), and a
-// `README.md` first: the commands that save today's configuration, apply
-// the files in order, the nodes to provision or take out where a pool's
-// node count changes from `today`'s (an imported pool's by name), and how
-// to roll back. `today` is the scenario of the cluster as it runs now (the
-// scenario `plan` started from; null: unknown — imported pools still know
-// their nodes' labels). Every emitter quotes the names it writes for their
-// place (emit/quoting.h: shell words, YAML and JSON strings, one-line
-// comments; docs/emit.md, "What is quoted and what is refused"). Throws
-// InputError as the emitters do. Deterministic.
+// `pod-patches.yaml` (emit/pod_template_patches.h); then `apply.sh` and
+// `rollback.sh` (emit/apply_script.h: the whole change in that order —
+// ConfigMaps and objects, the Helm releases pinned to the chart versions of
+// scenario.platform (emit/helm_release.h), node-setup.sh, the device
+// plugin's restart, HAMi's uninstall when no pool runs HAMi, the DRA
+// driver's when today's DRA pools go — and back), `node-rollback.sh` when
+// today's configuration of every GPU pool is known (RollbackScript; else
+// rollback.sh restores the rest and exits 1 saying which pools), and a
+// `README.md` first: apply.sh and rollback.sh, the pinned charts, each step
+// with its command by hand, the nodes to provision or take out where a
+// pool's node count changes from `today`'s (an imported pool's by name).
+// The ConfigMaps go to the GPU Operator's namespace of the platform.
+// `today` is the scenario of the cluster as it runs now (the scenario
+// `plan` started from; null: unknown — imported pools still know their
+// nodes' labels). Every emitter quotes the names it writes for their place
+// (emit/quoting.h: shell words, YAML and JSON strings, one-line comments;
+// docs/emit.md, "What is quoted and what is refused"). Throws InputError as
+// the emitters do. Deterministic.
 
 #ifndef GPUSHARE_EMIT_K8S_CONFIG_H_
 #define GPUSHARE_EMIT_K8S_CONFIG_H_

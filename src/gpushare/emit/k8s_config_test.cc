@@ -34,7 +34,8 @@ TEST(K8sConfigTest, DraPoolsGetTheDriverAndTheirObjects) {
   EXPECT_EQ(Paths(files),
             (std::vector<std::string>{"README.md", "gpu-operator-values.yaml",
                                       "node-setup.sh", "dra-driver-values.yaml",
-                                      "dra-objects.yaml", "pod-patches.yaml"}));
+                                      "dra-objects.yaml", "pod-patches.yaml",
+                                      "apply.sh", "rollback.sh"}));
   EXPECT_EQ(files[2].text.find("nvidia.com/device-plugin.config=d"),
             std::string::npos);
   EXPECT_EQ(files[1].text.find("devicePlugin:"), std::string::npos);
@@ -46,8 +47,18 @@ TEST(K8sConfigTest, DraPoolsGetTheDriverAndTheirObjects) {
       << readme;
   EXPECT_LT(readme.find("helm uninstall dra-driver-nvidia-gpu"),
             readme.find("sh node-setup.sh"));
-  EXPECT_NE(readme.find("before-dra-driver-values.yaml   # if the DRA"),
-            std::string::npos);
+  // apply.sh saves the driver's release and uninstalls it, keeping its
+  // history for rollback.sh.
+  std::string apply;
+  for (const EmittedFile& f : K8sConfigFiles(plugin, TestCatalog(), &dra)) {
+    if (f.path == "apply.sh") apply = f.text;
+  }
+  EXPECT_NE(apply.find("save_release dra-driver dra-driver-nvidia-gpu "
+                       "dra-driver-nvidia-gpu\n"),
+            std::string::npos)
+      << apply;
+  EXPECT_LT(apply.find("helm_remove dra-driver-nvidia-gpu"),
+            apply.find("sh node-setup.sh $dry_run"));
   EXPECT_EQ(K8sConfigFiles(plugin, TestCatalog(), &plugin)[0].text.find(
                 "dra-driver"),
             std::string::npos);
@@ -61,7 +72,8 @@ TEST(K8sConfigTest, OnlyTheFilesTheScenarioNeeds) {
             (std::vector<std::string>{"README.md",
                                       "device-plugin-config.yaml",
                                       "gpu-operator-values.yaml",
-                                      "node-setup.sh", "pod-patches.yaml"}));
+                                      "node-setup.sh", "pod-patches.yaml",
+                                      "apply.sh", "rollback.sh"}));
   EXPECT_EQ(
       Paths(K8sConfigFiles(
           Read("    - {name: v, gpu: A100-80GB, nodes: 1,\n"
@@ -74,7 +86,8 @@ TEST(K8sConfigTest, OnlyTheFilesTheScenarioNeeds) {
       (std::vector<std::string>{
           "README.md", "device-plugin-config.yaml", "mig-parted-config.yaml",
           "gpu-operator-values.yaml", "hami-values.yaml", "node-setup.sh",
-          "kube-scheduler-config.yaml", "pod-patches.yaml"}));
+          "kube-scheduler-config.yaml", "pod-patches.yaml", "apply.sh",
+          "rollback.sh"}));
 }
 
 TEST(K8sConfigTest, EveryYamlFileParsesAndObjectsAreKubectlShaped) {

@@ -10,6 +10,7 @@
 #include "gpushare/catalog/mig_config.h"
 #include "gpushare/catalog/mig_layout.h"
 #include "gpushare/emit/gpu_operator_values.h"
+#include "gpushare/emit/helm_release.h"
 #include "gpushare/emit/pool_node_set.h"
 #include "gpushare/emit/quoting.h"
 #include "gpushare/emit/yaml_text.h"
@@ -249,13 +250,13 @@ std::string MigPartedConfigMap(const Scenario& scenario, const Catalog& catalog,
       "# 2. Point the GPU Operator's MIG manager at it and set the MIG "
       "strategy (Helm\n#    values, which a later helm upgrade keeps; emit "
       "k8s writes them as\n#    gpu-operator-values.yaml):\n"
-      "#      helm upgrade gpu-operator nvidia/gpu-operator -n {} "
-      "--reuse-values \\\n"
+      "#      helm upgrade {} --reuse-values \\\n"
       "#        --set migManager.config.name={} \\\n"
       "#        --set migManager.config.default=all-disabled "
       "--set mig.strategy={}\n",
       CommentText(scenario.name),
-      CommentText(ShellWord(options.namespace_name)),
+      CommentText(HelmReleaseArguments(
+          GpuOperatorRelease(scenario.platform, options.namespace_name))),
       CommentText(ShellWord(options.name)),
       strategy.strategy.empty() ? "\"\"" : strategy.strategy);
   if (strategy.strategy.empty()) {

@@ -174,12 +174,13 @@ std::optional<std::string> RollbackScript(const Scenario& scenario,
   const auto changes = RollbackChanges(scenario, catalog, today);
   if (!changes) return std::nullopt;
   return ChangeScript(
-      "rollback.sh",
+      "node-rollback.sh",
       {"Rollback of node-setup.sh for scenario '" + scenario.name +
            "' (written by gpushare-sim):",
        "each pool's nodes get back today's labels and taints, and MIG "
        "layouts today's.",
-       "Restore the ConfigMaps and Helm values as README.md says."},
+       "rollback.sh runs it after restoring the ConfigMaps and Helm "
+       "releases."},
       *changes);
 }
 

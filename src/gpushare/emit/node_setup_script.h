@@ -1,6 +1,6 @@
 // The change set that moves a cluster's nodes from today's configuration to
 // a scenario's (`node-setup.sh`) and back (`rollback.sh`), written by `emit
-// k8s` and `plan --out` (docs/emit.md, "node-setup.sh and rollback.sh").
+// k8s` and `plan --out` (docs/emit.md, "node-setup.sh and node-rollback.sh").
 //
 // Contract: NodeChanges() is one NodeChange (emit/change_script.h) per pool
 // with GPUs, in pool order: the pool's nodes as the real cluster has them
@@ -20,7 +20,9 @@
 // `today` (null `today` included): then today's configuration is unknown.
 // Their `mig_alike` is found the same way (for an imported node's own
 // config, by its name among the known configs; none when it is unknown).
-// RollbackScript() is its ChangeScript. FindPoolSpec() is the pool named
+// RollbackScript() is its ChangeScript, `node-rollback.sh`, which
+// rollback.sh (emit/apply_script.h) runs after the cluster's objects.
+// FindPoolSpec() is the pool named
 // `name` in `scenario` (null when either is missing). Throws InputError as
 // PoolMigConfigs and the catalog do. Deterministic.
 

@@ -1,6 +1,6 @@
 // The configuration a change script brings a node to: the labels that put it
 // in its pool and select its device plugin, MIG layout and HAMi, and its
-// taints (docs/emit.md, "node-setup.sh and rollback.sh").
+// taints (docs/emit.md, "node-setup.sh and node-rollback.sh").
 //
 // Contract: a NodeTarget lists what to set and what to take away where it is
 // present, so that applying it is idempotent. `set` labels are set with
