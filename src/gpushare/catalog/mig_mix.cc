@@ -9,7 +9,7 @@
 namespace gpushare {
 namespace {
 
-bool IsBaseProfile(const MigProfile& p) {
+bool IsBaseMixProfile(const MigProfile& p) {
   return p.name.find_first_of("+-") == std::string::npos;
 }
 
@@ -21,7 +21,7 @@ int WholeGpuMigProfile(const GpuModel& model) {
   int best = -1;
   for (size_t i = 0; i < g.profiles.size(); ++i) {
     const MigProfile& p = g.profiles[i];
-    if (p.compute_slices != g.compute_slices || !IsBaseProfile(p)) continue;
+    if (p.compute_slices != g.compute_slices || !IsBaseMixProfile(p)) continue;
     if (best < 0 || p.memory_mib > g.profiles[best].memory_mib) {
       best = static_cast<int>(i);
     }
