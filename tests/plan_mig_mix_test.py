@@ -48,14 +48,11 @@ class PlanMigMixTest(TempDirTestCase):
         # Cheaper than every feasible reference, exclusive (4 nodes) among
         # them; no uniform MIG layout meets every constraint.
         refs = {r["name"]: r for r in plan["references"]}
-        exclusive = [r for r in plan["references"]
-                     if r["feasible"] and "exclusive" in r["name"]]
-        self.assertTrue(exclusive, refs.keys())
-        for r in exclusive:
-            self.assertAlmostEqual(r["cost_per_hour"],
-                                   chosen["cost_per_hour"] * 4 / 3)
+        self.assertTrue(refs["exclusive"]["feasible"])
+        self.assertAlmostEqual(refs["exclusive"]["cost_per_hour"],
+                               chosen["cost_per_hour"] * 4 / 3)
         for probe in plan["search_log"]:
-            if probe["candidate"].startswith("MIG all-"):
+            if probe["setting"].startswith("MIG all-"):
                 self.assertFalse(probe["feasible"] and probe["nodes"] <= 3,
                                  probe)
         self.assertIn(MIX, stdout)
@@ -93,7 +90,7 @@ class PlanMigMixTest(TempDirTestCase):
         # The node label that selects it is what the change script sets.
         with open(os.path.join(out, "node-setup.sh"), encoding="utf-8") as f:
             setup = f.read()
-        self.assertIn("nvidia.com/mig.config=h100-custom", setup)
+        self.assertIn('ensure_mig "$1" h100-custom', setup)
 
         # Replaying the plan: evals ran on 7g.80gb, chat and embedders on
         # 3g.40gb, none waited on a missing instance.
@@ -105,8 +102,18 @@ class PlanMigMixTest(TempDirTestCase):
         with open(os.path.join(csv_dir, "pods.csv"), encoding="utf-8") as f:
             rows = list(csv.DictReader(f))
         self.assertEqual(len(rows), 16)
-        started = [r for r in rows if r.get("start_s") not in ("", None)]
-        self.assertEqual(len(started), 16, rows[0].keys())
+        for r in rows:
+            self.assertGreaterEqual(float(r["start_s"]), 0, r["name"])
+            self.assertLessEqual(float(r["wait_s"]), 60, r["name"])
+            profile = ("7g.80gb" if r["tenant_class"] == "eval"
+                       else "3g.40gb")
+            self.assertIn("nvidia.com/mig-%s=1" % profile,
+                          r["requests"].split(), r["name"])
+        # The 4 evals took 4 of the 6 whole-GPU instances (GPUs 0-1 of
+        # each node).
+        evals = {(r["node"], r["devices"]) for r in rows
+                 if r["tenant_class"] == "eval"}
+        self.assertEqual(len(evals), 4)
 
     def test_without_mixes_the_answer_stays_exclusive(self):
         with open(SCENARIO, encoding="utf-8") as f:
