@@ -53,6 +53,40 @@ std::string_view SharingSchemeDisplayName(SharingScheme scheme) {
   return "";
 }
 
+namespace {
+
+// Per-GPU layouts as runs of GPUs with the same profile counts: "7g.80gb on
+// GPUs 0-1, 2 x 3g.40gb on GPUs 2-3" (one run: the counts alone);
+// "custom layout" when they do not validate.
+std::string PerGpuMigLabel(const SharingConfig& s, const GpuModel& model) {
+  std::vector<MigLayout> layouts;
+  try {
+    layouts = s.Validate(model, static_cast<int>(s.mig.layouts.size()));
+  } catch (const InputError&) {
+    return "custom layout";
+  }
+  std::vector<std::string> runs;
+  size_t first = 0;
+  for (size_t gpu = 1; gpu <= layouts.size(); ++gpu) {
+    const std::vector<int> counts = MigProfileCounts(model, layouts[first]);
+    if (gpu < layouts.size() &&
+        MigProfileCounts(model, layouts[gpu]) == counts) {
+      continue;
+    }
+    const std::string what = FormatMigCounts(model, counts);
+    if (first == 0 && gpu == layouts.size()) return what;
+    runs.push_back(gpu - first == 1
+                       ? fmt::format("{} on GPU {}", what, first)
+                       : fmt::format("{} on GPUs {}-{}", what, first, gpu - 1));
+    first = gpu;
+  }
+  std::string out;
+  for (const std::string& r : runs) out += (out.empty() ? "" : ", ") + r;
+  return out;
+}
+
+}  // namespace
+
 std::string SharingLabel(const SharingConfig& s, const GpuModel* model) {
   std::string out(SharingSchemeDisplayName(s.scheme()));
   if (s.mig_enabled) {
@@ -69,6 +103,8 @@ std::string SharingLabel(const SharingConfig& s, const GpuModel* model) {
       } catch (const InputError&) {
         out += " custom layout";
       }
+    } else if (model != nullptr && model->mig_capable()) {
+      out += " " + PerGpuMigLabel(s, *model);
     } else {
       out += " custom layout";
     }

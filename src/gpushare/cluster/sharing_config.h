@@ -104,7 +104,9 @@ SharingConfig HamiSharing();
 // How reports name a sharing setting: "exclusive", "time-slicing x4",
 // "MPS x2", "vGPU (HAMi) split 10", "MIG all-balanced"; explicit MIG
 // layouts as the profile counts of the one layout of every GPU when `model`
-// is given ("MIG 3g.40gb + 2 x 2g.20gb"), else "MIG custom layout".
+// is given ("MIG 3g.40gb + 2 x 2g.20gb") and per-GPU layouts as runs of
+// GPUs ("MIG 7g.80gb on GPUs 0-1, 2 x 3g.40gb on GPUs 2-3"), else "MIG
+// custom layout".
 std::string SharingLabel(const SharingConfig& sharing,
                          const GpuModel* model = nullptr);
 

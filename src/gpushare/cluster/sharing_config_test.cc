@@ -381,6 +381,20 @@ TEST(SharingLabelTest, NamesEachSettingAsReportsShowIt) {
   const Catalog catalog = Catalog::Builtin();
   EXPECT_EQ(SharingLabel(custom, &catalog.Get("A100-80GB")),
             "MIG 3g.40gb + 2 x 2g.20gb");
+  // Per-GPU layouts: runs of GPUs with the same counts, by GPU index.
+  SharingConfig mix = MigSharing(MigStrategy::kMixed, "");
+  mix.mig.layouts = {{"7g.80gb"}, {"7g.80gb"}, {"3g.40gb:2"}, {"3g.40gb:2"}};
+  const GpuModel& h100 = catalog.Get("H100-80GB");
+  EXPECT_EQ(SharingLabel(mix, &h100),
+            "MIG 7g.80gb on GPUs 0-1, 2 x 3g.40gb on GPUs 2-3");
+  mix.mig.layouts = {{"7g.80gb"}, {"3g.40gb:2"}, {"7g.80gb"}};
+  EXPECT_EQ(SharingLabel(mix, &h100),
+            "MIG 7g.80gb on GPU 0, 2 x 3g.40gb on GPU 1, 7g.80gb on GPU 2");
+  mix.mig.layouts = {{"3g.40gb:2"}, {"3g.40gb@0", "3g.40gb@4"}};
+  EXPECT_EQ(SharingLabel(mix, &h100), "MIG 2 x 3g.40gb");
+  mix.mig.layouts = {{"7g.80gb"}, {"9g.90gb"}};
+  EXPECT_EQ(SharingLabel(mix, &h100), "MIG custom layout");
+  EXPECT_EQ(SharingLabel(mix), "MIG custom layout");
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include "gpushare/catalog/mig_config.h"
 #include "gpushare/catalog/mig_layout.h"
+#include "gpushare/catalog/mig_mix.h"
 #include "gpushare/decide/scheme_variant.h"
 #include "gpushare/io/input_error.h"
 
@@ -143,6 +144,15 @@ std::vector<PoolCandidate> PoolCandidates(const NodePoolSpec& pool,
         if (!seen.insert(counts).second) continue;
         SharingConfig s = MigSharing(MigStrategy::kMixed, "");
         s.mig.layouts = {LayoutItems(model, counts)};
+        list.Add(s, 0);
+      }
+    }
+    if (spec.mig_mixes) {
+      // Per-GPU mixes within a node (catalog/mig_mix.h): GPUs 0..k-1 one
+      // whole-GPU instance, the others a named config.
+      for (const MigMix& mix : MigMixes(model, pool.gpus_per_node)) {
+        SharingConfig s = MigSharing(MigStrategy::kMixed, "");
+        s.mig.layouts = mix.layouts;
         list.Add(s, 0);
       }
     }

@@ -8,7 +8,10 @@
 // (all-balanced, all-<profile>; not all-disabled / all-enabled) and, with
 // `mig_layouts: all`, one layout per distinct combination of profile counts
 // among the model's maximal layouts (catalog/mig_layout.h) without
-// media-extension profiles that no named config has, then, with the compare
+// media-extension profiles that no named config has, then, with
+// `mig_mixes` (the default), the per-GPU mixes of catalog/mig_mix.h (k GPUs
+// of each node one whole-GPU instance, labelled "MIG 7g.80gb on GPUs 0-1,
+// 2 x 3g.40gb on GPUs 2-3"), then, with the compare
 // spec's `mig_dynamic`, dynamic MIG ("MIG (dynamic)": the pool on NVIDIA's
 // DRA driver, instances made per claim). A pool that already
 // runs a scheme keeps its other settings of that scheme (rename, policies,

@@ -85,6 +85,48 @@ TEST(PlanCandidatesTest, NamedLayoutsOnlyAndTheWrittenSettingFirst) {
   }
 }
 
+// Per-GPU mixes: after the uniform layouts (which win ties on candidate
+// order), k = 1, 2, 4, 6 whole-GPU instances on 8-GPU nodes with each named
+// config; none with mig_mixes: false.
+TEST(PlanCandidatesTest, PerGpuMixesFollowTheUniformLayouts) {
+  const GpuModel& h100 = TestCatalog().Get("H100-80GB");
+  PlanPoolSpec spec;
+  spec.schemes = {SharingScheme::kExclusive, SharingScheme::kMig};
+  spec.mig_layouts = MigLayoutChoice::kNamed;
+  const std::vector<PoolCandidate> c = PoolCandidates(
+      Pool("H100-80GB", ExclusiveSharing()), h100, spec, CompareSpec{}, 0,
+      nullptr);
+  const std::vector<std::string> labels = Labels(c);
+  const auto mix = std::find(labels.begin(), labels.end(),
+                             "MIG 7g.80gb on GPUs 0-1, 2 x 3g.40gb on GPUs 2-7");
+  ASSERT_NE(mix, labels.end());
+  const auto uniform = std::find(labels.begin(), labels.end(),
+                                 "MIG all-3g.40gb");
+  ASSERT_NE(uniform, labels.end());
+  EXPECT_LT(uniform - labels.begin(), mix - labels.begin());
+  EXPECT_TRUE(Has(labels, "MIG 7g.80gb on GPU 0, 7 x 1g.10gb on GPUs 1-7"));
+  EXPECT_TRUE(Has(labels, "MIG 7g.80gb on GPUs 0-5, 3g.40gb + 2g.20gb + "
+                          "2 x 1g.10gb on GPUs 6-7"));
+  int mixes = 0;
+  for (const PoolCandidate& k : c) {
+    if (k.sharing.mig.layouts.size() != 8) continue;
+    ++mixes;
+    EXPECT_EQ(k.sharing.mig.strategy, MigStrategy::kMixed);
+    EXPECT_NO_THROW(k.sharing.Validate(h100, 8)) << k.label;
+  }
+  EXPECT_EQ(mixes, 4 * 6);
+  const PoolCandidate& m = c[mix - labels.begin()];
+  EXPECT_EQ(m.sharing.mig.layouts[1], std::vector<std::string>{"7g.80gb"});
+  EXPECT_EQ(m.sharing.mig.layouts[2], std::vector<std::string>{"3g.40gb:2"});
+
+  spec.mig_mixes = false;
+  for (const PoolCandidate& k :
+       PoolCandidates(Pool("H100-80GB", ExclusiveSharing()), h100, spec,
+                      CompareSpec{}, 0, nullptr)) {
+    EXPECT_LE(k.sharing.mig.layouts.size(), 1u) << k.label;
+  }
+}
+
 TEST(PlanCandidatesTest, AGpuWithoutMigGetsNoMigCandidates) {
   const GpuModel& l4 = TestCatalog().Get("L4");
   PlanPoolSpec spec;

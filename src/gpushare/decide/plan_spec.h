@@ -44,6 +44,9 @@ struct PlanPoolSpec {
   std::vector<int> mps_replicas = {2, 4, 8};
   std::vector<int> hami_split_counts = {4, 10};
   MigLayoutChoice mig_layouts = MigLayoutChoice::kAll;
+  // Also try per-GPU mixes within a node (catalog/mig_mix.h): k GPUs with
+  // one whole-GPU instance, the others a named config.
+  bool mig_mixes = true;
 };
 
 // A tenant class's constraints.

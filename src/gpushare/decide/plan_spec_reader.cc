@@ -98,7 +98,7 @@ std::vector<SharingScheme> ReadSchemes(const YamlMap& m) {
 
 PlanPoolSpec ReadPlanPool(const YamlMap& m, const NodePoolSpec& pool) {
   m.AllowOnly({"nodes", "schemes", "time_slicing_replicas", "mps_replicas",
-               "hami_split_counts", "mig_layouts"});
+               "hami_split_counts", "mig_layouts", "mig_mixes"});
   PlanPoolSpec out;
   out.pool = pool.name;
   DefaultRange(pool, &out);
@@ -129,6 +129,7 @@ PlanPoolSpec ReadPlanPool(const YamlMap& m, const NodePoolSpec& pool) {
                          m.what(), text));
     }
   }
+  if (m.Has("mig_mixes")) out.mig_mixes = m.Bool("mig_mixes");
   return out;
 }
 
