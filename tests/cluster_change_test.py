@@ -417,6 +417,34 @@ spec:
         self.assertEqual(self.cluster.state()["restarts"],
                          [DEVICE_PLUGIN_DS, DEVICE_PLUGIN_DS])
 
+    def test_plan_a_mig_failure_stops_and_a_second_run_retries(self):
+        """The MIG manager fails the first train node's reconfiguration:
+        apply.sh stops at once with the node cordoned and says how to retry;
+        a second apply.sh retries (restarts that node's MIG manager) and
+        finishes the change; the rollback restores today as ever."""
+        self.make_cluster()
+        plan = self.emit("plan-a.yaml", "plan-a", "--from",
+                         self.path("today.yaml"))
+        today = self.snapshot()
+        self.cluster.fail_next_mig("gke-train-pool-5f2a")
+        err = self.sh(plan, "apply.sh", status=1)
+        self.assertIn("gke-train-pool-5f2a", err)
+        self.assertIn("failed", err)
+        node = self.cluster.nodes()["gke-train-pool-5f2a"]
+        self.assertTrue(node["unschedulable"])
+        self.assertEqual(node["labels"]["nvidia.com/mig.config.state"],
+                         "failed")
+        self.assertEqual(node["labels"]["nvidia.com/mig.config"],
+                         "all-1g.10gb")
+        mutations, err = self.run_changes(plan, "apply.sh")
+        self.assertIn(["restart-mig-manager", "gke-train-pool-5f2a"],
+                      mutations, err)
+        self.check_plan_a(plan, today, 2)
+        self.assert_nothing_changes(plan, "apply.sh")
+        self.run_changes(plan, "rollback.sh")
+        self.check_restored(today)
+        self.assert_nothing_changes(plan, "rollback.sh")
+
     def test_plan_a_installs_hami_and_rollback_uninstalls_it(self):
         self.make_cluster(hami=False)
         plan = self.emit("plan-a.yaml", "plan-a", "--from",

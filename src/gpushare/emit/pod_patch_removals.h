@@ -34,6 +34,7 @@
 #include <string>
 
 #include "gpushare/catalog/catalog.h"
+#include "gpushare/emit/helm_release.h"
 #include "gpushare/scenario/scenario.h"
 
 namespace gpushare {
@@ -44,8 +45,8 @@ namespace gpushare {
 // hami, v2.3).
 inline constexpr const char* kHamiWebhookLabel = "hami.io/webhook";
 inline constexpr const char* kHamiWebhookIgnore = "ignore";
-// HAMi's chart `schedulerName` default; KAI-Scheduler's scheduler.
-inline constexpr const char* kHamiSchedulerName = "hami-scheduler";
+// KAI-Scheduler's scheduler (HAMi's, kHamiSchedulerName, is in
+// emit/helm_release.h).
 inline constexpr const char* kKaiSchedulerName = "kai-scheduler";
 
 struct ClusterGpuSchemes {
