@@ -18,6 +18,7 @@
 #include "gpushare/scenario/kai_queue_reader.h"
 #include "gpushare/scenario/model_reader.h"
 #include "gpushare/scenario/patrol_reader.h"
+#include "gpushare/scenario/platform_import.h"
 #include "gpushare/scenario/platform_reader.h"
 #include "gpushare/scenario/priority_class_reader.h"
 #include "gpushare/scenario/queue_reader.h"
@@ -129,6 +130,7 @@ Scenario ReadScenarioNode(const YAML::Node& root, const std::string& file,
   scenario.device_plugin_stalls = ReadDevicePluginStalls(top, scenario.pools);
   scenario.patrol = ReadPatrolRules(top);
   scenario.platform = ReadPlatform(top);
+  ImportPlatform(top, scenario.workload, &scenario.platform);
   return scenario;
 }
 

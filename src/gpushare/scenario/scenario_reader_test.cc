@@ -532,8 +532,8 @@ INSTANTIATE_TEST_SUITE_P(
                   "horizon_s? (allowed: name, seed, horizon_s, "
                   "sample_interval_s, cluster, workload, scheduler, model, "
                   "translation, faults, device_plugin_stalls, patrol, "
-                  "priority_classes, queues, kai_queues, compare, selection, "
-                  "plan)"},
+                  "priority_classes, queues, kai_queues, platform, compare, "
+                  "selection, plan)"},
         ErrorCase{
             "UnknownPoolKey",
             WithPools("    - {name: p, gpu: L4, nodes: 1, gpu_count: 2}\n"),
