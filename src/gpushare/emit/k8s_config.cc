@@ -7,6 +7,7 @@
 #include <set>
 
 #include "gpushare/emit/device_plugin_config.h"
+#include "gpushare/emit/dra_driver_release.h"
 #include "gpushare/emit/dra_driver_values.h"
 #include "gpushare/emit/dra_objects.h"
 #include "gpushare/emit/gpu_operator_values.h"
@@ -195,12 +196,17 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
                     return p.devices == PoolDevices::kDra &&
                            p.gpus_per_node > 0;
                   });
+  // NVIDIA's DRA driver's release: the scenario's, else today's
+  // (emit/dra_driver_release.h).
+  const HelmReleaseSpec dra_release =
+      DraDriverRelease(dra || today == nullptr ? scenario : *today);
   if (dra_today && !dra) {
     steps += fmt::format(
         "{}. No pool hands out its GPUs through DRA any more: uninstall "
         "NVIDIA's DRA driver before the device plugin returns to its "
         "nodes\n\n   ```sh\n   helm uninstall {} -n {}\n   ```\n\n",
-        ++step, kDraDriverRelease, kDraDriverRelease);
+        ++step, ShellWord(dra_release.release),
+        ShellWord(dra_release.namespace_name));
   }
   add("node-setup.sh", NodeSetupScript(scenario, catalog, today),
       std::string("labels and taints each pool's nodes, which selects "
@@ -214,18 +220,28 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
       "manager reports success. Check it with --dry-run first",
       "sh node-setup.sh --dry-run\n   sh node-setup.sh");
   if (dra) {
+    const std::string repo_add = DraDriverRepoAdd(dra_release.chart_version);
     add("dra-driver-values.yaml", DraDriverValuesYaml(scenario),
-        "the Helm values of NVIDIA's DRA driver for the DRA pools: its "
-        "kubelet plugin on their nodes, the alpha feature gates they need "
-        "(see the file's comments). Needs Kubernetes 1.34+ (resource.k8s.io/"
-        "v1) and the GPU Operator's driver and toolkit on those nodes",
-        std::string("helm upgrade --install ") + kDraDriverRelease + " " +
-            kDraDriverChart + " --namespace " + kDraDriverRelease +
-            " --create-namespace -f dra-driver-values.yaml");
+        fmt::format(
+            "the Helm values of NVIDIA's DRA driver for the DRA pools: its "
+            "kubelet plugin on their nodes (by the pool label node-setup.sh "
+            "sets), the alpha feature gates they need, chart version {} "
+            "pinned, release `{}` in namespace `{}`. The file's header says "
+            "the Kubernetes version and feature gates it needs; the GPU "
+            "Operator's toolkit must run on those nodes",
+            CommentText(dra_release.chart_version),
+            CommentText(dra_release.release),
+            CommentText(dra_release.namespace_name)),
+        (repo_add.empty() ? "" : repo_add + "\n   ") +
+            DraDriverHelmUpgrade(scenario, "dra-driver-values.yaml"));
+    std::string class_changes;
+    for (const std::string& c : DraDeviceClassChanges(scenario, catalog)) {
+      class_changes += " " + CommentText(c) + ".";
+    }
     add("dra-objects.yaml", DraObjectsYaml(scenario, catalog),
         "the DeviceClasses of the MIG profiles the DRA pools' pods ask and, "
         "per tenant class and namespace, the ResourceClaimTemplates the pod "
-        "patches name",
+        "patches name." + class_changes,
         "kubectl apply -f dra-objects.yaml");
   }
   if (nvidia) {
@@ -270,10 +286,10 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
             "before-hami-values.yaml   # if HAMi runs today";
   }
   if (dra || dra_today) {
-    save += std::string("\nhelm get values ") + kDraDriverRelease +
-            " -n " + kDraDriverRelease +
-            " -o yaml > before-dra-driver-values.yaml   # if the DRA driver "
-            "runs today";
+    save += fmt::format(
+        "\nhelm get values {} -n {} -o yaml > before-dra-driver-values.yaml"
+        "   # if the DRA driver runs today",
+        ShellWord(dra_release.release), ShellWord(dra_release.namespace_name));
   }
   std::string readme = fmt::format(
       "# Kubernetes configuration of scenario '{}'\n\n"
@@ -305,11 +321,10 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
                            "hami -n kube-system\n"
                          : "") +
         (dra || dra_today
-             ? std::string("helm upgrade --install ") + kDraDriverRelease + " " +
-                   kDraDriverChart + " -n " + kDraDriverRelease +
-                   " --create-namespace -f before-dra-driver-values.yaml"
-                   "   # or helm uninstall " + kDraDriverRelease + " -n " +
-                   kDraDriverRelease + "\n"
+             ? DraDriverHelmUpgrade(dra || today == nullptr ? scenario : *today,
+                                    "before-dra-driver-values.yaml") +
+                   "   # or helm uninstall " + ShellWord(dra_release.release) +
+                   " -n " + ShellWord(dra_release.namespace_name) + "\n"
              : std::string()) +
         "sh rollback.sh --dry-run\nsh rollback.sh\n```\n";
   } else {
