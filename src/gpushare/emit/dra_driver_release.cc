@@ -90,8 +90,7 @@ std::optional<std::string> InstalledVersion(const Scenario& scenario) {
 
 // The chart's own name for a version (Chart.yaml name).
 std::string ChartName(const std::string& chart_version) {
-  return LineOf(chart_version).calendar ? kDraDriverOldName
-                                        : kDraDriverRelease;
+  return LineOf(chart_version).calendar ? kDraDriverOldName : kDraDriverRelease;
 }
 
 }  // namespace
@@ -100,7 +99,7 @@ HelmReleaseSpec DraDriverRelease(const Scenario& scenario) {
   const PlatformSpec& p = scenario.platform;
   const auto& today = p.dra_driver_today;
   HelmReleaseSpec r;
-  r.release = !p.dra_driver.release.empty() ? p.dra_driver.release
+  r.release = !p.dra_driver.release.empty()           ? p.dra_driver.release
               : today.found && !today.release.empty() ? today.release
                                                       : kDraDriverRelease;
   r.namespace_name =
@@ -218,6 +217,29 @@ std::string DraDriverNameOverride(const Scenario& scenario) {
   if (!today.found || today.name.empty()) return "";
   const HelmReleaseSpec r = DraDriverRelease(scenario);
   return today.name == ChartName(r.chart_version) ? "" : today.name;
+}
+
+Scenario WithTodaysPlatform(const Scenario& scenario, const Scenario* today) {
+  Scenario out = scenario;
+  if (today == nullptr) return out;
+  PlatformSpec& p = out.platform;
+  const PlatformSpec& t = today->platform;
+  if (!p.dra_driver_today.found) p.dra_driver_today = t.dra_driver_today;
+  if (p.kubernetes_version.empty()) {
+    p.kubernetes_version = t.kubernetes_version;
+    p.kubernetes_version_source = t.kubernetes_version_source;
+    if (p.kubernetes_version_source.empty() && !p.kubernetes_version.empty()) {
+      p.kubernetes_version_source =
+          "platform.kubernetes.version of today's scenario";
+    }
+  }
+  if (!p.gpu_operator_driver.has_value()) {
+    p.gpu_operator_driver = t.gpu_operator_driver;
+  }
+  if (p.device_classes_today.empty()) {
+    p.device_classes_today = t.device_classes_today;
+  }
+  return out;
 }
 
 }  // namespace gpushare

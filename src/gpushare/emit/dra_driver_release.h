@@ -36,6 +36,12 @@
 // objects carry when it is not the 0.4 chart's own (a release of the 25.x
 // chart nvidia-dra-driver-gpu, whose DaemonSet and selector labels a 0.4
 // chart without it would duplicate: docs/upgrade.md); "" otherwise.
+//
+// WithTodaysPlatform() is `scenario` completed with what `today`'s kubectl
+// import read where `scenario` has none of it (a written scenario emitted
+// `--from` an imported one): the driver installed, the Kubernetes version
+// and its source, the GPU Operator's driver, the DeviceClasses. `today`
+// null: `scenario` as it is.
 
 #ifndef GPUSHARE_EMIT_DRA_DRIVER_RELEASE_H_
 #define GPUSHARE_EMIT_DRA_DRIVER_RELEASE_H_
@@ -55,7 +61,8 @@ inline constexpr const char* kDraDriverChart =
 inline constexpr const char* kDraDriverStagingChart =
     "oci://us-central1-docker.pkg.dev/k8s-staging-images/dra-driver-nvidia/"
     "charts/dra-driver-nvidia-gpu";
-inline constexpr const char* kDraDriverNgcChart = "nvidia/nvidia-dra-driver-gpu";
+inline constexpr const char* kDraDriverNgcChart =
+    "nvidia/nvidia-dra-driver-gpu";
 inline constexpr const char* kDraDriverNgcRepo =
     "https://helm.ngc.nvidia.com/nvidia";
 // The chart's name before 0.4.0 (the 25.x releases).
@@ -77,6 +84,7 @@ std::string DraDriverHelmUpgrade(const Scenario& scenario,
 bool DraDriverHas(const std::string& chart_version, DraDriverFeature feature);
 void CheckDraDriverFeatures(const Scenario& scenario);
 std::string DraDriverNameOverride(const Scenario& scenario);
+Scenario WithTodaysPlatform(const Scenario& scenario, const Scenario* today);
 
 }  // namespace gpushare
 

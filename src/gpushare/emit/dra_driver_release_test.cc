@@ -46,8 +46,12 @@ TEST(DraDriverReleaseTest, DefaultsAreTheInstallGuidesAndTheNewestRelease) {
 TEST(DraDriverReleaseTest, TheInstalledReleaseUnlessTheScenarioSaysOtherwise) {
   Scenario s = OneDraPool();
   auto& today = s.platform.dra_driver_today;
-  today = {true, "nvidia-dra-driver-gpu", "nvidia-dra-driver-gpu",
-           "nvidia-dra-driver-gpu", "25.8.0", "dump.json"};
+  today = {true,
+           "nvidia-dra-driver-gpu",
+           "nvidia-dra-driver-gpu",
+           "nvidia-dra-driver-gpu",
+           "25.8.0",
+           "dump.json"};
   HelmReleaseSpec r = DraDriverRelease(s);
   EXPECT_EQ(r.release, "nvidia-dra-driver-gpu");
   EXPECT_EQ(r.namespace_name, "nvidia-dra-driver-gpu");
@@ -135,10 +139,37 @@ TEST(DraDriverReleaseTest, AFeatureTheVersionLacksIsRefusedWithWhereItIs) {
   EXPECT_NE(ErrorOf(old).find("not one gpushare-sim writes for"),
             std::string::npos);
   // No DRA pool: nothing to check.
-  Scenario none = emit_test::PoolsScenario(
-      "n", "    - {name: c, gpu: L4, nodes: 1}\n");
+  Scenario none =
+      emit_test::PoolsScenario("n", "    - {name: c, gpu: L4, nodes: 1}\n");
   none.platform.dra_driver.chart_version = "25.3.2";
   EXPECT_EQ(ErrorOf(none), "");
+}
+
+// A written scenario emitted --from an imported one upgrades the driver the
+// import found, in its namespace, and is checked against its Kubernetes.
+TEST(DraDriverReleaseTest, TodaysImportCompletesAWrittenScenario) {
+  Scenario today = OneDraPool();
+  today.platform.dra_driver_today = {true,      "nvidia-dra-driver-gpu",
+                                     "gpu-dra", "nvidia-dra-driver-gpu",
+                                     "25.12.0", "dump.json"};
+  today.platform.kubernetes_version = "1.35";
+  today.platform.kubernetes_version_source = "the nodes of dump.json";
+  today.platform.gpu_operator_driver = false;
+  const Scenario s = WithTodaysPlatform(OneDraPool(), &today);
+  const HelmReleaseSpec r = DraDriverRelease(s);
+  EXPECT_EQ(r.release, "nvidia-dra-driver-gpu");
+  EXPECT_EQ(r.namespace_name, "gpu-dra");
+  EXPECT_EQ(r.chart_version, "25.12.0");
+  EXPECT_EQ(s.platform.kubernetes_version, "1.35");
+  EXPECT_EQ(s.platform.kubernetes_version_source, "the nodes of dump.json");
+  EXPECT_EQ(s.platform.gpu_operator_driver, false);
+  // What the scenario says stays.
+  Scenario own = OneDraPool();
+  own.platform.kubernetes_version = "1.36";
+  EXPECT_EQ(WithTodaysPlatform(own, &today).platform.kubernetes_version,
+            "1.36");
+  EXPECT_EQ(WithTodaysPlatform(own, nullptr).platform.kubernetes_version,
+            "1.36");
 }
 
 }  // namespace

@@ -58,9 +58,9 @@ std::string DraDriverValuesYaml(const Scenario& scenario) {
   for (const NodePoolSpec* p : pools) {
     const DraPoolSettings dra = EffectiveDraPoolSettings(p->dra, p->sharing);
     // A MIG device's config has no interval (MigDeviceSharing).
-    interval = interval || (!p->sharing.mig_enabled &&
-                            dra.time_slice_interval !=
-                                DraTimeSliceInterval::kDefault);
+    interval =
+        interval || (!p->sharing.mig_enabled &&
+                     dra.time_slice_interval != DraTimeSliceInterval::kDefault);
     mps = mps || p->sharing.scheme() == SharingScheme::kMps;
     if (p->sharing.mig_enabled && p->sharing.mig.dynamic) {
       dynamic = true;
@@ -109,11 +109,10 @@ std::string DraDriverValuesYaml(const Scenario& scenario) {
       scenario.name, names, release.chart_version,
       DraDriverVersionSource(scenario)));
   out += WrappedComment(fmt::format(
-      "Release {} in namespace {}{}:", release.release,
-      release.namespace_name,
-      today.found ? " (the release installed today: its pods in " +
-                        today.source + ")"
-                  : std::string()));
+      "Release {} in namespace {}{}:", release.release, release.namespace_name,
+      today.found
+          ? " (the release installed today: its pods in " + today.source + ")"
+          : std::string()));
   if (!repo_add.empty()) out += "#   " + CommentText(repo_add) + "\n";
   out += "#   " +
          CommentText(DraDriverHelmUpgrade(scenario, "dra-driver-values.yaml")) +
@@ -124,7 +123,8 @@ std::string DraDriverValuesYaml(const Scenario& scenario) {
       "NVIDIA's device plugin on a node; node-setup.sh\n# labels these "
       "pools' nodes nvidia.com/gpu.deploy.device-plugin=false, so the GPU\n"
       "# Operator runs no device plugin there.\n";
-  out += WrappedComment(fmt::format("nvidiaDriverRoot {}: {}.", root, root_why));
+  out +=
+      WrappedComment(fmt::format("nvidiaDriverRoot {}: {}.", root, root_why));
   if (!name_override.empty()) {
     out += WrappedComment(fmt::format(
         "nameOverride {}: today's driver objects carry that name (the chart "
@@ -171,7 +171,9 @@ std::string DraDriverValuesYaml(const Scenario& scenario) {
   if (!name_override.empty()) {
     out += fmt::format("nameOverride: {}\n", YamlQuoted(name_override));
   }
-  out += "resources:\n  gpus:\n    enabled: true\ngpuResourcesEnabledOverride: true\n";
+  out +=
+      "resources:\n  gpus:\n    enabled: true\ngpuResourcesEnabledOverride: "
+      "true\n";
   if (consumable) {
     out += fmt::format("consumableShares: \"{}\"\n", shares);
   }

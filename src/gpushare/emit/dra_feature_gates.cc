@@ -83,8 +83,7 @@ DraGateState DraGateStateIn(const DraGateRow& row, int minor,
   if (it != gates.end()) {
     return it->second ? DraGateState::kOn : DraGateState::kOff;
   }
-  return minor >= row.default_on_minor ? DraGateState::kOn
-                                       : DraGateState::kOff;
+  return minor >= row.default_on_minor ? DraGateState::kOn : DraGateState::kOff;
 }
 
 std::vector<DraApiFeature> DraFeaturesOf(const Scenario& scenario) {
@@ -129,9 +128,10 @@ void CheckDraKubernetes(const Scenario& scenario) {
     } else {
       const auto explicit_gate = p.feature_gates.find(row.gate);
       why = explicit_gate != p.feature_gates.end()
-                ? fmt::format("platform.kubernetes.feature_gates turns it "
-                              "off in Kubernetes 1.{} ({})",
-                              minor, VersionSource(p))
+                ? fmt::format(
+                      "platform.kubernetes.feature_gates turns it "
+                      "off in Kubernetes 1.{} ({})",
+                      minor, VersionSource(p))
                 : fmt::format("it is off by default in Kubernetes 1.{} ({})",
                               minor, VersionSource(p));
       fix = fmt::format(
@@ -156,10 +156,10 @@ std::string DraKubernetesNeeds(const std::vector<DraApiFeature>& features,
       "on:\n";
   for (DraApiFeature f : features) {
     const DraGateRow& row = DraFeatureGate(f);
-    out += WrappedComment(
-        fmt::format("{} ({}; {}) in {}: {}.", row.gate, row.kep,
-                    Versions(row), row.components, row.what),
-        "#   ", "#     ");
+    out +=
+        WrappedComment(fmt::format("{} ({}; {}) in {}: {}.", row.gate, row.kep,
+                                   Versions(row), row.components, row.what),
+                       "#   ", "#     ");
   }
   const auto version = KubernetesMinorVersion(platform.kubernetes_version);
   if (version) {

@@ -38,10 +38,10 @@
 namespace gpushare {
 
 enum class DraApiFeature {
-  kResourceV1,             // DeviceClass, ResourceClaim(Template) v1
-  kConsumableCapacity,     // KEP-5075: capacity.requests, multi-allocation
-  kExtendedResource,       // KEP-5004: DeviceClass.extendedResourceName
-  kPartitionableDevices,   // KEP-4815: sharedCounters (dynamic MIG)
+  kResourceV1,            // DeviceClass, ResourceClaim(Template) v1
+  kConsumableCapacity,    // KEP-5075: capacity.requests, multi-allocation
+  kExtendedResource,      // KEP-5004: DeviceClass.extendedResourceName
+  kPartitionableDevices,  // KEP-4815: sharedCounters (dynamic MIG)
 };
 
 struct DraGateRow {

@@ -31,8 +31,9 @@ TEST(DraFeatureGatesTest, StatesByVersion) {
   EXPECT_EQ(State(F::kConsumableCapacity, 33), S::kAbsent);
   EXPECT_EQ(State(F::kConsumableCapacity, 34), S::kOff);
   EXPECT_EQ(State(F::kConsumableCapacity, 35), S::kOff);
-  EXPECT_EQ(State(F::kConsumableCapacity, 35, {{"DRAConsumableCapacity", true}}),
-            S::kOn);
+  EXPECT_EQ(
+      State(F::kConsumableCapacity, 35, {{"DRAConsumableCapacity", true}}),
+      S::kOn);
   EXPECT_EQ(State(F::kConsumableCapacity, 36), S::kOn);
   EXPECT_EQ(
       State(F::kConsumableCapacity, 36, {{"DRAConsumableCapacity", false}}),
@@ -64,7 +65,8 @@ std::string ErrorOf(const Scenario& s) {
   return "";
 }
 
-constexpr char kWhole[] = "    - {name: w, gpu: A100-80GB, nodes: 1, devices: dra}\n";
+constexpr char kWhole[] =
+    "    - {name: w, gpu: A100-80GB, nodes: 1, devices: dra}\n";
 constexpr char kShared[] =
     "    - {name: s, gpu: L4, nodes: 1, devices: dra,\n"
     "       sharing: {scheme: time-slicing, replicas: 4},\n"
@@ -115,10 +117,10 @@ TEST(DraFeatureGatesTest, RefusedWhereTheVersionLacksOrHasItOff) {
   EXPECT_NE(ErrorOf(WithVersion(kShared, "1.35")), "");
   // 1.36: on by default; turned off explicitly, refused.
   EXPECT_EQ(ErrorOf(WithVersion(kShared, "1.36")), "");
-  EXPECT_NE(ErrorOf(WithVersion(kShared, "1.36",
-                                {{"DRAConsumableCapacity", false}}))
-                .find("feature_gates turns it off"),
-            std::string::npos);
+  EXPECT_NE(
+      ErrorOf(WithVersion(kShared, "1.36", {{"DRAConsumableCapacity", false}}))
+          .find("feature_gates turns it off"),
+      std::string::npos);
   // Extended resources: alpha until 1.36.
   EXPECT_NE(ErrorOf(WithVersion(kExtended, "1.35")).find("DRAExtendedResource"),
             std::string::npos);
@@ -134,8 +136,8 @@ TEST(DraFeatureGatesTest, RefusedWhereTheVersionLacksOrHasItOff) {
 
 TEST(DraFeatureGatesTest, TheHeaderSaysTheGatesAndTheVersionChecked) {
   PlatformSpec p;
-  std::string text = DraKubernetesNeeds(
-      {F::kResourceV1, F::kConsumableCapacity}, p);
+  std::string text =
+      DraKubernetesNeeds({F::kResourceV1, F::kConsumableCapacity}, p);
   EXPECT_EQ(text.rfind("# Kubernetes: 1.34 or later (resource.k8s.io/v1)", 0),
             0u)
       << text;
@@ -146,8 +148,9 @@ TEST(DraFeatureGatesTest, TheHeaderSaysTheGatesAndTheVersionChecked) {
   EXPECT_NE(text.find("The Kubernetes version is not known"),
             std::string::npos);
   p.kubernetes_version = "1.36";
-  p.kubernetes_version_source = "the lowest kubelet version of the nodes in "
-                                "d.json, node n1";
+  p.kubernetes_version_source =
+      "the lowest kubelet version of the nodes in "
+      "d.json, node n1";
   text = DraKubernetesNeeds({F::kResourceV1}, p);
   EXPECT_NE(text.find("Checked against Kubernetes 1.36 (the lowest kubelet "
                       "version of the nodes in\n# d.json, node n1)"),

@@ -72,8 +72,8 @@ DraObjects CollectDraObjects(const Scenario& scenario, const Catalog& catalog) {
       }
       if (!generated) {
         // Imported pods: as many as name the same claim (the most of any).
-        const int n = ++claim_pods[std::make_pair(pod.namespace_name,
-                                                  pod.dra_claim)];
+        const int n =
+            ++claim_pods[std::make_pair(pod.namespace_name, pod.dra_claim)];
         o.shared_sizes[key] = std::max(o.shared_sizes[key], n);
       }
     }
@@ -107,9 +107,8 @@ std::vector<std::string> ClassChanges(const Scenario& scenario,
       if (today.extended_resource_name != c.extended_resource_name) {
         what.push_back(fmt::format(
             "its extendedResourceName ({} today; {} in the file)",
-            today.extended_resource_name.empty()
-                ? "none"
-                : today.extended_resource_name,
+            today.extended_resource_name.empty() ? "none"
+                                                 : today.extended_resource_name,
             c.extended_resource_name));
       }
       if (today.has_config) {

@@ -196,10 +196,11 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
                     return p.devices == PoolDevices::kDra &&
                            p.gpus_per_node > 0;
                   });
-  // NVIDIA's DRA driver's release: the scenario's, else today's
-  // (emit/dra_driver_release.h).
+  // NVIDIA's DRA driver's release: the scenario's, completed with what
+  // today's import read, else today's (emit/dra_driver_release.h).
+  const Scenario dra_scenario = WithTodaysPlatform(scenario, today);
   const HelmReleaseSpec dra_release =
-      DraDriverRelease(dra || today == nullptr ? scenario : *today);
+      DraDriverRelease(dra || today == nullptr ? dra_scenario : *today);
   if (dra_today && !dra) {
     steps += fmt::format(
         "{}. No pool hands out its GPUs through DRA any more: uninstall "
@@ -221,7 +222,7 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
       "sh node-setup.sh --dry-run\n   sh node-setup.sh");
   if (dra) {
     const std::string repo_add = DraDriverRepoAdd(dra_release.chart_version);
-    add("dra-driver-values.yaml", DraDriverValuesYaml(scenario),
+    add("dra-driver-values.yaml", DraDriverValuesYaml(dra_scenario),
         fmt::format(
             "the Helm values of NVIDIA's DRA driver for the DRA pools: its "
             "kubelet plugin on their nodes (by the pool label node-setup.sh "
@@ -233,12 +234,13 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
             CommentText(dra_release.release),
             CommentText(dra_release.namespace_name)),
         (repo_add.empty() ? "" : repo_add + "\n   ") +
-            DraDriverHelmUpgrade(scenario, "dra-driver-values.yaml"));
+            DraDriverHelmUpgrade(dra_scenario, "dra-driver-values.yaml"));
     std::string class_changes;
-    for (const std::string& c : DraDeviceClassChanges(scenario, catalog)) {
+    for (const std::string& c :
+         DraDeviceClassChanges(dra_scenario, catalog)) {
       class_changes += " " + CommentText(c) + ".";
     }
-    add("dra-objects.yaml", DraObjectsYaml(scenario, catalog),
+    add("dra-objects.yaml", DraObjectsYaml(dra_scenario, catalog),
         "the DeviceClasses of the MIG profiles the DRA pools' pods ask and, "
         "per tenant class and namespace, the ResourceClaimTemplates the pod "
         "patches name." + class_changes,
@@ -321,7 +323,8 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
                            "hami -n kube-system\n"
                          : "") +
         (dra || dra_today
-             ? DraDriverHelmUpgrade(dra || today == nullptr ? scenario : *today,
+             ? DraDriverHelmUpgrade(dra || today == nullptr ? dra_scenario
+                                                          : *today,
                                     "before-dra-driver-values.yaml") +
                    "   # or helm uninstall " + ShellWord(dra_release.release) +
                    " -n " + ShellWord(dra_release.namespace_name) + "\n"

@@ -23,7 +23,8 @@ std::vector<std::pair<std::string, std::string>> KubectlFiles(
       }
     }
   }
-  if (workload.trace.pods && workload.trace.spec.format == TraceFormat::kKubectl &&
+  if (workload.trace.pods &&
+      workload.trace.spec.format == TraceFormat::kKubectl &&
       top.Has("workload")) {
     const YamlMap w = top.Map("workload", "workload");
     if (w.Has("trace")) {
@@ -54,9 +55,9 @@ void ImportPlatform(const YamlMap& top, const WorkloadSpec& workload,
     const KubectlPlatform facts = ReadKubectlPlatform(path);
     if (facts.kubelet_major == 1 && platform->kubernetes_version.empty()) {
       platform->kubernetes_version = fmt::format("1.{}", facts.kubelet_minor);
-      platform->kubernetes_version_source = fmt::format(
-          "the lowest kubelet version of the nodes in {}, node {}", written,
-          facts.kubelet_node);
+      platform->kubernetes_version_source =
+          fmt::format("the lowest kubelet version of the nodes in {}, node {}",
+                      written, facts.kubelet_node);
     } else if (facts.kubelet_major == 1 &&
                !platform->kubernetes_version_source.empty()) {
       // A second file with a lower kubelet.

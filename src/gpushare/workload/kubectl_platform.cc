@@ -1,7 +1,6 @@
 #include "gpushare/workload/kubectl_platform.h"
 
 #include <nlohmann/json.hpp>
-
 #include <regex>
 #include <string_view>
 
@@ -49,7 +48,8 @@ std::string ImageVersion(const std::string& image) {
   }
   std::string tag = image.substr(colon + 1);
   if (!tag.empty() && tag[0] == 'v') tag.erase(0, 1);
-  static const std::regex kVersion(R"([0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?)");
+  static const std::regex kVersion(
+      R"([0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?)");
   return std::regex_match(tag, kVersion) ? tag : "";
 }
 

@@ -22,9 +22,8 @@ std::string PodOf(const std::string& ns, const std::string& owner_kind,
                   const std::string& owner, const std::string& image,
                   const std::string& labels = "{}") {
   return R"({"kind": "Pod", "metadata": {"name": "p", "namespace": ")" + ns +
-         R"(", "labels": )" + labels +
-         R"(, "ownerReferences": [{"kind": ")" + owner_kind +
-         R"(", "name": ")" + owner + R"(", "controller": true}]},
+         R"(", "labels": )" + labels + R"(, "ownerReferences": [{"kind": ")" +
+         owner_kind + R"(", "name": ")" + owner + R"(", "controller": true}]},
           "spec": {"containers": [{"name": "c", "image": ")" +
          image + R"("}]}})";
 }
@@ -44,14 +43,14 @@ TEST(KubectlPlatformTest, TheLowestKubeletVersion) {
 // and by labels (a release of another name); the kubelet plugin's pods
 // before the controller's.
 TEST(KubectlPlatformTest, TheDraDriverAsInstalled) {
-  KubectlPlatform p = ParseKubectlPlatform(List(
-      PodOf("nvidia-dra-driver-gpu", "ReplicaSet",
-            "nvidia-dra-driver-gpu-controller-6b7c9d8f4",
-            "nvcr.io/nvidia/k8s-dra-driver-gpu:v25.8.0") +
-      "," +
-      PodOf("nvidia-dra-driver-gpu", "DaemonSet",
-            "nvidia-dra-driver-gpu-kubelet-plugin",
-            "nvcr.io/nvidia/k8s-dra-driver-gpu:v25.12.0")));
+  KubectlPlatform p = ParseKubectlPlatform(
+      List(PodOf("nvidia-dra-driver-gpu", "ReplicaSet",
+                 "nvidia-dra-driver-gpu-controller-6b7c9d8f4",
+                 "nvcr.io/nvidia/k8s-dra-driver-gpu:v25.8.0") +
+           "," +
+           PodOf("nvidia-dra-driver-gpu", "DaemonSet",
+                 "nvidia-dra-driver-gpu-kubelet-plugin",
+                 "nvcr.io/nvidia/k8s-dra-driver-gpu:v25.12.0")));
   EXPECT_TRUE(p.dra_driver);
   EXPECT_EQ(p.dra_driver_name, "nvidia-dra-driver-gpu");
   EXPECT_EQ(p.dra_driver_release, "nvidia-dra-driver-gpu");
@@ -59,10 +58,10 @@ TEST(KubectlPlatformTest, TheDraDriverAsInstalled) {
   EXPECT_EQ(p.dra_driver_version, "25.12.0");
   EXPECT_TRUE(p.dra_driver_from_kubelet_plugin);
 
-  p = ParseKubectlPlatform(List(PodOf(
-      "gpu-dra", "DaemonSet", "custom-kubelet-plugin",
-      "registry.k8s.io/dra-driver-nvidia/dra-driver-nvidia-gpu@sha256:ab",
-      R"({"app.kubernetes.io/name": "custom",
+  p = ParseKubectlPlatform(List(
+      PodOf("gpu-dra", "DaemonSet", "custom-kubelet-plugin",
+            "registry.k8s.io/dra-driver-nvidia/dra-driver-nvidia-gpu@sha256:ab",
+            R"({"app.kubernetes.io/name": "custom",
           "app.kubernetes.io/instance": "dra",
           "custom-component": "kubelet-plugin"})")));
   EXPECT_EQ(p.dra_driver_name, "custom");
@@ -77,9 +76,9 @@ TEST(KubectlPlatformTest, TheDraDriverAsInstalled) {
 }
 
 TEST(KubectlPlatformTest, TheGpuOperatorsDriver) {
-  KubectlPlatform p = ParseKubectlPlatform(List(
-      PodOf("gpu-operator", "DaemonSet", "nvidia-container-toolkit-daemonset",
-            "t:1")));
+  KubectlPlatform p = ParseKubectlPlatform(
+      List(PodOf("gpu-operator", "DaemonSet",
+                 "nvidia-container-toolkit-daemonset", "t:1")));
   EXPECT_TRUE(p.gpu_operator);
   EXPECT_FALSE(p.gpu_operator_driver);
   p = ParseKubectlPlatform(List(
@@ -89,9 +88,9 @@ TEST(KubectlPlatformTest, TheGpuOperatorsDriver) {
       PodOf("gpu-operator", "DaemonSet", "nvidia-driver-daemonset", "d:1")));
   EXPECT_TRUE(p.gpu_operator_driver);
   // The NVIDIADriver CRD's DaemonSets are labelled so.
-  p = ParseKubectlPlatform(
-      List(PodOf("gpu-operator", "DaemonSet", "nvidia-gpu-driver-ubuntu22.04",
-                 "d:1", R"({"app.kubernetes.io/component": "nvidia-driver"})")));
+  p = ParseKubectlPlatform(List(
+      PodOf("gpu-operator", "DaemonSet", "nvidia-gpu-driver-ubuntu22.04", "d:1",
+            R"({"app.kubernetes.io/component": "nvidia-driver"})")));
   EXPECT_TRUE(p.gpu_operator_driver);
   EXPECT_FALSE(ParseKubectlPlatform(List("")).gpu_operator);
 }
