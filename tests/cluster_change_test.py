@@ -58,7 +58,7 @@ CHARTS = {
     "hami": {v: {"app_version": v, "values": HAMI_DEFAULTS}
              for v in ("2.9.0", "2.10.0", "2.11.0")},
     "dra-driver-nvidia-gpu": {v: {"app_version": v, "values": {}}
-                              for v in ("25.12.0", "26.4.0")}}
+                              for v in ("0.4.0", "0.4.1", "0.5.0")}}
 DEVICE_PLUGIN_DS = "gpu-operator/nvidia-device-plugin-daemonset"
 DP_MAP = "/configmap/gpu-operator/gpushare-device-plugin-config"
 MIG_MAP = "/configmap/gpu-operator/custom-mig-config"
@@ -399,7 +399,7 @@ spec:
         self.assertEqual(nodes["gke-dev-pool-a7e3"]["labels"]["gpu"], "on")
         dra = releases["dra-driver-nvidia-gpu/dra-driver-nvidia-gpu"]
         self.assertEqual([(r["version"], r["status"]) for r in dra],
-                         [("25.12.0", "deployed")])
+                         [("0.4.1", "deployed")])
         queue = objects["kueue.x-k8s.io/clusterqueue//research"]
         self.assertEqual(queue["spec"]["resourceGroups"][0]["flavors"][0]
                          ["name"], "dev")

@@ -247,9 +247,13 @@ class Checker:
     def driver_values(self, values, where):
         # deployments/helm/dra-driver-nvidia-gpu/values.yaml: the keys the
         # emitter may set.
-        self.keys(values, {"resources", "gpuResourcesEnabledOverride",
+        self.keys(values, {"nvidiaDriverRoot", "nameOverride", "resources",
+                           "gpuResourcesEnabledOverride",
                            "consumableShares", "featureGates",
                            "kubeletPlugin"}, where)
+        root = values.get("nvidiaDriverRoot", "/")
+        self.need(isinstance(root, str) and root.startswith("/"), where,
+                  f"nvidiaDriverRoot {root!r}: an absolute path")
         gpus = values.get("resources", {}).get("gpus", {}).get("enabled", True)
         # templates/validation.yaml refuses resources.gpus.enabled without
         # the override.
@@ -438,12 +442,14 @@ class DraEmitTest(TempDirTestCase):
             "training-train-gpu": "4", "training-train-gpu-x2": "4",
             "training-train-gpu-x4": "4", "notebooks-notebooks-gpu": None,
             "services-inference-mig-3g-40gb": "4"})
+        # The kubelet plugin by the pool label node-setup.sh sets on every
+        # node of the DRA pools.
         terms = values["kubeletPlugin"]["affinity"]["nodeAffinity"][
             "requiredDuringSchedulingIgnoredDuringExecution"][
             "nodeSelectorTerms"]
-        self.assertEqual(
-            [t["matchExpressions"][0]["values"] for t in terms],
-            [["train"], ["inference"], ["notebooks"]])
+        self.assertEqual(terms, [{"matchExpressions": [{
+            "key": "gpushare.io/node-pool", "operator": "In",
+            "values": ["train", "inference", "notebooks"]}]}])
         with open(os.path.join(out, "node-setup.sh"), encoding="utf-8") as f:
             setup = f.read()
         self.assertIn("gpushare.io/node-pool=train "
@@ -587,7 +593,7 @@ class DraEmitQuotingTest(TempDirTestCase):
             "requiredDuringSchedulingIgnoredDuringExecution"][
             "nodeSelectorTerms"][0]["matchExpressions"][0]
         self.assertEqual((term["key"], term["values"]),
-                         ("example.com/k", ["on"]))
+                         ("gpushare.io/node-pool", ["true"]))
 
 
 TYPES = """\
@@ -631,6 +637,7 @@ workload:
 
 SHARES = """\
 name: shares
+platform: {dra_driver: {chart_version: 0.5.0-dev-95932046}}
 cluster:
   pools:
     - name: shared

@@ -47,7 +47,9 @@ TEST(HelmReleaseTest, DefaultsAndThePlatformsOverrides) {
   EXPECT_EQ(HelmChartArguments(HamiRelease(platform)),
             "hami --repo https://project-hami.github.io/HAMi/ -n kube-system "
             "--version 2.10.0");
-  const HelmRelease dra = DraDriverRelease(platform);
+  Scenario with_platform;
+  with_platform.platform = platform;
+  const HelmRelease dra = DraDriverHelmRelease(with_platform);
   EXPECT_TRUE(dra.repo.empty());
   EXPECT_EQ(dra.chart_name, "dra-driver-nvidia-gpu");
   EXPECT_EQ(HelmChartArguments(dra).find("--repo"), std::string::npos);

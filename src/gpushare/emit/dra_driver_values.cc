@@ -4,13 +4,40 @@
 
 #include <vector>
 
+#include "gpushare/emit/comment_wrap.h"
+#include "gpushare/emit/dra_feature_gates.h"
 #include "gpushare/emit/gpu_operator_values.h"
 #include "gpushare/emit/node_target.h"
-#include "gpushare/emit/pool_node_set.h"
 #include "gpushare/emit/quoting.h"
 #include "gpushare/io/input_error.h"
 
 namespace gpushare {
+
+std::string DraDriverRoot(const Scenario& scenario, std::string* why) {
+  const PlatformSpec& p = scenario.platform;
+  if (!p.dra_driver_root.empty()) {
+    *why = "platform.dra_driver.driver_root";
+    return p.dra_driver_root;
+  }
+  if (p.gpu_operator_driver.has_value() && !*p.gpu_operator_driver) {
+    *why =
+        "the kubectl dump shows GPU Operator pods but none of its driver "
+        "DaemonSet: the driver is installed on the host";
+    return "/";
+  }
+  if (p.gpu_operator_driver.has_value()) {
+    *why =
+        "the GPU Operator's driver DaemonSet runs in the kubectl dump; its "
+        "driver container's root";
+  } else {
+    *why =
+        "the GPU Operator that gpu-operator-values.yaml configures installs "
+        "the driver, as its chart does by default (driver.enabled: true); "
+        "for a driver installed on the host set platform.dra_driver."
+        "driver_root: /";
+  }
+  return kGpuOperatorDriverRoot;
+}
 
 std::string DraDriverValuesYaml(const Scenario& scenario) {
   std::vector<const NodePoolSpec*> pools;
@@ -31,9 +58,9 @@ std::string DraDriverValuesYaml(const Scenario& scenario) {
   for (const NodePoolSpec* p : pools) {
     const DraPoolSettings dra = EffectiveDraPoolSettings(p->dra, p->sharing);
     // A MIG device's config has no interval (MigDeviceSharing).
-    interval = interval || (!p->sharing.mig_enabled &&
-                            dra.time_slice_interval !=
-                                DraTimeSliceInterval::kDefault);
+    interval =
+        interval || (!p->sharing.mig_enabled &&
+                     dra.time_slice_interval != DraTimeSliceInterval::kDefault);
     mps = mps || p->sharing.scheme() == SharingScheme::kMps;
     if (p->sharing.mig_enabled && p->sharing.mig.dynamic) {
       dynamic = true;
@@ -66,21 +93,46 @@ std::string DraDriverValuesYaml(const Scenario& scenario) {
         "DRA pools with dynamic MIG beside consumable shares (DRA "
         "time-slicing) are not modelled in one release of the DRA driver");
   }
-  std::string out = fmt::format(
-      "# Helm values of NVIDIA's DRA driver for GPUs for the DRA pools of "
-      "scenario\n# '{}' ({}), written by gpushare-sim emit k8s. Chart: "
-      "kubernetes-sigs/\n# dra-driver-nvidia-gpu deployments/helm/"
-      "dra-driver-nvidia-gpu, read at commit\n# 95932046 (values.yaml, "
-      "templates/validation.yaml, templates/kubeletplugin.yaml).\n#   helm "
-      "upgrade --install {} \\\n#     {} \\\n#     --namespace {} "
-      "--create-namespace -f dra-driver-values.yaml\n"
+  CheckDraDriverFeatures(scenario);
+  CheckDraKubernetes(scenario);
+  const HelmReleaseSpec release = DraDriverRelease(scenario);
+  const std::string name_override = DraDriverNameOverride(scenario);
+  std::string root_why;
+  const std::string root = DraDriverRoot(scenario, &root_why);
+  const std::string repo_add = DraDriverRepoAdd(release.chart_version);
+  const auto& today = scenario.platform.dra_driver_today;
+  std::string out = WrappedComment(fmt::format(
+      "Helm values of NVIDIA's DRA driver for GPUs for the DRA pools of "
+      "scenario '{}' ({}), written by gpushare-sim emit k8s for chart "
+      "version {} ({}; the chart's values.yaml, templates/validation.yaml "
+      "and templates/kubeletplugin.yaml of that version).",
+      scenario.name, names, release.chart_version,
+      DraDriverVersionSource(scenario)));
+  out += WrappedComment(fmt::format(
+      "Release {} in namespace {}{}:", release.release, release.namespace_name,
+      today.found
+          ? " (the release installed today: its pods in " + today.source + ")"
+          : std::string()));
+  if (!repo_add.empty()) out += "#   " + CommentText(repo_add) + "\n";
+  out += "#   " +
+         CommentText(DraDriverHelmUpgrade(scenario, "dra-driver-values.yaml")) +
+         "\n";
+  out +=
       "# The chart refuses resources.gpus.enabled without "
       "gpuResourcesEnabledOverride:\n# the driver must not run beside "
       "NVIDIA's device plugin on a node; node-setup.sh\n# labels these "
       "pools' nodes nvidia.com/gpu.deploy.device-plugin=false, so the GPU\n"
-      "# Operator runs no device plugin there.\n",
-      CommentText(scenario.name), CommentText(names), kDraDriverRelease,
-      kDraDriverChart, kDraDriverRelease);
+      "# Operator runs no device plugin there.\n";
+  out +=
+      WrappedComment(fmt::format("nvidiaDriverRoot {}: {}.", root, root_why));
+  if (!name_override.empty()) {
+    out += WrappedComment(fmt::format(
+        "nameOverride {}: today's driver objects carry that name (the chart "
+        "before 0.4.0); without it the chart would make a second kubelet "
+        "plugin DaemonSet beside the first (docs/upgrade.md of the driver).",
+        name_override));
+  }
+  out += DraKubernetesNeeds(DraFeaturesOf(scenario), scenario.platform);
   if (consumable || interval || mps || dynamic) {
     out +=
         "# The feature gates below are alpha and off by default in the "
@@ -115,7 +167,13 @@ std::string DraDriverValuesYaml(const Scenario& scenario) {
       out += "# MPSSupport and DynamicMIG (alpha, off) are not needed.\n";
     }
   }
-  out += "resources:\n  gpus:\n    enabled: true\ngpuResourcesEnabledOverride: true\n";
+  out += fmt::format("nvidiaDriverRoot: {}\n", YamlQuoted(root));
+  if (!name_override.empty()) {
+    out += fmt::format("nameOverride: {}\n", YamlQuoted(name_override));
+  }
+  out +=
+      "resources:\n  gpus:\n    enabled: true\ngpuResourcesEnabledOverride: "
+      "true\n";
   if (consumable) {
     out += fmt::format("consumableShares: \"{}\"\n", shares);
   }
@@ -129,29 +187,15 @@ std::string DraDriverValuesYaml(const Scenario& scenario) {
   out +=
       "kubeletPlugin:\n  affinity:\n    nodeAffinity:\n"
       "      requiredDuringSchedulingIgnoredDuringExecution:\n"
-      "        nodeSelectorTerms:\n";
+      "        nodeSelectorTerms:\n"
+      "          # the DRA pools' nodes, by the pool label node-setup.sh "
+      "sets\n"
+      "          - matchExpressions:\n"
+      "              - key: " +
+      YamlQuoted(kNodePoolLabel) +
+      "\n                operator: In\n                values:\n";
   for (const NodePoolSpec* p : pools) {
-    const PoolNodeSet set = PoolNodeSetOf(*p);
-    out += fmt::format("          # pool {}\n", CommentText(p->name));
-    if (set.by_name() && !set.names.empty()) {
-      out +=
-          "          - matchFields:\n              - key: metadata.name\n"
-          "                operator: In\n                values:\n";
-      for (const std::string& n : set.names) {
-        out += fmt::format("                  - {}\n", YamlQuoted(n));
-      }
-      continue;
-    }
-    // A pool of nodes still to provision only: its pool label.
-    const Labels selector =
-        set.by_name() ? Labels{{kNodePoolLabel, p->name}} : set.selector;
-    out += "          - matchExpressions:\n";
-    for (const auto& [k, v] : selector) {
-      out += fmt::format(
-          "              - key: {}\n                operator: In\n"
-          "                values: [{}]\n",
-          YamlQuoted(k), YamlQuoted(v));
-    }
+    out += fmt::format("                  - {}\n", YamlQuoted(p->name));
   }
   out +=
       "  tolerations:\n  - key: nvidia.com/gpu\n    operator: Exists\n"

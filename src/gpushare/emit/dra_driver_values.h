@@ -1,27 +1,38 @@
 // The Helm values of NVIDIA's DRA driver for GPUs
 // (kubernetes-sigs/dra-driver-nvidia-gpu, chart
-// deployments/helm/dra-driver-nvidia-gpu, commit 95932046) for a scenario's
-// `devices: dra` pools, written by `emit k8s` as `dra-driver-values.yaml`
-// (docs/emit.md, "DRA pools").
+// deployments/helm/dra-driver-nvidia-gpu) for a scenario's `devices: dra`
+// pools, written by `emit k8s` as `dra-driver-values.yaml` for the chart
+// version of DraDriverRelease() (emit/dra_driver_release.h; docs/emit.md,
+// "DRA pools").
 //
-// Contract: DraDriverValuesYaml() writes, for the pools with devices: dra
-// and GPUs: `resources.gpus.enabled: true` with `gpuResourcesEnabledOverride:
-// true` (templates/validation.yaml refuses the first without the second: the
-// driver must not share a node with NVIDIA's device plugin, which
-// node-setup.sh turns off on these nodes); `consumableShares`
-// (DraConsumableSharesValue) when not disabled; `featureGates` with
-// ConsumableShares: true when consumable shares are on and
-// TimeSlicingSettings: true when a pool's claims set an interval other than
-// Default, MPSSupport: true when a DRA pool shares by MPS, DynamicMIG: true
-// when a DRA pool has dynamic MIG (all alpha, off by default:
-// pkg/featuregates/featuregates.go; a comment says so). InputError for
-// dynamic MIG beside DRA MPS (the driver refuses DynamicMIG with
-// MPSSupport), beside a static-MIG DRA pool (with DynamicMIG the one release
-// publishes partitionable devices on every MIG-capable GPU) or beside
-// consumable shares (not modelled);
-// `kubeletPlugin.affinity` with one required nodeSelectorTerm per pool —
-// a written pool's selector labels (matchExpressions `In`), an imported
-// pool's node names (matchFields metadata.name `In`; emit/pool_node_set.h) —
+// Contract: DraDriverValuesYaml() first refuses (InputError) a scenario
+// whose DRA pools need a driver feature that chart version lacks
+// (CheckDraDriverFeatures) or Kubernetes features the known Kubernetes
+// version lacks or has off (emit/dra_feature_gates.h CheckDraKubernetes);
+// then writes, for the pools with devices: dra and GPUs, under a header that
+// names the release, namespace, chart and pinned version (and where each
+// came from), the one helm command, and the Kubernetes version and gates the
+// driver needs: `nvidiaDriverRoot` (DraDriverRoot); `nameOverride` when the
+// release installed today carries another chart name
+// (DraDriverNameOverride: a 25.x release upgraded to the 0.4 chart keeps
+// its objects' names); `resources.gpus.enabled: true` with
+// `gpuResourcesEnabledOverride: true` (templates/validation.yaml refuses the
+// first without the second: the driver must not share a node with NVIDIA's
+// device plugin, which node-setup.sh turns off on these nodes);
+// `consumableShares` (DraConsumableSharesValue) when not disabled;
+// `featureGates` with ConsumableShares: true when consumable shares are on
+// and TimeSlicingSettings: true when a pool's claims set an interval other
+// than Default, MPSSupport: true when a DRA pool shares by MPS, DynamicMIG:
+// true when a DRA pool has dynamic MIG (all alpha, off by default:
+// pkg/featuregates/featuregates.go; a comment says so), only gates the
+// chart version has. InputError for dynamic MIG beside DRA MPS (the driver
+// refuses DynamicMIG with MPSSupport), beside a static-MIG DRA pool (with
+// DynamicMIG the one release publishes partitionable devices on every
+// MIG-capable GPU) or beside consumable shares (not modelled);
+// `kubeletPlugin.affinity` with one required nodeSelectorTerm:
+// gpushare.io/node-pool `In` the DRA pools' names — the label node-setup.sh
+// sets on every node of every pool (emit/node_target.h PoolNodeTarget), so
+// a node the plan adds to a pool gets the plugin once it is set up —
 // replacing the chart's NFD terms, so the kubelet plugin runs on the DRA
 // pools' nodes only; and `kubeletPlugin.tolerations`: the chart's default
 // (nvidia.com/gpu Exists NoSchedule) and one Equal toleration per distinct
@@ -30,6 +41,17 @@
 // gpu.nvidia.com, so one release serves every DRA pool, with the mode of
 // DraDriverSettings() (its InputErrors propagate). Returns "" when no pool has
 // devices: dra. Deterministic; every name quoted for its place.
+//
+// DraDriverRoot() is the host path of the GPU driver (the chart's
+// nvidiaDriverRoot) and, in `*why`, how it was decided:
+// platform.dra_driver.driver_root when given; else /run/nvidia/driver when
+// the GPU Operator runs the driver — its driver DaemonSet's pods are in the
+// kubectl dump, or the dump does not say and the GPU Operator these files
+// configure (gpu-operator-values.yaml) installs it, as its chart does by
+// default (deployments/gpu-operator/values.yaml driver.enabled: true; the
+// container's root: controllers/object_controls.go DefaultDriverInstallDir);
+// else "/" (the dump shows GPU Operator pods without its driver: the driver
+// is installed on the host, the chart's default).
 
 #ifndef GPUSHARE_EMIT_DRA_DRIVER_VALUES_H_
 #define GPUSHARE_EMIT_DRA_DRIVER_VALUES_H_
@@ -37,21 +59,18 @@
 #include <string>
 #include <vector>
 
+#include "gpushare/emit/dra_driver_release.h"
 #include "gpushare/scenario/scenario.h"
 
 namespace gpushare {
 
-// The release and namespace the header's helm command uses (the driver's
-// docs, site/content/docs/guides/gpu-allocation/mig.md).
-inline constexpr const char* kDraDriverRelease = "dra-driver-nvidia-gpu";
-inline constexpr const char* kDraDriverChart =
-    "oci://registry.k8s.io/dra-driver-nvidia/charts/dra-driver-nvidia-gpu";
-// The chart version `helm` pins for the driver (emit/helm_release.h).
-// Placeholder until the released driver the values are written for is
-// chosen (issue 53, point 7): the newest release tag, v25.12.0.
-inline constexpr const char* kDraDriverChartVersion = "25.12.0";
+// The GPU Operator's driver container root (NVIDIA/gpu-operator
+// controllers/object_controls.go DefaultDriverInstallDir).
+inline constexpr const char* kGpuOperatorDriverRoot = "/run/nvidia/driver";
 
 std::string DraDriverValuesYaml(const Scenario& scenario);
+
+std::string DraDriverRoot(const Scenario& scenario, std::string* why);
 
 // What the one release of the driver runs with for `pools`: the effective
 // consumable-shares mode of the DRA pools that share GPUs (time-slicing;

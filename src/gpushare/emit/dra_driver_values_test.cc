@@ -23,22 +23,22 @@ Scenario DraValuesScenario() {
       "    - {name: c, gpu: A100-80GB, nodes: 1}\n");
 }
 
+// Both DRA pools by the pool label node-setup.sh sets on every node (not by
+// their selectors or today's node names: a node added later gets the
+// plugin), the chart's toleration and pool a's taint.
 constexpr char kDraValuesPlacement[] =
     "kubeletPlugin:\n"
     "  affinity:\n"
     "    nodeAffinity:\n"
     "      requiredDuringSchedulingIgnoredDuringExecution:\n"
     "        nodeSelectorTerms:\n"
-    "          # pool a\n"
+    "          # the DRA pools' nodes, by the pool label node-setup.sh sets\n"
     "          - matchExpressions:\n"
     "              - key: \"gpushare.io/node-pool\"\n"
     "                operator: In\n"
-    "                values: [\"a\"]\n"
-    "          # pool b\n"
-    "          - matchExpressions:\n"
-    "              - key: \"cloud.example/group\"\n"
-    "                operator: In\n"
-    "                values: [\"b-nodes\"]\n"
+    "                values:\n"
+    "                  - \"a\"\n"
+    "                  - \"b\"\n"
     "  tolerations:\n"
     "  - key: nvidia.com/gpu\n"
     "    operator: Exists\n"
@@ -48,9 +48,13 @@ constexpr char kDraValuesPlacement[] =
     "    value: \"ml\"\n"
     "    effect: NoSchedule\n";
 
+// A 0.5 development chart: the only ones with consumable shares.
+constexpr char kDevChart[] = "0.5.0-dev-95932046";
+
 TEST(DraDriverValuesTest, ExclusivePoolsNeedNoGates) {
   const std::string yaml = DraDriverValuesYaml(DraValuesScenario());
   const std::string values =
+      "nvidiaDriverRoot: \"/run/nvidia/driver\"\n"
       "resources:\n  gpus:\n    enabled: true\n"
       "gpuResourcesEnabledOverride: true\n" +
       std::string(kDraValuesPlacement);
@@ -58,11 +62,22 @@ TEST(DraDriverValuesTest, ExclusivePoolsNeedNoGates) {
   EXPECT_EQ(yaml.substr(yaml.size() - values.size()), values) << yaml;
   EXPECT_EQ(yaml.find("featureGates"), std::string::npos);
   EXPECT_EQ(yaml.find("consumableShares"), std::string::npos);
-  EXPECT_NE(yaml.find("commit\n# 95932046"), std::string::npos) << yaml;
+  // Written for the newest release, pinned in the command.
+  EXPECT_NE(yaml.find("for chart version 0.4.1\n# (gpushare-sim's default"),
+            std::string::npos)
+      << yaml;
+  EXPECT_NE(yaml.find("helm upgrade --install dra-driver-nvidia-gpu "
+                      "oci://registry.k8s.io/dra-driver-nvidia/charts/"
+                      "dra-driver-nvidia-gpu --version 0.4.1 --namespace "
+                      "dra-driver-nvidia-gpu --create-namespace -f "
+                      "dra-driver-values.yaml\n"),
+            std::string::npos)
+      << yaml;
 }
 
 TEST(DraDriverValuesTest, MemorySharesAndIntervalTurnTheirAlphaGatesOn) {
   Scenario s = DraValuesScenario();
+  s.platform.dra_driver.chart_version = kDevChart;
   for (int i : {0, 1}) {
     s.pools[i].sharing = TimeSlicingSharing(4);
     s.pools[i].dra.consumable_shares = DraConsumableShares::kMemoryShares;
@@ -70,6 +85,7 @@ TEST(DraDriverValuesTest, MemorySharesAndIntervalTurnTheirAlphaGatesOn) {
   s.pools[1].dra.time_slice_interval = DraTimeSliceInterval::kLong;
   const std::string yaml = DraDriverValuesYaml(s);
   const std::string values =
+      "nvidiaDriverRoot: \"/run/nvidia/driver\"\n"
       "resources:\n  gpus:\n    enabled: true\n"
       "gpuResourcesEnabledOverride: true\n"
       "consumableShares: \"memory\"\n"
@@ -84,6 +100,7 @@ TEST(DraDriverValuesTest, MemorySharesAndIntervalTurnTheirAlphaGatesOn) {
 
 TEST(DraDriverValuesTest, CountSharesAreAQuotedString) {
   Scenario s = DraValuesScenario();
+  s.platform.dra_driver.chart_version = kDevChart;
   for (int i : {0, 1}) {
     s.pools[i].sharing = TimeSlicingSharing(4);
     s.pools[i].dra.consumable_shares = DraConsumableShares::kCount;
@@ -99,6 +116,7 @@ TEST(DraDriverValuesTest, CountSharesAreAQuotedString) {
 
 TEST(DraDriverValuesTest, UnlimitedBesideAPoolThatDoesNotShareIsRefused) {
   Scenario s = DraValuesScenario();
+  s.platform.dra_driver.chart_version = kDevChart;
   s.pools[1].sharing = TimeSlicingSharing(4);
   s.pools[1].dra.consumable_shares = DraConsumableShares::kUnlimited;
   try {
@@ -114,6 +132,7 @@ TEST(DraDriverValuesTest, UnlimitedBesideAPoolThatDoesNotShareIsRefused) {
 
 TEST(DraDriverValuesTest, PoolsThatDifferInSharesAreRefused) {
   Scenario s = DraValuesScenario();
+  s.platform.dra_driver.chart_version = kDevChart;
   // Both share GPUs: a, 4 consumable shares (its replicas); b, unlimited.
   s.pools[0].sharing = TimeSlicingSharing(4);
   s.pools[1].sharing = TimeSlicingSharing(4);
@@ -174,6 +193,88 @@ TEST(DraDriverValuesTest, DynamicMigBesideMpsOrStaticMigIsRefused) {
   Scenario fixed = s;
   fixed.pools[1].sharing = MigSharing(MigStrategy::kMixed, "all-balanced");
   EXPECT_THROW(DraDriverValuesYaml(fixed), InputError);
+}
+
+// nvidiaDriverRoot: the scenario's; "/" where the dump shows the GPU
+// Operator without its driver; else the operator's driver root.
+TEST(DraDriverValuesTest, DriverRootFollowsWhoInstallsTheDriver) {
+  Scenario s = DraValuesScenario();
+  std::string why;
+  EXPECT_EQ(DraDriverRoot(s, &why), "/run/nvidia/driver");
+  EXPECT_NE(why.find("driver.enabled: true"), std::string::npos) << why;
+  s.platform.gpu_operator_driver = true;
+  EXPECT_EQ(DraDriverRoot(s, &why), "/run/nvidia/driver");
+  EXPECT_NE(why.find("driver DaemonSet runs"), std::string::npos) << why;
+  s.platform.gpu_operator_driver = false;
+  EXPECT_EQ(DraDriverRoot(s, &why), "/");
+  EXPECT_NE(DraDriverValuesYaml(s).find("\nnvidiaDriverRoot: \"/\"\n"),
+            std::string::npos);
+  s.platform.dra_driver_root = "/home/kubernetes/bin/nvidia";
+  EXPECT_EQ(DraDriverRoot(s, &why), "/home/kubernetes/bin/nvidia");
+  EXPECT_EQ(why, "platform.dra_driver.driver_root");
+}
+
+// The release installed today (a 25.x chart's names) is upgraded in place:
+// its release, namespace and name kept, the version it runs pinned.
+TEST(DraDriverValuesTest, TheInstalledReleaseIsUpgradedInPlace) {
+  Scenario s = DraValuesScenario();
+  s.platform.dra_driver_today = {true, "nvidia-dra-driver-gpu",
+                                 "nvidia-dra-driver-gpu",
+                                 "nvidia-dra-driver-gpu", "0.5.0-dev-95932046",
+                                 "dump.json"};
+  const std::string yaml = DraDriverValuesYaml(s);
+  EXPECT_NE(yaml.find("#   helm upgrade --install nvidia-dra-driver-gpu "
+                      "oci://us-central1-docker.pkg.dev/k8s-staging-images/"
+                      "dra-driver-nvidia/charts/dra-driver-nvidia-gpu "
+                      "--version 0.5.0-dev-95932046 --namespace "
+                      "nvidia-dra-driver-gpu --create-namespace -f "
+                      "dra-driver-values.yaml\n"),
+            std::string::npos)
+      << yaml;
+  const YAML::Node node = YAML::Load(yaml);
+  EXPECT_EQ(node["nameOverride"].as<std::string>(), "nvidia-dra-driver-gpu");
+  // Its objects already carry the 0.4 chart's name: no override.
+  s.platform.dra_driver_today.name = "dra-driver-nvidia-gpu";
+  EXPECT_FALSE(YAML::Load(DraDriverValuesYaml(s))["nameOverride"]);
+}
+
+// An imported pool's nodes are selected by the pool label too (a node the
+// plan adds is not in today's names).
+TEST(DraDriverValuesTest, ImportedPoolsAreSelectedByTheirPoolLabel) {
+  Scenario s = DraValuesScenario();
+  s.pools[0].members.push_back(NodeIdentity{});
+  s.pools[0].members.back().name = "gpu-node-7";
+  const std::string yaml = DraDriverValuesYaml(s);
+  EXPECT_EQ(yaml.find("matchFields"), std::string::npos) << yaml;
+  EXPECT_EQ(yaml.find("gpu-node-7"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find(kDraValuesPlacement), std::string::npos) << yaml;
+}
+
+// Refused before anything is written: a feature the release lacks, and
+// one the Kubernetes version has off.
+TEST(DraDriverValuesTest, WhatTheReleaseOrKubernetesLacksIsRefused) {
+  Scenario s = DraValuesScenario();
+  s.pools[0].sharing = TimeSlicingSharing(4);
+  s.pools[0].dra.consumable_shares = DraConsumableShares::kMemoryShares;
+  s.pools[1].sharing = s.pools[0].sharing;
+  s.pools[1].dra = s.pools[0].dra;
+  EXPECT_THROW(DraDriverValuesYaml(s), InputError);
+  s.platform.dra_driver.chart_version = kDevChart;
+  s.platform.kubernetes_version = "1.35";
+  try {
+    DraDriverValuesYaml(s);
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("DRAConsumableCapacity"),
+              std::string::npos)
+        << e.what();
+  }
+  s.platform.feature_gates["DRAConsumableCapacity"] = true;
+  const std::string yaml = DraDriverValuesYaml(s);
+  EXPECT_NE(yaml.find("# Checked against Kubernetes 1.35 "
+                      "(platform.kubernetes.version): each is on\n# there."),
+            std::string::npos)
+      << yaml;
 }
 
 TEST(DraDriverValuesTest, NoDraPoolNoValues) {

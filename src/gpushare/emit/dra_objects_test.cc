@@ -8,6 +8,7 @@
 
 #include "gpushare/emit/emit_test_scenarios.h"
 #include "gpushare/emit/pod_template_patches.h"
+#include "gpushare/io/input_error.h"
 
 namespace gpushare {
 namespace {
@@ -97,6 +98,7 @@ TEST(DraObjectsTest, ProfileClassesThenTemplatesPerNamespace) {
 
 TEST(DraObjectsTest, MemorySharesAskTheClassSizeAndPatchesNameIt) {
   Scenario s = DraObjectsScenario();
+  s.platform.dra_driver.chart_version = "0.5.0-dev-95932046";
   s.pools[0].sharing = TimeSlicingSharing(4);
   s.pools[0].dra.consumable_shares = DraConsumableShares::kMemoryShares;
   s.pools[0].dra.time_slice_interval = DraTimeSliceInterval::kMedium;
@@ -163,6 +165,64 @@ TEST(DraObjectsTest, ExtendedResourcePoolsAskTheClassResourceNoTemplate) {
   EXPECT_EQ(patches.find("\"gpushare.io/node-pool\": \"whole\""),
             std::string::npos)
       << patches;
+}
+
+// A DeviceClass of the file that today's cluster has with another spec is
+// said in the header (and by DraDeviceClassChanges for the README); one of
+// the same spec is not.
+TEST(DraObjectsTest, ADeviceClassTodayWithAnotherSpecIsSaid) {
+  Scenario s = DraObjectsScenario();
+  const std::string same =
+      "device.driver == 'gpu.nvidia.com' && "
+      "device.attributes['gpu.nvidia.com'].type == 'mig' && "
+      "device.attributes['gpu.nvidia.com'].profile == '2g.20gb'";
+  s.platform.device_classes_today = {
+      {"mig-2g-20gb.gpu.nvidia.com", {same}, "nvidia.com/mig-2g.20gb", false},
+      {"gpu.nvidia.com", {"x"}, "", false}};
+  EXPECT_TRUE(DraDeviceClassChanges(s, emit_test::TestCatalog()).empty());
+  EXPECT_EQ(DraObjectsYaml(s, emit_test::TestCatalog())
+                .find("Changes today's cluster"),
+            std::string::npos);
+  s.platform.device_classes_today[0].cel = {"device.driver == 'x'"};
+  s.platform.device_classes_today[0].extended_resource_name = "";
+  const std::vector<std::string> changes =
+      DraDeviceClassChanges(s, emit_test::TestCatalog());
+  ASSERT_EQ(changes.size(), 1u);
+  EXPECT_EQ(changes[0],
+            "DeviceClass mig-2g-20gb.gpu.nvidia.com exists in the cluster "
+            "today with another spec: kubectl apply replaces its selectors "
+            "(device.driver == 'x' today; " +
+                same +
+                " in the file) and its extendedResourceName (none today; "
+                "nvidia.com/mig-2g.20gb in the file); claims allocated under "
+                "it keep their devices, new claims are matched by the file's");
+  const std::string yaml = DraObjectsYaml(s, emit_test::TestCatalog());
+  EXPECT_NE(yaml.find("# Changes today's cluster: DeviceClass "
+                      "mig-2g-20gb.gpu.nvidia.com exists in the\n"),
+            std::string::npos)
+      << yaml;
+  // Still one document per object: the comment is in the header.
+  EXPECT_EQ(DraObjectsDocuments(yaml).size(), 4u);
+}
+
+// The header says the Kubernetes version and gates the objects need:
+// capacity.requests only where a claim asks it.
+TEST(DraObjectsTest, TheHeaderSaysTheKubernetesTheObjectsNeed) {
+  Scenario s = DraObjectsScenario();
+  std::string yaml = DraObjectsYaml(s, emit_test::TestCatalog());
+  EXPECT_NE(yaml.find("# Kubernetes: 1.34 or later (resource.k8s.io/v1)"),
+            std::string::npos)
+      << yaml;
+  EXPECT_EQ(yaml.find("DRAConsumableCapacity"), std::string::npos);
+  s.platform.dra_driver.chart_version = "0.5.0-dev-95932046";
+  s.pools[0].sharing = TimeSlicingSharing(4);
+  s.pools[0].dra.consumable_shares = DraConsumableShares::kMemoryShares;
+  yaml = DraObjectsYaml(s, emit_test::TestCatalog());
+  EXPECT_NE(yaml.find("#   DRAConsumableCapacity (KEP-5075"), std::string::npos)
+      << yaml;
+  // Kubernetes 1.33 has no resource.k8s.io/v1: refused.
+  s.platform.kubernetes_version = "1.33";
+  EXPECT_THROW(DraObjectsYaml(s, emit_test::TestCatalog()), InputError);
 }
 
 }  // namespace

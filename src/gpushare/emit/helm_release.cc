@@ -2,7 +2,7 @@
 
 #include "gpushare/emit/helm_release.h"
 
-#include "gpushare/emit/dra_driver_values.h"
+#include "gpushare/emit/dra_driver_release.h"
 #include "gpushare/emit/quoting.h"
 
 namespace gpushare {
@@ -40,12 +40,20 @@ HelmRelease HamiRelease(const PlatformSpec& platform) {
                  platform.hami);
 }
 
-HelmRelease DraDriverRelease(const PlatformSpec& platform) {
-  const std::string chart = kDraDriverChart;
-  return Resolve({"dra-driver", "NVIDIA's DRA driver", "dra_driver",
-                  kDraDriverRelease, kDraDriverRelease, chart, "",
-                  chart.substr(chart.rfind('/') + 1), kDraDriverChartVersion},
-                 platform.dra_driver);
+HelmRelease DraDriverHelmRelease(const Scenario& scenario) {
+  const HelmReleaseSpec spec = DraDriverRelease(scenario);
+  const std::string ref = DraDriverChartRef(spec.chart_version);
+  const std::string name = ref.substr(ref.rfind('/') + 1);
+  const bool oci = ref.rfind("oci://", 0) == 0;
+  return {"dra-driver",
+          "NVIDIA's DRA driver",
+          "dra_driver",
+          spec.release,
+          spec.namespace_name,
+          oci ? ref : name,
+          oci ? std::string() : std::string(kDraDriverNgcRepo),
+          name,
+          spec.chart_version};
 }
 
 std::string HelmChartArguments(const HelmRelease& release) {

@@ -8,13 +8,16 @@
 // the emitters write their values for — the newest released chart whose
 // values.yaml has every key they write (NVIDIA/gpu-operator tag v26.7.0,
 // deployments/gpu-operator/values.yaml; Project-HAMi/HAMi tag v2.10.0,
-// charts/hami/values.yaml; the DRA driver's: kDraDriverChartVersion,
-// emit/dra_driver_values.h). GpuOperatorRelease(), HamiRelease() and
-// DraDriverRelease() are those releases as a scenario's `platform` says
-// them (scenario/platform.h: each of release, namespace, chart_version
+// charts/hami/values.yaml; the DRA driver's: emit/dra_driver_release.h).
+// GpuOperatorRelease() and HamiRelease() are those releases as a
+// scenario's `platform` says them (scenario/platform.h: each of release, namespace, chart_version
 // that is non-empty replaces the default); GpuOperatorRelease() with a
 // namespace puts the release there (the namespace of the ConfigMaps an
-// emitter writes for it). HelmChartArguments() is the part
+// emitter writes for it). DraDriverHelmRelease() is the DRA driver's
+// release as emit/dra_driver_release.h DraDriverRelease() decides it (the
+// scenario's, today's import, else its default), with the chart that
+// version comes from (DraDriverChartRef: an oci:// ref, or NGC's chart and
+// repository for the 25.x releases). HelmChartArguments() is the part
 // of a `helm upgrade`/`helm install` command after the release name: the
 // chart, `--repo URL` for a chart of a repository, `-n NAMESPACE` and
 // `--version VERSION`, each a shell word (emit/quoting.h ShellWord);
@@ -25,7 +28,7 @@
 
 #include <string>
 
-#include "gpushare/scenario/platform.h"
+#include "gpushare/scenario/scenario.h"
 
 namespace gpushare {
 
@@ -72,7 +75,7 @@ HelmRelease GpuOperatorRelease(const PlatformSpec& platform);
 HelmRelease GpuOperatorRelease(const PlatformSpec& platform,
                                const std::string& namespace_name);
 HelmRelease HamiRelease(const PlatformSpec& platform);
-HelmRelease DraDriverRelease(const PlatformSpec& platform);
+HelmRelease DraDriverHelmRelease(const Scenario& scenario);
 
 std::string HelmChartArguments(const HelmRelease& release);
 std::string HelmReleaseArguments(const HelmRelease& release);

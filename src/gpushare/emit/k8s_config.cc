@@ -8,6 +8,7 @@
 
 #include "gpushare/emit/apply_script.h"
 #include "gpushare/emit/device_plugin_config.h"
+#include "gpushare/emit/dra_driver_release.h"
 #include "gpushare/emit/dra_driver_values.h"
 #include "gpushare/emit/dra_objects.h"
 #include "gpushare/emit/gpu_operator_values.h"
@@ -156,7 +157,6 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
   }
   const HelmRelease gpu_operator = GpuOperatorRelease(scenario.platform);
   const HelmRelease hami_release = HamiRelease(scenario.platform);
-  const HelmRelease dra_release = DraDriverRelease(scenario.platform);
   std::vector<EmittedFile> files;
   std::string steps;
   int step = 0;
@@ -268,6 +268,11 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
                     return p.devices == PoolDevices::kDra &&
                            p.gpus_per_node > 0;
                   });
+  // NVIDIA's DRA driver's release: the scenario's, completed with what
+  // today's import read, else today's (emit/dra_driver_release.h).
+  const Scenario dra_scenario = WithTodaysPlatform(scenario, today);
+  const HelmRelease dra_release =
+      DraDriverHelmRelease(dra || today == nullptr ? dra_scenario : *today);
   if (dra_today && !dra) {
     uninstall(dra_release,
               "No pool hands out its GPUs through DRA any more: uninstall "
@@ -293,17 +298,27 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
   node_setup.title = "node-setup.sh: the nodes' labels, taints and MIG layouts";
   change.steps.push_back(std::move(node_setup));
   if (dra) {
-    helm_values("dra-driver-values.yaml", DraDriverValuesYaml(scenario),
-                "the Helm values of NVIDIA's DRA driver for the DRA pools: "
-                "its kubelet plugin on their nodes, the alpha feature gates "
-                "they need (see the file's comments). Needs Kubernetes 1.34+ "
-                "(resource.k8s.io/v1) and the GPU Operator's driver and "
-                "toolkit on those nodes",
-                dra_release);
-    apply_file("dra-objects.yaml", DraObjectsYaml(scenario, catalog),
+    std::string class_changes;
+    for (const std::string& c :
+         DraDeviceClassChanges(dra_scenario, catalog)) {
+      class_changes += " " + CommentText(c) + ".";
+    }
+    helm_values(
+        "dra-driver-values.yaml", DraDriverValuesYaml(dra_scenario),
+        fmt::format(
+            "the Helm values of NVIDIA's DRA driver for the DRA pools: its "
+            "kubelet plugin on their nodes (by the pool label node-setup.sh "
+            "sets), the alpha feature gates they need, chart version {} "
+            "pinned, release `{}` in namespace `{}`. The file's header says "
+            "the Kubernetes version and feature gates it needs; the GPU "
+            "Operator's toolkit must run on those nodes",
+            CommentText(dra_release.version), CommentText(dra_release.release),
+            CommentText(dra_release.namespace_name)),
+        dra_release);
+    apply_file("dra-objects.yaml", DraObjectsYaml(dra_scenario, catalog),
                "the DeviceClasses of the MIG profiles the DRA pools' pods ask "
                "and, per tenant class and namespace, the "
-               "ResourceClaimTemplates the pod patches name",
+               "ResourceClaimTemplates the pod patches name." + class_changes,
                false, false);
   }
   if (nvidia) {

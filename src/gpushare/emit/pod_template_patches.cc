@@ -16,6 +16,7 @@
 #include "gpushare/emit/dra_claim.h"
 #include "gpushare/emit/pod_patch_removals.h"
 #include "gpushare/emit/quoting.h"
+#include "gpushare/emit/run_pool.h"
 #include "gpushare/sched/kai/kai_config.h"
 #include "gpushare/sched/kueue/kueue_config.h"
 #include "gpushare/workload/generator.h"
@@ -417,6 +418,10 @@ std::string PodTemplatePatchesYaml(const Scenario& scenario,
   Cluster cluster(catalog);
   for (const NodePoolSpec& pool : scenario.pools) cluster.AddPool(pool);
   std::vector<Pod> pods = BuildWorkload(scenario.workload, scenario.seed);
+  // The pool each pod ran on in the scenario's simulation: a pod bound to a
+  // node (an imported Running pod) is its node's pool's, so its class's
+  // patch and DRA claim template are that pool's.
+  const RunPools run_pools(cluster);
   std::map<std::string, ClassPods> by_class;
   for (Pod& pod : pods) {
     ClassPods& c = by_class[pod.tenant_class];
@@ -426,7 +431,7 @@ std::string PodTemplatePatchesYaml(const Scenario& scenario,
       c.node_selector = pod.node_selector;
       c.required_affinity = pod.required_affinity;
     }
-    const int pool = TargetPool(pod, cluster);
+    const int pool = run_pools.Of(pod);
     if (pool < 0) {
       ++c.unrunnable["no node pool admits it (node selector or taints)"];
       continue;

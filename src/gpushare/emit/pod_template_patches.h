@@ -3,7 +3,9 @@
 // `gpushare-sim emit pod-patches --scenario FILE`.
 //
 // Contract: the scenario's pods are generated (BuildWorkload, the scenario's
-// seed), each routed to its pool (TargetPool) and translated as the
+// seed), each routed to the pool it runs on in the simulation
+// (emit/run_pool.h: its node's pool when it is bound to one, else
+// TargetPool) and translated as the
 // simulation translates them (TranslateRequests with the scenario's
 // translation options); the pods of each tenant class (in the order of
 // ScenarioTenantClasses) are grouped by their extended-resource requests

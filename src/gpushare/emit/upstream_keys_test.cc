@@ -157,9 +157,14 @@ TEST(UpstreamKeysTest, DraDriverValuesAndObjects) {
     p.dra.consumable_shares = DraConsumableShares::kMemoryShares;
     p.dra.time_slice_interval = DraTimeSliceInterval::kShort;
   }
+  // Consumable shares: a 0.5 development chart (the keys file's commit).
+  s.platform.dra_driver.chart_version = "0.5.0-dev-95932046";
+  s.platform.dra_driver_today.found = true;
+  s.platform.dra_driver_today.name = "nvidia-dra-driver-gpu";
   const std::string values = DraDriverValuesYaml(s);
-  for (const char* key : {"matchFields", "matchExpressions", "value:",
-                          "ConsumableShares: true", "TimeSlicingSettings"}) {
+  for (const char* key : {"matchExpressions", "value:", "nvidiaDriverRoot",
+                          "nameOverride", "ConsumableShares: true",
+                          "TimeSlicingSettings"}) {
     EXPECT_NE(values.find(key), std::string::npos) << key;
   }
   ExpectKnown(values, "dra-driver-values.keys");

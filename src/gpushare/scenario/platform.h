@@ -50,9 +50,41 @@ struct PlatformSpec {
 
   HelmReleaseSpec hami;
   HelmReleaseSpec dra_driver;
+  // platform.dra_driver.driver_root: the DRA driver chart's nvidiaDriverRoot
+  // (an absolute path; "": the emitter decides, docs/emit.md "DRA pools").
+  std::string dra_driver_root;
   // Kueue's version ("MAJOR.MINOR.PATCH"; "": unknown), which decides the
   // API version of the emitted Kueue objects.
   std::string kueue_version;
+
+  // What a kubectl import read from the dump (never scenario keys;
+  // workload/kubectl_platform.h), for the DRA emitters.
+  // Where kubernetes_version came from when the scenario does not say it
+  // ("": the scenario, or unknown).
+  std::string kubernetes_version_source;
+  // NVIDIA's DRA driver as installed: found when its kubelet plugin or
+  // controller pods are in the dump.
+  struct InstalledDraDriver {
+    bool found = false;
+    std::string release;         // app.kubernetes.io/instance, or the guide's
+    std::string namespace_name;  // the pods' namespace
+    std::string name;            // the chart's name or nameOverride
+    std::string version;         // its image tag without 'v'; "": unknown
+    std::string source;          // the dump's file
+  } dra_driver_today;
+  // The GPU Operator's driver, as the dump shows it: true when the pods of
+  // its driver DaemonSet are there, false when GPU Operator pods are there
+  // without them (the driver is on the host); unset: the dump does not say.
+  std::optional<bool> gpu_operator_driver;
+  // The DeviceClasses of the dump: name and spec as the emitters compare it
+  // (CEL expressions, extendedResourceName, whether it has config).
+  struct InstalledDeviceClass {
+    std::string name;
+    std::vector<std::string> cel;
+    std::string extended_resource_name;
+    bool has_config = false;
+  };
+  std::vector<InstalledDeviceClass> device_classes_today;
 };
 
 }  // namespace gpushare

@@ -1,17 +1,18 @@
-// What a kubectl import tells of the cluster's software (docs/scenario.md,
-// "platform"): the GPU Operator's DaemonSet tolerations as its pods in the
-// dump show them.
+// The scenario's `platform` completed from a kubectl import (docs/emit.md,
+// "DRA pools"; docs/scenario.md "platform"): what the dump shows fills what
+// the scenario does not say.
 //
-// Contract: ImportPlatformFromKubectl() looks at the kubectl files the
-// scenario reads — `workload.trace.file` with format kubectl and
-// `cluster.import.file` with format kubectl, each once — and, for each of
-// `platform.gpu_operator.daemonsets.tolerations` and
-// `platform.gpu_operator.nfd_worker.tolerations` that the scenario does not
-// say, sets it from the GPU Operator's pods there
-// (workload/kubectl_gpu_operator_pods.h; in `platform.gpu_operator.
-// namespace` when given), with where it came from. The first file that
-// holds such pods decides. A list no file shows stays unknown. `top` has
-// been read (its paths resolve); errors are the kubectl readers'.
+// Contract: ImportPlatform() reads, with workload/kubectl_platform.h, the
+// kubectl files of `cluster.import` and of `workload.trace` (format
+// kubectl), merged, and fills `*platform`: kubernetes_version with the
+// lowest kubelet MAJOR.MINOR of the dump's nodes (and
+// kubernetes_version_source naming the file and the node) when the
+// scenario gives none; dra_driver_today with the driver installed
+// (release, namespace, chart name, image version, the file); the GPU
+// Operator's driver; the DeviceClasses. A release, namespace, name or
+// version the dump gives that Helm or Kubernetes would refuse is an
+// InputError naming the file (it would be written into the README's
+// commands). A scenario without a kubectl import is left as it is.
 
 #ifndef GPUSHARE_SCENARIO_PLATFORM_IMPORT_H_
 #define GPUSHARE_SCENARIO_PLATFORM_IMPORT_H_
@@ -21,7 +22,8 @@
 
 namespace gpushare {
 
-void ImportPlatformFromKubectl(const YamlMap& top, Scenario* scenario);
+void ImportPlatform(const YamlMap& top, const WorkloadSpec& workload,
+                    PlatformSpec* platform);
 
 }  // namespace gpushare
 

@@ -54,6 +54,27 @@ HelmReleaseSpec ReadRelease(const YamlMap& m) {
   return r;
 }
 
+// platform.dra_driver.driver_root: the host path of the NVIDIA driver the
+// DRA driver's chart mounts (nvidiaDriverRoot): absolute, printable, no
+// quote or backslash (it is written into a YAML value and the chart's
+// container environment), no "." or ".." element.
+std::string DriverRoot(const YamlMap& m) {
+  const std::string v = m.String("driver_root");
+  static const std::regex kPath(R"(/([A-Za-z0-9_.+@-]+(/[A-Za-z0-9_.+@-]+)*)?/?)");
+  const bool dots = v.find("/./") != std::string::npos ||
+                    v.find("/../") != std::string::npos ||
+                    (v.size() >= 2 && v.compare(v.size() - 2, 2, "/.") == 0) ||
+                    (v.size() >= 3 && v.compare(v.size() - 3, 3, "/..") == 0);
+  if (v.size() > 256 || !std::regex_match(v, kPath) || dots) {
+    m.Fail(m.Get("driver_root"),
+           fmt::format("driver_root: '{}' is not an absolute host path "
+                       "(letters, digits, '_', '.', '+', '@', '-' between "
+                       "'/', at most 256 characters, e.g. /run/nvidia/driver)",
+                       v));
+  }
+  return v;
+}
+
 // `tolerations` of the mapping under `key` of `m`, when it is there.
 std::optional<std::vector<Toleration>> ReadTolerationsOf(
     const YamlMap& m, std::string_view key) {
@@ -124,7 +145,12 @@ PlatformSpec ReadPlatform(const YamlMap& top) {
         {"dra_driver", &p.dra_driver}}) {
     if (!m.Has(key)) continue;
     const YamlMap r = m.Map(key, std::string("platform ") + key);
-    r.AllowOnly({"release", "namespace", "chart_version"});
+    if (release == &p.dra_driver) {
+      r.AllowOnly({"release", "namespace", "chart_version", "driver_root"});
+      if (r.Has("driver_root")) p.dra_driver_root = DriverRoot(r);
+    } else {
+      r.AllowOnly({"release", "namespace", "chart_version"});
+    }
     *release = ReadRelease(r);
   }
   if (m.Has("kueue")) {

@@ -116,6 +116,27 @@ TEST(PlatformReaderTest, BadValuesFailAtTheirKey) {
             "");
 }
 
+// platform.dra_driver.driver_root: an absolute host path, DRA only.
+TEST(PlatformReaderTest, DraDriverRoot) {
+  EXPECT_EQ(Read("platform: {dra_driver: {driver_root: /home/kubernetes/bin/"
+                 "nvidia}}")
+                .platform.dra_driver_root,
+            "/home/kubernetes/bin/nvidia");
+  EXPECT_EQ(Read("platform: {dra_driver: {driver_root: /}}")
+                .platform.dra_driver_root,
+            "/");
+  for (const char* bad : {"run/nvidia", "/run/../etc", "\"/a b\"",
+                          "\"/a'b\"", "/a/."}) {
+    EXPECT_NE(Error(std::string("platform: {dra_driver: {driver_root: ") +
+                    bad + "}}")
+                  .find("is not an absolute host path"),
+              std::string::npos)
+        << bad;
+  }
+  EXPECT_NE(Error("platform: {hami: {driver_root: /}}").find("driver_root"),
+            std::string::npos);
+}
+
 TEST(PlatformReaderTest, KubernetesMinorVersionParses) {
   EXPECT_EQ(KubernetesMinorVersion("1.34"), std::make_pair(1, 34));
   EXPECT_EQ(KubernetesMinorVersion("v1.35.0"), std::make_pair(1, 35));

@@ -18,6 +18,7 @@
 #include "gpushare/scenario/kai_queue_reader.h"
 #include "gpushare/scenario/model_reader.h"
 #include "gpushare/scenario/patrol_reader.h"
+#include "gpushare/scenario/operator_tolerations_import.h"
 #include "gpushare/scenario/platform_import.h"
 #include "gpushare/scenario/platform_reader.h"
 #include "gpushare/scenario/priority_class_reader.h"
@@ -131,6 +132,7 @@ Scenario ReadScenarioNode(const YAML::Node& root, const std::string& file,
   scenario.patrol = ReadPatrolRules(top);
   scenario.platform = ReadPlatform(top);
   ImportPlatformFromKubectl(top, &scenario);
+  ImportPlatform(top, scenario.workload, &scenario.platform);
   return scenario;
 }
 

@@ -1,7 +1,7 @@
 // The GPU Operator's tolerations read from the kubectl dump a scenario
 // imports, unless the scenario says them.
 
-#include "gpushare/scenario/platform_import.h"
+#include "gpushare/scenario/operator_tolerations_import.h"
 
 #include <gtest/gtest.h>
 
