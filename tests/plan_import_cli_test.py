@@ -102,8 +102,13 @@ class PlanImportCliTest(unittest.TestCase):
             self.assertGreater(pools["l4-x4-time-slicing"]["nodes"], 2)
             self.assertIn("  import:\n", text)
             self.assertIn("    pools:\n", text)
-            self.assertIn(os.path.join(ROOT, "examples", "kubectl",
-                                       "nodes.json"), text)
+            # The dump, named from the plan folder (relative when it was
+            # written relative: docs/emit.md, plan folders).
+            named = yaml.safe_load(text)["cluster"]["import"]["file"]
+            self.assertEqual(
+                os.path.realpath(os.path.join(tmp, "plan", named)),
+                os.path.realpath(os.path.join(ROOT, "examples", "kubectl",
+                                              "nodes.json")))
             # No written pools appear.
             self.assertNotIn("pools", yaml.safe_load(text)["cluster"])
             # The replay's pools have the plan's node counts; the real nodes

@@ -1,6 +1,7 @@
 #include "gpushare/calibrate/calibration_file.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
@@ -18,7 +19,8 @@ class TempFile {
  public:
   explicit TempFile(const std::string& text)
       : path_(testing::TempDir() + "calibration_file_test_" +
-              std::to_string(counter_++) + ".yaml") {
+              std::to_string(getpid()) + "_" + std::to_string(counter_++) +
+              ".yaml") {
     std::ofstream(path_) << text;
   }
   ~TempFile() { std::remove(path_.c_str()); }

@@ -1,6 +1,7 @@
 #include "gpushare/calibrate/calibration_run.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -22,7 +23,7 @@ class RunCopy {
  public:
   RunCopy(const std::string& name, const std::string& text)
       : dir_(testing::TempDir() + "calibration_run_test_" +
-             std::to_string(counter_++)) {
+             std::to_string(getpid()) + "_" + std::to_string(counter_++)) {
     fs::create_directories(dir_);
     for (const char* f : {"device.yaml", "throughput.csv", "latency.csv"}) {
       fs::copy_file(kSynthetic + "/" + f, dir_ + "/" + f,

@@ -4,6 +4,7 @@
 #include "gpushare/scenario/kubectl_queue_import.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <fstream>
 
@@ -70,7 +71,9 @@ workload:
 }
 
 std::string ImportError(const std::string& cq_json) {
-  const std::string path = testing::TempDir() + "/cq.json";
+  // ctest runs the tests of one file in parallel processes.
+  const std::string path =
+      testing::TempDir() + "/" + std::to_string(getpid()) + "_cq.json";
   std::ofstream(path) << cq_json;
   KueueConfig c;
   c.resource_flavors = {{"h100", {}}};
