@@ -1,9 +1,9 @@
 #include "gpushare/scenario/operator_tolerations_import.h"
 
-#include <algorithm>
 #include <string>
 #include <vector>
 
+#include "gpushare/scenario/platform_import.h"
 #include "gpushare/workload/kubectl_gpu_operator_pods.h"
 
 namespace gpushare {
@@ -13,24 +13,8 @@ void ImportPlatformFromKubectl(const YamlMap& top, Scenario* scenario) {
   if (p.gpu_operator_daemonset_tolerations && p.nfd_worker_tolerations) {
     return;
   }
-  std::vector<std::string> files;
-  const TraceWorkload& trace = scenario->workload.trace;
-  if (trace.pods != nullptr && trace.spec.format == TraceFormat::kKubectl) {
-    files.push_back(trace.spec.file);
-  }
-  if (top.Has("cluster")) {
-    const YamlMap cluster = top.Map("cluster", "cluster");
-    if (cluster.Has("import")) {
-      const YamlMap im = cluster.Map("import", "cluster import");
-      if (im.String("format") == "kubectl") {
-        const std::string file = im.InputPath("file");
-        if (std::find(files.begin(), files.end(), file) == files.end()) {
-          files.push_back(file);
-        }
-      }
-    }
-  }
-  for (const std::string& file : files) {
+  for (const auto& [written, file] :
+       ScenarioKubectlFiles(top, scenario->workload)) {
     const std::string text = ReadInputFile(file);
     if (!MayHoldGpuOperatorPods(text)) continue;
     const GpuOperatorPodTolerations found = GpuOperatorPodTolerationsOf(

@@ -3,8 +3,9 @@
 // dump show them.
 //
 // Contract: ImportPlatformFromKubectl() looks at the kubectl files the
-// scenario reads — `workload.trace.file` with format kubectl and
-// `cluster.import.file` with format kubectl, each once — and, for each of
+// scenario reads (scenario/platform_import.h ScenarioKubectlFiles:
+// `cluster.import.file`, then `workload.trace.file`, each once) and, for
+// each of
 // `platform.gpu_operator.daemonsets.tolerations` and
 // `platform.gpu_operator.nfd_worker.tolerations` that the scenario does not
 // say, sets it from the GPU Operator's pods there

@@ -9,8 +9,18 @@
 namespace gpushare {
 namespace {
 
-// The kubectl files the scenario reads: (path as written, resolved).
-std::vector<std::pair<std::string, std::string>> KubectlFiles(
+void Check(bool ok, const std::string& file, const std::string& what,
+           const std::string& value) {
+  if (ok) return;
+  throw InputError(fmt::format(
+      "{}: NVIDIA's DRA driver's pods give {} '{}', which Helm or Kubernetes "
+      "refuses; set platform.dra_driver to name the release",
+      file, what, value));
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> ScenarioKubectlFiles(
     const YamlMap& top, const WorkloadSpec& workload) {
   std::vector<std::pair<std::string, std::string>> out;
   if (top.Has("cluster")) {
@@ -38,20 +48,9 @@ std::vector<std::pair<std::string, std::string>> KubectlFiles(
   return out;
 }
 
-void Check(bool ok, const std::string& file, const std::string& what,
-           const std::string& value) {
-  if (ok) return;
-  throw InputError(fmt::format(
-      "{}: NVIDIA's DRA driver's pods give {} '{}', which Helm or Kubernetes "
-      "refuses; set platform.dra_driver to name the release",
-      file, what, value));
-}
-
-}  // namespace
-
 void ImportPlatform(const YamlMap& top, const WorkloadSpec& workload,
                     PlatformSpec* platform) {
-  for (const auto& [written, path] : KubectlFiles(top, workload)) {
+  for (const auto& [written, path] : ScenarioKubectlFiles(top, workload)) {
     const KubectlPlatform facts = ReadKubectlPlatform(path);
     if (facts.kubelet_major == 1 && platform->kubernetes_version.empty()) {
       platform->kubernetes_version = fmt::format("1.{}", facts.kubelet_minor);

@@ -17,6 +17,10 @@
 #ifndef GPUSHARE_SCENARIO_PLATFORM_IMPORT_H_
 #define GPUSHARE_SCENARIO_PLATFORM_IMPORT_H_
 
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "gpushare/io/yaml_input.h"
 #include "gpushare/scenario/scenario.h"
 
@@ -24,6 +28,12 @@ namespace gpushare {
 
 void ImportPlatform(const YamlMap& top, const WorkloadSpec& workload,
                     PlatformSpec* platform);
+
+// The kubectl files the scenario reads, each once: `cluster.import.file`
+// then `workload.trace.file` (format kubectl), each as (the path as
+// written, the path resolved). `workload` has been read.
+std::vector<std::pair<std::string, std::string>> ScenarioKubectlFiles(
+    const YamlMap& top, const WorkloadSpec& workload);
 
 }  // namespace gpushare
 
