@@ -357,7 +357,7 @@ class ScenarioFileTest(CompareTestCase):
         choices = {c["tenant_class"]: c for c in doc["selection"]}
         for choice in doc["selection"]:
             self.check_win_rule(choice)
-        # The README's example. edge-models: MIG totals more than MPS, but
+        # docs/guide.md's example. edge-models: MIG totals more than MPS, but
         # its services wait over a minute on average to start against the
         # inference contract's 60 s: it is not served well and cannot win.
         # vGPU (HAMi) gives every pod its class's one size, the p95 of its
