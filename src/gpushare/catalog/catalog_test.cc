@@ -147,7 +147,8 @@ TEST(CatalogTest, MalformedFilesAreRejectedWithFileLineColumn) {
   EXPECT_EQ(MergeError(catalog, typo),
             "user.yaml:7:5: model 'X1': unknown key 'memroy_mib'; did you mean "
             "memory_mib? (allowed: name, aliases, family, compute_capability, "
-            "memory_mib, sms, memory_bandwidth_gb_s, relative_speed, "
+            "memory_mib, sms, memory_bandwidth_gb_s, fp8_tflops, interconnect, "
+            "interconnect_gb_s, relative_speed, "
             "price_per_hour, pci_device_ids, unconfirmed, mig)");
   std::string negative = text;
   negative.replace(negative.find("1000"), 4, "-512");

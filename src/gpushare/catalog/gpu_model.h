@@ -69,6 +69,14 @@ struct GpuModel {
   // Peak DRAM bandwidth, GB/s (10^9 bytes/s), from the datasheet; 0 when
   // unknown (a --catalog model that does not give it).
   double memory_bandwidth_gb_s = 0;
+  // Dense (no sparsity) FP8 tensor TFLOPS from the datasheet; 0: the GPU
+  // has no FP8 tensor cores (before Ada and Hopper) or it is unknown.
+  double fp8_tflops = 0;
+  // GPU-to-GPU link of the board: its name ("nvlink4", "pcie4", ...) and
+  // its bandwidth per GPU per direction, GB/s (NVLink where the board has
+  // it, else its PCIe slot's); 0 when unknown.
+  std::string interconnect;
+  double interconnect_gb_s = 0;
   double price_per_hour = 0;         // USD per GPU-hour
   std::vector<std::string> pci_device_ids;  // "0x233010DE"
   std::vector<std::string> unconfirmed;     // fields not confirmed

@@ -24,7 +24,8 @@ const std::vector<std::string>& ModelFields() {
   static const std::vector<std::string> fields = {
       "name",           "aliases",        "family",
       "compute_capability", "memory_mib", "sms",
-      "memory_bandwidth_gb_s", "relative_speed", "price_per_hour",
+      "memory_bandwidth_gb_s", "fp8_tflops", "interconnect",
+      "interconnect_gb_s", "relative_speed", "price_per_hour",
       "pci_device_ids",
       "unconfirmed",    "mig",            "mig.sms"};
   return fields;
@@ -130,6 +131,7 @@ MigGeometry ParseMig(const YamlMap& map, const GpuModel& model) {
 GpuModel ParseGpuModel(const YamlMap& entry, const GpuModel* base) {
   entry.AllowOnly({"name", "aliases", "family", "compute_capability",
                    "memory_mib", "sms", "memory_bandwidth_gb_s",
+                   "fp8_tflops", "interconnect", "interconnect_gb_s",
                    "relative_speed", "price_per_hour",
                    "pci_device_ids", "unconfirmed", "mig"});
   GpuModel m = base ? *base : GpuModel{};
@@ -174,6 +176,25 @@ GpuModel ParseGpuModel(const YamlMap& entry, const GpuModel* base) {
   // existed stay valid (0: unknown).
   if (entry.Has("memory_bandwidth_gb_s")) {
     m.memory_bandwidth_gb_s = entry.Double("memory_bandwidth_gb_s", 1, 1e6);
+  }
+  // Optional too (0 or empty: none or unknown).
+  if (entry.Has("fp8_tflops")) {
+    m.fp8_tflops = entry.Double("fp8_tflops", 0, 1e6);
+  }
+  if (entry.Has("interconnect")) {
+    static const std::vector<std::string> kLinks = {
+        "nvlink2", "nvlink3", "nvlink4", "nvlink5", "pcie3", "pcie4", "pcie5"};
+    m.interconnect = entry.String("interconnect");
+    if (std::find(kLinks.begin(), kLinks.end(), m.interconnect) ==
+        kLinks.end()) {
+      entry.Fail(entry.Get("interconnect"),
+                 "unknown interconnect '" + m.interconnect +
+                     "' (expected one of " + JoinNames(kLinks) + ")" +
+                     DidYouMean(m.interconnect, kLinks, 2));
+    }
+  }
+  if (entry.Has("interconnect_gb_s")) {
+    m.interconnect_gb_s = entry.Double("interconnect_gb_s", 1, 1e6);
   }
   if (present("relative_speed")) {
     m.relative_speed = entry.Double("relative_speed", 1e-6, 1000);

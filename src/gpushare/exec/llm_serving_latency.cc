@@ -73,16 +73,16 @@ LlmLatency LlmServingLatency(const LlmEngine& engine, const LlmDevice& device,
                              (std::max(0.0, in.time_slice_ms) +
                               std::max(0.0, in.context_switch_ms))
                        : 0;
-  const double chunk = std::max(
-      1.0, static_cast<double>(engine.max_num_batched_tokens) - batch);
   auto ttft = [&](double q) {
     double wait = 0;
     if (l.wait_probability > 1 - q) {
       wait = std::log(l.wait_probability / (1 - q)) * slot_ms / (c - load);
     }
     const double prompt = engine.prompt_tokens.Quantile(q);
-    return wait + LlmPrefillMs(engine, device, params, prompt) +
-           std::ceil(prompt / chunk) * (a + b * batch) + q * turn_ms;
+    // The roofline steps that prefill it beside the batch (llm_step_model.h).
+    return wait +
+           LlmPromptMs(engine, device, params, prompt, batch, context) +
+           q * turn_ms;
   };
   const double batch_p99 =
       std::min(c, batch + kServingZ99 * std::sqrt(batch));

@@ -19,13 +19,14 @@
 //   KV slots        an M/M/c queue with offered load A = λ·S / 1000:
 //                   P(wait) = Erlang C(c, A), wait q-quantile
 //                   max(0, ln(P(wait) / (1 − q))) · S / (c − A)
-//   TTFT(q)  = wait(q) + prefill_ms(P_q) + ⌈P_q / (M − B)⌉ · t(B) + q·W
+//   TTFT(q)  = wait(q) + prompt_ms(P_q, B) + q·W
 //   TPOT(q)  = t(B_q) / (1 − ρ_p),  B_50 = B, B_99 = min(c, B + 2.326·√B)
 //   latency(q) = TTFT(q) + (O_q − 1) · TPOT(q)
 //
-// P_q, O_q are the q-quantiles of the token distributions, M is
-// max_num_batched_tokens (a prompt is prefilled in chunks of what the
-// step leaves after the batch's decode tokens), W = (k − 1)·(t_slice +
+// P_q, O_q are the q-quantiles of the token distributions, prompt_ms
+// the roofline steps that prefill P_q in chunks of what
+// max_num_batched_tokens leaves after the batch's B decode tokens
+// (LlmPromptMs), W = (k − 1)·(t_slice +
 // t_switch) the turn wait of k ≥ 2 contexts taking turns (as §6.5; it
 // delays the first token, and is averaged into the share for the rest).
 // Quantiles of sums are sums of quantiles: an upper-bound style

@@ -1,7 +1,8 @@
 // The step model by hand (docs/model.md §6.8): Llama-3-8B-like engine,
-// 15 GiB of weights (8,053,063,680 parameters at 2 bytes), 131,072 KV
-// bytes per token, default efficiencies (prefill 0.5 of peak FLOPS, decode
-// 0.75 of peak bandwidth).
+// 15 GiB of weights (8,053,063,680 parameters at 2 bytes), hidden size
+// 4,096, 131,072 KV bytes per token, default efficiencies (0.73 of the
+// dense 16-bit peak, 0.5 of the FP8 peak, 0.75 of peak bandwidth, all-
+// reduces of 58 µs plus a ring over the full link).
 
 #include "gpushare/exec/llm_step_model.h"
 
@@ -15,6 +16,7 @@ namespace {
 LlmEngine StepTestEngine() {
   LlmEngine e;
   e.weights_gib = 15;
+  e.hidden_size = 4096;
   e.layers = 32;
   e.kv_heads = 8;
   e.head_dim = 128;
@@ -22,15 +24,128 @@ LlmEngine StepTestEngine() {
   return e;
 }
 
-TEST(LlmStepModelTest, PrefillIsTokensTimesTwoParamsOverCompute) {
-  // 1,000 x 2 x 8.05306368e9 = 1.610612736e13 FLOP over 312e12 x 0.5.
+TEST(LlmStepModelTest, PrefillIsLinearAndAttentionFlopsOverCompute) {
+  // 2 x 8,053,063,680 x 1,000 = 1.610612736e13 FLOP through the weights
+  // plus 4 x 32 layers x 4,096 x (1,000 x 500 attended positions) =
+  // 2.62144e11 of attention, over 312e12 x 0.73 FLOP/s: 71.8663 ms.
   LlmDevice a100;
   EXPECT_NEAR(LlmPrefillMs(StepTestEngine(), a100, ModelParams{}, 1000),
-              103.244406, 1e-5);
+              71.866313, 1e-5);
   // An H100 (s = 3.17) on half its SMs with a 0.5 time share: x 1/(3.17/4).
   LlmDevice shared{3.17, 0.5, 3350, 0.5};
   EXPECT_NEAR(LlmPrefillMs(StepTestEngine(), shared, ModelParams{}, 1000),
-              103.244406 * 4 / 3.17, 1e-5);
+              71.866313 * 4 / 3.17, 1e-5);
+}
+
+TEST(LlmStepModelTest, AStepIsTheLargerOfComputeAndMemory) {
+  // A lone prompt on an H100: its weights' read (16,106,127,360 B over
+  // 3,350e9 x 0.75 B/s = 6.4104 ms, plus its KV writes) against its compute
+  // (2 x 8.05e9 FLOP a token over 989.04e12 x 0.73 FLOP/s = 0.0223 ms a
+  // token): the roofline turns between 286 and 287 tokens.
+  const LlmEngine e = StepTestEngine();
+  LlmDevice h100{3.17, 1, 3350, 1};
+  LlmStep step;
+  step.prefill_tokens = 286;
+  LlmStepTime t = LlmStepTiming(e, h100, ModelParams{}, step);
+  EXPECT_FALSE(t.compute_bound());
+  EXPECT_NEAR(t.compute_ms, 6.409695, 1e-5);
+  EXPECT_NEAR(t.memory_ms, 6.425319, 1e-5);
+  EXPECT_DOUBLE_EQ(t.ms, t.memory_ms);  // not their sum
+  step.prefill_tokens = 287;
+  t = LlmStepTiming(e, h100, ModelParams{}, step);
+  EXPECT_TRUE(t.compute_bound());
+  EXPECT_NEAR(t.ms, 6.432211, 1e-5);
+  step.prefill_tokens = 1024;
+  EXPECT_NEAR(LlmStepMs(e, h100, ModelParams{}, step), 23.223782, 1e-5);
+  // A mixed step is one roofline over all its tokens: 1,024 prompt tokens
+  // beside 10 decoding sequences of 1,000 tokens stay compute-bound.
+  step.decode_seqs = 10;
+  step.decode_context = 1000;
+  t = LlmStepTiming(e, h100, ModelParams{}, step);
+  EXPECT_TRUE(t.compute_bound());
+  EXPECT_GT(t.ms, 23.223782);
+  EXPECT_DOUBLE_EQ(t.allreduce_ms, 0);  // one GPU
+}
+
+TEST(LlmStepModelTest, Fp8PrefillsAtTheFp8PeakWhereTheGpuHasOne) {
+  LlmEngine bf16 = StepTestEngine();
+  bf16.params_billion = 8.05306368;
+  LlmEngine fp8 = bf16;
+  fp8.weights_dtype = LlmWeightsDtype::kFp8;
+  fp8.weights_gib = 7.5;
+  const ModelParams p;
+  // A100: no FP8 tensor cores (catalog fp8_tflops 0): the 16-bit rate.
+  LlmDevice a100{1, 1, 2039, 1, 0, 300};
+  EXPECT_DOUBLE_EQ(LlmPrefillMs(fp8, a100, p, 2048),
+                   LlmPrefillMs(bf16, a100, p, 2048));
+  EXPECT_NEAR(LlmPrefillMs(bf16, a100, p, 2048), 149.652531, 1e-5);
+  // H100: 2 x 8.05e9 x 2,048 FLOP over 1,979e12 x 0.5 = 33.3354 ms, plus
+  // attention at the 16-bit rate (4 x 32 x 4,096 x 2,048 x 1,024 over
+  // 989.04e12 x 0.73 = 1.5229 ms); in 16 bits 47.2090 ms.
+  LlmDevice h100{3.17, 1, 3350, 1, 1979, 450};
+  EXPECT_NEAR(LlmPrefillMs(fp8, h100, p, 2048), 34.858241, 1e-5);
+  EXPECT_NEAR(LlmPrefillMs(bf16, h100, p, 2048), 47.209000, 1e-5);
+  // Decode reads half the bytes.
+  EXPECT_NEAR(LlmDecodeStepMs(fp8, h100, p, 0, 0),
+              LlmDecodeStepMs(bf16, h100, p, 0, 0) / 2, 1e-9);
+}
+
+TEST(LlmStepModelTest, TensorParallelFourAllReducesEveryLayer) {
+  // Llama-3.3-70B in FP8 on 4 H100s: 70.6e9 parameters, 80 layers, hidden
+  // 8,192, 8 KV heads (2 a GPU), weights 70.6e9 B / 4 a GPU.
+  LlmEngine e;
+  e.params_billion = 70.6;
+  e.weights_dtype = LlmWeightsDtype::kFp8;
+  e.tensor_parallel = 4;
+  e.hidden_size = 8192;
+  e.layers = 80;
+  e.kv_heads = 8;
+  e.head_dim = 128;
+  e.weights_gib = 70.6e9 / (1024.0 * 1024 * 1024) / 4;
+  EXPECT_EQ(e.KvBytesPerToken(), 2 * 80 * 2 * 128 * 2);
+  LlmDevice h100{3.17, 1, 3350, 1, 1979, 450};
+  LlmStep step;
+  step.decode_seqs = 100;
+  step.decode_context = 1000;
+  const LlmStepTime t = LlmStepTiming(e, h100, ModelParams{}, step);
+  // Each all-reduce: 100 tokens x 8,192 x 2 B = 1,638,400 B; a ring moves
+  // 2 x 3/4 of it over 450 GB/s: 5.4613 µs, plus 58 µs; 160 of them.
+  EXPECT_NEAR(t.allreduce_ms, 160 * (0.0054613333 + 0.058), 1e-7);
+  // Memory: (17,650,000,000 B + 100 x 1,000 x 81,920 B) / (3,350e9 x 0.75).
+  EXPECT_NEAR(t.memory_ms, 10.285373, 1e-5);
+  EXPECT_NEAR(t.ms, 10.285373 + 10.153813, 1e-5);
+  // A lone engine on one GPU has none.
+  e.tensor_parallel = 1;
+  EXPECT_DOUBLE_EQ(LlmStepTiming(e, h100, ModelParams{}, step).allreduce_ms,
+                   0);
+}
+
+TEST(LlmStepModelTest, APromptIsPrefilledInChunksOfTheTokenBudget) {
+  // 20,000 tokens with max_num_batched_tokens 8,192: chunks of 8,192,
+  // 8,192 (8,192 cached) and 3,616 (16,384 cached), each a step.
+  const LlmEngine e = StepTestEngine();
+  LlmDevice h100{3.17, 1, 3350, 1};
+  const ModelParams p;
+  double sum = 0;
+  for (double c : {0.0, 8192.0}) {
+    LlmStep s;
+    s.prefill_tokens = 8192;
+    s.prefill_context = c;
+    sum += LlmStepMs(e, h100, p, s);
+  }
+  LlmStep last;
+  last.prefill_tokens = 3616;
+  last.prefill_context = 16384;
+  sum += LlmStepMs(e, h100, p, last);
+  EXPECT_NEAR(LlmPromptMs(e, h100, p, 20000, 0, 0), sum, 1e-9);
+  EXPECT_NEAR(sum, 591.385901, 1e-5);
+  // Beside 192 decoding sequences the chunks are 8,000 tokens.
+  EXPECT_NEAR(LlmPromptMs(e, h100, p, 20000, 192, 600), 604.486086, 1e-5);
+  // A short prompt alone is one memory-bound step: the weights' read.
+  EXPECT_NEAR(LlmPromptMs(e, h100, p, 100, 0, 0),
+              LlmDecodeStepMs(e, h100, p, 0, 0) +
+                  100 * 131072 / (3350e9 * 0.75) * 1000,
+              1e-9);
 }
 
 TEST(LlmStepModelTest, DecodeStepReadsWeightsAndTheBatchKv) {
@@ -81,9 +196,13 @@ TEST(LlmStepModelTest, UnknownBandwidthOfAMigInstanceIsItsShare) {
               1e-5);
 }
 
-TEST(LlmStepModelTest, ParamsDefaultToWeightsAtTwoBytes) {
+TEST(LlmStepModelTest, ParamsDefaultToWeightsAtTheirDtypesBytes) {
   LlmEngine e = StepTestEngine();
   EXPECT_DOUBLE_EQ(e.Params(), 15.0 * 1024 * 1024 * 1024 / 2);
+  e.weights_dtype = LlmWeightsDtype::kInt4;  // half a byte a parameter
+  EXPECT_DOUBLE_EQ(e.Params(), 15.0 * 1024 * 1024 * 1024 * 2);
+  e.tensor_parallel = 2;  // weights_gib is each GPU's
+  EXPECT_DOUBLE_EQ(e.Params(), 15.0 * 1024 * 1024 * 1024 * 4);
   e.params_billion = 8.03;
   EXPECT_DOUBLE_EQ(e.Params(), 8.03e9);
 }

@@ -48,8 +48,12 @@ void ModelParams::Validate() const {
              restart_backoff_initial_s, 86400);
   CheckRange("llm_prefill_flops_efficiency", llm_prefill_flops_efficiency,
              0.01, 1);
+  CheckRange("llm_fp8_flops_efficiency", llm_fp8_flops_efficiency, 0.01, 1);
   CheckRange("llm_decode_bandwidth_efficiency",
              llm_decode_bandwidth_efficiency, 0.01, 1);
+  CheckRange("llm_allreduce_latency_us", llm_allreduce_latency_us, 0, 1e6);
+  CheckRange("llm_allreduce_bandwidth_efficiency",
+             llm_allreduce_bandwidth_efficiency, 0.01, 1);
   if (max_restarts < 0 || max_restarts > 1000) {
     throw InputError(fmt::format(
         "model parameter max_restarts must be in [0, 1000], got {}",

@@ -100,12 +100,19 @@ struct ModelParams {
   // "a few" evictions of one pod are the price of sharing with higher
   // priorities; more is a livelock, docs/model.md §4.1).
   int eviction_warning_per_pod = 3;
-  // LLM serving engines (docs/model.md §6.8): achieved fractions of the
-  // device's peak dense BF16 FLOPS in prefill (a judgement) and of its peak
-  // DRAM bandwidth in decode (calibrated on batch-1 decode of Llama-3.1-8B
-  // with vLLM on an A100-40GB and an H100-80GB).
-  double llm_prefill_flops_efficiency = 0.5;
+  // LLM serving engines (docs/model.md §6.8), fitted on published figures
+  // (§6.8's calibration): achieved fractions of the device's dense 16-bit
+  // tensor peak in the matrix products of prefill and large batches, of its
+  // dense FP8 peak for FP8 weights, and of its peak DRAM bandwidth in
+  // decode.
+  double llm_prefill_flops_efficiency = 0.73;
+  double llm_fp8_flops_efficiency = 0.5;
   double llm_decode_bandwidth_efficiency = 0.75;
+  // Tensor-parallel engines: each all-reduce of a step costs this latency
+  // plus a ring's 2(N − 1)/N of its bytes over the GPU's link bandwidth
+  // times the efficiency (fitted on tensor-parallel rows of §6.8).
+  double llm_allreduce_latency_us = 58;
+  double llm_allreduce_bandwidth_efficiency = 1;
 
   // The source document's toy values: slice 500 ms, switch 50 ms, vGPU loss
   // 6 % (seed_demo.py), used by `--model seed`.

@@ -143,7 +143,8 @@ TEST(EngineReaderTest, WeightsLargerThanEveryGpuAreRefused) {
   EXPECT_EQ(EngineError(EngineScenario(huge)),
             "s.yaml:15:9: class 'chat' engine weights_gib: 140 GiB of "
             "weights fit no GPU of the scenario (the largest, H100-80GB, has "
-            "79.6 GiB); give the weights per GPU of a tensor-parallel engine");
+            "79.6 GiB); they are each GPU's: shard the model over more with "
+            "tensor_parallel");
 }
 
 TEST(EngineReaderTest, BatchedTokensBelowMaxNumSeqsAreRefused) {
@@ -219,6 +220,123 @@ TEST(EngineReaderTest, TokenObjectivesNeedAnEngineMapping) {
                                                   "is out of range"),
             std::string::npos)
       << EngineError(EngineScenario(zero));
+}
+
+// A 70B engine on four H100s of one pool (`sharing` as given), its class
+// asking `gpus` GPUs, with `extra` engine lines.
+std::string TpScenario(const std::string& sharing, const std::string& gpus,
+                       const std::string& extra) {
+  return R"(cluster:
+  pools:
+    - {name: p, gpu: H100-80GB, nodes: 1, gpus_per_node: 4,
+       sharing: )" + sharing + R"(}
+workload:
+  horizon_s: 3600
+  classes:
+    - name: big
+      class: inference
+      count: 1
+      lifetime_s: 600
+      request_rate: 1
+      gpus: )" + gpus + R"(
+      engine:
+        params_billion: 70.6
+        weights_dtype: fp8
+        kv_cache: {layers: 80, kv_heads: 8, head_dim: 128}
+)" + extra;
+}
+
+TEST(EngineReaderTest, WeightsDtypeSetsTheWeightsFromTheParameters) {
+  std::string chat = kChat;
+  chat.replace(chat.find("        weights_gib: 15\n"), 24,
+               "        params_billion: 8.03\n        weights_dtype: fp8\n");
+  chat.replace(chat.find("head_dim: 128}"), 14,
+               "head_dim: 128, dtype: fp8}");
+  const gpushare::Scenario s = ReadEngineScenario(EngineScenario(chat));
+  const LlmEngine& e = *s.workload.classes[0].llm_engine;
+  EXPECT_EQ(e.weights_dtype, LlmWeightsDtype::kFp8);
+  // 8.03e9 parameters at 1 byte: 7.4785 GiB.
+  EXPECT_NEAR(e.weights_gib, 8.03e9 / (1024.0 * 1024 * 1024), 1e-9);
+  EXPECT_EQ(e.KvBytesPerToken(), 65536);  // fp8 KV: 1 byte
+  EXPECT_EQ(e.tensor_parallel, 1);
+}
+
+TEST(EngineReaderTest, TensorParallelShardsTheWeights) {
+  const gpushare::Scenario s = ReadEngineScenario(TpScenario(
+      "{scheme: exclusive}", "4",
+      "        tensor_parallel: 4\n        hidden_size: 8192\n"));
+  const LlmEngine& e = *s.workload.classes[0].llm_engine;
+  EXPECT_EQ(e.tensor_parallel, 4);
+  EXPECT_EQ(e.hidden_size, 8192);
+  // 70.6e9 B of FP8 weights over 4 GPUs.
+  EXPECT_NEAR(e.weights_gib, 70.6e9 / (1024.0 * 1024 * 1024) / 4, 1e-9);
+  EXPECT_DOUBLE_EQ(e.Params(), 70.6e9);
+  const gpushare::Scenario m = ReadEngineScenario(TpScenario(
+      "{scheme: exclusive}", "2",
+      "        tensor_parallel: 2\n        hidden_size: 8192\n"
+      "        model_weights_gib: 140\n"));
+  EXPECT_EQ(m.workload.classes[0].llm_engine->weights_gib, 70);
+}
+
+TEST(EngineReaderTest, TensorParallelRefusals) {
+  const std::string tp4 =
+      "        tensor_parallel: 4\n        hidden_size: 8192\n";
+  EXPECT_EQ(EngineError(TpScenario("{scheme: exclusive}", "4",
+                                   "        tensor_parallel: 3\n")),
+            "s.yaml:18:26: class 'big' engine tensor_parallel: 3 is not 1, "
+            "2, 4 or 8 (the GPUs of one node the model is sharded over; its "
+            "attention heads must divide evenly)");
+  EXPECT_EQ(EngineError(TpScenario("{scheme: exclusive}", "2", tp4)),
+            "s.yaml:18:9: class 'big' engine tensor_parallel: 4 shards the "
+            "model over 4 GPUs of each pod, so the class's gpus must be 4 "
+            "(it is 2)");
+  EXPECT_EQ(EngineError(TpScenario("{scheme: exclusive}", "4",
+                                   "        tensor_parallel: 4\n")),
+            "s.yaml:18:9: class 'big' engine tensor_parallel: a "
+            "tensor-parallel engine all-reduces its activations every "
+            "layer: give the model's hidden_size (config.json) beside "
+            "tensor_parallel: 4");
+  EXPECT_EQ(EngineError(TpScenario("{scheme: exclusive}", "4", "")),
+            "s.yaml:13:7: class 'big' gpus: an LLM engine on 4 GPUs shards "
+            "its model over them: give the engine tensor_parallel (1, 2, 4 "
+            "or 8) equal to gpus, with hidden_size");
+  std::string six = TpScenario("{scheme: exclusive}", "4", tp4);
+  six.replace(six.find("kv_heads: 8"), 11, "kv_heads: 6");
+  EXPECT_EQ(EngineError(six),
+            "s.yaml:18:9: class 'big' engine tensor_parallel: 4 GPUs cannot "
+            "share 6 KV heads evenly (vLLM requires the KV heads to be a "
+            "multiple of the tensor-parallel size, or fewer than it)");
+  const std::string mig = EngineError(TpScenario(
+      "{scheme: mig, mig_config: all-1g.10gb}", "4", tp4));
+  EXPECT_NE(mig.find("s.yaml:18:9: class 'big' engine tensor_parallel: 4 "
+                     "GPUs of tensor parallelism cannot run on MIG "
+                     "instances"),
+            std::string::npos)
+      << mig;
+  EXPECT_NE(mig.find("no peer-to-peer access"), std::string::npos);
+  EXPECT_EQ(EngineError(TpScenario("{scheme: exclusive}", "4",
+                                   tp4 + "        weights_gib: 40\n"
+                                         "        model_weights_gib: 160\n")),
+            "s.yaml:21:9: class 'big' engine model_weights_gib: give the "
+            "weights once: weights_gib (what each GPU holds) or "
+            "model_weights_gib (the whole model's, split over "
+            "tensor_parallel)");
+}
+
+TEST(EngineReaderTest, UnknownDtypesAreRefused) {
+  std::string w = kChat;
+  w += "        weights_dtype: fp4\n";
+  EXPECT_NE(EngineError(EngineScenario(w))
+                .find("s.yaml:17:24: class 'chat' engine weights_dtype: "),
+            std::string::npos)
+      << EngineError(EngineScenario(w));
+  std::string kv = kChat;
+  kv.replace(kv.find("head_dim: 128}"), 14,
+             "head_dim: 128, dtype: fp8, dtype_bytes: 2}");
+  EXPECT_NE(EngineError(EngineScenario(kv)).find(
+                "engine kv_cache dtype_bytes: 2 disagrees with dtype fp8"),
+            std::string::npos)
+      << EngineError(EngineScenario(kv));
 }
 
 }  // namespace

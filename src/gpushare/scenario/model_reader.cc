@@ -37,8 +37,12 @@ constexpr ModelDoubleField kModelDoubles[] = {
     {"restart_backoff_max_s", &ModelParams::restart_backoff_max_s},
     {"llm_prefill_flops_efficiency",
      &ModelParams::llm_prefill_flops_efficiency},
+    {"llm_fp8_flops_efficiency", &ModelParams::llm_fp8_flops_efficiency},
     {"llm_decode_bandwidth_efficiency",
      &ModelParams::llm_decode_bandwidth_efficiency},
+    {"llm_allreduce_latency_us", &ModelParams::llm_allreduce_latency_us},
+    {"llm_allreduce_bandwidth_efficiency",
+     &ModelParams::llm_allreduce_bandwidth_efficiency},
 };
 
 // Rethrows a validation error at the value of the parameter it names (or
@@ -73,7 +77,8 @@ ModelParams ReadModelSection(const YamlMap& m, const ModelParams& base,
       "mig_comm_slowdown",       "restart_backoff_initial_s",
       "restart_backoff_max_s",   "max_restarts",
       "eviction_warning_per_pod", "llm_prefill_flops_efficiency",
-      "llm_decode_bandwidth_efficiency"};
+      "llm_fp8_flops_efficiency", "llm_decode_bandwidth_efficiency", "llm_allreduce_latency_us",
+      "llm_allreduce_bandwidth_efficiency"};
   if (allow_profile) keys.insert(keys.begin(), "profile");
   m.AllowOnlyKeys(keys);
   ModelParams params = base;

@@ -119,6 +119,12 @@ std::shared_ptr<const LlmEngine> ReadEngine(
     const YamlMap& c, WorkloadClass workload_class, const Catalog& catalog,
     const std::vector<NodePoolSpec>& pools, InferenceEngine* kind);
 
+// A class's engine against its pods' GPUs (once the class is read): a
+// tensor_parallel of N needs gpus: N and a pool that is not MIG; an engine
+// on several GPUs needs tensor_parallel. Errors at the engine's keys.
+void CheckEngineDevices(const YamlMap& c, const WorkloadClassSpec& spec,
+                        const std::vector<NodePoolSpec>& pools);
+
 // workload_reader.cc
 
 // The `workload:` section against the pools, priority classes and queues

@@ -407,6 +407,7 @@ WorkloadClassSpec ReadClass(const std::string& file, const YAML::Node& node,
     CheckRequestsServed(c, spec, pools, catalog);
   }
   ReadDraClaim(c, pools, &spec);
+  CheckEngineDevices(c, spec, pools);
   if (spec.gang_size > 0 && spec.work_s.kind == Distribution::Kind::kConstant &&
       spec.work_s.value <= 0) {
     FailAt(file, c.Get("gang"),

@@ -270,6 +270,10 @@ class Simulation {
   // detected", ncclInvalidUsage): the container exits, and restarts in place
   // on the same devices. A pod running in an imported dump is exempt.
   std::string RankCollision(PodIndex p) const;
+  // "" or why pod p's tensor-parallel LLM engine cannot start: one of its
+  // devices is a MIG instance (no P2P; docs/model.md §6.8), or it holds
+  // other than tensor_parallel devices.
+  std::string TensorParallelRefusal(PodIndex p) const;
   void Recompute(double now, int domain);
   void Advance(double now, PodIndex p);
   void Reschedule(double now, PodIndex p);

@@ -92,6 +92,11 @@ void Simulation::StartOrFail(double now, PodIndex p) {
       visible = std::min(visible, limit_of(k));
     }
     const LlmEngine& engine = *pod.llm_engine;
+    const std::string refusal = TensorParallelRefusal(p);
+    if (!refusal.empty()) {
+      Fail(now, p, PodFailure::kStartError, refusal);
+      return;
+    }
     footprint = engine.FootprintMib(visible);
     const int64_t kv_tokens = engine.KvCapacityTokens(visible);
     run.llm_max_seqs = engine.MaxConcurrentSeqs(kv_tokens);
@@ -307,6 +312,31 @@ void Simulation::Reschedule(double now, PodIndex p) {
   ++run.version;
   events_.Push(now + run.remaining / run.rate, EventKind::kCompletion, p, -1,
                run.version);
+}
+
+std::string Simulation::TensorParallelRefusal(PodIndex p) const {
+  const PodRun& run = runs_[p];
+  const int n = pods_[p].llm_engine->tensor_parallel;
+  if (n <= 1) return "";
+  for (int d : run.domains) {
+    const DomainInfo& info = domains_[d].info;
+    if (info.mig_instance < 0) continue;
+    // docs/model.md §6.8: no P2P between MIG instances, and a CUDA process
+    // enumerates one of them.
+    return fmt::format(
+        "engine failed at start: tensor_parallel {} across MIG instances "
+        "(here {} of GPU {}): MIG instances have no peer-to-peer access and "
+        "a CUDA process sees one MIG instance, so the engine cannot start "
+        "its {} workers",
+        n, info.profile, info.gpu, n);
+  }
+  if (static_cast<int>(run.domains.size()) != n) {
+    return fmt::format(
+        "engine failed at start: tensor_parallel {} needs {} GPUs, the pod "
+        "holds {}",
+        n, n, run.domains.size());
+  }
+  return "";
 }
 
 std::string Simulation::RankCollision(PodIndex p) const {

@@ -113,6 +113,11 @@ Latency Simulation::EngineLatency(const Pod& pod, const PodRun& run,
   device.sm_fraction = domain.spec.sm_fraction;
   device.bandwidth_gb_s = domain.bandwidth_gb_s;
   device.share = alone ? 1.0 : in.time_share;
+  const GpuModel* gpu = cluster_->nodes()[domain.info.node].model();
+  if (gpu != nullptr) {
+    device.fp8_tflops = gpu->fp8_tflops;
+    device.link_gb_s = gpu->interconnect_gb_s;
+  }
   LlmServingInputs serving;
   serving.request_rate = pod.needs.request_rate;
   serving.max_seqs = run.llm_max_seqs;

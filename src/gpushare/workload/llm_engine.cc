@@ -8,9 +8,29 @@ namespace {
 
 constexpr double kBytesPerGib = 1024.0 * 1024.0 * 1024.0;
 constexpr int64_t kBytesPerMib = int64_t{1} << 20;
-constexpr double kEngineBytesPerParam = 2;  // BF16
+// A dense transformer layer holds about 12 x hidden² parameters (4 x
+// hidden² of attention, 8 x hidden² of MLP).
+constexpr double kParamsPerLayerOverHiddenSquared = 12;
 
 }  // namespace
+
+double LlmBytesPerParam(LlmWeightsDtype dtype) {
+  switch (dtype) {
+    case LlmWeightsDtype::kFp8:
+    case LlmWeightsDtype::kInt8:
+      return 1;
+    case LlmWeightsDtype::kInt4:
+      return 0.5;
+    case LlmWeightsDtype::kBf16:
+    case LlmWeightsDtype::kFp16:
+      break;
+  }
+  return 2;
+}
+
+bool LlmFp8Compute(LlmWeightsDtype dtype) {
+  return dtype == LlmWeightsDtype::kFp8;
+}
 
 double LlmMeanTokens(const Distribution& d) {
   if (d.kind == Distribution::Kind::kConstant) return d.value;
@@ -21,12 +41,22 @@ double LlmMeanTokens(const Distribution& d) {
 }
 
 double LlmEngine::Params() const {
-  return params_billion > 0 ? params_billion * 1e9
-                            : weights_gib * kBytesPerGib / kEngineBytesPerParam;
+  return params_billion > 0
+             ? params_billion * 1e9
+             : weights_gib * std::max(1, tensor_parallel) * kBytesPerGib /
+                   LlmBytesPerParam(weights_dtype);
+}
+
+double LlmEngine::HiddenSize() const {
+  if (hidden_size > 0) return hidden_size;
+  if (layers <= 0) return 0;
+  return std::sqrt(Params() / (kParamsPerLayerOverHiddenSquared * layers));
 }
 
 int64_t LlmEngine::KvBytesPerToken() const {
-  return int64_t{2} * layers * kv_heads * head_dim * dtype_bytes;
+  const int heads =
+      kv_heads <= 0 ? 0 : std::max(1, kv_heads / std::max(1, tensor_parallel));
+  return int64_t{2} * layers * heads * head_dim * dtype_bytes;
 }
 
 int64_t LlmEngine::FootprintMib(int64_t visible_mib) const {

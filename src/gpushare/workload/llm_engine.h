@@ -11,6 +11,11 @@
 // kKvBlockTokens tokens (vLLM's default --block-size). No block left:
 // the engine fails at start, as vLLM raises "No available memory for the
 // cache blocks". Units are in the names (GiB = 2^30 bytes, MiB = 2^20).
+//
+// A tensor-parallel engine (tensor_parallel N > 1) runs on N GPUs of its
+// pod: each holds weights_gib (the model's weights over N) and the KV
+// cache of max(1, kv_heads / N) of its KV heads (vLLM shards KV heads and
+// replicates them when there are fewer than N).
 
 #ifndef GPUSHARE_WORKLOAD_LLM_ENGINE_H_
 #define GPUSHARE_WORKLOAD_LLM_ENGINE_H_
@@ -31,15 +36,36 @@ inline constexpr int kKvBlockTokens = 16;
 // the activations of a profiled forward pass; a documented assumption.
 inline constexpr double kDefaultActivationReserveGib = 1.0;
 
+// How the weights are stored, which sets their bytes per parameter and the
+// tensor rate of the matrix products (docs/model.md §6.8): bf16 and fp16
+// 2 bytes at the 16-bit rate; fp8 1 byte at the GPU's FP8 rate where it
+// has one (Ada, Hopper, Blackwell), else the 16-bit rate (weight-only
+// FP8, as vLLM's Marlin kernels on Ampere); int8 1 byte and int4 half a
+// byte, weight-only (dequantised to 16 bits: the 16-bit rate).
+enum class LlmWeightsDtype { kBf16, kFp16, kFp8, kInt8, kInt4 };
+
+// Bytes a parameter of `dtype` takes: 2, 2, 1, 1, 0.5.
+double LlmBytesPerParam(LlmWeightsDtype dtype);
+// True for fp8: its matrix products run on FP8 tensor cores where the GPU
+// has them.
+bool LlmFp8Compute(LlmWeightsDtype dtype);
+
 struct LlmEngine {
-  // Weights each GPU of the pod holds (the model's over its tensor-parallel
-  // size), GiB.
+  // Weights each GPU of the pod holds (the model's over tensor_parallel),
+  // GiB.
   double weights_gib = 0;
-  // Parameters each GPU of the pod computes with (billions); 0: the
-  // weights at 2 bytes a parameter (BF16). Give it for a quantised model.
+  // The model's parameters (all its GPUs together), billions; 0: the
+  // weights (weights_gib x tensor_parallel) at weights_dtype's bytes a
+  // parameter.
   double params_billion = 0;
+  LlmWeightsDtype weights_dtype = LlmWeightsDtype::kBf16;
+  // GPUs the model is sharded over (1, 2, 4 or 8): the pod's GPUs.
+  int tensor_parallel = 1;
+  // The model's hidden size (config.json hidden_size); 0: unknown
+  // (HiddenSize() estimates it).
+  int hidden_size = 0;
   // KV cache shape: 2 (K and V) x layers x kv_heads x head_dim x dtype_bytes
-  // bytes per token.
+  // bytes per token (the whole model's; KvBytesPerToken is one GPU's).
   int layers = 0;
   int kv_heads = 0;
   int head_dim = 0;
@@ -52,9 +78,16 @@ struct LlmEngine {
   Distribution prompt_tokens = Distribution::Constant(512);
   Distribution output_tokens = Distribution::Constant(256);
 
+  // KV bytes per token on one GPU: 2 x layers x max(1, kv_heads /
+  // tensor_parallel) x head_dim x dtype_bytes.
   int64_t KvBytesPerToken() const;
-  // Parameters (not billions): params_billion, else weights bytes / 2.
+  // The model's parameters (not billions): params_billion, else
+  // weights_gib x tensor_parallel GiB at weights_dtype's bytes a parameter.
   double Params() const;
+  // hidden_size, else sqrt(Params() / (12 x layers)) (a dense transformer
+  // has about 12 x hidden² parameters a layer: within 12 % of Llama-3's
+  // 4,096 and 8,192 for its 8B and 70B models).
+  double HiddenSize() const;
   // What it pre-allocates of `visible_mib`: floor(utilization x visible).
   int64_t FootprintMib(int64_t visible_mib) const;
   // Tokens its KV cache holds with `visible_mib` visible, in whole blocks;

@@ -60,5 +60,41 @@ TEST(LlmEngineTest, MeanTokensOfADistribution) {
   EXPECT_EQ(e.MaxConcurrentSeqs(100000), 100);
 }
 
+TEST(LlmEngineTest, BytesPerParameterOfEachWeightsDtype) {
+  EXPECT_EQ(LlmBytesPerParam(LlmWeightsDtype::kBf16), 2);
+  EXPECT_EQ(LlmBytesPerParam(LlmWeightsDtype::kFp16), 2);
+  EXPECT_EQ(LlmBytesPerParam(LlmWeightsDtype::kFp8), 1);
+  EXPECT_EQ(LlmBytesPerParam(LlmWeightsDtype::kInt8), 1);
+  EXPECT_EQ(LlmBytesPerParam(LlmWeightsDtype::kInt4), 0.5);
+  EXPECT_TRUE(LlmFp8Compute(LlmWeightsDtype::kFp8));
+  EXPECT_FALSE(LlmFp8Compute(LlmWeightsDtype::kInt8));  // weight-only
+}
+
+TEST(LlmEngineTest, TensorParallelShardsTheKvHeads) {
+  // Llama-3-70B: 80 layers, 8 KV heads of 128, in 16 bits.
+  LlmEngine e;
+  e.layers = 80;
+  e.kv_heads = 8;
+  e.head_dim = 128;
+  EXPECT_EQ(e.KvBytesPerToken(), 2 * 80 * 8 * 128 * 2);  // 327,680
+  e.tensor_parallel = 4;  // 2 heads a GPU
+  EXPECT_EQ(e.KvBytesPerToken(), 81920);
+  e.kv_heads = 4;
+  e.tensor_parallel = 8;  // fewer heads than GPUs: one each (replicated)
+  EXPECT_EQ(e.KvBytesPerToken(), 2 * 80 * 1 * 128 * 2);
+  e.dtype_bytes = 1;  // kv_cache dtype fp8
+  EXPECT_EQ(e.KvBytesPerToken(), 20480);
+}
+
+TEST(LlmEngineTest, HiddenSizeIsGivenOrEstimatedFromTheParameters) {
+  LlmEngine e;
+  e.layers = 80;
+  e.params_billion = 70.6;
+  // sqrt(70.6e9 / (12 x 80)) = 8,575.64 (Llama-3-70B's is 8,192).
+  EXPECT_NEAR(e.HiddenSize(), 8575.6438, 1e-3);
+  e.hidden_size = 8192;
+  EXPECT_EQ(e.HiddenSize(), 8192);
+}
+
 }  // namespace
 }  // namespace gpushare
