@@ -356,8 +356,8 @@ class CompareReportTest(HtmlReportTestCase):
                                     "Over time"])
         answer = text[text.index(">Answer</h2>"):text.index(">Runs</h2>")]
         self.assertIn("<b>Recommended:</b> notebooks → time-slicing", answer)
-        self.assertIn("How sure: each score is the mean of 3 runs with "
-                      "different random draws (seeds 11-13)", answer)
+        self.assertIn("How sure: each score (0 to 10) is the mean of 3 runs "
+                      "with different random draws (seeds 11-13)", answer)
         self.assertEqual(text.count("<b>Recommended:</b>"), 1)
 
     def test_compare_report_unservable_class(self):

@@ -249,8 +249,8 @@ std::string AnswerHtml(const Comparison& c, const Selection& s) {
                                             : "";
   out += "<p>" +
          HtmlEscape(fmt::format(
-             "How sure: each score is {}; a scheme wins a class only if it "
-             "is ahead on every run by more than {:g} points out of 10 "
+             "How sure: each score (0 to 10) is {}; a scheme wins a class "
+             "only if its score is ahead on every run by more than {:g} "
              "(selection.decisive_margin), otherwise the class is too close "
              "to call{}.",
              scores, s.decisive_margin, reading)) +

@@ -122,10 +122,10 @@ TEST(ComparisonHtmlTest, TheAnswerComesFirst) {
   EXPECT_NE(html.find(recommended), std::string::npos) << html;
   EXPECT_LT(html.find(recommended), html.find(">Runs</h2>"));
   EXPECT_EQ(CountOf(html, "<b>Recommended:</b>"), 1u);
-  EXPECT_NE(html.find("How sure: each score is the mean of 3 runs with "
-                      "different random draws (seeds 7-9); a scheme wins a "
-                      "class only if it is ahead on every run by more than "
-                      "0.05 points out of 10 (selection.decisive_margin), "
+  EXPECT_NE(html.find("How sure: each score (0 to 10) is the mean of 3 runs "
+                      "with different random draws (seeds 7-9); a scheme "
+                      "wins a class only if its score is ahead on every run "
+                      "by more than 0.05 (selection.decisive_margin), "
                       "otherwise the class is too close to call; too close "
                       "to call here: training."),
             std::string::npos)
@@ -141,9 +141,9 @@ TEST(ComparisonHtmlTest, OneSeedEveryWinHolds) {
   p.comparison.seeds = {7};
   p.selection.classes.resize(1);
   const std::string html = ComparisonHtmlReport(p.comparison, p.selection);
-  EXPECT_NE(html.find("How sure: each score is from one run (seed 7); a "
-                      "scheme wins a class only if it is ahead on every run "
-                      "by more than 0.05 points out of 10 "
+  EXPECT_NE(html.find("How sure: each score (0 to 10) is from one run (seed "
+                      "7); a scheme wins a class only if its score is ahead "
+                      "on every run by more than 0.05 "
                       "(selection.decisive_margin), otherwise the class is "
                       "too close to call; every win here holds."),
             std::string::npos);
