@@ -5,6 +5,7 @@
 
 #include "gpushare/metrics/collector.h"
 #include "gpushare/metrics/fidelity_warnings.h"
+#include "gpushare/report/fidelity_summary.h"
 #include "gpushare/report/metrics_fidelity_report.h"
 #include "gpushare/sim/simulation.h"
 
@@ -63,9 +64,10 @@ TodaysReplay ReplayToday(const Scenario& scenario, const Catalog& catalog) {
 
 std::string TodaysHtml(const TodaysReplay& today) {
   if (!today.ran) return "";
-  return ReplayCheckHtml(today.check) +
-         (today.fidelity == nullptr ? std::string()
-                                    : MetricsFidelityHtml(*today.fidelity));
+  if (today.fidelity == nullptr) return ReplayCheckHtml(today.check);
+  // The plain-words verdict first, then the details.
+  return FidelitySummaryHtml(*today.fidelity) + ReplayCheckHtml(today.check) +
+         MetricsFidelityHtml(*today.fidelity);
 }
 
 }  // namespace gpushare::cli

@@ -40,7 +40,9 @@ struct TodaysReplay {
 
 TodaysReplay ReplayToday(const Scenario& scenario, const Catalog& catalog);
 
-// Both checks as one HTML fragment ("" when the replay did not run).
+// Both checks as one HTML fragment ("" when the replay did not run), led
+// by the fidelity's plain-words summary (report/fidelity_summary.h) when
+// the trace has `metrics`.
 std::string TodaysHtml(const TodaysReplay& today);
 
 }  // namespace gpushare::cli

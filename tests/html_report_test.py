@@ -1,5 +1,5 @@
-"""End-to-end tests of the HTML reports (`--html FILE` on `run`, `compare`
-and `experiment fgd`), opened in a real browser: headless Chromium.
+"""End-to-end tests of the HTML reports (`--html FILE` on `run`, `compare`,
+`plan` and `experiment fgd`), opened in a real browser: headless Chromium.
 
 Each report is generated, loaded by Chromium (--dump-dom gives the DOM after
 the page ran, --enable-logging=stderr shows every console message), checked
@@ -13,6 +13,7 @@ Run as: python3 tests/html_report_test.py --binary /path/to/gpushare-sim
 """
 
 import html.parser
+import json
 import os
 import re
 import shutil
@@ -32,6 +33,17 @@ POOL_SERIES = ["SM active", "GPU util", "memory used", "allocation"]
 # class-p99-CLASS); each is either drawn or a note says why not.
 CLASS_CHARTS = ["class-slowdown", "class-oom", "class-wait", "class-cost"]
 L4 = os.path.join(DATA_DIR, "compare", "l4-unservable.yaml")
+EXAMPLES = os.path.join(ROOT, "examples")
+LLM = os.path.join(EXAMPLES, "llm-serving.yaml")
+# Evictions: DefaultPreemption evicts batch-sweeps and notebooks pods under
+# exclusive, MIG and HAMi vGPU.
+MULTI_TENANT = os.path.join(EXAMPLES, "multi-tenant.yaml")
+# Today's cluster with a dcgm-exporter recording, and without one.
+METRICS = os.path.join(EXAMPLES, "kubectl-metrics.yaml")
+IMPORT = os.path.join(EXAMPLES, "kubectl-import.yaml")
+EVICTIONS = "evictions (preempted by the scheduler or Kueue)"
+TTFT = "p99 TTFT / SLO ms (time to first token)"
+TPOT = "p99 TPOT / SLO ms (time per output token)"
 
 
 def chromium():
@@ -134,6 +146,73 @@ class ChartParser(html.parser.HTMLParser):
             self.note = None
 
 
+class ClassTableParser(html.parser.HTMLParser):
+    """Collects each <div data-class-table=NAME>'s table as a list of rows
+    of cell texts, the header first (`tables`), and the fidelity summary:
+    its lead paragraph (`summary`, None without one) and each pool item's
+    verdict and text (`pools`: name -> (verdict, text))."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables = {}
+        self.summary = None
+        self.pools = {}
+        self.table = None
+        self.cell = None
+        self.item = None
+        self.in_summary = False
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "div" and "data-class-table" in attrs:
+            self.table = attrs["data-class-table"]
+            self.tables[self.table] = []
+        elif tag == "tr" and self.table is not None:
+            self.tables[self.table].append([])
+        elif tag in ("th", "td") and self.table is not None:
+            self.cell = ""
+        elif tag == "p" and "data-fidelity-summary" in attrs:
+            self.summary = ""
+            self.in_summary = True
+        elif tag == "li" and "data-fidelity-pool" in attrs:
+            self.item = attrs["data-fidelity-pool"]
+            self.pools[self.item] = (attrs["data-verdict"], "")
+
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell += data
+        if self.in_summary:
+            self.summary += data
+        if self.item is not None:
+            verdict, text = self.pools[self.item]
+            self.pools[self.item] = (verdict, text + data)
+
+    def handle_endtag(self, tag):
+        if tag in ("th", "td") and self.cell is not None:
+            self.tables[self.table][-1].append(self.cell)
+            self.cell = None
+        elif tag == "div":
+            self.table = None
+        elif tag == "p":
+            self.in_summary = False
+        elif tag == "li":
+            self.item = None
+
+
+def class_tables(dom):
+    parser = ClassTableParser()
+    parser.feed(dom)
+    return parser
+
+
+def vs_objective(cell):
+    """"114.1 / 500" -> (114.1, 500.0); "93.0" -> (93.0, None); "-" -> None."""
+    if cell == "-":
+        return None
+    parts = [float(x) for x in cell.split(" / ")]
+    return parts[0], (parts[1] if len(parts) > 1 else None)
+
+
 def charts_in(dom):
     parser = ChartParser()
     parser.feed(dom)
@@ -168,6 +247,7 @@ class HtmlReportTestCase(TempDirTestCase):
         self.assertEqual(console, [])
         self.assertTrue(os.path.getsize(shot) > 10000, shot)
         self.parsed = parse_charts(dom)
+        self.tables = class_tables(dom)
         return charts_in(dom), text
 
     def check_class_charts(self, series):
@@ -276,7 +356,8 @@ class CompareReportTest(HtmlReportTestCase):
                                     "Over time"])
         answer = text[text.index(">Answer</h2>"):text.index(">Runs</h2>")]
         self.assertIn("<b>Recommended:</b> notebooks → time-slicing", answer)
-        self.assertIn("Scores are means over 3 seeds (11-13)", answer)
+        self.assertIn("How sure: each score (0 to 10) is the mean of 3 runs "
+                      "with different random draws (seeds 11-13)", answer)
         self.assertEqual(text.count("<b>Recommended:</b>"), 1)
 
     def test_compare_report_unservable_class(self):
@@ -294,6 +375,184 @@ class CompareReportTest(HtmlReportTestCase):
         self.assertIn("huge → no scheme serves it", answer)
         self.check_class_charts(SCHEMES)
         self.check_shared_time_axis()
+
+
+class ClassColumnsTestCase(HtmlReportTestCase):
+    """The per-class tables' evictions and LLM-engine columns and the
+    fidelity summary, checked against the JSON of the same command."""
+
+    def generate_both(self, *args, codes=(0,)):
+        """Runs `args` with --html and --json; returns the page's path and
+        the JSON."""
+        page = self.path("report.html")
+        json_path = self.path("report.json")
+        code, _, err = run(*args, "--quiet", "--threads", "2", "--html",
+                           page, "--json", json_path)
+        self.assertIn(code, codes, err)
+        with open(json_path, encoding="utf-8") as f:
+            return page, json.load(f)
+
+    def check_class_table(self, name, table, rows):
+        """`table` (header first) has one row per (label, JSON metrics) of
+        `rows`: the evictions are the JSON's `preemptions`; the TTFT and TPOT
+        columns are there exactly when some row has `mean_ttft_p99_ms`, with
+        its value and objective (one decimal), "-" where a row has none.
+        Returns the evictions shown."""
+        header, body = table[0], table[1:]
+        self.assertEqual([r[0] for r in body], [label for label, _ in rows],
+                         name)
+        engine = any("mean_ttft_p99_ms" in m for _, m in rows)
+        self.assertEqual(TTFT in header, engine, name)
+        self.assertEqual(TPOT in header, engine, name)
+        shown = []
+        for row, (label, m) in zip(body, rows):
+            where = "%s %s" % (name, label)
+            cell = row[header.index(EVICTIONS)]
+            self.assertEqual(int(cell), m["preemptions"], where)
+            shown.append(int(cell))
+            if not engine:
+                continue
+            for column, key in ((TTFT, "ttft"), (TPOT, "tpot")):
+                value = vs_objective(row[header.index(column)])
+                if "mean_%s_p99_ms" % key not in m:
+                    self.assertIsNone(value, where)
+                    continue
+                self.assertAlmostEqual(value[0], m["mean_%s_p99_ms" % key],
+                                       delta=0.05, msg=where)
+                # No objective (0): the p99 alone.
+                self.assertEqual(value[1],
+                                 m["mean_slo_%s_p99_ms" % key] or None, where)
+        return shown
+
+    def check_compare_tables(self, data):
+        """Every class table of the compare page against the JSON's
+        variants; returns the evictions shown."""
+        tables = self.tables.tables
+        classes = sorted(data["variants"][0]["classes"])
+        self.assertEqual(sorted(tables), classes)
+        shown = []
+        for name in classes:
+            rows = [(r[0], v["classes"][name])
+                    for r, v in zip(tables[name][1:], data["variants"])]
+            self.assertEqual(len(rows), len(data["variants"]), name)
+            shown += self.check_class_table(name, tables[name], rows)
+        return shown
+
+    def check_plan_tables(self, data):
+        """Every class table of the plan page: the recommended plan's row
+        and today's against the JSON's `chosen` and `today` reference."""
+        today = [r for r in data["references"] if r["name"] == "today"]
+        self.assertEqual(len(today), 1)
+        tables = self.tables.tables
+        self.assertEqual(sorted(tables), sorted(data["tenant_classes"]))
+        shown = []
+        for name in data["tenant_classes"]:
+            rows = [("recommended plan", data["chosen"]["classes"][name]),
+                    ("today", today[0]["classes"][name])]
+            shown += self.check_class_table(name, tables[name], rows)
+        return shown
+
+    def check_fidelity(self, data):
+        """The fidelity summary: one item per pool compared, its numbers
+        those of the JSON's metrics_fidelity pools, "off" exactly for the
+        pools the JSON warns about."""
+        summary = self.tables.summary
+        self.assertIsNotNone(summary)
+        pools = data["metrics_fidelity"]["pools"]
+        warned = [w.split(":")[0][len("pool "):]
+                  for w in data["metrics_fidelity"]["warnings"]]
+        self.assertEqual(sorted(self.tables.pools),
+                         sorted(p["pool"] for p in pools))
+        for p in pools:
+            verdict, text = self.tables.pools[p["pool"]]
+            self.assertEqual(verdict,
+                             "off" if p["pool"] in warned else "close")
+            numbers = [float(x) for x in re.findall(
+                r"(\d+(?:\.\d+)?)(?:%| MiB)", text)]
+            u, sm, fb = (p["gpu_util_percent"], p["sm_active"],
+                         p["fb_used_mib"])
+            self.assertEqual(numbers, [
+                round(u["simulated_mean"], 1), round(u["recorded_mean"], 1),
+                round(100 * sm["simulated_mean"], 1),
+                round(100 * sm["recorded_mean"], 1),
+                round(fb["simulated_mean"]), round(fb["recorded_mean"])],
+                text)
+        off = [p["pool"] for p in pools if p["pool"] in warned]
+        if off:
+            self.assertIn("on %d of the %d pools compared (%s)" % (
+                len(off), len(pools), ", ".join(off)), summary)
+        self.assertIn("within %g points of GPU busy time" % 20, summary)
+
+
+class CompareColumnsTest(ClassColumnsTestCase):
+
+    def test_llm_classes_get_ttft_and_tpot(self):
+        page, data = self.generate_both("compare", LLM)
+        self.check_page(page, "compare-llm-serving.png")
+        self.check_compare_tables(data)
+        # Every class runs an engine: each table has the columns, and the
+        # HAMi run of `chat` is over its 500 ms TTFT objective.
+        for name, table in self.tables.tables.items():
+            self.assertIn(TTFT, table[0], name)
+        chat = self.tables.tables["chat"]
+        hami = 1 + [v["name"] for v in data["variants"]].index("hami")
+        ttft = vs_objective(chat[hami][chat[0].index(TTFT)])
+        self.assertGreater(ttft[0], ttft[1])
+        # No recording: no fidelity section.
+        self.assertIsNone(self.tables.summary)
+        with open(page, encoding="utf-8") as f:
+            self.assertNotIn('id="fidelity"', f.read())
+
+    def test_evictions_column(self):
+        page, data = self.generate_both("compare", MULTI_TENANT)
+        self.check_page(page, "compare-multi-tenant.png")
+        shown = self.check_compare_tables(data)
+        self.assertGreater(sum(shown), 0)   # some scheme evicted pods
+        self.assertIn(0, shown)
+        # No engine in this scenario: no TTFT/TPOT column anywhere.
+        for name, table in self.tables.tables.items():
+            self.assertNotIn(TTFT, table[0], name)
+
+    def test_fidelity_with_metrics_only(self):
+        page, data = self.generate_both("compare", METRICS)
+        _, text = self.check_page(page, "compare-kubectl-metrics.png")
+        self.check_fidelity(data)
+        self.check_compare_tables(data)
+        fidelity = text.index('id="fidelity"')
+        self.assertLess(text.index('id="answer"'), fidelity)
+        self.assertLess(fidelity, text.index('id="runs"'))
+        # Running pods but no recording: the replay check, no summary.
+        page, data = self.generate_both("compare", IMPORT)
+        self.check_page(page, "compare-kubectl-import.png")
+        self.assertNotIn("metrics_fidelity", data)
+        self.assertIsNone(self.tables.summary)
+        self.assertEqual(self.tables.pools, {})
+
+
+class PlanColumnsTest(ClassColumnsTestCase):
+
+    def test_llm_plan(self):
+        # No plan meets every constraint here (exit 3), the page says so.
+        page, data = self.generate_both("plan", LLM, codes=(3,))
+        _, text = self.check_page(page, "plan-llm-serving.png")
+        self.check_plan_tables(data)
+        for name in data["tenant_classes"]:
+            self.assertIn(TTFT, self.tables.tables[name][0], name)
+        self.assertIsNone(self.tables.summary)
+        self.assertNotIn('id="fidelity"', text)
+
+    def test_evictions_and_fidelity(self):
+        page, data = self.generate_both("plan", MULTI_TENANT)
+        self.check_page(page, "plan-multi-tenant.png")
+        shown = self.check_plan_tables(data)
+        self.assertGreater(sum(shown), 0)
+        for name, table in self.tables.tables.items():
+            self.assertNotIn(TTFT, table[0], name)
+        page, data = self.generate_both("plan", METRICS)
+        _, text = self.check_page(page, "plan-kubectl-metrics.png")
+        self.check_fidelity(data)
+        self.check_plan_tables(data)
+        self.assertLess(text.index('id="plan"'), text.index('id="fidelity"'))
 
 
 class FgdReportTest(HtmlReportTestCase):

@@ -106,6 +106,10 @@ struct ClassMetrics {
   // worst-interval p99 TTFT and TPOT (-1: none; docs/model.md §6.8).
   double mean_ttft_p99_ms = -1;
   double mean_tpot_p99_ms = -1;
+  // Those pods' mean TTFT and TPOT objectives (0: the class sets none;
+  // -1: no engine pod with latency samples).
+  double mean_slo_ttft_p99_ms = -1;
+  double mean_slo_tpot_p99_ms = -1;
   double slo_attainment = -1;
   // The share of its latency samples missed because of neighbours
   // (PodRecord::neighbour_missed_samples; -1: no latency samples).

@@ -108,6 +108,35 @@ TEST(ClassMetricsTest, ClassAggregates) {
   EXPECT_EQ(all.workload_class, "");  // mixed kinds
 }
 
+TEST(ClassMetricsTest, EngineLatenciesAgainstTheirObjectives) {
+  // Two engine pods: TTFT 100 and 300 ms against 500 and 700; TPOT 20 and
+  // 40 against 50 both; a third pod without an engine (-1) is left out.
+  SimulationResult r;
+  r.end_s = 1000;
+  r.pod_records = {Service(0, 0, 400, 4, 4), Service(0, 0, 400, 4, 4),
+                   Service(0, 0, 400, 4, 4)};
+  const double ttft[] = {100, 300};
+  const double slo_ttft[] = {500, 700};
+  const double tpot[] = {20, 40};
+  for (int i = 0; i < 2; ++i) {
+    PodRecord& p = r.pod_records[i];
+    p.ttft_p99_ms = ttft[i];
+    p.tpot_p99_ms = tpot[i];
+    p.slo_ttft_p99_ms = slo_ttft[i];
+    p.slo_tpot_p99_ms = 50;
+  }
+  const ClassMetrics svc = ComputeClassMetrics(r, "svc");
+  EXPECT_DOUBLE_EQ(svc.mean_ttft_p99_ms, 200);
+  EXPECT_DOUBLE_EQ(svc.mean_slo_ttft_p99_ms, 600);
+  EXPECT_DOUBLE_EQ(svc.mean_tpot_p99_ms, 30);
+  EXPECT_DOUBLE_EQ(svc.mean_slo_tpot_p99_ms, 50);
+  // Over seeds: the mean of the runs that have engines.
+  ClassMetrics none;
+  const ClassMetrics mean = MeanClassMetrics({svc, none});
+  EXPECT_DOUBLE_EQ(mean.mean_slo_ttft_p99_ms, 600);
+  EXPECT_LT(ComputeClassMetrics(r, "jobs").mean_slo_ttft_p99_ms, 0);
+}
+
 // PodLostGpuHours by hand, in a run that ended at 10 h (36,000 s).
 TEST(ClassMetricsTest, LostWorkInGpuHoursByKind) {
   constexpr double kEnd = 36000;

@@ -16,7 +16,8 @@ constexpr double kMinFbWarnMib = 1024;  // below a GiB, footprints are noise
 
 void FlagFidelity(double warn_points, MetricsFidelity* fidelity) {
   fidelity->warnings.clear();
-  for (const FidelityRow& r : fidelity->pools) {
+  fidelity->warn_points = warn_points;
+  for (FidelityRow& r : fidelity->pools) {
     std::vector<std::string> off;
     const FidelityError& util = r.gpu_util;
     if (util.points > 0 && util.mean_abs_error > warn_points) {
@@ -39,6 +40,7 @@ void FlagFidelity(double warn_points, MetricsFidelity* fidelity) {
           "FB used by {:.0f} MiB (simulated {:.0f} MiB, recorded {:.0f} MiB)",
           fb.mean_abs_error, fb.simulated_mean, fb.recorded_mean));
     }
+    r.off_limits = !off.empty();
     if (off.empty()) continue;
     fidelity->warnings.push_back(fmt::format(
         "pool {}: the replay is off its recorded series: {} (limits: {:g} "

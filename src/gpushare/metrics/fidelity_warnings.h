@@ -3,8 +3,9 @@
 //
 // Contract: FlagFidelity() fills `fidelity->warnings` with one sentence per
 // pool row (in row order) whose mean absolute error is above the limit on
-// any field: GPU util by more than `warn_points` percentage points, SM active
-// by more than warn_points / 100 (a ratio), or FB used by more than
+// any field, marks those rows off_limits and records `warn_points` in the
+// fidelity: GPU util by more than `warn_points` percentage points, SM
+// active by more than warn_points / 100 (a ratio), or FB used by more than
 // warn_points % of the larger of its recorded and simulated means (and at
 // least 1 GiB). The sentence names the pool, each field over its limit with
 // both means, and what to check. Rows without compared points say nothing.

@@ -45,6 +45,9 @@ struct FidelityRow {
   FidelityError gpu_util;     // %
   FidelityError sm_active;    // ratio
   FidelityError fb_used_mib;  // MiB
+  // A pool row off its recorded series by more than the limits
+  // (fidelity_warnings.h); set by FlagFidelity().
+  bool off_limits = false;
 };
 
 // One pod of the import and the needs it runs with.
@@ -69,6 +72,9 @@ struct MetricsFidelity {
   // Pools modelled too far from their series (fidelity_warnings.h); filled
   // by FlagFidelity().
   std::vector<std::string> warnings;
+  // The limit those were judged on (workload.trace.metrics_warn_points;
+  // -1: not judged).
+  double warn_points = -1;
 };
 
 MetricsFidelity CompareWithRecording(const SimulationResult& result,

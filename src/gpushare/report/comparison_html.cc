@@ -6,6 +6,7 @@
 
 #include "gpushare/decide/scheme_variant.h"
 #include "gpushare/report/class_bar_charts.h"
+#include "gpushare/report/class_outcome_columns.h"
 #include "gpushare/report/eviction_warnings.h"
 #include "gpushare/report/html_page.h"
 #include "gpushare/report/pool_charts.h"
@@ -75,14 +76,18 @@ std::string HtmlClusterTable(const Comparison& c) {
 
 std::string HtmlClassTable(const Comparison& c, size_t k) {
   // The admission part of the wait, when some run queued the class's pods;
-  // evictions by preemption, when some scheme had any for this class: the
-  // evictions, the most of one pod and the up time they cost.
+  // the evictions always (class_outcome_columns.h), with the most of one pod
+  // and the up time they cost when some scheme evicted any; TTFT and TPOT
+  // when the class runs an LLM engine.
   bool queued = false;
   bool evictions = false;
+  std::vector<const ClassMetrics*> metrics;
   for (const VariantOutcome& v : c.variants) {
     queued = queued || v.classes[k].queued > 0;
     evictions = evictions || v.classes[k].preemptions > 0;
+    metrics.push_back(&v.classes[k]);
   }
+  const bool engine = HasEngine(metrics);
   std::vector<std::vector<std::string>> rows;
   for (const VariantOutcome& v : c.variants) {
     const ClassMetrics& m = v.classes[k];
@@ -98,12 +103,15 @@ std::string HtmlClassTable(const Comparison& c, size_t k) {
           FormatSeconds(m.started > 0 ? m.mean_admission_wait_s : -1) +
           (IsQuotaBound(m) ? " (quota-bound)" : ""));
     }
-    row.insert(row.end(),
-               {FormatSlowdown(m.mean_slowdown), HtmlP99VsSlo(m),
-                FormatPercent(m.slo_attainment), std::to_string(m.oom_kills)});
+    row.insert(row.end(), {FormatSlowdown(m.mean_slowdown), HtmlP99VsSlo(m)});
+    if (engine) {
+      const std::vector<std::string> cells = EngineCells(m);
+      row.insert(row.end(), cells.begin(), cells.end());
+    }
+    row.insert(row.end(), {FormatPercent(m.slo_attainment),
+                           std::to_string(m.oom_kills), EvictionCell(m)});
     if (evictions) {
-      row.insert(row.end(), {std::to_string(m.preemptions),
-                             std::to_string(m.max_pod_preemptions),
+      row.insert(row.end(), {std::to_string(m.max_pod_preemptions),
                              FormatSeconds(m.eviction_down_s)});
     }
     row.insert(row.end(),
@@ -113,29 +121,18 @@ std::string HtmlClassTable(const Comparison& c, size_t k) {
   }
   std::vector<std::string> header = {"scheme", "served", "mean wait"};
   if (queued) header.push_back("of which admission");
-  header.insert(header.end(),
-                {"slowdown", "p99 / SLO ms", "SLO met", "OOM kills"});
+  header.insert(header.end(), {"slowdown", "p99 / SLO ms"});
+  if (engine) {
+    const std::vector<std::string> cells = EngineHeader();
+    header.insert(header.end(), cells.begin(), cells.end());
+  }
+  header.insert(header.end(), {"SLO met", "OOM kills", EvictionHeader()});
   if (evictions) {
-    header.insert(header.end(), {"evictions", "most of one pod",
-                                 "up time lost to evictions"});
+    header.insert(header.end(),
+                  {"most evictions of one pod", "up time lost to evictions"});
   }
   header.insert(header.end(), {"failed or cannot run", "$ per served pod"});
   std::string warnings;
-  std::string engines;
-  for (const VariantOutcome& v : c.variants) {
-    const ClassMetrics& m = v.classes[k];
-    if (m.mean_ttft_p99_ms < 0) continue;
-    engines += fmt::format("{}{} {:.0f} / {:.1f}", engines.empty() ? "" : ", ",
-                           VariantDisplayName(v.name), m.mean_ttft_p99_ms,
-                           m.mean_tpot_p99_ms);
-  }
-  if (!engines.empty()) {
-    // Classes running an LLM engine (docs/model.md §6.8).
-    warnings += "<p>" +
-                HtmlEscape("LLM engine TTFT / TPOT p99 (ms, mean worst "
-                           "interval): " + engines + ".") +
-                "</p>\n";
-  }
   for (const std::string& w : ClassEvictionWarnings(c, k)) {
     warnings += "<p>" + HtmlEscape("Warning: " + w + ".") + "</p>\n";
   }
@@ -144,7 +141,8 @@ std::string HtmlClassTable(const Comparison& c, size_t k) {
              "Tenant class {} ({}, {} pod{})", c.tenant_classes[k],
              c.workload_classes[k], c.variants.front().classes[k].pods,
              c.variants.front().classes[k].pods == 1 ? "" : "s")) +
-         "</h3>\n" + HtmlTable(header, rows) + warnings;
+         "</h3>\n<div data-class-table=\"" + HtmlEscape(c.tenant_classes[k]) +
+         "\">\n" + HtmlTable(header, rows) + "</div>\n" + warnings;
 }
 
 std::string SelectionHtml(const Selection& s) {
@@ -241,18 +239,20 @@ std::string AnswerHtml(const Comparison& c, const Selection& s) {
   }
   const size_t seeds = c.seeds.size();
   const std::string scores =
-      seeds > 1 ? fmt::format("means over {} seeds ({}-{})", seeds,
-                              c.seeds.front(), c.seeds.back())
-                : fmt::format("from one seed ({})", c.seed);
+      seeds > 1 ? fmt::format("the mean of {} runs with different random "
+                              "draws (seeds {}-{})",
+                              seeds, c.seeds.front(), c.seeds.back())
+                : fmt::format("from one run (seed {})", c.seed);
   const std::string reading = !close.empty()
                                   ? "; too close to call here: " + close
                               : decided > 0 ? "; every win here holds"
                                             : "";
   out += "<p>" +
          HtmlEscape(fmt::format(
-             "Scores are {}; a win counts only if it holds on every seed by "
-             "more than {:g} points (selection.decisive_margin), otherwise "
-             "the class is too close to call{}.",
+             "How sure: each score (0 to 10) is {}; a scheme wins a class "
+             "only if its score is ahead on every run by more than {:g} "
+             "(selection.decisive_margin), otherwise the class is too close "
+             "to call{}.",
              scores, s.decisive_margin, reading)) +
          "</p>\n";
   const PoolPlanLines pool_plan = DescribePoolPlan(c, s);
@@ -275,7 +275,7 @@ std::string ComparisonHtmlReport(const Comparison& c, const Selection& s,
   page.AddHeading("Answer", "answer");
   page.AddHtml(AnswerHtml(c, s));
   if (!fidelity_html.empty()) {
-    page.AddHeading("Today's replay: running pods and recorded metrics",
+    page.AddHeading("How well the model replays today's cluster",
                     "fidelity");
     page.AddHtml(fidelity_html);
   }

@@ -122,10 +122,12 @@ TEST(ComparisonHtmlTest, TheAnswerComesFirst) {
   EXPECT_NE(html.find(recommended), std::string::npos) << html;
   EXPECT_LT(html.find(recommended), html.find(">Runs</h2>"));
   EXPECT_EQ(CountOf(html, "<b>Recommended:</b>"), 1u);
-  EXPECT_NE(html.find("Scores are means over 3 seeds (7-9); a win counts only "
-                      "if it holds on every seed by more than 0.05 points "
-                      "(selection.decisive_margin), otherwise the class is "
-                      "too close to call; too close to call here: training."),
+  EXPECT_NE(html.find("How sure: each score (0 to 10) is the mean of 3 runs "
+                      "with different random draws (seeds 7-9); a scheme "
+                      "wins a class only if its score is ahead on every run "
+                      "by more than 0.05 (selection.decisive_margin), "
+                      "otherwise the class is too close to call; too close "
+                      "to call here: training."),
             std::string::npos)
       << html;
   // The Selection section keeps its details.
@@ -139,8 +141,9 @@ TEST(ComparisonHtmlTest, OneSeedEveryWinHolds) {
   p.comparison.seeds = {7};
   p.selection.classes.resize(1);
   const std::string html = ComparisonHtmlReport(p.comparison, p.selection);
-  EXPECT_NE(html.find("Scores are from one seed (7); a win counts only if it "
-                      "holds on every seed by more than 0.05 points "
+  EXPECT_NE(html.find("How sure: each score (0 to 10) is from one run (seed "
+                      "7); a scheme wins a class only if its score is ahead "
+                      "on every run by more than 0.05 "
                       "(selection.decisive_margin), otherwise the class is "
                       "too close to call; every win here holds."),
             std::string::npos);
@@ -183,6 +186,73 @@ TEST(ComparisonHtmlTest, PerClassP99AndNotesForEmptyCharts) {
             std::string::npos);
   EXPECT_EQ(html.find("data-chart=\"class-slowdown\""), std::string::npos);
   EXPECT_NE(html.find("data-no-chart=\"class-slowdown\""), std::string::npos);
+}
+
+// The <table> of tenant class `name`'s rows, header first, cells as text.
+std::vector<std::vector<std::string>> ClassTable(const std::string& html,
+                                                 const std::string& name) {
+  const size_t start = html.find("<div data-class-table=\"" + name + "\">");
+  EXPECT_NE(start, std::string::npos) << name;
+  if (start == std::string::npos) return {};
+  const size_t end = html.find("</table>", start);
+  std::vector<std::vector<std::string>> rows;
+  for (size_t tr = html.find("<tr", start); tr < end;
+       tr = html.find("<tr", tr + 1)) {
+    const size_t row_end = html.find("</tr>", tr);
+    std::vector<std::string> cells;
+    for (size_t cell = html.find("<t", tr + 3); cell < row_end;
+         cell = html.find("<t", cell + 1)) {
+      const size_t open = html.find('>', cell) + 1;
+      cells.push_back(html.substr(open, html.find("</t", open) - open));
+    }
+    rows.push_back(cells);
+  }
+  return rows;
+}
+
+TEST(ComparisonHtmlTest, ClassTablesShowEvictionsAlwaysAndEnginesWhereRun) {
+  Page p = ThreeClasses();
+  // training: MIG evicted 5 pods' worth (2 of one pod), time-slicing none.
+  p.comparison.variants[0].classes[1].preemptions = 5;
+  p.comparison.variants[0].classes[1].max_pod_preemptions = 2;
+  // inference runs an LLM engine under MIG only (time-slicing measured no
+  // interval).
+  ClassMetrics& llm = p.comparison.variants[0].classes[0];
+  llm.mean_ttft_p99_ms = 114.07;
+  llm.mean_tpot_p99_ms = 21.26;
+  llm.mean_slo_ttft_p99_ms = 500;
+  llm.mean_slo_tpot_p99_ms = 40;
+  const std::string html = ComparisonHtmlReport(p.comparison, p.selection);
+  const auto inference = ClassTable(html, "inference");
+  ASSERT_EQ(inference.size(), 3u);
+  const std::vector<std::string> header = {
+      "scheme", "served", "mean wait", "slowdown", "p99 / SLO ms",
+      "p99 TTFT / SLO ms (time to first token)",
+      "p99 TPOT / SLO ms (time per output token)", "SLO met", "OOM kills",
+      "evictions (preempted by the scheduler or Kueue)",
+      "failed or cannot run", "$ per served pod"};
+  EXPECT_EQ(inference[0], header);
+  EXPECT_EQ(inference[1][5], "114.1 / 500");
+  EXPECT_EQ(inference[1][6], "21.3 / 40");
+  EXPECT_EQ(inference[2][5], "-");
+  EXPECT_EQ(inference[1][9], "0");
+  // training: no engine columns; its evictions, the most of one pod and the
+  // up time lost.
+  const auto training = ClassTable(html, "training");
+  ASSERT_EQ(training.size(), 3u);
+  EXPECT_EQ(training[0].size(), header.size() - 2 + 2);
+  EXPECT_EQ(training[0][7], "evictions (preempted by the scheduler or Kueue)");
+  EXPECT_EQ(training[0][8], "most evictions of one pod");
+  EXPECT_EQ(training[1][7], "5");
+  EXPECT_EQ(training[1][8], "2");
+  EXPECT_EQ(training[2][7], "0");
+  // dev: nothing evicted, no engine: the evictions column alone, all 0.
+  const auto dev = ClassTable(html, "dev");
+  ASSERT_EQ(dev.size(), 3u);
+  EXPECT_EQ(dev[0].size(), header.size() - 2);
+  EXPECT_EQ(dev[1][7], "0");
+  EXPECT_EQ(html.find("TTFT", html.find("data-class-table=\"training\"")),
+            std::string::npos);
 }
 
 }  // namespace

@@ -9,15 +9,7 @@ using nlohmann::json;
 
 json MetricsJsonWithoutEngines(const ClassMetrics& m);
 
-json MetricsJson(const ClassMetrics& m) {
-  json out = MetricsJsonWithoutEngines(m);
-  if (m.mean_ttft_p99_ms >= 0) {
-    // Classes running an LLM engine only (docs/output.md).
-    out["mean_ttft_p99_ms"] = m.mean_ttft_p99_ms;
-    out["mean_tpot_p99_ms"] = m.mean_tpot_p99_ms;
-  }
-  return out;
-}
+json MetricsJson(const ClassMetrics& m) { return ClassMetricsToJson(m); }
 
 json MetricsJsonWithoutEngines(const ClassMetrics& m) {
   return {{"pods", m.pods},
@@ -112,6 +104,18 @@ json SchemeScoreJson(const SchemeScore& s) {
 }
 
 }  // namespace
+
+json ClassMetricsToJson(const ClassMetrics& m) {
+  json out = MetricsJsonWithoutEngines(m);
+  if (m.mean_ttft_p99_ms >= 0) {
+    // Classes running an LLM engine only (docs/output.md).
+    out["mean_ttft_p99_ms"] = m.mean_ttft_p99_ms;
+    out["mean_tpot_p99_ms"] = m.mean_tpot_p99_ms;
+    out["mean_slo_ttft_p99_ms"] = m.mean_slo_ttft_p99_ms;
+    out["mean_slo_tpot_p99_ms"] = m.mean_slo_tpot_p99_ms;
+  }
+  return out;
+}
 
 json PoolSchemePlanJson(const PoolSchemePlan& plan) {
   json pools = json::array();

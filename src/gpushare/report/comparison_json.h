@@ -15,6 +15,11 @@
 
 namespace gpushare {
 
+// One tenant class's (or the cluster's) metrics, as a variant's `classes`
+// entries (docs/output.md: the engine figures only on a class running an
+// LLM engine).
+nlohmann::json ClassMetricsToJson(const ClassMetrics& metrics);
+
 // One variant's entry of the "variants" list, its classes keyed by
 // `tenant_classes` (the comparison's, in order).
 nlohmann::json VariantOutcomeToJson(

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "gpushare/report/class_outcome_columns.h"
 #include "gpushare/report/html_page.h"
 #include "gpushare/report/plan_report.h"
 #include "gpushare/report/svg_line_chart.h"
@@ -41,6 +42,58 @@ std::string Frontier(const PlanResult& r, const PoolPlan& pool) {
   return RenderScatterChart(spec, points);
 }
 
+// Per tenant class: the recommended plan's mean metrics over the seeds and
+// today's, with the evictions and, for a class running an LLM engine, TTFT
+// and TPOT (class_outcome_columns.h).
+std::string ClassTables(const PlanResult& r) {
+  const PlanOutcome* today = TodaysPlan(r);
+  std::vector<std::pair<std::string, const PlanOutcome*>> plans = {
+      {"recommended plan", &r.chosen}};
+  if (today != nullptr && today != &r.chosen) {
+    plans.emplace_back("today", today);
+  }
+  std::string html;
+  for (size_t k = 0; k < r.chosen.class_metrics.size(); ++k) {
+    std::vector<const ClassMetrics*> metrics;
+    for (const auto& [label, plan] : plans) {
+      metrics.push_back(k < plan->class_metrics.size()
+                            ? &plan->class_metrics[k]
+                            : nullptr);
+    }
+    const bool engine = HasEngine(metrics);
+    std::vector<std::string> header = {"plan", "served", "mean wait",
+                                       "p99 / SLO ms"};
+    if (engine) {
+      const std::vector<std::string> cells = EngineHeader();
+      header.insert(header.end(), cells.begin(), cells.end());
+    }
+    header.insert(header.end(), {"SLO met", "OOM kills", EvictionHeader(),
+                                 "failed or cannot run"});
+    std::vector<std::vector<std::string>> rows;
+    for (size_t i = 0; i < plans.size(); ++i) {
+      if (metrics[i] == nullptr) continue;
+      const ClassMetrics& m = *metrics[i];
+      std::vector<std::string> row = {
+          plans[i].first, fmt::format("{}/{}", m.served, m.pods),
+          FormatSeconds(m.started > 0 ? m.mean_wait_s : -1),
+          FormatP99VsSlo(m.mean_p99_ms, m.mean_slo_p99_ms, " / ")};
+      if (engine) {
+        const std::vector<std::string> cells = EngineCells(m);
+        row.insert(row.end(), cells.begin(), cells.end());
+      }
+      row.insert(row.end(),
+                 {FormatPercent(m.slo_attainment), std::to_string(m.oom_kills),
+                  EvictionCell(m), std::to_string(m.failed + m.cannot_run)});
+      rows.push_back(std::move(row));
+    }
+    const std::string& name = r.chosen.class_metrics[k].tenant_class;
+    html += "<h3>" + HtmlEscape("Tenant class " + name) +
+            "</h3>\n<div data-class-table=\"" + HtmlEscape(name) + "\">\n" +
+            HtmlTable(header, rows) + "</div>\n";
+  }
+  return html;
+}
+
 }  // namespace
 
 std::string PlanHtmlReport(const PlanResult& r,
@@ -69,6 +122,7 @@ std::string PlanHtmlReport(const PlanResult& r,
   for (const PoolPlan& p : r.pools) {
     if (p.gpus_per_node == 0) continue;
     std::string binding = BindingText(p);
+    if (!p.planned) binding = "kept as today (not in plan.pools)";
     if (p.at_minimum) binding = "at the minimum of its range";
     rows.push_back(
         {p.pool, fmt::format("{}x{}", p.gpus_per_node, p.model),
@@ -91,9 +145,18 @@ std::string PlanHtmlReport(const PlanResult& r,
     page.AddParagraph(QuotaBoundText(q));
   }
   if (!fidelity_html.empty()) {
-    page.AddHeading("Today's replay: running pods and recorded metrics",
+    page.AddHeading("How well the model replays today's cluster",
                     "fidelity");
     page.AddHtml(fidelity_html);
+  }
+  if (!r.chosen.class_metrics.empty()) {
+    page.AddHeading("Per tenant class", "classes");
+    page.AddParagraph(
+        "Each class under the recommended plan and under today's, means over "
+        "the seeds: mean queue wait; p99 / SLO: mean worst-interval p99 "
+        "latency and its objective; SLO met: the share of latency samples "
+        "meeting it.");
+    page.AddHtml(ClassTables(r));
   }
   if (!r.rejected.empty()) {
     page.AddHeading("Cheaper settings rejected", "rejected");

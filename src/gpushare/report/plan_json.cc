@@ -1,5 +1,6 @@
 #include "gpushare/report/plan_json.h"
 
+#include "gpushare/report/comparison_json.h"
 #include "gpushare/report/plan_report.h"
 
 namespace gpushare {
@@ -50,7 +51,12 @@ json QuotaBoundJson(const std::vector<QuotaBoundClass>& classes) {
 }
 
 json OutcomeJson(const PlanOutcome& o) {
+  json classes = json::object();
+  for (const ClassMetrics& m : o.class_metrics) {
+    classes[m.tenant_class] = ClassMetricsToJson(m);
+  }
   return {{"name", o.name},         {"label", PlanOutcomeLabel(o)},
+          {"classes", classes},
           {"in_space", o.in_space}, {"feasible", o.feasible},
           {"seeds", o.seeds}, {"seeds_feasible", o.seeds_feasible},
           {"gpus", o.gpus},         {"cost_per_hour", o.cost_per_hour},
