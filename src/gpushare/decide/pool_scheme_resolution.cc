@@ -107,7 +107,7 @@ PoolSchemeChoice JudgePool(const Comparison& comparison,
 std::string Buys(const PoolSchemeChoice& chosen,
                  const PoolSchemeChoice& written) {
   const auto pods = [](int64_t n) {
-    return fmt::format("{} routed pod{}", n, n == 1 ? "" : "s");
+    return fmt::format("{} pod{} of this pool", n, n == 1 ? "" : "s");
   };
   if (chosen.pods_stranded < written.pods_stranded) {
     return fmt::format("it runs {} that {} cannot run at all",
@@ -116,20 +116,15 @@ std::string Buys(const PoolSchemeChoice& chosen,
   }
   if (chosen.pods_losing_work < written.pods_losing_work) {
     return fmt::format(
-        "{} fewer {} in classes losing work to OOM kills or failures",
-        written.pods_losing_work - chosen.pods_losing_work,
-        written.pods_losing_work - chosen.pods_losing_work == 1
-            ? "routed pod"
-            : "routed pods");
+        "{} in classes losing work to OOM kills or failures",
+        "fewer " + pods(written.pods_losing_work - chosen.pods_losing_work));
   }
   if (chosen.pods_ok > written.pods_ok) {
-    return fmt::format("{} more {} in classes it serves well",
-                       chosen.pods_ok - written.pods_ok,
-                       chosen.pods_ok - written.pods_ok == 1 ? "routed pod"
-                                                             : "routed pods");
+    return fmt::format("{} more in classes it serves well",
+                       pods(chosen.pods_ok - written.pods_ok));
   }
-  return fmt::format("a measured score of {:.1f} vs {:.1f} (pod-weighted, "
-                     "ratings left out)",
+  return fmt::format("a measured score of {:.1f} vs {:.1f} (average over its "
+                     "pods, ratings left out)",
                      chosen.measured, written.measured);
 }
 
