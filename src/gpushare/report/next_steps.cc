@@ -30,8 +30,8 @@ bool HasMig(const Comparison& c, const std::string& pool) {
 
 // For a pool whose classes want different schemes: what would serve the
 // classes its scheme does not.
-std::string ConflictResolution(const Comparison& c, const PoolSchemeChoice& p,
-                               const std::string& plan_command) {
+std::string ConflictResolution(const Comparison& c,
+                               const PoolSchemeChoice& p) {
   std::vector<std::string> split;
   std::set<std::string> wanted = {p.variant};
   for (const PoolRoutedClass& k : p.classes) {
@@ -46,12 +46,12 @@ std::string ConflictResolution(const Comparison& c, const PoolSchemeChoice& p,
   if (split.empty()) return "";
   std::string out = fmt::format(
       "{}: its classes want different schemes and it runs {}. To serve {}: "
-      "give {} a pool of {} own (a copy of {} with {} node selector) and run "
-      "`{}` to size both",
+      "give {} a pool of {} own (a copy of {} with {} node selector) and let "
+      "`plan` size both",
       p.pool, VariantDisplayName(p.variant), Join(split),
       split.size() == 1 ? "that class" : "each such class",
       split.size() == 1 ? "its" : "their", p.pool,
-      split.size() == 1 ? "its" : "their", plan_command);
+      split.size() == 1 ? "its" : "their");
   // A per-GPU MIG mix gives some GPUs one whole-GPU instance and the rest
   // a MIG config: it serves MIG and whole-GPU classes in one pool.
   const bool mig_mix =
@@ -63,8 +63,8 @@ std::string ConflictResolution(const Comparison& c, const PoolSchemeChoice& p,
     out += fmt::format(
         "; or keep one pool with per-GPU MIG mixes (whole GPUs on some, a MIG "
         "config on the rest: plan.pools.{}.mig_mixes, docs/scenario.md), "
-        "which `{}` searches when {} is in plan.pools",
-        p.pool, plan_command, p.pool);
+        "which `plan` searches when {} is in plan.pools",
+        p.pool, p.pool);
   }
   return out + ".";
 }
@@ -130,33 +130,32 @@ std::string NextSteps(const Comparison& comparison, const Selection& selection,
   const std::vector<std::string> poorly = ClassesNotServedWell(selection);
   if (!poorly.empty()) {
     out += WrapText(
-        fmt::format("Next: {} {} not served well on today's nodes; `{}` "
-                    "sizes every pool's scheme and nodes so each class is.",
+        fmt::format("Next: {} {} not served well on today's nodes; `plan` "
+                    "sizes every pool's scheme and nodes so each class is{}",
                     Join(poorly), poorly.size() == 1 ? "is" : "are",
-                    plan_command),
+                    preview != nullptr
+                        ? ":"
+                        : " (its search runs many more simulations than "
+                          "compare; --preview-plan runs it here and shows its "
+                          "answer on one line)."),
         kReportWidth, 2);
     if (preview != nullptr) {
-      out += WrapText("  " + PlanPreviewLine(*preview) + " — run `" +
-                          plan_command + "`",
-                      kReportWidth, 4);
-    } else {
-      out += WrapText(
-          "  (its search runs many more simulations than compare; "
-          "--preview-plan runs it here and shows its answer on one line)",
-          kReportWidth, 4);
+      out += WrapText("  " + PlanPreviewLine(*preview), kReportWidth, 4);
     }
   }
   if (selection.has_pool_plan) {
     for (const PoolSchemeChoice& p : selection.pool_plan.pools) {
       if (!p.conflict) continue;
-      const std::string fix = ConflictResolution(comparison, p, plan_command);
+      const std::string fix = ConflictResolution(comparison, p);
       if (!fix.empty()) {
         out += WrapText((out.empty() ? "Next: " : "  ") + fix, kReportWidth,
                         out.empty() ? 2 : 4);
       }
     }
   }
-  return out.empty() ? out : "\n" + out;
+  if (out.empty()) return out;
+  // The command on a line of its own, unwrapped, to copy.
+  return "\n" + out + "  run: " + plan_command + "\n";
 }
 
 }  // namespace gpushare
