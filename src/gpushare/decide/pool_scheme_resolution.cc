@@ -103,11 +103,16 @@ PoolSchemeChoice JudgePool(const Comparison& comparison,
   return out;
 }
 
+// "pods of this pool" ("pod of this pool" for one).
+std::string PodsOfThePool(int64_t n) {
+  return n == 1 ? "pod of this pool" : "pods of this pool";
+}
+
 // What `chosen` buys over `written` (PoolSchemeChoice::buys).
 std::string Buys(const PoolSchemeChoice& chosen,
                  const PoolSchemeChoice& written) {
   const auto pods = [](int64_t n) {
-    return fmt::format("{} pod{} of this pool", n, n == 1 ? "" : "s");
+    return fmt::format("{} {}", n, PodsOfThePool(n));
   };
   if (chosen.pods_stranded < written.pods_stranded) {
     return fmt::format("it runs {} that {} cannot run at all",
@@ -116,12 +121,14 @@ std::string Buys(const PoolSchemeChoice& chosen,
   }
   if (chosen.pods_losing_work < written.pods_losing_work) {
     return fmt::format(
-        "{} in classes losing work to OOM kills or failures",
-        "fewer " + pods(written.pods_losing_work - chosen.pods_losing_work));
+        "{} fewer {} in classes losing work to OOM kills or failures",
+        written.pods_losing_work - chosen.pods_losing_work,
+        PodsOfThePool(written.pods_losing_work - chosen.pods_losing_work));
   }
   if (chosen.pods_ok > written.pods_ok) {
-    return fmt::format("{} more in classes it serves well",
-                       pods(chosen.pods_ok - written.pods_ok));
+    return fmt::format("{} more {} in classes it serves well",
+                       chosen.pods_ok - written.pods_ok,
+                       PodsOfThePool(chosen.pods_ok - written.pods_ok));
   }
   return fmt::format("a measured score of {:.1f} vs {:.1f} (average over its "
                      "pods, ratings left out)",

@@ -42,7 +42,7 @@ std::string Runs(const Comparison& c) {
   if (!c.mig_choices.empty()) {
     out += WrapText(
         fmt::format("  MIG layouts: each pool's best family on {} ({} pods) "
-                    "by mean performance of the pods routed to it:",
+                    "by mean performance of the pods sent to it:",
                     c.mig_pilot ? "a scaled-down pilot" : "the whole workload",
                     c.mig_pilot_pods),
         kReportWidth, 4);
