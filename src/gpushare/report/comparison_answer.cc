@@ -72,10 +72,9 @@ std::string ScoreTable(const Comparison& c, const Selection& s) {
     const ClassChoice& choice = s.classes[k];
     std::map<std::string, const SchemeScore*> by_variant;
     for (const SchemeScore& x : choice.ranking) by_variant[x.variant] = &x;
-    const int64_t pods =
-        k < c.variants.front().classes.size()
-            ? c.variants.front().classes[k].pods
-            : 0;
+    const int64_t pods = k < c.variants.front().classes.size()
+                             ? c.variants.front().classes[k].pods
+                             : 0;
     std::vector<std::string> row = {choice.tenant_class, std::to_string(pods)};
     for (const std::string& v : variants) {
       const auto it = by_variant.find(v);
@@ -94,9 +93,10 @@ std::string ScoreTable(const Comparison& c, const Selection& s) {
   return "Scores per tenant class and scheme (0-10, each scheme on the same "
          "nodes):\n" +
          t.Render() +
-         WrapText("(x.x) does not serve the class well, so it cannot win; - "
-                  "serves none of its pods; * the class's answer",
-                  kReportWidth, 0);
+         WrapText(
+             "(x.x) does not serve the class well, so it cannot win; - "
+             "serves none of its pods; * the class's answer",
+             kReportWidth, 0);
 }
 
 // The run whose per-class rows show the pool plan: the pool plan's own run,
@@ -126,8 +126,11 @@ std::string UnderPoolPlan(const Comparison& c, const Selection& s) {
   t.AddColumn("$/POD", TextTable::Align::kRight);
   for (size_t k = 0; k < run->classes.size(); ++k) {
     const ClassMetrics& m = run->classes[k];
+    // A class offered no scheme (no GPU) runs under none.
+    const bool gpu = k >= s.classes.size() || s.classes[k].no_scheme.empty();
     const std::string scheme =
-        k < run->class_schemes.size() && !run->class_schemes[k].empty()
+        !gpu ? "-"
+        : k < run->class_schemes.size() && !run->class_schemes[k].empty()
             ? ShortSchemeName(run->class_schemes[k])
             : ShortSchemeName(run->name);
     t.AddRow({c.tenant_classes[k], scheme,
@@ -138,11 +141,14 @@ std::string UnderPoolPlan(const Comparison& c, const Selection& s) {
               std::to_string(m.failed + m.cannot_run),
               m.served > 0 ? FormatMoney(m.cost_per_served_pod) : "-"});
   }
-  return "\nEach class under the pool plan (what to apply on today's nodes):\n" +
+  return "\nEach class under the pool plan (what to apply on today's "
+         "nodes):\n" +
          t.Render() +
-         WrapText("WAIT mean queue wait; P99/SLO p99 and SLO (ms); OOM/EV OOM kills / evictions; "
-                  "FAIL gave up or cannot run; $/POD per served pod",
-                  kReportWidth, 0);
+         WrapText(
+             "WAIT mean queue wait; P99/SLO p99 and SLO (ms); OOM/EV OOM kills "
+             "/ evictions; "
+             "FAIL gave up or cannot run; $/POD per served pod",
+             kReportWidth, 0);
 }
 
 }  // namespace

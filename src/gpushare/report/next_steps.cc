@@ -30,18 +30,16 @@ bool HasMig(const Comparison& c, const std::string& pool) {
 
 // For a pool whose classes want different schemes: what would serve the
 // classes its scheme does not.
-std::string ConflictResolution(const Comparison& c,
-                               const PoolSchemeChoice& p) {
+std::string ConflictResolution(const Comparison& c, const PoolSchemeChoice& p) {
   std::vector<std::string> split;
   std::set<std::string> wanted = {p.variant};
   for (const PoolRoutedClass& k : p.classes) {
-    if (k.winner.empty() || k.winner == p.variant ||
-        k.contender == p.variant) {
+    if (k.winner.empty() || k.winner == p.variant || k.contender == p.variant) {
       continue;
     }
     wanted.insert(k.winner);
-    split.push_back(fmt::format("{} on {}", k.tenant_class,
-                                VariantDisplayName(k.winner)));
+    split.push_back(
+        fmt::format("{} on {}", k.tenant_class, VariantDisplayName(k.winner)));
   }
   if (split.empty()) return "";
   std::string out = fmt::format(
@@ -104,14 +102,14 @@ std::string PlanPreviewLine(const PlanResult& plan) {
   std::string out = fmt::format(
       "plan: {} ({} GPUs), {}{}", delta, c.gpus,
       FormatMoneyPerHour(c.cost_per_hour),
-      today == nullptr
-          ? std::string()
-          : fmt::format(" (today {})", FormatMoneyPerHour(today->cost_per_hour)));
+      today == nullptr ? std::string()
+                       : fmt::format(" (today {})",
+                                     FormatMoneyPerHour(today->cost_per_hour)));
   if (!c.feasible) {
     const size_t missed = Missed(c.checks).size();
-    return out + fmt::format(
-                     ", the closest plan: it still misses {} constraint{}",
-                     missed, missed == 1 ? "" : "s");
+    return out +
+           fmt::format(", the closest plan: it still misses {} constraint{}",
+                       missed, missed == 1 ? "" : "s");
   }
   out += ", every class served";
   if (c.seeds > 1) {

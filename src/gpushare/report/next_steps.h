@@ -1,7 +1,8 @@
 // What to do next, at the end of `compare`'s answer: when a tenant class is
 // not served well on today's nodes — no scheme serves it well, or its
 // pool's scheme in the pool plan does not — the command that answers it
-// (`gpushare-sim plan ...`, on the block's last line) and, when the planner was run for it (`compare
+// (`gpushare-sim plan ...`, on the block's last line) and, when the planner was
+// run for it (`compare
 // --preview-plan`), its answer on one line; when a pool's classes want
 // different schemes, what would resolve it (a pool of their own for the
 // classes the pool's scheme does not serve, or per-GPU MIG mixes).
