@@ -1,6 +1,7 @@
 # gpushare-sim top-level targets. See README.md.
 #   make demo   install missing Debian packages, build (Release), run the main
-#               job: compare on the built-in default scenario
+#               job: compare on the built-in default scenario, with the
+#               next step (plan) previewed on its last lines
 #   make test   the same, then every test through CTest
 #   make bench  build and run the benchmarks in bench/, then the scale table
 #   make sanitize  build with clang, ASan + UBSan, and run every test
@@ -32,7 +33,7 @@ build: configure
 	cmake --build $(BUILD_DIR) -j$(JOBS)
 
 demo: build
-	./$(BUILD_DIR)/gpushare-sim compare
+	./$(BUILD_DIR)/gpushare-sim compare --preview-plan
 
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j$(JOBS)

@@ -15,14 +15,19 @@
 #include "gpushare/decide/comparison.h"
 #include "gpushare/decide/comparison_spec_reader.h"
 #include "gpushare/decide/default_scenario.h"
+#include "gpushare/decide/plan_spec_reader.h"
+#include "gpushare/decide/planner.h"
 #include "gpushare/decide/pool_scheme_resolution.h"
 #include "gpushare/decide/selection.h"
+#include "gpushare/emit/quoting.h"
 #include "gpushare/io/output_file.h"
 #include "gpushare/io/yaml_input.h"
+#include "gpushare/report/comparison_answer.h"
 #include "gpushare/report/comparison_html.h"
 #include "gpushare/report/comparison_json.h"
 #include "gpushare/report/comparison_report.h"
 #include "gpushare/report/metrics_fidelity_report.h"
+#include "gpushare/report/next_steps.h"
 #include "gpushare/report/progress_bar.h"
 #include "gpushare/report/progress_observer.h"
 #include "gpushare/report/scenario_notes.h"
@@ -40,7 +45,43 @@ struct CompareArgs {
   int threads = 0;
   int seeds = 0;  // 0: the scenario's compare.seeds
   bool quiet = false;
+  bool details = false;       // the full text instead of the compact answer
+  bool preview_plan = false;  // run the planner for the next step's preview
 };
+
+// The `plan` command that answers what this compare leaves open: the same
+// scenario, catalog, seeds and calibration.
+std::string PlanCommand(const CompareArgs& args, const GlobalOptions& options) {
+  std::string out = "gpushare-sim";
+  if (!options.catalog_file.empty()) {
+    out += " --catalog " + ShellWord(options.catalog_file);
+  }
+  out += " plan";
+  if (!args.scenario.empty()) out += " " + ShellWord(args.scenario);
+  if (args.seeds > 0) out += " --seeds " + std::to_string(args.seeds);
+  if (!args.model.calibration.empty()) {
+    out += " --calibration " + ShellWord(args.model.calibration);
+  }
+  return out;
+}
+
+// `plan`'s answer on the same scenario, built as `plan` builds it (no
+// --seed or --model override: `plan` has neither).
+PlanResult PreviewPlan(const std::string& text, const std::string& file,
+                       const CompareArgs& args, const Catalog& catalog) {
+  Scenario scenario = ReadScenarioYaml(text, file, catalog);
+  ApplyModelOptions(args.model, &scenario);
+  ComparisonSpec spec = ReadComparisonSpec(text, file, scenario);
+  if (args.seeds > 0) spec.compare.seeds = args.seeds;
+  const PlanSpec plan_spec = ReadPlanSpec(text, file, scenario, spec.selection);
+  ProgressAggregate progress;
+  ProgressBar bar(&progress, ShouldShowProgress(args.quiet));
+  return RunPlanner(scenario, spec, plan_spec, catalog, args.threads,
+                    /*budget_s=*/0,
+                    [&progress]() -> std::unique_ptr<SimulationObserver> {
+                      return std::make_unique<ProgressObserver>(&progress);
+                    });
+}
 
 void Compare(const CompareArgs& args, const GlobalOptions& options) {
   const Catalog catalog = LoadCatalog(options);
@@ -97,11 +138,26 @@ void Compare(const CompareArgs& args, const GlobalOptions& options) {
                 ComparisonHtmlReport(comparison, selection,
                                      TodaysHtml(today)));
   }
+  // The next step's preview: the planner, only when a class needs it.
+  std::unique_ptr<PlanResult> preview;
+  const bool overridden =
+      args.seed >= 0 || (!args.model.profile.empty() &&
+                         args.model.profile != "default");
+  if (args.preview_plan && !overridden &&
+      !ClassesNotServedWell(selection).empty()) {
+    preview = std::make_unique<PlanResult>(
+        PreviewPlan(text, file, args, catalog));
+  }
+  const double shown_wall_s = args.quiet ? 0 : wall_s;
   const std::string report =
-      ComparisonReport(comparison, selection, args.quiet ? 0 : wall_s) +
+      (args.details ? ComparisonReport(comparison, selection, shown_wall_s)
+                    : ComparisonAnswer(comparison, selection, shown_wall_s)) +
       ReplayCheckText(today.check) +
       (fidelity == nullptr ? std::string() : MetricsFidelityText(*fidelity)) +
-      ScenarioNotes(scenario);
+      (args.details ? ScenarioNotes(scenario) : std::string()) +
+      NextSteps(comparison, selection, PlanCommand(args, options),
+                preview.get()) +
+      (args.details ? std::string() : "\n" + DetailsPointer(comparison));
   outputs.Commit();
   std::cout << report;
 }
@@ -135,6 +191,14 @@ void RegisterCompareCommand(CLI::App& app, GlobalOptions& options) {
                   "on it")
       ->check(CLI::Range(0, 256));
   AddModelOptions(cmd, &args->model, /*with_profile=*/true);
+  cmd->add_flag("--details", args->details,
+                "Print every run's pools, the cluster-wide and per-scheme "
+                "tables, the scores per dimension and why each scheme won "
+                "(default: the answer, the pool plan and two tables)");
+  cmd->add_flag("--preview-plan", args->preview_plan,
+                "When a class is not served well on today's nodes, also run "
+                "`plan` on the scenario and print its answer on one line "
+                "(takes about as long as `plan`)");
   cmd->add_flag("--quiet", args->quiet,
                 "Leave the wall time out of the report (reproducible text) "
                 "and show no progress bar");

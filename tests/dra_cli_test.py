@@ -132,7 +132,8 @@ workload:
 class DraCompareAndPlanTest(TempDirTestCase):
 
     def test_compare_runs_unserved_schemes_through_the_device_plugin(self):
-        result = run_raw("compare", EXAMPLE, "--quiet", "--seeds", "1")
+        result = run_raw("compare", EXAMPLE, "--quiet", "--details",
+                         "--seeds", "1")
         self.assertEqual(result.returncode, 0, result.stderr)
         out = result.stdout.decode("utf-8")
         # Wrapped by the report: the note's first words stay on one line.

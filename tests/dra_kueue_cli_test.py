@@ -104,7 +104,8 @@ class DraKueueTest(TempDirTestCase):
     def test_compare_converts_the_mapped_quota(self):
         path = self.write("s.yaml", SCENARIO.format(
             mappings=MAPPING, resource="example.com/whole-gpus"))
-        result = run_raw("compare", path, "--quiet", "--seeds", "1")
+        result = run_raw("compare", path, "--quiet", "--details",
+                         "--seeds", "1")
         self.assertEqual(result.returncode, 0, result.stderr)
         out = " ".join(result.stdout.decode("utf-8").split())
         # 4 whole GPUs of quota: 16 time-slicing replicas through the

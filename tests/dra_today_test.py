@@ -208,7 +208,8 @@ class DraTodayTest(unittest.TestCase):
     def compare(self):
         with tempfile.TemporaryDirectory() as d:
             out = os.path.join(d, "c.json")
-            result = run_raw("compare", SCENARIO, "--json", out)
+            result = run_raw("compare", SCENARIO, "--details", "--json",
+                             out)
             self.assertEqual(result.returncode, 0, result.stderr)
             with open(out, encoding="utf-8") as f:
                 return result.stdout.decode("utf-8"), json.load(f)

@@ -288,8 +288,8 @@ class PodPatchesTest(unittest.TestCase):
         # (6, 16 and 30 GB) ask its p95, 30 GB, the smallest profile holding
         # it, 3g.40gb, in one patch for all of its pods.
         prod = re.findall(r"# class prod-inference \(inference\) on pool prod "
-                          r"\(MIG\): (\d+) of its 721 pods", out)
-        self.assertEqual(prod, ["721"])
+                          r"\(MIG\): (\d+) of its 432 pods", out)
+        self.assertEqual(prod, ["432"])
         self.assertIn("nvidia.com/mig-3g.40gb: 1\n", out)
         for profile in ["1g.10gb", "2g.20gb"]:
             self.assertNotIn(f"nvidia.com/mig-{profile}: 1\n", out)

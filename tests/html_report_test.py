@@ -366,7 +366,8 @@ class CompareReportTest(HtmlReportTestCase):
         path = self.generate("compare", L4, "--quiet", "--threads", "2")
         _, text = self.check_page(path, "compare-l4-unservable.png")
         answer = text[text.index(">Answer</h2>"):text.index(">Runs</h2>")]
-        code, out, err = run("compare", L4, "--quiet", "--threads", "2")
+        code, out, err = run("compare", L4, "--quiet", "--details",
+                             "--threads", "2")
         self.assertEqual(code, 0, err)
         said = re.search(r"Recommended: (.*)", out.replace("\n  ", " "))
         self.assertIsNotNone(said, out)

@@ -102,7 +102,8 @@ class PatrolTest(TempDirTestCase):
         self.assertEqual(len(stalled), 30)  # 1800 … 3540 s
 
     def test_compare_counts_each_runs_alerts(self):
-        status, out, err = run("compare", SCENARIO, "--quiet", "--json",
+        status, out, err = run("compare", SCENARIO, "--quiet", "--details",
+                               "--json",
                                self.path("c.json"))
         self.assertEqual(status, 0, err)
         with open(self.path("c.json"), encoding="utf-8") as f:

@@ -114,7 +114,7 @@ class PlanCliTest(unittest.TestCase):
                                        out, "--json", report, "--html", html)
             self.assertEqual(code, 0, stderr)
             lines = stdout.splitlines()
-            self.assertEqual(lines[0], "Plan for default (seed 42, 6200 pods)")
+            self.assertEqual(lines[0], "Plan for default (seed 42, 5271 pods)")
             self.assertTrue(lines[2].startswith("Recommended plan: $"))
             for name in ("scenario.yaml", "README.md", "node-setup.sh",
                          "pod-patches.yaml"):

@@ -151,7 +151,8 @@ class PlanTiesTest(TempDirTestCase):
         with open(path, "w") as f:
             f.write(text)
         report = self.path("c.json")
-        code, stdout, stderr = run("compare", "--quiet", path, "--json",
+        code, stdout, stderr = run("compare", "--quiet", "--details", path,
+                                   "--json",
                                    report)
         self.assertEqual(code, 0, stderr)
         with open(report) as f:

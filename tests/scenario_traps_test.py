@@ -112,7 +112,8 @@ class ArrivalsTest(TempDirTestCase):
         rows = table_rows(out, "CLASS")
         self.assertEqual(rows[0][:2], ["inference", str(arrived)])
         # compare counts only the pods that arrived.
-        code, out, err = run("compare", path, "--quiet", "--seeds", "1")
+        code, out, err = run("compare", path, "--quiet", "--details",
+                             "--seeds", "1")
         self.assertEqual(code, 0, err)
         self.assertIn(f"Tenant class services (inference, {arrived} pod", out)
         rows = table_rows(out[out.index("Tenant class services"):], "SCHEME")
@@ -176,7 +177,7 @@ class UnservedTest(TempDirTestCase):
         path = self.path("giant.yaml")
         with open(path, "w", encoding="utf-8") as f:
             f.write(GIANT)
-        code, out, err = run("compare", path, "--quiet")
+        code, out, err = run("compare", path, "--quiet", "--details")
         self.assertEqual(code, 0, err)
         text = " ".join(out.split())
         self.assertIn("giant -> no scheme serves it (its footprint of 60000 "
@@ -218,7 +219,7 @@ class BlastRadiusTest(TempDirTestCase):
             self.assertEqual(code, 0, err)
             radii.append(int(out.splitlines()[2].split()[-1].rstrip(")")))
         self.assertEqual(radii, [3, 2, 2])
-        code, out, err = run("compare", path, "--quiet")
+        code, out, err = run("compare", path, "--quiet", "--details")
         self.assertEqual(code, 0, err)
         row = table_rows(out, "SCHEME")[0]
         self.assertEqual(row[0], "time-slicing")

@@ -219,7 +219,8 @@ class TenancyTest(unittest.TestCase):
     def test_compare_carries_the_quotas_to_every_scheme(self):
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "c.json")
-            code, stdout, stderr = run("compare", EXAMPLE, "--json", out)
+            code, stdout, stderr = run("compare", EXAMPLE, "--details",
+                                       "--json", out)
             self.assertEqual(code, 0, stderr)
         self.assertIn("note: ClusterQueue research flavor shared: quota "
                       "nvidia.com/gpu 16 becomes", stdout)

@@ -49,7 +49,10 @@ class TraceTestCase(unittest.TestCase):
 
     def run_json(self, command, scenario, name="out.json"):
         out_path = self.path(name)
-        code, out, err = run(command, scenario, "--quiet", "--json", out_path)
+        # compare's full text (--details): the tests read its tables.
+        details = ("--details",) if command == "compare" else ()
+        code, out, err = run(command, scenario, "--quiet", *details, "--json",
+                             out_path)
         self.assertEqual(code, 0, err)
         self.assertEqual(err, "")
         with open(out_path, "rb") as f:

@@ -103,11 +103,16 @@ PoolSchemeChoice JudgePool(const Comparison& comparison,
   return out;
 }
 
+// "pods of this pool" ("pod of this pool" for one).
+std::string PodsOfThePool(int64_t n) {
+  return n == 1 ? "pod of this pool" : "pods of this pool";
+}
+
 // What `chosen` buys over `written` (PoolSchemeChoice::buys).
 std::string Buys(const PoolSchemeChoice& chosen,
                  const PoolSchemeChoice& written) {
   const auto pods = [](int64_t n) {
-    return fmt::format("{} routed pod{}", n, n == 1 ? "" : "s");
+    return fmt::format("{} {}", n, PodsOfThePool(n));
   };
   if (chosen.pods_stranded < written.pods_stranded) {
     return fmt::format("it runs {} that {} cannot run at all",
@@ -118,18 +123,15 @@ std::string Buys(const PoolSchemeChoice& chosen,
     return fmt::format(
         "{} fewer {} in classes losing work to OOM kills or failures",
         written.pods_losing_work - chosen.pods_losing_work,
-        written.pods_losing_work - chosen.pods_losing_work == 1
-            ? "routed pod"
-            : "routed pods");
+        PodsOfThePool(written.pods_losing_work - chosen.pods_losing_work));
   }
   if (chosen.pods_ok > written.pods_ok) {
     return fmt::format("{} more {} in classes it serves well",
                        chosen.pods_ok - written.pods_ok,
-                       chosen.pods_ok - written.pods_ok == 1 ? "routed pod"
-                                                             : "routed pods");
+                       PodsOfThePool(chosen.pods_ok - written.pods_ok));
   }
-  return fmt::format("a measured score of {:.1f} vs {:.1f} (pod-weighted, "
-                     "ratings left out)",
+  return fmt::format("a measured score of {:.1f} vs {:.1f} (average over its "
+                     "pods, ratings left out)",
                      chosen.measured, written.measured);
 }
 

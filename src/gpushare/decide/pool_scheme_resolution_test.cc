@@ -281,7 +281,8 @@ TEST(ResolvePoolSchemesTest, IdenticalMeasurementsKeepTheWrittenScheme) {
   EXPECT_EQ(b.variant, "time-slicing");
   EXPECT_EQ(b.kept_over, "");
   EXPECT_EQ(b.buys,
-            "a measured score of 6.9 vs 6.8 (pod-weighted, ratings left out)");
+            "a measured score of 6.9 vs 6.8 (average over its pods, ratings "
+            "left out)");
 }
 
 TEST(ResolvePoolSchemesTest, AChangeSaysWhatItBuys) {
@@ -296,12 +297,12 @@ TEST(ResolvePoolSchemesTest, AChangeSaysWhatItBuys) {
   const PoolSchemePlan plan = ResolvePoolSchemes(WithTimeSlicing(), s);
   const PoolSchemeChoice& a = Pool(plan, "a");
   EXPECT_EQ(a.variant, "time-slicing");
-  EXPECT_EQ(a.buys, "10 more routed pods in classes it serves well");
+  EXPECT_EQ(a.buys, "10 more pods of this pool in classes it serves well");
   // b, written time-slicing, goes to dev's winner: HAMi serves its 20 pods
   // well.
   EXPECT_EQ(Pool(plan, "b").variant, "hami");
   EXPECT_EQ(Pool(plan, "b").buys,
-            "20 more routed pods in classes it serves well");
+            "20 more pods of this pool in classes it serves well");
   // The written scheme kept: nothing bought.
   const PoolSchemePlan kept = ResolvePoolSchemes(ThreePools(), s);
   EXPECT_EQ(Pool(kept, "a").variant, "mig");

@@ -18,12 +18,8 @@ std::string VariantLabel(const VariantOutcome& v) {
   return VariantDisplayName(v.name);
 }
 
-// Scheme names short enough for a table cell.
 std::string ShortScheme(const std::string& scheme) {
-  if (scheme == "time-slicing") return "ts";
-  if (scheme == "exclusive") return "excl";
-  if (scheme == "hami") return "HAMi";
-  return VariantDisplayName(scheme);
+  return ShortSchemeName(scheme);
 }
 
 std::string P99VsSlo(const ClassMetrics& m) {
@@ -46,7 +42,7 @@ std::string Runs(const Comparison& c) {
   if (!c.mig_choices.empty()) {
     out += WrapText(
         fmt::format("  MIG layouts: each pool's best family on {} ({} pods) "
-                    "by mean performance of the pods routed to it:",
+                    "by mean performance of the pods sent to it:",
                     c.mig_pilot ? "a scaled-down pilot" : "the whole workload",
                     c.mig_pilot_pods),
         kReportWidth, 4);
@@ -203,6 +199,8 @@ std::string ClassTableLegend() {
          "same pods on the cluster as written)";
 }
 
+}  // namespace
+
 std::string PoolPlanText(const Comparison& c, const Selection& s) {
   const PoolPlanLines lines = DescribePoolPlan(c, s);
   if (lines.empty()) return "";
@@ -212,6 +210,8 @@ std::string PoolPlanText(const Comparison& c, const Selection& s) {
   }
   return out + WrapText("  => " + lines.closing, kReportWidth, 5);
 }
+
+namespace {
 
 std::string SelectionText(const Selection& s) {
   std::string out =
@@ -307,6 +307,13 @@ std::string SelectionText(const Selection& s) {
 
 }  // namespace
 
+std::string ShortSchemeName(const std::string& scheme) {
+  if (scheme == "time-slicing") return "ts";
+  if (scheme == "exclusive") return "excl";
+  if (scheme == "hami") return "HAMi";
+  return VariantDisplayName(scheme);
+}
+
 std::string WrapText(const std::string& text, size_t width, size_t indent) {
   std::string out;
   std::string line;
@@ -332,24 +339,27 @@ std::string WrapText(const std::string& text, size_t width, size_t indent) {
   return out;
 }
 
+std::string ComparisonHeading(const Comparison& comparison, double wall_s) {
+  const size_t seeds = std::max<size_t>(1, comparison.seeds.size());
+  return seeds == 1
+             ? fmt::format(
+                   "compare {} (seed {}): {} pods under {} runs{}\n\n",
+                   comparison.scenario, comparison.seed, comparison.pods,
+                   comparison.variants.size(),
+                   wall_s > 0 ? fmt::format(" ({:.2f}s wall)", wall_s) : "")
+             : fmt::format(
+                   "compare {} (seeds {}-{}): {} pods under {} runs x {} "
+                   "seeds{}\n(tables: means over the seeds; scores: mean and "
+                   "range)\n\n",
+                   comparison.scenario, comparison.seeds.front(),
+                   comparison.seeds.back(), comparison.pods,
+                   comparison.variants.size(), seeds,
+                   wall_s > 0 ? fmt::format(" ({:.2f}s wall)", wall_s) : "");
+}
+
 std::string ComparisonReport(const Comparison& comparison,
                              const Selection& selection, double wall_s) {
-  const size_t seeds = std::max<size_t>(1, comparison.seeds.size());
-  std::string out =
-      seeds == 1
-          ? fmt::format(
-                "compare {} (seed {}): {} pods under {} runs{}\n\n",
-                comparison.scenario, comparison.seed, comparison.pods,
-                comparison.variants.size(),
-                wall_s > 0 ? fmt::format(" ({:.2f}s wall)", wall_s) : "")
-          : fmt::format(
-                "compare {} (seeds {}-{}): {} pods under {} runs x {} "
-                "seeds{}\n(tables: means over the seeds; scores: mean and "
-                "range)\n\n",
-                comparison.scenario, comparison.seeds.front(),
-                comparison.seeds.back(), comparison.pods,
-                comparison.variants.size(), seeds,
-                wall_s > 0 ? fmt::format(" ({:.2f}s wall)", wall_s) : "");
+  std::string out = ComparisonHeading(comparison, wall_s);
   out += Runs(comparison) + "\n";
   out += ClusterTable(comparison);
   out += "\n" + WrapText(ClassTableLegend(), kReportWidth, 0);

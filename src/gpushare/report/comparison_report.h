@@ -18,6 +18,19 @@ namespace gpushare {
 std::string ComparisonReport(const Comparison& comparison,
                              const Selection& selection, double wall_s);
 
+// The report's first line(s): the scenario, its seeds, pods and runs (and
+// the wall time when `wall_s` > 0), then a blank line.
+std::string ComparisonHeading(const Comparison& comparison, double wall_s);
+
+// The pool plan section (a blank line, the heading, one entry per GPU pool
+// and the closing sentence); "" when the selection has no pool plan.
+std::string PoolPlanText(const Comparison& comparison,
+                         const Selection& selection);
+
+// A scheme's or variant's name short enough for a table cell ("ts", "excl",
+// "HAMi", else its display name).
+std::string ShortSchemeName(const std::string& scheme);
+
 // The terminal reports' width in columns.
 inline constexpr size_t kReportWidth = 80;
 

@@ -83,7 +83,7 @@ std::string PoolLines(const PlanResult& r) {
     if (p.gpus_per_node == 0) continue;
     std::string why;
     if (!p.planned) {
-      why = "kept as written (not in plan.pools)";
+      why = "kept as today (not in plan.pools)";
     } else if (p.at_minimum) {
       why = fmt::format("at the minimum of its range ({} node{})", p.min_nodes,
                         p.min_nodes == 1 ? "" : "s");

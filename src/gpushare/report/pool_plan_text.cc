@@ -13,7 +13,7 @@ std::string SchemeName(const std::string& scheme) {
 
 std::string DescribePoolChoice(const PoolSchemeChoice& p) {
   if (p.variant.empty()) {
-    return fmt::format("{}: no pods routed to it; it stays {}", p.pool,
+    return fmt::format("{}: no pods sent to this pool; it stays {}", p.pool,
                        SchemeName(p.written));
   }
   std::string classes;
@@ -29,11 +29,11 @@ std::string DescribePoolChoice(const PoolSchemeChoice& p) {
   }
   return fmt::format(
       "{} -> {}{}: {}{}; {} of its {} pods are in classes it serves well "
-      "(their contract met){}; pod-weighted score {:.1f}",
+      "(their limits met){}; score {:.1f} (average over its pods)",
       p.pool, SchemeName(p.variant),
       p.written == p.variant ? std::string()
-                             : " (written: " + SchemeName(p.written) + ")",
-      classes, p.conflict ? " -- they conflict" : "", p.pods_ok, p.pods,
+                             : " (today: " + SchemeName(p.written) + ")",
+      classes, p.conflict ? " -- its classes want different schemes" : "", p.pods_ok, p.pods,
       (p.pods_stranded > 0
            ? fmt::format(", {} it cannot run at all", p.pods_stranded)
            : std::string()) +
@@ -48,7 +48,7 @@ std::string DescribePoolChoice(const PoolSchemeChoice& p) {
                                        SchemeName(p.written), p.buys)) +
          (p.kept_over.empty()
               ? std::string()
-              : fmt::format("; kept as written: {} scores higher only on its "
+              : fmt::format("; kept as today: {} scores higher only on its "
                             "ratings (measured {:.1f} vs {:.1f}, ratings left "
                             "out)",
                             SchemeName(p.kept_over), p.kept_over_measured,
@@ -105,17 +105,17 @@ PoolPlanLines DescribePoolPlan(const Comparison& comparison,
   }
   if (!plan.same_as.empty()) {
     out.closing = fmt::format(
-        "Every pool with pods runs {}: its run above is the pool plan's; "
+        "Every pool with pods runs {}: its run is the pool plan's; "
         "scores under it: {}.",
         SchemeName(plan.same_as), classes);
   } else if (plan.ran) {
     const size_t seeds = std::max<size_t>(1, comparison.seeds.size());
     out.closing = fmt::format(
         "The pools mix schemes, so the plan was run as \"pool plan\" on {} "
-        "seed{} (its rows above); scores under it: {}.",
+        "seed{} (its rows in the tables); scores under it: {}.",
         seeds, seeds == 1 ? "" : "s", classes);
   } else {
-    out.closing = "No pool has pods routed to it.";
+    out.closing = "No pool has pods sent to it.";
   }
   return out;
 }
