@@ -748,17 +748,16 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"UnknownModelKey", WithExtra("model: {time_slice: 1}\n"),
                   "s.yaml:13:9: model: unknown key 'time_slice'; did you mean "
                   "time_slice_ms? (allowed: profile, time_slice_ms, "
-                  "context_switch_us, dra_time_slice_short_ms, "
-                  "dra_time_slice_medium_ms, dra_time_slice_long_ms, "
-                  "mps_interference_per_corunner, hami_interception_overhead, "
-                  "hami_core_cap_overshoot, hami_cap_when_alone, "
-                  "mig_reconfigure_s, mig_instance_create_s, "
-                  "mig_instance_destroy_s, mig_mode_enable_s, "
-                  "multi_gpu_comm_share, mig_comm_slowdown, "
-                  "restart_backoff_initial_s, restart_backoff_max_s, "
-                  "max_restarts, eviction_warning_per_pod, llm_prefill_"
-                  "flops_efficiency, llm_decode_bandwidth_efficiency, "
-                  "quantile_exact_limit, quantile_relative_accuracy)"},
+                  "context_switch_us, dra_time_slice_short_ms, dra_time_slice_"
+                  "medium_ms, dra_time_slice_long_ms, mps_interference_per_"
+                  "corunner, hami_interception_overhead, hami_core_cap_"
+                  "overshoot, hami_cap_when_alone, mig_reconfigure_s, mig_"
+                  "instance_create_s, mig_instance_destroy_s, mig_mode_enable_"
+                  "s, multi_gpu_comm_share, mig_comm_slowdown, restart_backoff_"
+                  "initial_s, restart_backoff_max_s, max_restarts, eviction_"
+                  "warning_per_pod, llm_prefill_flops_efficiency, llm_decode_"
+                  "bandwidth_efficiency, quantile_exact_limit, quantile_"
+                  "relative_accuracy)"},
         ErrorCase{"FaultOnUnknownPool",
                   WithExtra("faults:\n  - {pool: prod, at_s: 5}\n"),
                   "s.yaml:14:12: fault pool: unknown pool 'prod'; did you "
