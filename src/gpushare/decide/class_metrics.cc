@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "gpushare/base/statistics.h"
+#include "gpushare/base/quantile_summary.h"
 
 namespace gpushare {
 
@@ -102,7 +102,7 @@ ClassMetrics Compute(const SimulationResult& result, Selected selected) {
     isolated[pool.name] = pool.memory_isolated;
   }
   ClassMetrics m;
-  std::vector<double> waits;
+  QuantileSummary waits(result.quantiles);
   double admission_wait_sum = 0;
   std::vector<std::string> queues;  // of its pods, first seen first
   double slowdown_sum = 0;
@@ -180,7 +180,7 @@ ClassMetrics Compute(const SimulationResult& result, Selected selected) {
     }
     m.eviction_down_s += p.eviction_down_s;
     if (p.wait_s >= 0) {
-      waits.push_back(p.wait_s);
+      waits.Add(p.wait_s);
       ++m.started;
       if (p.admission_wait_s > 0) {
         admission_wait_sum += std::min(p.admission_wait_s, p.wait_s);
@@ -228,10 +228,10 @@ ClassMetrics Compute(const SimulationResult& result, Selected selected) {
     }
   }
   if (!waits.empty()) {
-    m.mean_wait_s = Mean(waits);
-    m.p99_wait_s = NearestRankPercentile(waits, 0.99);
+    m.mean_wait_s = waits.Mean();
+    m.p99_wait_s = waits.Quantile(0.99);
     m.mean_admission_wait_s =
-        admission_wait_sum / static_cast<double>(waits.size());
+        admission_wait_sum / static_cast<double>(waits.count());
     m.mean_scheduling_wait_s =
         std::max(0.0, m.mean_wait_s - m.mean_admission_wait_s);
   }

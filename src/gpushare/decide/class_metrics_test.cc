@@ -135,6 +135,23 @@ TEST(ClassMetricsTest, EngineLatenciesAgainstTheirObjectives) {
   const ClassMetrics mean = MeanClassMetrics({svc, none});
   EXPECT_DOUBLE_EQ(mean.mean_slo_ttft_p99_ms, 600);
   EXPECT_LT(ComputeClassMetrics(r, "jobs").mean_slo_ttft_p99_ms, 0);
+// The p99 wait over 1,000 pods waiting 1..1000 s: exactly the 990th
+// smallest (990 s) by default; with the run's quantile_exact_limit below
+// the count, the sketch's value within quantile_relative_accuracy of it.
+TEST(ClassMetricsTest, P99WaitExactBelowTheLimitWithinTheBoundAbove) {
+  SimulationResult r;
+  r.end_s = 5000;
+  for (int i = 1; i <= 1000; ++i) {
+    r.pod_records.push_back(Job(0, i, i + 100, 100));
+  }
+  const ClassMetrics exact = ComputeClassMetrics(r, "jobs");
+  EXPECT_EQ(exact.p99_wait_s, 990);
+  EXPECT_DOUBLE_EQ(exact.mean_wait_s, 500.5);
+  r.quantiles = {/*exact_limit=*/999, /*relative_accuracy=*/0.01};
+  const ClassMetrics sketched = ComputeClassMetrics(r, "jobs");
+  EXPECT_NE(sketched.p99_wait_s, 990);  // a bucket's value, not 990 itself
+  EXPECT_NEAR(sketched.p99_wait_s, 990, 0.01 * 990);
+  EXPECT_DOUBLE_EQ(sketched.mean_wait_s, 500.5);  // a running sum still
 }
 
 // PodLostGpuHours by hand, in a run that ended at 10 h (36,000 s).
@@ -377,6 +394,32 @@ TEST(ClassMetricsTest, NeighbourMissShareFromASimulation) {
   EXPECT_EQ(share(2, 60), std::make_pair(1.0, 0.0));
   EXPECT_EQ(share(1, 60), std::make_pair(0.0, 1.0));
   EXPECT_EQ(share(2, 40), std::make_pair(0.0, 0.0));
+}
+
+// The scenario's model.quantile_exact_limit and quantile_relative_accuracy
+// reach the run's p99 wait and the class's: 200 jobs of 10 s queued on one
+// GPU wait up to about 1,990 s, the p99 the 198th; with a limit of 0 values
+// both p99s are the sketch's, within 1 % of the exact ones and not equal to
+// them (only the least and greatest values are exact).
+TEST(ClassMetricsTest, ModelQuantileParametersReachTheRunsPercentiles) {
+  Scenario s = testing_scenarios::OnePool("A100-80GB", 1, ExclusiveSharing());
+  s.workload.classes.push_back(
+      testing_scenarios::Jobs("jobs", 200, 1, 1000, 10));
+  const SimulationResult exact = testing_scenarios::RunAndCollect(s);
+  s.model.quantile_exact_limit = 0;
+  s.model.quantile_relative_accuracy = 0.01;
+  const SimulationResult sketched = testing_scenarios::RunAndCollect(s);
+  EXPECT_EQ(sketched.quantiles.exact_limit, 0);
+  EXPECT_EQ(sketched.quantiles.relative_accuracy, 0.01);
+  ASSERT_GT(exact.p99_wait_s, 1900);
+  EXPECT_NE(sketched.p99_wait_s, exact.p99_wait_s);
+  EXPECT_NEAR(sketched.p99_wait_s, exact.p99_wait_s, 0.01 * exact.p99_wait_s);
+  EXPECT_EQ(sketched.mean_wait_s, exact.mean_wait_s);
+  const double class_exact = ComputeClassMetrics(exact, "jobs").p99_wait_s;
+  const double class_sketched =
+      ComputeClassMetrics(sketched, "jobs").p99_wait_s;
+  EXPECT_EQ(class_exact, exact.p99_wait_s);
+  EXPECT_EQ(class_sketched, sketched.p99_wait_s);
 }
 
 TEST(ClassMetricsTest, PodsNotArrivedAreNeitherCountedNorPending) {

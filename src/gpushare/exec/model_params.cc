@@ -65,6 +65,14 @@ void ModelParams::Validate() const {
         "got {}",
         eviction_warning_per_pod));
   }
+  if (quantile_exact_limit < 0 || quantile_exact_limit > 1'000'000'000) {
+    throw InputError(fmt::format(
+        "model parameter quantile_exact_limit must be in [0, 1000000000], "
+        "got {}",
+        quantile_exact_limit));
+  }
+  CheckRange("quantile_relative_accuracy", quantile_relative_accuracy, 1e-6,
+             0.1);
 }
 
 }  // namespace gpushare

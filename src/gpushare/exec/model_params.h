@@ -9,6 +9,7 @@
 #ifndef GPUSHARE_EXEC_MODEL_PARAMS_H_
 #define GPUSHARE_EXEC_MODEL_PARAMS_H_
 
+#include <cstdint>
 #include <string>
 
 namespace gpushare {
@@ -113,6 +114,14 @@ struct ModelParams {
   // times the efficiency (fitted on tensor-parallel rows of §6.8).
   double llm_allreduce_latency_us = 58;
   double llm_allreduce_bandwidth_efficiency = 1;
+  // Percentiles of the outputs (waits, admission waits, metric errors):
+  // exact over at most `quantile_exact_limit` values, past it a DDSketch
+  // within `quantile_relative_accuracy` of the exact value
+  // (base/quantile_summary.h; docs/model.md §4.5). Judgements: the limit
+  // keeps every example and bench scenario exact, α = 0.001 is below the
+  // reports' printed precision.
+  int64_t quantile_exact_limit = 2'000'000;
+  double quantile_relative_accuracy = 0.001;
 
   // The source document's toy values: slice 500 ms, switch 50 ms, vGPU loss
   // 6 % (seed_demo.py), used by `--model seed`.

@@ -5,7 +5,7 @@
 #include <limits>
 #include <map>
 
-#include "gpushare/base/statistics.h"
+#include "gpushare/base/quantile_summary.h"
 #include "gpushare/cluster/gpu_share.h"
 #include "gpushare/cluster/memory_isolation.h"
 
@@ -42,6 +42,8 @@ Collector::Collector(const Simulation& simulation, std::string scenario,
   result_.seed = seed;
   result_.eviction_warning_per_pod =
       simulation.scenario().model.eviction_warning_per_pod;
+  result_.quantiles = {simulation.scenario().model.quantile_exact_limit,
+                       simulation.scenario().model.quantile_relative_accuracy};
 }
 
 void Collector::OnRunStart(const Cluster& cluster,
@@ -50,7 +52,7 @@ void Collector::OnRunStart(const Cluster& cluster,
   patrol_.OnRunStart(cluster, pods, domains);
   result_.pods = static_cast<int64_t>(pods.size());
   result_.pod_records.resize(pods.size());
-  queues_.Start(simulation_.admission(), pods, cluster);
+  queues_.Start(simulation_.admission(), pods, cluster, result_.quantiles);
   if (simulation_.admission() != nullptr) {
     result_.queue_system = simulation_.admission()->system_name();
   }
@@ -520,7 +522,7 @@ void Collector::OnFinish(double t, int64_t events, int64_t cycles) {
   if (latency_samples > 0) {
     result_.slo_attainment = static_cast<double>(slo_met) / latency_samples;
   }
-  std::vector<double> waits;
+  QuantileSummary waits(result_.quantiles);
   double slowdown_sum = 0;
   int64_t slowdowns = 0;
   for (PodRecord& r : result_.pod_records) {
@@ -529,7 +531,7 @@ void Collector::OnFinish(double t, int64_t events, int64_t cycles) {
         r.arrival_s > t) {
       r.outcome = PodOutcome::kNotArrived;
     }
-    if (r.wait_s >= 0) waits.push_back(r.wait_s);
+    if (r.wait_s >= 0) waits.Add(r.wait_s);
     if (r.slowdown > 0) {
       slowdown_sum += r.slowdown;
       ++slowdowns;
@@ -568,8 +570,8 @@ void Collector::OnFinish(double t, int64_t events, int64_t cycles) {
     }
   }
   if (!waits.empty()) {
-    result_.mean_wait_s = Mean(waits);
-    result_.p99_wait_s = NearestRankPercentile(waits, 0.99);
+    result_.mean_wait_s = waits.Mean();
+    result_.p99_wait_s = waits.Quantile(0.99);
   } else {
     result_.mean_wait_s = result_.p99_wait_s = -1;  // no pod started
   }

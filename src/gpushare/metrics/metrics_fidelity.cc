@@ -5,33 +5,42 @@
 #include <map>
 #include <tuple>
 
+#include "gpushare/base/quantile_summary.h"
+
 namespace gpushare {
 namespace {
 
-// Compared points of one field: (recorded, simulated).
-using FidelityPoints = std::vector<std::pair<double, double>>;
+// Compared points of one field, (recorded, simulated), summed as they come:
+// the points themselves are not kept, their absolute errors' p95 is a
+// QuantileSummary (exact up to the run's quantile_exact_limit points).
+class FidelityPoints {
+ public:
+  explicit FidelityPoints(QuantileOptions quantiles) : errors_(quantiles) {}
 
-FidelityError FidelitySummarize(const FidelityPoints& points) {
-  FidelityError e;
-  e.points = static_cast<int>(points.size());
-  if (points.empty()) return e;
-  std::vector<double> errors;
-  for (const auto& [rec, sim] : points) {
-    e.recorded_mean += rec;
-    e.simulated_mean += sim;
-    errors.push_back(std::abs(sim - rec));
-    e.mean_abs_error += errors.back();
+  void Add(double recorded, double simulated) {
+    recorded_sum_ += recorded;
+    simulated_sum_ += simulated;
+    const double error = std::abs(simulated - recorded);
+    abs_error_sum_ += error;
+    errors_.Add(error);
   }
-  const double n = static_cast<double>(points.size());
-  e.recorded_mean /= n;
-  e.simulated_mean /= n;
-  e.mean_abs_error /= n;
-  std::sort(errors.begin(), errors.end());
-  const size_t rank =
-      static_cast<size_t>(std::ceil(0.95 * static_cast<double>(errors.size())));
-  e.p95_abs_error = errors[std::max<size_t>(rank, 1) - 1];
-  return e;
-}
+
+  FidelityError Summarize() {
+    FidelityError e;
+    e.points = static_cast<int>(errors_.count());
+    if (errors_.empty()) return e;
+    const double n = static_cast<double>(errors_.count());
+    e.recorded_mean = recorded_sum_ / n;
+    e.simulated_mean = simulated_sum_ / n;
+    e.mean_abs_error = abs_error_sum_ / n;
+    e.p95_abs_error = errors_.Quantile(0.95);
+    return e;
+  }
+
+ private:
+  double recorded_sum_ = 0, simulated_sum_ = 0, abs_error_sum_ = 0;
+  QuantileSummary errors_;
+};
 
 // Per field, per time: sums of both sides over a pool's devices.
 struct FidelityPoolAccumulator {
@@ -111,7 +120,9 @@ MetricsFidelity CompareWithRecording(const SimulationResult& result,
     const DeviceInfo& info = result.devices[i];
     FidelityPoolAccumulator& pool = pools[info.pool];
     ++pool.devices;
-    FidelityPoints points[3];
+    FidelityPoints points[3] = {FidelityPoints(result.quantiles),
+                                FidelityPoints(result.quantiles),
+                                FidelityPoints(result.quantiles)};
     const std::vector<const DeviceSample*>& sim = samples[i];
     for (const auto& [time, values] : rec->values) {
       const double tau = time - out.start_unix_s;
@@ -132,7 +143,7 @@ MetricsFidelity CompareWithRecording(const SimulationResult& result,
                                    static_cast<double>(s.fb_used_mib)};
       for (int f = 0; f < 3; ++f) {
         if (recorded[f] < 0) continue;
-        points[f].emplace_back(recorded[f], simulated[f]);
+        points[f].Add(recorded[f], simulated[f]);
         auto& [rec_sum, sim_sum, n] = pool.fields[f][time];
         rec_sum += recorded[f];
         sim_sum += simulated[f];
@@ -145,9 +156,9 @@ MetricsFidelity CompareWithRecording(const SimulationResult& result,
     row.gpu = info.gpu;
     row.mig_instance = info.mig_instance;
     row.devices = 1;
-    row.gpu_util = FidelitySummarize(points[0]);
-    row.sm_active = FidelitySummarize(points[1]);
-    row.fb_used_mib = FidelitySummarize(points[2]);
+    row.gpu_util = points[0].Summarize();
+    row.sm_active = points[1].Summarize();
+    row.fb_used_mib = points[2].Summarize();
     out.devices.push_back(std::move(row));
   }
   for (const PoolSummary& p : result.pools) {
@@ -159,12 +170,12 @@ MetricsFidelity CompareWithRecording(const SimulationResult& result,
     FidelityError* errors[3] = {&row.gpu_util, &row.sm_active,
                                 &row.fb_used_mib};
     for (int f = 0; f < 3; ++f) {
-      FidelityPoints points;
+      FidelityPoints points(result.quantiles);
       for (const auto& [time, sums] : it->second.fields[f]) {
         const auto& [rec_sum, sim_sum, n] = sums;
-        points.emplace_back(rec_sum / n, sim_sum / n);
+        points.Add(rec_sum / n, sim_sum / n);
       }
-      *errors[f] = FidelitySummarize(points);
+      *errors[f] = points.Summarize();
     }
     out.pools.push_back(std::move(row));
   }

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "gpushare/base/statistics.h"
+#include "gpushare/base/quantile_summary.h"
 
 namespace gpushare {
 
@@ -19,7 +19,8 @@ bool IsQuotaGpuResource(const std::string& resource) {
 
 void QueueCollector::Start(const QueueAdmission* queues,
                            const std::vector<Pod>& pods,
-                           const Cluster& cluster) {
+                           const Cluster& cluster,
+                           QuantileOptions quantiles) {
   queues_in_ = queues;
   cluster_ = &cluster;
   if (queues_in_ == nullptr) return;
@@ -110,7 +111,7 @@ void QueueCollector::Start(const QueueAdmission* queues,
   }
   idle_gpus_sum_.assign(queues_.size(), 0);
   free_sum_.assign(queues_.size(), 0);
-  waits_.assign(queues_.size(), {});
+  waits_.assign(queues_.size(), QuantileSummary(quantiles));
   admitted_once_.assign(pods.size(), false);
   arrival_s_.resize(pods.size());
   for (size_t i = 0; i < pods.size(); ++i) arrival_s_[i] = pods[i].arrival_s;
@@ -125,7 +126,7 @@ void QueueCollector::Admitted(double t, int queue, std::span<const int> pods,
   const int first = pods.front();
   if (!admitted_once_[first]) {
     admitted_once_[first] = true;
-    waits_[queue].push_back(t - arrival_s_[first]);
+    waits_[queue].Add(t - arrival_s_[first]);
   }
 }
 
@@ -252,8 +253,8 @@ void QueueCollector::Finish(const std::vector<PodRecord>& pods,
           free_sum_[q] / static_cast<double>(s.idle_at_quota_samples);
     }
     if (!waits_[q].empty()) {
-      s.mean_admission_wait_s = Mean(waits_[q]);
-      s.p99_admission_wait_s = NearestRankPercentile(waits_[q], 0.99);
+      s.mean_admission_wait_s = waits_[q].Mean();
+      s.p99_admission_wait_s = waits_[q].Quantile(0.99);
     }
   }
   for (const PodRecord& p : pods) {

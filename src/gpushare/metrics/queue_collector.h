@@ -23,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gpushare/base/quantile_summary.h"
 #include "gpushare/cluster/cluster.h"
 #include "gpushare/metrics/results.h"
 #include "gpushare/sched/queue_admission.h"
@@ -32,9 +33,10 @@ namespace gpushare {
 
 class QueueCollector {
  public:
-  // `cluster`: whose pools a flavor's node labels select.
+  // `cluster`: whose pools a flavor's node labels select; `quantiles`: how
+  // the admission waits' p99 is taken.
   void Start(const QueueAdmission* queues, const std::vector<Pod>& pods,
-             const Cluster& cluster);
+             const Cluster& cluster, QuantileOptions quantiles = {});
   void Admitted(double t, int queue, std::span<const int> pods,
                 bool borrowed);
   void Evicted(double t, int queue, int preemptor_queue,
@@ -63,7 +65,7 @@ class QueueCollector {
   std::vector<std::vector<int64_t>> quota_units_;
   std::vector<double> idle_gpus_sum_;       // per queue, at quota
   std::vector<double> free_sum_;            // per queue, at quota
-  std::vector<std::vector<double>> waits_;  // per queue
+  std::vector<QuantileSummary> waits_;      // per queue
   std::vector<bool> admitted_once_;         // per pod (first of a workload)
   std::vector<double> arrival_s_;           // per pod
 };

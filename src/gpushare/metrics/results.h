@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "gpushare/base/quantile_summary.h"
+
 namespace gpushare {
 
 enum class PodOutcome {
@@ -375,6 +377,10 @@ struct SimulationResult {
   // The scenario's model.eviction_warning_per_pod: reports warn about pods
   // evicted more often.
   int eviction_warning_per_pod = 3;
+  // The scenario's model.quantile_exact_limit and
+  // quantile_relative_accuracy: how the run's percentiles (p99 waits) and
+  // those computed from it (ClassMetrics) are taken.
+  QuantileOptions quantiles;
 };
 
 }  // namespace gpushare

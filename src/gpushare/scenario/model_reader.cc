@@ -43,6 +43,7 @@ constexpr ModelDoubleField kModelDoubles[] = {
     {"llm_allreduce_latency_us", &ModelParams::llm_allreduce_latency_us},
     {"llm_allreduce_bandwidth_efficiency",
      &ModelParams::llm_allreduce_bandwidth_efficiency},
+    {"quantile_relative_accuracy", &ModelParams::quantile_relative_accuracy},
 };
 
 // Rethrows a validation error at the value of the parameter it names (or
@@ -77,8 +78,9 @@ ModelParams ReadModelSection(const YamlMap& m, const ModelParams& base,
       "mig_comm_slowdown",       "restart_backoff_initial_s",
       "restart_backoff_max_s",   "max_restarts",
       "eviction_warning_per_pod", "llm_prefill_flops_efficiency",
-      "llm_fp8_flops_efficiency", "llm_decode_bandwidth_efficiency", "llm_allreduce_latency_us",
-      "llm_allreduce_bandwidth_efficiency"};
+      "llm_fp8_flops_efficiency", "llm_decode_bandwidth_efficiency",
+      "llm_allreduce_latency_us", "llm_allreduce_bandwidth_efficiency",
+      "quantile_exact_limit", "quantile_relative_accuracy"};
   if (allow_profile) keys.insert(keys.begin(), "profile");
   m.AllowOnlyKeys(keys);
   ModelParams params = base;
@@ -112,6 +114,11 @@ ModelParams ReadModelSection(const YamlMap& m, const ModelParams& base,
     params.eviction_warning_per_pod = static_cast<int>(
         m.Int("eviction_warning_per_pod", std::numeric_limits<int>::min(),
               std::numeric_limits<int>::max()));
+  }
+  if (m.Has("quantile_exact_limit")) {
+    params.quantile_exact_limit =
+        m.Int("quantile_exact_limit", std::numeric_limits<int64_t>::min(),
+              std::numeric_limits<int64_t>::max());
   }
   try {
     params.Validate();

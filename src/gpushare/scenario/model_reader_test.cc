@@ -47,7 +47,8 @@ TEST(ModelReaderTest, UnknownKeyListsEveryParameter) {
       "mig_comm_slowdown, restart_backoff_initial_s, restart_backoff_max_s, "
       "max_restarts, eviction_warning_per_pod, llm_prefill_flops_efficiency, "
       "llm_fp8_flops_efficiency, llm_decode_bandwidth_efficiency, "
-      "llm_allreduce_latency_us, llm_allreduce_bandwidth_efficiency)");
+      "llm_allreduce_latency_us, llm_allreduce_bandwidth_efficiency, "
+      "quantile_exact_limit, quantile_relative_accuracy)");
 }
 
 TEST(ModelReaderTest, LlmStepParametersAreReadAndChecked) {
