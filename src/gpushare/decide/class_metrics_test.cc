@@ -135,6 +135,8 @@ TEST(ClassMetricsTest, EngineLatenciesAgainstTheirObjectives) {
   const ClassMetrics mean = MeanClassMetrics({svc, none});
   EXPECT_DOUBLE_EQ(mean.mean_slo_ttft_p99_ms, 600);
   EXPECT_LT(ComputeClassMetrics(r, "jobs").mean_slo_ttft_p99_ms, 0);
+}
+
 // The p99 wait over 1,000 pods waiting 1..1000 s: exactly the 990th
 // smallest (990 s) by default; with the run's quantile_exact_limit below
 // the count, the sketch's value within quantile_relative_accuracy of it.
