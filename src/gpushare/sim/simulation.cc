@@ -130,6 +130,7 @@ void Simulation::NoteSharedClaim(Pod& pod, int pool) {
 void Simulation::Run(SimulationObserver* observer) {
   observer_ = observer;
   runs_.assign(pods_.size(), PodRun());
+  llm_memos_.clear();
   if (observer_) observer_->OnRunStart(*cluster_, pods_, domain_info_);
   for (size_t i = 0; i < pods_.size(); ++i) {
     events_.Push(pods_[i].arrival_s, EventKind::kArrival, static_cast<int>(i));

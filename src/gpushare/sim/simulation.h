@@ -53,6 +53,7 @@
 #include "gpushare/sched/queue_admission.h"
 #include "gpushare/sched/scheduler.h"
 #include "gpushare/sim/event_queue.h"
+#include "gpushare/sim/llm_latency_memo.h"
 #include "gpushare/scenario/scenario.h"
 #include "gpushare/sim/simulation_observer.h"
 
@@ -133,6 +134,8 @@ class Simulation {
     int restarts = 0;
     bool resident = false;  // executing on its domains (not in back-off)
     bool service = false;
+    // An LLM engine that started: its EngineMemos in llm_memos_; -1: none.
+    int32_t llm_memo = -1;
     // Work saved by its last checkpoint (Pod::checkpoint_interval_s).
     double checkpointed = 0;
     // Services: lifetime left, and when the running attempt started.
@@ -151,6 +154,19 @@ class Simulation {
     bool mig_created = false;
     double mig_ready_s = 0;
   };
+  // What an LLM engine pod computed last (sim/llm_latency_memo.h): its
+  // latency at the samples, shared and as if alone, and alone at its start
+  // (EngineDuty); and the sequences at once its last start's KV capacity
+  // gave. Each is computed again only when its inputs change.
+  struct EngineMemos {
+    LlmLatencyMemo shared;
+    LlmLatencyMemo alone;
+    LlmLatencyMemo duty;
+    int64_t kv_tokens = -1;
+    int64_t max_seqs = 0;
+  };
+  // Which of them an EngineLatency goes through.
+  enum class EngineMemo { kShared, kAlone, kDuty };
   struct DomainRun {
     DomainInfo info;
     const ShareModel* model = nullptr;
@@ -298,7 +314,8 @@ class Simulation {
   // Reports each running inference pod's p50/p99 for the interval.
   void SampleLatency(double now);
   // An LLM engine pod's latency on `domain` (its slowest) with the share
-  // and contexts of `in`, or as if alone there.
+  // and contexts of `in` (kShared), or as if alone there (kAlone, kDuty),
+  // through the pod's memo `memo` when it has memos.
   // The share-model duty of an LLM engine pod alone on `domain`.
   double EngineDuty(const Pod& pod, const PodRun& run,
                     const DomainRun& domain) const;
@@ -306,7 +323,10 @@ class Simulation {
   double ResidentDuty(PodIndex p) const;
   Latency EngineLatency(const Pod& pod, const PodRun& run,
                         const DomainRun& domain, const LatencyInputs& in,
-                        bool alone) const;
+                        EngineMemo memo) const;
+  // The sequences at once of engine pod `p` with `kv_tokens` of KV cache
+  // (LlmEngine::MaxConcurrentSeqs), from its memo when they are its last.
+  int64_t EngineMaxSeqs(PodIndex p, int64_t kv_tokens);
   bool WorkLeft() const;
   // Whether a popped event was replaced by a later one and does nothing.
   bool Stale(const Event& e) const;
@@ -324,6 +344,9 @@ class Simulation {
   std::unordered_map<std::string, int> node_index_;  // node name → index
   std::vector<std::string> untranslatable_;  // why a pod never fits ("")
   std::vector<PodRun> runs_;
+  // One per engine pod that started (PodRun::llm_memo), in start order.
+  // Mutable: EngineLatency is a const query that fills them.
+  mutable std::vector<EngineMemos> llm_memos_;
   std::vector<DomainRun> domains_;
   std::vector<DomainInfo> domain_info_;
   // Per fault spec: the domains it may strike (its pool, node and GPU), in

@@ -99,7 +99,7 @@ void Simulation::StartOrFail(double now, PodIndex p) {
     }
     footprint = engine.FootprintMib(visible);
     const int64_t kv_tokens = engine.KvCapacityTokens(visible);
-    run.llm_max_seqs = engine.MaxConcurrentSeqs(kv_tokens);
+    run.llm_max_seqs = EngineMaxSeqs(p, kv_tokens);
     run.llm_duty = EngineDuty(pod, run, domains_[run.domains[0]]);
     if (observer_) {
       observer_->OnEngineStart(now, p, kv_tokens, run.llm_max_seqs);

@@ -65,9 +65,10 @@ void Simulation::SampleLatency(double now) {
     }
     Latency latency;
     if (pod.llm_engine != nullptr && worst_domain != nullptr) {
-      latency = EngineLatency(pod, run, *worst_domain, in, /*alone=*/false);
+      latency =
+          EngineLatency(pod, run, *worst_domain, in, EngineMemo::kShared);
       latency.alone_meets_slo = MeetsSlos(
-          EngineLatency(pod, run, *worst_domain, in, /*alone=*/true),
+          EngineLatency(pod, run, *worst_domain, in, EngineMemo::kAlone),
           {pod.needs.slo_p99_ms, pod.needs.slo_ttft_p99_ms,
            pod.needs.slo_tpot_p99_ms});
       observer_->OnLatency(now, static_cast<PodIndex>(p), latency);
@@ -93,7 +94,7 @@ double Simulation::EngineDuty(const Pod& pod, const PodRun& run,
   LatencyInputs alone;
   alone.time_slice_ms = domain.params->time_slice_ms;
   const double busy =
-      EngineLatency(pod, run, domain, alone, /*alone=*/true).utilization;
+      EngineLatency(pod, run, domain, alone, EngineMemo::kDuty).utilization;
   // The duty u whose GPU share alone, a = (u/S) / ((1 − u) + u/S) with
   // S = s·g (docs/model.md §6.1), is the engine's busy fraction.
   const double speed =
@@ -107,7 +108,9 @@ double Simulation::EngineDuty(const Pod& pod, const PodRun& run,
 
 Latency Simulation::EngineLatency(const Pod& pod, const PodRun& run,
                                   const DomainRun& domain,
-                                  const LatencyInputs& in, bool alone) const {
+                                  const LatencyInputs& in,
+                                  EngineMemo memo) const {
+  const bool alone = memo != EngineMemo::kShared;
   LlmDevice device;
   device.relative_speed = domain.spec.speed;
   device.sm_fraction = domain.spec.sm_fraction;
@@ -124,8 +127,18 @@ Latency Simulation::EngineLatency(const Pod& pod, const PodRun& run,
   serving.contexts = alone ? 1 : in.contexts;
   serving.time_slice_ms = in.time_slice_ms;
   serving.context_switch_ms = in.context_switch_ms;
-  const LlmLatency l =
-      LlmServingLatency(*pod.llm_engine, device, *domain.params, serving);
+  // LlmServingLatency's value, computed again only when an input changed
+  // since the memo's last call (sim/llm_latency_memo.h).
+  LlmLatency l;
+  if (run.llm_memo >= 0) {
+    EngineMemos& m = llm_memos_[static_cast<size_t>(run.llm_memo)];
+    LlmLatencyMemo& which = memo == EngineMemo::kShared  ? m.shared
+                            : memo == EngineMemo::kAlone ? m.alone
+                                                         : m.duty;
+    l = which.Get(*pod.llm_engine, device, *domain.params, serving);
+  } else {
+    l = LlmServingLatency(*pod.llm_engine, device, *domain.params, serving);
+  }
   Latency out;
   out.llm = true;
   out.p50_ms = l.p50_ms;
@@ -137,6 +150,20 @@ Latency Simulation::EngineLatency(const Pod& pod, const PodRun& run,
   out.tpot_p50_ms = l.tpot_p50_ms;
   out.tpot_p99_ms = l.tpot_p99_ms;
   return out;
+}
+
+int64_t Simulation::EngineMaxSeqs(PodIndex p, int64_t kv_tokens) {
+  PodRun& run = runs_[p];
+  if (run.llm_memo < 0) {
+    run.llm_memo = static_cast<int32_t>(llm_memos_.size());
+    llm_memos_.emplace_back();
+  }
+  EngineMemos& m = llm_memos_[static_cast<size_t>(run.llm_memo)];
+  if (m.kv_tokens != kv_tokens) {
+    m.max_seqs = pods_[p].llm_engine->MaxConcurrentSeqs(kv_tokens);
+    m.kv_tokens = kv_tokens;
+  }
+  return m.max_seqs;
 }
 
 void Simulation::Sample(double now) {

@@ -100,7 +100,8 @@ struct LlmEngine {
 
 // The mean of a token-count distribution, as the average of its quantiles
 // at the midpoints of 1,000 equal steps: exact for constants, within 0.1 %
-// for the others, and the same on every seed.
+// for the others, and the same on every seed. The means of the last 8
+// distributions asked are kept per thread (the same bits again).
 double LlmMeanTokens(const Distribution& d);
 
 }  // namespace gpushare

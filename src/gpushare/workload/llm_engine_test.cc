@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
 namespace gpushare {
 namespace {
 
@@ -94,6 +99,41 @@ TEST(LlmEngineTest, HiddenSizeIsGivenOrEstimatedFromTheParameters) {
   EXPECT_NEAR(e.HiddenSize(), 8575.6438, 1e-3);
   e.hidden_size = 8192;
   EXPECT_EQ(e.HiddenSize(), 8192);
+}
+
+TEST(LlmEngineTest, KeptMeansAreTheMeansOfTheirOwnDistribution) {
+  // Twelve distributions (more than the 8 kept), differing in one
+  // parameter each or by one ulp, asked in turn and in reverse: each mean is
+  // the average of its own 1,000 midpoint quantiles, to the bit.
+  std::vector<Distribution> ds;
+  for (int i = 0; i < 4; ++i) {
+    ds.push_back(Distribution::LogNormal(512 + i, 0.8, 16, 8192));
+  }
+  ds.push_back(Distribution::LogNormal(512, 0.7, 16, 8192));
+  ds.push_back(Distribution::LogNormal(512, 0.8, 16, 4096));
+  ds.push_back(Distribution::LogNormal(512, 0.8, 8, 8192));
+  ds.push_back(
+      Distribution::LogNormal(std::nextafter(512.0, 1e9), 0.8, 16, 8192));
+  ds.push_back(Distribution::Uniform(0, 1000));
+  ds.push_back(Distribution::Exponential(300));
+  ds.push_back(Distribution::Choice({{100, 1}, {1000, 1}}));
+  ds.push_back(Distribution::Choice({{100, 1}, {1000, 3}}));
+  auto by_hand = [](const Distribution& d) {
+    double sum = 0;
+    for (int i = 0; i < 1000; ++i) sum += d.Quantile((i + 0.5) / 1000);
+    return sum / 1000;
+  };
+  for (int round = 0; round < 3; ++round) {
+    for (size_t k = 0; k < ds.size(); ++k) {
+      const Distribution& d = round == 1 ? ds[ds.size() - 1 - k] : ds[k];
+      EXPECT_EQ(std::bit_cast<uint64_t>(LlmMeanTokens(d)),
+                std::bit_cast<uint64_t>(by_hand(d)))
+          << "round " << round << " distribution " << k;
+    }
+  }
+  EXPECT_NEAR(LlmMeanTokens(Distribution::Choice({{100, 1}, {1000, 3}})), 775,
+              1);
+  EXPECT_EQ(LlmMeanTokens(Distribution::Constant(7)), 7);
 }
 
 }  // namespace
