@@ -8,7 +8,7 @@ namespace {
 // Every input of LlmServingLatency is in the key: a field added to
 // LlmDevice or LlmServingInputs changes their size and stops the build
 // here until it joins SameDevice or SameServing below.
-static_assert(sizeof(LlmDevice) == 4 * sizeof(double),
+static_assert(sizeof(LlmDevice) == 6 * sizeof(double),
               "a new LlmDevice field must join SameDevice's key");
 static_assert(sizeof(LlmServingInputs) == 5 * 8,
               "a new LlmServingInputs field must join SameServing's key");
@@ -21,7 +21,9 @@ bool SameDevice(const LlmDevice& a, const LlmDevice& b) {
   return MemoSameBits(a.relative_speed, b.relative_speed) &&
          MemoSameBits(a.sm_fraction, b.sm_fraction) &&
          MemoSameBits(a.bandwidth_gb_s, b.bandwidth_gb_s) &&
-         MemoSameBits(a.share, b.share);
+         MemoSameBits(a.share, b.share) &&
+         MemoSameBits(a.fp8_tflops, b.fp8_tflops) &&
+         MemoSameBits(a.link_gb_s, b.link_gb_s);
 }
 
 bool SameServing(const LlmServingInputs& a, const LlmServingInputs& b) {
