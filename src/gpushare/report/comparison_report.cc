@@ -66,7 +66,7 @@ std::string ClusterTableLegend() {
          "latency samples within their SLO; ALLOC GPUs allocated, share of "
          "the cluster's; SM ACT DCGM_FI_PROF_SM_ACTIVE; UTIL "
          "DCGM_FI_DEV_GPU_UTIL; BLAST the most pods one GPU fault hit; COST $ "
-         "the bill of the cluster as written (every GPU at its price for the "
+         "the bill of today's cluster (every GPU at its price for the "
          "whole run), the same under every scheme that keeps the GPUs: a "
          "scheme saves only by serving the same pods on fewer GPUs, which "
          "`plan` answers (how many GPUs could I save)";
@@ -196,7 +196,7 @@ std::string ClassTableLegend() {
          "gave up or cannot run under the scheme; $/POD cost per served pod: "
          "the pools' bills, idle GPUs included, shared by the GPU-hours each "
          "pod held, lost work included (so alike for schemes that serve the "
-         "same pods on the cluster as written)";
+         "same pods on today's cluster)";
 }
 
 }  // namespace
