@@ -83,7 +83,10 @@ TEST(CalibrationFileTest, BadFilesAreLocatedErrors) {
             "mig_instance_destroy_s, mig_mode_enable_s, multi_gpu_comm_share, "
             "mig_comm_slowdown, restart_backoff_initial_s, "
             "restart_backoff_max_s, max_restarts, eviction_warning_per_pod, "
-            "llm_prefill_flops_efficiency, llm_decode_bandwidth_efficiency)");
+            "llm_prefill_flops_efficiency, llm_decode_bandwidth_efficiency, "
+            "llm_step_overhead_chunked_prefill_ms, "
+            "llm_step_overhead_multi_step_ms, llm_step_overhead_eager_ms, "
+            "llm_step_overhead_per_seq_ms, llm_request_overhead_ms)");
   EXPECT_EQ(ErrorOf("calibration: {gpu: ''}\nmodel: {}\n"),
             ":1:20: calibration: gpu: expected the GPU's name");
   EXPECT_EQ(ErrorOf("calibration: {gpu: H100}\nmodel: {}\nchecks: 3\n"),

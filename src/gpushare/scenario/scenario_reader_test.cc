@@ -757,7 +757,11 @@ INSTANTIATE_TEST_SUITE_P(
                   "multi_gpu_comm_share, mig_comm_slowdown, "
                   "restart_backoff_initial_s, restart_backoff_max_s, "
                   "max_restarts, eviction_warning_per_pod, llm_prefill_"
-                  "flops_efficiency, llm_decode_bandwidth_efficiency)"},
+                  "flops_efficiency, llm_decode_bandwidth_efficiency, "
+                  "llm_step_overhead_chunked_prefill_ms, "
+                  "llm_step_overhead_multi_step_ms, "
+                  "llm_step_overhead_eager_ms, "
+                  "llm_step_overhead_per_seq_ms, llm_request_overhead_ms)"},
         ErrorCase{"FaultOnUnknownPool",
                   WithExtra("faults:\n  - {pool: prod, at_s: 5}\n"),
                   "s.yaml:14:12: fault pool: unknown pool 'prod'; did you "
