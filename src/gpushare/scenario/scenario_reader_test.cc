@@ -745,23 +745,6 @@ INSTANTIATE_TEST_SUITE_P(
                   WithExtra("model:\n  profile: seed\n  time_slice_ms: 0\n"),
                   "s.yaml:15:18: model parameter time_slice_ms must be in "
                   "[0.01, 60000], got 0"},
-        ErrorCase{"UnknownModelKey", WithExtra("model: {time_slice: 1}\n"),
-                  "s.yaml:13:9: model: unknown key 'time_slice'; did you mean "
-                  "time_slice_ms? (allowed: profile, time_slice_ms, "
-                  "context_switch_us, dra_time_slice_short_ms, "
-                  "dra_time_slice_medium_ms, dra_time_slice_long_ms, "
-                  "mps_interference_per_corunner, hami_interception_overhead, "
-                  "hami_core_cap_overshoot, hami_cap_when_alone, "
-                  "mig_reconfigure_s, mig_instance_create_s, "
-                  "mig_instance_destroy_s, mig_mode_enable_s, "
-                  "multi_gpu_comm_share, mig_comm_slowdown, "
-                  "restart_backoff_initial_s, restart_backoff_max_s, "
-                  "max_restarts, eviction_warning_per_pod, llm_prefill_"
-                  "flops_efficiency, llm_decode_bandwidth_efficiency, "
-                  "llm_step_overhead_chunked_prefill_ms, "
-                  "llm_step_overhead_multi_step_ms, "
-                  "llm_step_overhead_eager_ms, "
-                  "llm_step_overhead_per_seq_ms, llm_request_overhead_ms)"},
         ErrorCase{"FaultOnUnknownPool",
                   WithExtra("faults:\n  - {pool: prod, at_s: 5}\n"),
                   "s.yaml:14:12: fault pool: unknown pool 'prod'; did you "
