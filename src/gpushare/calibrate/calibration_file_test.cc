@@ -85,7 +85,10 @@ TEST(CalibrationFileTest, BadFilesAreLocatedErrors) {
             "restart_backoff_max_s, max_restarts, eviction_warning_per_pod, "
             "llm_prefill_flops_efficiency, llm_fp8_flops_efficiency, "
             "llm_decode_bandwidth_efficiency, "
-            "llm_allreduce_latency_us, llm_allreduce_bandwidth_efficiency)");
+            "llm_allreduce_latency_us, llm_allreduce_bandwidth_efficiency, "
+            "llm_step_overhead_chunked_prefill_ms, "
+            "llm_step_overhead_multi_step_ms, llm_step_overhead_eager_ms, "
+            "llm_step_overhead_per_seq_ms, llm_request_overhead_ms)");
   EXPECT_EQ(ErrorOf("calibration: {gpu: ''}\nmodel: {}\n"),
             ":1:20: calibration: gpu: expected the GPU's name");
   EXPECT_EQ(ErrorOf("calibration: {gpu: H100}\nmodel: {}\nchecks: 3\n"),

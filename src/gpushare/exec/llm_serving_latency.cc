@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "gpushare/exec/llm_scheduling.h"
+
 namespace gpushare {
 namespace {
 
@@ -45,18 +47,45 @@ LlmLatency LlmServingLatency(const LlmEngine& engine, const LlmDevice& device,
   const double prompt_mean = LlmMeanTokens(engine.prompt_tokens);
   const double output_mean = LlmMeanTokens(engine.output_tokens);
   const double context = prompt_mean + output_mean / 2;
-  const double a = LlmDecodeStepMs(engine, device, params, 0, 0);
-  const double b = LlmDecodeStepMs(engine, device, params, 1, context) - a;
+  // The GPU's part of a decode step, m(B) = w + b_kv·B (the weights' read,
+  // each sequence's KV read), and the CPU's, c(B) = o/n + o_s·B (o per
+  // scheduler invocation, once every n steps under multi_step; o_s per
+  // sequence per step).
+  const double weights_ms = LlmDecodeStepMs(engine, device, params, 0, 0);
+  const double kv_ms =
+      LlmDecodeStepMs(engine, device, params, 1, context) - weights_ms;
+  const double step_overhead = LlmStepOverheadMs(engine, params);
+  const double steps_per_schedule =
+      engine.scheduling == LlmScheduling::kMultiStep
+          ? std::max(1, engine.scheduler_steps)
+          : 1;
   const double prefill_mean = LlmPrefillMs(engine, device, params, prompt_mean);
   const double rho_prefill = lambda * prefill_mean / 1000;
-  if (!std::isfinite(a) || !std::isfinite(prefill_mean) ||
+  if (!std::isfinite(weights_ms) || !std::isfinite(prefill_mean) ||
       !(rho_prefill < 1)) {
     return SaturatedLlmLatency();
   }
+  const double b = kv_ms + params.llm_step_overhead_per_seq_ms;
+  const double stretch = 1 / (1 - rho_prefill);
   const double k = lambda * output_mean / (1000 * (1 - rho_prefill));
   if (!(k * b < 1)) return SaturatedLlmLatency();
-  const double batch = k * a / (1 - k * b);
-  const double stretch = 1 / (1 - rho_prefill);
+  // A prefill-only step (eager, multi_step) stalls the batch beyond its
+  // compute (in ρ_p) by f = o + max(0, w − p(P̄)) (its own invocation, and
+  // the weights' read where it outlasts the prompt's compute); π of them
+  // per decode step: a = w + o/n + f·π. π depends on the step's length:
+  // three rounds of the fixed point (π moves a by well under 1 % after the
+  // second).
+  const double stall_ms =
+      step_overhead + std::max(0.0, weights_ms - prefill_mean);
+  const double fixed_ms = weights_ms + step_overhead / steps_per_schedule;
+  double a = fixed_ms;
+  double batch = k * a / (1 - k * b);
+  for (int round = 0; round < 3; ++round) {
+    const double pi = LlmPrefillStepsPerDecodeStep(engine, lambda / 1000,
+                                                   (a + b * batch) * stretch);
+    a = fixed_ms + stall_ms * pi;
+    batch = k * a / (1 - k * b);
+  }
   const double slot_ms =
       prefill_mean + output_mean * (a + b * batch) * stretch;
   const double load = lambda * slot_ms / 1000;
@@ -73,15 +102,25 @@ LlmLatency LlmServingLatency(const LlmEngine& engine, const LlmDevice& device,
                              (std::max(0.0, in.time_slice_ms) +
                               std::max(0.0, in.context_switch_ms))
                        : 0;
+  LlmStepState state;
+  state.batch = batch;
+  state.step_ms = a + b * batch;
+  state.memory_ms = weights_ms + kv_ms * batch;
+  state.weights_ms = weights_ms;
+  state.step_overhead_ms = step_overhead;
+  state.stretch = stretch;
+  state.busy = 1 - std::exp(-batch);
+  state.arrivals_per_ms = lambda / 1000;
+  state.prompt_mean = prompt_mean;
+  const double request_ms = LlmRequestOverheadMs(engine, params);
   auto ttft = [&](double q) {
     double wait = 0;
     if (l.wait_probability > 1 - q) {
       wait = std::log(l.wait_probability / (1 - q)) * slot_ms / (c - load);
     }
     const double prompt = engine.prompt_tokens.Quantile(q);
-    // The roofline steps that prefill it beside the batch (llm_step_model.h).
-    return wait +
-           LlmPromptMs(engine, device, params, prompt, batch, context) +
+    return request_ms + wait +
+           LlmFirstTokenMs(engine, device, params, state, prompt, q) +
            q * turn_ms;
   };
   const double batch_p99 =

@@ -113,6 +113,20 @@ struct ModelParams {
   // times the efficiency (fitted on tensor-parallel rows of §6.8).
   double llm_allreduce_latency_us = 58;
   double llm_allreduce_bandwidth_efficiency = 1;
+  // LLM engines' CPU time (docs/model.md §6.8, "Overheads"): per scheduler
+  // invocation by scheduling policy, per sequence of the batch per step,
+  // and per request (tokenizer, HTTP, detokenizer) on its first token.
+  // Fitted jointly (one o for every policy) on SGLang 0.3.0 (eager) and
+  // vLLM 0.6.0 (multi_step, 10 steps) serving Llama-3.1-8B on one
+  // A100-80GB at 4 and 8 requests/s (sgl-project/sglang
+  // benchmark/benchmark_vllm_060/README.md): mean absolute error 3.5 % over
+  // their 8 median TTFTs and TPOTs. chunked_prefill takes the same o (no
+  // vLLM V1 figure at a stated rate and lengths was found).
+  double llm_step_overhead_chunked_prefill_ms = 0.4;
+  double llm_step_overhead_multi_step_ms = 0.4;
+  double llm_step_overhead_eager_ms = 0.4;
+  double llm_step_overhead_per_seq_ms = 0.105;
+  double llm_request_overhead_ms = 1.25;
 
   // The source document's toy values: slice 500 ms, switch 50 ms, vGPU loss
   // 6 % (seed_demo.py), used by `--model seed`.
