@@ -30,7 +30,7 @@ double PrefillBatchMs(const LlmEngine& engine, const LlmDevice& device,
   const double steps = std::max(1.0, std::ceil(tokens / budget));
   return std::max(LlmPrefillMs(engine, device, params, tokens),
                   steps * s.weights_ms) +
-         steps * s.step_overhead_ms;
+         steps * (s.step_overhead_ms + s.allreduce_ms);
 }
 
 // SGLang: prefill-priority, at the next step, with the step's arrivals.

@@ -21,12 +21,17 @@
 //                              arrived during the step (λ·T·P̄ tokens), in
 //                              prefill-only steps of at most M tokens,
 //                              j = ⌈X / M⌉ of them for X tokens: admission
-//                              over T, then max(p(X), j·w) + j·o
+//                              over T, then max(p(X), j·w) + j·(o + a_r)
 //   multi_step n (vLLM 0.6)    new requests are admitted only every n
 //                              decode steps, a group of G = n·T: admission
 //                              over G, then one prefill step of the prompts
 //                              that arrived in the group (X = P + λ·G·P̄):
-//                              max(p(X), j·w) + j·o
+//                              max(p(X), j·w) + j·(o + a_r)
+//
+// where a_r is a tensor-parallel step's all-reduce latency (2·layers·α;
+// 0 on one GPU), paid after a step's reads, and p(n) includes the
+// all-reduces' bandwidth part (llm_step_model.h). Under chunked prefill
+// m(B) is the reads alone, so t(B) − m(B) carries a_r and the CPU's part.
 //
 // The admission wait over an interval L: none when no batch runs (the
 // engine starts the prompt at once), else uniform on [0, L]; its
@@ -54,6 +59,7 @@ struct LlmStepState {
   double step_ms = 0;           // t(B): the whole decode step
   double memory_ms = 0;         // m(B): its weights' and KV reads
   double weights_ms = 0;        // w
+  double allreduce_ms = 0;      // a tensor-parallel step's all-reduce latency
   double step_overhead_ms = 0;  // o: one scheduler invocation
   double stretch = 1;           // 1 / (1 − ρ_p)
   double busy = 0;              // β: a batch is running

@@ -51,7 +51,9 @@ LlmLatency LlmServingLatency(const LlmEngine& engine, const LlmDevice& device,
   // each sequence's KV read), and the CPU's, c(B) = o/n + o_s·B (o per
   // scheduler invocation, once every n steps under multi_step; o_s per
   // sequence per step).
-  const double weights_ms = LlmDecodeStepMs(engine, device, params, 0, 0);
+  const LlmStepTime empty_step =
+      LlmStepTiming(engine, device, params, LlmStep{});
+  const double weights_ms = empty_step.ms;
   const double kv_ms =
       LlmDecodeStepMs(engine, device, params, 1, context) - weights_ms;
   const double step_overhead = LlmStepOverheadMs(engine, params);
@@ -66,9 +68,22 @@ LlmLatency LlmServingLatency(const LlmEngine& engine, const LlmDevice& device,
     return SaturatedLlmLatency();
   }
   const double b = kv_ms + params.llm_step_overhead_per_seq_ms;
+  // At a large batch the decode step is compute-bound (a roofline): the
+  // step's other piece is a_c + b_c·B, a_c the all-reduces' latency and
+  // the CPU's o/n, b_c one decode token's compute and all-reduce traffic
+  // (LlmStepTiming of one sequence) and o_s. t(B) is the larger piece; B
+  // solves B = k·t(B), whose least root is the larger of the pieces'
+  // (t is convex).
+  LlmStep one_seq;
+  one_seq.decode_seqs = 1;
+  one_seq.decode_context = context;
+  const LlmStepTime one = LlmStepTiming(engine, device, params, one_seq);
+  const double b_compute = one.compute_ms +
+                           (one.allreduce_ms - empty_step.allreduce_ms) +
+                           params.llm_step_overhead_per_seq_ms;
   const double stretch = 1 / (1 - rho_prefill);
   const double k = lambda * output_mean / (1000 * (1 - rho_prefill));
-  if (!(k * b < 1)) return SaturatedLlmLatency();
+  if (!(k * b < 1) || !(k * b_compute < 1)) return SaturatedLlmLatency();
   // A prefill-only step (eager, multi_step) stalls the batch beyond its
   // compute (in ρ_p) by f = o + max(0, w − p(P̄)) (its own invocation, and
   // the weights' read where it outlasts the prompt's compute); π of them
@@ -78,16 +93,27 @@ LlmLatency LlmServingLatency(const LlmEngine& engine, const LlmDevice& device,
   const double stall_ms =
       step_overhead + std::max(0.0, weights_ms - prefill_mean);
   const double fixed_ms = weights_ms + step_overhead / steps_per_schedule;
+  const double fixed_compute_ms =
+      empty_step.allreduce_ms + step_overhead / steps_per_schedule;
   double a = fixed_ms;
-  double batch = k * a / (1 - k * b);
+  double a_compute = fixed_compute_ms;
+  auto solve = [&] {
+    return std::max(k * a / (1 - k * b),
+                    k * a_compute / (1 - k * b_compute));
+  };
+  auto step_at = [&](double batch_size) {
+    return std::max(a + b * batch_size, a_compute + b_compute * batch_size);
+  };
+  double batch = solve();
   for (int round = 0; round < 3; ++round) {
     const double pi = LlmPrefillStepsPerDecodeStep(engine, lambda / 1000,
-                                                   (a + b * batch) * stretch);
+                                                   step_at(batch) * stretch);
     a = fixed_ms + stall_ms * pi;
-    batch = k * a / (1 - k * b);
+    a_compute = fixed_compute_ms + stall_ms * pi;
+    batch = solve();
   }
-  const double slot_ms =
-      prefill_mean + output_mean * (a + b * batch) * stretch;
+  const double step_ms = step_at(batch);
+  const double slot_ms = prefill_mean + output_mean * step_ms * stretch;
   const double load = lambda * slot_ms / 1000;
   if (!(batch < c) || !(load < c)) return SaturatedLlmLatency();
 
@@ -104,9 +130,12 @@ LlmLatency LlmServingLatency(const LlmEngine& engine, const LlmDevice& device,
                        : 0;
   LlmStepState state;
   state.batch = batch;
-  state.step_ms = a + b * batch;
-  state.memory_ms = weights_ms + kv_ms * batch;
-  state.weights_ms = weights_ms;
+  state.step_ms = step_ms;
+  // The reads alone (a tensor-parallel step's all-reduce latency,
+  // empty_step.allreduce_ms, is paid after them, not overlapped).
+  state.memory_ms = empty_step.memory_ms + kv_ms * batch;
+  state.weights_ms = empty_step.memory_ms;
+  state.allreduce_ms = empty_step.allreduce_ms;
   state.step_overhead_ms = step_overhead;
   state.stretch = stretch;
   state.busy = 1 - std::exp(-batch);
@@ -127,8 +156,8 @@ LlmLatency LlmServingLatency(const LlmEngine& engine, const LlmDevice& device,
       std::min(c, batch + kServingZ99 * std::sqrt(batch));
   l.ttft_p50_ms = ttft(0.5);
   l.ttft_p99_ms = ttft(0.99);
-  l.tpot_p50_ms = (a + b * batch) * stretch;
-  l.tpot_p99_ms = (a + b * batch_p99) * stretch;
+  l.tpot_p50_ms = step_ms * stretch;
+  l.tpot_p99_ms = step_at(batch_p99) * stretch;
   l.p50_ms = l.ttft_p50_ms +
              std::max(0.0, engine.output_tokens.Quantile(0.5) - 1) *
                  l.tpot_p50_ms;
