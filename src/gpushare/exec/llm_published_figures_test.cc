@@ -270,3 +270,53 @@ TEST_F(LlmPublishedFiguresTest, ModelAgainstPublishedFigures) {
 
 }  // namespace
 }  // namespace gpushare
+
+namespace gpushare {
+namespace {
+
+// examples/llm-tp-fp8.yaml's two engines through the harness's mapping (a
+// vLLM V1 row: chunked prefill, the model's overheads): the values
+// tests/llm_tp_fp8_example_test.py checks `gpushare-sim run` prints, and
+// docs/guide.md ("LLM engines") shows beside the published figures.
+llm_figures::CsvRow ExampleRow(const std::string& model, const std::string& gpu,
+                               const std::string& tp, const std::string& dtype,
+                               const std::string& in, const std::string& out,
+                               const std::string& rate) {
+  return {{"id", "example-" + model},
+          {"model", model},
+          {"params_b", ""},
+          {"weights_dtype", dtype},
+          {"kv_dtype", "bf16"},
+          {"gpu", gpu},
+          {"tp", tp},
+          {"engine", "vLLM"},
+          {"scheduling", "chunked prefill (V1 default)"},
+          {"input_tokens", in},
+          {"output_tokens", out},
+          {"length_dist", "fixed"},
+          {"load_kind", "request_rate"},
+          {"load", rate}};
+}
+
+TEST_F(LlmPublishedFiguresTest, ExampleEnginesByTheHarness) {
+  static const Catalog catalog = Catalog::Builtin();
+  const llm_figures::LlmFigureInputs tp4 = llm_figures::LlmInputsForFigure(
+      ExampleRow("Llama-3.1-70B", "H100-80GB", "4", "fp8", "2048", "128",
+                 "0.2"),
+      shapes_, catalog);
+  const llm_figures::LlmFigureInputs one = llm_figures::LlmInputsForFigure(
+      ExampleRow("Llama-3.1-8B", "A100-80GB", "1", "bf16", "202", "194", "4"),
+      shapes_, catalog);
+  const LlmLatency a = llm_figures::ServingAt(tp4, 0.2);
+  const LlmLatency b = llm_figures::ServingAt(one, 4);
+  // The same numbers are in tests/llm_tp_fp8_example_test.py.
+  EXPECT_NEAR(a.ttft_p50_ms, 111.401, 0.001);
+  EXPECT_NEAR(a.ttft_p99_ms, 128.133, 0.001);
+  EXPECT_NEAR(a.tpot_p50_ms, 17.215, 0.001);
+  EXPECT_NEAR(b.ttft_p50_ms, 31.763, 0.001);
+  EXPECT_NEAR(b.ttft_p99_ms, 38.384, 0.001);
+  EXPECT_NEAR(b.tpot_p50_ms, 13.511, 0.001);
+}
+
+}  // namespace
+}  // namespace gpushare
