@@ -32,7 +32,7 @@ class LlmTpFp8ExampleTest(unittest.TestCase):
             self.assertIn(name, rows, out)
             row = rows[name]
             # ENGINE CLASS PODS KV SEQS TTFT_P50 TTFT_P99/SLO TPOT_P50 ...
-            self.assertEqual(row[1], "1")
+            self.assertEqual(row[1], "50")
             printed_ttft50 = float(row[4])
             printed_ttft99 = float(row[5].split("/")[0])
             printed_tpot50 = float(row[6])
