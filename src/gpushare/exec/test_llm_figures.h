@@ -118,6 +118,14 @@ inline std::map<std::string, LlmModelShape> ReadLlmModelShapes(
   return shapes;
 }
 
+// What a static-batch benchmark (TensorRT-LLM's gptSessionBenchmark,
+// lmdeploy's profile_generation) adds to each batch's first token beyond
+// the GPU's steps, ms: the C++ runtime's generate call (setup, sampling,
+// host synchronisation). Fitted on the three batch-1 TTFT rows marked fit
+// (lmd-13b-a100-b1-2048-ttft, trtperf-7b-h100-b1-128-ttft,
+// trtgptj-a100-b1-ttft; a grid by 0.05 ms): 4.3 ms (docs/model.md §6.8).
+inline constexpr double kStaticBatchRequestMs = 4.3;
+
 // Bytes per weight (or KV element) of a dtype name; 0 when unknown.
 // "not_stated" (a KV cache whose dtype the source does not give) is taken
 // as 16 bits, the engines' default.
@@ -168,7 +176,8 @@ struct LlmFigureInputs {
 //   generation tokens in one step under a max_num_tokens budget, 8,192
 //   by default): chunked_prefill; static-batch rows (TensorRT-LLM's
 //   gptSessionBenchmark, lmdeploy's profile_generation) run all prompts
-//   in one step, then decode, with no scheduler;
+//   in one step, then decode, with no scheduler, plus
+//   kStaticBatchRequestMs on the first token;
 // - CPU overheads: the ModelParams of the scheduling (the engines'
 //   schedulers in Python: vLLM, SGLang, TensorRT-LLM's PyTorch backend
 //   and NIM); none for static-batch rows (C++ loops: TensorRT-LLM 0.5/0.6
@@ -255,13 +264,13 @@ inline double StepCpuMs(const LlmFigureInputs& in, double batch) {
 
 // Milliseconds to the first token of a static batch of `batch` prompts: one
 // roofline step (LlmStepMs) of their batch · P prompt tokens, `batch`
-// chunks from an empty cache; batch 1 is LlmServingLatency's lone request
-// less its overheads.
+// chunks from an empty cache, and the runtime's kStaticBatchRequestMs.
 inline double StaticBatchTtftMs(const LlmFigureInputs& in, double batch) {
   LlmStep step;
   step.prefill_tokens = batch * in.input_tokens;
   step.prefill_seqs = batch;
-  return LlmStepMs(in.engine, in.device, in.params, step);
+  return kStaticBatchRequestMs +
+         LlmStepMs(in.engine, in.device, in.params, step);
 }
 
 // One decode step of `batch` sequences at the mean context P + O/2, with
