@@ -95,6 +95,47 @@ class LlmEngineCliTest(TempDirTestCase):
             self.assertIn(phrase, err)
             self.assertIn("class 'chat' engine", err)
 
+    def test_compare_warns_where_an_explicit_utilization_cannot_start(self):
+        # 0.07 of a whole H100-80GB (5,709 MiB) leaves an embedder of 1.2
+        # GiB room for its KV cache; 0.07 of a 6,000-MiB HAMi grant (420
+        # MiB) does not: compare notes it on the HAMi run.
+        path = self.write("embed.yaml", """\
+name: embed
+seed: 1
+horizon_s: 600
+cluster:
+  pools:
+    - {name: p, gpu: H100-80GB, nodes: 1, gpus_per_node: 1}
+workload:
+  horizon_s: 1
+  classes:
+    - name: embed
+      class: inference
+      count: 2
+      lifetime_s: 600
+      gpu_memory_mib: 6000
+      request_rate: 5
+      gpu_ms_per_request: 5
+      restart_policy: Never
+      engine:
+        weights_gib: 1.2
+        kv_cache: {layers: 24, kv_heads: 8, head_dim: 64}
+        gpu_memory_utilization: 0.07
+        output_tokens: 1
+""")
+        code, out, err = run("compare", path)
+        self.assertEqual(code, 0, err)
+        self.assertIn("warning: class embed: gpu_memory_utilization 0.07 "
+                      "leaves no KV cache block in the memory hami grants "
+                      "it", " ".join(out.split()))
+        self.assertNotIn("memory exclusive grants it", " ".join(out.split()))
+        # `auto` takes 0.92 of the grant under HAMi: no warning.
+        path = self.write("auto.yaml", open(path, encoding="utf-8").read()
+                          .replace("0.07", "auto"))
+        code, out, err = run("compare", path)
+        self.assertEqual(code, 0, err)
+        self.assertNotIn("leaves no KV cache block", out)
+
 
 if __name__ == "__main__":
     main()

@@ -86,6 +86,9 @@ TEST(CalibrationFileTest, BadFilesAreLocatedErrors) {
             "llm_prefill_flops_efficiency, llm_fp8_flops_efficiency, "
             "llm_decode_bandwidth_efficiency, "
             "llm_allreduce_latency_us, llm_allreduce_bandwidth_efficiency, "
+            "llm_step_overhead_chunked_prefill_ms, "
+            "llm_step_overhead_multi_step_ms, llm_step_overhead_eager_ms, "
+            "llm_step_overhead_per_seq_ms, llm_request_overhead_ms, "
             "quantile_exact_limit, quantile_relative_accuracy)");
   EXPECT_EQ(ErrorOf("calibration: {gpu: ''}\nmodel: {}\n"),
             ":1:20: calibration: gpu: expected the GPU's name");

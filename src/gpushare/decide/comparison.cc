@@ -12,6 +12,7 @@
 #include "gpushare/metrics/collector.h"
 #include "gpushare/sim/observer_fanout.h"
 #include "gpushare/sim/simulation.h"
+#include "gpushare/workload/llm_engine.h"
 
 namespace gpushare {
 
@@ -91,6 +92,33 @@ Scenario PilotScenario(const Scenario& scenario, int64_t pods) {
   return pilot;
 }
 
+namespace {
+
+// A note per class whose engine's explicit gpu_memory_utilization left its
+// pods no KV cache block in the grant this variant gave them (they failed
+// at start; docs/scenario.md, `gpu_memory_utilization`).
+void NoteEnginesWithoutKvCache(const SchemeVariant& variant,
+                               const SimulationResult& result,
+                               std::vector<std::string>* notes) {
+  for (const WorkloadClassSpec& c : variant.scenario.workload.classes) {
+    if (c.llm_engine == nullptr || c.llm_engine->memory_utilization_auto) {
+      continue;
+    }
+    int64_t failed = 0;
+    for (const PodRecord& p : result.pod_records) {
+      failed += p.tenant_class == c.name && p.kv_cache_tokens == 0;
+    }
+    if (failed == 0) continue;
+    notes->push_back(fmt::format(
+        "warning: class {}: gpu_memory_utilization {} leaves no KV cache "
+        "block in the memory {} grants it: {} of its pods cannot start "
+        "(`auto` pre-allocates what each scheme's pod patch sets)",
+        c.name, c.llm_engine->gpu_memory_utilization, variant.name, failed));
+  }
+}
+
+}  // namespace
+
 VariantOutcome SummarizeVariant(
     const SchemeVariant& variant, const SimulationResult& result,
     const std::vector<std::string>& tenant_classes) {
@@ -100,6 +128,7 @@ VariantOutcome SummarizeVariant(
   v.pool_plan = variant.pool_plan;
   v.scheme = variant.scheme;
   v.notes = variant.notes;
+  NoteEnginesWithoutKvCache(variant, result, &v.notes);
   for (const NodePoolSpec& pool : variant.scenario.pools) {
     v.pools.push_back(DescribePool(pool));
   }

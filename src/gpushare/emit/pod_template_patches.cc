@@ -19,6 +19,7 @@
 #include "gpushare/emit/run_pool.h"
 #include "gpushare/sched/kai/kai_config.h"
 #include "gpushare/sched/kueue/kueue_config.h"
+#include "gpushare/workload/engine_memory_fraction.h"
 #include "gpushare/workload/generator.h"
 #include "gpushare/workload/request_translator.h"
 
@@ -141,11 +142,13 @@ EngineCap EngineCapOf(WorkloadClass workload_class, InferenceEngine engine,
   cap.request_mib = example.template_request.set()
                         ? example.template_request.gpu_memory_mib
                         : g.largest_mib;
-  if (cap.visible_mib <= 0 || cap.request_mib <= 0) return cap;
+  // The simulation's engines pre-allocate the same share under `auto`
+  // (workload/engine_memory_fraction.h).
+  cap.hundredths =
+      TimeSlicedEngineCapHundredths(cap.request_mib, cap.visible_mib);
+  if (cap.hundredths <= 0) return cap;
   cap.set = true;
   cap.engine = engine;
-  cap.hundredths = std::clamp<int64_t>(
-      cap.request_mib * 100 / cap.visible_mib, 1, 100);
   return cap;
 }
 

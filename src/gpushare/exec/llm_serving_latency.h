@@ -11,7 +11,10 @@
 //
 //   decode step     t(B) = a + b·B   (llm_step_model.h: a reads the
 //                                     weights, b the KV of one sequence
-//                                     at P̄ + Ō/2 tokens of context)
+//                                     at P̄ + Ō/2 tokens of context; plus
+//                                     the CPU: o/n in a, o_s in b, and the
+//                                     prefill-only steps' stall f·π in a,
+//                                     llm_scheduling.h)
 //   prefill load    ρ_p  = λ · prefill_ms(P̄) / 1000
 //   running batch   B    = λ·Ō·t(B) / (1000·(1 − ρ_p))      (Little's law)
 //                        = k·a / (1 − k·b),  k = λ·Ō / (1000·(1 − ρ_p))
@@ -19,16 +22,18 @@
 //   KV slots        an M/M/c queue with offered load A = λ·S / 1000:
 //                   P(wait) = Erlang C(c, A), wait q-quantile
 //                   max(0, ln(P(wait) / (1 − q))) · S / (c − A)
-//   TTFT(q)  = wait(q) + prompt_ms(P_q, B) + q·W
+//   TTFT(q)  = r + wait(q) + first token(P_q, q) + q·W
 //   TPOT(q)  = t(B_q) / (1 − ρ_p),  B_50 = B, B_99 = min(c, B + 2.326·√B)
 //   latency(q) = TTFT(q) + (O_q − 1) · TPOT(q)
 //
-// P_q, O_q are the q-quantiles of the token distributions, prompt_ms
-// the roofline steps that prefill P_q in chunks of what
-// max_num_batched_tokens leaves after the batch's B decode tokens
-// (LlmPromptMs), W = (k − 1)·(t_slice +
-// t_switch) the turn wait of k ≥ 2 contexts taking turns (as §6.5; it
-// delays the first token, and is averaged into the share for the rest).
+// first token (llm_scheduling.h) is the wait for the engine's next
+// admission point and the steps that prefill the prompt under its
+// scheduling policy; r the per-request overhead; o, o_s and r come from
+// the engine or ModelParams (docs/model.md §6.8, "Overheads").
+// P_q, O_q are the q-quantiles of the token distributions, W = (k − 1) ·
+// (t_slice + t_switch) the turn wait of k ≥ 2 contexts taking turns (as
+// §6.5; it delays the first token, and is averaged into the share for the
+// rest).
 // Quantiles of sums are sums of quantiles: an upper-bound style
 // approximation, as §6.5. utilization = A / c (KV slot occupancy).
 //

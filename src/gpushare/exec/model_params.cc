@@ -54,6 +54,15 @@ void ModelParams::Validate() const {
   CheckRange("llm_allreduce_latency_us", llm_allreduce_latency_us, 0, 1e6);
   CheckRange("llm_allreduce_bandwidth_efficiency",
              llm_allreduce_bandwidth_efficiency, 0.01, 1);
+  CheckRange("llm_step_overhead_chunked_prefill_ms",
+             llm_step_overhead_chunked_prefill_ms, 0, 1000);
+  CheckRange("llm_step_overhead_multi_step_ms",
+             llm_step_overhead_multi_step_ms, 0, 1000);
+  CheckRange("llm_step_overhead_eager_ms", llm_step_overhead_eager_ms, 0,
+             1000);
+  CheckRange("llm_step_overhead_per_seq_ms", llm_step_overhead_per_seq_ms, 0,
+             100);
+  CheckRange("llm_request_overhead_ms", llm_request_overhead_ms, 0, 60000);
   if (max_restarts < 0 || max_restarts > 1000) {
     throw InputError(fmt::format(
         "model parameter max_restarts must be in [0, 1000], got {}",

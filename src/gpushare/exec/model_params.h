@@ -122,6 +122,21 @@ struct ModelParams {
   // reports' printed precision.
   int64_t quantile_exact_limit = 2'000'000;
   double quantile_relative_accuracy = 0.001;
+  // LLM engines' CPU time (docs/model.md §6.8, "Overheads"): per scheduler
+  // invocation by scheduling policy, per sequence of the batch per step,
+  // and per request (tokenizer, HTTP, detokenizer) on its first token.
+  // Fitted jointly (one o for every policy) on SGLang 0.3.0 (eager) and
+  // vLLM 0.6.0 (multi_step, 10 steps) serving Llama-3.1-8B on one
+  // A100-80GB at 4 and 8 requests/s (sgl-project/sglang
+  // benchmark/benchmark_vllm_060/README.md), on the roofline step model:
+  // mean absolute error 2.9 % over their 8 median TTFTs and TPOTs (a grid
+  // of o by 0.1, o_s by 0.005, r by 0.25 ms). chunked_prefill takes the
+  // same o (no vLLM V1 figure at a stated rate and lengths was found).
+  double llm_step_overhead_chunked_prefill_ms = 0.5;
+  double llm_step_overhead_multi_step_ms = 0.5;
+  double llm_step_overhead_eager_ms = 0.5;
+  double llm_step_overhead_per_seq_ms = 0.14;
+  double llm_request_overhead_ms = 8.75;
 
   // The source document's toy values: slice 500 ms, switch 50 ms, vGPU loss
   // 6 % (seed_demo.py), used by `--model seed`.

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "gpushare/catalog/catalog.h"
+#include "gpushare/exec/llm_scheduling.h"
 #include "gpushare/exec/llm_serving_latency.h"
 #include "gpushare/exec/llm_step_model.h"
 #include "gpushare/exec/model_params.h"
@@ -99,6 +100,7 @@ struct LlmModelShape {
   int layers = 0;
   int kv_heads = 0;
   int head_dim = 0;
+  int hidden = 0;
 };
 
 inline std::map<std::string, LlmModelShape> ReadLlmModelShapes(
@@ -110,10 +112,19 @@ inline std::map<std::string, LlmModelShape> ReadLlmModelShapes(
     s.layers = std::stoi(r.at("layers"));
     s.kv_heads = std::stoi(r.at("kv_heads"));
     s.head_dim = std::stoi(r.at("head_dim"));
+    s.hidden = std::stoi(r.at("hidden"));
     shapes[r.at("name")] = s;
   }
   return shapes;
 }
+
+// What a static-batch benchmark (TensorRT-LLM's gptSessionBenchmark,
+// lmdeploy's profile_generation) adds to each batch's first token beyond
+// the GPU's steps, ms: the C++ runtime's generate call (setup, sampling,
+// host synchronisation). Fitted on the three batch-1 TTFT rows marked fit
+// (lmd-13b-a100-b1-2048-ttft, trtperf-7b-h100-b1-128-ttft,
+// trtgptj-a100-b1-ttft; a grid by 0.05 ms): 4.3 ms (docs/model.md §6.8).
+inline constexpr double kStaticBatchRequestMs = 4.3;
 
 // Bytes per weight (or KV element) of a dtype name; 0 when unknown.
 // "not_stated" (a KV cache whose dtype the source does not give) is taken
@@ -125,9 +136,18 @@ inline double DtypeBytes(const std::string& dtype) {
   return 0;
 }
 
+// The weights dtype of a row's name (bf16 when unknown; DtypeBytes checks).
+inline LlmWeightsDtype WeightsDtype(const std::string& dtype) {
+  if (dtype == "fp16") return LlmWeightsDtype::kFp16;
+  if (dtype == "fp8") return LlmWeightsDtype::kFp8;
+  if (dtype == "int8") return LlmWeightsDtype::kInt8;
+  if (dtype == "int4") return LlmWeightsDtype::kInt4;
+  return LlmWeightsDtype::kBf16;
+}
+
 // What the model needs to compute one figure.
 struct LlmFigureInputs {
-  LlmEngine engine;   // one GPU's share of the (tensor-parallel) engine
+  LlmEngine engine;   // the whole (tensor-parallel) engine
   LlmDevice device;   // one whole GPU of the row's model, alone
   ModelParams params;
   int64_t gpu_memory_mib = 0;
@@ -137,26 +157,34 @@ struct LlmFigureInputs {
   double output_tokens = 0;
   std::string load_kind;  // batch, concurrency, request_rate, offline
   double load = 0;        // batch size, clients, or requests per second
-  // Row fields the model has no input for yet (docs/model.md §6.8): listed
-  // so the lead sees what a merge must wire here.
+  // Row fields the model has no input for (docs/model.md §6.8).
   std::vector<std::string> not_yet_used;
 };
 
-// The ONE mapping from a figure's row to model inputs. Today:
-// - weights: params_b (the row's, else the model's) at the weights dtype's
-//   bytes (bf16 2, fp8/int8 1, int4 0.5) over tensor_parallel: the engine
-//   is one GPU's share (params and weights / tp, KV heads / tp rounded up),
-//   which is how a TP engine is written until tensor parallelism exists
-//   (no all-reduce time);
-// - KV cache: kv_dtype's bytes (LlmEngine::dtype_bytes; int, so int4 KV is
-//   not representable);
-// - prefill runs at the GPU's dense BF16 peak whatever weights_dtype says
-//   (FP8 compute is not modelled);
-// - max_num_seqs: a batch row's batch; vLLM's default (256) for vLLM
-//   offline rows; otherwise unbounded (the KV cache bounds the batch, as
-//   TensorRT-LLM's and SGLang's memory-sized batches);
-// - scheduling (chunked prefill, multi-step, eager admission), per-step and
-//   per-request overheads and length distributions are not used yet.
+// The ONE mapping from a figure's row to model inputs (docs/model.md
+// §6.8, "From a row to the model"):
+// - the engine: params_b (the row's, else the model's) in weights_dtype
+//   (bf16/fp16 2 bytes, fp8/int8 1, int4 0.5; fp8 computes at the GPU's
+//   FP8 rate), tensor_parallel = the row's tp (weights_gib is one GPU's
+//   share; KV heads are sharded by LlmEngine), hidden_size and the KV
+//   shape from models.csv, the KV cache in kv_dtype's bytes;
+// - the device: one whole GPU of the row's model with its catalog FP8
+//   rate and GPU-to-GPU link;
+// - scheduling from the engine: SGLang eager; vLLM whose scheduling names
+//   multi-step n: multi_step n; other vLLM (V1, chunked prefill by
+//   default) and TensorRT-LLM's in-flight batching (context chunks and
+//   generation tokens in one step under a max_num_tokens budget, 8,192
+//   by default): chunked_prefill; static-batch rows (TensorRT-LLM's
+//   gptSessionBenchmark, lmdeploy's profile_generation) run all prompts
+//   in one step, then decode, with no scheduler, plus
+//   kStaticBatchRequestMs on the first token;
+// - CPU overheads: the ModelParams of the scheduling (the engines'
+//   schedulers in Python: vLLM, SGLang, TensorRT-LLM's PyTorch backend
+//   and NIM); none for static-batch rows (C++ loops: TensorRT-LLM 0.5/0.6
+//   sessions, TurboMind);
+// - max_num_seqs: a batch row's batch; vLLM's default (256) for vLLM;
+//   otherwise unbounded (the KV cache bounds the batch, as TensorRT-LLM's
+//   and SGLang's memory-sized batches).
 inline LlmFigureInputs LlmInputsForFigure(
     const CsvRow& row, const std::map<std::string, LlmModelShape>& shapes,
     const Catalog& catalog) {
@@ -175,10 +203,13 @@ inline LlmFigureInputs LlmInputsForFigure(
   EXPECT_GT(weight_bytes, 0) << row.at("id") << ": weights_dtype";
   EXPECT_GE(kv_bytes, 1) << row.at("id") << ": kv_dtype";
   constexpr double kGib = 1024.0 * 1024.0 * 1024.0;
-  in.engine.params_billion = params_b / tp;
+  in.engine.params_billion = params_b;
+  in.engine.weights_dtype = WeightsDtype(row.at("weights_dtype"));
   in.engine.weights_gib = params_b * 1e9 * weight_bytes / tp / kGib;
+  in.engine.tensor_parallel = in.tensor_parallel;
+  in.engine.hidden_size = shape.hidden;
   in.engine.layers = shape.layers;
-  in.engine.kv_heads = static_cast<int>(std::ceil(shape.kv_heads / tp));
+  in.engine.kv_heads = shape.kv_heads;
   in.engine.head_dim = shape.head_dim;
   in.engine.dtype_bytes = static_cast<int>(kv_bytes);
   in.input_tokens = std::stod(row.at("input_tokens"));
@@ -187,47 +218,109 @@ inline LlmFigureInputs LlmInputsForFigure(
   in.engine.output_tokens = Distribution::Constant(in.output_tokens);
   in.load_kind = row.at("load_kind");
   in.load = row.at("load").empty() ? 0 : std::stod(row.at("load"));
+  const std::string& engine = row.at("engine");
+  const std::string& scheduling = row.at("scheduling");
+  if (engine == "SGLang") {
+    in.engine.scheduling = LlmScheduling::kEager;
+  } else if (engine == "vLLM" &&
+             scheduling.find("multi-step") != std::string::npos) {
+    in.engine.scheduling = LlmScheduling::kMultiStep;
+    const size_t digits = scheduling.find_first_of("0123456789");
+    in.engine.scheduler_steps =
+        digits == std::string::npos ? 8 : std::stoi(scheduling.substr(digits));
+  } else {
+    in.engine.scheduling = LlmScheduling::kChunkedPrefill;
+  }
   if (in.load_kind == "batch") {
     in.engine.max_num_seqs = static_cast<int>(in.load);
-  } else if (row.at("engine") != "vLLM") {
+  } else if (engine != "vLLM") {
     in.engine.max_num_seqs = 1 << 20;
   }
-  in.device = {gpu->relative_speed, 1, gpu->memory_bandwidth_gb_s, 1};
-  in.gpu_memory_mib = gpu->memory_mib;
-  if (in.tensor_parallel > 1) in.not_yet_used.push_back("tp all-reduces");
-  if (row.at("weights_dtype") == "fp8") in.not_yet_used.push_back("fp8 compute");
-  if (!row.at("scheduling").empty() && row.at("scheduling") != "not_stated") {
-    in.not_yet_used.push_back("scheduling " + row.at("scheduling"));
+  if (scheduling == "static-batch") {
+    in.engine.step_overhead_ms = 0;
+    in.engine.request_overhead_ms = 0;
   }
+  if (engine == "TensorRT-LLM" || engine == "lmdeploy") {
+    in.params.llm_step_overhead_per_seq_ms = 0;
+  }
+  in.device = {gpu->relative_speed, 1, gpu->memory_bandwidth_gb_s, 1,
+               gpu->fp8_tflops, gpu->interconnect_gb_s};
+  in.gpu_memory_mib = gpu->memory_mib;
   if (row.at("length_dist") != "fixed") {
     in.not_yet_used.push_back("length_dist " + row.at("length_dist"));
   }
   return in;
 }
 
-// Milliseconds to the first token of a static batch of `batch` prompts:
-// their prefill compute plus the steps it is chunked over (each reads the
-// weights), as §6.8's TTFT with no batch decoding; batch 1 is
-// LlmServingLatency's lone request.
-inline double StaticBatchTtftMs(const LlmFigureInputs& in, double batch) {
-  const double tokens = batch * in.input_tokens;
-  const double chunks =
-      std::ceil(tokens / static_cast<double>(in.engine.max_num_batched_tokens));
-  return LlmPrefillMs(in.engine, in.device, in.params, tokens) +
-         chunks * LlmDecodeStepMs(in.engine, in.device, in.params, 0,
-                                  in.input_tokens);
+// The CPU's part of a decode step of `batch` sequences: the scheduler's
+// invocation (once every n steps under multi_step) and o_s a sequence.
+inline double StepCpuMs(const LlmFigureInputs& in, double batch) {
+  const double n = in.engine.scheduling == LlmScheduling::kMultiStep
+                       ? std::max(1, in.engine.scheduler_steps)
+                       : 1;
+  return LlmStepOverheadMs(in.engine, in.params) / n +
+         in.params.llm_step_overhead_per_seq_ms * batch;
 }
 
-// One decode step of `batch` sequences at the mean context P + O/2.
+// Milliseconds to the first token of a static batch of `batch` prompts: one
+// roofline step (LlmStepMs) of their batch · P prompt tokens, `batch`
+// chunks from an empty cache, and the runtime's kStaticBatchRequestMs.
+inline double StaticBatchTtftMs(const LlmFigureInputs& in, double batch) {
+  LlmStep step;
+  step.prefill_tokens = batch * in.input_tokens;
+  step.prefill_seqs = batch;
+  return kStaticBatchRequestMs +
+         LlmStepMs(in.engine, in.device, in.params, step);
+}
+
+// One decode step of `batch` sequences at the mean context P + O/2, with
+// the CPU's part.
 inline double DecodeStepMs(const LlmFigureInputs& in, double batch) {
   return LlmDecodeStepMs(in.engine, in.device, in.params, batch,
-                         in.input_tokens + in.output_tokens / 2);
+                         in.input_tokens + in.output_tokens / 2) +
+         StepCpuMs(in, batch);
 }
 
 // Sequences the engine runs at once on one GPU's memory.
 inline int64_t SaturatedBatch(const LlmFigureInputs& in) {
   return in.engine.MaxConcurrentSeqs(
       in.engine.KvCapacityTokens(in.gpu_memory_mib));
+}
+
+// Output tokens per second of an engine fed without limit (all requests
+// queued at once), in steady state, each step timed by LlmStepMs:
+// - chunked_prefill: every step carries the batch's B decode tokens and
+//   the B·P/O prompt tokens that keep it full, within the step's budget M:
+//   B = min(KV-bound batch, M·O/(P + O)); rate B / step;
+// - multi_step, eager: decode steps of the batch B (KV-bound) and
+//   prefill-only steps of M prompt tokens (M/P prompts each) refilling
+//   it: B·O tokens per O decode steps and B·P/M prefill steps.
+inline double OfflineOutputTokS(const LlmFigureInputs& in) {
+  const double p = in.input_tokens;
+  const double o = in.output_tokens;
+  const double m = static_cast<double>(in.engine.max_num_batched_tokens);
+  double b = static_cast<double>(SaturatedBatch(in));
+  if (!(b > 0)) return 0;
+  if (in.engine.scheduling == LlmScheduling::kChunkedPrefill) {
+    b = std::min(b, m * o / (p + o));
+    LlmStep step;
+    step.decode_seqs = b;
+    step.decode_context = p + o / 2;
+    step.prefill_tokens = b * p / o;
+    step.prefill_seqs = std::max(1.0, b / o);
+    const double ms =
+        LlmStepMs(in.engine, in.device, in.params, step) + StepCpuMs(in, b);
+    return b / (ms / 1000);
+  }
+  LlmStep prefill;
+  prefill.prefill_tokens = std::min(m, b * p);
+  prefill.prefill_seqs = std::max(1.0, prefill.prefill_tokens / p);
+  const double prefill_steps = b * p / prefill.prefill_tokens;
+  const double ms =
+      o * DecodeStepMs(in, b) +
+      prefill_steps * (LlmStepMs(in.engine, in.device, in.params, prefill) +
+                       LlmStepOverheadMs(in.engine, in.params));
+  return b * o / (ms / 1000);
 }
 
 // Serving latency at Poisson rate `rate` with the engine's KV-bound slots.
@@ -260,9 +353,7 @@ inline double ClosedLoopRate(const LlmFigureInputs& in, double clients) {
 // The model's value of the row's metric (+inf where the model saturates):
 // - batch: a static batch of `load` requests: TTFT as StaticBatchTtftMs,
 //   then O − 1 decode steps at batch `load`; throughput = batch · O / e2e;
-// - offline: the saturated batch B (KV cache, max_num_seqs) in steady
-//   state, each request costing its prefill and O decode-step shares:
-//   output tok/s = B · O / (B · prefill(P) + O · step(B));
+// - offline: OfflineOutputTokS;
 // - request_rate: LlmServingLatency at λ = load;
 // - concurrency: LlmServingLatency at ClosedLoopRate.
 // Means are taken as the model's p50; ITL and TPOT are its TPOT; a unit
@@ -283,15 +374,8 @@ inline double ModelValueForFigure(const LlmFigureInputs& in,
     out_tok_s = b * o / (e2e / 1000);
     req_s = b / (e2e / 1000);
   } else if (in.load_kind == "offline") {
-    const double b = static_cast<double>(SaturatedBatch(in));
-    if (b > 0) {
-      tpot = DecodeStepMs(in, b);
-      const double ms =
-          b * LlmPrefillMs(in.engine, in.device, in.params, in.input_tokens) +
-          o * tpot;
-      out_tok_s = b * o / (ms / 1000);
-      req_s = b / (ms / 1000);
-    }
+    out_tok_s = OfflineOutputTokS(in);
+    req_s = out_tok_s / o;
   } else {
     const double rate = in.load_kind == "request_rate"
                             ? in.load

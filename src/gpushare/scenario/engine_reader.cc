@@ -23,6 +23,9 @@ namespace {
 constexpr double kTgiDefaultMemoryFraction = 1.0;
 constexpr double kMaxEngineGib = 1 << 20;
 constexpr int64_t kMaxEngineTokens = int64_t{1} << 30;
+// --num-scheduler-steps in vLLM's published multi-step benchmarks (its own
+// default, 1, is no multi-step; docs/model.md §6.8).
+constexpr int kDefaultMultiSchedulerSteps = 10;
 
 InferenceEngine EngineKind(const YamlMap& m, std::string_view key) {
   static const std::vector<std::string> kEngines = {"none", "vllm", "tgi"};
@@ -146,6 +149,51 @@ void ReadSharding(const YamlMap& e, LlmEngine* engine) {
   }
 }
 
+// `gpu_memory_utilization`: a share in (0, 1], or `auto` (the default):
+// the share the emitted pod patch sets on a time-sliced GPU, the kind's
+// default on an isolated grant (workload/engine_memory_fraction.h).
+void ReadMemoryUtilization(const YamlMap& e, LlmEngine* engine) {
+  engine->memory_utilization_auto = true;
+  if (!e.Has("gpu_memory_utilization")) return;
+  const YAML::Node v = e.Get("gpu_memory_utilization");
+  if (v.IsScalar() && v.Scalar() == "auto") return;
+  engine->memory_utilization_auto = false;
+  engine->gpu_memory_utilization =
+      Number(e, "gpu_memory_utilization", 0, 1, true);
+}
+
+// `scheduling` and its `num_scheduler_steps`, the overheads.
+void ReadScheduling(const YamlMap& e, LlmEngine* engine) {
+  if (e.Has("scheduling")) {
+    static const std::vector<std::string> kPolicies = {
+        "chunked_prefill", "multi_step", "eager"};
+    const std::string policy = Choice(e, "scheduling", "scheduling", kPolicies);
+    engine->scheduling = policy == "multi_step" ? LlmScheduling::kMultiStep
+                         : policy == "eager"    ? LlmScheduling::kEager
+                                                : LlmScheduling::kChunkedPrefill;
+  }
+  if (engine->scheduling == LlmScheduling::kMultiStep) {
+    engine->scheduler_steps = kDefaultMultiSchedulerSteps;
+  }
+  if (e.Has("num_scheduler_steps")) {
+    if (engine->scheduling != LlmScheduling::kMultiStep) {
+      FailKey(e, "num_scheduler_steps",
+              fmt::format("steps per scheduler invocation are for "
+                          "`scheduling: multi_step`; this engine's scheduling "
+                          "is {}",
+                          LlmSchedulingName(engine->scheduling)));
+    }
+    engine->scheduler_steps =
+        static_cast<int>(e.Int("num_scheduler_steps", 1, 1024));
+  }
+  if (e.Has("step_overhead_ms")) {
+    engine->step_overhead_ms = Number(e, "step_overhead_ms", 0, 1000);
+  }
+  if (e.Has("request_overhead_ms")) {
+    engine->request_overhead_ms = Number(e, "request_overhead_ms", 0, 60000);
+  }
+}
+
 }  // namespace
 
 std::shared_ptr<const LlmEngine> ReadEngine(
@@ -166,7 +214,9 @@ std::shared_ptr<const LlmEngine> ReadEngine(
                "weights_dtype", "tensor_parallel", "hidden_size", "kv_cache",
                "gpu_memory_utilization",
                "max_num_seqs", "max_num_batched_tokens",
-               "activation_reserve_gib", "prompt_tokens", "output_tokens"});
+               "activation_reserve_gib", "prompt_tokens", "output_tokens",
+               "scheduling", "num_scheduler_steps", "step_overhead_ms",
+               "request_overhead_ms"});
   *kind = e.Has("kind") ? EngineKind(e, "kind") : InferenceEngine::kVllm;
   if (*kind == InferenceEngine::kNone) {
     FailKey(e, "kind", "an engine mapping names its engine: vllm or tgi");
@@ -177,10 +227,7 @@ std::shared_ptr<const LlmEngine> ReadEngine(
   }
   ReadKvShape(e, engine.get());
   ReadSharding(e, engine.get());
-  if (e.Has("gpu_memory_utilization")) {
-    engine->gpu_memory_utilization =
-        Number(e, "gpu_memory_utilization", 0, 1, true);
-  }
+  ReadMemoryUtilization(e, engine.get());
   if (e.Has("max_num_seqs")) {
     engine->max_num_seqs = static_cast<int>(e.Int("max_num_seqs", 1, 1 << 20));
   }
@@ -202,6 +249,7 @@ std::shared_ptr<const LlmEngine> ReadEngine(
     engine->activation_reserve_gib =
         Number(e, "activation_reserve_gib", 0, kMaxEngineGib);
   }
+  ReadScheduling(e, engine.get());
   ReadDistribution(e, "prompt_tokens", &engine->prompt_tokens);
   ReadDistribution(e, "output_tokens", &engine->output_tokens);
   for (const char* key : {"prompt_tokens", "output_tokens"}) {
@@ -230,6 +278,21 @@ std::shared_ptr<const LlmEngine> ReadEngine(
                         "shard the model over more with tensor_parallel",
                         MessageNum(engine->weights_gib), largest->name,
                         static_cast<double>(largest->memory_mib) / 1024));
+  }
+  if (largest != nullptr && !engine->memory_utilization_auto &&
+      engine->KvCapacityTokens(largest->memory_mib) <= 0) {
+    // The most any grant shows it is the largest GPU whole.
+    FailKey(e, "gpu_memory_utilization",
+            fmt::format("{} of the scenario's largest GPU ({}, {} MiB) is {} "
+                        "MiB, which leaves no KV cache block after {} GiB of "
+                        "weights and {} GiB reserved: the engine can start "
+                        "nowhere (vLLM: \"No available memory for the cache "
+                        "blocks\"); raise it or give `auto`",
+                        MessageNum(engine->gpu_memory_utilization),
+                        largest->name, largest->memory_mib,
+                        engine->FootprintMib(largest->memory_mib),
+                        MessageNum(engine->weights_gib),
+                        MessageNum(engine->activation_reserve_gib)));
   }
   return engine;
 }

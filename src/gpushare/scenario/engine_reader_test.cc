@@ -69,6 +69,11 @@ TEST(EngineReaderTest, MappingWithVllmDefaults) {
   EXPECT_EQ(e.weights_gib, 15);
   EXPECT_EQ(e.KvBytesPerToken(), 131072);
   EXPECT_EQ(e.gpu_memory_utilization, 0.92);
+  EXPECT_TRUE(e.memory_utilization_auto);  // `auto` is the default
+  EXPECT_EQ(e.scheduling, LlmScheduling::kChunkedPrefill);
+  EXPECT_EQ(e.scheduler_steps, 1);
+  EXPECT_EQ(e.step_overhead_ms, -1);    // the model's
+  EXPECT_EQ(e.request_overhead_ms, -1);
   EXPECT_EQ(e.max_num_seqs, 256);
   EXPECT_EQ(e.max_num_batched_tokens, 8192);
   EXPECT_EQ(e.activation_reserve_gib, 1.0);
@@ -90,6 +95,7 @@ TEST(EngineReaderTest, MappingWithEveryKey) {
   EXPECT_EQ(c.engine, InferenceEngine::kTgi);
   const LlmEngine& e = *c.llm_engine;
   EXPECT_EQ(e.gpu_memory_utilization, 0.25);
+  EXPECT_FALSE(e.memory_utilization_auto);
   EXPECT_EQ(e.max_num_seqs, 64);
   EXPECT_EQ(e.max_num_batched_tokens, 4096);
   EXPECT_EQ(e.activation_reserve_gib, 0.5);
@@ -135,6 +141,66 @@ TEST(EngineReaderTest, BadValuesAreLocated) {
                 .find("s.yaml:17:9: class 'chat' engine: unknown key "
                       "'weights'"),
             std::string::npos);
+}
+
+TEST(EngineReaderTest, SchedulingAndOverheads) {
+  const gpushare::Scenario s = ReadEngineScenario(EngineScenario(
+      std::string(kChat) +
+      "        scheduling: multi_step\n"
+      "        step_overhead_ms: 2.5\n"
+      "        request_overhead_ms: 4\n"
+      "        gpu_memory_utilization: auto\n"));
+  const LlmEngine& e = *s.workload.classes[0].llm_engine;
+  EXPECT_EQ(e.scheduling, LlmScheduling::kMultiStep);
+  EXPECT_EQ(e.scheduler_steps, 10);  // vLLM's published benchmarks' steps
+  EXPECT_EQ(e.step_overhead_ms, 2.5);
+  EXPECT_EQ(e.request_overhead_ms, 4);
+  EXPECT_TRUE(e.memory_utilization_auto);
+  const gpushare::Scenario eight = ReadEngineScenario(EngineScenario(
+      std::string(kChat) +
+      "        scheduling: multi_step\n"
+      "        num_scheduler_steps: 8\n"));
+  EXPECT_EQ(eight.workload.classes[0].llm_engine->scheduler_steps, 8);
+  const gpushare::Scenario eager = ReadEngineScenario(
+      EngineScenario(std::string(kChat) + "        scheduling: eager\n"));
+  EXPECT_EQ(eager.workload.classes[0].llm_engine->scheduling,
+            LlmScheduling::kEager);
+  EXPECT_EQ(eager.workload.classes[0].llm_engine->scheduler_steps, 1);
+}
+
+TEST(EngineReaderTest, BadSchedulingIsLocated) {
+  EXPECT_NE(EngineError(EngineScenario(std::string(kChat) +
+                                       "        scheduling: fifo\n"))
+                .find("s.yaml:17:21: class 'chat' engine scheduling"),
+            std::string::npos);
+  EXPECT_EQ(EngineError(EngineScenario(std::string(kChat) +
+                                       "        num_scheduler_steps: 8\n")),
+            "s.yaml:17:9: class 'chat' engine num_scheduler_steps: steps per "
+            "scheduler invocation are for `scheduling: multi_step`; this "
+            "engine's scheduling is chunked_prefill");
+  EXPECT_NE(EngineError(EngineScenario(std::string(kChat) +
+                                       "        step_overhead_ms: -1\n"))
+                .find("s.yaml:17:27: class 'chat' engine step_overhead_ms: "
+                      "-1 is out of range"),
+            std::string::npos);
+}
+
+TEST(EngineReaderTest, AUtilizationThatCanStartNowhereIsRefused) {
+  // 0.2 of the largest GPU (H100-80GB, 81,559 MiB) is 16,311 MiB: under
+  // 15 GiB of weights and 1 GiB reserved, no KV block anywhere.
+  EXPECT_EQ(EngineError(EngineScenario(std::string(kChat) +
+                                       "        gpu_memory_utilization: "
+                                       "0.2\n")),
+            "s.yaml:17:9: class 'chat' engine gpu_memory_utilization: 0.2 of "
+            "the scenario's largest GPU (H100-80GB, 81559 MiB) is 16311 MiB, "
+            "which leaves no KV cache block after 15 GiB of weights and 1 GiB "
+            "reserved: the engine can start nowhere (vLLM: \"No available "
+            "memory for the cache blocks\"); raise it or give `auto`");
+  // 0.21 (17,127 MiB) leaves 743 MiB: it can start on a whole GPU.
+  EXPECT_EQ(EngineError(EngineScenario(std::string(kChat) +
+                                       "        gpu_memory_utilization: "
+                                       "0.21\n")),
+            "");
 }
 
 TEST(EngineReaderTest, WeightsLargerThanEveryGpuAreRefused) {

@@ -44,6 +44,14 @@ constexpr ModelDoubleField kModelDoubles[] = {
     {"llm_allreduce_bandwidth_efficiency",
      &ModelParams::llm_allreduce_bandwidth_efficiency},
     {"quantile_relative_accuracy", &ModelParams::quantile_relative_accuracy},
+    {"llm_step_overhead_chunked_prefill_ms",
+     &ModelParams::llm_step_overhead_chunked_prefill_ms},
+    {"llm_step_overhead_multi_step_ms",
+     &ModelParams::llm_step_overhead_multi_step_ms},
+    {"llm_step_overhead_eager_ms", &ModelParams::llm_step_overhead_eager_ms},
+    {"llm_step_overhead_per_seq_ms",
+     &ModelParams::llm_step_overhead_per_seq_ms},
+    {"llm_request_overhead_ms", &ModelParams::llm_request_overhead_ms},
 };
 
 // Rethrows a validation error at the value of the parameter it names (or
@@ -80,6 +88,9 @@ ModelParams ReadModelSection(const YamlMap& m, const ModelParams& base,
       "eviction_warning_per_pod", "llm_prefill_flops_efficiency",
       "llm_fp8_flops_efficiency", "llm_decode_bandwidth_efficiency",
       "llm_allreduce_latency_us", "llm_allreduce_bandwidth_efficiency",
+      "llm_step_overhead_chunked_prefill_ms",
+      "llm_step_overhead_multi_step_ms", "llm_step_overhead_eager_ms",
+      "llm_step_overhead_per_seq_ms", "llm_request_overhead_ms",
       "quantile_exact_limit", "quantile_relative_accuracy"};
   if (allow_profile) keys.insert(keys.begin(), "profile");
   m.AllowOnlyKeys(keys);

@@ -48,6 +48,9 @@ TEST(ModelReaderTest, UnknownKeyListsEveryParameter) {
       "max_restarts, eviction_warning_per_pod, llm_prefill_flops_efficiency, "
       "llm_fp8_flops_efficiency, llm_decode_bandwidth_efficiency, "
       "llm_allreduce_latency_us, llm_allreduce_bandwidth_efficiency, "
+      "llm_step_overhead_chunked_prefill_ms, "
+      "llm_step_overhead_multi_step_ms, llm_step_overhead_eager_ms, "
+      "llm_step_overhead_per_seq_ms, llm_request_overhead_ms, "
       "quantile_exact_limit, quantile_relative_accuracy)");
 }
 
@@ -63,6 +66,17 @@ TEST(ModelReaderTest, LlmStepParametersAreReadAndChecked) {
                 "model: {llm_allreduce_bandwidth_efficiency: 2}\n")),
             "s.yaml:7:45: model parameter llm_allreduce_bandwidth_efficiency "
             "must be in [0.01, 1], got 2");
+}
+
+TEST(ModelReaderTest, LlmOverheadsAreReadAndChecked) {
+  const gpushare::Scenario s = ReadModelScenario(ModelScenario(
+      "model: {llm_step_overhead_eager_ms: 2, llm_request_overhead_ms: 3}\n"));
+  EXPECT_EQ(s.model.llm_step_overhead_eager_ms, 2);
+  EXPECT_EQ(s.model.llm_request_overhead_ms, 3);
+  EXPECT_EQ(ModelError(ModelScenario(
+                "model: {llm_step_overhead_per_seq_ms: -1}\n")),
+            "s.yaml:7:39: model parameter llm_step_overhead_per_seq_ms must "
+            "be in [0, 100], got -1");
 }
 
 }  // namespace

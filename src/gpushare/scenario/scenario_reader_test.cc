@@ -91,7 +91,7 @@ TEST(ScenarioReaderTest, EveryExampleParsesBuildsAndIsSmall) {
                 "default", "dev-time-slicing", "dra", "dra-mps", "dra-today",
                 "dynamic-mig", "hami-platform", "kai-fair-share",
                 "kubectl-import", "kubectl-metrics", "kubectl-nodegroups",
-                "llm-serving", "mig-inference", "multi-tenant", "patrol",
+                "llm-serving", "llm-tp-fp8", "mig-inference", "multi-tenant", "patrol",
                 "plan-sizing", "three-pools", "university-gangs"}));
 }
 

@@ -14,6 +14,7 @@
 #include "gpushare/io/check.h"
 #include "gpushare/sim/simulation.h"
 #include "gpushare/sim/simulation_internal.h"
+#include "gpushare/workload/engine_memory_fraction.h"
 #include "gpushare/workload/llm_engine.h"
 
 namespace gpushare {
@@ -97,8 +98,22 @@ void Simulation::StartOrFail(double now, PodIndex p) {
       Fail(now, p, PodFailure::kStartError, refusal);
       return;
     }
-    footprint = engine.FootprintMib(visible);
-    const int64_t kv_tokens = engine.KvCapacityTokens(visible);
+    // `auto`: the share its emitted pod patch sets (the class's request
+    // over the GPU on a time-sliced pool), else its kind's default.
+    double utilization = engine.gpu_memory_utilization;
+    if (engine.memory_utilization_auto) {
+      const DomainInfo& info = domains_[run.domains[0]].info;
+      const bool time_sliced =
+          cluster_->pools()[cluster_->nodes()[info.node].pool()]
+              .spec.sharing.sharing == DeviceSharing::kTimeSlicing;
+      utilization = AutoGpuMemoryUtilization(
+          time_sliced, engine.gpu_memory_utilization,
+          pod.template_request.set() ? pod.template_request.gpu_memory_mib
+                                     : pod.needs.gpu_memory_mib,
+          visible);
+    }
+    footprint = engine.FootprintMib(visible, utilization);
+    const int64_t kv_tokens = engine.KvCapacityTokens(visible, utilization);
     run.llm_max_seqs = EngineMaxSeqs(p, kv_tokens);
     run.llm_duty = EngineDuty(pod, run, domains_[run.domains[0]]);
     if (observer_) {

@@ -101,16 +101,38 @@ int64_t LlmEngine::KvBytesPerToken() const {
   return int64_t{2} * layers * heads * head_dim * dtype_bytes;
 }
 
+const char* LlmSchedulingName(LlmScheduling s) {
+  switch (s) {
+    case LlmScheduling::kChunkedPrefill:
+      return "chunked_prefill";
+    case LlmScheduling::kMultiStep:
+      return "multi_step";
+    case LlmScheduling::kEager:
+      return "eager";
+  }
+  return "chunked_prefill";
+}
+
 int64_t LlmEngine::FootprintMib(int64_t visible_mib) const {
+  return FootprintMib(visible_mib, gpu_memory_utilization);
+}
+
+int64_t LlmEngine::FootprintMib(int64_t visible_mib,
+                                double utilization) const {
   // A tiny epsilon keeps 0.2 x 1000 at 200 despite binary fractions.
   return static_cast<int64_t>(
-      std::floor(gpu_memory_utilization * static_cast<double>(visible_mib) +
-                 1e-9));
+      std::floor(utilization * static_cast<double>(visible_mib) + 1e-9));
 }
 
 int64_t LlmEngine::KvCapacityTokens(int64_t visible_mib) const {
+  return KvCapacityTokens(visible_mib, gpu_memory_utilization);
+}
+
+int64_t LlmEngine::KvCapacityTokens(int64_t visible_mib,
+                                    double utilization) const {
   const double free_bytes =
-      static_cast<double>(FootprintMib(visible_mib) * kBytesPerMib) -
+      static_cast<double>(FootprintMib(visible_mib, utilization) *
+                          kBytesPerMib) -
       (weights_gib + activation_reserve_gib) * kBytesPerGib;
   const double block_bytes =
       static_cast<double>(KvBytesPerToken()) * kKvBlockTokens;

@@ -50,6 +50,16 @@ double LlmBytesPerParam(LlmWeightsDtype dtype);
 // has them.
 bool LlmFp8Compute(LlmWeightsDtype dtype);
 
+// How an engine admits new prompts into its running batch (docs/model.md
+// §6.8, "Scheduling"): vLLM V1's token budget per step shared by decode
+// tokens and prefill chunks; older vLLM's multi-step scheduling (new
+// requests only every `scheduler_steps` decode steps, then a prefill step);
+// SGLang's prefill-priority admission (a prefill batch at the next step,
+// ahead of decode).
+enum class LlmScheduling { kChunkedPrefill, kMultiStep, kEager };
+// "chunked_prefill", "multi_step", "eager".
+const char* LlmSchedulingName(LlmScheduling s);
+
 struct LlmEngine {
   // Weights each GPU of the pod holds (the model's over tensor_parallel),
   // GiB.
@@ -70,10 +80,24 @@ struct LlmEngine {
   int kv_heads = 0;
   int head_dim = 0;
   int dtype_bytes = 2;
+  // The share of the seen memory it pre-allocates when given; with
+  // memory_utilization_auto it is the engine kind's default (0.92 vLLM,
+  // 1.0 TGI), which applies on an isolated grant, and a time-sliced GPU
+  // gets the fraction the emitted pod patch sets instead
+  // (engine_memory_fraction.h).
   double gpu_memory_utilization = kDefaultGpuMemoryUtilization;
+  bool memory_utilization_auto = false;
   int max_num_seqs = kDefaultMaxNumSeqs;
   int64_t max_num_batched_tokens = kDefaultMaxNumBatchedTokens;
   double activation_reserve_gib = kDefaultActivationReserveGib;
+  LlmScheduling scheduling = LlmScheduling::kChunkedPrefill;
+  // multi_step's n (vLLM --num-scheduler-steps); 1 under the others.
+  int scheduler_steps = 1;
+  // CPU and scheduling time per scheduler invocation, and per request
+  // (tokenizer, HTTP, detokenizer), ms; < 0: the model parameter of its
+  // scheduling (ModelParams::LlmStepOverheadMs, llm_request_overhead_ms).
+  double step_overhead_ms = -1;
+  double request_overhead_ms = -1;
   // Tokens per request.
   Distribution prompt_tokens = Distribution::Constant(512);
   Distribution output_tokens = Distribution::Constant(256);
@@ -88,11 +112,14 @@ struct LlmEngine {
   // has about 12 x hidden² parameters a layer: within 12 % of Llama-3's
   // 4,096 and 8,192 for its 8B and 70B models).
   double HiddenSize() const;
-  // What it pre-allocates of `visible_mib`: floor(utilization x visible).
+  // What it pre-allocates of `visible_mib`: floor(utilization x visible),
+  // with gpu_memory_utilization or the `utilization` given.
   int64_t FootprintMib(int64_t visible_mib) const;
+  int64_t FootprintMib(int64_t visible_mib, double utilization) const;
   // Tokens its KV cache holds with `visible_mib` visible, in whole blocks;
   // <= 0 when nothing is left for the cache (the engine cannot start).
   int64_t KvCapacityTokens(int64_t visible_mib) const;
+  int64_t KvCapacityTokens(int64_t visible_mib, double utilization) const;
   // Sequences it runs at once: max_num_seqs, or fewer when the cache
   // cannot hold that many of mean prompt + mean output tokens.
   int64_t MaxConcurrentSeqs(int64_t kv_tokens) const;
