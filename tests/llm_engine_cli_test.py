@@ -123,7 +123,12 @@ workload:
         gpu_memory_utilization: 0.07
         output_tokens: 1
 """)
+        # The compact answer counts the runs' warnings; --details has them.
         code, out, err = run("compare", path)
+        self.assertEqual(code, 0, err)
+        self.assertIn("why each scheme won, 3 warnings): add --details",
+                      " ".join(out.split()))
+        code, out, err = run("compare", path, "--details")
         self.assertEqual(code, 0, err)
         self.assertIn("warning: class embed: gpu_memory_utilization 0.07 "
                       "leaves no KV cache block in the memory hami grants "
@@ -132,7 +137,7 @@ workload:
         # `auto` takes 0.92 of the grant under HAMi: no warning.
         path = self.write("auto.yaml", open(path, encoding="utf-8").read()
                           .replace("0.07", "auto"))
-        code, out, err = run("compare", path)
+        code, out, err = run("compare", path, "--details")
         self.assertEqual(code, 0, err)
         self.assertNotIn("leaves no KV cache block", out)
 

@@ -155,6 +155,13 @@ std::string UnderPoolPlan(const Comparison& c, const Selection& s) {
 
 std::string DetailsPointer(const Comparison& c) {
   size_t warnings = 0;
+  // The runs' own warnings (an engine that cannot start under a scheme's
+  // grant, ...), printed among the runs' notes with --details.
+  for (const VariantOutcome& v : c.variants) {
+    for (const std::string& note : v.notes) {
+      warnings += note.starts_with("warning:");
+    }
+  }
   for (size_t k = 0; k < c.tenant_classes.size(); ++k) {
     warnings += ClassEvictionWarnings(c, k).size();
     for (const VariantOutcome& v : c.variants) {
