@@ -14,21 +14,10 @@
 
 #include "gpushare/exec/llm_serving_latency.h"
 
+#include "gpushare/exec/llm_test_engine.h"
+
 namespace gpushare {
 namespace {
-
-LlmEngine SchedulingTestEngine(LlmScheduling scheduling) {
-  LlmEngine e;
-  e.weights_gib = 15;
-  e.layers = 32;
-  e.kv_heads = 8;
-  e.head_dim = 128;
-  e.prompt_tokens = Distribution::Constant(512);
-  e.output_tokens = Distribution::Constant(256);
-  e.scheduling = scheduling;
-  if (scheduling == LlmScheduling::kMultiStep) e.scheduler_steps = 10;
-  return e;
-}
 
 ModelParams Overheads(double step, double per_seq, double request) {
   ModelParams p;
@@ -45,7 +34,7 @@ LlmLatency At(LlmScheduling scheduling, const ModelParams& params,
   LlmServingInputs in;
   in.request_rate = rate;
   in.max_seqs = 256;
-  return LlmServingLatency(SchedulingTestEngine(scheduling), LlmDevice{},
+  return LlmServingLatency(Llama8bTestEngine(scheduling), LlmDevice{},
                            params, in);
 }
 
@@ -131,7 +120,7 @@ TEST(LlmSchedulingTest, StepOverheadsGrowTpotWithTheBatch) {
 }
 
 TEST(LlmSchedulingTest, AnEnginesOwnOverheadsReplaceTheModels) {
-  LlmEngine e = SchedulingTestEngine(LlmScheduling::kChunkedPrefill);
+  LlmEngine e = Llama8bTestEngine(LlmScheduling::kChunkedPrefill);
   e.step_overhead_ms = 1;
   e.request_overhead_ms = 2;
   const ModelParams p = Overheads(7, 0, 9);
@@ -145,9 +134,9 @@ TEST(LlmSchedulingTest, AnEnginesOwnOverheadsReplaceTheModels) {
 
 TEST(LlmSchedulingTest, PrefillOnlyStepsPerDecodeStep) {
   const LlmEngine chunked =
-      SchedulingTestEngine(LlmScheduling::kChunkedPrefill);
-  const LlmEngine eager = SchedulingTestEngine(LlmScheduling::kEager);
-  const LlmEngine multi = SchedulingTestEngine(LlmScheduling::kMultiStep);
+      Llama8bTestEngine(LlmScheduling::kChunkedPrefill);
+  const LlmEngine eager = Llama8bTestEngine(LlmScheduling::kEager);
+  const LlmEngine multi = Llama8bTestEngine(LlmScheduling::kMultiStep);
   EXPECT_EQ(LlmPrefillStepsPerDecodeStep(chunked, 0.002, 16), 0);
   EXPECT_NEAR(LlmPrefillStepsPerDecodeStep(eager, 0.002, 16),
               1 - std::exp(-0.032), 1e-12);

@@ -17,29 +17,10 @@
 #include <cmath>
 #include <cstdint>
 
+#include "gpushare/exec/llm_test_engine.h"
+
 namespace gpushare {
 namespace {
-
-LlmEngine ServingTestEngine() {
-  LlmEngine e;
-  e.weights_gib = 15;
-  e.layers = 32;
-  e.kv_heads = 8;
-  e.head_dim = 128;
-  e.prompt_tokens = Distribution::Constant(512);
-  e.output_tokens = Distribution::Constant(256);
-  return e;
-}
-
-ModelParams NoOverheads() {
-  ModelParams p;
-  p.llm_step_overhead_chunked_prefill_ms = 0;
-  p.llm_step_overhead_multi_step_ms = 0;
-  p.llm_step_overhead_eager_ms = 0;
-  p.llm_step_overhead_per_seq_ms = 0;
-  p.llm_request_overhead_ms = 0;
-  return p;
-}
 
 LlmServingInputs Serving(double rate, int64_t seqs) {
   LlmServingInputs in;
@@ -64,8 +45,8 @@ TEST(LlmServingLatencyTest, ErlangCOfManyServersStopsOnceNoneWait) {
 }
 
 TEST(LlmServingLatencyTest, ALoneRequest) {
-  const LlmLatency l = LlmServingLatency(ServingTestEngine(), LlmDevice{},
-                                         NoOverheads(), Serving(0, 256));
+  const LlmLatency l = LlmServingLatency(Llama8bTestEngine(), LlmDevice{},
+                                         NoLlmOverheads(), Serving(0, 256));
   ASSERT_FALSE(l.saturated);
   // The prompt's compute outlasts the weights' read: max(36.54, 13.81).
   EXPECT_NEAR(l.ttft_p50_ms, 36.543589, 1e-5);
@@ -83,8 +64,8 @@ TEST(LlmServingLatencyTest, ContinuousBatchingAtTwoRequestsPerSecond) {
   // rho_p) = 15.515568, at p99 with B + 2.326 sqrt(B) = 14.499813 sequences
   // 16.024298. (The compute piece of the roofline, 0.0723 ms a sequence
   // and no fixed part, gives B = 0: the reads decide.)
-  const LlmLatency l = LlmServingLatency(ServingTestEngine(), LlmDevice{},
-                                         NoOverheads(), Serving(2, 256));
+  const LlmLatency l = LlmServingLatency(Llama8bTestEngine(), LlmDevice{},
+                                         NoLlmOverheads(), Serving(2, 256));
   ASSERT_FALSE(l.saturated);
   EXPECT_NEAR(l.batch, 7.943971, 1e-5);
   EXPECT_NEAR(l.tpot_p50_ms, 15.515568, 1e-5);
@@ -108,17 +89,17 @@ TEST(LlmServingLatencyTest, KvFullRequestsWait) {
   // 15 slots: P(wait) = 0.019638 > 1 %: p99 waits ln(0.019638 / 0.01) S /
   // (15 - A) = 387.403 ms; 16 slots: P(wait) = 0.009193 < 1 %, no p99
   // wait; 12 slots: P(wait) = 0.141554, 2,667.124 ms; 8 slots: saturated.
-  const LlmEngine e = ServingTestEngine();
+  const LlmEngine e = Llama8bTestEngine();
   const LlmLatency roomy =
-      LlmServingLatency(e, LlmDevice{}, NoOverheads(), Serving(2, 256));
+      LlmServingLatency(e, LlmDevice{}, NoLlmOverheads(), Serving(2, 256));
   const LlmLatency fifteen =
-      LlmServingLatency(e, LlmDevice{}, NoOverheads(), Serving(2, 15));
+      LlmServingLatency(e, LlmDevice{}, NoLlmOverheads(), Serving(2, 15));
   const LlmLatency sixteen =
-      LlmServingLatency(e, LlmDevice{}, NoOverheads(), Serving(2, 16));
+      LlmServingLatency(e, LlmDevice{}, NoLlmOverheads(), Serving(2, 16));
   const LlmLatency twelve =
-      LlmServingLatency(e, LlmDevice{}, NoOverheads(), Serving(2, 12));
+      LlmServingLatency(e, LlmDevice{}, NoLlmOverheads(), Serving(2, 12));
   const LlmLatency eight =
-      LlmServingLatency(e, LlmDevice{}, NoOverheads(), Serving(2, 8));
+      LlmServingLatency(e, LlmDevice{}, NoLlmOverheads(), Serving(2, 8));
   EXPECT_NEAR(fifteen.wait_probability, 0.019638, 1e-6);
   EXPECT_NEAR(fifteen.ttft_p99_ms - roomy.ttft_p99_ms, 387.403, 1e-3);
   EXPECT_NEAR(sixteen.wait_probability, 0.009193, 1e-6);
@@ -131,9 +112,9 @@ TEST(LlmServingLatencyTest, KvFullRequestsWait) {
 }
 
 TEST(LlmServingLatencyTest, TtftGrowsWithPromptLength) {
-  LlmEngine longer = ServingTestEngine();
+  LlmEngine longer = Llama8bTestEngine();
   longer.prompt_tokens = Distribution::Constant(2048);
-  const LlmLatency l = LlmServingLatency(longer, LlmDevice{}, NoOverheads(),
+  const LlmLatency l = LlmServingLatency(longer, LlmDevice{}, NoLlmOverheads(),
                                          Serving(0, 256));
   // Still one chunk: 4 x the weights' compute (144.825 ms) and 16 x the
   // attention's (5.397 ms) = 150.222340.
@@ -144,21 +125,21 @@ TEST(LlmServingLatencyTest, TtftGrowsWithTimeSliceNeighbours) {
   LlmServingInputs in = Serving(0, 256);
   in.contexts = 4;  // 3 others' turns of 1.024 + 0.2 ms, p99 of uniform
   const LlmLatency l =
-      LlmServingLatency(ServingTestEngine(), LlmDevice{}, NoOverheads(), in);
+      LlmServingLatency(Llama8bTestEngine(), LlmDevice{}, NoLlmOverheads(), in);
   EXPECT_NEAR(l.ttft_p99_ms, 36.543589 + 0.99 * 3 * 1.224, 1e-5);
   EXPECT_NEAR(l.ttft_p50_ms, 36.543589 + 0.5 * 3 * 1.224, 1e-5);
   // A quarter time share: every step and prefill 4 x as long.
   LlmDevice quarter;
   quarter.share = 0.25;
-  const LlmLatency q = LlmServingLatency(ServingTestEngine(), quarter,
-                                         NoOverheads(), Serving(0, 256));
+  const LlmLatency q = LlmServingLatency(Llama8bTestEngine(), quarter,
+                                         NoLlmOverheads(), Serving(0, 256));
   EXPECT_NEAR(q.ttft_p50_ms, 4 * 36.543589, 1e-4);
   EXPECT_NEAR(q.tpot_p50_ms, 4 * 13.810184, 1e-5);
 }
 
 TEST(LlmServingLatencyTest, NoKvCacheIsSaturated) {
-  EXPECT_TRUE(LlmServingLatency(ServingTestEngine(), LlmDevice{},
-                                NoOverheads(), Serving(1, 0))
+  EXPECT_TRUE(LlmServingLatency(Llama8bTestEngine(), LlmDevice{},
+                                NoLlmOverheads(), Serving(1, 0))
                   .saturated);
 }
 

@@ -10,17 +10,14 @@
 
 #include <cmath>
 
+#include "gpushare/exec/llm_test_engine.h"
+
 namespace gpushare {
 namespace {
 
 LlmEngine StepTestEngine() {
-  LlmEngine e;
-  e.weights_gib = 15;
+  LlmEngine e = Llama8bTestEngine();
   e.hidden_size = 4096;
-  e.layers = 32;
-  e.kv_heads = 8;
-  e.head_dim = 128;
-  e.dtype_bytes = 2;
   return e;
 }
 

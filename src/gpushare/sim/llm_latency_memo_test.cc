@@ -9,17 +9,14 @@
 #include <cmath>
 #include <cstdint>
 
+#include "gpushare/exec/llm_test_engine.h"
+
 namespace gpushare {
 namespace {
 
 LlmEngine MemoTestEngine() {
-  LlmEngine e;
-  e.weights_gib = 15;
-  e.layers = 32;
-  e.kv_heads = 8;
-  e.head_dim = 128;
+  LlmEngine e = Llama8bTestEngine();
   e.prompt_tokens = Distribution::LogNormal(512, 0.8, 16, 8192);
-  e.output_tokens = Distribution::Constant(256);
   return e;
 }
 
