@@ -26,6 +26,7 @@
 #include "gpushare/cluster/dra/dra_pool_settings.h"
 #include "gpushare/cluster/labels.h"
 #include "gpushare/cluster/node.h"
+#include "gpushare/cluster/node_group_autoscaling.h"
 #include "gpushare/cluster/resources.h"
 #include "gpushare/cluster/sharing_config.h"
 
@@ -74,6 +75,9 @@ struct NodePoolSpec {
   PoolDevices devices = PoolDevices::kDevicePlugin;
   // The DRA driver's settings (scenario key `dra:`); only with kDra.
   DraPoolSettings dra;
+  // How the pool scales (scenario key `autoscaling:`); provider kNone: a
+  // fixed `nodes`. Otherwise `nodes` is the count at the start.
+  NodeGroupAutoscaling autoscaling;
   // The labels that select the pool's nodes in the real cluster (a
   // LabelSelector's matchLabels), which the emitted scripts address with
   // `kubectl ... -l SELECTOR` (emit/pool_node_set.h). Empty: the pool
