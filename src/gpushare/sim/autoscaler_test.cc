@@ -13,7 +13,7 @@
 namespace gpushare {
 namespace {
 
-NodePoolSpec CpuPool(const std::string& name, AutoscalerProvider provider) {
+NodePoolSpec AutoscaledCpuPool(const std::string& name, AutoscalerProvider provider) {
   NodePoolSpec spec;
   spec.name = name;
   spec.nodes = 1;
@@ -28,10 +28,10 @@ NodePoolSpec CpuPool(const std::string& name, AutoscalerProvider provider) {
 // deployment's flags are pool 1's, so decisions fall every 30 s.
 TEST(MakeAutoscalerTest, ClusterAutoscalerTakesFirstPoolsFlags) {
   Cluster cluster(Catalog::Builtin());
-  cluster.AddPool(CpuPool("fixed", AutoscalerProvider::kNone));
-  NodePoolSpec first = CpuPool("a", AutoscalerProvider::kClusterAutoscaler);
+  cluster.AddPool(AutoscaledCpuPool("fixed", AutoscalerProvider::kNone));
+  NodePoolSpec first = AutoscaledCpuPool("a", AutoscalerProvider::kClusterAutoscaler);
   first.autoscaling.cluster_autoscaler.scan_interval_s = 30;
-  NodePoolSpec second = CpuPool("b", AutoscalerProvider::kClusterAutoscaler);
+  NodePoolSpec second = AutoscaledCpuPool("b", AutoscalerProvider::kClusterAutoscaler);
   second.autoscaling.cluster_autoscaler.scan_interval_s = 5;
   cluster.AddPool(first);
   cluster.AddPool(second);
@@ -45,7 +45,7 @@ TEST(MakeAutoscalerTest, ClusterAutoscalerTakesFirstPoolsFlags) {
 // after one check at 0 s, the next at 10 s.
 TEST(MakeAutoscalerTest, KarpenterPollsConsolidation) {
   Cluster cluster(Catalog::Builtin());
-  cluster.AddPool(CpuPool("k", AutoscalerProvider::kKarpenter));
+  cluster.AddPool(AutoscaledCpuPool("k", AutoscalerProvider::kKarpenter));
   std::unique_ptr<Autoscaler> k =
       MakeAutoscaler(AutoscalerProvider::kKarpenter, cluster, {0}, Rng(1));
   AutoscalerSnapshot snapshot;

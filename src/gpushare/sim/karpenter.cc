@@ -206,8 +206,6 @@ std::vector<PodCandidate> Candidates(const AutoscalerSnapshot& snapshot,
 
 }  // namespace karpenter_internal
 
-using karpenter_internal::kEps;
-
 Karpenter::Karpenter(std::vector<int> pools, const KarpenterSettings& global,
                      Rng rng)
     : pools_(pools.begin(), pools.end()), rng_(rng),
@@ -265,12 +263,12 @@ AutoscalerDecision Karpenter::Decide(const AutoscalerSnapshot& snapshot) {
   }
 
   AutoscalerDecision decision;
-  if (batch_open_ && (now - last_trigger_s_ >= batch_idle_s_ - kEps ||
-                      now - batch_start_s_ >= batch_max_s_ - kEps)) {
+  if (batch_open_ && (now - last_trigger_s_ >= batch_idle_s_ - karpenter_internal::kEps ||
+                      now - batch_start_s_ >= batch_max_s_ - karpenter_internal::kEps)) {
     batch_open_ = false;
     Provision(snapshot, &decision);
   }
-  if (now >= next_consolidation_s_ - kEps) {
+  if (now >= next_consolidation_s_ - karpenter_internal::kEps) {
     Consolidate(snapshot, &decision);
     next_consolidation_s_ = now + kKarpenterConsolidationPeriodS;
   }
@@ -525,7 +523,7 @@ void Karpenter::Consolidate(const AutoscalerSnapshot& snapshot,
     }
     size[p] = static_cast<int>(group.nodes.size()) - deleting;
     budget[p] = static_cast<int>(std::ceil(settings.disruption_budget_fraction *
-                                           group.nodes.size() - kEps)) -
+                                           group.nodes.size() - karpenter_internal::kEps)) -
                 deleting;
     for (const AutoscalerNodeView& node : group.nodes) {
       if (node.state != State::kReady) continue;
@@ -533,7 +531,7 @@ void Karpenter::Consolidate(const AutoscalerSnapshot& snapshot,
       const double idle = now - (event != pod_events_.end()
                                      ? event->second.second
                                      : node.state_since_s);
-      if (idle < settings.consolidate_after_s - kEps) continue;
+      if (idle < settings.consolidate_after_s - karpenter_internal::kEps) continue;
       bool nominated = false;
       for (const Bin& bin : bins) {
         if (bin.node != node.node) continue;
