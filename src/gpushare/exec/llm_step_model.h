@@ -84,8 +84,12 @@ struct LlmStep {
 
 // The parts of a step's time, ms. `ms` = max(compute, memory) + allreduce.
 struct LlmStepTime {
-  double compute_ms = 0;
-  double memory_ms = 0;
+  double linear_ms = 0;     // the matrix products' compute
+  double attention_ms = 0;  // attention's compute
+  double weights_ms = 0;    // the weights' read
+  double kv_ms = 0;         // the KV cache's reads and writes
+  double compute_ms = 0;    // linear_ms + attention_ms
+  double memory_ms = 0;     // weights_ms + kv_ms
   double allreduce_ms = 0;
   double ms = 0;
   bool compute_bound() const { return compute_ms > memory_ms; }
