@@ -146,7 +146,9 @@ inline LlmWeightsDtype WeightsDtype(const std::string& dtype) {
 }
 
 // Whether a row whose source does not state the KV cache's dtype ran it in
-// FP8: TensorRT-LLM (and NIM, built on it) serving FP8 weights. NVIDIA's
+// FP8: TensorRT-LLM (and NIM, built on it) serving FP8 weights in flight
+// (not the static-batch rows of TensorRT-LLM 0.5, built from their own
+// engines, whose sources do not say). NVIDIA's
 // FP8 recipes quantise the KV cache with the weights: a ModelOpt FP8
 // export's hf_quant_config.json names kv_cache_quant_algo FP8 beside
 // quant_algo FP8 (NVIDIA/TensorRT-Model-Optimizer, the export's
@@ -181,7 +183,8 @@ struct LlmFigureInputs {
 //   (bf16/fp16 2 bytes, fp8/int8 1, int4 0.5; fp8 computes at the GPU's
 //   FP8 rate), tensor_parallel = the row's tp (weights_gib is one GPU's
 //   share; KV heads are sharded by LlmEngine), hidden_size and the KV
-//   shape from models.csv, the KV cache in kv_dtype's bytes;
+//   shape from models.csv, the KV cache in kv_dtype's bytes (not_stated:
+//   16 bits, but FP8 where KvCacheFp8ByDefault);
 // - the device: one whole GPU of the row's model with its catalog FP8
 //   rate and GPU-to-GPU link;
 // - scheduling from the engine: SGLang eager; vLLM whose scheduling names
