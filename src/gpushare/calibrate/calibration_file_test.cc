@@ -84,7 +84,7 @@ TEST(CalibrationFileTest, BadFilesAreLocatedErrors) {
             "mig_comm_slowdown, restart_backoff_initial_s, "
             "restart_backoff_max_s, max_restarts, eviction_warning_per_pod, "
             "llm_prefill_flops_efficiency, llm_fp8_flops_efficiency, "
-            "llm_decode_bandwidth_efficiency, "
+            "llm_decode_bandwidth_efficiency, llm_kernel_overlap, "
             "llm_allreduce_latency_us, llm_allreduce_bandwidth_efficiency, "
             "llm_step_overhead_chunked_prefill_ms, "
             "llm_step_overhead_multi_step_ms, llm_step_overhead_eager_ms, "

@@ -14,9 +14,15 @@ double ChunkedPrefillMs(const LlmEngine& engine, const LlmDevice& device,
                         double prompt, double q) {
   const double chunk = std::max(
       1.0, static_cast<double>(engine.max_num_batched_tokens) - s.batch);
-  const double steps = std::max(1.0, std::ceil(prompt / chunk));
+  // The prompts ahead of it in the waiting queue (first come, first
+  // served): the mean backlog of an M/D/1 queue of prefill work at load
+  // ρ_p, ρ_p / (2(1 − ρ_p)) prompts of P̄ tokens.
+  const double rho = std::clamp(1 - 1 / std::max(1.0, s.stretch), 0.0, 1.0);
+  const double ahead = rho * std::max(1.0, s.stretch) / 2 * s.prompt_mean;
+  const double tokens = prompt + ahead;
+  const double steps = std::max(1.0, std::ceil(tokens / chunk));
   return LlmAdmissionWaitMs(s.step_ms * s.stretch, s.busy, q) +
-         std::max(LlmPrefillMs(engine, device, params, prompt),
+         std::max(LlmPrefillMs(engine, device, params, tokens),
                   steps * s.memory_ms) +
          steps * (s.step_ms - s.memory_ms);
 }

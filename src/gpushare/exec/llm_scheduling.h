@@ -12,10 +12,13 @@
 //
 //   chunked_prefill (vLLM V1)  the prompt joins the next step; each step's
 //                              token budget M goes to the batch's B decode
-//                              tokens first, the rest to prefill chunks, so
-//                              it spans k = ⌈P / (M − B)⌉ steps of the
-//                              whole batch: admission over T, then
-//                              max(p(P), k·m(B)) + k·(t(B) − m(B))
+//                              tokens first, the rest to prefill chunks in
+//                              queue order, so the prompt waits for the
+//                              prompts ahead of it (an M/D/1 queue's mean
+//                              backlog ρ_p / (2(1 − ρ_p)) · P̄ tokens) and
+//                              X = P + that spans k = ⌈X / (M − B)⌉ steps
+//                              of the whole batch: admission over T, then
+//                              max(p(X), k·m(B)) + k·(t(B) − m(B))
 //   eager (SGLang)             the prompt is prefilled at the next step,
 //                              ahead of decode, with the prompts that
 //                              arrived during the step (λ·T·P̄ tokens), in

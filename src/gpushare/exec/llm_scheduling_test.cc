@@ -65,10 +65,12 @@ TEST(LlmSchedulingTest, EachPolicysTtftAtTwoRequestsPerSecond) {
   // 0.999645.
   const ModelParams none = Overheads(0, 0, 0);
   // chunked_prefill: wait over T (p50 7.755030, p99 15.360357) + one step
-  // of 512 prompt tokens beside the batch, max(36.543589, 14.381578).
+  // of 512 prompt tokens behind the M/D/1 backlog of prompts waiting for
+  // prefill (rho_p / (2 (1 - rho_p)) x 512 = 20.186 tokens) beside the
+  // batch, max(p(532.186) = 37.998146, 14.381578).
   const LlmLatency chunked = At(LlmScheduling::kChunkedPrefill, none, 2);
-  EXPECT_NEAR(chunked.ttft_p50_ms, 44.298620, 1e-5);
-  EXPECT_NEAR(chunked.ttft_p99_ms, 51.903946, 1e-5);
+  EXPECT_NEAR(chunked.ttft_p50_ms, 45.753176, 1e-5);
+  EXPECT_NEAR(chunked.ttft_p99_ms, 53.358503, 1e-5);
   // eager: the same wait, then a prefill-only step of 512 + lambda T P =
   // 512 + 0.002 x 15.515568 x 512 = 527.888 tokens: 37.688371 ms.
   const LlmLatency eager = At(LlmScheduling::kEager, none, 2);
@@ -97,12 +99,13 @@ TEST(LlmSchedulingTest, StepOverheadsGrowTpotWithTheBatch) {
   // b) = 8.180735 / 0.905032 = 9.039151; TPOT (a + b B) x stretch =
   // 17.654592 (15.515568 without overheads: +14 %, of which o_s B = 0.904
   // ms a step grows with the batch). TTFT p50: r 2 + wait 8.824 + max(p,
-  // w + 0.071928 B = 14.460 ms) 36.543589 + the step's CPU part o + o_s B
-  // = 1.904 ms: 49.273753.
+  // w + 0.071928 B = 14.460 ms) 37.998146 (the prompt behind the 20.186
+  // tokens of backlog) + the step's CPU part o + o_s B = 1.904 ms:
+  // 50.728310.
   const LlmLatency chunked = At(LlmScheduling::kChunkedPrefill, p, 2);
   EXPECT_NEAR(chunked.batch, 9.039151, 1e-5);
   EXPECT_NEAR(chunked.tpot_p50_ms, 17.654592, 1e-5);
-  EXPECT_NEAR(chunked.ttft_p50_ms, 49.273753, 1e-5);
+  EXPECT_NEAR(chunked.ttft_p50_ms, 50.728310, 1e-5);
   // multi_step pays o once every 10 steps: a = w + 0.1.
   const LlmLatency multi = At(LlmScheduling::kMultiStep, p, 2);
   EXPECT_NEAR(At(LlmScheduling::kMultiStep, p, 0).tpot_p50_ms, 13.910184,

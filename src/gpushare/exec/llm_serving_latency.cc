@@ -78,7 +78,12 @@ LlmLatency LlmServingLatency(const LlmEngine& engine, const LlmDevice& device,
   one_seq.decode_seqs = 1;
   one_seq.decode_context = context;
   const LlmStepTime one = LlmStepTiming(engine, device, params, one_seq);
-  const double b_compute = one.compute_ms +
+  // Under sequential kernels (llm_kernel_overlap v < 1) the KV reads add
+  // to the matrix products' compute rather than hide under it.
+  const double v = params.llm_kernel_overlap;
+  const double b_compute = one.linear_ms +
+                           v * one.attention_ms +
+                           (1 - v) * std::max(one.attention_ms, one.kv_ms) +
                            (one.allreduce_ms - empty_step.allreduce_ms) +
                            params.llm_step_overhead_per_seq_ms;
   const double stretch = 1 / (1 - rho_prefill);

@@ -70,13 +70,15 @@ TEST(LlmServingLatencyTest, ContinuousBatchingAtTwoRequestsPerSecond) {
   EXPECT_NEAR(l.batch, 7.943971, 1e-5);
   EXPECT_NEAR(l.tpot_p50_ms, 15.515568, 1e-5);
   EXPECT_NEAR(l.tpot_p99_ms, 16.024298, 1e-5);
-  // One chunk of 512 tokens in one step of the batch, max(36.543589,
-  // 13.810184 + 0.071928 B = 14.381578) = 36.543589, after the wait for the
-  // next step: a batch runs with beta = 1 - e^-B = 0.999645, the wait is
-  // uniform over a step's wall time 15.515568: p50 15.515568 (0.5 -
-  // 0.000355) / 0.999645 = 7.755030, p99 15.360357.
-  EXPECT_NEAR(l.ttft_p50_ms, 44.298620, 1e-5);
-  EXPECT_NEAR(l.ttft_p99_ms, 51.903946, 1e-5);
+  // One chunk of 512 tokens behind the prompts still waiting for their
+  // prefill (first come, first served: an M/D/1 queue's mean backlog,
+  // rho_p / (2 (1 - rho_p)) x 512 = 20.186 tokens) in one step of the
+  // batch, max(p(532.186) = 37.998146, 13.810184 + 0.071928 B = 14.381578),
+  // after the wait for the next step: a batch runs with beta = 1 - e^-B =
+  // 0.999645, the wait is uniform over a step's wall time 15.515568: p50
+  // 15.515568 (0.5 - 0.000355) / 0.999645 = 7.755030, p99 15.360357.
+  EXPECT_NEAR(l.ttft_p50_ms, 45.753176, 1e-5);
+  EXPECT_NEAR(l.ttft_p99_ms, 53.358503, 1e-5);
   // Slot time 36.543589 + 256 x 15.515568 = 4,008.528882 ms: 8.017058
   // Erlangs.
   EXPECT_NEAR(l.utilization, 8.017058 / 256, 1e-7);

@@ -40,17 +40,22 @@ double AllReduceMs(const LlmEngine& engine, const LlmDevice& device,
   const double bytes = tokens * engine.HiddenSize() * kActivationBytes;
   const double ring_s = 2.0 * (n - 1) / n * bytes / link;
   const double each_ms =
-      ring_s * 1000 + (with_latency ? params.llm_allreduce_latency_us / 1000
-                                    : 0);
+      ring_s * 1000 +
+      (with_latency ? params.llm_allreduce_latency_us / 1000 : 0);
   return kAllReducesPerLayer * engine.layers * each_ms;
 }
 
-// Milliseconds of compute of `linear_tokens` through the weights and
-// `attended` query-key positions of attention, on all N GPUs, before the
-// share.
-double ComputeMs(const LlmEngine& engine, const LlmDevice& device,
-                 const ModelParams& params, double linear_tokens,
-                 double attended) {
+// Milliseconds of compute of `linear_tokens` through the weights (the
+// matrix products) and of `attended` query-key positions of attention, on
+// all N GPUs, before the share.
+struct ComputeParts {
+  double linear_ms = 0;
+  double attention_ms = 0;
+};
+
+ComputeParts ComputeMs(const LlmEngine& engine, const LlmDevice& device,
+                       const ModelParams& params, double linear_tokens,
+                       double attended) {
   const double f = device.sm_fraction * TensorParallel(engine);
   const double rate16 = kReferenceDenseTflops * 1e12 * device.relative_speed *
                         f * params.llm_prefill_flops_efficiency;
@@ -58,13 +63,17 @@ double ComputeMs(const LlmEngine& engine, const LlmDevice& device,
       LlmFp8Compute(engine.weights_dtype) && device.fp8_tflops > 0
           ? device.fp8_tflops * 1e12 * f * params.llm_fp8_flops_efficiency
           : rate16;
+  ComputeParts c;
   if (!(rate16 > 0) || !(rate_w > 0)) {
-    return std::numeric_limits<double>::infinity();
+    c.linear_ms = c.attention_ms = std::numeric_limits<double>::infinity();
+    return c;
   }
   const double linear_flops = 2 * engine.Params() * linear_tokens;
   const double attention_flops =
       4.0 * engine.layers * engine.HiddenSize() * attended;
-  return (linear_flops / rate_w + attention_flops / rate16) * 1000;
+  c.linear_ms = linear_flops / rate_w * 1000;
+  c.attention_ms = attention_flops / rate16 * 1000;
+  return c;
 }
 
 }  // namespace
@@ -81,21 +90,32 @@ LlmStepTime LlmStepTiming(const LlmEngine& engine, const LlmDevice& device,
                              params.llm_decode_bandwidth_efficiency *
                              device.share;
   if (!(device.share > 0) || !(bytes_per_s > 0)) {
+    t.linear_ms = t.attention_ms = t.weights_ms = t.kv_ms = inf;
     t.compute_ms = t.memory_ms = t.allreduce_ms = t.ms = inf;
     return t;
   }
   const double seqs = std::max(1.0, step.prefill_seqs);
   const double attended = n * (c + n / (2 * seqs)) + b * l;
-  t.compute_ms = ComputeMs(engine, device, params, n + b, attended) /
-                 device.share;
+  const ComputeParts compute = ComputeMs(engine, device, params, n + b, attended);
+  t.linear_ms = compute.linear_ms / device.share;
+  t.attention_ms = compute.attention_ms / device.share;
+  t.compute_ms = t.linear_ms + t.attention_ms;
   const double kv = static_cast<double>(engine.KvBytesPerToken());
-  const double bytes = engine.weights_gib * kLlmStepBytesPerGib +
-                       kv * (b * l + seqs * c + n);
-  t.memory_ms = bytes / bytes_per_s * 1000;
+  t.weights_ms =
+      engine.weights_gib * kLlmStepBytesPerGib / bytes_per_s * 1000;
+  t.kv_ms = kv * (b * l + seqs * c + n) / bytes_per_s * 1000;
+  t.memory_ms = t.weights_ms + t.kv_ms;
   t.allreduce_ms =
       AllReduceMs(engine, device, params, n + b, /*with_latency=*/true) /
       device.share;
-  t.ms = std::max(t.compute_ms, t.memory_ms) + t.allreduce_ms;
+  // The matrix products and attention are separate kernels: each waits for
+  // the longer of its own compute and reads; a fraction v of the two
+  // (llm_kernel_overlap) overlaps as one roofline.
+  const double v = params.llm_kernel_overlap;
+  const double overlapped = std::max(t.compute_ms, t.memory_ms);
+  const double sequential = std::max(t.linear_ms, t.weights_ms) +
+                            std::max(t.attention_ms, t.kv_ms);
+  t.ms = v * overlapped + (1 - v) * sequential + t.allreduce_ms;
   return t;
 }
 
@@ -108,7 +128,8 @@ double LlmPrefillMs(const LlmEngine& engine, const LlmDevice& device,
                     const ModelParams& params, double tokens) {
   const double n = std::max(0.0, tokens);
   if (!(device.share > 0)) return std::numeric_limits<double>::infinity();
-  return (ComputeMs(engine, device, params, n, n * n / 2) +
+  const ComputeParts compute = ComputeMs(engine, device, params, n, n * n / 2);
+  return (compute.linear_ms + compute.attention_ms +
           AllReduceMs(engine, device, params, n, /*with_latency=*/false)) /
          device.share;
 }

@@ -3,14 +3,17 @@
 //
 // A step of a continuous-batching engine (vLLM, TGI, TensorRT-LLM) runs
 // every decoding sequence of its batch one token further and computes the
-// prompt tokens of admitted requests (prefill) in chunks. A step is a
-// roofline: it takes the longer of its compute and its memory traffic, not
-// their sum, plus the all-reduces of a tensor-parallel engine, which wait
-// for both:
+// prompt tokens of admitted requests (prefill) in chunks. Its matrix
+// products and its attention are separate kernels, each a roofline (the
+// longer of its compute and its memory traffic), run one after the other
+// (v = llm_kernel_overlap of them overlaps as one roofline), plus the
+// all-reduces of a tensor-parallel engine, which wait for both:
 //
-//   step_ms   = max(compute_ms, memory_ms) + allreduce_ms
-//   compute_ms = (2·P·T / (R_w·e_w) + 4·layers·H·A / (R_16·e_c)) / (N · x)
-//   memory_ms  = (W + k·(B·L + S·C + n)) / (BW · e_b · x)
+//   step_ms   = v·max(lin + att, wts + kv)
+//               + (1 − v)·(max(lin, wts) + max(att, kv)) + allreduce_ms
+//   lin = 2·P·T / (R_w·e_w·N·x)          att = 4·layers·H·A / (R_16·e_c·N·x)
+//   wts = W / (BW·e_b·x)                 kv  = k·(B·L + S·C + n) / (BW·e_b·x)
+//   compute_ms = lin + att, memory_ms = wts + kv
 //   allreduce_ms = 2·layers · (α + 2(N − 1)/N · T·H·2 / (link · e_l)) / x
 //
 // with n prefill tokens and B decoding sequences (T = n + B tokens), P the
@@ -82,10 +85,14 @@ struct LlmStep {
   double decode_context = 0;
 };
 
-// The parts of a step's time, ms. `ms` = max(compute, memory) + allreduce.
+// The parts of a step's time, ms; `ms` as above.
 struct LlmStepTime {
-  double compute_ms = 0;
-  double memory_ms = 0;
+  double linear_ms = 0;     // the matrix products' compute
+  double attention_ms = 0;  // attention's compute
+  double weights_ms = 0;    // the weights' read
+  double kv_ms = 0;         // the KV cache's reads and writes
+  double compute_ms = 0;    // linear_ms + attention_ms
+  double memory_ms = 0;     // weights_ms + kv_ms
   double allreduce_ms = 0;
   double ms = 0;
   bool compute_bound() const { return compute_ms > memory_ms; }

@@ -2,7 +2,8 @@
 // 15 GiB of weights (8,053,063,680 parameters at 2 bytes), hidden size
 // 4,096, 131,072 KV bytes per token, default efficiencies (0.73 of the
 // dense 16-bit peak, 0.5 of the FP8 peak, 0.75 of peak bandwidth, all-
-// reduces of 58 µs plus a ring over the full link).
+// reduces of 40 µs plus a ring over the full link, the matrix products and
+// attention in sequence).
 
 #include "gpushare/exec/llm_step_model.h"
 
@@ -34,33 +35,51 @@ TEST(LlmStepModelTest, PrefillIsLinearAndAttentionFlopsOverCompute) {
               71.866313 * 4 / 3.17, 1e-5);
 }
 
-TEST(LlmStepModelTest, AStepIsTheLargerOfComputeAndMemory) {
-  // A lone prompt on an H100: its weights' read (16,106,127,360 B over
-  // 3,350e9 x 0.75 B/s = 6.4104 ms, plus its KV writes) against its compute
-  // (2 x 8.05e9 FLOP a token over 989.04e12 x 0.73 FLOP/s = 0.0223 ms a
-  // token): the roofline turns between 286 and 287 tokens.
+TEST(LlmStepModelTest, AStepIsTwoRooflinesInSequence) {
+  // A lone prompt of 286 tokens on an H100: the matrix products' compute
+  // (2 x 8,053,063,680 FLOP a token over 989.04e12 x 0.73 FLOP/s: 6.379997
+  // ms) against the weights' read (16,106,127,360 B over 3,350e9 x 0.75
+  // B/s: 6.410399 ms), then attention's compute (4 x 32 x 4,096 x 286 x 143
+  // positions: 0.029699 ms) against its KV writes (286 x 131,072 B:
+  // 0.014920 ms). The step is the sum of the two maxima, 6.440098 ms; one
+  // roofline over the whole step (llm_kernel_overlap 1) would take the
+  // larger of all compute (6.409695) and all memory (6.425319).
   const LlmEngine e = StepTestEngine();
   LlmDevice h100{3.17, 1, 3350, 1};
   LlmStep step;
   step.prefill_tokens = 286;
   LlmStepTime t = LlmStepTiming(e, h100, ModelParams{}, step);
-  EXPECT_FALSE(t.compute_bound());
+  EXPECT_NEAR(t.linear_ms, 6.379997, 1e-5);
+  EXPECT_NEAR(t.weights_ms, 6.410399, 1e-5);
+  EXPECT_NEAR(t.attention_ms, 0.029699, 1e-5);
+  EXPECT_NEAR(t.kv_ms, 0.014920, 1e-5);
   EXPECT_NEAR(t.compute_ms, 6.409695, 1e-5);
   EXPECT_NEAR(t.memory_ms, 6.425319, 1e-5);
-  EXPECT_DOUBLE_EQ(t.ms, t.memory_ms);  // not their sum
+  EXPECT_FALSE(t.compute_bound());
+  EXPECT_NEAR(t.ms, 6.440098, 1e-5);
+  ModelParams overlapped;
+  overlapped.llm_kernel_overlap = 1;
+  EXPECT_NEAR(LlmStepMs(e, h100, overlapped, step), 6.425319, 1e-5);
+  // The matrix products outlast the weights' read from 288 tokens
+  // (6.424612 ms of compute against 6.410399).
   step.prefill_tokens = 287;
   t = LlmStepTiming(e, h100, ModelParams{}, step);
-  EXPECT_TRUE(t.compute_bound());
-  EXPECT_NEAR(t.ms, 6.432211, 1e-5);
+  EXPECT_LT(t.linear_ms, t.weights_ms);
+  step.prefill_tokens = 288;
+  t = LlmStepTiming(e, h100, ModelParams{}, step);
+  EXPECT_NEAR(t.linear_ms, 6.424612, 1e-5);
+  EXPECT_GT(t.linear_ms, t.weights_ms);
   step.prefill_tokens = 1024;
   EXPECT_NEAR(LlmStepMs(e, h100, ModelParams{}, step), 23.223782, 1e-5);
-  // A mixed step is one roofline over all its tokens: 1,024 prompt tokens
-  // beside 10 decoding sequences of 1,000 tokens stay compute-bound.
+  // 1,024 prompt tokens beside 10 decoding sequences of 1,000 tokens: the
+  // products of 1,034 tokens (23.066141 ms), then attention's KV reads
+  // (0.575100 ms) outlast its compute (0.387979): 23.641241 ms, where one
+  // roofline would hide the reads under the compute (23.454121 ms).
   step.decode_seqs = 10;
   step.decode_context = 1000;
   t = LlmStepTiming(e, h100, ModelParams{}, step);
-  EXPECT_TRUE(t.compute_bound());
-  EXPECT_GT(t.ms, 23.223782);
+  EXPECT_NEAR(t.ms, 23.641241, 1e-5);
+  EXPECT_NEAR(LlmStepMs(e, h100, overlapped, step), 23.454121, 1e-5);
   EXPECT_DOUBLE_EQ(t.allreduce_ms, 0);  // one GPU
 }
 
@@ -106,11 +125,13 @@ TEST(LlmStepModelTest, TensorParallelFourAllReducesEveryLayer) {
   step.decode_context = 1000;
   const LlmStepTime t = LlmStepTiming(e, h100, ModelParams{}, step);
   // Each all-reduce: 100 tokens x 8,192 x 2 B = 1,638,400 B; a ring moves
-  // 2 x 3/4 of it over 450 GB/s: 5.4613 µs, plus 58 µs; 160 of them.
-  EXPECT_NEAR(t.allreduce_ms, 160 * (0.0054613333 + 0.058), 1e-7);
+  // 2 x 3/4 of it over 450 GB/s: 5.4613 µs, plus 40 µs; 160 of them.
+  EXPECT_NEAR(t.allreduce_ms, 160 * (0.0054613333 + 0.040), 1e-7);
   // Memory: (17,650,000,000 B + 100 x 1,000 x 81,920 B) / (3,350e9 x 0.75).
   EXPECT_NEAR(t.memory_ms, 10.285373, 1e-5);
-  EXPECT_NEAR(t.ms, 10.285373 + 10.153813, 1e-5);
+  // Weights 7.024876 ms outlast the products' 3.567458 ms (FP8 at 1,979e12
+  // x 0.5 x 4); the KV reads 3.260498 ms outlast attention's 0.090770 ms.
+  EXPECT_NEAR(t.ms, 10.285373 + 7.273813, 1e-5);
   // A lone engine on one GPU has none.
   e.tensor_parallel = 1;
   EXPECT_DOUBLE_EQ(LlmStepTiming(e, h100, ModelParams{}, step).allreduce_ms,

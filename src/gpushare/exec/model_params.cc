@@ -51,6 +51,7 @@ void ModelParams::Validate() const {
   CheckRange("llm_fp8_flops_efficiency", llm_fp8_flops_efficiency, 0.01, 1);
   CheckRange("llm_decode_bandwidth_efficiency",
              llm_decode_bandwidth_efficiency, 0.01, 1);
+  CheckRange("llm_kernel_overlap", llm_kernel_overlap, 0, 1);
   CheckRange("llm_allreduce_latency_us", llm_allreduce_latency_us, 0, 1e6);
   CheckRange("llm_allreduce_bandwidth_efficiency",
              llm_allreduce_bandwidth_efficiency, 0.01, 1);

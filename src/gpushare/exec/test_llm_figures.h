@@ -145,6 +145,22 @@ inline LlmWeightsDtype WeightsDtype(const std::string& dtype) {
   return LlmWeightsDtype::kBf16;
 }
 
+// Whether a row whose source does not state the KV cache's dtype ran it in
+// FP8: TensorRT-LLM (and NIM, built on it) serving FP8 weights in flight
+// (not the static-batch rows of TensorRT-LLM 0.5, built from their own
+// engines, whose sources do not say). NVIDIA's
+// FP8 recipes quantise the KV cache with the weights: a ModelOpt FP8
+// export's hf_quant_config.json names kv_cache_quant_algo FP8 beside
+// quant_algo FP8 (NVIDIA/TensorRT-Model-Optimizer, the export's
+// convert_hf_quant_config_format example), and the TensorRT-LLM 0.6
+// performance page builds its FP8 engines with --fp8_kv_cache.
+inline bool KvCacheFp8ByDefault(const CsvRow& row) {
+  return row.at("kv_dtype") == "not_stated" &&
+         row.at("weights_dtype") == "fp8" &&
+         row.at("engine") == "TensorRT-LLM" &&
+         row.at("scheduling") != "static-batch";
+}
+
 // What the model needs to compute one figure.
 struct LlmFigureInputs {
   LlmEngine engine;   // the whole (tensor-parallel) engine
@@ -167,7 +183,8 @@ struct LlmFigureInputs {
 //   (bf16/fp16 2 bytes, fp8/int8 1, int4 0.5; fp8 computes at the GPU's
 //   FP8 rate), tensor_parallel = the row's tp (weights_gib is one GPU's
 //   share; KV heads are sharded by LlmEngine), hidden_size and the KV
-//   shape from models.csv, the KV cache in kv_dtype's bytes;
+//   shape from models.csv, the KV cache in kv_dtype's bytes (not_stated:
+//   16 bits, but FP8 where KvCacheFp8ByDefault);
 // - the device: one whole GPU of the row's model with its catalog FP8
 //   rate and GPU-to-GPU link;
 // - scheduling from the engine: SGLang eager; vLLM whose scheduling names
@@ -199,7 +216,8 @@ inline LlmFigureInputs LlmInputsForFigure(
                               ? shape.params_b
                               : std::stod(row.at("params_b"));
   const double weight_bytes = DtypeBytes(row.at("weights_dtype"));
-  const double kv_bytes = DtypeBytes(row.at("kv_dtype"));
+  const double kv_bytes =
+      KvCacheFp8ByDefault(row) ? 1 : DtypeBytes(row.at("kv_dtype"));
   EXPECT_GT(weight_bytes, 0) << row.at("id") << ": weights_dtype";
   EXPECT_GE(kv_bytes, 1) << row.at("id") << ": kv_dtype";
   constexpr double kGib = 1024.0 * 1024.0 * 1024.0;

@@ -47,7 +47,7 @@ TEST(ModelReaderTest, UnknownKeyListsEveryParameter) {
       "mig_comm_slowdown, restart_backoff_initial_s, restart_backoff_max_s, "
       "max_restarts, eviction_warning_per_pod, llm_prefill_flops_efficiency, "
       "llm_fp8_flops_efficiency, llm_decode_bandwidth_efficiency, "
-      "llm_allreduce_latency_us, llm_allreduce_bandwidth_efficiency, "
+      "llm_kernel_overlap, llm_allreduce_latency_us, llm_allreduce_bandwidth_efficiency, "
       "llm_step_overhead_chunked_prefill_ms, "
       "llm_step_overhead_multi_step_ms, llm_step_overhead_eager_ms, "
       "llm_step_overhead_per_seq_ms, llm_request_overhead_ms, "
@@ -57,7 +57,8 @@ TEST(ModelReaderTest, UnknownKeyListsEveryParameter) {
 TEST(ModelReaderTest, LlmStepParametersAreReadAndChecked) {
   const gpushare::Scenario s = ReadModelScenario(ModelScenario(
       "model: {llm_fp8_flops_efficiency: 0.6, llm_allreduce_latency_us: 10, "
-      "llm_allreduce_bandwidth_efficiency: 0.8}\n"));
+      "llm_allreduce_bandwidth_efficiency: 0.8, llm_kernel_overlap: 0.25}\n"));
+  EXPECT_EQ(s.model.llm_kernel_overlap, 0.25);
   EXPECT_EQ(s.model.llm_fp8_flops_efficiency, 0.6);
   EXPECT_EQ(s.model.llm_allreduce_latency_us, 10);
   EXPECT_EQ(s.model.llm_allreduce_bandwidth_efficiency, 0.8);
