@@ -128,6 +128,17 @@ std::string SharingNote(const NodePoolSpec& pool, const NodeGroupTemplate& t) {
   return "";
 }
 
+// A limit in the simulator's units (cpu millicores, memory MiB; the
+// scenario reader's) as a Kubernetes quantity.
+std::string LimitQuantity(const std::string& name, int64_t value) {
+  if (name == "cpu") {
+    return value % 1000 == 0 ? fmt::format("{}", value / 1000)
+                             : fmt::format("{}m", value);
+  }
+  if (name == "memory") return fmt::format("{}Mi", value);
+  return fmt::format("{}", value);
+}
+
 std::string QuotedList(const std::vector<std::string>& values) {
   std::string out;
   for (const std::string& v : values) {
@@ -229,7 +240,8 @@ std::string NodePoolDoc(const NodePoolSpec& pool, const std::string& mig_config,
           "max; give it there",
           pool.name));
     }
-    out += fmt::format("    {}: \"{}\"\n", YamlScalar(name), quantity);
+    out += fmt::format("    {}: \"{}\"\n", YamlScalar(name),
+                       LimitQuantity(name, quantity));
   }
   out += fmt::format(
       "  disruption:\n    consolidationPolicy: {}\n    consolidateAfter: {}\n"

@@ -17,7 +17,9 @@
 // [on-demand]; nodeClassRef = `node_class` (group, kind, name: each checked
 // as the CRD and the API's names take them, else InputError); taints = the
 // pool's; spec.limits = nodes: max plus the pool's limits (quantities as
-// strings; a `nodes` limit of its own: InputError); spec.disruption =
+// strings: cpu from millicores as cores or "Nm", memory from MiB as "NMi",
+// the scenario reader's units; a `nodes` limit of its own: InputError);
+// spec.disruption =
 // consolidationPolicy (WhenEmptyOrUnderutilized or WhenEmpty),
 // consolidateAfter (a duration of whole s/m/h, or Never for an infinite
 // one; InputError for a fraction of a second, which the CRD's pattern

@@ -34,7 +34,9 @@ Scenario KarpenterScenario() {
   a.karpenter.instance_types = {{"g6.xlarge", 1, 0.8, 0.3},
                                 {"g6.12xlarge", 4, 4.6, 1.7}};
   a.karpenter.spot = true;
-  a.karpenter.limits = {{"nvidia.com/gpu", 16}};
+  // cpu in millicores and memory in MiB, as the scenario reader holds them.
+  a.karpenter.limits = {
+      {"cpu", 1500}, {"memory", 2048}, {"nvidia.com/gpu", 16}};
   a.karpenter.consolidate_after_s = 30;
   return s;
 }
@@ -70,6 +72,8 @@ TEST(KarpenterNodePoolsTest, NodePoolByHand) {
             "        name: default\n"
             "  limits:\n"
             "    nodes: \"5\"\n"
+            "    cpu: \"1500m\"\n"
+            "    memory: \"2048Mi\"\n"
             "    nvidia.com/gpu: \"16\"\n"
             "  disruption:\n"
             "    consolidationPolicy: WhenEmptyOrUnderutilized\n"

@@ -46,6 +46,7 @@ NodeGroupTemplate NodeGroupTemplateOf(const NodePoolSpec& pool,
   NodePoolSpec one = pool;
   one.nodes = 1;
   one.members.clear();
+  one.autoscaling = NodeGroupAutoscaling{};  // one fixed node
   if (gpus >= 0) one.gpus_per_node = gpus;
   t.physical_gpus = one.gpus_per_node;
   t.dra = pool.devices == PoolDevices::kDra;
