@@ -8,6 +8,7 @@
 
 #include "gpushare/io/check.h"
 #include "gpushare/sim/cluster_autoscaler.h"
+#include "gpushare/sim/karpenter.h"
 
 namespace gpushare {
 
@@ -16,8 +17,9 @@ std::unique_ptr<Autoscaler> MakeAutoscaler(AutoscalerProvider provider,
                                            const std::vector<int>& pools,
                                            Rng rng) {
   GS_CHECK(!pools.empty(), "an autoscaler needs at least one pool");
-  // Flags a cluster-autoscaler deployment takes once (scan interval, delays,
-  // expander) come from the first of its pools.
+  // Flags an autoscaler deployment takes once (cluster-autoscaler: scan
+  // interval, delays, expander; Karpenter: batch windows) come from the
+  // first of its pools.
   const int first = *std::min_element(pools.begin(), pools.end());
   const NodeGroupAutoscaling& settings = cluster.pools()[first].spec.autoscaling;
   switch (provider) {
@@ -25,7 +27,7 @@ std::unique_ptr<Autoscaler> MakeAutoscaler(AutoscalerProvider provider,
       return std::make_unique<ClusterAutoscaler>(
           pools, settings.cluster_autoscaler, rng);
     case AutoscalerProvider::kKarpenter:
-      break;  // the Karpenter model comes in the next commit
+      return std::make_unique<Karpenter>(pools, settings.karpenter, rng);
     case AutoscalerProvider::kNone:
       break;
   }

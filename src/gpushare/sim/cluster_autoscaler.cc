@@ -193,8 +193,6 @@ struct Option {
 
 }  // namespace ca_internal
 
-using ca_internal::kEps;
-
 ClusterAutoscaler::ClusterAutoscaler(std::vector<int> pools,
                                      ClusterAutoscalerSettings global, Rng rng)
     : pools_(pools.begin(), pools.end()), global_(std::move(global)),
@@ -206,7 +204,7 @@ bool ClusterAutoscaler::Manages(int pool) const {
 
 double ClusterAutoscaler::NextDecisionS(double now_s) const {
   const double interval = global_.scan_interval_s;
-  return (std::floor(now_s / interval + kEps) + 1) * interval;
+  return (std::floor(now_s / interval + ca_internal::kEps) + 1) * interval;
 }
 
 ResourceList ClusterAutoscaler::TemplateFor(
@@ -247,7 +245,7 @@ void ClusterAutoscaler::UpdateBackoffs(const AutoscalerSnapshot& snapshot) {
     const double limit = ca_internal::Settings(group).max_node_provision_time_s;
     for (const AutoscalerNodeView& node : group.nodes) {
       if (node.state != AutoscalerNodeView::State::kLaunching) continue;
-      if (now - node.state_since_s <= limit + kEps) continue;
+      if (now - node.state_since_s <= limit + ca_internal::kEps) continue;
       still_launching.insert(node.node);
       if (!timed_out_nodes_.insert(node.node).second) continue;
       // exponential_backoff.go Backoff: the first failure backs off the
@@ -323,7 +321,7 @@ bool ClusterAutoscaler::ScaleUp(const AutoscalerSnapshot& snapshot,
     const double limit = ca_internal::Settings(groups[g]).max_node_provision_time_s;
     for (const AutoscalerNodeView& node : groups[g].nodes) {
       if (node.state == AutoscalerNodeView::State::kLaunching &&
-          now - node.state_since_s <= limit + kEps) {
+          now - node.state_since_s <= limit + ca_internal::kEps) {
         existing[g].push_back({node.node, templates[g], max_pods});
       }
     }
@@ -588,7 +586,7 @@ void ClusterAutoscaler::ScaleDown(const AutoscalerSnapshot& snapshot,
 
   // static_autoscaler.go isScaleDownInCooldown: --scale-down-delay-after-add.
   if (last_scale_up_s_.has_value() &&
-      now - *last_scale_up_s_ < global_.scale_down_delay_after_add_s - kEps) {
+      now - *last_scale_up_s_ < global_.scale_down_delay_after_add_s - ca_internal::kEps) {
     return;
   }
   // core/scaledown/actuation: empty nodes at once up to
@@ -615,7 +613,7 @@ void ClusterAutoscaler::ScaleDown(const AutoscalerSnapshot& snapshot,
       const AutoscalerGroupView& group = snapshot.groups[candidate.group];
       const double unneeded_for = now - candidate.since_s;
       if (unneeded_for <
-          ca_internal::Settings(group).scale_down_unneeded_time_s - kEps) {
+          ca_internal::Settings(group).scale_down_unneeded_time_s - ca_internal::kEps) {
         continue;
       }
       if (size[candidate.group] <= group.spec->autoscaling.min_nodes) continue;
