@@ -75,9 +75,9 @@ std::string PathologyNote(const NodePoolSpec& pool,
           ? "Whole GPUs: the instance type's own GPU count is right; the "
             "tag makes it explicit."
           : fmt::format(
-                "Without the resource tags, cluster-autoscaler scaling this "
-                "group from zero knows only the instance type's {} physical "
-                "GPUs.{}",
+                "Without the template's resources below, cluster-autoscaler "
+                "scaling this group from zero knows only the instance type's "
+                "{} physical GPUs.{}",
                 t.physical_gpus, missing);
   const auto& declared = pool.autoscaling.cluster_autoscaler.template_resources;
   std::map<std::string, int64_t> written(t.resources.begin(),
