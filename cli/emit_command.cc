@@ -9,7 +9,10 @@
 // `pod-patches --scenario FILE` (per tenant class, the pod-template patches
 // with the requests its pods need), `kueue --scenario FILE` (Kueue's
 // ResourceFlavors, ClusterQueues and LocalQueues), `sweep-job` (a sweep as
-// an Indexed Job, cli/emit_sweep_job_command.cc). To stdout, or whole to
+// an Indexed Job, cli/emit_sweep_job_command.cc), `autoscaler --scenario
+// FILE [--cloud aws|clusterapi|any] [--node-class NAME] [--part FILE]`
+// (cluster-autoscaler values and node groups, Karpenter NodePools and
+// NodeOverlays of the autoscaled pools). To stdout, or whole to
 // FILE. `k8s
 // --scenario FILE --out DIR` writes all of them that apply, with a README.
 
@@ -20,6 +23,7 @@
 #include <string>
 
 #include "cli/command.h"
+#include "gpushare/emit/autoscaler_files.h"
 #include "gpushare/emit/device_plugin_config.h"
 #include "gpushare/emit/grafana_dashboard.h"
 #include "gpushare/emit/hami_values.h"
@@ -30,6 +34,7 @@
 #include "gpushare/emit/pod_template_patches.h"
 #include "gpushare/emit/prometheus_queries.h"
 #include "gpushare/emit/prometheus_rules.h"
+#include "gpushare/io/input_error.h"
 #include "gpushare/io/output_file.h"
 #include "gpushare/scenario/scenario_reader.h"
 
@@ -79,7 +84,7 @@ void RegisterEmitCommand(CLI::App& app, GlobalOptions& options) {
   CLI::App* emit = app.add_subcommand(
       "emit",
       "Write configuration for Grafana, Prometheus, NVIDIA's device plugin "
-      "and MIG manager, and HAMi");
+      "and MIG manager, HAMi, and the autoscalers");
   emit->require_subcommand(1);
   auto dashboard = std::make_shared<EmitArgs>();
   AddEmitter(emit, "grafana-dashboard",
@@ -172,6 +177,64 @@ void RegisterEmitCommand(CLI::App& app, GlobalOptions& options) {
                      [](const Scenario& s, const Catalog&) {
                        return KaiQueueManifestsYaml(s);
                      });
+  auto autoscaler = std::make_shared<EmitArgs>();
+  auto autoscaler_options = std::make_shared<AutoscalerEmitOptions>();
+  auto cloud = std::make_shared<std::string>("any");
+  auto part = std::make_shared<std::string>();
+  CLI::App* autoscaler_cmd = AddEmitter(
+      emit, "autoscaler",
+      "What to deploy for the scenario's autoscaled pools: cluster-autoscaler "
+      "Helm values and its node groups' templates (ASG tags, Cluster API "
+      "annotations), Karpenter NodePools and NodeOverlays",
+      autoscaler);
+  autoscaler_cmd
+      ->add_option("--scenario", autoscaler->scenario,
+                   "The scenario whose autoscaled pools to write")
+      ->required();
+  autoscaler_cmd->add_option(
+      "--cloud", *cloud,
+      "The cluster-autoscaler node groups' cloud: aws (ASG tags), clusterapi "
+      "(MachineDeployment annotations) or any (both; default)")
+      ->check(CLI::IsMember({"aws", "clusterapi", "any"}));
+  autoscaler_cmd->add_option(
+      "--node-class", autoscaler_options->node_class.name,
+      "The Karpenter NodePools' nodeClassRef name (default: default)");
+  autoscaler_cmd->add_option(
+      "--node-class-kind", autoscaler_options->node_class.kind,
+      "The nodeClassRef kind (default: EC2NodeClass)");
+  autoscaler_cmd->add_option(
+      "--node-class-group", autoscaler_options->node_class.group,
+      "The nodeClassRef group (default: karpenter.k8s.aws)");
+  autoscaler_cmd->add_option(
+      "--part", *part,
+      "Write only this one of the files (e.g. karpenter-nodepools.yaml); "
+      "several are otherwise joined, each after a '# ==== file: NAME ====' "
+      "line");
+  autoscaler_cmd->callback(
+      [autoscaler, autoscaler_options, cloud, part, &options] {
+        if (!ParseAutoscalerCloud(*cloud, &autoscaler_options->cloud)) {
+          throw InputError("--cloud must be aws, clusterapi or any, not '" +
+                           *cloud + "'");
+        }
+        const Catalog catalog = LoadCatalog(options);
+        const std::vector<EmittedFile> files = AutoscalerFiles(
+            ReadScenarioFile(autoscaler->scenario, catalog), catalog,
+            *autoscaler_options);
+        if (part->empty()) {
+          Emit(BundleText(files), *autoscaler);
+          return;
+        }
+        std::string names;
+        for (const EmittedFile& f : files) {
+          if (f.path == *part) {
+            Emit(f.text, *autoscaler);
+            return;
+          }
+          names += (names.empty() ? "" : ", ") + f.path;
+        }
+        throw InputError("--part '" + *part +
+                         "' is not one of this scenario's files: " + names);
+      });
   RegisterEmitSweepJob(emit, options);
   auto k8s = std::make_shared<EmitArgs>();
   CLI::App* cmd = emit->add_subcommand(

@@ -55,9 +55,22 @@ void ValidateSpec(const NodePoolSpec& spec) {
       spec.sharing.sharing == DeviceSharing::kTimeSlicing) {
     fail(DraPoolSettingsProblem(DraPoolSettings(), spec.sharing));
   }
-  if (spec.nodes < 1 || spec.nodes > kMaxNodesPerPool) {
-    fail(fmt::format("nodes must be 1..{}, got {}", kMaxNodesPerPool,
-                     spec.nodes));
+  const NodeGroupAutoscaling& as = spec.autoscaling;
+  const bool elastic = as.provider != AutoscalerProvider::kNone;
+  if (spec.nodes < (elastic ? 0 : 1) || spec.nodes > kMaxNodesPerPool) {
+    fail(fmt::format("nodes must be {}..{}, got {}", elastic ? 0 : 1,
+                     kMaxNodesPerPool, spec.nodes));
+  }
+  if (elastic) {
+    if (as.min_nodes < 0 || as.max_nodes < 1 ||
+        as.max_nodes > kMaxNodesPerPool || as.min_nodes > as.max_nodes) {
+      fail(fmt::format("autoscaling min {} and max {}: expected 0 <= min <= "
+                       "max, 1 <= max <= {}",
+                       as.min_nodes, as.max_nodes, kMaxNodesPerPool));
+    }
+    if (!spec.members.empty()) {
+      fail("an imported pool cannot autoscale (its nodes are real nodes)");
+    }
   }
   if (spec.gpus_per_node < 0 || spec.gpus_per_node > kMaxGpusPerNode) {
     fail(fmt::format("gpus_per_node must be 0..{}, got {}", kMaxGpusPerNode,
@@ -116,17 +129,22 @@ int Cluster::AddPool(const NodePoolSpec& spec) {
     throw InputError("node pool '" + spec.name + "': " + e.message());
   }
   pool.first_node = static_cast<int>(nodes_.size());
-  pool.node_count = spec.nodes;
+  // An autoscaled pool has a slot per node it may grow to; those past
+  // `nodes` do not exist at the start.
+  const int slots = spec.autoscaling.provider != AutoscalerProvider::kNone
+                        ? std::max(spec.nodes, spec.autoscaling.max_nodes)
+                        : spec.nodes;
+  pool.node_count = slots;
   const int index = static_cast<int>(pools_.size());
   const int members = static_cast<int>(spec.members.size());
-  const int generated = spec.nodes - members;  // written, or new nodes
+  const int generated = slots - members;  // written, or new nodes
   const int width =
       static_cast<int>(std::to_string(std::max(0, generated - 1)).size());
   // A grown imported pool's new nodes: named apart from its real ones, with
   // the labels and taints the real ones share.
   const NodeIdentity new_node{"", spec.new_node_labels, spec.new_node_taints};
-  nodes_.reserve(nodes_.size() + spec.nodes);
-  for (int i = 0; i < spec.nodes; ++i) {
+  nodes_.reserve(nodes_.size() + slots);
+  for (int i = 0; i < slots; ++i) {
     const NodeIdentity* member = i < members   ? &spec.members[i]
                                  : members > 0 ? &new_node
                                                : nullptr;
@@ -170,6 +188,7 @@ int Cluster::AddPool(const NodePoolSpec& spec) {
     nodes_.emplace_back(std::move(name), index, std::move(labels), taints,
                         pool.model, spec.gpus_per_node, spec.cpu_milli,
                         spec.memory_mib, spec.max_pods, std::move(devices));
+    if (i >= spec.nodes) nodes_.back().SetExists(false);
   }
   pools_.push_back(std::move(pool));
   return index;

@@ -13,7 +13,11 @@
 // sets a pool's node count: an imported pool shrinks by dropping its last
 // members in node order, so the removed nodes are the original pool's
 // members past the resized pool's. The cluster owns a copy of the catalog,
-// so GpuModel pointers stay valid for its lifetime. Not copyable.
+// so GpuModel pointers stay valid for its lifetime. An autoscaled pool
+// (NodePoolSpec::autoscaling) gets a node slot per node it may grow to,
+// max(nodes, autoscaling.max_nodes), named as a written pool's; the slots
+// past `nodes` do not exist at the start (Node::exists()), and the
+// simulation adds and removes nodes by setting it. Not copyable.
 
 #ifndef GPUSHARE_CLUSTER_CLUSTER_H_
 #define GPUSHARE_CLUSTER_CLUSTER_H_

@@ -112,6 +112,14 @@ class Node {
     taints_ = std::move(taints);
     ++version_;
   }
+  // Whether the node exists: a slot of an autoscaled pool (cluster.h) that
+  // has no node now is seen by nobody — the scheduler, capacity, cost and
+  // samples pass over it. True unless set otherwise.
+  bool exists() const { return exists_; }
+  void SetExists(bool exists) {
+    exists_ = exists;
+    ++version_;
+  }
 
  private:
   void Grow(ResourceId id);
@@ -125,6 +133,7 @@ class Node {
   int max_pods_;
   int pod_count_ = 0;
   bool device_plugin_registered_ = true;
+  bool exists_ = true;
   uint64_t version_ = 1;
   std::vector<int64_t> allocatable_;
   std::vector<int64_t> requested_;

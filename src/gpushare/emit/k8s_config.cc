@@ -7,6 +7,7 @@
 #include <set>
 
 #include "gpushare/emit/apply_script.h"
+#include "gpushare/emit/autoscaler_files.h"
 #include "gpushare/emit/device_plugin_config.h"
 #include "gpushare/emit/dra_driver_release.h"
 #include "gpushare/emit/dra_driver_values.h"
@@ -360,6 +361,50 @@ std::vector<EmittedFile> K8sConfigFiles(const Scenario& scenario,
                "name their leaf queue with the kai.scheduler/queue label and "
                "schedulerName kai-scheduler, which the pod patches set",
                false, false);
+  }
+  const bool autoscaled = std::any_of(
+      scenario.pools.begin(), scenario.pools.end(), [](const NodePoolSpec& p) {
+        return p.gpus_per_node > 0 &&
+               p.autoscaling.provider != AutoscalerProvider::kNone;
+      });
+  if (autoscaled) {
+    for (EmittedFile& f :
+         AutoscalerFiles(scenario, catalog, AutoscalerEmitOptions{})) {
+      if (f.path == "karpenter-nodepools.yaml") {
+        apply_file(f.path, std::move(f.text),
+                   "the Karpenter NodePools of the pools that scale with "
+                   "Karpenter (cluster-scoped; install Karpenter and its "
+                   "node class first)",
+                   false, false);
+      } else if (f.path == "karpenter-node-overlays.yaml") {
+        add(f.path, std::move(f.text),
+            "Karpenter NodeOverlays: what a shared-GPU node advertises, for "
+            "Karpenter's simulation; alpha, read only with its feature gate "
+            "NodeOverlay=true (not run by apply.sh)",
+            "kubectl apply -f " + f.path);
+      } else if (f.path == "cluster-autoscaler-values.yaml") {
+        add(f.path, std::move(f.text),
+            "cluster-autoscaler's flags for the pools that scale with it, as "
+            "its Helm chart's values (not run by apply.sh: the release holds "
+            "cloud credentials and settings these files do not know)",
+            "helm upgrade RELEASE autoscaler/cluster-autoscaler -n NAMESPACE "
+            "--reuse-values -f " +
+                f.path);
+      } else if (f.path == "cluster-autoscaler-asg-tags.yaml") {
+        add(f.path, std::move(f.text),
+            "on AWS, the Auto Scaling groups' node-template tags that "
+            "cluster-autoscaler reads to scale a group from zero (not run "
+            "by apply.sh: AWS, not the cluster)",
+            "aws autoscaling create-or-update-tags --cli-input-yaml file://" +
+                f.path);
+      } else {
+        add(f.path, std::move(f.text),
+            "on Cluster API, the MachineDeployments' size and capacity "
+            "annotations that cluster-autoscaler reads (not run by apply.sh: "
+            "the management cluster, not this one)",
+            "NAMESPACE=NS sh " + f.path);
+      }
+    }
   }
   add("pod-patches.yaml",
       PodTemplatePatchesYaml(scenario, catalog, kPodPatchesPerClass, today),

@@ -13,6 +13,10 @@
 // when a pool has devices: dra (emit/dra_driver_values.h,
 // emit/dra_objects.h), `kube-scheduler-config.yaml` when the scheduler
 // profile departs from the defaults (emit/kube_scheduler_config.h),
+// the autoscaled pools' files when a pool autoscales (emit/autoscaler_files.h:
+// cluster-autoscaler values, ASG tags and MachineDeployment annotations,
+// which apply.sh does not run, and Karpenter NodePools, which it applies,
+// and NodeOverlays, which it does not),
 // `kueue-queues.yaml` when the scenario has Kueue queues
 // (emit/kueue_manifests.h), `kai-queues.yaml` with KAI queues,
 // `pod-patches.yaml` (emit/pod_template_patches.h); then `apply.sh` and

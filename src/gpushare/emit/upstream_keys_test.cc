@@ -6,15 +6,21 @@
 #include <yaml-cpp/yaml.h>
 
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
+#include "gpushare/emit/autoscaler_test_scenario.h"
+#include "gpushare/emit/cluster_autoscaler_node_groups.h"
+#include "gpushare/emit/cluster_autoscaler_values.h"
 #include "gpushare/emit/device_plugin_config.h"
 #include "gpushare/emit/dra_driver_values.h"
 #include "gpushare/emit/dra_objects.h"
 #include "gpushare/emit/emit_test_scenarios.h"
 #include "gpushare/emit/hami_values.h"
+#include "gpushare/emit/karpenter_node_pools.h"
 #include "gpushare/emit/kube_scheduler_config.h"
 #include "gpushare/emit/mig_parted_config.h"
 
@@ -181,6 +187,104 @@ TEST(UpstreamKeysTest, DraDriverValuesAndObjects) {
   }
   // The profile class of `b` and a template per class.
   EXPECT_EQ(documents, 3) << objects;
+}
+
+// Every document of a YAML stream (comments and `---` lines as YAML reads
+// them).
+std::vector<YAML::Node> Documents(const std::string& text) {
+  return YAML::LoadAll(text);
+}
+
+// CA pools that write every optional key: per-group options on both clouds
+// (a priority expander, a taint, differing thresholds) and a DRA pool.
+Scenario Autoscaled() {
+  Scenario s = emit_test::CaScenario();
+  for (NodePoolSpec& p : s.pools) {
+    p.autoscaling.cluster_autoscaler.expander = CaExpander::kPriority;
+  }
+  s.pools[1].autoscaling.cluster_autoscaler.scale_down_utilization_threshold =
+      0.4;
+  return s;
+}
+
+TEST(UpstreamKeysTest, ClusterAutoscalerValues) {
+  for (AutoscalerCloud cloud :
+       {AutoscalerCloud::kAws, AutoscalerCloud::kClusterApi,
+        AutoscalerCloud::kAny}) {
+    ExpectKnown(ClusterAutoscalerValuesYaml(Autoscaled(), cloud),
+                "cluster-autoscaler-values.keys",
+                {{"expanderPriorities", "*"}});
+  }
+}
+
+// The key of a node-group tag or annotation with the name after a
+// resources/, label/ or taint/ prefix written as *.
+std::string NodeGroupKey(const std::string& key) {
+  for (const char* prefix : {"k8s.io/cluster-autoscaler/node-template/resources/",
+                             "k8s.io/cluster-autoscaler/node-template/label/",
+                             "k8s.io/cluster-autoscaler/node-template/taint/"}) {
+    const std::string p = prefix;
+    if (key.rfind(p, 0) == 0) return p + "*";
+  }
+  return key;
+}
+
+TEST(UpstreamKeysTest, ClusterAutoscalerNodeGroups) {
+  const std::set<std::string> known =
+      UpstreamKeys("cluster-autoscaler-node-groups.keys");
+  const std::string tags = AsgTagsYaml(Autoscaled(), emit_test::TestCatalog());
+  ExpectKnown(tags, "autoscaling-create-or-update-tags.keys");
+  int options = 0;
+  for (const YAML::Node& tag : YAML::Load(tags)["Tags"]) {
+    const std::string key = tag["Key"].as<std::string>();
+    options += key.find("autoscaling-options") != std::string::npos;
+    EXPECT_TRUE(known.count(NodeGroupKey(key)) > 0) << key;
+  }
+  EXPECT_EQ(options, 3);  // x: unneeded time, both thresholds
+  // Every annotation of the Cluster API script: KEY=VALUE arguments.
+  const std::string script = MachineDeploymentAnnotationsScript(
+      Autoscaled(), emit_test::TestCatalog());
+  std::istringstream in(emit_test::WithoutComments(script));
+  std::string word;
+  int annotations = 0;
+  while (in >> word) {
+    const size_t eq = word.find('=');
+    if (word.find('/') == std::string::npos || eq == std::string::npos ||
+        word[0] == '#' || word.rfind("NAMESPACE", 0) == 0) {
+      continue;
+    }
+    ++annotations;
+    EXPECT_TRUE(known.count(word.substr(0, eq)) > 0) << word;
+  }
+  EXPECT_GT(annotations, 10);
+}
+
+TEST(UpstreamKeysTest, KarpenterNodePoolsAndOverlays) {
+  Scenario s = emit_test::PoolsScenario(
+      "k",
+      "    - {name: kt, gpu: L4, nodes: 1, gpus_per_node: 2,\n"
+      "       taints: [{key: gpu, value: shared, effect: NoSchedule}],\n"
+      "       sharing: {scheme: time-slicing, replicas: 4}}\n");
+  s.pools[0].autoscaling.provider = AutoscalerProvider::kKarpenter;
+  s.pools[0].autoscaling.max_nodes = 3;
+  s.pools[0].autoscaling.karpenter.limits = {{"nvidia.com/gpu", 8}};
+  s.pools[0].autoscaling.karpenter.instance_types = {{"g6.12xlarge", 4, 4.6,
+                                                      0}};
+  const std::map<std::string, std::string> wildcards = {
+      {"spec.template.metadata.labels", "*"},
+      {"spec.limits", "*"},
+      {"spec.capacity", "*"}};
+  for (const std::string& text :
+       {KarpenterNodePoolsYaml(s, emit_test::TestCatalog(), {}),
+        KarpenterNodeOverlaysYaml(s, emit_test::TestCatalog())}) {
+    int docs = 0;
+    for (const YAML::Node& doc : Documents(text)) {
+      if (doc.IsNull()) continue;
+      ++docs;
+      ExpectKnown(YAML::Dump(doc), "karpenter-nodepool-v1.keys", wildcards);
+    }
+    EXPECT_EQ(docs, 1);
+  }
 }
 
 }  // namespace

@@ -176,7 +176,8 @@ NodePoolSpec ReadPool(const std::string& file, const YAML::Node& node,
   YamlMap pool(file, node, NamedWhat(file, node, "pool"));
   pool.AllowOnly({"name", "gpu", "nodes", "gpus_per_node", "cpu", "memory_gib",
                   "max_pods", "labels", "taints", "sharing",
-                  "licence_per_gpu_hour", "match_labels", "devices", "dra"});
+                  "licence_per_gpu_hour", "match_labels", "devices", "dra",
+                  "autoscaling"});
   NodePoolSpec spec;
   spec.name = pool.String("name");
   if (!IsDnsLabel(spec.name, 40)) {
@@ -193,7 +194,9 @@ NodePoolSpec ReadPool(const std::string& file, const YAML::Node& node,
     }
   }
   sources->push_back({spec.name, pool.Get("name").Mark().line + 1});
-  spec.nodes = static_cast<int>(pool.Int("nodes", 1, kMaxNodesPerPool));
+  // An autoscaled pool may start without nodes (scale from zero).
+  spec.nodes = static_cast<int>(
+      pool.Int("nodes", pool.Has("autoscaling") ? 0 : 1, kMaxNodesPerPool));
   if (pool.Has("gpus_per_node")) {
     spec.gpus_per_node =
         static_cast<int>(pool.Int("gpus_per_node", 0, kMaxGpusPerNode));
@@ -274,6 +277,7 @@ NodePoolSpec ReadPool(const std::string& file, const YAML::Node& node,
     if (!problem.empty()) FailKey(pool, "devices", problem);
   }
   ReadDraPoolSettings(pool, &spec);
+  if (pool.Has("autoscaling")) ReadAutoscaling(pool, &spec);
   return spec;
 }
 

@@ -540,7 +540,8 @@ INSTANTIATE_TEST_SUITE_P(
             "s.yaml:3:36: pool 'p': unknown key 'gpu_count'; did you "
             "mean gpu? (allowed: name, gpu, nodes, "
             "gpus_per_node, cpu, memory_gib, max_pods, labels, taints, "
-            "sharing, licence_per_gpu_hour, match_labels, devices, dra)"},
+            "sharing, licence_per_gpu_hour, match_labels, devices, dra, "
+            "autoscaling)"},
         ErrorCase{"MissingCluster", std::string(kWorkload),
                   "s.yaml:1:1: scenario: missing required key 'cluster'"},
         ErrorCase{"EmptyPools",

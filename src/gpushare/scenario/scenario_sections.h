@@ -52,6 +52,12 @@ std::vector<NodePoolSpec> ReadCluster(const YamlMap& top,
                                       const Catalog& catalog,
                                       std::vector<std::string>* notes = nullptr);
 
+// autoscaling_reader.cc
+
+// A written pool's `autoscaling:` (after its nodes, GPUs and sharing are
+// read): provider, min <= nodes <= max, the provider's settings.
+void ReadAutoscaling(const YamlMap& pool, NodePoolSpec* spec);
+
 // sharing_reader.cc
 
 // The `sharing:` mapping of a pool or an import (validated against a GPU
