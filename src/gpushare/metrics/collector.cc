@@ -46,52 +46,24 @@ Collector::Collector(const Simulation& simulation, std::string scenario,
                        simulation.scenario().model.quantile_relative_accuracy};
 }
 
-void Collector::OnRunStart(const Cluster& cluster,
-                           const std::vector<Pod>& pods,
-                        const std::vector<DomainInfo>& domains) {
-  patrol_.OnRunStart(cluster, pods, domains);
-  result_.pods = static_cast<int64_t>(pods.size());
-  result_.pod_records.resize(pods.size());
-  queues_.Start(simulation_.admission(), pods, cluster, result_.quantiles);
+void Collector::OnRunStart(const Cluster& cluster, int64_t pod_count,
+                           const std::vector<DomainInfo>& domains) {
+  patrol_.SetRecords(&result_.pod_records);
+  patrol_.OnRunStart(cluster, pod_count, domains);
+  result_.pods = pod_count;
+  const auto n = static_cast<size_t>(pod_count);
+  result_.pod_records.resize(n);
+  queues_.Start(simulation_.admission(), simulation_, cluster,
+                result_.quantiles);
   if (simulation_.admission() != nullptr) {
     result_.queue_system = simulation_.admission()->system_name();
   }
-  attempt_start_.assign(pods.size(), -1);
-  hold_start_.assign(pods.size(), -1);
-  held_s_.assign(pods.size(), 0);
-  evicted_at_.assign(pods.size(), -1);
-  session_start_.assign(pods.size(), -1);
-  pod_pool_.assign(pods.size(), -1);
-  claim_pods_.clear();
-  for (const Pod& pod : pods) {
-    if (!pod.dra_claim.empty()) ++claim_pods_[pod.dra_claim];
-  }
-  for (size_t i = 0; i < pods.size(); ++i) {
-    const Pod& pod = pods[i];
-    PodRecord& r = result_.pod_records[i];
-    r.name = pod.name;
-    r.workload_class = std::string(WorkloadClassName(pod.workload_class));
-    r.tenant_class = pod.tenant_class;
-    r.tenant = pod.tenant;
-    r.namespace_name = pod.namespace_name;
-    r.pod_group = pod.pod_group;
-    if (const QueueAdmission* queues = simulation_.admission();
-        queues != nullptr && !pod.queue_name.empty()) {
-      const int q = queues->QueueOf(pod.namespace_name, pod.queue_name);
-      if (q >= 0) r.cluster_queue = queues->queue_name(q);
-    }
-    const int target = simulation_.target_pools()[i];
-    if (target >= 0) r.target_pool = cluster.pools()[target].spec.name;
-    r.arrival_s = pod.arrival_s;
-    r.work_s = pod.needs.work_s;
-    r.gpus = pod.needs.gpus;
-    r.lifetime_s = pod.needs.lifetime_s;
-    r.slo_p99_ms = pod.needs.slo_p99_ms;
-    r.slo_ttft_p99_ms = pod.needs.slo_ttft_p99_ms;
-    r.slo_tpot_p99_ms = pod.needs.slo_tpot_p99_ms;
-    r.requests = pod.requests.ToString(cluster.resources());
-    r.running_in_dump = pod.running_in_dump;
-  }
+  attempt_start_.assign(n, -1);
+  hold_start_.assign(n, -1);
+  held_s_.assign(n, 0);
+  evicted_at_.assign(n, -1);
+  session_start_.assign(n, -1);
+  pod_pool_.assign(n, -1);
   for (const NodePool& pool : cluster.pools()) {
     PoolSummary s;
     s.name = pool.spec.name;
@@ -138,6 +110,38 @@ void Collector::OnRunStart(const Cluster& cluster,
   }
   if (record_devices_) RecordLayout(cluster);
 }
+
+void Collector::FillRecord(PodIndex i) {
+  const Pod& pod = simulation_.pod(i);
+  const Cluster& cluster = simulation_.cluster();
+  PodRecord& r = result_.pod_records[static_cast<size_t>(i)];
+  r.name = pod.name;
+  r.workload_class = std::string(WorkloadClassName(pod.workload_class));
+  r.tenant_class = pod.tenant_class;
+  r.tenant = pod.tenant;
+  r.namespace_name = pod.namespace_name;
+  r.pod_group = pod.pod_group;
+  if (const QueueAdmission* queues = simulation_.admission();
+      queues != nullptr && !pod.queue_name.empty()) {
+    const int q = queues->QueueOf(pod.namespace_name, pod.queue_name);
+    if (q >= 0) r.cluster_queue = queues->queue_name(q);
+  }
+  const int target = simulation_.target_pool(i);
+  if (target >= 0) r.target_pool = cluster.pools()[target].spec.name;
+  r.arrival_s = pod.arrival_s;
+  r.work_s = pod.needs.work_s;
+  r.gpus = pod.needs.gpus;
+  r.lifetime_s = pod.needs.lifetime_s;
+  r.slo_p99_ms = pod.needs.slo_p99_ms;
+  r.slo_ttft_p99_ms = pod.needs.slo_ttft_p99_ms;
+  r.slo_tpot_p99_ms = pod.needs.slo_tpot_p99_ms;
+  r.requests = pod.requests.ToString(cluster.resources());
+  r.running_in_dump = pod.running_in_dump;
+}
+
+void Collector::OnArrival(double /*t*/, PodIndex pod) { FillRecord(pod); }
+
+void Collector::OnNotArrived(PodIndex pod) { FillRecord(pod); }
 
 void Collector::RecordLayout(const Cluster& cluster) {
   first_holding_.assign(result_.pod_records.size(), -1);
@@ -190,9 +194,9 @@ void Collector::OnStart(double t, PodIndex pod, int node, double alone_s) {
                                            cluster.pools()[pod_pool_[pod]]);
     // The pods that share a claim by name share its devices, as replicas
     // share a GPU.
-    if (const std::string& claim = simulation_.pods()[pod].dra_claim;
+    if (const std::string& claim = simulation_.pod(pod).dra_claim;
         !claim.empty()) {
-      r.gpu_share /= claim_pods_.at(claim);
+      r.gpu_share /= static_cast<double>(simulation_.claim_pod_count(claim));
     }
   }
   if (hold_start_[pod] < 0) hold_start_[pod] = t;

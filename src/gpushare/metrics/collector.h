@@ -40,8 +40,10 @@ class Collector : public SimulationObserver {
   Collector(const Simulation& simulation, std::string scenario, uint64_t seed,
             bool record_devices);
 
-  void OnRunStart(const Cluster& cluster, const std::vector<Pod>& pods,
-               const std::vector<DomainInfo>& domains) override;
+  void OnRunStart(const Cluster& cluster, int64_t pod_count,
+                  const std::vector<DomainInfo>& domains) override;
+  void OnArrival(double t, PodIndex pod) override;
+  void OnNotArrived(PodIndex pod) override;
   void OnUnschedulable(double t, PodIndex pod,
                        const std::string& message) override;
   void OnStart(double t, PodIndex pod, int node, double alone_s) override;
@@ -76,6 +78,9 @@ class Collector : public SimulationObserver {
   // With record_devices: the nodes and their
   // extended resources.
   void RecordLayout(const Cluster& cluster);
+  // Pod i's record from the Simulation's pod (at its arrival, or as it is
+  // told it never arrived).
+  void FillRecord(PodIndex i);
   // A service's attempt ended by a kill or an eviction: its up time since
   // session_start_ is lost (PodRecord::lost_session_s).
   void EndSession(double t, PodIndex pod);
@@ -97,8 +102,6 @@ class Collector : public SimulationObserver {
   std::vector<double> session_start_;
   QueueCollector queues_;
   std::vector<int> pod_pool_;          // per pod: pool of its node, or -1
-  // Per shared ResourceClaim (Pod::dra_claim): the pods that name it.
-  std::unordered_map<std::string, int> claim_pods_;
   std::vector<int> device_pool_;       // per domain
   // node -> GPU index -> its first domain (MIG instances follow).
   std::vector<std::vector<int>> gpu_domain_;

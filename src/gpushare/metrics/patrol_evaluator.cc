@@ -22,10 +22,9 @@ constexpr double kTimeSlack = 5e-7;
 }  // namespace
 
 void PatrolEvaluator::OnRunStart(const Cluster& cluster,
-                                 const std::vector<Pod>& pods,
+                                 int64_t /*pod_count*/,
                                  const std::vector<DomainInfo>& domains) {
   cluster_ = &cluster;
-  pods_ = &pods;
   domains_ = domains;
   const auto& nodes = cluster.nodes();
   node_domains_.assign(nodes.size(), {});
@@ -130,10 +129,10 @@ void PatrolEvaluator::OnPodShare(double t, PodIndex pod, int domain,
 
 void PatrolEvaluator::OnLatency(double t, PodIndex pod,
                                 const Latency& latency) {
-  const PodNeeds& needs = (*pods_)[pod].needs;
+  const PodRecord& r = (*records_)[static_cast<size_t>(pod)];
   if (t == open_sample_ &&
-      !MeetsSlos(latency, {needs.slo_p99_ms, needs.slo_ttft_p99_ms,
-                           needs.slo_tpot_p99_ms})) {
+      !MeetsSlos(latency,
+                 {r.slo_p99_ms, r.slo_ttft_p99_ms, r.slo_tpot_p99_ms})) {
     missed_slo_.push_back(pod);
   }
 }
@@ -169,7 +168,7 @@ void PatrolEvaluator::EvaluateNoisyNeighbours(double t) {
       a.node = cluster_->nodes()[info.node].name();
       a.gpu = info.gpu;
       a.device = device;
-      a.pod = (*pods_)[top->pod].name;
+      a.pod = (*records_)[static_cast<size_t>(top->pod)].name;
       a.description = fmt::format(
           "Pod {} holds {:.0f} % of GPU {}{} on {} while a pod sharing it "
           "misses its p99 latency SLO.",

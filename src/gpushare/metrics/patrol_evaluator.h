@@ -38,8 +38,11 @@ class PatrolEvaluator : public SimulationObserver {
  public:
   explicit PatrolEvaluator(const PatrolRules& rules) : rules_(rules) {}
 
-  void OnRunStart(const Cluster& cluster, const std::vector<Pod>& pods,
+  void OnRunStart(const Cluster& cluster, int64_t pod_count,
                   const std::vector<DomainInfo>& domains) override;
+  // The records its pods' names and objectives are read from (by PodIndex,
+  // kept by the Collector that owns this evaluator).
+  void SetRecords(const std::vector<PodRecord>* records) { records_ = records; }
   void OnSample(double t, const std::vector<DomainState>& domains,
                 int pending) override;
   void OnPodShare(double t, PodIndex pod, int domain,
@@ -72,7 +75,7 @@ class PatrolEvaluator : public SimulationObserver {
 
   PatrolRules rules_;
   const Cluster* cluster_ = nullptr;
-  const std::vector<Pod>* pods_ = nullptr;
+  const std::vector<PodRecord>* records_ = nullptr;
   std::vector<DomainInfo> domains_;
   // Per node: its devices, and the ids of the GPU resources it advertises.
   std::vector<std::vector<int>> node_domains_;

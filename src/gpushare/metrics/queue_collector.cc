@@ -18,7 +18,7 @@ bool IsQuotaGpuResource(const std::string& resource) {
 }  // namespace
 
 void QueueCollector::Start(const QueueAdmission* queues,
-                           const std::vector<Pod>& pods,
+                           const Simulation& simulation,
                            const Cluster& cluster,
                            QuantileOptions quantiles) {
   queues_in_ = queues;
@@ -41,12 +41,35 @@ void QueueCollector::Start(const QueueAdmission* queues,
     }
     return out;
   };
-  std::vector<int> queue_of(pods.size(), -1);
-  for (size_t i = 0; i < pods.size(); ++i) {
-    if (pods[i].queue_name.empty()) continue;
-    queue_of[i] = queues_in_->QueueOf(pods[i].namespace_name,
-                                      pods[i].queue_name);
+  // Per queue: the pods' requests of its quotas' resources, the least
+  // asked of each (one pass over the workload).
+  std::vector<std::vector<ResourceId>> quota_ids(
+      static_cast<size_t>(queues_in_->queue_count()));
+  std::vector<std::vector<int64_t>> least(quota_ids.size());
+  for (int q = 0; q < queues_in_->queue_count(); ++q) {
+    for (const QueueQuotaInfo& info : queues_in_->queue_quotas(q)) {
+      const bool gpu = IsQuotaGpuResource(info.resource) &&
+                       !pools_of(info.flavor_index).empty();
+      quota_ids[q].push_back(gpu ? cluster.resources().Find(info.resource)
+                                 : -1);
+      least[q].push_back(0);
+    }
   }
+  admitted_once_.assign(static_cast<size_t>(simulation.pod_count()), false);
+  arrival_s_.resize(static_cast<size_t>(simulation.pod_count()));
+  simulation.ScanPods([&](PodIndex i, const Pod& pod) {
+    arrival_s_[static_cast<size_t>(i)] = pod.arrival_s;
+    if (pod.queue_name.empty()) return;
+    const int q = queues_in_->QueueOf(pod.namespace_name, pod.queue_name);
+    if (q < 0) return;
+    for (size_t k = 0; k < quota_ids[q].size(); ++k) {
+      const ResourceId id = quota_ids[q][k];
+      if (id < 0) continue;
+      const int64_t asked = pod.requests.Get(id);
+      int64_t& unit = least[q][k];
+      if (asked > 0 && (unit == 0 || asked < unit)) unit = asked;
+    }
+  });
   for (int q = 0; q < queues_in_->queue_count(); ++q) {
     QueueSummary s;
     s.name = queues_in_->queue_name(q);
@@ -90,15 +113,8 @@ void QueueCollector::Start(const QueueAdmission* queues,
     std::vector<ResourceId> ids;
     std::vector<int64_t> units;
     for (size_t k = 0; k < gpu_pools.size(); ++k) {
-      const ResourceId id = gpu_pools[k].empty()
-                                ? -1
-                                : cluster.resources().Find(s.quotas[k].resource);
-      int64_t unit = 0;
-      for (size_t i = 0; id >= 0 && i < pods.size(); ++i) {
-        if (queue_of[i] != q) continue;
-        const int64_t asked = pods[i].requests.Get(id);
-        if (asked > 0 && (unit == 0 || asked < unit)) unit = asked;
-      }
+      const ResourceId id = gpu_pools[k].empty() ? -1 : quota_ids[q][k];
+      const int64_t unit = id >= 0 ? least[q][k] : 0;
       ids.push_back(unit > 0 ? id : -1);
       units.push_back(unit);
     }
@@ -112,9 +128,6 @@ void QueueCollector::Start(const QueueAdmission* queues,
   idle_gpus_sum_.assign(queues_.size(), 0);
   free_sum_.assign(queues_.size(), 0);
   waits_.assign(queues_.size(), QuantileSummary(quantiles));
-  admitted_once_.assign(pods.size(), false);
-  arrival_s_.resize(pods.size());
-  for (size_t i = 0; i < pods.size(); ++i) arrival_s_[i] = pods[i].arrival_s;
 }
 
 void QueueCollector::Admitted(double t, int queue, std::span<const int> pods,

@@ -27,6 +27,7 @@
 #include "gpushare/cluster/cluster.h"
 #include "gpushare/metrics/results.h"
 #include "gpushare/sched/queue_admission.h"
+#include "gpushare/sim/simulation.h"
 #include "gpushare/workload/pod.h"
 
 namespace gpushare {
@@ -35,7 +36,9 @@ class QueueCollector {
  public:
   // `cluster`: whose pools a flavor's node labels select; `quantiles`: how
   // the admission waits' p99 is taken.
-  void Start(const QueueAdmission* queues, const std::vector<Pod>& pods,
+  // The least request of each queue's pods comes from one pass over the
+  // workload (Simulation::ScanPods).
+  void Start(const QueueAdmission* queues, const Simulation& simulation,
              const Cluster& cluster, QuantileOptions quantiles = {});
   void Admitted(double t, int queue, std::span<const int> pods,
                 bool borrowed);

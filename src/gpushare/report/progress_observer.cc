@@ -3,9 +3,9 @@
 namespace gpushare {
 
 void ProgressObserver::OnRunStart(const Cluster& /*cluster*/,
-                                  const std::vector<Pod>& pods,
+                                  int64_t pod_count,
                                   const std::vector<DomainInfo>& /*domains*/) {
-  pods_ = static_cast<int64_t>(pods.size());
+  pods_ = pod_count;
   ended_ = 0;
   aggregate_->AddRun(pods_);
 }

@@ -22,7 +22,7 @@ class ProgressObserver : public SimulationObserver {
   explicit ProgressObserver(ProgressAggregate* aggregate)
       : aggregate_(aggregate) {}
 
-  void OnRunStart(const Cluster& cluster, const std::vector<Pod>& pods,
+  void OnRunStart(const Cluster& cluster, int64_t pod_count,
                   const std::vector<DomainInfo>& domains) override;
   void OnEnd(double t, PodIndex pod, PodEnd how,
              const std::string& message) override;

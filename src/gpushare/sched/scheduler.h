@@ -98,6 +98,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "gpushare/base/index_pages.h"
 #include "gpushare/base/rng.h"
 #include "gpushare/cluster/cluster.h"
 #include "gpushare/cluster/dra/claim_reservations.h"
@@ -155,6 +156,11 @@ class Scheduler {
   void Release(PodId id);
   // A pending (active or waiting) pod is deleted before it was bound.
   void Forget(PodId id);
+  // The caller is done with `id` for good (its pod ended and was released,
+  // or never came to the scheduler): its state is freed. Ids are then never
+  // named again, and the state is kept in pages freed with their last id
+  // (base/index_pages.h), so memory follows the pods not yet dropped.
+  void Drop(PodId id);
   // The simulated time of the calls that follow: a pod that fails a cycle
   // is in back-off from then (profile's pod_initial_backoff_s > 0).
   void SetTime(double now) {
@@ -566,7 +572,8 @@ class Scheduler {
   std::vector<std::pair<ScorePlugin*, int64_t>> scores_;
   Rng rng_;
 
-  std::vector<PodState> pods_;
+  // By id; pages of 64 freed once all their ids are dropped.
+  IndexPages<PodState, 6> pods_;
   std::priority_queue<QueueEntry> active_;
   int64_t active_count_ = 0;
   uint64_t next_seq_ = 0;

@@ -628,7 +628,6 @@ ScheduleResult Scheduler::ScheduleOne() {
 
 ScheduleResult Scheduler::Bind(PodId id, const Pod& original, int node_index) {
   MaterializeWakes();
-  if (id >= static_cast<int>(pods_.size())) pods_.resize(id + 1);
   PodState& s = pods_[id];
   GS_CHECK(s.state == State::kUnknown || s.state == State::kDone,
            "pod bound twice");
@@ -771,7 +770,7 @@ bool Scheduler::NoteUnbound(PodId id) {
   if (s.terminating) {
     ended = --terminating_on_node_[s.node] == 0;
     s.terminating = false;
-    if (s.preemptor >= 0 && s.preemptor < static_cast<int>(pods_.size())) {
+    if (s.preemptor >= 0 && pods_.contains(s.preemptor)) {
       PodState& p = pods_[s.preemptor];
       if (p.preemption == s.preemptor_preemption && p.pending_victims > 0 &&
           --p.pending_victims == 0) {

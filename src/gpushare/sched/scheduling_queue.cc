@@ -24,7 +24,6 @@ namespace gpushare {
 
 void Scheduler::Enqueue(PodId id, const Pod& pod) {
   MaterializeWakes();
-  if (id >= static_cast<int>(pods_.size())) pods_.resize(id + 1);
   PodState& s = pods_[id];
   GS_CHECK(s.state == State::kUnknown || s.state == State::kDone,
            "pod enqueued twice");
@@ -384,6 +383,13 @@ void Scheduler::Release(PodId id) {
   defer_wakes_ = false;
   if (nomination_ended) WakePreemptorsFor(s.node);
   FlushNominations();
+}
+
+void Scheduler::Drop(PodId id) {
+  const PodState& s = pods_[id];
+  GS_CHECK(s.state == State::kUnknown || s.state == State::kDone,
+           "a pod was dropped while queued or bound");
+  pods_.Release(id);
 }
 
 void Scheduler::Forget(PodId id) {

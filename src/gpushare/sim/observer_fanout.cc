@@ -2,10 +2,15 @@
 
 namespace gpushare {
 
-void ObserverFanout::OnRunStart(const Cluster& cluster,
-                                const std::vector<Pod>& pods,
+void ObserverFanout::OnRunStart(const Cluster& cluster, int64_t pod_count,
                                 const std::vector<DomainInfo>& domains) {
-  for (SimulationObserver* o : observers_) o->OnRunStart(cluster, pods, domains);
+  for (SimulationObserver* o : observers_) {
+    o->OnRunStart(cluster, pod_count, domains);
+  }
+}
+
+void ObserverFanout::OnNotArrived(PodIndex pod) {
+  for (SimulationObserver* o : observers_) o->OnNotArrived(pod);
 }
 
 void ObserverFanout::OnArrival(double t, PodIndex pod) {

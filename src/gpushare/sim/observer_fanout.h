@@ -21,9 +21,10 @@ class ObserverFanout : public SimulationObserver {
   explicit ObserverFanout(std::vector<SimulationObserver*> observers)
       : observers_(std::move(observers)) {}
 
-  void OnRunStart(const Cluster& cluster, const std::vector<Pod>& pods,
+  void OnRunStart(const Cluster& cluster, int64_t pod_count,
                   const std::vector<DomainInfo>& domains) override;
   void OnArrival(double t, PodIndex pod) override;
+  void OnNotArrived(PodIndex pod) override;
   void OnUnschedulable(double t, PodIndex pod,
                        const std::string& message) override;
   void OnStart(double t, PodIndex pod, int node, double alone_s) override;

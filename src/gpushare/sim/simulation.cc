@@ -31,51 +31,13 @@ Simulation::Simulation(const Scenario& scenario, const Catalog& catalog)
   cluster_ = std::make_unique<Cluster>(catalog);
   for (const NodePoolSpec& spec : scenario_.pools) cluster_->AddPool(spec);
   scenario_.workload.Validate();
-  pods_ = BuildWorkload(scenario_.workload, scenario_.seed);
   for (size_t n = 0; n < cluster_->nodes().size(); ++n) {
     node_index_.emplace(cluster_->nodes()[n].name(), static_cast<int>(n));
   }
-  target_pool_.resize(pods_.size(), -1);
-  untranslatable_.resize(pods_.size());
-  for (size_t i = 0; i < pods_.size(); ++i) {
-    Pod& pod = pods_[i];
-    auto bound_to = pod.node_name.empty() ? node_index_.end()
-                                          : node_index_.find(pod.node_name);
-    const int pool = bound_to != node_index_.end()
-                         ? cluster_->nodes()[bound_to->second].pool()
-                         : TargetPool(pod, *cluster_);
-    target_pool_[i] = pool;
-    if (pool < 0) {
-      pod.requests.Set(ResourceRegistry::kCpuId, pod.cpu_milli);
-      pod.requests.Set(ResourceRegistry::kMemoryId, pod.memory_mib);
-      untranslatable_[i] =
-          "no node pool admits it (node selector, affinity or taints)";
-      continue;
-    }
-    untranslatable_[i] =
-        TranslateRequests(pod, cluster_->pools()[pool], cluster_->resources(),
-                          scenario_.translation);
-    if (!pod.dra_unallocatable.empty()) {
-      // Every node's DynamicResources Filter fails it (FitError's words).
-      const size_t n = cluster_->nodes().size();
-      untranslatable_[i] = fmt::format("0/{} nodes are available: {} {}.", n,
-                                       n, pod.dra_unallocatable);
-    }
-    if (bound_to == node_index_.end()) {
-      PinToTargetPool(pod, pool, *cluster_, cluster_->resources(),
-                      scenario_.translation);
-      if (!pod.dra_gpu_models.empty()) {
-        // Its claims select some GPU models: nodes of other models fail
-        // their DynamicResources Filter.
-        std::vector<std::string> allowed;
-        for (const NodePool& p : cluster_->pools()) {
-          if (PoolHasAllowedModel(pod, p)) allowed.push_back(p.spec.name);
-        }
-        RequireNodePools(allowed, &pod.required_affinity);
-      }
-    }
-    if (!pod.dra_claim.empty()) NoteSharedClaim(pod, pool);
-  }
+  stream_ = std::make_unique<WorkloadStream>(scenario_.workload, scenario_.seed);
+  pod_total_ = stream_->total();
+  std::vector<std::pair<PodIndex, LivePod>> queued;
+  ScanWorkload(&queued);
   for (SharingScheme s :
        {SharingScheme::kExclusive, SharingScheme::kTimeSlicing,
         SharingScheme::kMps, SharingScheme::kMig, SharingScheme::kHami}) {
@@ -84,8 +46,15 @@ Simulation::Simulation(const Scenario& scenario, const Catalog& catalog)
   scheduler_ = std::make_unique<Scheduler>(*cluster_, scenario_.scheduler);
   scheduler_->OmitUnchangedMessages();  // Schedule() keeps what it needs
   BuildDomains();
-  BuildGangs();
-  BuildKueueWorkloads();
+  MakeQueueAdmission();
+  if (kueue_) {
+    std::vector<std::string> first_class;
+    for (const auto& [i, live] : queued) {
+      AddToKueueWorkload(i, live, &first_class);
+    }
+    CheckKueueWorkloads(first_class);
+  }
+  queued.clear();
   for (const FaultSpec& f : scenario_.faults) {
     if (f.pool.empty()) continue;
     bool found = false;
@@ -113,29 +82,148 @@ Simulation::Simulation(const Scenario& scenario, const Catalog& catalog)
 
 Simulation::~Simulation() = default;
 
-void Simulation::NoteSharedClaim(Pod& pod, int pool) {
-  const NodePoolSpec& spec = cluster_->pools()[pool].spec;
-  if (spec.devices != PoolDevices::kDra || spec.dra.extended_resource ||
-      spec.sharing.mig_enabled || pod.requests.items().empty() ||
-      pod.requests.items().back().first <= ResourceRegistry::kMemoryId) {
-    // A variant of compare or plan moved the pool off DRA whole GPUs (the
-    // scenario as written was checked at load): the pod asks for its own.
-    pod.dra_claim.clear();
+void Simulation::PreparePod(LivePod* live) const {
+  Pod& pod = live->pod;
+  auto bound_to = pod.node_name.empty() ? node_index_.end()
+                                        : node_index_.find(pod.node_name);
+  const int pool = bound_to != node_index_.end()
+                       ? cluster_->nodes()[bound_to->second].pool()
+                       : TargetPool(pod, *cluster_);
+  live->target_pool = pool;
+  if (pool < 0) {
+    pod.requests.Set(ResourceRegistry::kCpuId, pod.cpu_milli);
+    pod.requests.Set(ResourceRegistry::kMemoryId, pod.memory_mib);
+    live->untranslatable =
+        "no node pool admits it (node selector, affinity or taints)";
     return;
   }
-  shared_claim_pools_.resize(cluster_->pools().size(), 0);
-  shared_claim_pools_[static_cast<size_t>(pool)] = 1;
+  live->untranslatable =
+      TranslateRequests(pod, cluster_->pools()[pool], cluster_->resources(),
+                        scenario_.translation);
+  if (!pod.dra_unallocatable.empty()) {
+    // Every node's DynamicResources Filter fails it (FitError's words).
+    const size_t n = cluster_->nodes().size();
+    live->untranslatable = fmt::format("0/{} nodes are available: {} {}.", n,
+                                       n, pod.dra_unallocatable);
+  }
+  if (bound_to == node_index_.end()) {
+    PinToTargetPool(pod, pool, *cluster_, cluster_->resources(),
+                    scenario_.translation);
+    if (!pod.dra_gpu_models.empty()) {
+      // Its claims select some GPU models: nodes of other models fail
+      // their DynamicResources Filter.
+      std::vector<std::string> allowed;
+      for (const NodePool& p : cluster_->pools()) {
+        if (PoolHasAllowedModel(pod, p)) allowed.push_back(p.spec.name);
+      }
+      RequireNodePools(allowed, &pod.required_affinity);
+    }
+  }
+  if (!pod.dra_claim.empty() && !KeepsSharedClaim(pod, pool)) {
+    pod.dra_claim.clear();
+  }
+}
+
+void Simulation::ScanWorkload(
+    std::vector<std::pair<PodIndex, LivePod>>* queued) {
+  const bool queues =
+      scenario_.queues.enabled() || scenario_.kai_queues.enabled();
+  WorkloadStream stream(scenario_.workload, scenario_.seed);
+  LivePod live;
+  for (PodIndex i = 0; !stream.done(); ++i) {
+    live = LivePod();
+    stream.Next(&live.pod);
+    PreparePod(&live);
+    const Pod& pod = live.pod;
+    if (!pod.dra_claim.empty()) {
+      ++claim_pods_[pod.dra_claim];
+      shared_claim_pools_.resize(cluster_->pools().size(), 0);
+      shared_claim_pools_[static_cast<size_t>(live.target_pool)] = 1;
+    }
+    AddToGang(i, pod);
+    if (queues && !pod.queue_name.empty() && live.untranslatable.empty()) {
+      queued->emplace_back(i, std::move(live));
+    }
+  }
+}
+
+PodIndex Simulation::TakeArrival() {
+  const auto index = static_cast<PodIndex>(live_.size());
+  LivePod& live = live_.Add();
+  const double before = stream_->next_arrival_s();
+  stream_->Next(&live.pod);
+  GS_CHECK(live.pod.arrival_s == before, "the workload stream skipped a pod");
+  PreparePod(&live);
+  return index;
+}
+
+void Simulation::Ended(PodIndex p) {
+  const int g = GangOf(p);
+  if (g >= 0) --gangs_[g].unended;
+  ended_.push_back(p);
+}
+
+void Simulation::ReleaseIfDone(PodIndex p) {
+  if (!live_.live(p) || live_[p].run.phase != Phase::kDone) return;
+  const int g = GangOf(p);
+  if (g >= 0 && gangs_[g].unended > 0) return;
+  const int w = KueueWorkloadOf(p);
+  if (w >= 0 && kueue_workloads_[w].live > 0) return;
+  const int32_t memo = live_[p].run.llm_memo;
+  if (memo >= 0) {
+    llm_memos_[static_cast<size_t>(memo)] = EngineMemos();
+    llm_memos_free_.push_back(memo);
+  }
+  if (g >= 0) gang_messages_.erase(p);
+  scheduler_->Drop(p);
+  live_.Release(p);
+}
+
+void Simulation::ReleaseEnded() {
+  for (const PodIndex p : ended_) {
+    const int g = GangOf(p);
+    const int w = KueueWorkloadOf(p);
+    if (g < 0 && w < 0) {
+      ReleaseIfDone(p);
+      continue;
+    }
+    // A group's pods go together, once all of them have ended.
+    if (g >= 0) {
+      for (const PodIndex m : gangs_[g].members) ReleaseIfDone(m);
+    }
+    if (w >= 0) {
+      for (const PodIndex m : kueue_workloads_[w].pods) ReleaseIfDone(m);
+    }
+  }
+  ended_.clear();
+}
+
+bool Simulation::KeepsSharedClaim(const Pod& pod, int pool) const {
+  const NodePoolSpec& spec = cluster_->pools()[pool].spec;
+  // A variant of compare or plan moved the pool off DRA whole GPUs (the
+  // scenario as written was checked at load): the pod asks for its own.
+  return !(spec.devices != PoolDevices::kDra || spec.dra.extended_resource ||
+           spec.sharing.mig_enabled || pod.requests.items().empty() ||
+           pod.requests.items().back().first <= ResourceRegistry::kMemoryId);
+}
+
+void Simulation::ScanPods(
+    const std::function<void(PodIndex, const Pod&)>& f) const {
+  WorkloadStream stream(scenario_.workload, scenario_.seed);
+  LivePod live;
+  for (PodIndex i = 0; !stream.done(); ++i) {
+    live = LivePod();
+    stream.Next(&live.pod);
+    PreparePod(&live);
+    f(i, live.pod);
+  }
 }
 
 void Simulation::Run(SimulationObserver* observer) {
+  GS_CHECK(live_.size() == 0, "Simulation::Run is called once");
   observer_ = observer;
-  runs_.assign(pods_.size(), PodRun());
   llm_memos_.clear();
-  if (observer_) observer_->OnRunStart(*cluster_, pods_, domain_info_);
-  for (size_t i = 0; i < pods_.size(); ++i) {
-    events_.Push(pods_[i].arrival_s, EventKind::kArrival, static_cast<int>(i));
-  }
-  arrivals_left_ = static_cast<int64_t>(pods_.size());
+  if (observer_) observer_->OnRunStart(*cluster_, pod_total_, domain_info_);
   for (size_t f = 0; f < scenario_.faults.size(); ++f) {
     const FaultSpec& spec = scenario_.faults[f];
     if (spec.at_s >= 0) {
@@ -157,8 +245,23 @@ void Simulation::Run(SimulationObserver* observer) {
   const double horizon =
       scenario_.horizon_s > 0 ? scenario_.horizon_s : kInfinity;
   double now = 0;
-  while (!events_.empty()) {
-    const Event e = events_.Pop();
+  for (;;) {
+    // Pods ended by the last event are released now: nothing refers to
+    // them any more.
+    if (!ended_.empty()) ReleaseEnded();
+    // The next arrival comes from the stream, before the events queued for
+    // the same time (as if all arrivals had been queued first, in order).
+    const bool arrival =
+        !stream_->done() &&
+        (events_.empty() || stream_->next_arrival_s() <= events_.top().time);
+    if (!arrival && events_.empty()) break;
+    Event e;
+    if (arrival) {
+      e.time = stream_->next_arrival_s();
+      e.kind = EventKind::kArrival;
+    } else {
+      e = events_.Pop();
+    }
     if (e.time > horizon) {
       now = horizon;
       break;
@@ -167,22 +270,23 @@ void Simulation::Run(SimulationObserver* observer) {
     // before the pod's rate or run changed, a gang's void timeout) does
     // nothing: it neither counts nor moves the clock, so the run ends at
     // its last real event.
-    if (Stale(e)) continue;
+    if (!arrival && Stale(e)) continue;
+    if (arrival) e.a = TakeArrival();
     now = e.time;
     clock_ = now;
     ++event_count_;
     scheduler_->SetTime(now);
     switch (e.kind) {
       case EventKind::kArrival: {
-        --arrivals_left_;
         ++active_pods_;
-        PodRun& run = runs_[e.a];
-        const Pod& pod = pods_[e.a];
+        PodRun& run = RunOf(e.a);
+        const Pod& pod = PodOf(e.a);
         run.service = pod.needs.work_s <= 0 && pod.needs.lifetime_s > 0;
         run.lifetime_left = pod.needs.lifetime_s;
         if (observer_) observer_->OnArrival(now, e.a);
-        if (!untranslatable_[e.a].empty()) {
-          Finish(now, e.a, PodEnd::kUnschedulable, untranslatable_[e.a]);
+        if (!live_[e.a].untranslatable.empty()) {
+          const std::string why = live_[e.a].untranslatable;
+          Finish(now, e.a, PodEnd::kUnschedulable, why);
           break;
         }
         if (KueueArrival(now, e.a)) {
@@ -209,25 +313,26 @@ void Simulation::Run(SimulationObserver* observer) {
         break;
       }
       case EventKind::kCompletion: {
-        PodRun& run = runs_[e.a];
+        PodRun& run = RunOf(e.a);
         if (run.phase != Phase::kRunning || run.version != e.version) break;
         // Work conservation: the pod did exactly the work it asked for.
         Advance(now, e.a);
-        GS_CHECK(run.remaining <= 1e-6 * std::max(1.0, pods_[e.a].needs.work_s),
+        GS_CHECK(run.remaining <= 1e-6 * std::max(1.0, PodOf(e.a).needs.work_s),
                  "a pod completed with work left");
         Finish(now, e.a, PodEnd::kSucceeded, "");
         Schedule(now);
         break;
       }
       case EventKind::kDeletion: {
-        PodRun& run = runs_[e.a];
+        PodRun& run = RunOf(e.a);
         if (run.phase == Phase::kDone || run.version != e.version) break;
         Finish(now, e.a, PodEnd::kDeleted, "");
         Schedule(now);
         break;
       }
       case EventKind::kRestart: {
-        PodRun& run = runs_[e.a];
+        if (!live_.live(e.a)) break;  // it ended for good meanwhile
+        PodRun& run = RunOf(e.a);
         if (run.phase != Phase::kBackoff || run.version != e.version) break;
         if (observer_) observer_->OnRestart(now, e.a);
         StartOrFail(now, e.a);
@@ -251,7 +356,8 @@ void Simulation::Run(SimulationObserver* observer) {
         Schedule(now);
         break;
       case EventKind::kTerminated: {
-        PodRun& run = runs_[e.a];
+        if (!live_.live(e.a)) break;  // it ended for good meanwhile
+        PodRun& run = RunOf(e.a);
         if (run.phase != Phase::kTerminating || run.version != e.version) break;
         Terminated(now, e.a);
         Schedule(now);
@@ -316,8 +422,18 @@ void Simulation::Run(SimulationObserver* observer) {
     }
   }
   // Close the books of pods still running at the end.
-  for (size_t p = 0; p < runs_.size(); ++p) {
-    if (runs_[p].phase == Phase::kRunning) Advance(now, static_cast<int>(p));
+  live_.ForEachLive([&](int64_t p) {
+    if (live_[p].run.phase == Phase::kRunning) {
+      Advance(now, static_cast<PodIndex>(p));
+    }
+  });
+  // Pods whose arrival comes after the end of the run: each is drawn, told
+  // and released.
+  while (!stream_->done()) {
+    const PodIndex p = TakeArrival();
+    if (observer_) observer_->OnNotArrived(p);
+    live_.Release(p);
+    scheduler_->Drop(p);
   }
   if (observer_) observer_->OnFinish(now, event_count_, scheduler_->cycles());
 }
@@ -325,18 +441,29 @@ void Simulation::Run(SimulationObserver* observer) {
 bool Simulation::Stale(const Event& e) const {
   switch (e.kind) {
     case EventKind::kCompletion:
-      return runs_[e.a].phase != Phase::kRunning ||
-             runs_[e.a].version != e.version;
     case EventKind::kDeletion:
-      return runs_[e.a].phase == Phase::kDone ||
-             runs_[e.a].version != e.version;
+    case EventKind::kMigInstanceReady:
+      // The pod has ended for good and was released (it was done, which
+      // makes these stale).
+      if (!live_.live(e.a)) return true;
+      break;
+    default:
+      break;
+  }
+  switch (e.kind) {
+    case EventKind::kCompletion:
+      return RunOf(e.a).phase != Phase::kRunning ||
+             RunOf(e.a).version != e.version;
+    case EventKind::kDeletion:
+      return RunOf(e.a).phase == Phase::kDone ||
+             RunOf(e.a).version != e.version;
     case EventKind::kGangTimeout:
       return gangs_[e.a].version != e.version;
     case EventKind::kGangCompletion:
       return gangs_[e.a].done || gangs_[e.a].version != e.version;
     case EventKind::kMigInstanceReady:
-      return runs_[e.a].phase != Phase::kPreparing ||
-             runs_[e.a].version != e.version;
+      return RunOf(e.a).phase != Phase::kPreparing ||
+             RunOf(e.a).version != e.version;
     case EventKind::kBackoffExpiry:
       // Only the one pending at the earliest back-off end is live (an
       // earlier one pushed later replaced it; a copy at the same time
@@ -348,18 +475,19 @@ bool Simulation::Stale(const Event& e) const {
 }
 
 bool Simulation::WorkLeft() const {
-  if (arrivals_left_ > 0) return true;
+  if (!stream_->done()) return true;
   // Pods that can still make progress (running, or in back-off). Pending
   // pods only move when something else happens (a GPU recovers, a device
   // plugin registers again), so they alone do not keep the sampler going
   // without a horizon.
   if (changes_due_ > 0 && active_pods_ > 0) return true;
-  for (const PodRun& run : runs_) {
-    if (run.phase == Phase::kRunning || run.phase == Phase::kBackoff ||
-        run.phase == Phase::kTerminating || run.phase == Phase::kPreparing) {
-      return true;
-    }
-  }
+  bool progressing = false;
+  live_.ForEachLive([&](int64_t p) {
+    const Phase phase = live_[p].run.phase;
+    progressing |= phase == Phase::kRunning || phase == Phase::kBackoff ||
+                   phase == Phase::kTerminating || phase == Phase::kPreparing;
+  });
+  if (progressing) return true;
   return scenario_.horizon_s > 0 && active_pods_ > 0;
 }
 
@@ -378,7 +506,7 @@ void Simulation::Schedule(double now) {
         // A waiting pod's message that did not change is not reported
         // again, but a gang member's is (its gang's timeout may have
         // replaced it meanwhile); the scheduler omits unchanged messages.
-        if (observer_ && gang_of_[r.pod] < 0) {
+        if (observer_ && GangOf(r.pod) < 0) {
           if (!r.message_unchanged) {
             observer_->OnUnschedulable(now, r.pod, r.message);
           }
@@ -399,7 +527,7 @@ void Simulation::Schedule(double now) {
 }
 
 void Simulation::OnBound(double now, const ScheduleResult& r) {
-  PodRun& run = runs_[r.pod];
+  PodRun& run = RunOf(r.pod);
   run.node = r.node;
   run.domains.clear();
   for (const DeviceGrant& g : scheduler_->AllocationOf(r.pod).grants) {
@@ -414,7 +542,7 @@ void Simulation::OnBound(double now, const ScheduleResult& r) {
       RefreshDynamicMigWeights(r.node, g.gpu);
     }
   }
-  const int g = gang_of_[r.pod];
+  const int g = GangOf(r.pod);
   if (g >= 0 && !gangs_[g].admitted) {
     // Coscheduling's Permit: held until minMember of its group are bound.
     GangRun& gang = gangs_[g];
@@ -428,7 +556,7 @@ void Simulation::OnBound(double now, const ScheduleResult& r) {
       gang.last_update = now;
       gang.rate = 0;
       for (PodIndex m : gang.members) {
-        if (runs_[m].phase == Phase::kPermit) StartBound(now, m);
+        if (RunOrGone(m).phase == Phase::kPermit) StartBound(now, m);
       }
     } else if (gang.waiting == 1) {
       events_.Push(now + gang.timeout_s, EventKind::kGangTimeout, g, -1,

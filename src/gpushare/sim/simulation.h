@@ -34,10 +34,29 @@
 // scenario. Without a horizon (horizon_s 0) a run whose pods are still
 // running after 1,000,000 samples is an InputError, as a horizon of more
 // samples is.
+//
+// Pods and their memory: the workload's pods are drawn (or taken from the
+// trace) as they arrive (WorkloadStream), not all before the run, and each
+// pod's state (its Pod, its run, its target pool, the scheduler's state) lives
+// only from its arrival until it has ended for good; then its storage is
+// recycled (PodSlots). A pod's PodIndex is its number in arrival order, as
+// the workload's order gives it (BuildWorkload), whatever was released. So
+// pod(i), target_pool(i) and allocation(i) are valid from the pod's
+// OnArrival (or its OnNotArrived) until the return of the observer's OnEnd of
+// its final end (PodEnd: succeeded, deleted, failed for good, admission
+// failed, unschedulable); pods still alive at the end of the run stay valid
+// through OnFinish. After that its memory may be released: an observer that
+// needs anything of a pod after it ends copies it in its hooks. Pods of a
+// gang (PodGroup) or of a Kueue / KAI workload are released together once
+// every pod of their group has ended. Scenarios with gangs, queues or shared
+// ResourceClaims are read once through at construction (their groups, the
+// workloads' quotas and the claims' pools are built from every pod), the
+// pods discarded as they are read.
 
 #ifndef GPUSHARE_SIM_SIMULATION_H_
 #define GPUSHARE_SIM_SIMULATION_H_
 
+#include <functional>
 #include <limits>
 #include <memory>
 #include <string>
@@ -54,8 +73,10 @@
 #include "gpushare/sched/scheduler.h"
 #include "gpushare/sim/event_queue.h"
 #include "gpushare/sim/llm_latency_memo.h"
+#include "gpushare/sim/pod_slots.h"
 #include "gpushare/scenario/scenario.h"
 #include "gpushare/sim/simulation_observer.h"
+#include "gpushare/workload/workload_stream.h"
 
 namespace gpushare {
 
@@ -71,16 +92,41 @@ class Simulation {
 
   const Scenario& scenario() const { return scenario_; }
   const Cluster& cluster() const { return *cluster_; }
-  const std::vector<Pod>& pods() const { return pods_; }
+  // Pod `pod` as the run sees it (its requests translated for its target
+  // pool). Valid from its OnArrival (or OnNotArrived) until the return of
+  // the OnEnd of its final end, or through OnFinish for a pod alive at the
+  // end of the run (see above); aborts on a pod not alive.
+  const Pod& pod(PodIndex pod) const { return live_[pod].pod; }
+  // Whether pod(pod) may be called now.
+  bool pod_alive(PodIndex pod) const { return live_.live(pod); }
+  // The pods of the workload: those that arrive in the run and those whose
+  // arrival comes after its end (OnNotArrived); known at construction.
+  int64_t pod_count() const { return pod_total_; }
+  // Pods that have arrived so far (the next one gets this PodIndex).
+  int64_t pods_arrived() const { return live_.size(); }
+  // Pods whose state is held now (arrived, not yet released).
+  int64_t pods_alive() const { return live_.live_count(); }
+  // Reads the whole workload once more, pod by pod in PodIndex order, as
+  // the run prepares each (its requests translated), through a stream of its
+  // own; no pod is kept. For an observer that needs a fact over every pod
+  // before the run (the cost: drawing the workload once more).
+  void ScanPods(const std::function<void(PodIndex, const Pod&)>& f) const;
   const std::vector<DomainInfo>& domains() const { return domain_info_; }
-  // The devices a bound pod holds (empty grants when it holds none).
+  // The devices a bound pod holds (empty grants when it holds none). Valid
+  // while the pod is (pod()).
   const DeviceAllocation& allocation(PodIndex pod) const {
     return scheduler_->AllocationOf(pod);
   }
   // Kueue or KAI-Scheduler when the scenario has queues, else null.
   const QueueAdmission* admission() const { return kueue_.get(); }
-  // The target pool of each pod (-1: none admits it).
-  const std::vector<int>& target_pools() const { return target_pool_; }
+  // The target pool of a pod (-1: none admits it); valid as pod().
+  int target_pool(PodIndex pod) const { return live_[pod].target_pool; }
+  // How many pods of the workload reference ResourceClaim `claim` by name
+  // (Pod::dra_claim, as the run translated it); 0 for an unknown claim.
+  int64_t claim_pod_count(const std::string& claim) const {
+    auto it = claim_pods_.find(claim);
+    return it == claim_pods_.end() ? 0 : it->second;
+  }
   // Dynamic MIG per pool (zero for other pools): the instance lifecycle's
   // counts over the pool's nodes and the sampled fragmentation.
   struct DynamicMigStats {
@@ -193,6 +239,7 @@ class Simulation {
   // minMember members run, else not at all.
   struct GangRun {
     std::vector<PodIndex> members;
+    int unended = 0;  // members not yet ended for good
     int min_member = 0;
     double timeout_s = 0;
     double work_s = 0;
@@ -206,13 +253,65 @@ class Simulation {
     uint64_t version = 0;  // of its timeout and completion events
   };
 
+  // A pod's state while it lives (PodSlots): the pod as translated, its run,
+  // its target pool and why it never fits ("" when it may).
+  struct LivePod {
+    Pod pod;
+    PodRun run;
+    int target_pool = -1;
+    std::string untranslatable;
+  };
+  // Translates pod `pod` for its target pool (the constructor's part of a
+  // pod, done as it arrives): fills target_pool and untranslatable.
+  void PreparePod(LivePod* live) const;
+  // Reads the whole workload once before the run (a stream of its own; the
+  // pods are discarded as they are read): every pod is translated, as the
+  // pods were all made before the run (resource names are interned in the
+  // same order, construction errors come at construction), its PodGroup
+  // joins its gang, its shared claim is counted; the pods of queues go to
+  // `queued` for their Kueue / KAI workloads (built once the queueing system
+  // is made).
+  void ScanWorkload(std::vector<std::pair<PodIndex, LivePod>>* queued);
+  // The pod numbered pods_arrived() arrives: taken from the stream and
+  // prepared.
+  PodIndex TakeArrival();
+  // Pod p has ended for good: its storage is released at the next event
+  // (with its gang's and workload's, once all of them have ended).
+  void Ended(PodIndex p);
+  void ReleaseEnded();
+  void ReleaseIfDone(PodIndex p);
+  int GangOf(PodIndex p) const {
+    return gang_of_.empty() ? -1 : gang_of_[static_cast<size_t>(p)];
+  }
+  int KueueWorkloadOf(PodIndex p) const {
+    return kueue_workload_of_.empty() ? -1
+                                      : kueue_workload_of_[static_cast<size_t>(p)];
+  }
+  // The run of a gang's or workload's pod p, alive or not: a pod not yet
+  // arrived is kWaiting, one released kDone (as their runs were).
+  const PodRun& RunOrGone(PodIndex p) const {
+    if (live_.live(p)) return live_[p].run;
+    return p < live_.size() ? done_run_ : waiting_run_;
+  }
+  static PodRun DoneRun() {
+    PodRun run;
+    run.phase = Phase::kDone;
+    return run;
+  }
+  Pod& PodOf(PodIndex p) { return live_[p].pod; }
+  const Pod& PodOf(PodIndex p) const { return live_[p].pod; }
+  PodRun& RunOf(PodIndex p) { return live_[p].run; }
+  const PodRun& RunOf(PodIndex p) const { return live_[p].run; }
+
   void BuildDomains();
-  // Pod `pod`, routed to `pool`, references a shared claim: on a DRA pool of
-  // whole GPUs (without extended_resource) the pool's GPUs are then
-  // time-sliced; elsewhere (a variant of compare or plan changed the pool)
-  // the pod is left with a claim or device of its own.
-  void NoteSharedClaim(Pod& pod, int pool);
-  void BuildGangs();
+  // Whether pod `pod`, routed to `pool`, keeps its shared claim: on a DRA
+  // pool of whole GPUs (without extended_resource) it does, and the pool's
+  // GPUs are then time-sliced (BuildDomains); elsewhere (a variant of
+  // compare or plan changed the pool) the pod is left with a claim or device
+  // of its own.
+  bool KeepsSharedClaim(const Pod& pod, int pool) const;
+  // Pod i of the scan joins its PodGroup's gang.
+  void AddToGang(PodIndex i, const Pod& pod);
   // Kueue or KAI (sim/simulation_kueue.cc): one workload per PodGroup or
   // plain pod that names a queue.
   struct KueueWorkloadRun {
@@ -225,7 +324,13 @@ class Simulation {
     std::string reported;   // the last wait reason told the observer
     QueuedWorkloadSpec spec;
   };
-  void BuildKueueWorkloads();
+  // Creates Kueue or KAI when the scenario has queues.
+  void MakeQueueAdmission();
+  // Pod i of the scan joins its Kueue workload; `first_class` keeps each
+  // workload's first pod's class for CheckKueueWorkloads' message.
+  void AddToKueueWorkload(PodIndex i, const LivePod& live,
+                          std::vector<std::string>* first_class);
+  void CheckKueueWorkloads(const std::vector<std::string>& first_class);
   // A pod of a Kueue workload arrived; its workload is created with its
   // last pod. False when the pod is not Kueue's.
   bool KueueArrival(double now, PodIndex p);
@@ -336,17 +441,26 @@ class Simulation {
   std::unique_ptr<Scheduler> scheduler_;
   std::vector<std::unique_ptr<ShareModel>> share_models_;  // by scheme
   std::vector<ModelParams> pool_params_;                   // by pool
-  std::vector<Pod> pods_;
-  std::vector<int> target_pool_;
+  // The pods alive, by PodIndex; the stream the next arrivals come from.
+  PodSlots<LivePod> live_;
+  std::unique_ptr<WorkloadStream> stream_;
+  // The runs RunOrGone gives for pods not alive.
+  PodRun waiting_run_;
+  PodRun done_run_ = DoneRun();
+  int64_t pod_total_ = 0;
+  // Pods ended for good since the last event; released by ReleaseEnded().
+  std::vector<PodIndex> ended_;
+  // Pods per shared ResourceClaim (the scan's count).
+  std::unordered_map<std::string, int64_t> claim_pods_;
   // By pool: pods sharing ResourceClaims (Pod::dra_claim) run there, so
   // its GPUs are time-sliced among a claim's pods (BuildDomains).
   std::vector<uint8_t> shared_claim_pools_;
   std::unordered_map<std::string, int> node_index_;  // node name → index
-  std::vector<std::string> untranslatable_;  // why a pod never fits ("")
-  std::vector<PodRun> runs_;
-  // One per engine pod that started (PodRun::llm_memo), in start order.
-  // Mutable: EngineLatency is a const query that fills them.
+  // One per engine pod alive that started (PodRun::llm_memo), recycled
+  // through llm_memos_free_ when the pod is released. Mutable: EngineLatency
+  // is a const query that fills them.
   mutable std::vector<EngineMemos> llm_memos_;
+  std::vector<int32_t> llm_memos_free_;
   std::vector<DomainRun> domains_;
   std::vector<DomainInfo> domain_info_;
   // Per fault spec: the domains it may strike (its pool, node and GPU), in
@@ -368,7 +482,6 @@ class Simulation {
   SimulationObserver* observer_ = nullptr;
   int64_t event_count_ = 0;
   int64_t active_pods_ = 0;  // arrived and not done
-  int64_t arrivals_left_ = 0;
   // Pushed recoveries, MIG re-applies and stall ends not yet handled: while
   // any is due, pending pods may still start, so sampling goes on.
   int64_t changes_due_ = 0;
@@ -376,14 +489,18 @@ class Simulation {
   std::vector<int> stalls_;
   std::vector<int> stall_nodes_;  // per device_plugin_stalls entry
   std::vector<GangRun> gangs_;
-  std::vector<int> gang_of_;      // per pod: its gang, or -1
+  // Per pod: its gang, or -1 (empty when the workload has no gangs).
+  std::vector<int> gang_of_;
+  std::unordered_map<std::string, int> gang_index_;  // PodGroup → gang
   // A gang member's last FitError message from the scheduler (Schedule()).
   std::unordered_map<PodIndex, std::string> gang_messages_;
   std::vector<int> dirty_gangs_;  // gangs whose members' rates changed
   std::vector<int> dormant_gangs_;
   std::unique_ptr<QueueAdmission> kueue_;
   std::vector<KueueWorkloadRun> kueue_workloads_;
-  std::vector<int> kueue_workload_of_;  // per pod: its workload, or -1
+  // Per pod: its workload, or -1 (empty without queues).
+  std::vector<int> kueue_workload_of_;
+  std::vector<int> kueue_workload_of_gang_;  // the scan's: gang → workload
   std::vector<int> kueue_run_of_;       // Kueue id → kueue_workloads_ index
   bool kueue_dirty_ = false;            // a cycle may admit or evict
   double clock_ = 0;                    // the time of the event handled

@@ -14,7 +14,7 @@
 namespace gpushare {
 
 double Simulation::CreateMigInstances(double now, PodIndex p) {
-  PodRun& run = runs_[p];
+  PodRun& run = RunOf(p);
   MigInstanceLifecycle& queue = *mig_lifecycles_[run.node];
   double ready = now;
   for (const DeviceGrant& g : scheduler_->AllocationOf(p).grants) {
@@ -26,7 +26,7 @@ double Simulation::CreateMigInstances(double now, PodIndex p) {
 }
 
 void Simulation::ReleaseDevices(double now, PodIndex p) {
-  PodRun& run = runs_[p];
+  PodRun& run = RunOf(p);
   for (int d : run.domains) --domains_[d].holders;
   const int node = run.node;
   const bool dynamic = has_dynamic_mig_ && node >= 0 && mig_lifecycles_[node];
@@ -67,12 +67,12 @@ void Simulation::RefreshDynamicMigWeights(int node, int gpu) {
 
 void Simulation::SampleMigFragmentation() {
   std::vector<int64_t> stranded(mig_fragmentation_.size(), 0);
-  for (size_t p = 0; p < runs_.size(); ++p) {
-    if (runs_[p].phase != Phase::kPending) continue;
-    const int pool = target_pool_[p];
+  live_.ForEachLive([&](int64_t p) {
+    if (live_[p].run.phase != Phase::kPending) return;
+    const int pool = live_[p].target_pool;
     if (pool < 0 || static_cast<size_t>(pool) >= mig_fragmentation_.size() ||
         cluster_->pools()[pool].dynamic_mig_domains.empty()) {
-      continue;
+      return;
     }
     const NodePool& np = cluster_->pools()[pool];
     for (int n = np.first_node; n < np.first_node + np.node_count; ++n) {
@@ -81,13 +81,13 @@ void Simulation::SampleMigFragmentation() {
           devices != nullptr ? devices->AsDynamicMig() : nullptr;
       if (mig == nullptr) continue;
       int64_t count = 0;
-      const int profile = mig->ProfileOf(pods_[p].requests, &count);
+      const int profile = mig->ProfileOf(live_[p].pod.requests, &count);
       if (profile >= 0 && mig->StrandedAnywhere(profile)) {
         ++stranded[static_cast<size_t>(pool)];
         break;
       }
     }
-  }
+  });
   for (size_t pool = 0; pool < mig_fragmentation_.size(); ++pool) {
     if (cluster_->pools()[pool].dynamic_mig_domains.empty()) continue;
     DynamicMigStats& s = mig_fragmentation_[pool];

@@ -15,28 +15,25 @@ namespace gpushare {
 
 using simulation_internal::kInfinity;
 
-void Simulation::BuildGangs() {
-  gang_of_.assign(pods_.size(), -1);
-  std::unordered_map<std::string, int> index;
-  for (size_t i = 0; i < pods_.size(); ++i) {
-    const Pod& pod = pods_[i];
-    if (pod.pod_group.empty()) continue;
-    auto [it, added] =
-        index.emplace(pod.pod_group, static_cast<int>(gangs_.size()));
-    if (added) {
-      if (pod.needs.work_s <= 0) {
-        throw InputError("pod group '" + pod.pod_group +
-                         "': gang members must be jobs (work_s > 0)");
-      }
-      GangRun g;
-      g.min_member = pod.gang_min_member;
-      g.timeout_s = pod.gang_timeout_s;
-      g.work_s = pod.needs.work_s;
-      gangs_.push_back(g);
+void Simulation::AddToGang(PodIndex i, const Pod& pod) {
+  if (pod.pod_group.empty()) return;
+  auto [it, added] =
+      gang_index_.emplace(pod.pod_group, static_cast<int>(gangs_.size()));
+  if (added) {
+    if (pod.needs.work_s <= 0) {
+      throw InputError("pod group '" + pod.pod_group +
+                       "': gang members must be jobs (work_s > 0)");
     }
-    gang_of_[i] = it->second;
-    gangs_[it->second].members.push_back(static_cast<PodIndex>(i));
+    GangRun g;
+    g.min_member = pod.gang_min_member;
+    g.timeout_s = pod.gang_timeout_s;
+    g.work_s = pod.needs.work_s;
+    gangs_.push_back(g);
   }
+  if (gang_of_.empty()) gang_of_.assign(static_cast<size_t>(pod_total_), -1);
+  gang_of_[static_cast<size_t>(i)] = it->second;
+  gangs_[it->second].members.push_back(i);
+  ++gangs_[it->second].unended;
 }
 
 void Simulation::SyncGang(double now, int g) {
@@ -48,7 +45,7 @@ void Simulation::SyncGang(double now, int g) {
   int running = 0;
   double rate = kInfinity;
   for (PodIndex m : gang.members) {
-    const PodRun& run = runs_[m];
+    const PodRun& run = RunOrGone(m);
     if (run.phase != Phase::kRunning || !run.resident) continue;
     ++running;
     rate = std::min(rate, run.rate);
@@ -68,8 +65,8 @@ void Simulation::GangTimeout(double now, int g) {
   if (gang.admitted) return;
   gang.waiting = 0;
   for (PodIndex m : gang.members) {
-    PodRun& run = runs_[m];
-    if (run.phase != Phase::kPermit) continue;
+    if (RunOrGone(m).phase != Phase::kPermit) continue;
+    PodRun& run = RunOf(m);
     ReleaseDevices(now, m);
     run.domains.clear();
     run.node = -1;
@@ -85,9 +82,9 @@ void Simulation::WakeDormantGangs() {
   gangs.swap(dormant_gangs_);
   for (int g : gangs) {
     for (PodIndex m : gangs_[g].members) {
-      if (runs_[m].phase != Phase::kGangDormant) continue;
-      runs_[m].phase = Phase::kPending;
-      scheduler_->Enqueue(m, pods_[m]);
+      if (RunOrGone(m).phase != Phase::kGangDormant) continue;
+      RunOf(m).phase = Phase::kPending;
+      scheduler_->Enqueue(m, PodOf(m));
     }
   }
 }
@@ -99,11 +96,10 @@ void Simulation::FinishGang(double now, int g, bool succeeded,
   // Done, or failed: the job's controller ends every member still there.
   const PodEnd others = succeeded ? PodEnd::kDeleted : PodEnd::kFailed;
   for (PodIndex m : gang.members) {
-    PodRun& run = runs_[m];
-    switch (run.phase) {
+    switch (RunOrGone(m).phase) {
       case Phase::kRunning:
       case Phase::kBackoff:
-        run.remaining = 0;
+        RunOf(m).remaining = 0;
         Finish(now, m, succeeded ? PodEnd::kSucceeded : PodEnd::kFailed,
                message);
         break;

@@ -76,7 +76,7 @@ void AddKueueQuotaRequests(const Pod& pod, const KueueConfig& config,
 
 }  // namespace
 
-void Simulation::BuildKueueWorkloads() {
+void Simulation::MakeQueueAdmission() {
   if (scenario_.queues.enabled()) {
     kueue_ = std::make_unique<Kueue>(scenario_.queues, cluster_->resources());
   } else if (scenario_.kai_queues.enabled()) {
@@ -89,83 +89,92 @@ void Simulation::BuildKueueWorkloads() {
       }
     }
     kueue_ = std::make_unique<KaiQueues>(scenario_.kai_queues, registry, units);
+  }
+}
+
+void Simulation::AddToKueueWorkload(PodIndex i, const LivePod& live,
+                                    std::vector<std::string>* first_class) {
+  const Pod& pod = live.pod;
+  if (pod.queue_name.empty() || !live.untranslatable.empty()) return;
+  const int cq = kueue_->QueueOf(pod.namespace_name, pod.queue_name);
+  if (cq < 0 && scenario_.kai_queues.enabled()) {
+    throw InputError(fmt::format(
+        "pod {} names queue '{}' (label {}), which is not a leaf queue of "
+        "kai_queues",
+        pod.name, pod.queue_name, kKaiQueueLabel));
+  }
+  if (cq < 0) {
+    throw InputError(fmt::format(
+        "pod {} names LocalQueue '{}' (label {}), which namespace '{}' "
+        "does not have",
+        pod.name, pod.queue_name, kKueueQueueNameLabel, pod.namespace_name));
+  }
+  if (kueue_workload_of_.empty()) {
+    kueue_workload_of_.assign(static_cast<size_t>(pod_total_), -1);
+  }
+  const int g = GangOf(i);
+  if (g >= 0 && kueue_workload_of_gang_.size() < gangs_.size()) {
+    kueue_workload_of_gang_.resize(gangs_.size(), -1);
+  }
+  int w = g >= 0 ? kueue_workload_of_gang_[static_cast<size_t>(g)] : -1;
+  if (w < 0) {
+    w = static_cast<int>(kueue_workloads_.size());
+    kueue_workloads_.emplace_back();
+    first_class->push_back(pod.tenant_class);
+    KueueWorkloadRun& run = kueue_workloads_.back();
+    run.spec.queue = cq;
+    run.spec.priority = pod.priority;
+    run.base_selector = pod.node_selector;
+    run.spec.flavor_ok.resize(kueue_->flavor_count());
+    for (int f = 0; f < kueue_->flavor_count(); ++f) {
+      run.spec.flavor_ok[f] =
+          FlavorFits(*cluster_, live.target_pool,
+                     kueue_->flavor_node_labels(f), pod.node_selector);
+    }
+    if (g >= 0) kueue_workload_of_gang_[static_cast<size_t>(g)] = w;
+  }
+  KueueWorkloadRun& run = kueue_workloads_[w];
+  run.pods.push_back(i);
+  ++run.arrivals_left;
+  ++run.live;
+  if (scenario_.queues.enabled()) {
+    AddKueueQuotaRequests(pod, scenario_.queues, cluster_->resources(),
+                          &run.spec.requests);
   } else {
-    return;
+    for (const auto& [id, quantity] : pod.requests.items()) {
+      run.spec.requests.Add(id, quantity);
+    }
   }
-  kueue_workload_of_.assign(pods_.size(), -1);
-  std::vector<int> of_gang(gangs_.size(), -1);
-  for (size_t i = 0; i < pods_.size(); ++i) {
-    const Pod& pod = pods_[i];
-    if (pod.queue_name.empty() || !untranslatable_[i].empty()) continue;
-    const int cq = kueue_->QueueOf(pod.namespace_name, pod.queue_name);
-    if (cq < 0 && scenario_.kai_queues.enabled()) {
-      throw InputError(fmt::format(
-          "pod {} names queue '{}' (label {}), which is not a leaf queue of "
-          "kai_queues",
-          pod.name, pod.queue_name, kKaiQueueLabel));
-    }
-    if (cq < 0) {
-      throw InputError(fmt::format(
-          "pod {} names LocalQueue '{}' (label {}), which namespace '{}' "
-          "does not have",
-          pod.name, pod.queue_name, kKueueQueueNameLabel, pod.namespace_name));
-    }
-    const int g = gang_of_[i];
-    int w = g >= 0 ? of_gang[g] : -1;
-    if (w < 0) {
-      w = static_cast<int>(kueue_workloads_.size());
-      kueue_workloads_.emplace_back();
-      KueueWorkloadRun& run = kueue_workloads_.back();
-      run.spec.queue = cq;
-      run.spec.priority = pod.priority;
-      run.base_selector = pod.node_selector;
-      run.spec.flavor_ok.resize(kueue_->flavor_count());
-      for (int f = 0; f < kueue_->flavor_count(); ++f) {
-        run.spec.flavor_ok[f] =
-            FlavorFits(*cluster_, target_pool_[i],
-                       kueue_->flavor_node_labels(f), pod.node_selector);
-      }
-      if (g >= 0) of_gang[g] = w;
-    }
-    KueueWorkloadRun& run = kueue_workloads_[w];
-    run.pods.push_back(static_cast<PodIndex>(i));
-    ++run.arrivals_left;
-    ++run.live;
-    if (scenario_.queues.enabled()) {
-      AddKueueQuotaRequests(pod, scenario_.queues, cluster_->resources(),
-                            &run.spec.requests);
-    } else {
-      for (const auto& [id, quantity] : pod.requests.items()) {
-        run.spec.requests.Add(id, quantity);
-      }
-    }
-    kueue_workload_of_[i] = w;
-  }
-  for (const KueueWorkloadRun& run : kueue_workloads_) {
+  kueue_workload_of_[static_cast<size_t>(i)] = w;
+}
+
+void Simulation::CheckKueueWorkloads(
+    const std::vector<std::string>& first_class) {
+  for (size_t w = 0; w < kueue_workloads_.size(); ++w) {
+    const KueueWorkloadRun& run = kueue_workloads_[w];
     const std::string missing =
         kueue_->UncoveredResource(run.spec.queue, run.spec.requests);
     if (!missing.empty()) {
-      const Pod& pod = pods_[run.pods.front()];
       throw InputError(fmt::format(
           "class '{}': its pods request {}, which no resource group of "
           "ClusterQueue '{}' covers (Kueue would leave them pending for "
           "ever); add {} to the queue's resources",
-          pod.tenant_class, missing, kueue_->queue_name(run.spec.queue),
+          first_class[w], missing, kueue_->queue_name(run.spec.queue),
           missing));
     }
   }
 }
 
 bool Simulation::KueueArrival(double now, PodIndex p) {
-  if (!kueue_ || kueue_workload_of_[p] < 0) return false;
-  KueueWorkloadRun& run = kueue_workloads_[kueue_workload_of_[p]];
-  runs_[p].phase = Phase::kQueued;
+  if (!kueue_ || KueueWorkloadOf(p) < 0) return false;
+  KueueWorkloadRun& run = kueue_workloads_[KueueWorkloadOf(p)];
+  RunOf(p).phase = Phase::kQueued;
   if (--run.arrivals_left > 0) return true;
   run.spec.creation_s = now;
   run.id = kueue_->Add(run.spec);
   kueue_run_of_.resize(run.id + 1, -1);
-  kueue_run_of_[run.id] = kueue_workload_of_[p];
-  const Pod& pod = pods_[p];
+  kueue_run_of_[run.id] = KueueWorkloadOf(p);
+  const Pod& pod = PodOf(p);
   if (!pod.node_name.empty() && node_index_.count(pod.node_name) > 0) {
     // Already running (kubectl import): Kueue had admitted it.
     kueue_->AdmitRunning(run.id, now);
@@ -198,14 +207,14 @@ void Simulation::RunKueue(double now) {
                                       kueue_->borrowed(id));
       }
       for (PodIndex p : run.pods) {
-        if (runs_[p].phase != Phase::kQueued) continue;
+        if (RunOrGone(p).phase != Phase::kQueued) continue;
         // Kueue's flavor assignment becomes the pods' node selector.
-        Pod& pod = pods_[p];
+        Pod& pod = PodOf(p);
         pod.node_selector = run.base_selector;
         for (const auto& [key, value] : kueue_->node_labels(id)) {
           pod.node_selector[key] = value;
         }
-        runs_[p].phase = Phase::kPending;
+        RunOf(p).phase = Phase::kPending;
         scheduler_->Enqueue(p, pod);
       }
     }
@@ -225,7 +234,7 @@ void Simulation::ReportKueueWaits(double now, const std::vector<int>& ids) {
       if (why.empty() || why == run.reported) continue;
       run.reported = why;
       for (PodIndex p : run.pods) {
-        if (runs_[p].phase == Phase::kQueued) {
+        if (RunOrGone(p).phase == Phase::kQueued) {
           observer_->OnUnschedulable(
               now, p, fmt::format("{}: {}", kueue_->system_name(), why));
         }
@@ -239,8 +248,10 @@ void Simulation::EvictWorkload(double now, int w, int preemptor) {
   const PodIndex by = kueue_workloads_[preemptor].pods.front();
   run.evicting = 0;
   for (PodIndex p : run.pods) {
-    PodRun& r = runs_[p];
-    switch (r.phase) {
+    const Phase phase = RunOrGone(p).phase;
+    if (phase == Phase::kWaiting || phase == Phase::kDone) continue;
+    PodRun& r = RunOf(p);
+    switch (phase) {
       case Phase::kRunning:
       case Phase::kPermit:
       case Phase::kPreparing:
@@ -271,14 +282,14 @@ void Simulation::EvictWorkload(double now, int w, int preemptor) {
 
 void Simulation::KueueEvictedPodGone(PodIndex p) {
   // p < 0: workload -1 - p, none of whose pods held anything.
-  const int w = p >= 0 ? kueue_workload_of_[p] : -1 - p;
+  const int w = p >= 0 ? KueueWorkloadOf(p) : -1 - p;
   KueueWorkloadRun& run = kueue_workloads_[w];
   if (p >= 0) {
-    runs_[p].kueue_evicted = false;
-    runs_[p].phase = Phase::kQueued;
+    RunOf(p).kueue_evicted = false;
+    RunOf(p).phase = Phase::kQueued;
     if (--run.evicting > 0) return;
   }
-  const int g = gang_of_[run.pods.front()];
+  const int g = GangOf(run.pods.front());
   if (g >= 0) {
     // The whole PodGroup went: Coscheduling starts over when it is
     // admitted again.
@@ -293,15 +304,15 @@ void Simulation::KueueEvictedPodGone(PodIndex p) {
 }
 
 void Simulation::KueuePodDone(PodIndex p) {
-  if (!kueue_ || kueue_workload_of_[p] < 0) return;
-  KueueWorkloadRun& run = kueue_workloads_[kueue_workload_of_[p]];
+  if (!kueue_ || KueueWorkloadOf(p) < 0) return;
+  KueueWorkloadRun& run = kueue_workloads_[KueueWorkloadOf(p)];
   // A pod ended while its workload's eviction waited for it.
-  const bool was_evicted = runs_[p].kueue_evicted;
-  runs_[p].kueue_evicted = false;
+  const bool was_evicted = RunOf(p).kueue_evicted;
+  RunOf(p).kueue_evicted = false;
   if (was_evicted) --run.evicting;
   if (--run.live > 0) {
     if (was_evicted && run.evicting == 0) {
-      KueueEvictedPodGone(-1 - kueue_workload_of_[p]);
+      KueueEvictedPodGone(-1 - KueueWorkloadOf(p));
     }
     return;
   }

@@ -3,6 +3,21 @@
 // Contract: the Simulation calls these hooks in simulated-time order; the
 // observer only reads (metrics collectors, progress bars). A domain is an
 // execution domain (a whole GPU or a MIG instance), numbered densely.
+//
+// Pods: a PodIndex is the pod's number in the workload's arrival order
+// (0, 1, ...). The Simulation keeps a pod only while it lives: its pod(),
+// target_pool() and allocation() (sim/simulation.h) may be read from its
+// OnArrival until the return of the OnEnd of its final end (every OnEnd is
+// final: succeeded, deleted, failed for good, admission failed,
+// unschedulable), and through OnFinish for a pod still alive at the end of
+// the run (those get no OnEnd: running, pending, terminating). After that
+// its memory may be released and the Simulation aborts on a read of it: an
+// observer that needs anything of a pod later (its name in another pod's
+// message, its needs at the next sample) copies it in its own hooks. A pod
+// named in a hook of another pod (a preemptor, a workload's pods) may have
+// ended already. Pods whose arrival comes after the end of the run get one
+// OnNotArrived each, after the last event and before OnFinish, in PodIndex
+// order, during which their pod() may be read.
 
 #ifndef GPUSHARE_SIM_SIMULATION_OBSERVER_H_
 #define GPUSHARE_SIM_SIMULATION_OBSERVER_H_
@@ -63,10 +78,14 @@ enum class PodFailure { kOutOfMemory, kGpuFault, kStartError };
 class SimulationObserver {
  public:
   virtual ~SimulationObserver() = default;
-  virtual void OnRunStart(const Cluster& /*cluster*/,
-                       const std::vector<Pod>& /*pods*/,
-                       const std::vector<DomainInfo>& /*domains*/) {}
+  // The run starts with `pod_count` pods in its workload (those that will
+  // arrive and those whose arrival comes after its end).
+  virtual void OnRunStart(const Cluster& /*cluster*/, int64_t /*pod_count*/,
+                          const std::vector<DomainInfo>& /*domains*/) {}
   virtual void OnArrival(double /*t*/, PodIndex /*pod*/) {}
+  // A pod whose arrival comes after the end of the run (after the last
+  // event, before OnFinish; it never existed for the run).
+  virtual void OnNotArrived(PodIndex /*pod*/) {}
   // A pending pod failed a scheduling cycle (or Kueue did not admit it)
   // with `message`. A failed cycle whose message is the one this pod's
   // previous failed cycle reported, while it waited, is not reported again.

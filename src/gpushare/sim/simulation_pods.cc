@@ -25,7 +25,7 @@ using simulation_internal::InferenceDuty;
 using simulation_internal::kInfinity;
 
 void Simulation::StartBound(double now, PodIndex p) {
-  PodRun& run = runs_[p];
+  PodRun& run = RunOf(p);
   if (has_dynamic_mig_ && mig_lifecycles_[run.node]) {
     // kubelet prepares its claim: the driver makes its MIG instances first.
     if (!run.mig_created) run.mig_ready_s = CreateMigInstances(now, p);
@@ -36,7 +36,7 @@ void Simulation::StartBound(double now, PodIndex p) {
       return;
     }
   }
-  const Pod& pod = pods_[p];
+  const Pod& pod = PodOf(p);
   const Node& node = cluster_->nodes()[run.node];
   const double speed =
       node.model() != nullptr ? node.model()->relative_speed : 1.0;
@@ -47,8 +47,8 @@ void Simulation::StartBound(double now, PodIndex p) {
 }
 
 void Simulation::StartOrFail(double now, PodIndex p) {
-  PodRun& run = runs_[p];
-  const Pod& pod = pods_[p];
+  PodRun& run = RunOf(p);
+  const Pod& pod = PodOf(p);
   // A restart on a GPU that is still down waits for its recovery.
   double ready = now;
   for (int d : run.domains) ready = std::max(ready, domains_[d].down_until);
@@ -170,8 +170,8 @@ void Simulation::StartOrFail(double now, PodIndex p) {
   if (run.domains.empty()) {
     // A pod without GPUs runs at its reference rate.
     run.rate = 1;
-    if (gang_of_[p] >= 0) {
-      SyncGang(now, gang_of_[p]);
+    if (GangOf(p) >= 0) {
+      SyncGang(now, GangOf(p));
     } else {
       Reschedule(now, p);
     }
@@ -181,7 +181,7 @@ void Simulation::StartOrFail(double now, PodIndex p) {
 }
 
 void Simulation::Stop(double now, PodIndex p) {
-  PodRun& run = runs_[p];
+  PodRun& run = RunOf(p);
   if (!run.resident) return;
   Advance(now, p);
   run.resident = false;
@@ -193,16 +193,16 @@ void Simulation::Stop(double now, PodIndex p) {
     dom.fb_used_mib -= run.fb_mib;
   }
   for (int d : run.domains) Recompute(now, d);
-  if (gang_of_[p] >= 0) SyncGang(now, gang_of_[p]);
+  if (GangOf(p) >= 0) SyncGang(now, GangOf(p));
 }
 
 void Simulation::Fail(double now, PodIndex p, PodFailure why,
                       const std::string& message) {
-  PodRun& run = runs_[p];
+  PodRun& run = RunOf(p);
   const double lost = Interrupt(now, p);
   ++run.version;
   if (observer_) observer_->OnFailure(now, p, why, message, lost);
-  if (pods_[p].restart_policy == RestartPolicy::kNever ||
+  if (PodOf(p).restart_policy == RestartPolicy::kNever ||
       run.restarts >= scenario_.model.max_restarts) {
     Finish(now, p, PodEnd::kFailed, message);
     return;
@@ -216,16 +216,18 @@ void Simulation::Fail(double now, PodIndex p, PodFailure why,
 }
 
 double Simulation::Interrupt(double now, PodIndex p) {
-  PodRun& run = runs_[p];
+  PodRun& run = RunOf(p);
   const bool was_running = run.resident;
-  const int g = gang_of_[p];
+  const int g = GangOf(p);
   int running_members = 0;
   if (g >= 0 && was_running) {
-    for (PodIndex m : gangs_[g].members) running_members += runs_[m].resident;
+    for (PodIndex m : gangs_[g].members) {
+      running_members += RunOrGone(m).resident;
+    }
   }
   Stop(now, p);
   if (!was_running || run.service) return 0;
-  const Pod& pod = pods_[p];
+  const Pod& pod = PodOf(p);
   const double interval = pod.checkpoint_interval_s;
   if (g >= 0) {
     // The whole job goes back to its last checkpoint; every member that
@@ -251,8 +253,8 @@ double Simulation::Interrupt(double now, PodIndex p) {
 }
 
 void Simulation::Preempted(double now, PodIndex p, PodIndex preemptor) {
-  PodRun& run = runs_[p];
-  if (run.phase == Phase::kPermit) --gangs_[gang_of_[p]].waiting;
+  PodRun& run = RunOf(p);
+  if (run.phase == Phase::kPermit) --gangs_[GangOf(p)].waiting;
   if (run.service && run.resident) {
     run.lifetime_left =
         std::max(0.0, run.lifetime_left - (now - run.started_at));
@@ -262,12 +264,12 @@ void Simulation::Preempted(double now, PodIndex p, PodIndex preemptor) {
   ++run.version;
   run.phase = Phase::kTerminating;
   if (observer_) observer_->OnPreempted(now, p, preemptor, lost);
-  events_.Push(now + pods_[p].termination_grace_period_s,
+  events_.Push(now + PodOf(p).termination_grace_period_s,
                EventKind::kTerminated, p, -1, run.version);
 }
 
 void Simulation::Terminated(double now, PodIndex p) {
-  PodRun& run = runs_[p];
+  PodRun& run = RunOf(p);
   ReleaseDevices(now, p);
   WakeDormantGangs();
   run.domains.clear();
@@ -278,6 +280,7 @@ void Simulation::Terminated(double now, PodIndex p) {
     --active_pods_;
     if (observer_) observer_->OnEnd(now, p, PodEnd::kDeleted, "");
     KueuePodDone(p);
+    Ended(p);
     return;
   }
   if (run.kueue_evicted) {
@@ -289,12 +292,12 @@ void Simulation::Terminated(double now, PodIndex p) {
   // Its controller (Job, Deployment) creates it again: it waits anew.
   run.phase = Phase::kPending;
   if (observer_) observer_->OnRequeued(now, p);
-  scheduler_->Enqueue(p, pods_[p]);
+  scheduler_->Enqueue(p, PodOf(p));
 }
 
 void Simulation::Finish(double now, PodIndex p, PodEnd how,
                         const std::string& message) {
-  PodRun& run = runs_[p];
+  PodRun& run = RunOf(p);
   Stop(now, p);
   if (run.node >= 0 && scheduler_->IsBound(p)) ReleaseDevices(now, p);
   run.phase = Phase::kDone;
@@ -302,18 +305,19 @@ void Simulation::Finish(double now, PodIndex p, PodEnd how,
   --active_pods_;
   if (observer_) observer_->OnEnd(now, p, how, message);
   KueuePodDone(p);
+  Ended(p);
   WakeDormantGangs();
-  const int g = gang_of_.empty() ? -1 : gang_of_[p];
+  const int g = GangOf(p);
   if (how == PodEnd::kFailed && g >= 0 && gangs_[g].admitted &&
       !gangs_[g].done) {
     FinishGang(now, g, false,
-               "PodGroup " + pods_[p].pod_group + ": member " + pods_[p].name +
-                   " failed");
+               "PodGroup " + PodOf(p).pod_group + ": member " +
+                   PodOf(p).name + " failed");
   }
 }
 
 void Simulation::Advance(double now, PodIndex p) {
-  PodRun& run = runs_[p];
+  PodRun& run = RunOf(p);
   if (!run.service) {
     run.remaining =
         std::max(0.0, run.remaining - run.rate * (now - run.last_update));
@@ -322,7 +326,7 @@ void Simulation::Advance(double now, PodIndex p) {
 }
 
 void Simulation::Reschedule(double now, PodIndex p) {
-  PodRun& run = runs_[p];
+  PodRun& run = RunOf(p);
   if (run.service || run.rate <= 0) return;  // services end by deletion
   ++run.version;
   events_.Push(now + run.remaining / run.rate, EventKind::kCompletion, p, -1,
@@ -330,8 +334,8 @@ void Simulation::Reschedule(double now, PodIndex p) {
 }
 
 std::string Simulation::TensorParallelRefusal(PodIndex p) const {
-  const PodRun& run = runs_[p];
-  const int n = pods_[p].llm_engine->tensor_parallel;
+  const PodRun& run = RunOf(p);
+  const int n = PodOf(p).llm_engine->tensor_parallel;
   if (n <= 1) return "";
   for (int d : run.domains) {
     const DomainInfo& info = domains_[d].info;
@@ -355,8 +359,8 @@ std::string Simulation::TensorParallelRefusal(PodIndex p) const {
 }
 
 std::string Simulation::RankCollision(PodIndex p) const {
-  const PodRun& run = runs_[p];
-  const Pod& pod = pods_[p];
+  const PodRun& run = RunOf(p);
+  const Pod& pod = PodOf(p);
   if (pod.running_in_dump) return "";
   for (size_t k = 1; k < run.domains.size(); ++k) {
     if (FirstOccurrence(run.domains, k)) continue;
@@ -395,7 +399,7 @@ void Simulation::Recompute(double now, int domain) {
   DomainRun& d = domains_[domain];
   scratch_residents_.clear();
   const auto& grants_of = [&](PodIndex p) -> const DeviceGrant* {
-    const PodRun& run = runs_[p];
+    const PodRun& run = RunOf(p);
     const auto& grants = scheduler_->AllocationOf(p).grants;
     for (size_t k = 0; k < run.domains.size() && k < grants.size(); ++k) {
       if (run.domains[k] == domain) return &grants[k];
@@ -403,7 +407,7 @@ void Simulation::Recompute(double now, int domain) {
     return nullptr;
   };
   for (PodIndex p : d.residents) {
-    const Pod& pod = pods_[p];
+    const Pod& pod = PodOf(p);
     Resident r;
     r.duty = ResidentDuty(p);
     r.sm_demand = std::clamp(pod.needs.sm_demand, 0.0, 1.0);
@@ -414,7 +418,7 @@ void Simulation::Recompute(double now, int domain) {
   d.model->ComputeRates(d.spec, scratch_residents_, *d.params, &d.rates);
   for (size_t k = 0; k < d.residents.size(); ++k) {
     const PodIndex p = d.residents[k];
-    PodRun& run = runs_[p];
+    PodRun& run = RunOf(p);
     Advance(now, p);
     for (size_t j = 0; j < run.domains.size(); ++j) {
       if (run.domains[j] == domain) run.domain_rates[j] = d.rates.rates[k];
@@ -422,9 +426,9 @@ void Simulation::Recompute(double now, int domain) {
     run.rate =
         *std::min_element(run.domain_rates.begin(), run.domain_rates.end()) *
         run.comm_factor;
-    if (gang_of_[p] >= 0) {
+    if (GangOf(p) >= 0) {
       // Its gang's pace may change (SyncGang below).
-      const int g = gang_of_[p];
+      const int g = GangOf(p);
       if (std::find(dirty_gangs_.begin(), dirty_gangs_.end(), g) ==
           dirty_gangs_.end()) {
         dirty_gangs_.push_back(g);

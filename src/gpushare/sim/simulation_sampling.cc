@@ -21,12 +21,13 @@ using simulation_internal::InferenceDuty;
 
 void Simulation::SampleLatency(double now) {
   const double switch_ms = scenario_.model.context_switch_us / 1000;
-  for (size_t p = 0; p < runs_.size(); ++p) {
-    const PodRun& run = runs_[p];
-    const Pod& pod = pods_[p];
+  live_.ForEachLive([&](int64_t index) {
+    const auto p = static_cast<PodIndex>(index);
+    const PodRun& run = RunOf(p);
+    const Pod& pod = PodOf(p);
     if (run.phase != Phase::kRunning || !run.resident ||
         pod.needs.request_rate <= 0 || run.domains.empty()) {
-      continue;
+      return;
     }
     // The slowest of its domains serves its requests.
     LatencyInputs in;
@@ -72,7 +73,7 @@ void Simulation::SampleLatency(double now) {
           {pod.needs.slo_p99_ms, pod.needs.slo_ttft_p99_ms,
            pod.needs.slo_tpot_p99_ms});
       observer_->OnLatency(now, static_cast<PodIndex>(p), latency);
-      continue;
+      return;
     }
     latency = InferenceLatency(in);
     LatencyInputs alone = in;
@@ -81,12 +82,12 @@ void Simulation::SampleLatency(double now) {
     latency.alone_meets_slo =
         MeetsSlo(InferenceLatency(alone), pod.needs.slo_p99_ms);
     observer_->OnLatency(now, static_cast<PodIndex>(p), latency);
-  }
+  });
 }
 
 double Simulation::ResidentDuty(PodIndex p) const {
-  const double engine = runs_[p].llm_duty;
-  return engine >= 0 ? engine : InferenceDuty(pods_[p].needs);
+  const double engine = RunOf(p).llm_duty;
+  return engine >= 0 ? engine : InferenceDuty(PodOf(p).needs);
 }
 
 double Simulation::EngineDuty(const Pod& pod, const PodRun& run,
@@ -153,14 +154,19 @@ Latency Simulation::EngineLatency(const Pod& pod, const PodRun& run,
 }
 
 int64_t Simulation::EngineMaxSeqs(PodIndex p, int64_t kv_tokens) {
-  PodRun& run = runs_[p];
+  PodRun& run = RunOf(p);
   if (run.llm_memo < 0) {
-    run.llm_memo = static_cast<int32_t>(llm_memos_.size());
-    llm_memos_.emplace_back();
+    if (!llm_memos_free_.empty()) {
+      run.llm_memo = llm_memos_free_.back();
+      llm_memos_free_.pop_back();
+    } else {
+      run.llm_memo = static_cast<int32_t>(llm_memos_.size());
+      llm_memos_.emplace_back();
+    }
   }
   EngineMemos& m = llm_memos_[static_cast<size_t>(run.llm_memo)];
   if (m.kv_tokens != kv_tokens) {
-    m.max_seqs = pods_[p].llm_engine->MaxConcurrentSeqs(kv_tokens);
+    m.max_seqs = PodOf(p).llm_engine->MaxConcurrentSeqs(kv_tokens);
     m.kv_tokens = kv_tokens;
   }
   return m.max_seqs;
@@ -184,10 +190,11 @@ void Simulation::Sample(double now) {
     s.mig_config_drift = d.layout_lost && !s.down;
   }
   int pending = 0;
-  for (const PodRun& run : runs_) {
-    pending += run.phase == Phase::kPending || run.phase == Phase::kPermit ||
-               run.phase == Phase::kGangDormant || run.phase == Phase::kQueued;
-  }
+  live_.ForEachLive([&](int64_t p) {
+    const Phase phase = live_[p].run.phase;
+    pending += phase == Phase::kPending || phase == Phase::kPermit ||
+               phase == Phase::kGangDormant || phase == Phase::kQueued;
+  });
   if (has_dynamic_mig_) SampleMigFragmentation();
   observer_->OnSample(now, states, pending);
   for (size_t i = 0; i < domains_.size(); ++i) {
