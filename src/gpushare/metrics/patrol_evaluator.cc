@@ -125,7 +125,9 @@ void PatrolEvaluator::OnSample(double t,
 
 void PatrolEvaluator::OnPodShare(double t, PodIndex pod, int domain,
                                  double gpu_time_ratio) {
-  if (t == open_sample_) shares_.push_back({pod, domain, gpu_time_ratio});
+  if (t == open_sample_) {
+    shares_.push_back({pod, domain, gpu_time_ratio, (*pods_)[pod].name});
+  }
 }
 
 void PatrolEvaluator::OnLatency(double t, PodIndex pod,
@@ -169,7 +171,7 @@ void PatrolEvaluator::EvaluateNoisyNeighbours(double t) {
       a.node = cluster_->nodes()[info.node].name();
       a.gpu = info.gpu;
       a.device = device;
-      a.pod = (*pods_)[top->pod].name;
+      a.pod = top->name;
       a.description = fmt::format(
           "Pod {} holds {:.0f} % of GPU {}{} on {} while a pod sharing it "
           "misses its p99 latency SLO.",

@@ -60,6 +60,8 @@ class PatrolEvaluator : public SimulationObserver {
     PodIndex pod;
     int domain;
     double ratio;
+    // Copied while the pod lives: it may end before the evaluation.
+    std::string name;
   };
 
   // Applies one evaluation of one series; `make` fills a new alert.

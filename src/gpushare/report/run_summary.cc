@@ -24,12 +24,15 @@ std::string Seconds(double s) { return FormatSeconds(s); }
 std::string RunSummary(const SimulationResult& r, double wall_s) {
   int64_t pending = 0;
   int64_t running = 0;
+  // The pods the run ended before have no summary.
   int64_t not_arrived = 0;
-  for (const PodRecord& p : r.pod_records) {
+  for (const PodSummary& p : r.pod_summaries) {
     pending += p.outcome == PodOutcome::kPending;
     running += p.outcome == PodOutcome::kRunning;
     not_arrived += p.outcome == PodOutcome::kNotArrived;
   }
+  not_arrived += std::max<int64_t>(
+      0, r.pods - static_cast<int64_t>(r.pod_summaries.size()));
   std::string out = fmt::format(
       "scenario {} (seed {}): {} pods over {} simulated{}\n", r.scenario,
       r.seed, r.pods, Seconds(r.end_s),
@@ -98,9 +101,9 @@ std::string RunSummary(const SimulationResult& r, double wall_s) {
   };
   const bool queued = !r.queue_system.empty();
   std::map<std::string, ClassStats> classes;
-  for (const PodRecord& p : r.pod_records) {
+  for (const PodSummary& p : r.pod_summaries) {
     if (p.outcome == PodOutcome::kNotArrived) continue;
-    ClassStats& c = classes[p.workload_class];
+    ClassStats& c = classes[r.text(p.workload_class)];
     ++c.pods;
     c.done += p.outcome == PodOutcome::kSucceeded ||
               p.outcome == PodOutcome::kDeleted;
