@@ -19,7 +19,7 @@ constexpr uint64_t kNone = ~uint64_t{0};
 constexpr uint64_t kMaxLength = (uint64_t{1} << 24) - 1;
 constexpr uint64_t kMaxOffset = (uint64_t{1} << 40) - 1;
 constexpr size_t kBufferBytes = size_t{1} << 20;
-constexpr size_t kReadBytes = size_t{4} << 20;
+constexpr size_t kReadBytes = size_t{1} << 20;
 
 int OpenUnnamed(const std::string& folder) {
   const std::string dir = folder.empty() ? "." : folder;
@@ -93,18 +93,21 @@ void RowSpool::Add(int64_t index, std::string_view row) {
 void RowSpool::ForEachInOrder(
     const std::function<void(std::string_view row)>& row) const {
   Flush();
-  // A window of the file; rows mostly come in index order, so most reads
-  // are served from it.
+  // A window of the file. Rows mostly come in index order, so a row that
+  // continues the last one read starts a large read serving the rows after
+  // it; a row elsewhere (its pod ended out of order) is read alone, so no
+  // row costs more than one read of its own size or of the window.
   std::string window;
   uint64_t window_start = 0;
-  std::string big;
+  uint64_t last_end = kNone;
   for (const uint64_t w : where_) {
     if (w == kNone) continue;
     const uint64_t offset = w >> 24;
     const size_t length = static_cast<size_t>(w & kMaxLength);
     if (offset < window_start ||
         offset + length > window_start + window.size()) {
-      window.resize(std::max(kReadBytes, length));
+      window.resize(offset == last_end ? std::max(kReadBytes, length)
+                                       : length);
       size_t got = 0;
       while (got < window.size()) {
         const ssize_t n = pread(fd_, window.data() + got, window.size() - got,
@@ -123,6 +126,7 @@ void RowSpool::ForEachInOrder(
         Fail("cannot read its rows back");
       }
     }
+    last_end = offset + length;
     row(std::string_view(window).substr(offset - window_start, length));
   }
 }
