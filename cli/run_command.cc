@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -23,6 +24,7 @@
 #include "gpushare/metrics/json_writer.h"
 #include "gpushare/metrics/metrics_fidelity.h"
 #include "gpushare/metrics/openmetrics_writer.h"
+#include "gpushare/metrics/pod_output_spool.h"
 #include "gpushare/metrics/replay_check.h"
 #include "gpushare/report/metrics_fidelity_report.h"
 #include "gpushare/report/progress_bar.h"
@@ -84,6 +86,17 @@ int64_t ParseStartTime(const std::string& text) {
          hour * 3600 + minute * 60 + second;
 }
 
+// The nearest existing folder above `path` ("." when none is named): where
+// a spool beside the output goes (its folders are made only at commit).
+std::string NearestFolder(const std::string& path) {
+  std::filesystem::path folder = std::filesystem::path(path).parent_path();
+  std::error_code ec;
+  while (!folder.empty() && !std::filesystem::is_directory(folder, ec)) {
+    folder = folder.parent_path();
+  }
+  return folder.empty() ? "." : folder.string();
+}
+
 void RunScenario(const RunArgs& args, const GlobalOptions& options) {
   const int64_t start_unix_s = ParseStartTime(args.start_time);
   std::vector<std::string> files = {args.json_file, args.openmetrics_file,
@@ -119,9 +132,30 @@ void RunScenario(const RunArgs& args, const GlobalOptions& options) {
   }
   const auto begin = std::chrono::steady_clock::now();
   Simulation simulation(scenario, catalog);
-  Collector collector(simulation, scenario.name, scenario.seed,
-                      !args.csv_dir.empty() || !args.openmetrics_file.empty() ||
-                          recording != nullptr);
+  CollectorOptions collect;
+  collect.record_devices = !args.csv_dir.empty() ||
+                           !args.openmetrics_file.empty() ||
+                           recording != nullptr;
+  // Names and devices of the pods: the per-device outputs label series
+  // with pods, and the HTML draws the GPU timeline.
+  collect.pod_detail = collect.record_devices || !args.html_file.empty();
+  Collector collector(simulation, scenario.name, scenario.seed, collect);
+  // pods.csv's rows and the JSON's pod records, spooled as pods end
+  // (metrics/pod_output_spool.h) in the outputs' own folders.
+  std::unique_ptr<PodOutputSpool> csv_pods;
+  std::unique_ptr<PodOutputSpool> json_pods;
+  if (!args.csv_dir.empty()) {
+    csv_pods = std::make_unique<PodOutputSpool>(
+        PodOutputSpool::Format::kCsv, NearestFolder(args.csv_dir + "/pods.csv"),
+        args.csv_dir + "/pods.csv");
+    collector.AddPodSink(csv_pods.get());
+  }
+  if (!args.json_file.empty()) {
+    json_pods = std::make_unique<PodOutputSpool>(
+        PodOutputSpool::Format::kJson, NearestFolder(args.json_file),
+        args.json_file);
+    collector.AddPodSink(json_pods.get());
+  }
   ProgressAggregate progress(1);
   ProgressObserver progress_observer(&progress);
   ObserverFanout observers({&collector, &progress_observer});
@@ -142,18 +176,16 @@ void RunScenario(const RunArgs& args, const GlobalOptions& options) {
   // Every output is formatted first, then written all or none.
   OutputBatch outputs;
   if (!args.json_file.empty()) {
-    if (fidelity == nullptr && check.running_pods == 0) {
-      outputs.Add(args.json_file, ResultToJsonText(result));
-    } else {
-      nlohmann::json json = ResultToJson(result);
-      if (fidelity != nullptr) {
-        json["metrics_fidelity"] = MetricsFidelityJson(*fidelity);
-      }
-      if (check.running_pods > 0) json["replay_check"] = ReplayCheckJson(check);
-      outputs.Add(args.json_file, json.dump(1) + "\n");
+    nlohmann::json json = ResultToJson(result);
+    if (fidelity != nullptr) {
+      json["metrics_fidelity"] = MetricsFidelityJson(*fidelity);
     }
+    if (check.running_pods > 0) json["replay_check"] = ReplayCheckJson(check);
+    AddResultJson(json, args.json_file, json_pods.get(), &outputs);
   }
-  if (!args.csv_dir.empty()) AddResultCsv(result, args.csv_dir, &outputs);
+  if (!args.csv_dir.empty()) {
+    AddResultCsv(result, args.csv_dir, &outputs, csv_pods.get());
+  }
   if (!args.openmetrics_file.empty()) {
     outputs.Add(args.openmetrics_file,
                 ResultToOpenMetrics(result, start_unix_s));

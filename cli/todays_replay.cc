@@ -51,8 +51,9 @@ TodaysReplay ReplayToday(const Scenario& scenario, const Catalog& catalog) {
   }
   if (!running && recording == nullptr) return today;
   Simulation simulation(scenario, catalog);
-  Collector collector(simulation, scenario.name, scenario.seed,
-                      /*record_devices=*/recording != nullptr);
+  CollectorOptions options;
+  options.record_devices = recording != nullptr;
+  Collector collector(simulation, scenario.name, scenario.seed, options);
   simulation.Run(&collector);
   today.ran = true;
   today.check = CheckReplayOfToday(collector.result());

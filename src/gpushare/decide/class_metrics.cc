@@ -9,10 +9,15 @@
 #include <vector>
 
 #include "gpushare/base/quantile_summary.h"
+#include "gpushare/workload/pod.h"
 
 namespace gpushare {
 
-double PodPerformance(const PodRecord& pod, double end_s) {
+namespace {
+
+// Of a PodRecord or a PodSummary (the same numbers).
+template <typename Pod>
+double Performance(const Pod& pod, double end_s) {
   if (pod.start_s < 0) return 0;  // never started
   if (pod.outcome == PodOutcome::kFailed ||
       pod.outcome == PodOutcome::kAdmissionFailed ||
@@ -42,7 +47,9 @@ double PodPerformance(const PodRecord& pod, double end_s) {
   return availability * slo;
 }
 
-double PodLostGpuHours(const PodRecord& pod, double end_s) {
+// `inference`: its workload class is kind inference.
+template <typename Pod>
+double LostGpuHours(const Pod& pod, bool inference, double end_s) {
   if (pod.outcome == PodOutcome::kUnschedulable ||
       pod.outcome == PodOutcome::kNotArrived) {
     return 0;
@@ -56,7 +63,7 @@ double PodLostGpuHours(const PodRecord& pod, double end_s) {
     hours_s = std::max(0.0, pod.lost_work_s);
     if (never_started || failed) hours_s += std::min(pod.work_s, available);
   } else {
-    if (pod.workload_class != WorkloadClassName(WorkloadClass::kInference)) {
+    if (!inference) {
       hours_s = std::max(0.0, pod.lost_session_s);
     }
     const double life =
@@ -72,6 +79,30 @@ double PodLostGpuHours(const PodRecord& pod, double end_s) {
   return std::max(1.0, pod.gpus) * hours_s / 3600.0;
 }
 
+}  // namespace
+
+double PodPerformance(const PodRecord& pod, double end_s) {
+  return Performance(pod, end_s);
+}
+
+double PodPerformance(const PodSummary& pod, double end_s) {
+  return Performance(pod, end_s);
+}
+
+double PodLostGpuHours(const PodRecord& pod, double end_s) {
+  return LostGpuHours(
+      pod, pod.workload_class == WorkloadClassName(WorkloadClass::kInference),
+      end_s);
+}
+
+double PodLostGpuHours(const PodSummary& pod, const PodTexts& texts,
+                       double end_s) {
+  return LostGpuHours(
+      pod,
+      texts[pod.workload_class] == WorkloadClassName(WorkloadClass::kInference),
+      end_s);
+}
+
 namespace {
 
 // What one GPU-hour held in each pool costs once the pool's bill (idle
@@ -80,8 +111,9 @@ namespace {
 std::unordered_map<std::string, double> ApportionedRates(
     const SimulationResult& result) {
   std::unordered_map<std::string, double> held;
-  for (const PodRecord& p : result.pod_records) {
-    if (!p.pool.empty()) held[p.pool] += p.gpu_hours;
+  for (const PodSummary& p : result.pod_summaries) {
+    const std::string& pool = result.text(p.pool);
+    if (!pool.empty()) held[pool] += p.gpu_hours;
   }
   std::unordered_map<std::string, double> rates;
   for (const PoolSummary& pool : result.pools) {
@@ -123,14 +155,16 @@ ClassMetrics Compute(const SimulationResult& result, Selected selected) {
   // Messages of pods not served: how many carry each, and which came first.
   std::map<std::string, std::pair<int64_t, int64_t>> causes;
   bool first = true;
-  for (const PodRecord& p : result.pod_records) {
+  TextId workload_class = kNoText;  // of its first pod; kNoText if mixed
+  const PodTexts& texts = result.pod_texts;
+  for (const PodSummary& p : result.pod_summaries) {
     // A pod the run ended before is not the class's yet (not pending).
     if (!selected(p) || p.outcome == PodOutcome::kNotArrived) continue;
     if (first) {
-      m.workload_class = p.workload_class;
+      workload_class = p.workload_class;
       first = false;
-    } else if (m.workload_class != p.workload_class) {
-      m.workload_class.clear();
+    } else if (workload_class != p.workload_class) {
+      workload_class = kNoText;
     }
     ++m.pods;
     switch (p.outcome) {
@@ -159,9 +193,9 @@ ClassMetrics Compute(const SimulationResult& result, Selected selected) {
     const bool served = p.outcome == PodOutcome::kSucceeded ||
                         p.outcome == PodOutcome::kDeleted ||
                         p.outcome == PodOutcome::kRunning;
-    if (!served && !p.message.empty()) {
+    if (!served && !texts[p.message].empty()) {
       auto [it, added] = causes.try_emplace(
-          p.message, 0, static_cast<int64_t>(causes.size()));
+          texts[p.message], 0, static_cast<int64_t>(causes.size()));
       ++it->second.first;
     }
     m.oom_kills += p.oom_kills;
@@ -173,9 +207,10 @@ ClassMetrics Compute(const SimulationResult& result, Selected selected) {
         std::max<int64_t>(m.max_pod_preemptions, p.preemptions);
     if (p.oom_kills + p.fault_kills + p.preemptions > 0) ++m.disrupted;
     m.lost_work_s += p.lost_work_s;
-    m.lost_gpu_hours += PodLostGpuHours(p, result.end_s);
-    if (p.gpus > 0 || !p.devices.empty()) {
-      const auto pool = isolated.find(p.pool.empty() ? p.target_pool : p.pool);
+    m.lost_gpu_hours += PodLostGpuHours(p, texts, result.end_s);
+    if (p.gpus > 0 || p.has_devices) {
+      const auto pool = isolated.find(
+          texts[p.pool].empty() ? texts[p.target_pool] : texts[p.pool]);
       if (pool != isolated.end() && !pool->second) ++m.memory_unprotected;
     }
     m.eviction_down_s += p.eviction_down_s;
@@ -186,11 +221,10 @@ ClassMetrics Compute(const SimulationResult& result, Selected selected) {
         admission_wait_sum += std::min(p.admission_wait_s, p.wait_s);
       }
     }
-    if (!p.cluster_queue.empty()) {
+    if (const std::string& queue = texts[p.cluster_queue]; !queue.empty()) {
       ++m.queued;
-      if (std::find(queues.begin(), queues.end(), p.cluster_queue) ==
-          queues.end()) {
-        queues.push_back(p.cluster_queue);
+      if (std::find(queues.begin(), queues.end(), queue) == queues.end()) {
+        queues.push_back(queue);
       }
     }
     if (p.outcome == PodOutcome::kSucceeded && p.slowdown > 0) {
@@ -221,12 +255,13 @@ ClassMetrics Compute(const SimulationResult& result, Selected selected) {
     }
     m.gpu_hours += p.gpu_hours;
     m.held_cost += p.cost;
-    const auto rate = rates.find(p.pool);
+    const auto rate = rates.find(texts[p.pool]);
     if (rate != rates.end()) {
       m.cost += p.gpu_hours * rate->second;
       m.wasted_cost += p.wasted_gpu_hours * rate->second;
     }
   }
+  m.workload_class = texts[workload_class];
   if (!waits.empty()) {
     m.mean_wait_s = waits.Mean();
     m.p99_wait_s = waits.Quantile(0.99);
@@ -282,8 +317,9 @@ ClassMetrics Compute(const SimulationResult& result, Selected selected) {
 
 ClassMetrics ComputeClassMetrics(const SimulationResult& result,
                                  const std::string& tenant_class) {
-  ClassMetrics m = Compute(result, [&](const PodRecord& p) {
-    return tenant_class.empty() || p.tenant_class == tenant_class;
+  const TextId id = result.pod_texts.Find(tenant_class);
+  ClassMetrics m = Compute(result, [&](const PodSummary& p) {
+    return tenant_class.empty() || (id != kNoText && p.tenant_class == id);
   });
   m.tenant_class = tenant_class;
   return m;
@@ -291,8 +327,10 @@ ClassMetrics ComputeClassMetrics(const SimulationResult& result,
 
 ClassMetrics ComputePoolMetrics(const SimulationResult& result,
                                 const std::string& pool) {
-  return Compute(result,
-                 [&](const PodRecord& p) { return p.target_pool == pool; });
+  const TextId id = result.pod_texts.Find(pool);
+  return Compute(result, [&](const PodSummary& p) {
+    return id != kNoText && p.target_pool == id;
+  });
 }
 
 bool IsQuotaBound(const ClassMetrics& m) {

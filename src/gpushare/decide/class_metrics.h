@@ -1,7 +1,7 @@
 // ClassMetrics: one tenant class's (or the whole cluster's) results of one
 // run, as the comparison tables show them and the selection scores them.
 //
-// Contract: computed from a run's pod records, leaving out pods whose
+// Contract: computed from a run's pod summaries, leaving out pods whose
 // arrival came after the end of the run (PodOutcome::kNotArrived: never
 // created, so neither counted nor pending). A pod is *served* when it
 // ran to completion, was deleted at the end of its life, or is running at
@@ -152,6 +152,7 @@ bool IsQuotaBound(const ClassMetrics& metrics);
 
 // The performance of one pod (see above); < 0 when it does not count.
 double PodPerformance(const PodRecord& pod, double end_s);
+double PodPerformance(const PodSummary& pod, double end_s);
 
 // The work one pod lost in a run that ended at `end_s`, in GPU-hours: the
 // hours below times its whole GPUs (at least 1; docs/model.md §10, "Lost
@@ -169,6 +170,8 @@ double PodPerformance(const PodRecord& pod, double end_s);
 //                        its life (lifetime_s, 0: to the end of the run) in
 //                        the run that it was not up.
 double PodLostGpuHours(const PodRecord& pod, double end_s);
+double PodLostGpuHours(const PodSummary& pod, const PodTexts& texts,
+                       double end_s);
 
 }  // namespace gpushare
 

@@ -85,7 +85,7 @@ TEST(ClassMetricsTest, ClassAggregates) {
   stuck.outcome = PodOutcome::kUnschedulable;
   r.pod_records.push_back(stuck);
 
-  const ClassMetrics jobs = ComputeClassMetrics(r, "jobs");
+  const ClassMetrics jobs = ComputeClassMetrics(WithPodSummaries(r), "jobs");
   EXPECT_EQ(jobs.pods, 3);
   EXPECT_EQ(jobs.served, 2);
   EXPECT_EQ(jobs.cannot_run, 1);
@@ -101,9 +101,9 @@ TEST(ClassMetricsTest, ClassAggregates) {
   EXPECT_EQ(jobs.workload_class, "batch");
   EXPECT_LT(jobs.slo_attainment, 0);
 
-  const ClassMetrics svc = ComputeClassMetrics(r, "svc");
+  const ClassMetrics svc = ComputeClassMetrics(WithPodSummaries(r), "svc");
   EXPECT_DOUBLE_EQ(svc.slo_attainment, 0.75);
-  const ClassMetrics all = ComputeClassMetrics(r, "");
+  const ClassMetrics all = ComputeClassMetrics(WithPodSummaries(r), "");
   EXPECT_EQ(all.pods, 4);
   EXPECT_EQ(all.workload_class, "");  // mixed kinds
 }
@@ -125,7 +125,7 @@ TEST(ClassMetricsTest, EngineLatenciesAgainstTheirObjectives) {
     p.slo_ttft_p99_ms = slo_ttft[i];
     p.slo_tpot_p99_ms = 50;
   }
-  const ClassMetrics svc = ComputeClassMetrics(r, "svc");
+  const ClassMetrics svc = ComputeClassMetrics(WithPodSummaries(r), "svc");
   EXPECT_DOUBLE_EQ(svc.mean_ttft_p99_ms, 200);
   EXPECT_DOUBLE_EQ(svc.mean_slo_ttft_p99_ms, 600);
   EXPECT_DOUBLE_EQ(svc.mean_tpot_p99_ms, 30);
@@ -134,7 +134,7 @@ TEST(ClassMetricsTest, EngineLatenciesAgainstTheirObjectives) {
   ClassMetrics none;
   const ClassMetrics mean = MeanClassMetrics({svc, none});
   EXPECT_DOUBLE_EQ(mean.mean_slo_ttft_p99_ms, 600);
-  EXPECT_LT(ComputeClassMetrics(r, "jobs").mean_slo_ttft_p99_ms, 0);
+  EXPECT_LT(ComputeClassMetrics(WithPodSummaries(r), "jobs").mean_slo_ttft_p99_ms, 0);
 }
 
 // The p99 wait over 1,000 pods waiting 1..1000 s: exactly the 990th
@@ -146,11 +146,11 @@ TEST(ClassMetricsTest, P99WaitExactBelowTheLimitWithinTheBoundAbove) {
   for (int i = 1; i <= 1000; ++i) {
     r.pod_records.push_back(Job(0, i, i + 100, 100));
   }
-  const ClassMetrics exact = ComputeClassMetrics(r, "jobs");
+  const ClassMetrics exact = ComputeClassMetrics(WithPodSummaries(r), "jobs");
   EXPECT_EQ(exact.p99_wait_s, 990);
   EXPECT_DOUBLE_EQ(exact.mean_wait_s, 500.5);
   r.quantiles = {/*exact_limit=*/999, /*relative_accuracy=*/0.01};
-  const ClassMetrics sketched = ComputeClassMetrics(r, "jobs");
+  const ClassMetrics sketched = ComputeClassMetrics(WithPodSummaries(r), "jobs");
   EXPECT_NE(sketched.p99_wait_s, 990);  // a bucket's value, not 990 itself
   EXPECT_NEAR(sketched.p99_wait_s, 990, 0.01 * 990);
   EXPECT_DOUBLE_EQ(sketched.mean_wait_s, 500.5);  // a running sum still
@@ -217,7 +217,7 @@ TEST(ClassMetricsTest, LostWorkInGpuHoursByKind) {
   waiting.tenant_class = job.tenant_class;
   r.pod_records = {job, waiting, stuck};
   r.pod_records[2].tenant_class = job.tenant_class;
-  EXPECT_DOUBLE_EQ(ComputeClassMetrics(r, job.tenant_class).lost_gpu_hours,
+  EXPECT_DOUBLE_EQ(ComputeClassMetrics(WithPodSummaries(r), job.tenant_class).lost_gpu_hours,
                    17.0);
 }
 
@@ -243,7 +243,7 @@ TEST(ClassMetricsTest, PodsWhoseMemoryANeighbourCanTake) {
   PodRecord cpu_only = ran;  // asks no GPU
   cpu_only.gpus = 0;
   r.pod_records = {ran, routed, isolated, cpu_only};
-  EXPECT_EQ(ComputeClassMetrics(r, "jobs").memory_unprotected, 2);
+  EXPECT_EQ(ComputeClassMetrics(WithPodSummaries(r), "jobs").memory_unprotected, 2);
 }
 
 PoolSummary Pool(const std::string& name, double cost) {
@@ -274,16 +274,16 @@ TEST(ClassMetricsTest, CostIsThePoolBillApportionedByUse) {
   b.oom_kills = 1;
   b.wasted_gpu_hours = 1;
   r.pod_records = {a, b};
-  const ClassMetrics jobs = ComputeClassMetrics(r, "jobs");
+  const ClassMetrics jobs = ComputeClassMetrics(WithPodSummaries(r), "jobs");
   EXPECT_DOUBLE_EQ(jobs.cost, 25);
   EXPECT_DOUBLE_EQ(jobs.held_cost, 2);
   EXPECT_DOUBLE_EQ(jobs.wasted_cost, 0);
   EXPECT_DOUBLE_EQ(jobs.cost_per_served_pod, 25);
-  const ClassMetrics other = ComputeClassMetrics(r, "other");
+  const ClassMetrics other = ComputeClassMetrics(WithPodSummaries(r), "other");
   EXPECT_DOUBLE_EQ(other.cost, 75);
   EXPECT_DOUBLE_EQ(other.wasted_cost, 25);
   // Every used pool's bill is shared out, no more.
-  EXPECT_DOUBLE_EQ(ComputeClassMetrics(r, "").cost, 100);
+  EXPECT_DOUBLE_EQ(ComputeClassMetrics(WithPodSummaries(r), "").cost, 100);
 }
 
 TEST(ClassMetricsTest, MeanOverSeeds) {
@@ -344,7 +344,7 @@ TEST(ClassMetricsTest, AdmissionWaitApartFromSchedulingWait) {
   q.samples = 10;
   q.idle_at_quota_samples = 4;
   r.queues = {q};
-  ClassMetrics m = ComputeClassMetrics(r, "jobs");
+  ClassMetrics m = ComputeClassMetrics(WithPodSummaries(r), "jobs");
   EXPECT_EQ(m.queued, 2);
   EXPECT_EQ(m.cluster_queue, "cq");
   EXPECT_DOUBLE_EQ(m.mean_wait_s, 100.0 / 3);
@@ -354,12 +354,12 @@ TEST(ClassMetricsTest, AdmissionWaitApartFromSchedulingWait) {
   EXPECT_FALSE(IsQuotaBound(m));  // admission is 40 % of the wait
   // The second waited its 20 s for admission too: 60 of 100 s.
   r.pod_records[1].admission_wait_s = 20;
-  m = ComputeClassMetrics(r, "jobs");
+  m = ComputeClassMetrics(WithPodSummaries(r), "jobs");
   EXPECT_DOUBLE_EQ(m.mean_admission_wait_s, 20);
   EXPECT_TRUE(IsQuotaBound(m));
   // Not when the quota never held it beside idle GPUs.
   r.queues[0].idle_at_quota_samples = 0;
-  EXPECT_FALSE(IsQuotaBound(ComputeClassMetrics(r, "jobs")));
+  EXPECT_FALSE(IsQuotaBound(ComputeClassMetrics(WithPodSummaries(r), "jobs")));
   // Over seeds: the mean of each part.
   ClassMetrics x = m;
   ClassMetrics y = m;
@@ -417,9 +417,9 @@ TEST(ClassMetricsTest, ModelQuantileParametersReachTheRunsPercentiles) {
   EXPECT_NE(sketched.p99_wait_s, exact.p99_wait_s);
   EXPECT_NEAR(sketched.p99_wait_s, exact.p99_wait_s, 0.01 * exact.p99_wait_s);
   EXPECT_EQ(sketched.mean_wait_s, exact.mean_wait_s);
-  const double class_exact = ComputeClassMetrics(exact, "jobs").p99_wait_s;
+  const double class_exact = ComputeClassMetrics(WithPodSummaries(exact), "jobs").p99_wait_s;
   const double class_sketched =
-      ComputeClassMetrics(sketched, "jobs").p99_wait_s;
+      ComputeClassMetrics(WithPodSummaries(sketched), "jobs").p99_wait_s;
   EXPECT_EQ(class_exact, exact.p99_wait_s);
   EXPECT_EQ(class_sketched, sketched.p99_wait_s);
 }
@@ -433,7 +433,7 @@ TEST(ClassMetricsTest, PodsNotArrivedAreNeitherCountedNorPending) {
   r.pod_records[1].wait_s = -1;
   r.pod_records[2].outcome = PodOutcome::kNotArrived;  // due after the run
   r.pod_records[2].wait_s = -1;
-  const ClassMetrics m = ComputeClassMetrics(r, "jobs");
+  const ClassMetrics m = ComputeClassMetrics(WithPodSummaries(r), "jobs");
   EXPECT_EQ(m.pods, 2);
   EXPECT_EQ(m.served, 1);
   EXPECT_EQ(m.pending, 1);
@@ -450,18 +450,18 @@ TEST(ClassMetricsTest, UnservedCauseIsTheCommonestMessage) {
     r.pod_records[i].message = "no GPU holds its footprint";
   }
   r.pod_records[4].outcome = PodOutcome::kPending;  // no message
-  EXPECT_EQ(ComputeClassMetrics(r, "jobs").unserved_cause,
+  EXPECT_EQ(ComputeClassMetrics(WithPodSummaries(r), "jobs").unserved_cause,
             "no GPU holds its footprint");
   // Served pods' messages do not count: "another" has one unserved pod.
   r.pod_records[3].message = "0/2 nodes are available: 2 Insufficient cpu.";
   r.pod_records[2].message = "another";
   r.pod_records[4] = Job(0, 10, 110, 100);
   r.pod_records[4].message = "another";
-  EXPECT_EQ(ComputeClassMetrics(r, "jobs").unserved_cause,
+  EXPECT_EQ(ComputeClassMetrics(WithPodSummaries(r), "jobs").unserved_cause,
             "0/2 nodes are available: 2 Insufficient cpu.");
   // A tie (2 and 2) goes to the message the first pod carries.
   r.pod_records[1].message = "another";
-  EXPECT_EQ(ComputeClassMetrics(r, "jobs").unserved_cause,
+  EXPECT_EQ(ComputeClassMetrics(WithPodSummaries(r), "jobs").unserved_cause,
             "0/2 nodes are available: 2 Insufficient cpu.");
   // The mean over seeds keeps the first run's that has one.
   ClassMetrics none;

@@ -20,16 +20,17 @@ SimulationResult SimulateScenario(const Scenario& scenario,
                                   const Catalog& catalog,
                                   const RunObserverFactory& observe) {
   Simulation simulation(scenario, catalog);
+  // No per-pod record is kept: compare and plan read the pods' summaries.
   Collector collector(simulation, scenario.name, scenario.seed,
-                      /*record_devices=*/false);
+                      CollectorOptions{});
   if (!observe) {
     simulation.Run(&collector);
-    return collector.result();
+    return collector.TakeResult();
   }
   const std::unique_ptr<SimulationObserver> extra = observe();
   ObserverFanout observers({&collector, extra.get()});
   simulation.Run(&observers);
-  return collector.result();
+  return collector.TakeResult();
 }
 
 void SimulateScenarios(int n, int threads, const Catalog& catalog,
@@ -105,8 +106,9 @@ void NoteEnginesWithoutKvCache(const SchemeVariant& variant,
       continue;
     }
     int64_t failed = 0;
-    for (const PodRecord& p : result.pod_records) {
-      failed += p.tenant_class == c.name && p.kv_cache_tokens == 0;
+    const TextId id = result.pod_texts.Find(c.name);
+    for (const PodSummary& p : result.pod_summaries) {
+      failed += id != kNoText && p.tenant_class == id && p.kv_cache_tokens == 0;
     }
     if (failed == 0) continue;
     notes->push_back(fmt::format(
@@ -141,10 +143,14 @@ VariantOutcome SummarizeVariant(
     for (const PoolSummary& p : result.pools) pool_scheme[p.name] = p.scheme;
     for (const std::string& c : tenant_classes) {
       std::map<std::string, int64_t> count;
-      for (const PodRecord& p : result.pod_records) {
+      const TextId id = result.pod_texts.Find(c);
+      for (const PodSummary& p : result.pod_summaries) {
+        if (id == kNoText || p.tenant_class != id) continue;
         // Where it ran, else the pool it was routed to.
-        const std::string& pool = p.pool.empty() ? p.target_pool : p.pool;
-        if (p.tenant_class == c && !pool.empty()) ++count[pool_scheme[pool]];
+        const std::string& pool = result.text(p.pool).empty()
+                                      ? result.text(p.target_pool)
+                                      : result.text(p.pool);
+        if (!pool.empty()) ++count[pool_scheme[pool]];
       }
       std::string best;
       int64_t most = 0;
@@ -169,9 +175,9 @@ VariantOutcome SummarizeVariant(
     v.class_routed_pods.assign(
         tenant_classes.size(),
         std::vector<int64_t>(variant.scenario.pools.size(), 0));
-    for (const PodRecord& p : result.pod_records) {
-      const auto c = class_index.find(p.tenant_class);
-      const auto pool = pool_index.find(p.target_pool);
+    for (const PodSummary& p : result.pod_summaries) {
+      const auto c = class_index.find(result.text(p.tenant_class));
+      const auto pool = pool_index.find(result.text(p.target_pool));
       if (c == class_index.end() || pool == pool_index.end()) continue;
       ++v.class_routed_pods[c->second][pool->second];
     }

@@ -34,7 +34,7 @@ std::string ErrnoText(int error) {
 }
 
 // Writes all of `data` to `fd`; returns 0 or the errno of the failure.
-int WriteAll(int fd, const std::string& data) {
+int WriteAll(int fd, std::string_view data) {
   const char* p = data.data();
   size_t left = data.size();
   while (left > 0) {
@@ -77,6 +77,8 @@ std::string SiblingName(const std::string& name, const char* kind) {
 struct PendingOutput {
   OutputTarget target;
   const std::string* content = nullptr;
+  // Produces the rest of the content, when set (OutputBatch::AddProduced).
+  const OutputProducer* producer = nullptr;
   int folder_fd = -1;     // borrowed from FolderHandles
   std::string temporary;  // a regular or new file's name, once created
   int temporary_slot = -1;
@@ -152,6 +154,17 @@ class SignalsHeld {
   sigset_t previous_;
 };
 
+// Writes `out`'s content (then what its producer writes) to `fd`; returns
+// 0 or the errno of the first failure.
+int WriteContent(int fd, const PendingOutput& out) {
+  int error = WriteAll(fd, *out.content);
+  if (error != 0 || out.producer == nullptr || !*out.producer) return error;
+  (*out.producer)([&](std::string_view piece) {
+    if (error == 0) error = WriteAll(fd, piece);
+  });
+  return error;
+}
+
 // Creates the temporary of `out` (registered for removal on a signal) and
 // writes its content.
 void WriteTemporary(PendingOutput* out) {
@@ -181,7 +194,14 @@ void WriteTemporary(PendingOutput* out) {
   if (t.kind == OutputKind::kRegularFile && fchmod(fd, t.mode) != 0) {
     error = errno;
   }
-  if (error == 0) error = WriteAll(fd, *out->content);
+  if (error == 0) {
+    try {
+      error = WriteContent(fd, *out);
+    } catch (const InputError&) {
+      close(fd);
+      throw;
+    }
+  }
   if (close(fd) != 0 && error == 0) error = errno;
   if (error != 0) {
     throw InputError(t.path, 0, 0,
@@ -198,7 +218,7 @@ void WriteInPlace(const PendingOutput& out) {
     std::fflush(stdout);
     std::cerr.flush();
     std::fflush(stderr);
-    error = WriteAll(t.stream_fd, *out.content);
+    error = WriteContent(t.stream_fd, out);
   } else {
     // Opening a regular file without O_TRUNC changes nothing; whatever was
     // opened (a link swapped in since included) is written only when it is
@@ -216,7 +236,12 @@ void WriteInPlace(const PendingOutput& out) {
                        "was replaced after it was checked; nothing was "
                        "written to it");
     }
-    error = WriteAll(fd, *out.content);
+    try {
+      error = WriteContent(fd, out);
+    } catch (const InputError&) {
+      close(fd);
+      throw;
+    }
     if (close(fd) != 0 && error == 0) error = errno;
   }
   if (error != 0) {
@@ -325,6 +350,12 @@ void CreateOutputDirectory(const std::string& path) {
 
 void OutputBatch::Add(std::string path, std::string content) {
   files_.emplace_back(std::move(path), std::move(content));
+  producers_.emplace_back();
+}
+
+void OutputBatch::AddProduced(std::string path, OutputProducer produce) {
+  files_.emplace_back(std::move(path), std::string());
+  producers_.push_back(std::move(produce));
 }
 
 void OutputBatch::AddDirectory(std::string directory) {
@@ -465,6 +496,9 @@ void OutputBatch::Commit() {
       locks = LockSetFolders(set_folders_, &made_folders);
       // Checked again, now that no other gpushare-sim writes the folders.
       plan = PlanCommit(files_, directories_, set_folders_);
+    }
+    for (size_t i = 0; i < files_.size(); ++i) {
+      plan->outputs[i].producer = &producers_[i];
     }
     if (before_write_for_testing_) before_write_for_testing_();
     for (PendingOutput& out : plan->outputs) {

@@ -52,6 +52,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -62,10 +63,20 @@ void WriteOutputFile(const std::string& path, const std::string& content);
 // Makes a folder (and its parents), or says why not.
 void CreateOutputDirectory(const std::string& path);
 
+// Writes one piece of an output being produced.
+using OutputWriter = std::function<void(std::string_view piece)>;
+// Produces a file's content piece by piece while it is written.
+using OutputProducer = std::function<void(const OutputWriter& write)>;
+
 class OutputBatch {
  public:
   // A file to write.
   void Add(std::string path, std::string content);
+  // A file too large to hold in memory: `produce` is called once, by
+  // Commit(), and writes it piece by piece to the temporary (or the device
+  // or stream), with every guarantee above. It may throw an InputError;
+  // the batch then fails as for a write error.
+  void AddProduced(std::string path, OutputProducer produce);
   // A folder to make (with its parents) when missing.
   void AddDirectory(std::string directory);
   // `directory` (also made when missing) holds exactly the files added
@@ -91,6 +102,7 @@ class OutputBatch {
   std::vector<std::string> directories_;
   std::vector<std::string> set_folders_;
   std::vector<std::pair<std::string, std::string>> files_;
+  std::vector<OutputProducer> producers_;  // per file; empty: its content
   std::vector<std::string> removed_;
 };
 

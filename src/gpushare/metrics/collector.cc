@@ -34,9 +34,10 @@ const char* PodOutcomeName(PodOutcome outcome) {
 }
 
 Collector::Collector(const Simulation& simulation, std::string scenario,
-                     uint64_t seed, bool record_devices)
+                     uint64_t seed, CollectorOptions options)
     : simulation_(simulation),
-      record_devices_(record_devices),
+      options_(options),
+      record_devices_(options.record_devices),
       patrol_(simulation.scenario().patrol) {
   result_.scenario = std::move(scenario);
   result_.seed = seed;
@@ -48,22 +49,18 @@ Collector::Collector(const Simulation& simulation, std::string scenario,
 
 void Collector::OnRunStart(const Cluster& cluster, int64_t pod_count,
                            const std::vector<DomainInfo>& domains) {
-  patrol_.SetRecords(&result_.pod_records);
+  patrol_.SetSimulation(&simulation_);
   patrol_.OnRunStart(cluster, pod_count, domains);
   result_.pods = pod_count;
-  const auto n = static_cast<size_t>(pod_count);
-  result_.pod_records.resize(n);
   queues_.Start(simulation_.admission(), simulation_, cluster,
                 result_.quantiles);
   if (simulation_.admission() != nullptr) {
     result_.queue_system = simulation_.admission()->system_name();
   }
-  attempt_start_.assign(n, -1);
-  hold_start_.assign(n, -1);
-  held_s_.assign(n, 0);
-  evicted_at_.assign(n, -1);
-  session_start_.assign(n, -1);
-  pod_pool_.assign(n, -1);
+  live_.clear();
+  if (options_.keep_pod_records) {
+    result_.pod_records.assign(static_cast<size_t>(pod_count), {});
+  }
   for (const NodePool& pool : cluster.pools()) {
     PoolSummary s;
     s.name = pool.spec.name;
@@ -111,10 +108,9 @@ void Collector::OnRunStart(const Cluster& cluster, int64_t pod_count,
   if (record_devices_) RecordLayout(cluster);
 }
 
-void Collector::FillRecord(PodIndex i) {
-  const Pod& pod = simulation_.pod(i);
+PodRecord Collector::NewRecord(PodIndex i, const Pod& pod) const {
   const Cluster& cluster = simulation_.cluster();
-  PodRecord& r = result_.pod_records[static_cast<size_t>(i)];
+  PodRecord r;
   r.name = pod.name;
   r.workload_class = std::string(WorkloadClassName(pod.workload_class));
   r.tenant_class = pod.tenant_class;
@@ -137,14 +133,32 @@ void Collector::FillRecord(PodIndex i) {
   r.slo_tpot_p99_ms = pod.needs.slo_tpot_p99_ms;
   r.requests = pod.requests.ToString(cluster.resources());
   r.running_in_dump = pod.running_in_dump;
+  return r;
 }
 
-void Collector::OnArrival(double /*t*/, PodIndex pod) { FillRecord(pod); }
+void Collector::OnArrival(double /*t*/, PodIndex pod) {
+  const Pod& p = simulation_.pod(pod);
+  Live& live = live_[pod];
+  live.record = NewRecord(pod, p);
+  if (!p.dra_claim.empty()) {
+    live.claim_pods = simulation_.claim_pod_count(p.dra_claim);
+  }
+}
 
-void Collector::OnNotArrived(PodIndex pod) { FillRecord(pod); }
+void Collector::OnNotArrived(PodIndex pod) {
+  // Never created: its record says so, and it goes out at once.
+  Live& live = live_[pod];
+  live.record = NewRecord(pod, simulation_.pod(pod));
+  live.record.outcome = PodOutcome::kNotArrived;
+  Retire(0, pod, &live);
+}
+
+Collector::Live* Collector::Find(PodIndex pod) {
+  const auto it = live_.find(pod);
+  return it == live_.end() ? nullptr : &it->second;
+}
 
 void Collector::RecordLayout(const Cluster& cluster) {
-  first_holding_.assign(result_.pod_records.size(), -1);
   // Extended resources by name, so that their order does not depend on the
   // order they were interned in.
   std::map<std::string, int> names;
@@ -172,11 +186,13 @@ void Collector::RecordLayout(const Cluster& cluster) {
 
 void Collector::OnUnschedulable(double /*t*/, PodIndex pod,
                                 const std::string& message) {
-  result_.pod_records[pod].message = message;
+  if (Live* live = Find(pod)) live->record.message = message;
 }
 
 void Collector::OnStart(double t, PodIndex pod, int node, double alone_s) {
-  PodRecord& r = result_.pod_records[pod];
+  Live* live = Find(pod);
+  if (live == nullptr) return;
+  PodRecord& r = live->record;
   const Cluster& cluster = simulation_.cluster();
   r.node = cluster.nodes()[node].name();
   r.pool = cluster.pools()[cluster.nodes()[node].pool()].spec.name;
@@ -189,28 +205,25 @@ void Collector::OnStart(double t, PodIndex pod, int node, double alone_s) {
   if (r.start_s < 0) {
     r.start_s = t;
     r.wait_s = t - r.arrival_s;
-    pod_pool_[pod] = cluster.nodes()[node].pool();
+    live->pool = cluster.nodes()[node].pool();
     r.gpu_share = AllocationGpuEquivalents(simulation_.allocation(pod),
-                                           cluster.pools()[pod_pool_[pod]]);
+                                           cluster.pools()[live->pool]);
     // The pods that share a claim by name share its devices, as replicas
     // share a GPU.
-    if (const std::string& claim = simulation_.pod(pod).dra_claim;
-        !claim.empty()) {
-      r.gpu_share /= static_cast<double>(simulation_.claim_pod_count(claim));
-    }
+    if (live->claim_pods > 1) r.gpu_share /= live->claim_pods;
   }
-  if (hold_start_[pod] < 0) hold_start_[pod] = t;
-  if (evicted_at_[pod] >= 0) {
-    r.eviction_down_s += t - evicted_at_[pod];
-    evicted_at_[pod] = -1;
+  if (live->hold_start < 0) live->hold_start = t;
+  if (live->evicted_at >= 0) {
+    r.eviction_down_s += t - live->evicted_at;
+    live->evicted_at = -1;
   }
   r.alone_s = alone_s;
   r.outcome = PodOutcome::kRunning;
   r.message.clear();
-  attempt_start_[pod] = t;
-  if (r.work_s <= 0) session_start_[pod] = t;
-  if (record_devices_ && first_holding_[pod] < 0) {
-    first_holding_[pod] = static_cast<int>(result_.device_holdings.size());
+  live->attempt_start = t;
+  if (r.work_s <= 0) live->session_start = t;
+  if (record_devices_ && live->first_holding < 0) {
+    live->first_holding = static_cast<int>(result_.device_holdings.size());
     for (const DeviceGrant& g : simulation_.allocation(pod).grants) {
       const int domain =
           gpu_domain_[node][g.gpu] + (g.instance >= 0 ? g.instance : 0);
@@ -221,17 +234,20 @@ void Collector::OnStart(double t, PodIndex pod, int node, double alone_s) {
 
 void Collector::OnEngineStart(double /*t*/, PodIndex pod, int64_t kv_tokens,
                               int64_t max_seqs) {
-  PodRecord& r = result_.pod_records[pod];
-  r.kv_cache_tokens = std::max<int64_t>(0, kv_tokens);
-  r.max_concurrent_seqs = max_seqs;
+  Live* live = Find(pod);
+  if (live == nullptr) return;
+  live->record.kv_cache_tokens = std::max<int64_t>(0, kv_tokens);
+  live->record.max_concurrent_seqs = max_seqs;
 }
 
 void Collector::OnFailure(double t, PodIndex pod, PodFailure why,
                           const std::string& message, double lost_work_s) {
-  PodRecord& r = result_.pod_records[pod];
   result_.lost_work_s += lost_work_s;
+  Live* live = Find(pod);
+  if (live == nullptr) return;
+  PodRecord& r = live->record;
   r.lost_work_s += lost_work_s;
-  EndSession(t, pod);
+  EndSession(t, live);
   if (why == PodFailure::kOutOfMemory) {
     ++r.oom_kills;
     ++result_.oom_kills;
@@ -246,30 +262,36 @@ void Collector::OnFailure(double t, PodIndex pod, PodFailure why,
 }
 
 void Collector::OnRestart(double t, PodIndex pod) {
-  ++result_.pod_records[pod].restarts;
-  attempt_start_[pod] = t;
-  if (result_.pod_records[pod].work_s <= 0) session_start_[pod] = t;
+  Live* live = Find(pod);
+  if (live == nullptr) return;
+  ++live->record.restarts;
+  live->attempt_start = t;
+  if (live->record.work_s <= 0) live->session_start = t;
 }
 
-void Collector::EndSession(double t, PodIndex pod) {
-  if (session_start_[pod] < 0) return;
-  result_.pod_records[pod].lost_session_s += t - session_start_[pod];
-  session_start_[pod] = -1;
+void Collector::EndSession(double t, Live* live) {
+  if (live->session_start < 0) return;
+  live->record.lost_session_s += t - live->session_start;
+  live->session_start = -1;
 }
 
 void Collector::OnPreempted(double t, PodIndex pod, PodIndex preemptor,
                             double lost_work_s) {
   result_.preemption_events.push_back({t, pod, preemptor});
-  PodRecord& r = result_.pod_records[pod];
-  ++r.preemptions;
   ++result_.preemptions;
-  r.lost_work_s += lost_work_s;
   result_.lost_work_s += lost_work_s;
-  EndSession(t, pod);
-  r.message = "preempted by " + result_.pod_records[preemptor].name;
+  Live* live = Find(pod);
+  if (live == nullptr) return;
+  PodRecord& r = live->record;
+  ++r.preemptions;
+  r.lost_work_s += lost_work_s;
+  EndSession(t, live);
+  const Live* by = Find(preemptor);
+  // The preemptor is pending, so alive.
+  r.message = "preempted by " + (by != nullptr ? by->record.name : "");
   // Up time lost from now until it starts again (not for a gang member
   // evicted while held at Permit before it ever ran).
-  if (evicted_at_[pod] < 0 && r.start_s >= 0) evicted_at_[pod] = t;
+  if (live->evicted_at < 0 && r.start_s >= 0) live->evicted_at = t;
   // Terminating, then waiting again: no longer running.
   r.outcome = PodOutcome::kPending;
 }
@@ -279,7 +301,9 @@ void Collector::OnWorkloadAdmitted(double t, int cluster_queue,
                                    bool borrowed) {
   queues_.Admitted(t, cluster_queue, pods, borrowed);
   for (const PodIndex p : pods) {
-    PodRecord& r = result_.pod_records[p];
+    Live* live = Find(p);
+    if (live == nullptr) continue;
+    PodRecord& r = live->record;
     if (r.admission_wait_s < 0) r.admission_wait_s = t - r.arrival_s;
   }
 }
@@ -292,41 +316,48 @@ void Collector::OnWorkloadEvicted(double t, int cluster_queue,
 }
 
 void Collector::OnRequeued(double t, PodIndex pod) {
-  PodRecord& r = result_.pod_records[pod];
-  r.outcome = PodOutcome::kPending;
-  if (hold_start_[pod] >= 0) {
-    held_s_[pod] += t - hold_start_[pod];
-    hold_start_[pod] = -1;
+  Live* live = Find(pod);
+  if (live == nullptr) return;
+  live->record.outcome = PodOutcome::kPending;
+  if (live->hold_start >= 0) {
+    live->held_s += t - live->hold_start;
+    live->hold_start = -1;
   }
-  if (record_devices_ && first_holding_[pod] >= 0) {
-    for (size_t h = first_holding_[pod]; h < result_.device_holdings.size() &&
-                                         result_.device_holdings[h].pod == pod;
+  if (record_devices_ && live->first_holding >= 0) {
+    for (size_t h = live->first_holding;
+         h < result_.device_holdings.size() &&
+         result_.device_holdings[h].pod == pod;
          ++h) {
       result_.device_holdings[h].end_s = t;
     }
-    first_holding_[pod] = -1;  // its next binding starts new holdings
+    live->first_holding = -1;  // its next binding starts new holdings
   }
 }
 
 void Collector::OnGangTimeout(double /*t*/, PodIndex pod) {
   ++result_.gang_timeouts;
-  PodRecord& r = result_.pod_records[pod];
+  Live* live = Find(pod);
+  if (live == nullptr) return;
+  PodRecord& r = live->record;
   r.message = "PodGroup " + r.pod_group +
               ": fewer than minMember members bound within its timeout";
 }
 
 void Collector::OnEnd(double t, PodIndex pod, PodEnd how,
                       const std::string& message) {
-  PodRecord& r = result_.pod_records[pod];
+  Live* live = Find(pod);
+  if (live == nullptr) return;
+  PodRecord& r = live->record;
   r.end_s = t;
   if (!message.empty()) r.message = message;
-  if (evicted_at_[pod] >= 0) {
-    r.eviction_down_s += t - evicted_at_[pod];
-    evicted_at_[pod] = -1;
+  if (live->evicted_at >= 0) {
+    r.eviction_down_s += t - live->evicted_at;
+    live->evicted_at = -1;
   }
-  if (record_devices_ && first_holding_[pod] >= 0) {
-    for (size_t h = first_holding_[pod]; h < result_.device_holdings.size() &&
-                                         result_.device_holdings[h].pod == pod;
+  if (record_devices_ && live->first_holding >= 0) {
+    for (size_t h = live->first_holding;
+         h < result_.device_holdings.size() &&
+         result_.device_holdings[h].pod == pod;
          ++h) {
       result_.device_holdings[h].end_s = t;
     }
@@ -336,13 +367,13 @@ void Collector::OnEnd(double t, PodIndex pod, PodEnd how,
       r.outcome = PodOutcome::kSucceeded;
       ++result_.succeeded;
       result_.completed_work_s += r.work_s;
-      r.run_s = t - attempt_start_[pod];
+      r.run_s = t - live->attempt_start;
       if (r.alone_s > 0) r.slowdown = r.run_s / r.alone_s;
       break;
     case PodEnd::kDeleted:
       r.outcome = PodOutcome::kDeleted;
       ++result_.succeeded;
-      r.run_s = t - attempt_start_[pod];
+      r.run_s = t - live->attempt_start;
       break;
     case PodEnd::kFailed:
       r.outcome = PodOutcome::kFailed;
@@ -357,6 +388,52 @@ void Collector::OnEnd(double t, PodIndex pod, PodEnd how,
       ++result_.unschedulable;
       break;
   }
+  Retire(t, pod, live);
+}
+
+void Collector::Retire(double t, PodIndex pod, Live* live) {
+  PodRecord& r = live->record;
+  if (r.latency_samples > 0) {
+    r.slo_attainment =
+        static_cast<double>(r.slo_met_samples) / r.latency_samples;
+  }
+  if (r.outcome == PodOutcome::kRunning && r.start_s >= 0) {
+    r.run_s = t - r.start_s;
+  }
+  // Evicted and not started again by the end of the run.
+  if (live->evicted_at >= 0) {
+    r.eviction_down_s += t - live->evicted_at;
+    live->evicted_at = -1;
+  }
+  // Devices held from first start to the end (or to now when still bound).
+  if (r.start_s >= 0 && r.gpu_share > 0) {
+    const double end = r.end_s >= 0 ? r.end_s : t;
+    const double held =
+        live->held_s +
+        (live->hold_start >= 0 ? std::max(0.0, end - live->hold_start) : 0);
+    r.gpu_hours = r.gpu_share * held / 3600.0;
+    if (r.outcome == PodOutcome::kFailed ||
+        r.outcome == PodOutcome::kAdmissionFailed) {
+      r.wasted_gpu_hours = r.gpu_hours;
+    } else if (r.work_s > 0 && r.lost_work_s > 0) {
+      r.wasted_gpu_hours =
+          r.gpu_hours * r.lost_work_s / (r.work_s + r.lost_work_s);
+    }
+    const NodePool& pool = simulation_.cluster().pools()[live->pool];
+    if (pool.model != nullptr) {
+      r.cost = r.gpu_hours *
+               (pool.model->price_per_hour + pool.spec.licence_per_gpu_hour);
+    }
+  }
+  for (PodRecordSink* sink : sinks_) sink->Add(pod, r);
+  result_.pod_summaries.push_back(
+      SummarizePod(pod, r, options_.pod_detail,
+                   result_.eviction_warning_per_pod, &result_.pod_texts,
+                   &result_.pod_devices));
+  if (options_.keep_pod_records) {
+    result_.pod_records[pod] = std::move(r);
+  }
+  live_.erase(pod);
 }
 
 void Collector::OnFault(double /*t*/, int /*domain*/, int pods_killed) {
@@ -367,7 +444,9 @@ void Collector::OnFault(double /*t*/, int /*domain*/, int pods_killed) {
 
 void Collector::OnLatency(double t, PodIndex pod, const Latency& latency) {
   patrol_.OnLatency(t, pod, latency);
-  PodRecord& r = result_.pod_records[pod];
+  Live* live = Find(pod);
+  if (live == nullptr) return;
+  PodRecord& r = live->record;
   const bool met =
       MeetsSlos(latency, {r.slo_p99_ms, r.slo_ttft_p99_ms, r.slo_tpot_p99_ms});
   if (record_devices_) {
@@ -514,12 +593,21 @@ void Collector::OnFinish(double t, int64_t events, int64_t cycles) {
       s.mean_allocation /= n;
     }
   }
+  // The pods alive at the end of the run, in pod order.
+  std::vector<PodIndex> alive;
+  alive.reserve(live_.size());
+  for (const auto& [pod, live] : live_) alive.push_back(pod);
+  std::sort(alive.begin(), alive.end());
+  for (const PodIndex pod : alive) Retire(t, pod, &live_.at(pod));
+  // Then every figure over pods, in pod order.
+  std::sort(result_.pod_summaries.begin(), result_.pod_summaries.end(),
+            [](const PodSummary& a, const PodSummary& b) {
+              return a.index < b.index;
+            });
   int64_t latency_samples = 0;
   int64_t slo_met = 0;
-  for (PodRecord& r : result_.pod_records) {
+  for (const PodSummary& r : result_.pod_summaries) {
     if (r.latency_samples == 0) continue;
-    r.slo_attainment =
-        static_cast<double>(r.slo_met_samples) / r.latency_samples;
     latency_samples += r.latency_samples;
     slo_met += r.slo_met_samples;
   }
@@ -529,48 +617,11 @@ void Collector::OnFinish(double t, int64_t events, int64_t cycles) {
   QuantileSummary waits(result_.quantiles);
   double slowdown_sum = 0;
   int64_t slowdowns = 0;
-  for (PodRecord& r : result_.pod_records) {
-    // The run stopped before it arrived: it never existed, so never waited.
-    if (r.outcome == PodOutcome::kPending && r.start_s < 0 &&
-        r.arrival_s > t) {
-      r.outcome = PodOutcome::kNotArrived;
-    }
+  for (const PodSummary& r : result_.pod_summaries) {
     if (r.wait_s >= 0) waits.Add(r.wait_s);
     if (r.slowdown > 0) {
       slowdown_sum += r.slowdown;
       ++slowdowns;
-    }
-    if (r.outcome == PodOutcome::kRunning && r.start_s >= 0) {
-      r.run_s = t - r.start_s;
-    }
-  }
-  // Evicted and not started again by the end.
-  for (size_t i = 0; i < result_.pod_records.size(); ++i) {
-    if (evicted_at_[i] >= 0) {
-      result_.pod_records[i].eviction_down_s += t - evicted_at_[i];
-      evicted_at_[i] = -1;
-    }
-  }
-  // Devices held from first start to the end (or to now when still bound).
-  for (size_t i = 0; i < result_.pod_records.size(); ++i) {
-    PodRecord& r = result_.pod_records[i];
-    if (r.start_s < 0 || r.gpu_share <= 0) continue;
-    const double end = r.end_s >= 0 ? r.end_s : t;
-    const double held =
-        held_s_[i] +
-        (hold_start_[i] >= 0 ? std::max(0.0, end - hold_start_[i]) : 0);
-    r.gpu_hours = r.gpu_share * held / 3600.0;
-    if (r.outcome == PodOutcome::kFailed ||
-        r.outcome == PodOutcome::kAdmissionFailed) {
-      r.wasted_gpu_hours = r.gpu_hours;
-    } else if (r.work_s > 0 && r.lost_work_s > 0) {
-      r.wasted_gpu_hours =
-          r.gpu_hours * r.lost_work_s / (r.work_s + r.lost_work_s);
-    }
-    const NodePool& pool = cluster.pools()[pod_pool_[i]];
-    if (pool.model != nullptr) {
-      r.cost = r.gpu_hours *
-               (pool.model->price_per_hour + pool.spec.licence_per_gpu_hour);
     }
   }
   if (!waits.empty()) {
@@ -584,7 +635,7 @@ void Collector::OnFinish(double t, int64_t events, int64_t cycles) {
   // Undefined (-1) when no job's work was done or lost: nothing ran.
   result_.goodput = done > 0 ? result_.completed_work_s / done : -1;
   if (t > 0) result_.throughput_per_h = result_.succeeded * 3600.0 / t;
-  queues_.Finish(result_.pod_records, &result_.queues);
+  queues_.Finish(result_.pod_summaries, result_.pod_texts, &result_.queues);
 }
 
 }  // namespace gpushare

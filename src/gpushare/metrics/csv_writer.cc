@@ -15,10 +15,16 @@ std::string Field(const std::string& s) { return CsvField(s); }
 // Shortest round-trip form, as in the JSON output.
 std::string Num(double v) { return fmt::format("{}", v); }
 
+// Pod `index`'s name (kept with per-pod detail).
+const std::string& PodName(const SimulationResult& r, int64_t index) {
+  const PodSummary* p = r.FindPod(index);
+  return r.text(p != nullptr ? p->name : kNoText);
+}
+
 }  // namespace
 
-std::string PodsCsv(const SimulationResult& r) {
-  std::string out =
+std::string PodsCsvHeader() {
+  return
       "name,class,tenant_class,tenant,pod_group,cluster_queue,target_pool,"
       "pool,node,devices,requests,"
       "arrival_s,start_s,"
@@ -28,24 +34,30 @@ std::string PodsCsv(const SimulationResult& r) {
       "eviction_down_s,latency_samples,saturated_samples,p50_ms,p99_ms,slo_p99_"
       "ms,"
       "slo_attainment,neighbour_missed_samples,outcome,message\n";
-  for (const PodRecord& p : r.pod_records) {
-    out += fmt::format(
-        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{"
-        "},"
-        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-        Field(p.name), Field(p.workload_class), Field(p.tenant_class),
-        Field(p.tenant), Field(p.pod_group), Field(p.cluster_queue),
-        Field(p.target_pool), Field(p.pool), Field(p.node),
-        fmt::format("{}", fmt::join(p.devices, ";")), Field(p.requests),
-        Num(p.arrival_s), Num(p.start_s), Num(p.end_s), Num(p.wait_s),
-        Num(p.admission_wait_s), Num(p.work_s), Num(p.run_s), Num(p.alone_s),
-        Num(p.slowdown), Num(p.gpu_share), Num(p.gpu_hours), Num(p.cost),
-        Num(p.wasted_gpu_hours), p.restarts, p.oom_kills, p.fault_kills,
-        p.preemptions, Num(p.lost_work_s), Num(p.eviction_down_s),
-        p.latency_samples, p.saturated_samples, Num(p.p50_ms), Num(p.p99_ms),
-        Num(p.slo_p99_ms), Num(p.slo_attainment), p.neighbour_missed_samples,
-        PodOutcomeName(p.outcome), Field(p.message));
-  }
+}
+
+std::string PodCsvRow(const PodRecord& p) {
+  return fmt::format(
+      "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{"
+      "},"
+      "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+      Field(p.name), Field(p.workload_class), Field(p.tenant_class),
+      Field(p.tenant), Field(p.pod_group), Field(p.cluster_queue),
+      Field(p.target_pool), Field(p.pool), Field(p.node),
+      fmt::format("{}", fmt::join(p.devices, ";")), Field(p.requests),
+      Num(p.arrival_s), Num(p.start_s), Num(p.end_s), Num(p.wait_s),
+      Num(p.admission_wait_s), Num(p.work_s), Num(p.run_s), Num(p.alone_s),
+      Num(p.slowdown), Num(p.gpu_share), Num(p.gpu_hours), Num(p.cost),
+      Num(p.wasted_gpu_hours), p.restarts, p.oom_kills, p.fault_kills,
+      p.preemptions, Num(p.lost_work_s), Num(p.eviction_down_s),
+      p.latency_samples, p.saturated_samples, Num(p.p50_ms), Num(p.p99_ms),
+      Num(p.slo_p99_ms), Num(p.slo_attainment), p.neighbour_missed_samples,
+    PodOutcomeName(p.outcome), Field(p.message));
+}
+
+std::string PodsCsv(const SimulationResult& r) {
+  std::string out = PodsCsvHeader();
+  for (const PodRecord& p : r.pod_records) out += PodCsvRow(p);
   return out;
 }
 
@@ -92,7 +104,7 @@ std::string PodSharesCsv(const SimulationResult& r) {
   std::string out = "time_s,pod,device,gpu_time_ratio\n";
   for (const PodShareSample& s : r.pod_share_samples) {
     out += fmt::format("{},{},{},{}\n", Num(s.time_s),
-                       Field(r.pod_records[s.pod].name), s.device,
+                       Field(PodName(r, s.pod)), s.device,
                        Num(s.gpu_time_ratio));
   }
   return out;
@@ -142,7 +154,7 @@ std::vector<std::string> ResultCsvFileNames() {
 }
 
 void AddResultCsv(const SimulationResult& result, const std::string& directory,
-                  OutputBatch* batch) {
+                  OutputBatch* batch, const PodOutputSpool* pods) {
   using Writer = std::string (*)(const SimulationResult&);
   const Writer writers[] = {PodsCsv,          PoolsCsv,     DevicesCsv,
                             DeviceSamplesCsv, PodSharesCsv, AlertsCsv,
@@ -150,6 +162,14 @@ void AddResultCsv(const SimulationResult& result, const std::string& directory,
   const std::vector<std::string> names = ResultCsvFileNames();
   batch->AddDirectory(directory);
   for (size_t i = 0; i < names.size(); ++i) {
+    if (i == 0 && pods != nullptr) {
+      batch->AddProduced(directory + "/" + names[i],
+                         [pods](const OutputWriter& write) {
+                           write(PodsCsvHeader());
+                           pods->WriteRows(write, "");
+                         });
+      continue;
+    }
     batch->Add(directory + "/" + names[i], writers[i](result));
   }
 }

@@ -12,11 +12,16 @@
 #include <vector>
 
 #include "gpushare/io/output_file.h"
+#include "gpushare/metrics/pod_output_spool.h"
 #include "gpushare/metrics/results.h"
 
 namespace gpushare {
 
+// pods.csv of result.pod_records (kept only on request: CollectorOptions).
 std::string PodsCsv(const SimulationResult& result);
+// Its header line, and one pod's row.
+std::string PodsCsvHeader();
+std::string PodCsvRow(const PodRecord& pod);
 std::string PoolsCsv(const SimulationResult& result);
 std::string DevicesCsv(const SimulationResult& result);
 std::string DeviceSamplesCsv(const SimulationResult& result);
@@ -26,9 +31,11 @@ std::string QueuesCsv(const SimulationResult& result);
 // The names of the files AddResultCsv() writes.
 std::vector<std::string> ResultCsvFileNames();
 
-// Adds the files in `directory` (created if needed) to `batch`.
+// Adds the files in `directory` (created if needed) to `batch`; pods.csv's
+// rows from `pods` (a kCsv spool, outliving the batch's Commit()) when
+// given, else from result.pod_records.
 void AddResultCsv(const SimulationResult& result, const std::string& directory,
-                  OutputBatch* batch);
+                  OutputBatch* batch, const PodOutputSpool* pods = nullptr);
 
 }  // namespace gpushare
 

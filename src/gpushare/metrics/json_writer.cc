@@ -2,6 +2,61 @@
 
 namespace gpushare {
 
+nlohmann::json PodRecordJson(const PodRecord& p) {
+  using nlohmann::json;
+  json pod({{"name", p.name},
+             {"class", p.workload_class},
+             {"tenant_class", p.tenant_class},
+             {"tenant", p.tenant},
+             {"pod_group", p.pod_group},
+             {"cluster_queue", p.cluster_queue},
+             {"target_pool", p.target_pool},
+             {"pool", p.pool},
+             {"node", p.node},
+             {"devices", p.devices},
+             {"requests", p.requests},
+             {"arrival_s", p.arrival_s},
+             {"start_s", p.start_s},
+             {"end_s", p.end_s},
+             {"wait_s", p.wait_s},
+             {"admission_wait_s", p.admission_wait_s},
+             {"work_s", p.work_s},
+             {"run_s", p.run_s},
+             {"alone_s", p.alone_s},
+             {"slowdown", p.slowdown},
+             {"gpu_share", p.gpu_share},
+             {"gpu_hours", p.gpu_hours},
+             {"cost", p.cost},
+             {"wasted_gpu_hours", p.wasted_gpu_hours},
+             {"restarts", p.restarts},
+             {"oom_kills", p.oom_kills},
+             {"fault_kills", p.fault_kills},
+             {"preemptions", p.preemptions},
+             {"lost_work_s", p.lost_work_s},
+             {"eviction_down_s", p.eviction_down_s},
+             {"latency_samples", p.latency_samples},
+             {"saturated_samples", p.saturated_samples},
+             {"p50_ms", p.p50_ms},
+             {"p99_ms", p.p99_ms},
+             {"slo_p99_ms", p.slo_p99_ms},
+             {"slo_attainment", p.slo_attainment},
+             {"neighbour_missed_samples", p.neighbour_missed_samples},
+             {"outcome", PodOutcomeName(p.outcome)},
+             {"message", p.message}});
+  if (p.kv_cache_tokens >= 0) {
+    // Pods running an LLM engine only (docs/output.md).
+    pod["kv_cache_tokens"] = p.kv_cache_tokens;
+    pod["max_concurrent_seqs"] = p.max_concurrent_seqs;
+    pod["ttft_p50_ms"] = p.ttft_p50_ms;
+    pod["ttft_p99_ms"] = p.ttft_p99_ms;
+    pod["tpot_p50_ms"] = p.tpot_p50_ms;
+    pod["tpot_p99_ms"] = p.tpot_p99_ms;
+    pod["slo_ttft_p99_ms"] = p.slo_ttft_p99_ms;
+    pod["slo_tpot_p99_ms"] = p.slo_tpot_p99_ms;
+  }
+  return pod;
+}
+
 nlohmann::json ResultToJson(const SimulationResult& r) {
   using nlohmann::json;
   json out;
@@ -73,58 +128,7 @@ nlohmann::json ResultToJson(const SimulationResult& r) {
   }
   out["pools"] = pools;
   json pods = json::array();
-  for (const PodRecord& p : r.pod_records) {
-    pods.push_back({{"name", p.name},
-                    {"class", p.workload_class},
-                    {"tenant_class", p.tenant_class},
-                    {"tenant", p.tenant},
-                    {"pod_group", p.pod_group},
-                    {"cluster_queue", p.cluster_queue},
-                    {"target_pool", p.target_pool},
-                    {"pool", p.pool},
-                    {"node", p.node},
-                    {"devices", p.devices},
-                    {"requests", p.requests},
-                    {"arrival_s", p.arrival_s},
-                    {"start_s", p.start_s},
-                    {"end_s", p.end_s},
-                    {"wait_s", p.wait_s},
-                    {"admission_wait_s", p.admission_wait_s},
-                    {"work_s", p.work_s},
-                    {"run_s", p.run_s},
-                    {"alone_s", p.alone_s},
-                    {"slowdown", p.slowdown},
-                    {"gpu_share", p.gpu_share},
-                    {"gpu_hours", p.gpu_hours},
-                    {"cost", p.cost},
-                    {"wasted_gpu_hours", p.wasted_gpu_hours},
-                    {"restarts", p.restarts},
-                    {"oom_kills", p.oom_kills},
-                    {"fault_kills", p.fault_kills},
-                    {"preemptions", p.preemptions},
-                    {"lost_work_s", p.lost_work_s},
-                    {"eviction_down_s", p.eviction_down_s},
-                    {"latency_samples", p.latency_samples},
-                    {"saturated_samples", p.saturated_samples},
-                    {"p50_ms", p.p50_ms},
-                    {"p99_ms", p.p99_ms},
-                    {"slo_p99_ms", p.slo_p99_ms},
-                    {"slo_attainment", p.slo_attainment},
-                    {"neighbour_missed_samples", p.neighbour_missed_samples},
-                    {"outcome", PodOutcomeName(p.outcome)},
-                    {"message", p.message}});
-    if (p.kv_cache_tokens >= 0) {
-      // Pods running an LLM engine only (docs/output.md).
-      pods.back()["kv_cache_tokens"] = p.kv_cache_tokens;
-      pods.back()["max_concurrent_seqs"] = p.max_concurrent_seqs;
-      pods.back()["ttft_p50_ms"] = p.ttft_p50_ms;
-      pods.back()["ttft_p99_ms"] = p.ttft_p99_ms;
-      pods.back()["tpot_p50_ms"] = p.tpot_p50_ms;
-      pods.back()["tpot_p99_ms"] = p.tpot_p99_ms;
-      pods.back()["slo_ttft_p99_ms"] = p.slo_ttft_p99_ms;
-      pods.back()["slo_tpot_p99_ms"] = p.slo_tpot_p99_ms;
-    }
-  }
+  for (const PodRecord& p : r.pod_records) pods.push_back(PodRecordJson(p));
   out["pod_records"] = pods;
   json queues = json::array();
   for (const QueueSummary& q : r.queues) {
@@ -192,6 +196,38 @@ nlohmann::json ResultToJson(const SimulationResult& r) {
 
 std::string ResultToJsonText(const SimulationResult& result) {
   return ResultToJson(result).dump(1) + "\n";
+}
+
+std::string PodRecordJsonText(const PodRecord& pod) {
+  // dump(1) of the record, then indented by two levels as the elements of
+  // the document's top-level "pod_records" array are (a string holds no
+  // raw line break).
+  std::string text = "  ";
+  for (const char c : PodRecordJson(pod).dump(1)) {
+    text += c;
+    if (c == '\n') text += "  ";
+  }
+  return text;
+}
+
+void AddResultJson(const nlohmann::json& document, const std::string& path,
+                   const PodOutputSpool* pods, OutputBatch* batch) {
+  std::string text = document.dump(1) + "\n";
+  const std::string empty = "\n \"pod_records\": [],";
+  const size_t at = text.find(empty);
+  if (pods == nullptr || pods->rows() == 0 || at == std::string::npos) {
+    batch->Add(path, std::move(text));
+    return;
+  }
+  const size_t tail = at + empty.size() - 2;  // from "],"
+  std::string head = text.substr(0, tail) + "\n";
+  std::string rest = "\n " + text.substr(tail);
+  batch->AddProduced(path, [pods, head = std::move(head),
+                            rest = std::move(rest)](const OutputWriter& write) {
+    write(head);
+    pods->WriteRows(write, ",\n");
+    write(rest);
+  });
 }
 
 }  // namespace gpushare

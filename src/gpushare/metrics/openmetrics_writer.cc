@@ -61,17 +61,17 @@ class Writer {
     labels.emplace_back("Hostname", info.node);
     if (holding >= 0) {
       const DeviceHolding& h = r_.device_holdings[holding];
-      const PodRecord& pod = r_.pod_records[h.pod];
+      const PodSummary& pod = Pod(h.pod);
       // dcgm-exporter's pod label is the pod's own name; an imported pod's
       // record is named "namespace/name".
-      std::string_view name = pod.name;
-      const std::string& ns = pod.namespace_name;
+      std::string_view name = r_.text(pod.name);
+      const std::string& ns = r_.text(pod.namespace_name);
       if (!ns.empty() && name.size() > ns.size() && name[ns.size()] == '/' &&
           name.substr(0, ns.size()) == ns) {
         name.remove_prefix(ns.size() + 1);
       }
       labels.emplace_back("container", name);
-      labels.emplace_back("namespace", pod.namespace_name);
+      labels.emplace_back("namespace", ns);
       labels.emplace_back("pod", name);
       if (h.replica >= 0) {
         keep->push_back(std::to_string(h.replica));
@@ -245,10 +245,11 @@ class Writer {
     for (const auto& [key, points] : series) {
       std::deque<std::string> keep;
       LabelList labels = DeviceLabels(key.first, -1, &keep);
-      const PodRecord& pod = r_.pod_records[key.second];
-      labels.insert(labels.end() - 1, {{"container", pod.name},
-                                       {"namespace", pod.namespace_name},
-                                       {"pod", pod.name}});
+      const PodSummary& pod = Pod(key.second);
+      labels.insert(labels.end() - 1,
+                    {{"container", r_.text(pod.name)},
+                     {"namespace", r_.text(pod.namespace_name)},
+                     {"pod", r_.text(pod.name)}});
       const std::string text = FormatLabels(labels);
       for (int i : points) {
         const PodShareSample& s = r_.pod_share_samples[i];
@@ -339,10 +340,10 @@ class Writer {
                      "their lifetime (services).");
     for (const PoolSummary& pool : r_.pools) {
       std::vector<double> ends;
-      for (const PodRecord& p : r_.pod_records) {
+      for (const PodSummary& p : r_.pod_summaries) {
         const bool done = p.outcome == PodOutcome::kSucceeded ||
                           p.outcome == PodOutcome::kDeleted;
-        if (done && p.pool == pool.name) ends.push_back(p.end_s);
+        if (done && r_.text(p.pool) == pool.name) ends.push_back(p.end_s);
       }
       std::sort(ends.begin(), ends.end());
       const std::string labels = FormatLabels({{"pool", pool.name}});
@@ -362,9 +363,11 @@ class Writer {
                      "Pods of the tenant class evicted by DefaultPreemption "
                      "or Kueue (each eviction counts).");
     std::map<std::string, std::vector<double>> by_class;
-    for (const PodRecord& p : r_.pod_records) by_class[p.tenant_class];
+    for (const PodSummary& p : r_.pod_summaries) {
+      by_class[r_.text(p.tenant_class)];
+    }
     for (const SimulationResult::Preemption& e : r_.preemption_events) {
-      by_class[r_.pod_records[e.pod].tenant_class].push_back(e.time_s);
+      by_class[r_.text(Pod(e.pod).tenant_class)].push_back(e.time_s);
     }
     for (const auto& [tenant_class, times] : by_class) {
       const std::string labels = FormatLabels({{"tenant_class", tenant_class}});
@@ -505,36 +508,47 @@ class Writer {
     }
   }
 
-  std::string PodLabels(const PodRecord& p) {
-    return FormatLabels({{"namespace", p.namespace_name},
-                         {"pod", p.name},
-                         {"tenant", p.tenant},
-                         {"tenant_class", p.tenant_class},
-                         {"class", p.workload_class},
-                         {"pool", p.pool}});
+  std::string PodLabels(const PodSummary& p) {
+    return FormatLabels({{"namespace", r_.text(p.namespace_name)},
+                         {"pod", r_.text(p.name)},
+                         {"tenant", r_.text(p.tenant)},
+                         {"tenant_class", r_.text(p.tenant_class)},
+                         {"class", r_.text(p.workload_class)},
+                         {"pool", r_.text(p.pool)}});
+  }
+
+  // The summary of pod `index` (every pod a series names has one).
+  const PodSummary& Pod(int64_t index) const {
+    static const PodSummary kNone;
+    const PodSummary* p = r_.FindPod(index);
+    return p != nullptr ? *p : kNone;
   }
 
   void PodFamilies() {
     bool any_started = false;
-    for (const PodRecord& p : r_.pod_records) any_started |= p.start_s >= 0;
+    for (const PodSummary& p : r_.pod_summaries) any_started |= p.start_s >= 0;
     if (any_started) {
       out_.BeginFamily("gpushare_pod_wait_seconds", MetricType::kGauge,
                        "seconds",
                        "Time from the pod's arrival to its first start (its "
                        "wait in the scheduling queue), at its start.");
-      for (const PodRecord& p : r_.pod_records) {
+      for (const PodSummary& p : r_.pod_summaries) {
         if (p.start_s < 0) continue;
         out_.Sample(PodLabels(p), p.wait_s, p.start_s);
       }
     }
     if (r_.latency_samples.empty()) return;
-    std::vector<std::vector<int>> by_pod(r_.pod_records.size());
+    size_t pods = 0;
+    for (const PodLatencySample& s : r_.latency_samples) {
+      pods = std::max(pods, static_cast<size_t>(s.pod) + 1);
+    }
+    std::vector<std::vector<int>> by_pod(pods);
     for (size_t i = 0; i < r_.latency_samples.size(); ++i) {
       by_pod[r_.latency_samples[i].pod].push_back(static_cast<int>(i));
     }
     std::vector<std::string> labels(by_pod.size());
     for (size_t p = 0; p < by_pod.size(); ++p) {
-      if (!by_pod[p].empty()) labels[p] = PodLabels(r_.pod_records[p]);
+      if (!by_pod[p].empty()) labels[p] = PodLabels(Pod(p));
     }
     out_.BeginFamily("gpushare_pod_latency_p99_seconds", MetricType::kGauge,
                      "seconds",

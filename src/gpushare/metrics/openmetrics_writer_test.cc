@@ -83,7 +83,7 @@ std::vector<std::string> Lines(const std::string& text) {
 }
 
 TEST(OpenMetricsWriterTest, FamiliesInOrderEachOnce) {
-  const std::string text = ResultToOpenMetrics(SmallResult(), 1704067200);
+  const std::string text = ResultToOpenMetrics(WithPodSummaries(SmallResult()), 1704067200);
   std::vector<std::string> families;
   for (const std::string& line : Lines(text)) {
     if (line.rfind("# TYPE ", 0) == 0) {
@@ -109,7 +109,7 @@ TEST(OpenMetricsWriterTest, FamiliesInOrderEachOnce) {
 // Samples follow their family's metadata; each series is contiguous and in
 // increasing time; the text ends with exactly one "# EOF".
 TEST(OpenMetricsWriterTest, FamiliesAndSeriesAreNotInterleaved) {
-  const std::string text = ResultToOpenMetrics(SmallResult(), 1704067200);
+  const std::string text = ResultToOpenMetrics(WithPodSummaries(SmallResult()), 1704067200);
   ASSERT_GE(text.size(), 6u);
   EXPECT_EQ(text.substr(text.size() - 6), "# EOF\n");
   EXPECT_EQ(text.find("# EOF"), text.size() - 6);
@@ -138,7 +138,7 @@ TEST(OpenMetricsWriterTest, FamiliesAndSeriesAreNotInterleaved) {
 }
 
 TEST(OpenMetricsWriterTest, DcgmLabelsAndOneSeriesPerPod) {
-  const std::string text = ResultToOpenMetrics(SmallResult(), 1704067200);
+  const std::string text = ResultToOpenMetrics(WithPodSummaries(SmallResult()), 1704067200);
   const std::string gpu0 = FakeGpuUuid("n-0", 0);
   const std::string gpu1 = FakeGpuUuid("n-0", 1);
   // Pod b holds replica 1 at t=0 only (it ends at 60); pod a from 30 on.
@@ -167,14 +167,14 @@ TEST(OpenMetricsWriterTest, DcgmLabelsAndOneSeriesPerPod) {
 TEST(OpenMetricsWriterTest, DcgmPodLabelIsTheNameWithoutItsNamespace) {
   SimulationResult r = SmallResult();
   r.pod_records[1].name = "ns/b";
-  const std::string text = ResultToOpenMetrics(r, 1704067200);
+  const std::string text = ResultToOpenMetrics(WithPodSummaries(r), 1704067200);
   EXPECT_THAT(text, HasSubstr("Hostname=\"n-0\",container=\"b\","
                               "namespace=\"ns\",pod=\"b\",vgpu=\"1\""));
   EXPECT_THAT(text, Not(HasSubstr("pod=\"ns/b\",vgpu")));
 }
 
 TEST(OpenMetricsWriterTest, SimulatorSeries) {
-  const std::string text = ResultToOpenMetrics(SmallResult(), 1704067200);
+  const std::string text = ResultToOpenMetrics(WithPodSummaries(SmallResult()), 1704067200);
   const std::string gpu1 = FakeGpuUuid("n-0", 1);
   EXPECT_THAT(text, HasSubstr("gpushare_mig_config_drift{gpu=\"1\",UUID=\"" +
                               gpu1 +
@@ -210,9 +210,9 @@ TEST(OpenMetricsWriterTest, SimulatorSeries) {
 
 TEST(OpenMetricsWriterTest, StartTimeShiftsEveryTimestampAndIsDeterministic) {
   const SimulationResult r = SmallResult();
-  const std::string a = ResultToOpenMetrics(r, 1704067200);
-  EXPECT_EQ(a, ResultToOpenMetrics(r, 1704067200));
-  const std::string b = ResultToOpenMetrics(r, 1800000000);
+  const std::string a = ResultToOpenMetrics(WithPodSummaries(r), 1704067200);
+  EXPECT_EQ(a, ResultToOpenMetrics(WithPodSummaries(r), 1704067200));
+  const std::string b = ResultToOpenMetrics(WithPodSummaries(r), 1800000000);
   EXPECT_THAT(b, HasSubstr("gpushare_pending_pods 2 1800000000\n"));
   EXPECT_THAT(b, Not(HasSubstr(" 1704067")));
 }
@@ -222,7 +222,7 @@ TEST(OpenMetricsWriterTest, WithoutRecordedSamplesOnlyPoolAndPodSeries) {
   r.device_samples.clear();
   r.device_holdings.clear();
   r.node_samples.clear();
-  const std::string text = ResultToOpenMetrics(r, 0);
+  const std::string text = ResultToOpenMetrics(WithPodSummaries(r), 0);
   EXPECT_THAT(text, Not(HasSubstr("\nDCGM_")));
   EXPECT_THAT(text, Not(HasSubstr("# TYPE DCGM_")));
   EXPECT_THAT(text, Not(HasSubstr("kube_node")));

@@ -124,15 +124,18 @@ void PatrolEvaluator::OnSample(double t,
 
 void PatrolEvaluator::OnPodShare(double t, PodIndex pod, int domain,
                                  double gpu_time_ratio) {
-  if (t == open_sample_) shares_.push_back({pod, domain, gpu_time_ratio});
+  if (t == open_sample_) {
+    shares_.push_back(
+        {pod, domain, gpu_time_ratio, simulation_->pod(pod).name});
+  }
 }
 
 void PatrolEvaluator::OnLatency(double t, PodIndex pod,
                                 const Latency& latency) {
-  const PodRecord& r = (*records_)[static_cast<size_t>(pod)];
-  if (t == open_sample_ &&
-      !MeetsSlos(latency,
-                 {r.slo_p99_ms, r.slo_ttft_p99_ms, r.slo_tpot_p99_ms})) {
+  if (t != open_sample_) return;
+  const PodNeeds& needs = simulation_->pod(pod).needs;
+  if (!MeetsSlos(latency, {needs.slo_p99_ms, needs.slo_ttft_p99_ms,
+                           needs.slo_tpot_p99_ms})) {
     missed_slo_.push_back(pod);
   }
 }
@@ -168,7 +171,7 @@ void PatrolEvaluator::EvaluateNoisyNeighbours(double t) {
       a.node = cluster_->nodes()[info.node].name();
       a.gpu = info.gpu;
       a.device = device;
-      a.pod = (*records_)[static_cast<size_t>(top->pod)].name;
+      a.pod = top->name;
       a.description = fmt::format(
           "Pod {} holds {:.0f} % of GPU {}{} on {} while a pod sharing it "
           "misses its p99 latency SLO.",

@@ -30,6 +30,7 @@
 
 #include "gpushare/metrics/results.h"
 #include "gpushare/scenario/scenario.h"
+#include "gpushare/sim/simulation.h"
 #include "gpushare/sim/simulation_observer.h"
 
 namespace gpushare {
@@ -40,9 +41,9 @@ class PatrolEvaluator : public SimulationObserver {
 
   void OnRunStart(const Cluster& cluster, int64_t pod_count,
                   const std::vector<DomainInfo>& domains) override;
-  // The records its pods' names and objectives are read from (by PodIndex,
-  // kept by the Collector that owns this evaluator).
-  void SetRecords(const std::vector<PodRecord>* records) { records_ = records; }
+  // The run whose pods' names and objectives it reads, while they live
+  // (OnPodShare and OnLatency come only for running pods).
+  void SetSimulation(const Simulation* simulation) { simulation_ = simulation; }
   void OnSample(double t, const std::vector<DomainState>& domains,
                 int pending) override;
   void OnPodShare(double t, PodIndex pod, int domain,
@@ -63,6 +64,8 @@ class PatrolEvaluator : public SimulationObserver {
     PodIndex pod;
     int domain;
     double ratio;
+    // Copied while the pod lives: it may end before the evaluation.
+    std::string name;
   };
 
   // Applies one evaluation of one series; `make` fills a new alert.
@@ -75,7 +78,7 @@ class PatrolEvaluator : public SimulationObserver {
 
   PatrolRules rules_;
   const Cluster* cluster_ = nullptr;
-  const std::vector<PodRecord>* records_ = nullptr;
+  const Simulation* simulation_ = nullptr;
   std::vector<DomainInfo> domains_;
   // Per node: its devices, and the ids of the GPU resources it advertises.
   std::vector<std::vector<int>> node_domains_;

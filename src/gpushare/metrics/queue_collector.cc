@@ -219,7 +219,8 @@ void QueueCollector::Sample(const std::vector<int>& idle_gpus) {
   }
 }
 
-void QueueCollector::Finish(const std::vector<PodRecord>& pods,
+void QueueCollector::Finish(const std::vector<PodSummary>& pods,
+                            const PodTexts& texts,
                             std::vector<QueueSummary>* out) {
   out->clear();
   if (queues_in_ == nullptr) return;
@@ -270,10 +271,11 @@ void QueueCollector::Finish(const std::vector<PodRecord>& pods,
       s.p99_admission_wait_s = waits_[q].Quantile(0.99);
     }
   }
-  for (const PodRecord& p : pods) {
-    if (p.cluster_queue.empty()) continue;
+  for (const PodSummary& p : pods) {
+    const std::string& queue = texts[p.cluster_queue];
+    if (queue.empty()) continue;
     for (QueueSummary& s : queues_) {
-      if (s.name != p.cluster_queue) continue;
+      if (s.name != queue) continue;
       s.pod_preemptions += p.preemptions;
       s.lost_work_s += p.lost_work_s;
     }

@@ -46,7 +46,8 @@ class QueueCollector {
                std::string_view reason);
   // `idle_gpus`: per pool, its GPUs with no pod on any device.
   void Sample(const std::vector<int>& idle_gpus);
-  void Finish(const std::vector<PodRecord>& pods,
+  // `pods`: every pod's summary, in pod order (texts: their strings).
+  void Finish(const std::vector<PodSummary>& pods, const PodTexts& texts,
               std::vector<QueueSummary>* out);
 
  private:

@@ -8,7 +8,7 @@ ReplayCheck CheckReplayOfToday(const SimulationResult& result,
                                double window_s) {
   ReplayCheck check;
   check.window_s = window_s;
-  for (const PodRecord& r : result.pod_records) {
+  for (const PodSummary& r : result.pod_summaries) {
     if (!r.running_in_dump) continue;
     ++check.running_pods;
     std::string what;
@@ -37,7 +37,8 @@ ReplayCheck CheckReplayOfToday(const SimulationResult& result,
                                r.start_s - r.arrival_s);
     }
     if (what.empty()) continue;
-    check.artefacts.push_back({r.name, what, r.message});
+    check.artefacts.push_back(
+        {result.text(r.name), what, result.text(r.message)});
   }
   return check;
 }

@@ -31,7 +31,7 @@ TEST(ReplayCheckTest, ListsRunningPodsTheReplayDoesNotRun) {
       Record("ml/pending-in-dump", false, PodOutcome::kPending, -1),
   };
   result.pod_records[2].message = "Error: OOMKilled";
-  const ReplayCheck check = CheckReplayOfToday(result, 600);
+  const ReplayCheck check = CheckReplayOfToday(WithPodSummaries(result), 600);
   EXPECT_EQ(check.running_pods, 5);
   ASSERT_EQ(check.artefacts.size(), 4u);
   EXPECT_EQ(check.artefacts[0].pod, "ml/oom");
@@ -50,7 +50,7 @@ TEST(ReplayCheckTest, ListsRunningPodsTheReplayDoesNotRun) {
 TEST(ReplayCheckTest, NothingToSayWithoutRunningPods) {
   SimulationResult result;
   result.pod_records = {Record("a", false, PodOutcome::kFailed, -1)};
-  const ReplayCheck check = CheckReplayOfToday(result);
+  const ReplayCheck check = CheckReplayOfToday(WithPodSummaries(result));
   EXPECT_EQ(check.running_pods, 0);
   EXPECT_TRUE(check.artefacts.empty());
   EXPECT_EQ(ReplayCheckText(check), "");

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "gpushare/base/quantile_summary.h"
+#include "gpushare/metrics/pod_summary.h"
 
 namespace gpushare {
 
@@ -137,7 +138,7 @@ struct DeviceSample {
 // held at the end of the run): what kubelet's pod-resources API tells
 // dcgm-exporter when it maps GPUs to pods.
 struct DeviceHolding {
-  int pod = 0;             // index into pod_records
+  int pod = 0;             // pod index
   int device = 0;          // index into devices
   int replica = -1;        // time-slicing/MPS replica (-1: none)
   double start_s = 0;
@@ -347,9 +348,18 @@ struct SimulationResult {
   double slo_attainment = -1;   // inference samples meeting their SLO
   double cost = 0;
   std::vector<PoolSummary> pools;
+  // One summary per pod that arrived, sorted by pod index: what reports,
+  // compare and plan read of the pods (metrics/pod_summary.h). A pod whose
+  // arrival is after the end of the run has none (`pods` counts it).
+  std::vector<PodSummary> pod_summaries;
+  PodTexts pod_texts;            // the summaries' strings
+  std::vector<int> pod_devices;  // the summaries' devices (per-pod detail)
+  // Every pod's record, indexed by pod, only when the Collector is asked to
+  // keep them (CollectorOptions::keep_pod_records: tests and small API
+  // users; memory grows with the pods). Readers read pod_summaries.
   std::vector<PodRecord> pod_records;
   // Every eviction by DefaultPreemption: when, the victim, the preemptor
-  // (indexes into pod_records), in time order.
+  // (pod indexes), in time order.
   struct Preemption {
     double time_s = 0;
     int pod = -1;
@@ -381,7 +391,18 @@ struct SimulationResult {
   // quantile_relative_accuracy: how the run's percentiles (p99 waits) and
   // those computed from it (ClassMetrics) are taken.
   QuantileOptions quantiles;
+
+  const std::string& text(TextId id) const { return pod_texts[id]; }
+  // The summary of pod `index`, nullptr when it has none.
+  const PodSummary* FindPod(int64_t index) const;
 };
+
+// Rebuilds `result`'s pod summaries (with per-pod detail) from its
+// pod_records, leaving out pods that never arrived (PodOutcome::kNotArrived):
+// for results assembled by hand.
+void SummarizePodRecords(SimulationResult* result);
+// `result` with its summaries rebuilt so (tests).
+SimulationResult WithPodSummaries(SimulationResult result);
 
 }  // namespace gpushare
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <span>
 
 #include <fmt/format.h>
 
@@ -20,8 +21,16 @@ struct PhysicalGpu {
   double busy_s = 0;  // pod-seconds on it
 };
 
-double PodEndTime(const PodRecord& p, double run_end) {
+double PodEndTime(const PodSummary& p, double run_end) {
   return p.end_s >= 0 ? p.end_s : run_end;
+}
+
+// The devices of `p` (kept with per-pod detail).
+std::span<const int> PodDevices(const SimulationResult& r,
+                                const PodSummary& p) {
+  return std::span<const int>(r.pod_devices)
+      .subspan(static_cast<size_t>(p.devices_offset),
+               static_cast<size_t>(p.devices_count));
 }
 
 }  // namespace
@@ -42,9 +51,9 @@ std::string GpuTimeline(const SimulationResult& result, int max_gpus) {
   }
   // Pod-seconds per GPU (a pod on several devices of one GPU counts once
   // per device), then the busiest max_gpus.
-  for (const PodRecord& p : result.pod_records) {
+  for (const PodSummary& p : result.pod_summaries) {
     if (p.start_s < 0) continue;
-    for (int d : p.devices) {
+    for (int d : PodDevices(result, p)) {
       if (d < 0 || d >= static_cast<int>(device_gpu.size())) continue;
       gpus[device_gpu[d]].busy_s += PodEndTime(p, result.end_s) - p.start_s;
     }
@@ -65,20 +74,20 @@ std::string GpuTimeline(const SimulationResult& result, int max_gpus) {
   // Tenant classes in order of first appearance: colours and legend.
   std::map<std::string, int> class_color;
   std::vector<LegendItem> legend;
-  for (const PodRecord& p : result.pod_records) {
-    if (class_color.count(p.tenant_class) > 0) continue;
+  for (const PodSummary& p : result.pod_summaries) {
+    const std::string& tenant_class = result.text(p.tenant_class);
+    if (class_color.count(tenant_class) > 0) continue;
     const int color = static_cast<int>(class_color.size());
-    class_color[p.tenant_class] = color;
-    legend.push_back({p.tenant_class.empty() ? "(none)" : p.tenant_class,
-                      color});
+    class_color[tenant_class] = color;
+    legend.push_back({tenant_class.empty() ? "(none)" : tenant_class, color});
   }
   legend.push_back({"pods shorter than a pixel, merged", -1});
 
   // Bars per device of the shown GPUs.
   std::map<int, std::vector<TimelineBar>> device_bars;
-  for (const PodRecord& p : result.pod_records) {
+  for (const PodSummary& p : result.pod_summaries) {
     if (p.start_s < 0) continue;
-    for (int d : p.devices) {
+    for (int d : PodDevices(result, p)) {
       if (d < 0 || d >= static_cast<int>(device_gpu.size()) ||
           shown_slot[device_gpu[d]] < 0) {
         continue;
@@ -86,8 +95,9 @@ std::string GpuTimeline(const SimulationResult& result, int max_gpus) {
       TimelineBar bar;
       bar.start = p.start_s;
       bar.end = PodEndTime(p, result.end_s);
-      bar.color = class_color[p.tenant_class];
-      bar.label = fmt::format("{} ({}) {} to {}, {}", p.name, p.tenant_class,
+      bar.color = class_color[result.text(p.tenant_class)];
+      bar.label = fmt::format("{} ({}) {} to {}, {}", result.text(p.name),
+                              result.text(p.tenant_class),
                               FormatTimeTick(bar.start),
                               FormatTimeTick(bar.end),
                               PodOutcomeName(p.outcome));

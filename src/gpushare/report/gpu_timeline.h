@@ -7,8 +7,8 @@
 // (report/svg_timeline.h PackIntoLanes, at most kMaxLanesPerDevice per
 // GPU or instance; pods beyond are counted in the caption). A pod's bar
 // spans its first start to its end (the run's end when still running) on
-// the devices of its last start (PodRecord::devices), coloured by tenant
-// class. With more than `max_gpus` GPUs only the `max_gpus` busiest (most
+// the devices of its last start (kept when the Collector keeps per-pod
+// detail, CollectorOptions::pod_detail), coloured by tenant class. With more than `max_gpus` GPUs only the `max_gpus` busiest (most
 // pod-seconds; ties: device order) are drawn, in device order, and the
 // caption says so. Returns the caption paragraph and the SVG.
 

@@ -35,14 +35,15 @@ std::string LlmTableVsSlo(double p99, double slo) {
 
 std::vector<LlmTableClass> LlmTableClasses(const SimulationResult& r) {
   std::vector<LlmTableClass> out;
-  for (const PodRecord& p : r.pod_records) {
+  for (const PodSummary& p : r.pod_summaries) {
     if (p.kv_cache_tokens < 0) continue;
+    const std::string& tenant_class = r.text(p.tenant_class);
     auto it = std::find_if(out.begin(), out.end(), [&](const auto& c) {
-      return c.name == p.tenant_class;
+      return c.name == tenant_class;
     });
     if (it == out.end()) {
       out.push_back({});
-      out.back().name = p.tenant_class;
+      out.back().name = tenant_class;
       it = out.end() - 1;
     }
     LlmTableClass& c = *it;

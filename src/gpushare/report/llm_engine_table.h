@@ -3,7 +3,7 @@
 // the terminal summary and the HTML report.
 //
 // Contract: rows only for tenant classes with a pod running an LLM engine
-// (PodRecord::kv_cache_tokens >= 0), in the order their first pod appears;
+// (kv_cache_tokens >= 0), in the order their first pod appears;
 // nothing (empty text, no rows) for a run without engines, so other runs'
 // reports are unchanged. Per class: KV tokens and sequences are the means
 // over its engine pods that started with a KV cache; p50 the mean of the

@@ -22,8 +22,8 @@ PodRecord EnginePod(const std::string& tenant_class, int64_t kv, int64_t seqs,
 TEST(LlmEngineTableTest, NothingWithoutEngines) {
   SimulationResult r;
   r.pod_records.push_back(PodRecord{});  // kv_cache_tokens -1: no engine
-  EXPECT_TRUE(LlmEngineRows(r).empty());
-  EXPECT_EQ(LlmEngineText(r), "");
+  EXPECT_TRUE(LlmEngineRows(WithPodSummaries(r)).empty());
+  EXPECT_EQ(LlmEngineText(WithPodSummaries(r)), "");
 }
 
 TEST(LlmEngineTableTest, PerClassMeansAndWorst) {
@@ -36,7 +36,7 @@ TEST(LlmEngineTableTest, PerClassMeansAndWorst) {
   r.pod_records.back().slo_tpot_p99_ms = 10;
   r.pod_records.push_back(PodRecord{});
   r.pod_records.push_back(EnginePod("embed", 0, 0, -1, -1, -1, -1));
-  const auto rows = LlmEngineRows(r);
+  const auto rows = LlmEngineRows(WithPodSummaries(r));
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0], (std::vector<std::string>{"chat", "3", "2000", "20",
                                                "30.0", "90.0/100", "6.0",
@@ -44,7 +44,7 @@ TEST(LlmEngineTableTest, PerClassMeansAndWorst) {
   EXPECT_EQ(rows[1], (std::vector<std::string>{"embed", "1", "-", "-", "-",
                                                "-", "-", "-"}));
   EXPECT_EQ(LlmEngineHeader().size(), rows[0].size());
-  EXPECT_NE(LlmEngineText(r).find("ENGINE CLASS"), std::string::npos);
+  EXPECT_NE(LlmEngineText(WithPodSummaries(r)).find("ENGINE CLASS"), std::string::npos);
 }
 
 }  // namespace

@@ -113,10 +113,11 @@ std::string RunHtmlReport(const SimulationResult& r,
 
   // Tenant classes in order of first appearance.
   std::vector<std::string> classes;
-  for (const PodRecord& p : r.pod_records) {
-    if (std::find(classes.begin(), classes.end(), p.tenant_class) ==
+  for (const PodSummary& p : r.pod_summaries) {
+    const std::string& tenant_class = r.text(p.tenant_class);
+    if (std::find(classes.begin(), classes.end(), tenant_class) ==
         classes.end()) {
-      classes.push_back(p.tenant_class);
+      classes.push_back(tenant_class);
     }
   }
   std::vector<std::vector<ClassMetrics>> metrics(1);

@@ -25,7 +25,7 @@ std::string RunSummary(const SimulationResult& r, double wall_s) {
   int64_t pending = 0;
   int64_t running = 0;
   int64_t not_arrived = 0;
-  for (const PodRecord& p : r.pod_records) {
+  for (const PodSummary& p : r.pod_summaries) {
     pending += p.outcome == PodOutcome::kPending;
     running += p.outcome == PodOutcome::kRunning;
     not_arrived += p.outcome == PodOutcome::kNotArrived;
@@ -98,9 +98,9 @@ std::string RunSummary(const SimulationResult& r, double wall_s) {
   };
   const bool queued = !r.queue_system.empty();
   std::map<std::string, ClassStats> classes;
-  for (const PodRecord& p : r.pod_records) {
+  for (const PodSummary& p : r.pod_summaries) {
     if (p.outcome == PodOutcome::kNotArrived) continue;
-    ClassStats& c = classes[p.workload_class];
+    ClassStats& c = classes[r.text(p.workload_class)];
     ++c.pods;
     c.done += p.outcome == PodOutcome::kSucceeded ||
               p.outcome == PodOutcome::kDeleted;
