@@ -15,7 +15,7 @@
 namespace gpushare {
 namespace {
 
-constexpr uint64_t kNone = ~uint64_t{0};
+constexpr uint64_t kNoRow = ~uint64_t{0};
 constexpr uint64_t kMaxLength = (uint64_t{1} << 24) - 1;
 constexpr uint64_t kMaxOffset = (uint64_t{1} << 40) - 1;
 constexpr size_t kBufferBytes = size_t{1} << 20;
@@ -82,7 +82,7 @@ void RowSpool::Add(int64_t index, std::string_view row) {
     Fail("a row or the rows are too large to spool");
   }
   if (static_cast<size_t>(index) >= where_.size()) {
-    where_.resize(static_cast<size_t>(index) + 1, kNone);
+    where_.resize(static_cast<size_t>(index) + 1, kNoRow);
   }
   where_[static_cast<size_t>(index)] = offset << 24 | row.size();
   ++rows_;
@@ -99,9 +99,9 @@ void RowSpool::ForEachInOrder(
   // row costs more than one read of its own size or of the window.
   std::string window;
   uint64_t window_start = 0;
-  uint64_t last_end = kNone;
+  uint64_t last_end = kNoRow;
   for (const uint64_t w : where_) {
-    if (w == kNone) continue;
+    if (w == kNoRow) continue;
     const uint64_t offset = w >> 24;
     const size_t length = static_cast<size_t>(w & kMaxLength);
     if (offset < window_start ||
