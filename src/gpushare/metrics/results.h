@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "gpushare/base/quantile_summary.h"
+#include "gpushare/sim/elastic_pool_stats.h"
 
 namespace gpushare {
 
@@ -252,6 +253,11 @@ struct PoolSummary {
   };
   bool dynamic_mig = false;
   DynamicMig mig;
+  // Autoscaled pools only (docs/model.md, "Elastic node pools"): nodes,
+  // gpus above are the nodes at the start; gpu_hours and cost are the
+  // elastic run's.
+  bool elastic = false;
+  ElasticPoolStats autoscaling;
 };
 
 // One (flavor, resource) quota of a ClusterQueue, or a KAI queue's GPU

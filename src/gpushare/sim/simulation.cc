@@ -10,6 +10,7 @@
 #include "gpushare/exec/latency_model.h"
 #include "gpushare/io/check.h"
 #include "gpushare/io/input_error.h"
+#include "gpushare/sim/simulation_elastic.h"
 #include "gpushare/sim/simulation_internal.h"
 
 namespace gpushare {
@@ -86,6 +87,7 @@ Simulation::Simulation(const Scenario& scenario, const Catalog& catalog)
   BuildDomains();
   BuildGangs();
   BuildKueueWorkloads();
+  BuildElastic();
   for (const FaultSpec& f : scenario_.faults) {
     if (f.pool.empty()) continue;
     bool found = false;
@@ -153,6 +155,7 @@ void Simulation::Run(SimulationObserver* observer) {
                    stall_nodes_[i]);
     }
   }
+  if (elastic_) StartElastic();
   events_.Push(0, EventKind::kSample);
   const double horizon =
       scenario_.horizon_s > 0 ? scenario_.horizon_s : kInfinity;
@@ -204,6 +207,7 @@ void Simulation::Run(SimulationObserver* observer) {
           break;
         }
         run.phase = Phase::kPending;
+        if (elastic_) ElasticQueued(now, e.a);
         scheduler_->Enqueue(e.a, pod);
         Schedule(now);
         break;
@@ -253,7 +257,12 @@ void Simulation::Run(SimulationObserver* observer) {
       case EventKind::kTerminated: {
         PodRun& run = runs_[e.a];
         if (run.phase != Phase::kTerminating || run.version != e.version) break;
+        const int node = run.node;
         Terminated(now, e.a);
+        if (elastic_) {
+          ElasticQueued(now, e.a);  // its controller's new pod
+          ElasticPodGone(now, node);
+        }
         Schedule(now);
         break;
       }
@@ -282,6 +291,7 @@ void Simulation::Run(SimulationObserver* observer) {
         Schedule(now);
         break;
       case EventKind::kSample:
+        if (elastic_) RecordElasticSample(now);
         Sample(now);
         if (WorkLeft()) {
           if (scenario_.horizon_s <= 0 &&
@@ -305,6 +315,14 @@ void Simulation::Run(SimulationObserver* observer) {
         scheduler_->ExpireBackoffs();
         Schedule(now);
         break;
+      case EventKind::kAutoscalerDecision:
+        ElasticDecision(now, e.a);
+        Schedule(now);
+        break;
+      case EventKind::kNodeStage:
+        ElasticNodeStep(now, e.a, e.b);
+        Schedule(now);
+        break;
     }
     if (scenario_.scheduler.pod_initial_backoff_s > 0) {
       // One pending event at the earliest end of a back-off.
@@ -319,6 +337,7 @@ void Simulation::Run(SimulationObserver* observer) {
   for (size_t p = 0; p < runs_.size(); ++p) {
     if (runs_[p].phase == Phase::kRunning) Advance(now, static_cast<int>(p));
   }
+  if (elastic_) FinishElastic(now);
   if (observer_) observer_->OnFinish(now, event_count_, scheduler_->cycles());
 }
 
@@ -337,6 +356,8 @@ bool Simulation::Stale(const Event& e) const {
     case EventKind::kMigInstanceReady:
       return runs_[e.a].phase != Phase::kPreparing ||
              runs_[e.a].version != e.version;
+    case EventKind::kNodeStage:
+      return ElasticStale(e);
     case EventKind::kBackoffExpiry:
       // Only the one pending at the earliest back-off end is live (an
       // earlier one pushed later replaced it; a copy at the same time
@@ -360,6 +381,7 @@ bool Simulation::WorkLeft() const {
       return true;
     }
   }
+  if (elastic_ && ElasticWorkLeft()) return true;
   return scenario_.horizon_s > 0 && active_pods_ > 0;
 }
 
@@ -378,6 +400,9 @@ void Simulation::Schedule(double now) {
         // A waiting pod's message that did not change is not reported
         // again, but a gang member's is (its gang's timeout may have
         // replaced it meanwhile); the scheduler omits unchanged messages.
+        if (elastic_) {
+          ElasticUnschedulable(now, r.pod, r.message, r.message_unchanged);
+        }
         if (observer_ && gang_of_[r.pod] < 0) {
           if (!r.message_unchanged) {
             observer_->OnUnschedulable(now, r.pod, r.message);
@@ -399,6 +424,7 @@ void Simulation::Schedule(double now) {
 }
 
 void Simulation::OnBound(double now, const ScheduleResult& r) {
+  if (elastic_) ElasticBound(now, r.pod);
   PodRun& run = runs_[r.pod];
   run.node = r.node;
   run.domains.clear();

@@ -189,6 +189,7 @@ void Simulation::Sample(double now) {
                run.phase == Phase::kGangDormant || run.phase == Phase::kQueued;
   }
   if (has_dynamic_mig_) SampleMigFragmentation();
+  if (elastic_) SampleElastic(now, &states);
   observer_->OnSample(now, states, pending);
   for (size_t i = 0; i < domains_.size(); ++i) {
     const DomainRun& d = domains_[i];
