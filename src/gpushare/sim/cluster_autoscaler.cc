@@ -549,26 +549,39 @@ void ClusterAutoscaler::ScaleDown(const AutoscalerSnapshot& snapshot,
            group.spec->max_pods - static_cast<int>(node.pods.size())});
     }
     std::set<int> removed;
+    int non_empty_considered = 0;
     for (const AutoscalerNodeView& node : group.nodes) {
       if (node.state != State::kReady) continue;
       const ca_internal::Utilization utilization =
           ca_internal::NodeUtilization(group, node, registry);
       if (utilization.value >= threshold) continue;
+      // --scale-down-non-empty-candidates-count: non-empty nodes simulated
+      // per loop.
+      if (!node.pods.empty() &&
+          non_empty_considered++ >= kCaScaleDownNonEmptyCandidates) {
+        continue;
+      }
       bool movable = true;
-      std::vector<SimNode> trial = destinations;
+      std::vector<std::pair<SimNode*, const ResourceList*>> placed;
       for (const AutoscalerBoundPod& pod : node.pods) {
         SimNode* to = pod.evictable ? ca_internal::FirstFit(
-                                          pod.requests, &trial, registry,
-                                          node.node, &removed)
+                                          pod.requests, &destinations,
+                                          registry, node.node, &removed)
                                     : nullptr;
         if (to == nullptr) {
           movable = false;
           break;
         }
         ca_internal::PlaceOn(pod.requests, to);
+        placed.emplace_back(to, &pod.requests);
       }
-      if (!movable) continue;
-      destinations = std::move(trial);
+      if (!movable) {  // undo the trial placements
+        for (const auto& [to, requests] : placed) {
+          to->free = AddResources(to->free, *requests);
+          ++to->pods_free;
+        }
+        continue;
+      }
       removed.insert(node.node);
       const auto previous = unneeded_since_s_.find(node.node);
       const double from =

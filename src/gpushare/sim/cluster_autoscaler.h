@@ -57,14 +57,17 @@ namespace gpushare {
 
 // cluster-autoscaler's constants and flag defaults that the settings struct
 // does not carry (kubernetes/autoscaler cluster-autoscaler/FAQ.md, "What are
-// the parameters to CA?"; processors/nodeinfosprovider/
-// mixed_nodeinfos_processor.go stabilizationDelay).
+// the parameters to CA?": the backoff flags, --max-scale-down-parallelism,
+// --max-drain-parallelism, --scale-down-non-empty-candidates-count;
+// processors/nodeinfosprovider/mixed_nodeinfos_processor.go
+// stabilizationDelay).
 inline constexpr double kCaTemplateStabilizationS = 60;
 inline constexpr double kCaInitialBackoffS = 300;     // 5m0s
 inline constexpr double kCaMaxBackoffS = 1800;        // 30m0s
 inline constexpr double kCaBackoffResetS = 3 * 3600;  // 3h0m0s
 inline constexpr int kCaMaxScaleDownParallelism = 10;
 inline constexpr int kCaMaxDrainParallelism = 1;
+inline constexpr int kCaScaleDownNonEmptyCandidates = 30;
 
 class ClusterAutoscaler : public Autoscaler {
  public:

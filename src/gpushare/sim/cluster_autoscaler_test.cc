@@ -310,6 +310,28 @@ TEST_F(ClusterAutoscalerTest, ScaleDownBlockers) {
   EXPECT_TRUE(at_min.Decide(Snapshot(600, {group})).scale_downs.empty());
 }
 
+// A failed drain simulation leaves no trace. Node 0: 7 of 8 GPUs used.
+// Node 1 (2 of 8): its evictable pod (1 GPU) would go to node 0, then its
+// non-evictable pod (94 cores) blocks it; node 1 keeps only 1 core free.
+// Node 2 (1 of 8): its pod (1 GPU, 2 cores) fits only node 0's free GPU,
+// which the blocked trial must have given back -> node 2 removed at 600 s.
+TEST_F(ClusterAutoscalerTest, BlockedDrainTrialIsUndone) {
+  NodePoolSpec* spec = Spec(kCa, 0, 4);
+  AutoscalerGroupView group = Group(0, spec);
+  group.nodes.push_back(
+      Ready(0, 0, GpuNode(8), std::vector<ResourceList>(7, GpuPod(1))));
+  group.nodes.push_back(Ready(1, 0, GpuNode(8), {GpuPod(1)}));
+  AutoscalerNodeView& blocked = group.nodes.back();
+  blocked.pods.push_back({1999, Res(94000, 1024, {{gpu_, 1}}), false});
+  blocked.requested = Res(95000, 2048, {{gpu_, 2}});
+  group.nodes.push_back(Ready(2, 0, GpuNode(8), {Res(2000, 1024, {{gpu_, 1}})}));
+  ClusterAutoscaler ca = Make({0});
+  ca.Decide(Snapshot(0, {group}));
+  AutoscalerDecision d = ca.Decide(Snapshot(600, {group}));
+  ASSERT_EQ(d.scale_downs.size(), 1u);
+  EXPECT_EQ(d.scale_downs[0].node, 2);
+}
+
 // Empty nodes go in bulk, nodes to drain one at a time. Nodes 0-2 empty,
 // nodes 3 and 4 with one 1-GPU pod each (12.5 %), min 0. In node order:
 // 0, 1, 2 leave the simulation; node 3's pod moves to node 4 (the only node

@@ -513,7 +513,9 @@ void Karpenter::Consolidate(const AutoscalerSnapshot& snapshot,
   std::vector<Candidate> candidates;
   std::vector<int> budget(pools.size(), 0);
   std::vector<int> size(pools.size(), 0);
-  const std::vector<Bin> bins = karpenter_internal::ExistingBins(snapshot, pools);
+  std::vector<Bin> bins = karpenter_internal::ExistingBins(snapshot, pools);
+  std::map<int, size_t> bin_of_node;
+  for (size_t b = 0; b < bins.size(); ++b) bin_of_node[bins[b].node] = b;
   for (size_t p = 0; p < pools.size(); ++p) {
     const AutoscalerGroupView& group = snapshot.groups[pools[p].group];
     const KarpenterSettings& settings = group.spec->autoscaling.karpenter;
@@ -533,14 +535,13 @@ void Karpenter::Consolidate(const AutoscalerSnapshot& snapshot,
                                      : node.state_since_s);
       if (idle < settings.consolidate_after_s - karpenter_internal::kEps) continue;
       bool nominated = false;
-      for (const Bin& bin : bins) {
-        if (bin.node != node.node) continue;
-        for (const auto& pod : pending) {
-          const ResourceList* requests = pod.Requests(static_cast<int>(p));
-          nominated = nominated ||
-                      (!pod.uses_claims && requests != nullptr &&
-                       karpenter_internal::FitsBin(*requests, bin, registry));
-        }
+      const auto bin = bin_of_node.find(node.node);
+      for (const auto& pod : pending) {
+        if (bin == bin_of_node.end() || nominated) break;
+        const ResourceList* requests = pod.Requests(static_cast<int>(p));
+        nominated = !pod.uses_claims && requests != nullptr &&
+                    karpenter_internal::FitsBin(*requests, bins[bin->second],
+                                                registry);
       }
       if (!nominated) candidates.push_back({static_cast<int>(p), &node, idle});
     }
@@ -593,26 +594,31 @@ void Karpenter::Consolidate(const AutoscalerSnapshot& snapshot,
       evictable = evictable && pod.evictable;
     }
     if (!evictable) continue;
-    std::vector<Bin> others;
-    for (const Bin& bin : bins) {
-      if (bin.pool == c->pool && bin.node != c->node->node) others.push_back(bin);
-    }
+    // Where its pods would go: the pool's other nodes, first fit; the
+    // trial placements are undone before the next candidate.
+    std::vector<std::pair<Bin*, const ResourceList*>> placed;
     ResourceList leftover;
     std::vector<PodIndex> leftover_pods;
     for (const AutoscalerBoundPod& pod : c->node->pods) {
       Bin* to = nullptr;
-      for (Bin& bin : others) {
-        if (karpenter_internal::FitsBin(pod.requests, bin, registry)) {
+      for (Bin& bin : bins) {
+        if (bin.pool == c->pool && bin.node != c->node->node &&
+            karpenter_internal::FitsBin(pod.requests, bin, registry)) {
           to = &bin;
           break;
         }
       }
       if (to != nullptr) {
         karpenter_internal::PlaceIn(pod.requests, to);
+        placed.emplace_back(to, &pod.requests);
       } else {
         leftover = AddResources(leftover, pod.requests);
         leftover_pods.push_back(pod.pod);
       }
+    }
+    for (const auto& [to, requests] : placed) {
+      to->free = AddResources(to->free, *requests);
+      ++to->pods_free;
     }
     const double price = karpenter_internal::NodePrice(pool.types, spec, *c->node);
     if (leftover_pods.empty()) {
