@@ -196,13 +196,19 @@ void Simulation::ElasticQueued(double now, PodIndex p) {
 
 void Simulation::ElasticBound(double now, PodIndex p) {
   ElasticRun& e = *elastic_;
-  auto it = e.pending.find(p);
-  if (it == e.pending.end()) return;
-  if (it->second.scaled_for) {
-    const int slot = e.slot[target_pool_[p]];
-    e.waits[slot].push_back(now - it->second.first_failed_s);
+  // It waited for a scale-up when it binds to a node launched in the run
+  // (nodes of the start have version 0) that became ready after it was
+  // queued: one launched for it, or in flight when it came.
+  const int node = scheduler_->NodeOf(p);
+  if (node >= 0 && node < static_cast<int>(e.nodes.size())) {
+    const ElasticNode& en = e.nodes[node];
+    const int slot = e.slot[cluster_->nodes()[node].pool()];
+    if (slot >= 0 && en.version > 0 && en.stage == Stage::kReady &&
+        en.since_s > e.queued_s[p]) {
+      e.waits[slot].push_back(now - e.queued_s[p]);
+    }
   }
-  e.pending.erase(it);
+  e.pending.erase(p);
 }
 
 AutoscalerSnapshot Simulation::ElasticSnapshot(double now, int a) const {
