@@ -88,8 +88,8 @@ TEST(ScenarioReaderTest, EveryExampleParsesBuildsAndIsSmall) {
   std::sort(names.begin(), names.end());
   EXPECT_EQ(names,
             (std::vector<std::string>{
-                "default", "dev-time-slicing", "dra", "dra-mps", "dra-today",
-                "dynamic-mig", "hami-platform", "kai-fair-share",
+                "autoscaling", "default", "dev-time-slicing", "dra",
+                "dra-mps", "dra-today", "dynamic-mig", "hami-platform", "kai-fair-share",
                 "kubectl-import", "kubectl-metrics", "kubectl-nodegroups",
                 "llm-serving", "llm-tp-fp8", "mig-inference", "multi-tenant", "patrol",
                 "plan-sizing", "three-pools", "university-gangs"}));
@@ -540,7 +540,7 @@ INSTANTIATE_TEST_SUITE_P(
             "s.yaml:3:36: pool 'p': unknown key 'gpu_count'; did you "
             "mean gpu? (allowed: name, gpu, nodes, "
             "gpus_per_node, cpu, memory_gib, max_pods, labels, taints, "
-            "sharing, licence_per_gpu_hour, match_labels, devices, dra)"},
+            "sharing, licence_per_gpu_hour, match_labels, devices, dra, autoscaling)"},
         ErrorCase{"MissingCluster", std::string(kWorkload),
                   "s.yaml:1:1: scenario: missing required key 'cluster'"},
         ErrorCase{"EmptyPools",

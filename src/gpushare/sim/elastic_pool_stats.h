@@ -10,7 +10,8 @@
 // (its instance type's, spot or on-demand, else the pool's GPUs at the
 // catalog's price plus licence). Waits run from when a pod entered
 // kube-scheduler's queue (its arrival, or its controller's new pod after an
-// eviction) to its bind, for the pods a scale-up was made for.
+// eviction) to its bind, for the pods that bound to a node launched in the
+// run that became ready after they were queued.
 
 #ifndef GPUSHARE_SIM_ELASTIC_POOL_STATS_H_
 #define GPUSHARE_SIM_ELASTIC_POOL_STATS_H_
@@ -43,7 +44,7 @@ struct ElasticPoolStats {
   int64_t nodes_given_up = 0;    // not ready within the provision time
   int64_t spot_interruptions = 0;
   int64_t pods_evicted = 0;      // by drains
-  // The pods a scale-up was made for that then bound, and their waits.
+  // The pods that waited for a scale-up (above) and their waits.
   int64_t pods_waited = 0;
   double wait_mean_s = 0;
   double wait_p99_s = 0;
