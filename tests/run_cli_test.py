@@ -142,7 +142,7 @@ class RunTestCase(TempDirTestCase):
 class ExamplesTest(RunTestCase):
 
     def test_every_example_runs(self):
-        self.assertEqual(len(EXAMPLES), 19, EXAMPLES)
+        self.assertEqual(len(EXAMPLES), 20, EXAMPLES)
         for example in EXAMPLES:
             with self.subTest(example=os.path.basename(example)):
                 name, seed = scenario_header(example)

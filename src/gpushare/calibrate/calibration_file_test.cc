@@ -73,7 +73,7 @@ TEST(CalibrationFileTest, BadFilesAreLocatedErrors) {
             ":2:24: model parameter time_slice_ms must be in [0.01, 60000], "
             "got 0");
   EXPECT_EQ(ErrorOf("calibration: {gpu: H100}\nmodel: {profile: seed}\n"),
-            ":2:9: model: unknown key 'profile'; did you mean time_slice_ms? "
+            ":2:9: model: unknown key 'profile'; did you mean node_boot_s? "
             "(allowed: time_slice_ms, "
             "context_switch_us, dra_time_slice_short_ms, "
             "dra_time_slice_medium_ms, dra_time_slice_long_ms, "
@@ -89,7 +89,9 @@ TEST(CalibrationFileTest, BadFilesAreLocatedErrors) {
             "llm_step_overhead_chunked_prefill_ms, "
             "llm_step_overhead_multi_step_ms, llm_step_overhead_eager_ms, "
             "llm_step_overhead_per_seq_ms, llm_request_overhead_ms, "
-            "quantile_exact_limit, quantile_relative_accuracy)");
+            "quantile_exact_limit, quantile_relative_accuracy, node_boot_s, "
+            "gpu_stack_ready_s, hami_register_s, spot_interruption_notice_s, "
+            "node_group_backoff_s)");
   EXPECT_EQ(ErrorOf("calibration: {gpu: ''}\nmodel: {}\n"),
             ":1:20: calibration: gpu: expected the GPU's name");
   EXPECT_EQ(ErrorOf("calibration: {gpu: H100}\nmodel: {}\nchecks: 3\n"),

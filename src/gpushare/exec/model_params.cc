@@ -38,6 +38,12 @@ void ModelParams::Validate() const {
   CheckRange("hami_interception_overhead", hami_interception_overhead, 0, 0.9);
   CheckRange("hami_core_cap_overshoot", hami_core_cap_overshoot, 0, 1);
   CheckRange("mig_reconfigure_s", mig_reconfigure_s, 0, 86400);
+  CheckRange("node_boot_s", node_boot_s, 0, 86400);
+  CheckRange("gpu_stack_ready_s", gpu_stack_ready_s, 0, 86400);
+  CheckRange("hami_register_s", hami_register_s, 0, 86400);
+  CheckRange("spot_interruption_notice_s", spot_interruption_notice_s, 0,
+             86400);
+  CheckRange("node_group_backoff_s", node_group_backoff_s, 0, 86400);
   CheckRange("mig_instance_create_s", mig_instance_create_s, 0, 3600);
   CheckRange("mig_instance_destroy_s", mig_instance_destroy_s, 0, 3600);
   CheckRange("mig_mode_enable_s", mig_mode_enable_s, 0, 3600);

@@ -144,6 +144,23 @@ struct ModelParams {
   double llm_step_overhead_per_seq_ms = 0.14;
   double llm_request_overhead_ms = 8.75;
 
+  // Elastic node pools (docs/model.md, "Elastic node pools"): a node an
+  // autoscaler launches is billed from its launch; kubelet reports it
+  // Ready node_boot_s later (then it is in the cluster, with no GPU
+  // allocatable), and its GPUs are allocatable gpu_stack_ready_s after
+  // that (the GPU Operator's driver, container toolkit and device plugin),
+  // plus mig_reconfigure_s on a MIG pool (mig-manager applies the layout)
+  // and hami_register_s on a HAMi pool (HAMi's device plugin registers the
+  // node's devices in the annotation its scheduler reads). A reclaimed
+  // spot node gets spot_interruption_notice_s of notice. A node group
+  // whose node was given up (not ready within the autoscaler's provision
+  // time) launches nothing for node_group_backoff_s.
+  double node_boot_s = 60;
+  double gpu_stack_ready_s = 300;
+  double hami_register_s = 30;
+  double spot_interruption_notice_s = 120;
+  double node_group_backoff_s = 300;
+
   // The source document's toy values: slice 500 ms, switch 50 ms, vGPU loss
   // 6 % (seed_demo.py), used by `--model seed`.
   static ModelParams Seed();

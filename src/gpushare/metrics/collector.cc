@@ -70,8 +70,11 @@ void Collector::OnRunStart(const Cluster& cluster, int64_t pod_count,
       s.label = PoolSharingLabel(pool.spec, pool.model);
     }
     s.model = pool.model ? pool.model->name : "";
-    s.nodes = pool.node_count;
-    s.gpus = pool.node_count * pool.spec.gpus_per_node;
+    // An autoscaled pool: the nodes at the start, not its slots.
+    s.nodes = pool.spec.autoscaling.provider != AutoscalerProvider::kNone
+                  ? pool.spec.nodes
+                  : pool.node_count;
+    s.gpus = s.nodes * pool.spec.gpus_per_node;
     s.memory_isolated = PoolIsolatesMemory(pool.spec);
     result_.pools.push_back(s);
   }
@@ -315,6 +318,20 @@ void Collector::OnWorkloadEvicted(double t, int cluster_queue,
   queues_.Evicted(t, cluster_queue, preemptor_queue, reason);
 }
 
+void Collector::OnEvicted(double t, PodIndex pod, const std::string& reason,
+                          double lost_work_s) {
+  patrol_.OnEvicted(t, pod, reason, lost_work_s);
+  result_.lost_work_s += lost_work_s;
+  Live* live = Find(pod);
+  if (live == nullptr) return;
+  PodRecord& r = live->record;
+  r.lost_work_s += lost_work_s;
+  EndSession(t, live);
+  r.message = reason;
+  if (live->evicted_at < 0 && r.start_s >= 0) live->evicted_at = t;
+  r.outcome = PodOutcome::kPending;
+}
+
 void Collector::OnRequeued(double t, PodIndex pod) {
   Live* live = Find(pod);
   if (live == nullptr) return;
@@ -487,8 +504,15 @@ void Collector::OnSample(double t, const std::vector<DomainState>& domains,
   std::vector<PoolSample> samples(result_.pools.size());
   // A GPU is idle when none of its devices holds a pod.
   std::vector<char> busy(gpu_pool_.size(), 0);
+  // GPUs of empty slots of autoscaled pools are no GPUs (neither idle
+  // nor sampled).
+  std::vector<char> absent(gpu_pool_.size(), 0);
   for (size_t i = 0; i < domains.size(); ++i) {
     const DomainState& s = domains[i];
+    if (s.absent) {
+      absent[domain_gpu_[i]] = 1;
+      continue;
+    }
     if (s.allocated) busy[domain_gpu_[i]] = 1;
     const int pool = device_pool_[i];
     const double w = infos[i].gpu_equivalents;
@@ -510,6 +534,7 @@ void Collector::OnSample(double t, const std::vector<DomainState>& domains,
   if (record_devices_) {
     const Cluster& cluster = simulation_.cluster();
     for (size_t n = 0; n < node_resources_.size(); ++n) {
+      if (!cluster.nodes()[n].exists()) continue;  // an empty slot
       for (const auto& [index, id] : node_resources_[n]) {
         result_.node_samples.push_back({t, static_cast<int>(n), index,
                                         cluster.nodes()[n].Allocatable(id)});
@@ -517,7 +542,7 @@ void Collector::OnSample(double t, const std::vector<DomainState>& domains,
     }
   }
   for (size_t g = 0; g < busy.size(); ++g) {
-    if (!busy[g]) ++samples[gpu_pool_[g]].idle_gpus;
+    if (!busy[g] && !absent[g]) ++samples[gpu_pool_[g]].idle_gpus;
   }
   std::vector<int> idle_gpus(samples.size(), 0);
   for (size_t p = 0; p < samples.size(); ++p) {
@@ -560,6 +585,14 @@ void Collector::OnFinish(double t, int64_t events, int64_t cycles) {
     s.cost = model ? s.gpu_hours * (model->price_per_hour +
                                     cluster.pools()[p].spec.licence_per_gpu_hour)
                    : 0;
+    if (const ElasticPoolStats* elastic =
+            simulation_.elastic_stats(static_cast<int>(p))) {
+      // An autoscaled pool costs the nodes it had, while it had them.
+      s.elastic = true;
+      s.autoscaling = *elastic;
+      s.gpu_hours = elastic->gpu_hours;
+      s.cost = elastic->cost;
+    }
     result_.cost += s.cost;
     if (!cluster.pools()[p].dynamic_mig_domains.empty()) {
       const Simulation::DynamicMigStats m =

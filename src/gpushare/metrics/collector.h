@@ -82,6 +82,8 @@ class Collector : public SimulationObserver {
   void OnRestart(double t, PodIndex pod) override;
   void OnPreempted(double t, PodIndex pod, PodIndex preemptor,
                    double lost_work_s) override;
+  void OnEvicted(double t, PodIndex pod, const std::string& reason,
+                 double lost_work_s) override;
   void OnRequeued(double t, PodIndex pod) override;
   void OnGangTimeout(double t, PodIndex pod) override;
   void OnWorkloadAdmitted(double t, int cluster_queue,

@@ -1,5 +1,7 @@
 #include "gpushare/metrics/json_writer.h"
 
+#include "gpushare/metrics/elastic_json.h"
+
 namespace gpushare {
 
 nlohmann::json PodRecordJson(const PodRecord& p) {
@@ -124,6 +126,9 @@ nlohmann::json ResultToJson(const SimulationResult& r) {
           {"stranded_pending_mean", p.mig.stranded_pending_mean},
           {"stranded_pending_max", p.mig.stranded_pending_max}};
     }
+    // Only autoscaled pools have it (the JSON of other scenarios is what
+    // it was).
+    if (p.elastic) pool["autoscaling"] = ElasticPoolJson(p.autoscaling);
     pools.push_back(std::move(pool));
   }
   out["pools"] = pools;

@@ -15,6 +15,7 @@
 
 #include "gpushare/base/quantile_summary.h"
 #include "gpushare/metrics/pod_summary.h"
+#include "gpushare/sim/elastic_pool_stats.h"
 
 namespace gpushare {
 
@@ -253,6 +254,11 @@ struct PoolSummary {
   };
   bool dynamic_mig = false;
   DynamicMig mig;
+  // Autoscaled pools only (docs/model.md, "Elastic node pools"): nodes,
+  // gpus above are the nodes at the start; gpu_hours and cost are the
+  // elastic run's.
+  bool elastic = false;
+  ElasticPoolStats autoscaling;
 };
 
 // One (flavor, resource) quota of a ClusterQueue, or a KAI queue's GPU

@@ -6,6 +6,7 @@
 
 #include "gpushare/decide/class_metrics.h"
 #include "gpushare/report/class_bar_charts.h"
+#include "gpushare/report/elastic_summary.h"
 #include "gpushare/report/eviction_warnings.h"
 #include "gpushare/report/gpu_timeline.h"
 #include "gpushare/report/html_page.h"
@@ -196,6 +197,16 @@ std::string RunHtmlReport(const SimulationResult& r,
       for (char ch : warnings) text += ch == '\n' ? ' ' : ch;
       page.AddParagraph(text);
     }
+  }
+
+  const std::string elastic = ElasticPoolsHtml(r);
+  if (!elastic.empty()) {
+    page.AddHeading("Autoscaled pools", "autoscaling");
+    page.AddParagraph(
+        "Per autoscaled pool (docs/model.md §12): its nodes over the run, "
+        "launched (billed) and ready (GPUs allocatable); what the elastic "
+        "run cost, and the scale-ups its autoscaler did not make.");
+    page.AddHtml(elastic);
   }
 
   page.AddHeading("Patrol alerts", "alerts");

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "gpushare/report/comparison_report.h"
+#include "gpushare/report/elastic_summary.h"
 #include "gpushare/report/eviction_warnings.h"
 #include "gpushare/report/llm_engine_table.h"
 #include "gpushare/report/queue_table.h"
@@ -89,6 +90,8 @@ std::string RunSummary(const SimulationResult& r, double wall_s) {
             m.stranded_pending_mean, m.stranded_pending_max),
         kReportWidth, 2);
   }
+
+  out += ElasticPoolsText(r);
 
   struct ClassStats {
     int64_t pods = 0, done = 0, failed = 0, ooms = 0, waits = 0, slowdowns = 0;

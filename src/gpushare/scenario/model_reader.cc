@@ -53,6 +53,11 @@ constexpr ModelDoubleField kModelDoubles[] = {
     {"llm_step_overhead_per_seq_ms",
      &ModelParams::llm_step_overhead_per_seq_ms},
     {"llm_request_overhead_ms", &ModelParams::llm_request_overhead_ms},
+    {"node_boot_s", &ModelParams::node_boot_s},
+    {"gpu_stack_ready_s", &ModelParams::gpu_stack_ready_s},
+    {"hami_register_s", &ModelParams::hami_register_s},
+    {"spot_interruption_notice_s", &ModelParams::spot_interruption_notice_s},
+    {"node_group_backoff_s", &ModelParams::node_group_backoff_s},
 };
 
 // Rethrows a validation error at the value of the parameter it names (or
@@ -93,7 +98,9 @@ ModelParams ReadModelSection(const YamlMap& m, const ModelParams& base,
       "llm_step_overhead_chunked_prefill_ms",
       "llm_step_overhead_multi_step_ms", "llm_step_overhead_eager_ms",
       "llm_step_overhead_per_seq_ms", "llm_request_overhead_ms",
-      "quantile_exact_limit", "quantile_relative_accuracy"};
+      "quantile_exact_limit", "quantile_relative_accuracy",
+      "node_boot_s", "gpu_stack_ready_s", "hami_register_s",
+      "spot_interruption_notice_s", "node_group_backoff_s"};
   if (allow_profile) keys.insert(keys.begin(), "profile");
   m.AllowOnlyKeys(keys);
   ModelParams params = base;

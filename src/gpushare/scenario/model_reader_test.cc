@@ -51,7 +51,9 @@ TEST(ModelReaderTest, UnknownKeyListsEveryParameter) {
       "llm_step_overhead_chunked_prefill_ms, "
       "llm_step_overhead_multi_step_ms, llm_step_overhead_eager_ms, "
       "llm_step_overhead_per_seq_ms, llm_request_overhead_ms, "
-      "quantile_exact_limit, quantile_relative_accuracy)");
+      "quantile_exact_limit, quantile_relative_accuracy, node_boot_s, "
+      "gpu_stack_ready_s, hami_register_s, spot_interruption_notice_s, "
+      "node_group_backoff_s)");
 }
 
 TEST(ModelReaderTest, LlmStepParametersAreReadAndChecked) {

@@ -88,8 +88,8 @@ TEST(ScenarioReaderTest, EveryExampleParsesBuildsAndIsSmall) {
   std::sort(names.begin(), names.end());
   EXPECT_EQ(names,
             (std::vector<std::string>{
-                "default", "dev-time-slicing", "dra", "dra-mps", "dra-today",
-                "dynamic-mig", "hami-platform", "kai-fair-share",
+                "autoscaling", "default", "dev-time-slicing", "dra",
+                "dra-mps", "dra-today", "dynamic-mig", "hami-platform", "kai-fair-share",
                 "kubectl-import", "kubectl-metrics", "kubectl-nodegroups",
                 "llm-serving", "llm-tp-fp8", "mig-inference", "multi-tenant", "patrol",
                 "plan-sizing", "three-pools", "university-gangs"}));

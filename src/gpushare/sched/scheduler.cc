@@ -174,8 +174,10 @@ const std::vector<uint8_t>& Scheduler::StaticFits(int constraints,
     bits.assign((nodes.size() + 63) / 64, 0);
     for (FilterPlugin* f : static_filters_) f->PreFilter(pod);
     for (size_t n = 0; n < nodes.size(); ++n) {
-      bool ok = true;
+      // A slot of an autoscaled pool without a node passes nothing.
+      bool ok = nodes[n].exists();
       for (FilterPlugin* f : static_filters_) {
+        if (!ok) break;
         if (!f->Filter(pod, nodes[n], nullptr)) {
           ok = false;
           break;
@@ -190,6 +192,12 @@ const std::vector<uint8_t>& Scheduler::StaticFits(int constraints,
     }
   }
   return fits;
+}
+
+int Scheduler::ExistingNodes() const {
+  int existing = 0;
+  for (const Node& node : cluster_.nodes()) existing += node.exists();
+  return existing;
 }
 
 bool Scheduler::FitsNode(const Pod& pod, int constraints, int node) {

@@ -641,10 +641,14 @@ class Scheduler {
     int nodes = -1;      // the node count it was built for; -1: not built
     uint64_t epoch = 0;  // static_epoch_ when it was built
     FitError rejected{0};
+    int existing = 0;  // the nodes that exist (Node::exists())
     std::vector<int> passed;
     std::vector<int> position;  // by node: its index in `passed`, or -1
   };
   const StaticDiagnosis& StaticDiagnosisFor(int constraints, const Pod& pod);
+  // The nodes that exist (Node::exists(): not an empty slot of an
+  // autoscaled pool), the count FitError messages give.
+  int ExistingNodes() const;
   std::vector<StaticDiagnosis> static_diagnoses_;  // by constraints
   // The number of filters in that static prefix.
   size_t static_prefix_ = 0;

@@ -54,7 +54,11 @@ const Scheduler::StaticDiagnosis& Scheduler::StaticDiagnosisFor(
   for (size_t k = 0; k < static_prefix_; ++k) {
     filters_in_order_[k]->PreFilter(pod);
   }
+  d.existing = 0;
   for (size_t n = 0; n < nodes.size(); ++n) {
+    // A slot of an autoscaled pool without a node is no node at all.
+    if (!nodes[n].exists()) continue;
+    ++d.existing;
     reasons.clear();
     bool passed = true;
     for (size_t k = 0; k < static_prefix_ && passed; ++k) {
@@ -81,7 +85,7 @@ std::string Scheduler::Diagnose(const Pod& pod, int constraints, Group& group) {
   // changes; the others go through the remaining filters, in order.
   const StaticDiagnosis& prefix = StaticDiagnosisFor(constraints, pod);
   auto prefix_error = [&] {
-    FitError error(static_cast<int>(nodes.size()));
+    FitError error(prefix.existing);
     for (const auto& [reason, count] : prefix.rejected.counts()) {
       error.AddReason(reason, count);
     }
@@ -504,7 +508,7 @@ ScheduleResult Scheduler::ScheduleOne() {
     // DynamicResources' PreFilter: no node is tried (FitError with the
     // PreFilter message only).
     result.outcome = ScheduleResult::Outcome::kUnschedulable;
-    result.message = "0/" + std::to_string(num_nodes) +
+    result.message = "0/" + std::to_string(ExistingNodes()) +
                      " nodes are available: " + kDraClaimInUse + ".";
     if (group.retrying == entry.id) group.retrying = -1;
     ClearGroup(group);

@@ -32,6 +32,8 @@ enum class EventKind {
   kBackoffExpiry,   // waiting pods' scheduler back-off ends
   kMigInstanceReady,  // a = pod (its dynamic MIG instances), version
   kSample,
+  kAutoscalerDecision,  // a = the Simulation's autoscaler index
+  kNodeStage,  // a = node, b = lifecycle step (autoscaled pools), version
 };
 
 struct Event {

@@ -52,6 +52,13 @@ void ObserverFanout::OnPreempted(double t, PodIndex pod, PodIndex preemptor,
   }
 }
 
+void ObserverFanout::OnEvicted(double t, PodIndex pod,
+                               const std::string& reason, double lost_work_s) {
+  for (SimulationObserver* o : observers_) {
+    o->OnEvicted(t, pod, reason, lost_work_s);
+  }
+}
+
 void ObserverFanout::OnRequeued(double t, PodIndex pod) {
   for (SimulationObserver* o : observers_) o->OnRequeued(t, pod);
 }

@@ -10,6 +10,7 @@
 #include "gpushare/exec/latency_model.h"
 #include "gpushare/io/check.h"
 #include "gpushare/io/input_error.h"
+#include "gpushare/sim/simulation_elastic.h"
 #include "gpushare/sim/simulation_internal.h"
 
 namespace gpushare {
@@ -55,6 +56,7 @@ Simulation::Simulation(const Scenario& scenario, const Catalog& catalog)
     CheckKueueWorkloads(first_class);
   }
   queued.clear();
+  BuildElastic();
   for (const FaultSpec& f : scenario_.faults) {
     if (f.pool.empty()) continue;
     bool found = false;
@@ -241,6 +243,7 @@ void Simulation::Run(SimulationObserver* observer) {
                    stall_nodes_[i]);
     }
   }
+  if (elastic_) StartElastic();
   events_.Push(0, EventKind::kSample);
   const double horizon =
       scenario_.horizon_s > 0 ? scenario_.horizon_s : kInfinity;
@@ -308,6 +311,7 @@ void Simulation::Run(SimulationObserver* observer) {
           break;
         }
         run.phase = Phase::kPending;
+        if (elastic_) ElasticQueued(now, e.a);
         scheduler_->Enqueue(e.a, pod);
         Schedule(now);
         break;
@@ -359,7 +363,12 @@ void Simulation::Run(SimulationObserver* observer) {
         if (!live_.live(e.a)) break;  // it ended for good meanwhile
         PodRun& run = RunOf(e.a);
         if (run.phase != Phase::kTerminating || run.version != e.version) break;
+        const int node = run.node;
         Terminated(now, e.a);
+        if (elastic_) {
+          ElasticQueued(now, e.a);  // its controller's new pod
+          ElasticPodGone(now, node);
+        }
         Schedule(now);
         break;
       }
@@ -388,6 +397,7 @@ void Simulation::Run(SimulationObserver* observer) {
         Schedule(now);
         break;
       case EventKind::kSample:
+        if (elastic_) RecordElasticSample(now);
         Sample(now);
         if (WorkLeft()) {
           if (scenario_.horizon_s <= 0 &&
@@ -409,6 +419,14 @@ void Simulation::Run(SimulationObserver* observer) {
       case EventKind::kBackoffExpiry:
         backoff_event_s_ = kInfinity;
         scheduler_->ExpireBackoffs();
+        Schedule(now);
+        break;
+      case EventKind::kAutoscalerDecision:
+        ElasticDecision(now, e.a);
+        Schedule(now);
+        break;
+      case EventKind::kNodeStage:
+        ElasticNodeStep(now, e.a, e.b);
         Schedule(now);
         break;
     }
@@ -435,6 +453,7 @@ void Simulation::Run(SimulationObserver* observer) {
     live_.Release(p);
     scheduler_->Drop(p);
   }
+  if (elastic_) FinishElastic(now);
   if (observer_) observer_->OnFinish(now, event_count_, scheduler_->cycles());
 }
 
@@ -464,6 +483,8 @@ bool Simulation::Stale(const Event& e) const {
     case EventKind::kMigInstanceReady:
       return RunOf(e.a).phase != Phase::kPreparing ||
              RunOf(e.a).version != e.version;
+    case EventKind::kNodeStage:
+      return ElasticStale(e);
     case EventKind::kBackoffExpiry:
       // Only the one pending at the earliest back-off end is live (an
       // earlier one pushed later replaced it; a copy at the same time
@@ -488,6 +509,7 @@ bool Simulation::WorkLeft() const {
                    phase == Phase::kTerminating || phase == Phase::kPreparing;
   });
   if (progressing) return true;
+  if (elastic_ && ElasticWorkLeft()) return true;
   return scenario_.horizon_s > 0 && active_pods_ > 0;
 }
 
@@ -506,6 +528,9 @@ void Simulation::Schedule(double now) {
         // A waiting pod's message that did not change is not reported
         // again, but a gang member's is (its gang's timeout may have
         // replaced it meanwhile); the scheduler omits unchanged messages.
+        if (elastic_) {
+          ElasticUnschedulable(now, r.pod, r.message, r.message_unchanged);
+        }
         if (observer_ && GangOf(r.pod) < 0) {
           if (!r.message_unchanged) {
             observer_->OnUnschedulable(now, r.pod, r.message);
@@ -527,6 +552,7 @@ void Simulation::Schedule(double now) {
 }
 
 void Simulation::OnBound(double now, const ScheduleResult& r) {
+  if (elastic_) ElasticBound(now, r.pod);
   PodRun& run = RunOf(r.pod);
   run.node = r.node;
   run.domains.clear();

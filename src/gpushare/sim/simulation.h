@@ -71,6 +71,8 @@
 #include "gpushare/exec/share_model.h"
 #include "gpushare/sched/queue_admission.h"
 #include "gpushare/sched/scheduler.h"
+#include "gpushare/sim/autoscaler.h"
+#include "gpushare/sim/elastic_pool_stats.h"
 #include "gpushare/sim/event_queue.h"
 #include "gpushare/sim/llm_latency_memo.h"
 #include "gpushare/sim/pod_slots.h"
@@ -79,6 +81,10 @@
 #include "gpushare/workload/workload_stream.h"
 
 namespace gpushare {
+
+namespace simulation_internal {
+struct ElasticRun;
+}  // namespace simulation_internal
 
 class Simulation {
  public:
@@ -139,6 +145,14 @@ class Simulation {
     int64_t stranded_max = 0;
   };
   DynamicMigStats dynamic_mig_stats(int pool) const;
+  // Autoscaled pools (sim/simulation_autoscaling.cc): what `pool` did over
+  // the last Run(), or null for a pool of fixed size.
+  const ElasticPoolStats* elastic_stats(int pool) const;
+  // The autoscalers of the next Run(), one per provider that a pool names;
+  // unset: the providers' models (MakeAutoscaler, sim/autoscaler.h).
+  using AutoscalerFactory = std::function<std::unique_ptr<Autoscaler>(
+      AutoscalerProvider, const Cluster&, const std::vector<int>&, Rng)>;
+  void SetAutoscalerFactory(AutoscalerFactory factory);
 
  private:
   // kPermit: a gang member bound and held at Coscheduling's Permit until
@@ -260,6 +274,8 @@ class Simulation {
     PodRun run;
     int target_pool = -1;
     std::string untranslatable;
+    // Elastic pools: when it last entered the queue (sim/simulation_elastic.h).
+    double elastic_queued_s = 0;
   };
   // Translates pod `pod` for its target pool (the constructor's part of a
   // pod, done as it arrives): fills target_pool and untranslatable.
@@ -433,6 +449,44 @@ class Simulation {
   // (LlmEngine::MaxConcurrentSeqs), from its memo when they are its last.
   int64_t EngineMaxSeqs(PodIndex p, int64_t kv_tokens);
   bool WorkLeft() const;
+  // Autoscaled pools (sim/simulation_autoscaling.cc; docs/model.md,
+  // "Elastic node pools"). BuildElastic (constructor) sets elastic_ when a
+  // pool autoscales; StartElastic (Run) makes the autoscalers and queues
+  // their first decisions.
+  void BuildElastic();
+  void StartElastic();
+  // An autoscaler's decision at its time, carried out.
+  void ElasticDecision(double now, int autoscaler);
+  // A node lifecycle step (simulation_internal::ElasticStep) of `node`.
+  void ElasticNodeStep(double now, int node, int step);
+  bool ElasticStale(const Event& e) const;
+  // Pods, pending or gone, that its autoscaler must see or that close a
+  // drain: a failed cycle, a bind, a pod that left a draining node.
+  void ElasticUnschedulable(double now, PodIndex p, const std::string& message,
+                            bool unchanged);
+  void ElasticBound(double now, PodIndex p);
+  void ElasticQueued(double now, PodIndex p);
+  void ElasticPodGone(double now, int node);
+  // Nodes launching or draining, or pods waiting for a scale-up that may
+  // still come.
+  bool ElasticWorkLeft() const;
+  AutoscalerSnapshot ElasticSnapshot(double now, int autoscaler) const;
+  // Seconds from a launch in `pool` until its GPUs are allocatable.
+  double ElasticBringUpS(int pool) const;
+  // Launches a node in `pool` (false at max).
+  bool LaunchNode(double now, int pool, const std::string& instance_type,
+                  bool spot);
+  // Cordons `node` and evicts its pods, each with its grace period at most
+  // `cap_s`; the node goes when they are gone, at the latest after that.
+  void DrainNode(double now, int node, double cap_s, const std::string& why);
+  void EvictForDrain(double now, PodIndex p, double grace_s,
+                     const std::string& reason);
+  void RemoveNode(double now, int node);
+  // Marks the domains of empty slots absent in a sample; records the node
+  // counts; closes the books at the end of the run.
+  void SampleElastic(double now, std::vector<DomainState>* states);
+  void RecordElasticSample(double now);
+  void FinishElastic(double now);
   // Whether a popped event was replaced by a later one and does nothing.
   bool Stale(const Event& e) const;
 
@@ -506,6 +560,9 @@ class Simulation {
   double clock_ = 0;                    // the time of the event handled
   // The earliest pending kBackoffExpiry event (infinity: none).
   double backoff_event_s_ = std::numeric_limits<double>::infinity();
+  // Autoscaled pools: null when no pool autoscales.
+  std::unique_ptr<simulation_internal::ElasticRun> elastic_;
+  AutoscalerFactory autoscaler_factory_;
 };
 
 }  // namespace gpushare

@@ -60,6 +60,9 @@ struct DomainState {
   // Its GPU's MIG layout differs from the node's nvidia.com/mig.config (the
   // layout was lost in a GPU reset and not yet recreated).
   bool mig_config_drift = false;
+  // A slot of an autoscaled pool without a node: the domain does not exist
+  // now (no capacity, no cost, no DCGM sample).
+  bool absent = false;
 };
 
 enum class PodEnd {
@@ -111,6 +114,13 @@ class SimulationObserver {
   // is the work done since its last checkpoint, now lost.
   virtual void OnPreempted(double /*t*/, PodIndex /*pod*/,
                            PodIndex /*preemptor*/, double /*lost_work_s*/) {}
+  // A node of an autoscaled pool is drained (a scale-down, a spot
+  // interruption): `pod` stops and terminates (its grace period), then its
+  // controller's new pod waits again (OnRequeued); `lost_work_s` as for
+  // OnPreempted.
+  virtual void OnEvicted(double /*t*/, PodIndex /*pod*/,
+                         const std::string& /*reason*/,
+                         double /*lost_work_s*/) {}
   // A preempted pod's grace period is over: its devices are free and its
   // controller's new pod (the same PodIndex) waits to be scheduled again.
   virtual void OnRequeued(double /*t*/, PodIndex /*pod*/) {}

@@ -196,6 +196,7 @@ void Simulation::Sample(double now) {
                phase == Phase::kGangDormant || phase == Phase::kQueued;
   });
   if (has_dynamic_mig_) SampleMigFragmentation();
+  if (elastic_) SampleElastic(now, &states);
   observer_->OnSample(now, states, pending);
   for (size_t i = 0; i < domains_.size(); ++i) {
     const DomainRun& d = domains_[i];
