@@ -3,10 +3,10 @@
 
 #include "gpushare/sim/cluster_autoscaler.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-#include <cstdarg>
-#include <cstdio>
 #include <utility>
 
 #include "gpushare/sim/autoscaler_fit.h"
@@ -16,15 +16,6 @@ namespace gpushare {
 namespace ca_internal {
 
 constexpr double kEps = 1e-9;
-
-std::string Fmt(const char* format, ...) {
-  char buffer[512];
-  va_list args;
-  va_start(args, format);
-  std::vsnprintf(buffer, sizeof buffer, format, args);
-  va_end(args);
-  return buffer;
-}
 
 // A node in CA's simulation: what is free on it and how many more pods fit.
 struct SimNode {
@@ -88,9 +79,10 @@ Utilization NodeUtilization(const AutoscalerGroupView& group,
     }
     const int64_t requested = node.requested.Get(gpu);
     const double value = static_cast<double>(requested) / allocatable;
-    return {value, Fmt("nvidia.com/gpu requested %lld of %lld (%.0f %%)",
-                       static_cast<long long>(requested),
-                       static_cast<long long>(allocatable), value * 100)};
+    return {value,
+            fmt::format("nvidia.com/gpu requested {} of {} ({:.0f} %)",
+                        static_cast<long long>(requested),
+                        static_cast<long long>(allocatable), value * 100)};
   }
   auto share = [&](ResourceId id) {
     const int64_t allocatable = node.allocatable.Get(id);
@@ -103,11 +95,11 @@ Utilization NodeUtilization(const AutoscalerGroupView& group,
   const ResourceId id =
       cpu > memory ? ResourceRegistry::kCpuId : ResourceRegistry::kMemoryId;
   const double value = std::max(cpu, memory);
-  return {value, Fmt("%s requested %lld of %lld (%.0f %%)",
-                     registry.Name(id).c_str(),
-                     static_cast<long long>(node.requested.Get(id)),
-                     static_cast<long long>(node.allocatable.Get(id)),
-                     value * 100)};
+  return {value,
+          fmt::format("{} requested {} of {} ({:.0f} %)", registry.Name(id),
+                      static_cast<long long>(node.requested.Get(id)),
+                      static_cast<long long>(node.allocatable.Get(id)),
+                      value * 100)};
 }
 
 // The provider's template (cloudprovider TemplateNodeInfo): the instance's
@@ -177,7 +169,8 @@ std::vector<PodCandidate> Candidates(const AutoscalerSnapshot& snapshot,
     auto [it, added] = position.emplace(pending.pod, out.size());
     if (added) out.push_back({pending.pod, pending.uses_resource_claims, {}});
     PodCandidate& candidate = out[it->second];
-    candidate.uses_claims = candidate.uses_claims || pending.uses_resource_claims;
+    candidate.uses_claims =
+        candidate.uses_claims || pending.uses_resource_claims;
     candidate.requests_by_group[group->second] = pending.requests;
   }
   return out;
@@ -195,7 +188,8 @@ struct Option {
 
 ClusterAutoscaler::ClusterAutoscaler(std::vector<int> pools,
                                      ClusterAutoscalerSettings global, Rng rng)
-    : pools_(pools.begin(), pools.end()), global_(std::move(global)),
+    : pools_(pools.begin(), pools.end()),
+      global_(std::move(global)),
       rng_(rng) {}
 
 bool ClusterAutoscaler::Manages(int pool) const {
@@ -313,12 +307,14 @@ bool ClusterAutoscaler::ScaleUp(const AutoscalerSnapshot& snapshot,
       if (node.state == AutoscalerNodeView::State::kReady) {
         existing[g].push_back(
             {node.node,
-             SubtractResources(AdvertisedAllocatable(node.allocatable, registry),
-                               node.requested),
+             SubtractResources(
+                 AdvertisedAllocatable(node.allocatable, registry),
+                 node.requested),
              max_pods - static_cast<int>(node.pods.size())});
       }
     }
-    const double limit = ca_internal::Settings(groups[g]).max_node_provision_time_s;
+    const double limit =
+        ca_internal::Settings(groups[g]).max_node_provision_time_s;
     for (const AutoscalerNodeView& node : groups[g].nodes) {
       if (node.state == AutoscalerNodeView::State::kLaunching &&
           now - node.state_since_s <= limit + ca_internal::kEps) {
@@ -365,7 +361,8 @@ bool ClusterAutoscaler::ScaleUp(const AutoscalerSnapshot& snapshot,
       }
       std::vector<std::string> failed;
       const SimNode empty{-1, templates[g], group.spec->max_pods};
-      if (ca_internal::FitsSimNode(requests->second, empty, registry, &failed)) {
+      if (ca_internal::FitsSimNode(requests->second, empty, registry,
+                                   &failed)) {
         fitting.push_back(i);
       } else {
         for (const std::string& reason : failed) ++reasons[i][reason];
@@ -377,7 +374,8 @@ bool ClusterAutoscaler::ScaleUp(const AutoscalerSnapshot& snapshot,
     auto score = [&](size_t i) {
       const ResourceList& r = pods[i].requests_by_group.at(g);
       double s = 0;
-      for (ResourceId id : {ResourceRegistry::kCpuId, ResourceRegistry::kMemoryId}) {
+      for (ResourceId id :
+           {ResourceRegistry::kCpuId, ResourceRegistry::kMemoryId}) {
         if (templates[g].Get(id) > 0) {
           s += static_cast<double>(r.Get(id)) / templates[g].Get(id);
         }
@@ -450,8 +448,8 @@ bool ClusterAutoscaler::ScaleUp(const AutoscalerSnapshot& snapshot,
     double best_value = 0;
     for (size_t o = 0; o < options.size(); ++o) {
       const double v = value(options[o]);
-      const bool better = kept.empty() ||
-                          (higher_is_better ? v > best_value : v < best_value);
+      const bool better =
+          kept.empty() || (higher_is_better ? v > best_value : v < best_value);
       if (better) {
         kept.assign(1, o);
         best_value = v;
@@ -564,10 +562,10 @@ void ClusterAutoscaler::ScaleDown(const AutoscalerSnapshot& snapshot,
       bool movable = true;
       std::vector<std::pair<SimNode*, const ResourceList*>> placed;
       for (const AutoscalerBoundPod& pod : node.pods) {
-        SimNode* to = pod.evictable ? ca_internal::FirstFit(
-                                          pod.requests, &destinations,
-                                          registry, node.node, &removed)
-                                    : nullptr;
+        SimNode* to = pod.evictable
+                          ? ca_internal::FirstFit(pod.requests, &destinations,
+                                                  registry, node.node, &removed)
+                          : nullptr;
         if (to == nullptr) {
           movable = false;
           break;
@@ -589,17 +587,17 @@ void ClusterAutoscaler::ScaleDown(const AutoscalerSnapshot& snapshot,
       since[node.node] = from;
       unneeded.push_back(
           {static_cast<int>(g), node.node, node.pods.empty(), from,
-           ca_internal::Fmt("%s < %.0f %% threshold, %s", utilization.what.c_str(),
-                            threshold * 100,
-                            node.pods.empty() ? "empty"
-                                              : "its pods fit on other nodes")});
+           fmt::format(
+               "{} < {:.0f} % threshold, {}", utilization.what, threshold * 100,
+               node.pods.empty() ? "empty" : "its pods fit on other nodes")});
     }
   }
   unneeded_since_s_ = std::move(since);
 
   // static_autoscaler.go isScaleDownInCooldown: --scale-down-delay-after-add.
   if (last_scale_up_s_.has_value() &&
-      now - *last_scale_up_s_ < global_.scale_down_delay_after_add_s - ca_internal::kEps) {
+      now - *last_scale_up_s_ <
+          global_.scale_down_delay_after_add_s - ca_internal::kEps) {
     return;
   }
   // core/scaledown/actuation: empty nodes at once up to
@@ -626,7 +624,8 @@ void ClusterAutoscaler::ScaleDown(const AutoscalerSnapshot& snapshot,
       const AutoscalerGroupView& group = snapshot.groups[candidate.group];
       const double unneeded_for = now - candidate.since_s;
       if (unneeded_for <
-          ca_internal::Settings(group).scale_down_unneeded_time_s - ca_internal::kEps) {
+          ca_internal::Settings(group).scale_down_unneeded_time_s -
+              ca_internal::kEps) {
         continue;
       }
       if (size[candidate.group] <= group.spec->autoscaling.min_nodes) continue;
@@ -634,9 +633,8 @@ void ClusterAutoscaler::ScaleDown(const AutoscalerSnapshot& snapshot,
       --budget;
       if (!empty_pass) --drain_budget;
       decision->scale_downs.push_back(
-          {candidate.node, ca_internal::Fmt("unneeded for %.0f s (%s)",
-                                            unneeded_for,
-                                            candidate.why.c_str())});
+          {candidate.node, fmt::format("unneeded for {:.0f} s ({})",
+                                       unneeded_for, candidate.why)});
     }
   }
 }

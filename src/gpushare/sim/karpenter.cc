@@ -2,10 +2,10 @@
 
 #include "gpushare/sim/karpenter.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-#include <cstdarg>
-#include <cstdio>
 #include <utility>
 
 #include "gpushare/sim/autoscaler_fit.h"
@@ -15,15 +15,6 @@ namespace gpushare {
 namespace karpenter_internal {
 
 constexpr double kEps = 1e-9;
-
-std::string Fmt(const char* format, ...) {
-  char buffer[512];
-  va_list args;
-  va_start(args, format);
-  std::vsnprintf(buffer, sizeof buffer, format, args);
-  va_end(args);
-  return buffer;
-}
 
 // An instance type as Karpenter's cloud provider describes it.
 struct Type {
@@ -105,7 +96,8 @@ struct Bin {
 
 bool FitsBin(const ResourceList& requests, const Bin& bin,
              const ResourceRegistry& registry) {
-  return bin.pods_free > 0 && RequestsFit(requests, bin.free, registry, nullptr);
+  return bin.pods_free > 0 &&
+         RequestsFit(requests, bin.free, registry, nullptr);
 }
 
 void PlaceIn(const ResourceList& requests, Bin* bin) {
@@ -155,9 +147,9 @@ std::string Quantities(const ResourceList& requests, int pods,
   for (const auto& [id, quantity] : requests.items()) {
     const long long q = quantity;
     fields[registry.Name(id)] =
-        id == ResourceRegistry::kCpuId      ? Fmt("%lldm", q)
-        : id == ResourceRegistry::kMemoryId ? Fmt("%lldMi", q)
-                                            : Fmt("%lld", q);
+        id == ResourceRegistry::kCpuId      ? fmt::format("{}m", q)
+        : id == ResourceRegistry::kMemoryId ? fmt::format("{}Mi", q)
+                                            : fmt::format("{}", q);
   }
   fields["pods"] = std::to_string(pods);
   std::string out = "{";
@@ -194,12 +186,14 @@ std::vector<PodCandidate> Candidates(const AutoscalerSnapshot& snapshot,
     auto [it, added] = position.emplace(pending.pod, out.size());
     if (added) out.push_back({pending.pod, false, {}});
     PodCandidate& candidate = out[it->second];
-    candidate.uses_claims = candidate.uses_claims || pending.uses_resource_claims;
+    candidate.uses_claims =
+        candidate.uses_claims || pending.uses_resource_claims;
     candidate.by_pool.emplace_back(pool->second, pending.requests);
   }
   for (PodCandidate& candidate : out) {
-    std::stable_sort(candidate.by_pool.begin(), candidate.by_pool.end(),
-                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::stable_sort(
+        candidate.by_pool.begin(), candidate.by_pool.end(),
+        [](const auto& a, const auto& b) { return a.first < b.first; });
   }
   return out;
 }
@@ -208,7 +202,8 @@ std::vector<PodCandidate> Candidates(const AutoscalerSnapshot& snapshot,
 
 Karpenter::Karpenter(std::vector<int> pools, const KarpenterSettings& global,
                      Rng rng)
-    : pools_(pools.begin(), pools.end()), rng_(rng),
+    : pools_(pools.begin(), pools.end()),
+      rng_(rng),
       batch_idle_s_(global.batch_idle_duration_s),
       batch_max_s_(global.batch_max_duration_s) {}
 
@@ -245,10 +240,10 @@ AutoscalerDecision Karpenter::Decide(const AutoscalerSnapshot& snapshot) {
       for (const AutoscalerBoundPod& pod : node.pods) pods.push_back(pod.pod);
       std::sort(pods.begin(), pods.end());
       const auto previous = pod_events_.find(node.node);
-      const double since =
-          previous == pod_events_.end() ? node.state_since_s
-          : previous->second.first == pods ? previous->second.second
-                                           : now;
+      const double since = previous == pod_events_.end() ? node.state_since_s
+                           : previous->second.first == pods
+                               ? previous->second.second
+                               : now;
       events[node.node] = {std::move(pods), since};
     }
   }
@@ -263,8 +258,9 @@ AutoscalerDecision Karpenter::Decide(const AutoscalerSnapshot& snapshot) {
   }
 
   AutoscalerDecision decision;
-  if (batch_open_ && (now - last_trigger_s_ >= batch_idle_s_ - karpenter_internal::kEps ||
-                      now - batch_start_s_ >= batch_max_s_ - karpenter_internal::kEps)) {
+  if (batch_open_ &&
+      (now - last_trigger_s_ >= batch_idle_s_ - karpenter_internal::kEps ||
+       now - batch_start_s_ >= batch_max_s_ - karpenter_internal::kEps)) {
     batch_open_ = false;
     Provision(snapshot, &decision);
   }
@@ -336,8 +332,9 @@ std::vector<Bin> ExistingBins(const AutoscalerSnapshot& snapshot,
                       node.requested)
                 : TypeOf(pools[p].types, *group.spec, node.instance_type)
                       .capacity;
-        bins.push_back({node.node, static_cast<int>(p), free,
-                        pools[p].max_pods - static_cast<int>(node.pods.size())});
+        bins.push_back(
+            {node.node, static_cast<int>(p), free,
+             pools[p].max_pods - static_cast<int>(node.pods.size())});
       }
     }
   }
@@ -365,7 +362,8 @@ void Karpenter::Provision(const AutoscalerSnapshot& snapshot,
     const int64_t lc = l.Get(ResourceRegistry::kCpuId);
     const int64_t rc = r.Get(ResourceRegistry::kCpuId);
     if (lc != rc) return lc > rc;
-    return l.Get(ResourceRegistry::kMemoryId) > r.Get(ResourceRegistry::kMemoryId);
+    return l.Get(ResourceRegistry::kMemoryId) >
+           r.Get(ResourceRegistry::kMemoryId);
   });
 
   std::vector<Claim> claims;
@@ -378,15 +376,17 @@ void Karpenter::Provision(const AutoscalerSnapshot& snapshot,
     };
     // scheduler.go add: DRA pods are refused while --ignore-dra-requests.
     if (pod.uses_claims) {
-      note("pod has Dynamic Resource Allocation requirements that are not yet "
-           "supported by Karpenter",
-           "");
+      note(
+          "pod has Dynamic Resource Allocation requirements that are not yet "
+          "supported by Karpenter",
+          "");
       continue;
     }
     bool placed = false;
     for (Bin& bin : bins) {  // addToExistingNode
       const ResourceList* requests = pod.Requests(bin.pool);
-      if (requests == nullptr || !karpenter_internal::FitsBin(*requests, bin, registry)) {
+      if (requests == nullptr ||
+          !karpenter_internal::FitsBin(*requests, bin, registry)) {
         continue;
       }
       karpenter_internal::PlaceIn(*requests, &bin);
@@ -442,7 +442,8 @@ void Karpenter::Provision(const AutoscalerSnapshot& snapshot,
           const AutoscalerGroupView& group = snapshot.groups[pool.group];
           const ResourceId gpu = registry.Find(kNvidiaGpu);
           int max_gpus = 0;
-          for (const auto& type : pool.types) max_gpus = std::max(max_gpus, type.gpus);
+          for (const auto& type : pool.types)
+            max_gpus = std::max(max_gpus, type.gpus);
           for (const auto& [id, quantity] : requests.items()) {
             bool anywhere = false;
             for (const auto& type : pool.types) {
@@ -525,23 +526,25 @@ void Karpenter::Consolidate(const AutoscalerSnapshot& snapshot,
     }
     size[p] = static_cast<int>(group.nodes.size()) - deleting;
     budget[p] = static_cast<int>(std::ceil(settings.disruption_budget_fraction *
-                                           group.nodes.size() - karpenter_internal::kEps)) -
+                                               group.nodes.size() -
+                                           karpenter_internal::kEps)) -
                 deleting;
     for (const AutoscalerNodeView& node : group.nodes) {
       if (node.state != State::kReady) continue;
       const auto event = pod_events_.find(node.node);
-      const double idle = now - (event != pod_events_.end()
-                                     ? event->second.second
-                                     : node.state_since_s);
-      if (idle < settings.consolidate_after_s - karpenter_internal::kEps) continue;
+      const double idle =
+          now - (event != pod_events_.end() ? event->second.second
+                                            : node.state_since_s);
+      if (idle < settings.consolidate_after_s - karpenter_internal::kEps)
+        continue;
       bool nominated = false;
       const auto bin = bin_of_node.find(node.node);
       for (const auto& pod : pending) {
         if (bin == bin_of_node.end() || nominated) break;
         const ResourceList* requests = pod.Requests(static_cast<int>(p));
-        nominated = !pod.uses_claims && requests != nullptr &&
-                    karpenter_internal::FitsBin(*requests, bins[bin->second],
-                                                registry);
+        nominated =
+            !pod.uses_claims && requests != nullptr &&
+            karpenter_internal::FitsBin(*requests, bins[bin->second], registry);
       }
       if (!nominated) candidates.push_back({static_cast<int>(p), &node, idle});
     }
@@ -558,9 +561,9 @@ void Karpenter::Consolidate(const AutoscalerSnapshot& snapshot,
     acted = true;
     decision->scale_downs.push_back(
         {c.node->node,
-         karpenter_internal::Fmt("empty for %.0f s (consolidateAfter %.0f s)",
-                                 c.idle_for_s,
-                                 spec.autoscaling.karpenter.consolidate_after_s)});
+         fmt::format("empty for {:.0f} s (consolidateAfter {:.0f} s)",
+                     c.idle_for_s,
+                     spec.autoscaling.karpenter.consolidate_after_s)});
   }
   if (acted) return;
 
@@ -620,13 +623,14 @@ void Karpenter::Consolidate(const AutoscalerSnapshot& snapshot,
       to->free = AddResources(to->free, *requests);
       ++to->pods_free;
     }
-    const double price = karpenter_internal::NodePrice(pool.types, spec, *c->node);
+    const double price =
+        karpenter_internal::NodePrice(pool.types, spec, *c->node);
     if (leftover_pods.empty()) {
       decision->scale_downs.push_back(
           {c->node->node,
-           karpenter_internal::Fmt(
-               "underutilized: its %d pods fit on other nodes (consolidation "
-               "delete, $%.2f/h saved)",
+           fmt::format(
+               "underutilized: its {} pods fit on other nodes (consolidation "
+               "delete, ${:.2f}/h saved)",
                static_cast<int>(c->node->pods.size()), price)});
       return;
     }
@@ -638,7 +642,8 @@ void Karpenter::Consolidate(const AutoscalerSnapshot& snapshot,
     if (options.empty()) continue;
     const karpenter_internal::Type& cheapest =
         pool.types[karpenter_internal::Cheapest(pool, options)];
-    const double replacement = karpenter_internal::LaunchPrice(cheapest, pool.spot);
+    const double replacement =
+        karpenter_internal::LaunchPrice(cheapest, pool.spot);
     if (replacement >= price) continue;
     ScaleUpAction action;
     action.pool = snapshot.groups[pool.group].pool;
@@ -649,9 +654,8 @@ void Karpenter::Consolidate(const AutoscalerSnapshot& snapshot,
     decision->scale_ups.push_back(std::move(action));
     decision->scale_downs.push_back(
         {c->node->node,
-         karpenter_internal::Fmt(
-             "underutilized: replaced by %s ($%.2f/h < $%.2f/h)",
-             cheapest.name.c_str(), replacement, price)});
+         fmt::format("underutilized: replaced by {} (${:.2f}/h < ${:.2f}/h)",
+                     cheapest.name, replacement, price)});
     return;
   }
 }
