@@ -57,8 +57,7 @@ double ArrivalWindow(const WorkloadClassSpec& c, double horizon_s) {
 }  // namespace
 
 WorkloadStream::WorkloadStream(const WorkloadSpec& spec, uint64_t seed,
-                               bool with_trace)
-    : spec_(&spec) {
+                               bool with_trace) {
   if (!spec.classes.empty()) spec.Validate();
   const Rng root(seed);
   cursors_.resize(spec.classes.size());

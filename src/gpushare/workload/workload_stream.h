@@ -67,7 +67,6 @@ class WorkloadStream {
   // The cursor with the earliest head (ties: class order); -1: none.
   int NextCursor() const;
 
-  const WorkloadSpec* spec_;
   std::vector<Cursor> cursors_;
   const std::vector<Pod>* trace_ = nullptr;
   size_t trace_next_ = 0;
