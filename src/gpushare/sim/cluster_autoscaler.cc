@@ -371,7 +371,8 @@ bool ClusterAutoscaler::ScaleUp(const AutoscalerSnapshot& snapshot,
     if (!skipped.empty() || fitting.empty()) continue;
     // estimator/decreasing_pod_orderer.go: larger cpu + memory share of the
     // template first.
-    auto score = [&](size_t i) {
+    // (A copy of the binding: clang before 16 does not capture one.)
+    auto score = [&, g = g](size_t i) {
       const ResourceList& r = pods[i].requests_by_group.at(g);
       double s = 0;
       for (ResourceId id :
