@@ -32,6 +32,21 @@ PodSummaryStore::PodSummaryStore(PodSummaryStore&&) noexcept = default;
 PodSummaryStore& PodSummaryStore::operator=(PodSummaryStore&&) noexcept =
     default;
 
+PodSummaryStore::PodSummaryStore(const PodSummaryStore& other)
+    : spill_after_(other.spill_after_), folder_(other.folder_) {
+  if (other.spool_ == nullptr) {
+    memory_ = other.memory_;
+    size_ = other.size_;
+  } else {
+    other.ForEach([this](const PodSummary& s) { push_back(s); });
+  }
+}
+
+PodSummaryStore& PodSummaryStore::operator=(const PodSummaryStore& other) {
+  if (this != &other) *this = PodSummaryStore(other);
+  return *this;
+}
+
 void PodSummaryStore::Spill() {
   std::string folder = folder_;
   if (folder.empty()) {

@@ -14,7 +14,9 @@
 // last summary). Find() is random access by pod index (a read of the file
 // when spilled). A failed write or read of the file throws an InputError
 // naming the temporary file. The summaries' TextIds point into the
-// result's PodTexts, which stays in memory. Move-only.
+// result's PodTexts, which stays in memory. Moving is cheap; a copy is deep
+// (a spilled store's copy gets a file of its own): tests and API users copy
+// SimulationResults, the run itself only moves them.
 
 #ifndef GPUSHARE_METRICS_POD_SUMMARY_STORE_H_
 #define GPUSHARE_METRICS_POD_SUMMARY_STORE_H_
@@ -46,8 +48,8 @@ class PodSummaryStore {
   ~PodSummaryStore();
   PodSummaryStore(PodSummaryStore&&) noexcept;
   PodSummaryStore& operator=(PodSummaryStore&&) noexcept;
-  PodSummaryStore(const PodSummaryStore&) = delete;
-  PodSummaryStore& operator=(const PodSummaryStore&) = delete;
+  PodSummaryStore(const PodSummaryStore& other);
+  PodSummaryStore& operator=(const PodSummaryStore& other);
 
   void push_back(const PodSummary& s);
   int64_t size() const { return size_; }
