@@ -76,7 +76,7 @@ void PodSummaryStore::clear() {
 }
 
 void PodSummaryStore::Sort() {
-  std::stable_sort(memory_.begin(), memory_.end(),
+  std::sort(memory_.begin(), memory_.end(),
                    [](const PodSummary& a, const PodSummary& b) {
                      return a.index < b.index;
                    });

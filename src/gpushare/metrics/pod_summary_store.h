@@ -57,7 +57,8 @@ class PodSummaryStore {
   bool spilled() const { return spool_ != nullptr; }
   // Removes every summary (and the spill file).
   void clear();
-  // Puts the in-memory summaries in pod index order (stable); nothing to do
+  // Puts the in-memory summaries in pod index order (in place: a pod has one
+  // summary, so the order of equal indexes never arises); nothing to do
   // when spilled.
   void Sort();
 
