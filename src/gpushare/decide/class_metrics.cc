@@ -111,10 +111,10 @@ namespace {
 std::unordered_map<std::string, double> ApportionedRates(
     const SimulationResult& result) {
   std::unordered_map<std::string, double> held;
-  for (const PodSummary& p : result.pod_summaries) {
+  result.pod_summaries.ForEach([&](const PodSummary& p) {
     const std::string& pool = result.text(p.pool);
     if (!pool.empty()) held[pool] += p.gpu_hours;
-  }
+  });
   std::unordered_map<std::string, double> rates;
   for (const PoolSummary& pool : result.pools) {
     const auto it = held.find(pool.name);
@@ -157,9 +157,9 @@ ClassMetrics Compute(const SimulationResult& result, Selected selected) {
   bool first = true;
   TextId workload_class = kNoText;  // of its first pod; kNoText if mixed
   const PodTexts& texts = result.pod_texts;
-  for (const PodSummary& p : result.pod_summaries) {
+  result.pod_summaries.ForEach([&](const PodSummary& p) {
     // A pod the run ended before is not the class's yet (not pending).
-    if (!selected(p) || p.outcome == PodOutcome::kNotArrived) continue;
+    if (!selected(p) || p.outcome == PodOutcome::kNotArrived) return;
     if (first) {
       workload_class = p.workload_class;
       first = false;
@@ -260,7 +260,7 @@ ClassMetrics Compute(const SimulationResult& result, Selected selected) {
       m.cost += p.gpu_hours * rate->second;
       m.wasted_cost += p.wasted_gpu_hours * rate->second;
     }
-  }
+  });
   m.workload_class = texts[workload_class];
   if (!waits.empty()) {
     m.mean_wait_s = waits.Mean();

@@ -107,9 +107,9 @@ void NoteEnginesWithoutKvCache(const SchemeVariant& variant,
     }
     int64_t failed = 0;
     const TextId id = result.pod_texts.Find(c.name);
-    for (const PodSummary& p : result.pod_summaries) {
+    result.pod_summaries.ForEach([&](const PodSummary& p) {
       failed += id != kNoText && p.tenant_class == id && p.kv_cache_tokens == 0;
-    }
+    });
     if (failed == 0) continue;
     notes->push_back(fmt::format(
         "warning: class {}: gpu_memory_utilization {} leaves no KV cache "
@@ -144,14 +144,14 @@ VariantOutcome SummarizeVariant(
     for (const std::string& c : tenant_classes) {
       std::map<std::string, int64_t> count;
       const TextId id = result.pod_texts.Find(c);
-      for (const PodSummary& p : result.pod_summaries) {
-        if (id == kNoText || p.tenant_class != id) continue;
+      result.pod_summaries.ForEach([&](const PodSummary& p) {
+        if (id == kNoText || p.tenant_class != id) return;
         // Where it ran, else the pool it was routed to.
         const std::string& pool = result.text(p.pool).empty()
                                       ? result.text(p.target_pool)
                                       : result.text(p.pool);
         if (!pool.empty()) ++count[pool_scheme[pool]];
-      }
+      });
       std::string best;
       int64_t most = 0;
       for (const auto& [scheme, n] : count) {
@@ -175,12 +175,12 @@ VariantOutcome SummarizeVariant(
     v.class_routed_pods.assign(
         tenant_classes.size(),
         std::vector<int64_t>(variant.scenario.pools.size(), 0));
-    for (const PodSummary& p : result.pod_summaries) {
+    result.pod_summaries.ForEach([&](const PodSummary& p) {
       const auto c = class_index.find(result.text(p.tenant_class));
       const auto pool = pool_index.find(result.text(p.target_pool));
-      if (c == class_index.end() || pool == pool_index.end()) continue;
+      if (c == class_index.end() || pool == pool_index.end()) return;
       ++v.class_routed_pods[c->second][pool->second];
-    }
+    });
   }
   v.end_s = result.end_s;
   v.faults = result.faults;

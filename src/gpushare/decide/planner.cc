@@ -77,12 +77,12 @@ void Planner::FindRouting(const SimulationResult& today) {
   std::map<std::string, int> index;
   for (size_t k = 0; k < classes_.size(); ++k) index[classes_[k]] = k;
   class_targets_.assign(classes_.size(), {});
-  for (const PodSummary& p : today.pod_summaries) {
+  today.pod_summaries.ForEach([&](const PodSummary& p) {
     const auto it = index.find(today.text(p.tenant_class));
     if (it != index.end()) {
       class_targets_[it->second].insert(today.text(p.target_pool));
     }
-  }
+  });
   result_.separable = true;
   for (const std::set<std::string>& t : class_targets_) {
     if (t.size() > 1 || (t.size() == 1 && t.begin()->empty())) {

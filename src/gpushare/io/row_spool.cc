@@ -90,6 +90,39 @@ void RowSpool::Add(int64_t index, std::string_view row) {
   if (buffer_.size() >= kBufferBytes) Flush();
 }
 
+void RowSpool::ReadAt(uint64_t offset, size_t length,
+                      std::string* out) const {
+  out->resize(length);
+  size_t got = 0;
+  while (got < out->size()) {
+    const ssize_t n = pread(fd_, out->data() + got, out->size() - got,
+                            static_cast<off_t>(offset + got));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      Fail("cannot read its rows back");
+    }
+    if (n == 0) break;
+    got += static_cast<size_t>(n);
+  }
+  out->resize(got);
+}
+
+bool RowSpool::Find(int64_t index, std::string* row) const {
+  if (index < 0 || static_cast<size_t>(index) >= where_.size() ||
+      where_[static_cast<size_t>(index)] == kNoRow) {
+    return false;
+  }
+  Flush();
+  const uint64_t w = where_[static_cast<size_t>(index)];
+  const size_t length = static_cast<size_t>(w & kMaxLength);
+  ReadAt(w >> 24, length, row);
+  if (row->size() < length) {
+    errno = EIO;
+    Fail("cannot read its rows back");
+  }
+  return true;
+}
+
 void RowSpool::ForEachInOrder(
     const std::function<void(std::string_view row)>& row) const {
   Flush();
@@ -106,22 +139,11 @@ void RowSpool::ForEachInOrder(
     const size_t length = static_cast<size_t>(w & kMaxLength);
     if (offset < window_start ||
         offset + length > window_start + window.size()) {
-      window.resize(offset == last_end ? std::max(kReadBytes, length)
-                                       : length);
-      size_t got = 0;
-      while (got < window.size()) {
-        const ssize_t n = pread(fd_, window.data() + got, window.size() - got,
-                                static_cast<off_t>(offset + got));
-        if (n < 0) {
-          if (errno == EINTR) continue;
-          Fail("cannot read its rows back");
-        }
-        if (n == 0) break;
-        got += static_cast<size_t>(n);
-      }
-      window.resize(got);
+      ReadAt(offset,
+             offset == last_end ? std::max(kReadBytes, length) : length,
+             &window);
       window_start = offset;
-      if (got < length) {
+      if (window.size() < length) {
         errno = EIO;
         Fail("cannot read its rows back");
       }

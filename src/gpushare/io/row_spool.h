@@ -33,9 +33,13 @@ class RowSpool {
   int64_t rows() const { return rows_; }
   void ForEachInOrder(
       const std::function<void(std::string_view row)>& row) const;
+  // Index `index`'s row (its last) into *row; false when never added.
+  bool Find(int64_t index, std::string* row) const;
 
  private:
   void Flush() const;
+  // Reads `length` bytes at `offset` into *out (resized to what was read).
+  void ReadAt(uint64_t offset, size_t length, std::string* out) const;
   [[noreturn]] void Fail(const std::string& what) const;
 
   std::string label_;

@@ -633,30 +633,27 @@ void Collector::OnFinish(double t, int64_t events, int64_t cycles) {
   std::sort(alive.begin(), alive.end());
   for (const PodIndex pod : alive) Retire(t, pod, &live_.at(pod));
   // Then every figure over pods, in pod order.
-  std::sort(result_.pod_summaries.begin(), result_.pod_summaries.end(),
-            [](const PodSummary& a, const PodSummary& b) {
-              return a.index < b.index;
-            });
+  result_.pod_summaries.Sort();
   int64_t latency_samples = 0;
   int64_t slo_met = 0;
-  for (const PodSummary& r : result_.pod_summaries) {
-    if (r.latency_samples == 0) continue;
+  result_.pod_summaries.ForEach([&](const PodSummary& r) {
+    if (r.latency_samples == 0) return;
     latency_samples += r.latency_samples;
     slo_met += r.slo_met_samples;
-  }
+  });
   if (latency_samples > 0) {
     result_.slo_attainment = static_cast<double>(slo_met) / latency_samples;
   }
   QuantileSummary waits(result_.quantiles);
   double slowdown_sum = 0;
   int64_t slowdowns = 0;
-  for (const PodSummary& r : result_.pod_summaries) {
+  result_.pod_summaries.ForEach([&](const PodSummary& r) {
     if (r.wait_s >= 0) waits.Add(r.wait_s);
     if (r.slowdown > 0) {
       slowdown_sum += r.slowdown;
       ++slowdowns;
     }
-  }
+  });
   if (!waits.empty()) {
     result_.mean_wait_s = waits.Mean();
     result_.p99_wait_s = waits.Quantile(0.99);

@@ -17,8 +17,8 @@ std::string Num(double v) { return fmt::format("{}", v); }
 
 // Pod `index`'s name (kept with per-pod detail).
 const std::string& PodName(const SimulationResult& r, int64_t index) {
-  const PodSummary* p = r.FindPod(index);
-  return r.text(p != nullptr ? p->name : kNoText);
+  const std::optional<PodSummary> p = r.FindPod(index);
+  return r.text(p.has_value() ? p->name : kNoText);
 }
 
 }  // namespace

@@ -340,11 +340,11 @@ class Writer {
                      "their lifetime (services).");
     for (const PoolSummary& pool : r_.pools) {
       std::vector<double> ends;
-      for (const PodSummary& p : r_.pod_summaries) {
+      r_.pod_summaries.ForEach([&](const PodSummary& p) {
         const bool done = p.outcome == PodOutcome::kSucceeded ||
                           p.outcome == PodOutcome::kDeleted;
         if (done && r_.text(p.pool) == pool.name) ends.push_back(p.end_s);
-      }
+      });
       std::sort(ends.begin(), ends.end());
       const std::string labels = FormatLabels({{"pool", pool.name}});
       size_t count = 0;
@@ -363,9 +363,9 @@ class Writer {
                      "Pods of the tenant class evicted by DefaultPreemption "
                      "or Kueue (each eviction counts).");
     std::map<std::string, std::vector<double>> by_class;
-    for (const PodSummary& p : r_.pod_summaries) {
+    r_.pod_summaries.ForEach([&](const PodSummary& p) {
       by_class[r_.text(p.tenant_class)];
-    }
+    });
     for (const SimulationResult::Preemption& e : r_.preemption_events) {
       by_class[r_.text(Pod(e.pod).tenant_class)].push_back(e.time_s);
     }
@@ -518,24 +518,23 @@ class Writer {
   }
 
   // The summary of pod `index` (every pod a series names has one).
-  const PodSummary& Pod(int64_t index) const {
-    static const PodSummary kNone;
-    const PodSummary* p = r_.FindPod(index);
-    return p != nullptr ? *p : kNone;
+  PodSummary Pod(int64_t index) const {
+    return r_.FindPod(index).value_or(PodSummary{});
   }
 
   void PodFamilies() {
     bool any_started = false;
-    for (const PodSummary& p : r_.pod_summaries) any_started |= p.start_s >= 0;
+    r_.pod_summaries.ForEach(
+        [&](const PodSummary& p) { any_started |= p.start_s >= 0; });
     if (any_started) {
       out_.BeginFamily("gpushare_pod_wait_seconds", MetricType::kGauge,
                        "seconds",
                        "Time from the pod's arrival to its first start (its "
                        "wait in the scheduling queue), at its start.");
-      for (const PodSummary& p : r_.pod_summaries) {
-        if (p.start_s < 0) continue;
+      r_.pod_summaries.ForEach([&](const PodSummary& p) {
+        if (p.start_s < 0) return;
         out_.Sample(PodLabels(p), p.wait_s, p.start_s);
-      }
+      });
     }
     if (r_.latency_samples.empty()) return;
     size_t pods = 0;

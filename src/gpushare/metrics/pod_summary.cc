@@ -89,11 +89,8 @@ PodSummary SummarizePod(int64_t index, const PodRecord& r, bool detail,
 
 namespace gpushare {
 
-const PodSummary* SimulationResult::FindPod(int64_t index) const {
-  const auto it = std::lower_bound(
-      pod_summaries.begin(), pod_summaries.end(), index,
-      [](const PodSummary& s, int64_t i) { return s.index < i; });
-  return it != pod_summaries.end() && it->index == index ? &*it : nullptr;
+std::optional<PodSummary> SimulationResult::FindPod(int64_t index) const {
+  return pod_summaries.Find(index);
 }
 
 void SummarizePodRecords(SimulationResult* result) {

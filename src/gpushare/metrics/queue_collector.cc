@@ -219,7 +219,7 @@ void QueueCollector::Sample(const std::vector<int>& idle_gpus) {
   }
 }
 
-void QueueCollector::Finish(const std::vector<PodSummary>& pods,
+void QueueCollector::Finish(const PodSummaryStore& pods,
                             const PodTexts& texts,
                             std::vector<QueueSummary>* out) {
   out->clear();
@@ -271,15 +271,15 @@ void QueueCollector::Finish(const std::vector<PodSummary>& pods,
       s.p99_admission_wait_s = waits_[q].Quantile(0.99);
     }
   }
-  for (const PodSummary& p : pods) {
+  pods.ForEach([&](const PodSummary& p) {
     const std::string& queue = texts[p.cluster_queue];
-    if (queue.empty()) continue;
+    if (queue.empty()) return;
     for (QueueSummary& s : queues_) {
       if (s.name != queue) continue;
       s.pod_preemptions += p.preemptions;
       s.lost_work_s += p.lost_work_s;
     }
-  }
+  });
   *out = queues_;
 }
 

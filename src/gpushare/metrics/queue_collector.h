@@ -47,7 +47,7 @@ class QueueCollector {
   // `idle_gpus`: per pool, its GPUs with no pod on any device.
   void Sample(const std::vector<int>& idle_gpus);
   // `pods`: every pod's summary, in pod order (texts: their strings).
-  void Finish(const std::vector<PodSummary>& pods, const PodTexts& texts,
+  void Finish(const PodSummaryStore& pods, const PodTexts& texts,
               std::vector<QueueSummary>* out);
 
  private:

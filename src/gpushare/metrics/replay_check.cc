@@ -8,8 +8,8 @@ ReplayCheck CheckReplayOfToday(const SimulationResult& result,
                                double window_s) {
   ReplayCheck check;
   check.window_s = window_s;
-  for (const PodSummary& r : result.pod_summaries) {
-    if (!r.running_in_dump) continue;
+  result.pod_summaries.ForEach([&](const PodSummary& r) {
+    if (!r.running_in_dump) return;
     ++check.running_pods;
     std::string what;
     switch (r.outcome) {
@@ -36,10 +36,10 @@ ReplayCheck CheckReplayOfToday(const SimulationResult& result,
                  : fmt::format("started only after {:.0f} s",
                                r.start_s - r.arrival_s);
     }
-    if (what.empty()) continue;
+    if (what.empty()) return;
     check.artefacts.push_back(
         {result.text(r.name), what, result.text(r.message)});
-  }
+  });
   return check;
 }
 

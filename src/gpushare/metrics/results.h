@@ -10,11 +10,13 @@
 #define GPUSHARE_METRICS_RESULTS_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "gpushare/base/quantile_summary.h"
 #include "gpushare/metrics/pod_summary.h"
+#include "gpushare/metrics/pod_summary_store.h"
 #include "gpushare/sim/elastic_pool_stats.h"
 
 namespace gpushare {
@@ -354,10 +356,12 @@ struct SimulationResult {
   double slo_attainment = -1;   // inference samples meeting their SLO
   double cost = 0;
   std::vector<PoolSummary> pools;
-  // One summary per pod that arrived, sorted by pod index: what reports,
-  // compare and plan read of the pods (metrics/pod_summary.h). A pod whose
+  // One summary per pod that arrived, read in pod index order with
+  // ForEach(): what reports, compare and plan read of the pods
+  // (metrics/pod_summary.h). Past a million pods they are kept in an
+  // unnamed temporary file (metrics/pod_summary_store.h). A pod whose
   // arrival is after the end of the run has none (`pods` counts it).
-  std::vector<PodSummary> pod_summaries;
+  PodSummaryStore pod_summaries;
   PodTexts pod_texts;            // the summaries' strings
   std::vector<int> pod_devices;  // the summaries' devices (per-pod detail)
   // Every pod's record, indexed by pod, only when the Collector is asked to
@@ -400,7 +404,7 @@ struct SimulationResult {
 
   const std::string& text(TextId id) const { return pod_texts[id]; }
   // The summary of pod `index`, nullptr when it has none.
-  const PodSummary* FindPod(int64_t index) const;
+  std::optional<PodSummary> FindPod(int64_t index) const;
 };
 
 // Rebuilds `result`'s pod summaries (with per-pod detail) from its

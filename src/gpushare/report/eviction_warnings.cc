@@ -13,21 +13,21 @@ std::vector<std::string> RunEvictionWarnings(const SimulationResult& r) {
   struct Worst {
     int64_t pods = 0;  // evicted more than the limit
     int most = 0;
-    const PodSummary* pod = nullptr;
+    PodSummary pod;
   };
   std::vector<std::string> order;
   std::map<std::string, Worst> by_class;
-  for (const PodSummary& p : r.pod_summaries) {
-    if (p.preemptions <= limit) continue;
+  r.pod_summaries.ForEach([&](const PodSummary& p) {
+    if (p.preemptions <= limit) return;
     auto [it, added] = by_class.try_emplace(r.text(p.tenant_class));
     if (added) order.push_back(r.text(p.tenant_class));
     Worst& w = it->second;
     ++w.pods;
     if (p.preemptions > w.most) {
       w.most = p.preemptions;
-      w.pod = &p;
+      w.pod = p;
     }
-  }
+  });
   std::vector<std::string> out;
   for (const std::string& c : order) {
     const Worst& w = by_class[c];
@@ -35,7 +35,7 @@ std::vector<std::string> RunEvictionWarnings(const SimulationResult& r) {
         "{}: {} pod{} evicted more than {} time{} "
         "(model.eviction_warning_per_pod); {} the most, {} times",
         c, w.pods, w.pods == 1 ? " was" : "s were", limit,
-        limit == 1 ? "" : "s", r.text(w.pod->name), w.most));
+        limit == 1 ? "" : "s", r.text(w.pod.name), w.most));
   }
   return out;
 }

@@ -51,13 +51,13 @@ std::string GpuTimeline(const SimulationResult& result, int max_gpus) {
   }
   // Pod-seconds per GPU (a pod on several devices of one GPU counts once
   // per device), then the busiest max_gpus.
-  for (const PodSummary& p : result.pod_summaries) {
-    if (p.start_s < 0) continue;
+  result.pod_summaries.ForEach([&](const PodSummary& p) {
+    if (p.start_s < 0) return;
     for (int d : PodDevices(result, p)) {
       if (d < 0 || d >= static_cast<int>(device_gpu.size())) continue;
       gpus[device_gpu[d]].busy_s += PodEndTime(p, result.end_s) - p.start_s;
     }
-  }
+  });
   std::vector<int> shown(gpus.size());
   std::iota(shown.begin(), shown.end(), 0);
   const bool limited = static_cast<int>(gpus.size()) > max_gpus;
@@ -74,19 +74,19 @@ std::string GpuTimeline(const SimulationResult& result, int max_gpus) {
   // Tenant classes in order of first appearance: colours and legend.
   std::map<std::string, int> class_color;
   std::vector<LegendItem> legend;
-  for (const PodSummary& p : result.pod_summaries) {
+  result.pod_summaries.ForEach([&](const PodSummary& p) {
     const std::string& tenant_class = result.text(p.tenant_class);
-    if (class_color.count(tenant_class) > 0) continue;
+    if (class_color.count(tenant_class) > 0) return;
     const int color = static_cast<int>(class_color.size());
     class_color[tenant_class] = color;
     legend.push_back({tenant_class.empty() ? "(none)" : tenant_class, color});
-  }
+  });
   legend.push_back({"pods shorter than a pixel, merged", -1});
 
   // Bars per device of the shown GPUs.
   std::map<int, std::vector<TimelineBar>> device_bars;
-  for (const PodSummary& p : result.pod_summaries) {
-    if (p.start_s < 0) continue;
+  result.pod_summaries.ForEach([&](const PodSummary& p) {
+    if (p.start_s < 0) return;
     for (int d : PodDevices(result, p)) {
       if (d < 0 || d >= static_cast<int>(device_gpu.size()) ||
           shown_slot[device_gpu[d]] < 0) {
@@ -103,7 +103,7 @@ std::string GpuTimeline(const SimulationResult& result, int max_gpus) {
                               PodOutcomeName(p.outcome));
       device_bars[d].push_back(std::move(bar));
     }
-  }
+  });
 
   std::vector<TimelineGroup> groups;
   int dropped_total = 0;

@@ -35,8 +35,8 @@ std::string LlmTableVsSlo(double p99, double slo) {
 
 std::vector<LlmTableClass> LlmTableClasses(const SimulationResult& r) {
   std::vector<LlmTableClass> out;
-  for (const PodSummary& p : r.pod_summaries) {
-    if (p.kv_cache_tokens < 0) continue;
+  r.pod_summaries.ForEach([&](const PodSummary& p) {
+    if (p.kv_cache_tokens < 0) return;
     const std::string& tenant_class = r.text(p.tenant_class);
     auto it = std::find_if(out.begin(), out.end(), [&](const auto& c) {
       return c.name == tenant_class;
@@ -62,7 +62,7 @@ std::vector<LlmTableClass> LlmTableClasses(const SimulationResult& r) {
       c.ttft_p99 = std::max(c.ttft_p99, p.ttft_p99_ms);
       c.tpot_p99 = std::max(c.tpot_p99, p.tpot_p99_ms);
     }
-  }
+  });
   return out;
 }
 

@@ -114,13 +114,13 @@ std::string RunHtmlReport(const SimulationResult& r,
 
   // Tenant classes in order of first appearance.
   std::vector<std::string> classes;
-  for (const PodSummary& p : r.pod_summaries) {
+  r.pod_summaries.ForEach([&](const PodSummary& p) {
     const std::string& tenant_class = r.text(p.tenant_class);
     if (std::find(classes.begin(), classes.end(), tenant_class) ==
         classes.end()) {
       classes.push_back(tenant_class);
     }
-  }
+  });
   std::vector<std::vector<ClassMetrics>> metrics(1);
   std::vector<std::vector<std::string>> rows;
   for (const std::string& c : classes) {

@@ -26,11 +26,11 @@ std::string RunSummary(const SimulationResult& r, double wall_s) {
   int64_t pending = 0;
   int64_t running = 0;
   int64_t not_arrived = 0;
-  for (const PodSummary& p : r.pod_summaries) {
+  r.pod_summaries.ForEach([&](const PodSummary& p) {
     pending += p.outcome == PodOutcome::kPending;
     running += p.outcome == PodOutcome::kRunning;
     not_arrived += p.outcome == PodOutcome::kNotArrived;
-  }
+  });
   std::string out = fmt::format(
       "scenario {} (seed {}): {} pods over {} simulated{}\n", r.scenario,
       r.seed, r.pods, Seconds(r.end_s),
@@ -101,8 +101,8 @@ std::string RunSummary(const SimulationResult& r, double wall_s) {
   };
   const bool queued = !r.queue_system.empty();
   std::map<std::string, ClassStats> classes;
-  for (const PodSummary& p : r.pod_summaries) {
-    if (p.outcome == PodOutcome::kNotArrived) continue;
+  r.pod_summaries.ForEach([&](const PodSummary& p) {
+    if (p.outcome == PodOutcome::kNotArrived) return;
     ClassStats& c = classes[r.text(p.workload_class)];
     ++c.pods;
     c.done += p.outcome == PodOutcome::kSucceeded ||
@@ -125,7 +125,7 @@ std::string RunSummary(const SimulationResult& r, double wall_s) {
     c.latency_samples += p.latency_samples;
     c.slo_met += p.slo_met_samples;
     c.p99 = std::max(c.p99, p.p99_ms);
-  }
+  });
   TextTable table;
   table.AddColumn("CLASS");
   table.AddColumn("PODS", TextTable::Align::kRight);

@@ -105,7 +105,7 @@ Outcome RunWith(const Scenario& scenario, ScriptedAutoscaler* script) {
       });
   Collector collector(sim, scenario.name, scenario.seed, false);
   sim.Run(&collector);
-  return {collector.result()};
+  return {collector.TakeResult()};
 }
 
 double A100Price() {

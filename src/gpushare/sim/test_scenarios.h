@@ -25,7 +25,7 @@ inline SimulationResult RunAndCollect(const Scenario& scenario,
   Simulation sim(scenario, catalog);
   Collector collector(sim, scenario.name, scenario.seed, record_devices);
   sim.Run(&collector);
-  return collector.result();
+  return collector.TakeResult();
 }
 
 // One pool "p" of one node with `gpus` GPUs of `model`; arrivals over the

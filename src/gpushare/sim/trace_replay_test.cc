@@ -34,7 +34,7 @@ SimulationResult Simulate(const Scenario& scenario) {
   Simulation sim(scenario, catalog);
   Collector collector(sim, scenario.name, scenario.seed, false);
   sim.Run(&collector);
-  return collector.result();
+  return collector.TakeResult();
 }
 
 std::map<std::string, PodRecord> ByName(const SimulationResult& r) {
