@@ -42,7 +42,8 @@ struct ClusterAutoscalerSettings {
   double max_graceful_termination_s = 600;      // --max-graceful-termination-sec
   double new_pod_scale_up_delay_s = 0;          // --new-pod-scale-up-delay
   bool ignore_daemonsets_utilization = false;   // --ignore-daemonsets-utilization
-  CaExpander expander = CaExpander::kRandom;    // --expander
+  // --expander: "least-waste" by default (cluster-autoscaler/FAQ.md).
+  CaExpander expander = CaExpander::kLeastWaste;
   int priority = 0;  // this group's priority under the priority expander
   // The node group's template as its cloud provider describes it when the
   // group has no ready node to copy (scale from zero): extended resources
